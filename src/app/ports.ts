@@ -1,0 +1,126 @@
+/**
+ * What the approval engine needs from the world. Adapters implement these: exchange/ (the
+ * client), store/ (durable files), slack/ (the notifier), main.ts wires them. Tests pass the
+ * in-memory versions. app/ may import *types* and pure helpers from exchange/ (schemas, errors,
+ * statuses, assumptions) but never the client or transport.
+ */
+import type {
+  AddressBookAddress,
+  Balance,
+  BankAccount,
+  CreateCryptoWithdrawalBody,
+  CreateFiatWithdrawalBody,
+  CreateOrderBody,
+  CreateQuoteBody,
+  CryptoCurrencyEntry,
+  CryptoDeposit,
+  CryptoWithdrawal,
+  CryptoWithdrawalListItem,
+  FiatWithdrawal,
+  FiatWithdrawalFee,
+  FiatWithdrawalLimit,
+  FiatWithdrawalListItem,
+  Order,
+  Quote,
+  CounterpartyInfoBody,
+  KnownWallet,
+  Network,
+  FiatDeposit,
+} from '../exchange/schemas.js';
+
+// ---- exchange ---------------------------------------------------------------------------------
+
+/** Bounds for auto-paging: iteration stops at whichever comes first. */
+export interface ListOptions {
+  maxItems?: number;
+  maxPages?: number;
+  /** page[size] to ask for (cursor lists default to 2 on the server: ask for more). */
+  pageSize?: number;
+}
+
+/**
+ * The exchange as the engine and the Slack layer see it. Every method throws ExchangeError
+ * (exchange/errors.ts) and nothing else. Writes are never retried inside; reads may be.
+ */
+export interface ExchangePort {
+  listBalances(query?: { currency?: string }): Promise<Balance[]>;
+  listBankAccounts(query?: { currency?: string }, opts?: ListOptions): AsyncIterable<BankAccount>;
+  deleteBankAccount(id: string): Promise<void>;
+  listCryptoDeposits(query?: { created_at_after?: number; created_at_before?: number }, opts?: ListOptions): AsyncIterable<CryptoDeposit>;
+  createCryptoWithdrawal(body: CreateCryptoWithdrawalBody): Promise<CryptoWithdrawal>;
+  listCryptoWithdrawals(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<CryptoWithdrawalListItem>;
+  getCryptoWithdrawal(id: string): Promise<CryptoWithdrawal>;
+  listKnownWallets(query?: { name?: string }): Promise<KnownWallet[]>;
+  listFiatDeposits(opts?: ListOptions): AsyncIterable<FiatDeposit>;
+  listFiatWithdrawalFees(): Promise<FiatWithdrawalFee[]>;
+  listFiatWithdrawalLimits(): Promise<FiatWithdrawalLimit[]>;
+  listFiatWithdrawals(opts?: ListOptions): AsyncIterable<FiatWithdrawalListItem>;
+  createFiatWithdrawal(body: CreateFiatWithdrawalBody): Promise<FiatWithdrawal>;
+  submitCounterpartyInfo(transactionId: string, body: CounterpartyInfoBody): Promise<Record<string, unknown>>;
+  listNetworks(): Promise<Network[]>;
+  listCryptoCurrencies(): Promise<CryptoCurrencyEntry[]>;
+  listAddressBook(opts?: ListOptions): AsyncIterable<AddressBookAddress>;
+  createQuote(body: CreateQuoteBody): Promise<Quote>;
+  createOrder(body: CreateOrderBody): Promise<Order>;
+  getOrder(id: string): Promise<Order>;
+  listOrders(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<Order>;
+}
+
+// ---- clock and ids ----------------------------------------------------------------------------
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms` of this clock's time (a fake clock resolves when advanced). */
+  sleep(ms: number): Promise<void>;
+}
+
+export interface Ids {
+  /** A random UUID: idempotency keys (client_order_id, request_id). */
+  uuid(): string;
+  /** A short, human-typable request id such as `R7K2QX`. */
+  requestId(): string;
+}
+
+// ---- storage ----------------------------------------------------------------------------------
+
+export interface Mutation<R, T> {
+  /** The new record to persist; undefined leaves the stored record as it is. */
+  next?: R;
+  /** What `mutate` resolves with. */
+  result: T;
+}
+
+/**
+ * Durable records with one write queue. `mutate` runs read-modify-write atomically with respect
+ * to every other mutate on the same store, and resolves only after the new record is on disk
+ * (fsync). Records the repository's `isFinished` says are done move to append-only history.
+ */
+export interface Repository<R extends { id: string }> {
+  get(id: string): Promise<R | undefined>;
+  /** Open and in-flight records only (not history). */
+  listLive(): Promise<R[]>;
+  mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T>;
+  /** Most recent finished records first, for listings; bounded. */
+  recentHistory(limit: number): Promise<R[]>;
+}
+
+/** Small durable values: polling positions, cursors. Written with fsync before resolving. */
+export interface KeyValueStore {
+  get<T>(key: string): Promise<T | undefined>;
+  set<T>(key: string, value: T): Promise<void>;
+}
+
+export interface AuditEntryInput {
+  /** e.g. request.created, approval.counted, approval.refused, execution.attempt, exchange.answer */
+  type: string;
+  /** Slack user id, `system` or `exchange`. */
+  actor: string;
+  requestId?: string;
+  data?: Record<string, unknown>;
+}
+
+/** Append-only, fsync'd, hash-chained. Resolves after the line is durable. */
+export interface AuditLog {
+  append(entry: AuditEntryInput): Promise<void>;
+}

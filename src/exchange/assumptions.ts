@@ -1,0 +1,103 @@
+/**
+ * Every place where api-reference.md says "not shown", and the choice this project made.
+ * The client, the approval engine and the sandbox all import these values from here, so the
+ * sandbox enforces exactly what the client assumes. Change a guess here and nowhere else.
+ */
+
+/** Accepted clock difference for X-API-Timestamp (not shown). The sandbox defaults to ±30 s. */
+export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
+
+/** HTTP status for a key that lacks the scope an operation needs (not shown). */
+export const SCOPE_FAILURE_STATUS = 403;
+
+/** Scopes a key can carry, and what needs them (reference "Authentication" 2). */
+export const SCOPES = ['read', 'transfer', 'trade'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Maximum page[size] (not shown). A third-party client caps at 100; the sandbox enforces it. */
+export const MAX_PAGE_SIZE = 100;
+
+/** Cursor lists default to 2 items a page (reference "Limits"); page-number lists to 50. */
+export const DEFAULT_CURSOR_PAGE_SIZE = 2;
+export const DEFAULT_NUMBERED_PAGE_SIZE = 50;
+
+/**
+ * Request rate limit (not shown). We cap ourselves well below anything plausible: polling and
+ * reads never exceed this many requests per second per process.
+ */
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 5;
+
+/** Unit of created_at in crypto deposit and withdrawal records (not shown): epoch milliseconds. */
+export const CREATED_AT_UNIT = 'ms' as const;
+
+/**
+ * Crypto withdrawal statuses (not shown). The sandbox walks them in this order; the engine treats
+ * any value not listed as "still moving" and passes it on verbatim.
+ *   pending     accepted, funds moved from regular to locked; Travel Rule check running
+ *   processing  checks passed, being signed
+ *   broadcasted on chain: transaction_hash and link_explorer appear from here on
+ *   completed   confirmed; locked funds left the account
+ *   failed / rejected / cancelled: final, locked funds returned to regular
+ */
+export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'broadcasted', 'completed', 'failed', 'rejected', 'cancelled'] as const;
+export const WITHDRAWAL_FINAL_STATUSES = ['completed', 'failed', 'rejected', 'cancelled'] as const;
+export const WITHDRAWAL_SUCCESS_STATUS = 'completed';
+
+/** travel_rule_status values (not shown) the sandbox uses; others are passed on verbatim. */
+export const TRAVEL_RULE_STATUSES = ['pending', 'approved', 'rejected', 'required', 'submitted'] as const;
+
+/** pending_reason values (not shown) the sandbox uses while a withdrawal is held. */
+export const PENDING_REASONS = ['travel_rule_check', 'compliance_review'] as const;
+
+/** Crypto deposit statuses (not shown). */
+export const DEPOSIT_STATUSES = ['pending', 'completed'] as const;
+
+/** Fiat withdrawal statuses (not shown). */
+export const FIAT_WITHDRAWAL_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const;
+export const FIAT_WITHDRAWAL_FINAL_STATUSES = ['completed', 'rejected'] as const;
+
+/**
+ * Order statuses (reference "States and transitions"): compared case-insensitively.
+ * Transitions are not shown; the sandbox uses Pending -> Open -> Completed | Cancelling -> Cancelled.
+ */
+export const ORDER_STATUSES = ['pending', 'open', 'cancelling', 'completed', 'cancelled'] as const;
+export const ORDER_FINAL_STATUSES = ['completed', 'cancelled'] as const;
+
+/**
+ * Fiat withdrawal create body (not shown). Chosen: the bank account, the currency and the amount,
+ * with an optional idempotency id like the crypto withdrawal's `request_id`.
+ */
+export const FIAT_WITHDRAWAL_BODY_FIELDS = ['bank_account_id', 'currency', 'amount', 'request_id'] as const;
+
+/**
+ * Field names in lookup records that the reference names without a shape (not shown):
+ * - crypto currency entry: `withdrawal_fee` (named) and `minimum_withdrawal` (chosen) in asset units;
+ * - network: `uuid`, `name`, `network_code` (as inside a withdrawal's crypto_currency.network);
+ * - address book: `status` is the verification status (`verified` is the only one that may
+ *   receive), `withdrawal_cooldown_until` is epoch ms or null, recipient details are the
+ *   `wallet_identity` object (null when missing), as in a withdrawal's address_book_address.
+ */
+export const ADDRESS_VERIFIED_STATUS = 'verified';
+
+/** Quote and order error statuses (not shown): unusable quote, duplicate client_order_id, balance. */
+export const QUOTE_UNUSABLE_STATUS = 422;
+export const DUPLICATE_CLIENT_ORDER_ID_STATUS = 422;
+
+/** Messages the sandbox uses for an unusable quote, and that the engine recognises to re-quote. */
+export const QUOTE_UNUSABLE_MESSAGES = {
+  expired: 'Quote has expired',
+  superseded: 'Quote has been superseded by a newer quote',
+  used: 'Quote has already been used',
+  foreign: 'Quote not found for this account',
+} as const;
+
+/** True when an order refusal says the quote itself is unusable (so a re-quote can help). */
+export function isQuoteUnusableMessage(message: string): boolean {
+  return /quote/i.test(message) && /(expired|superseded|already been used|not found)/i.test(message);
+}
+
+/** Payment methods (only `user_balance` is shown). */
+export const PAYMENT_METHODS = ['user_balance'] as const;
+
+/** Fiat currencies bank accounts may hold (reference endpoint 3). */
+export const BANK_CURRENCIES = ['USD', 'SGD'] as const;

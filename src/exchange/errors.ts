@@ -1,0 +1,85 @@
+/**
+ * One error model for everything the exchange boundary can throw. Callers branch on `kind`;
+ * `messages` are the exchange's own `errors[].message` texts, shown to people as they are.
+ * Nothing secret is ever put into one: no headers, no key, no signature.
+ */
+export const EXCHANGE_ERROR_KINDS = [
+  'unauthorized', // 401
+  'forbidden', // 403 (missing scope, see assumptions.ts)
+  'not_found', // 404
+  'unprocessable', // 422 and other 4xx refusals
+  'rate_limited', // 429
+  'server', // 5xx
+  'network', // connection refused/reset/dropped: outcome of a write unknown
+  'timeout', // no answer in time: outcome of a write unknown
+  'invalid_response', // 2xx whose body breaks its schema, or unparseable JSON
+] as const;
+export type ExchangeErrorKind = (typeof EXCHANGE_ERROR_KINDS)[number];
+
+export interface ExchangeErrorInit {
+  kind: ExchangeErrorKind;
+  operation: string;
+  status?: number;
+  messages?: string[];
+  /** For invalid_response: the path of the first field at fault, e.g. "items[3].amount". */
+  fieldPath?: string;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class ExchangeError extends Error {
+  override name = 'ExchangeError';
+  readonly kind: ExchangeErrorKind;
+  readonly operation: string;
+  readonly status: number | undefined;
+  readonly messages: string[];
+  readonly fieldPath: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ExchangeErrorInit) {
+    super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.status = init.status;
+    this.messages = init.messages ?? [];
+    this.fieldPath = init.fieldPath;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  /**
+   * True when the exchange may or may not have acted on a write: the caller must reconcile
+   * before trying again, never retry blindly.
+   */
+  get outcomeUnknown(): boolean {
+    return this.kind === 'network' || this.kind === 'timeout' || this.kind === 'server';
+  }
+
+  /** The exchange's own words for people, or a plain sentence when it gave none. */
+  get userMessage(): string {
+    if (this.messages.length > 0) return this.messages.join('; ');
+    return PLAIN[this.kind];
+  }
+}
+
+const PLAIN: Record<ExchangeErrorKind, string> = {
+  unauthorized: 'The exchange did not accept our API key or signature.',
+  forbidden: 'Our API key is not allowed to do this (missing scope).',
+  not_found: 'The exchange says this does not exist.',
+  unprocessable: 'The exchange refused the request.',
+  rate_limited: 'The exchange asked us to slow down.',
+  server: 'The exchange had an internal error.',
+  network: 'The exchange could not be reached.',
+  timeout: 'The exchange did not answer in time.',
+  invalid_response: 'The exchange answered with something we do not understand.',
+};
+
+function describe(init: ExchangeErrorInit): string {
+  const status = init.status === undefined ? '' : ` ${init.status}`;
+  const msgs = init.messages?.length ? `: ${init.messages.join('; ')}` : '';
+  const field = init.fieldPath ? ` (at ${init.fieldPath})` : '';
+  return `${init.operation} failed (${init.kind}${status})${msgs}${field}`;
+}
+
+export function isExchangeError(e: unknown): e is ExchangeError {
+  return e instanceof ExchangeError;
+}

@@ -1,0 +1,24 @@
+import { inspect } from 'node:util';
+
+/**
+ * A value that must never be printed: logs, errors, JSON and snapshots all see "[redacted]".
+ * Read it with `reveal()` at the one place that needs it.
+ */
+export class Secret<T> {
+  readonly #value: T;
+  constructor(value: T) {
+    this.#value = value;
+  }
+  reveal(): T {
+    return this.#value;
+  }
+  toString(): string {
+    return '[redacted]';
+  }
+  toJSON(): string {
+    return '[redacted]';
+  }
+  [inspect.custom](): string {
+    return 'Secret([redacted])';
+  }
+}
