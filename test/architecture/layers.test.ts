@@ -1,0 +1,81 @@
+/**
+ * Keeps the dependency direction of design.md: slack -> app -> domain; exchange and store
+ * implement ports of app; sandbox is imported by nobody but main.ts, the demo and tests.
+ * Reads every import of every file under src/ and checks it against the rules below.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(__dirname, '../../src');
+
+/** Which top-level folders of src/ each folder may import from (itself always allowed). */
+const ALLOWED: Record<string, readonly string[]> = {
+  domain: [],
+  // app uses exchange's pure modules (types, schemas, errors, statuses, assumptions): see below.
+  app: ['domain', 'exchange'],
+  exchange: ['domain', 'app'],
+  store: ['app', 'domain', 'exchange'],
+  config: ['domain', 'exchange'],
+  slack: ['app', 'domain', 'config', 'exchange'],
+  sandbox: ['exchange', 'domain'],
+  devtools: [],
+  demo: ['*'],
+  'main.ts': ['*'],
+};
+
+/** exchange/ files that app/ and slack/ may import: pure protocol facts, no I/O. */
+const EXCHANGE_PURE = new Set(['schemas.ts', 'errors.ts', 'statuses.ts', 'assumptions.ts', 'secret.ts']);
+/** Libraries that do I/O and must not appear in domain/. */
+const IO_LIBS = [/^node:(fs|http|https|net|child_process)/, /^lowdb/, /^@slack\//];
+
+function* files(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* files(p);
+    else if (p.endsWith('.ts')) yield p;
+  }
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const re = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  return [...text.matchAll(re)].map((m) => m[1] ?? m[2]!).filter(Boolean);
+}
+
+function layerOf(file: string): string {
+  const rel = relative(SRC, file).split(sep);
+  return rel.length === 1 ? rel[0]! : rel[0]!;
+}
+
+describe('layering', () => {
+  const violations: string[] = [];
+  for (const file of files(SRC)) {
+    const from = layerOf(file);
+    const allowed = ALLOWED[from];
+    for (const spec of importsOf(file)) {
+      const rel = relative(SRC, file);
+      if (from === 'domain' && IO_LIBS.some((re) => re.test(spec))) violations.push(`${rel} imports I/O library ${spec}`);
+      if (!spec.startsWith('.')) continue;
+      const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
+      const to = layerOf(target);
+      if (to === from) continue;
+      if (allowed === undefined) violations.push(`${rel}: unknown layer ${from}`);
+      else if (!allowed.includes('*') && !allowed.includes(to)) violations.push(`${rel} -> ${relative(SRC, target)}`);
+      else if ((from === 'app' || from === 'slack' || from === 'config') && to === 'exchange') {
+        const name = relative(join(SRC, 'exchange'), target);
+        if (!EXCHANGE_PURE.has(name)) violations.push(`${rel} -> exchange/${name} (only pure exchange modules)`);
+      }
+      if (to === 'sandbox' && !['main.ts', 'demo', 'sandbox'].includes(from)) violations.push(`${rel} imports the sandbox`);
+    }
+  }
+
+  it('every import points down the layers', () => {
+    expect(violations).toEqual([]);
+  });
+
+  it('the checker sees imports at all (guards against a regex that matches nothing)', () => {
+    const sample = importsOf(join(SRC, 'exchange', 'signer.ts'));
+    expect(sample).toContain('./protocol.js');
+  });
+});
