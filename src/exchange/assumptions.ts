@@ -82,6 +82,8 @@ export const ADDRESS_VERIFIED_STATUS = 'verified';
 /** Quote and order error statuses (not shown): unusable quote, duplicate client_order_id, balance. */
 export const QUOTE_UNUSABLE_STATUS = 422;
 export const DUPLICATE_CLIENT_ORDER_ID_STATUS = 422;
+/** Message the sandbox uses for a repeated client_order_id (not shown), so the engine can tell it apart. */
+export const DUPLICATE_CLIENT_ORDER_ID_MESSAGE = 'client_order_id has already been used for another order of this account';
 
 /** Messages the sandbox uses for an unusable quote, and that the engine recognises to re-quote. */
 export const QUOTE_UNUSABLE_MESSAGES = {

@@ -28,7 +28,7 @@ export function sha256HexUpper(data: string | Uint8Array): string {
  * Content digest of a body. A request without a body is signed with the digest of the empty
  * string (api-facts.md "Signing"): E3B0C442...B855.
  */
-export function contentDigest(body: string | undefined): string {
+export function contentDigest(body: string | Uint8Array | undefined): string {
   return sha256HexUpper(body ?? '');
 }
 
@@ -48,10 +48,18 @@ export interface SignatureInputParts {
  * // 'method=GET&target-uri=https://x/public_api/v1/accounts/balances&content-digest=E3B0...&created=1700000000000&alg=ecdsa-secp256k1-sha256'
  */
 export function signatureInput(p: SignatureInputParts): string {
+  return signatureInputFromDigest({ method: p.method, targetUri: p.targetUri, digest: contentDigest(p.body), timestampMs: p.timestampMs });
+}
+
+/**
+ * The same string from an already computed content digest: the sandbox digests the raw body
+ * bytes it received (byte for byte, no decoding), so it cannot go through a string body.
+ */
+export function signatureInputFromDigest(p: { method: string; targetUri: string; digest: string; timestampMs: number | string }): string {
   return [
     `method=${p.method.toUpperCase()}`,
     `target-uri=${p.targetUri}`,
-    `content-digest=${contentDigest(p.body)}`,
+    `content-digest=${p.digest}`,
     `created=${p.timestampMs}`,
     `alg=${SIGNATURE_ALGORITHM}`,
   ].join('&');

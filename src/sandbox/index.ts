@@ -1,0 +1,13 @@
+/**
+ * The sandbox exchange's public surface for main.ts, the demo and tests: start it, drive its
+ * clock, inspect and steer it. Nothing in src/ outside main.ts and demo/ may import it.
+ */
+export { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
+export { createSandboxClock, type SandboxClock, type SandboxClockOptions } from './clock.js';
+export type { SandboxControl, AccessLogEntry, InjectDepositInput, AddressChange } from './control.js';
+export { CONTROL_PREFIX } from './control-http.js';
+export { FAULT_KINDS, type FaultKind, type FaultRule } from './faults.js';
+export type { KeySpec } from './keys.js';
+export { DEFAULT_ACCOUNT } from './seed.js';
+export { SANDBOX_BANNER } from './banner.js';
+export * as SANDBOX_TIMINGS from './timings.js';

@@ -1,0 +1,260 @@
+/**
+ * The sandbox exchange: a real node:http server on loopback serving the public API under
+ * /public_api/v1 (api.ts), the control surface under /_sandbox (control-http.ts), with fault
+ * injection (faults.ts) in front of the API. Start it with startSandbox(); `npm run sandbox`
+ * (cli.ts) runs it alone.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_TIMESTAMP_WINDOW_MS } from '../exchange/assumptions.js';
+import { HEADER } from '../exchange/protocol.js';
+import { serveApi } from './api.js';
+import { createSandboxClock, type SandboxClock } from './clock.js';
+import { createControl, type AccessLogEntry, type SandboxControl } from './control.js';
+import { CONTROL_PREFIX, handleControl } from './control-http.js';
+import { FaultSet, type FaultRule } from './faults.js';
+import { KeyRegistry, type KeySpec } from './keys.js';
+import { errorBody, HttpError, type SandboxResponse } from './router.js';
+import { DEFAULT_ACCOUNT, seedState } from './seed.js';
+import type { SandboxState } from './state.js';
+import { DEFAULT_QUOTE_LIFETIME_MS } from './timings.js';
+
+export interface SandboxOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** SANDBOX_SEED: same seed, same ids, addresses and price walks. Default `sandbox`. */
+  seed?: string;
+  /** The exchange's clock; by default the wall clock plus whatever advance() added. */
+  clock?: SandboxClock;
+  /** Without `clock`: whether the default clock also moves with real time (default true). */
+  realTime?: boolean;
+  /**
+   * What X-API-Timestamp is compared with. Default: the wall clock, as the real exchange's would
+   * be, so tests may move the sandbox clock by hours and keep signing with real time.
+   */
+  authNow?: () => number;
+  /** Accepted clock difference for X-API-Timestamp, ± ms. */
+  timestampWindowMs?: number;
+  /** expires_at = now + this, for every quote. */
+  quoteLifetimeMs?: number;
+  /** Registered API keys with their scopes (and account, `main` by default). */
+  keys?: readonly KeySpec[];
+  faults?: readonly FaultRule[];
+  /** Called once per request with method, path (no query), status: never headers or bodies. */
+  onRequest?: (entry: AccessLogEntry) => void;
+}
+
+export interface Sandbox {
+  /** Base URL to give the client, e.g. http://127.0.0.1:53412 (paths start with /public_api/v1). */
+  url: string;
+  port: number;
+  control: SandboxControl;
+  clock: SandboxClock;
+  keys: KeyRegistry;
+  /** The live state (replaced by control.reset()). */
+  readonly state: SandboxState;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1_000_000;
+const ACCESS_LOG_LIMIT = 5_000;
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, 'Request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A body of the wrong shape for any schema: arrays become objects and objects arrays. */
+function breakShape(body: unknown): unknown {
+  return Array.isArray(body) ? { data: body } : [body];
+}
+
+/** Start the sandbox on 127.0.0.1 and resolve once it listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const seed = options.seed ?? 'sandbox';
+  const clock = options.clock ?? createSandboxClock({ followRealTime: options.realTime ?? true });
+  const keys = new KeyRegistry(DEFAULT_ACCOUNT);
+  for (const k of options.keys ?? []) keys.register(k);
+  let state = seedState(seed, clock.now(), keys.accounts());
+  const faults = new FaultSet(seed);
+  faults.set(options.faults ?? []);
+  const accessLog: AccessLogEntry[] = [];
+  const control = createControl({ getState: () => state, setState: (s) => (state = s), clock, faults, keys, seed, accessLog });
+  const apiDeps = {
+    state: () => state,
+    clock,
+    keys,
+    authNow: options.authNow ?? Date.now,
+    timestampWindowMs: options.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS,
+    quoteLifetimeMs: options.quoteLifetimeMs ?? DEFAULT_QUOTE_LIFETIME_MS,
+  };
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const record = (entry: AccessLogEntry) => {
+    accessLog.push(entry);
+    if (accessLog.length > ACCESS_LOG_LIMIT) accessLog.splice(0, accessLog.length - ACCESS_LOG_LIMIT);
+    options.onRequest?.(entry);
+  };
+
+  const send = (res: ServerResponse, r: SandboxResponse, rawText?: string) => {
+    const headers: Record<string, string> = { 'x-sandbox': '1', ...r.headers };
+    if (r.status === 204 || (r.body === undefined && rawText === undefined)) {
+      res.writeHead(r.status, headers).end();
+      return;
+    }
+    const text = rawText ?? JSON.stringify(r.body);
+    headers['content-type'] = `${r.contentType ?? 'application/json'}; charset=utf-8`;
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(r.status, headers).end(text);
+  };
+
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
+    const started = performance.now();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const target = req.url ?? '/';
+    const q = target.indexOf('?');
+    const path = q < 0 ? target : target.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+    const log = (status: number, extra: { fault?: string; account?: string } = {}) =>
+      record({ at, method, path, status, durationMs: Math.round((performance.now() - started) * 100) / 100, ...extra });
+
+    let rawBody: Buffer;
+    try {
+      rawBody = await readBody(req);
+    } catch (e) {
+      const status = e instanceof HttpError ? e.status : 400;
+      if (!res.headersSent && !res.destroyed) send(res, { status, body: errorBody(e instanceof HttpError ? e.message : 'Could not read the request body') });
+      log(status);
+      return;
+    }
+
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      let r: SandboxResponse;
+      if (req.headers[HEADER.apiKey] !== undefined) {
+        r = { status: 403, body: errorBody('The sandbox control surface does not accept exchange API keys') };
+      } else {
+        try {
+          const body = rawBody.length ? (JSON.parse(rawBody.toString('utf8')) as unknown) : undefined;
+          r = handleControl(control, method, path.slice(CONTROL_PREFIX.length), query, body);
+        } catch (e) {
+          if (e instanceof HttpError) r = { status: e.status, body: errorBody(e.message, e.extra) };
+          else if (e instanceof SyntaxError || e instanceof URIError) r = { status: 400, body: errorBody(`Bad control request: ${e.message}`) };
+          else throw e;
+        }
+      }
+      send(res, r);
+      log(r.status);
+      return;
+    }
+
+    const decision = faults.decide(method, path);
+    if (decision.latencyMs > 0) await wait(decision.latencyMs);
+    if (closed) return;
+    const fault = decision.fault;
+    switch (fault?.kind) {
+      case 'error': {
+        const status = fault.status ?? 500;
+        send(res, { status, body: errorBody('Internal server error (sandbox fault injection)') });
+        return log(status, { fault: fault.kind });
+      }
+      case 'rate_limit': {
+        const retryAfter = String(fault.retryAfterSeconds ?? 1);
+        send(res, { status: 429, body: errorBody('Too many requests (sandbox fault injection)'), headers: { [HEADER.retryAfter]: retryAfter } });
+        return log(429, { fault: fault.kind });
+      }
+      case 'hang':
+        // Never answered: the socket stays open until the client gives up or the sandbox closes.
+        return log(0, { fault: fault.kind });
+      case 'drop':
+        req.socket.destroy();
+        return log(0, { fault: fault.kind });
+    }
+
+    let served: ReturnType<typeof serveApi>;
+    try {
+      served = serveApi(apiDeps, { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody });
+    } catch (e) {
+      // A sandbox bug, not a client error: say so plainly (without request details).
+      process.emitWarning(`sandbox: unhandled error on ${method} ${path}: ${(e as Error).stack ?? String(e)}`);
+      send(res, { status: 500, body: errorBody('Sandbox internal error') });
+      return log(500);
+    }
+    const { response, account } = served;
+    const meta = { ...(account ? { account } : {}), ...(fault ? { fault: fault.kind } : {}) };
+    switch (fault?.kind) {
+      case 'drop_after_commit':
+        // The work is done (a withdrawal exists, an order is placed); the caller never hears.
+        req.socket.destroy();
+        return log(0, meta);
+      case 'malformed_json': {
+        const text = JSON.stringify(response.body ?? {});
+        send(res, response, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+        return log(response.status, meta);
+      }
+      case 'schema_break':
+        send(res, { ...response, body: breakShape(response.body) });
+        return log(response.status, meta);
+    }
+    send(res, response);
+    log(response.status, meta);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      process.emitWarning(`sandbox: request failed: ${(e as Error).message}`);
+      if (!res.headersSent) res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    control,
+    clock,
+    keys,
+    get state() {
+      return state;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        closed = true;
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        // Hung and keep-alive connections would hold close() open forever.
+        server.closeAllConnections();
+      }),
+  };
+}

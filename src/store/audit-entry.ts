@@ -1,0 +1,59 @@
+/**
+ * One line of the audit log and how its hash is computed: the single definition shared by the
+ * writer, the verifier and the exporter.
+ *
+ * hash = sha256 hex of the canonical JSON (keys sorted at every level, no whitespace, absent
+ * members omitted) of every member of the line except `hash` itself, `prev` included. The first
+ * line's `prev` is GENESIS_HASH. Changing, removing, inserting or reordering a line breaks either
+ * that line's hash, the `seq` run, or the next line's `prev`.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/** `prev` of the first line. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
+
+/** What a line must look like (checked by verify and when the writer reopens the log). */
+export const AuditLineSchema = z.object({
+  seq: z.number().int().positive(),
+  ts: z.iso.datetime(),
+  type: z.string().min(1),
+  actor: z.string(),
+  requestId: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+  prev: hex64,
+  hash: hex64,
+});
+
+export type AuditEntry = z.infer<typeof AuditLineSchema>;
+
+/** JSON with object keys sorted at every level; input must already be plain JSON values. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object)
+      .filter((k) => object[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The hash a line should carry: over all its members but `hash` (so an added member counts too). */
+export function hashOfLine(line: Record<string, unknown>): string {
+  const { hash: _ignored, ...content } = line;
+  return createHash('sha256').update(canonicalJson(content), 'utf8').digest('hex');
+}
+
+/**
+ * Turns arbitrary data into plain JSON values the way the line will be read back: toJSON applied
+ * (Secret -> [redacted], Date -> ISO), undefined members dropped, bigint as a decimal string.
+ * Throws on cycles.
+ */
+export function toPlainJson(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown;
+}

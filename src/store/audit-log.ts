@@ -1,0 +1,184 @@
+/**
+ * The audit log (AuditLog port): append-only JSON lines, hash-chained (see audit-entry.ts), each
+ * append resolved only after its line is fdatasync'd. Appends made in the same tick share one
+ * write and one fdatasync (group commit); the chain order is the order of the append calls.
+ */
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AuditEntryInput, AuditLog, Clock } from '../app/ports.js';
+import { AuditLineSchema, GENESIS_HASH, hashOfLine, toPlainJson, type AuditEntry } from './audit-entry.js';
+import { appendDurably, FILE_MODE, fsyncDirectory } from './durable-io.js';
+import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
+import { dropIncompleteTail, readLastLine } from './json-lines.js';
+import { acquireLock } from './lock.js';
+import { makeRedactor, type SecretLike } from './redact.js';
+
+export { verifyAuditLog, type AuditVerifyResult } from './audit-verify.js';
+export { exportAuditCsv, type AuditExportRange } from './audit-export.js';
+
+/** The audit log's file name inside the data folder. */
+export const AUDIT_FILE_NAME = 'audit.jsonl';
+
+export interface AuditLogOptions {
+  /** e.g. `${dataDir}/${AUDIT_FILE_NAME}`; created with its folder when absent. */
+  file: string;
+  /** Stamps `ts`. */
+  clock: Pick<Clock, 'now'>;
+  /** Secrets replaced by [redacted] wherever they appear (see redact.ts). */
+  redact?: readonly SecretLike[];
+  /** Recoveries worth telling an operator (an interrupted append cut off). */
+  warn?: (message: string) => void;
+}
+
+/** The AuditLog port plus what main.ts and tests need. */
+export interface DurableAuditLog extends AuditLog {
+  readonly file: string;
+  /** seq and hash of the last line written (0 and GENESIS_HASH when empty). */
+  readonly head: { seq: number; hash: string };
+  /** Waits for pending appends, then releases the lock. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  line: string;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Opens the audit log for appending, continuing the chain from its last line. The last line is
+ * checked (JSON, shape, own hash) and a bad one throws StoreCorruptError without touching the
+ * file; the whole chain is checked by `verifyAuditLog`, not here, so opening stays fast.
+ */
+export async function openAuditLog(options: AuditLogOptions): Promise<DurableAuditLog> {
+  const { file, clock } = options;
+  const warn = options.warn ?? (() => {});
+  const redact = makeRedactor(options.redact);
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const lock = acquireLock(`${file}.lock`);
+  let fd: number;
+  let head: { seq: number; hash: string };
+  try {
+    if (!existsSync(file)) {
+      closeSync(openSync(file, 'wx', FILE_MODE));
+      fsyncDirectory(dirname(file));
+    }
+    head = readHead(file, warn);
+    fd = openSync(file, 'a', FILE_MODE);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+
+  let pending: Pending[] = [];
+  let failure: StoreFailedError | undefined;
+  let closed = false;
+  let lastFlush: Promise<void> = Promise.resolve();
+
+  const flush = (): void => {
+    const batch = pending;
+    pending = [];
+    try {
+      if (failure) throw failure;
+      appendDurably(fd, Buffer.from(batch.map((p) => p.line).join(''), 'utf8'));
+    } catch (err) {
+      // Lines after this one were already chained onto it: nothing more may be appended.
+      failure ??= new StoreFailedError(file, err);
+      for (const p of batch) p.reject(failure);
+      return;
+    }
+    for (const p of batch) p.resolve();
+  };
+
+  return {
+    file,
+    get head() {
+      return { ...head };
+    },
+    append(input: AuditEntryInput): Promise<void> {
+      try {
+        if (closed) throw new StoreClosedError(file);
+        if (failure) throw failure;
+        const line = nextLine(input, head, clock, redact);
+        head = { seq: line.entry.seq, hash: line.entry.hash };
+        return new Promise<void>((resolve, reject) => {
+          if (pending.length === 0) {
+            lastFlush = new Promise<void>((done) =>
+              queueMicrotask(() => {
+                flush();
+                done();
+              }),
+            );
+          }
+          pending.push({ line: line.text, resolve, reject });
+        });
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await lastFlush;
+      closeSync(fd);
+      lock.release();
+    },
+  };
+}
+
+function nextLine(
+  input: AuditEntryInput,
+  head: { seq: number; hash: string },
+  clock: Pick<Clock, 'now'>,
+  redact: (value: unknown) => unknown,
+): { entry: AuditEntry; text: string } {
+  if (typeof input.type !== 'string' || input.type.length === 0) throw new TypeError('audit entry: type must be a non-empty string');
+  if (typeof input.actor !== 'string') throw new TypeError('audit entry: actor must be a string');
+  const body = redact(toPlainJson({ type: input.type, actor: input.actor, requestId: input.requestId, data: input.data })) as Pick<
+    AuditEntry,
+    'type' | 'actor' | 'requestId' | 'data'
+  >;
+  const content = {
+    seq: head.seq + 1,
+    ts: new Date(clock.now()).toISOString(),
+    type: body.type,
+    actor: body.actor,
+    ...(body.requestId === undefined ? {} : { requestId: body.requestId }),
+    ...(body.data === undefined ? {} : { data: body.data }),
+    prev: head.hash,
+  };
+  const entry: AuditEntry = { ...content, hash: hashOfLine(content) };
+  return { entry, text: JSON.stringify(entry) + '\n' };
+}
+
+/** Where the chain continues: the last complete line, checked on its own. */
+function readHead(file: string, warn: (message: string) => void): { seq: number; hash: string } {
+  const tail = readLastLine(file);
+  const head = tail.last === undefined ? { seq: 0, hash: GENESIS_HASH } : checkLastLine(file, tail.last.text);
+  // Only after the last complete line proved sound: a corrupt file is left exactly as found.
+  const dropped = dropIncompleteTail(file, tail.completeEnd, tail.size);
+  if (dropped > 0) {
+    warn(
+      `${file}: dropped an incomplete last line of ${dropped} bytes (an append interrupted by a crash, ` +
+        `never acknowledged); a copy is in ${file}.torn-${tail.completeEnd}`,
+    );
+  }
+  return head;
+}
+
+function checkLastLine(file: string, text: string): { seq: number; hash: string } {
+  const problem = 'its last line is not a valid audit entry';
+  const hint = 'run `npm run audit -- verify` to find the first bad line';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new StoreCorruptError(file, `${problem} (not JSON); ${hint}`);
+  }
+  const parsed = AuditLineSchema.safeParse(raw);
+  if (!parsed.success) throw new StoreCorruptError(file, `${problem} (${parsed.error.issues[0]?.message}); ${hint}`);
+  if (hashOfLine(raw as Record<string, unknown>) !== parsed.data.hash) {
+    throw new StoreCorruptError(file, `${problem} (its hash does not match its content); ${hint}`);
+  }
+  return { seq: parsed.data.seq, hash: parsed.data.hash };
+}

@@ -1,0 +1,43 @@
+/**
+ * A lowdb adapter that writes durably: lowdb's stock JSONFile renames a temp file but never
+ * fsyncs, so a power cut can leave an empty or stale file behind an acknowledged write.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Adapter } from 'lowdb';
+import { replaceFileDurably } from './durable-io.js';
+import { StoreCorruptError } from './errors.js';
+
+/**
+ * JSON file adapter for lowdb 7 (`new Low(new DurableJsonFile(path), defaults)`). `read` returns
+ * null when the file does not exist and throws StoreCorruptError when it is not JSON; `write`
+ * resolves after temp file, fsync, rename and folder fsync. Validation of the content is the
+ * caller's job (it knows the schema).
+ */
+export class DurableJsonFile<T> implements Adapter<T> {
+  readonly filename: string;
+
+  constructor(filename: string) {
+    this.filename = filename;
+  }
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.filename, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch (err) {
+      const detail = text.length === 0 ? 'the file is empty' : (err as Error).message;
+      throw new StoreCorruptError(this.filename, `not valid JSON (${detail})`);
+    }
+  }
+
+  async write(data: T): Promise<void> {
+    // Pretty-printed: the live files stay small (open requests only) and operators read them.
+    replaceFileDurably(this.filename, JSON.stringify(data, null, 2) + '\n');
+  }
+}

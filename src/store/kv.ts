@@ -1,0 +1,100 @@
+/**
+ * Small durable values (polling positions, cursors, "already notified" marks): one lowdb JSON
+ * file through the durable adapter, one write queue, one lock.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import type { KeyValueStore } from '../app/ports.js';
+import { DurableJsonFile } from './durable-adapter.js';
+import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
+import { acquireLock } from './lock.js';
+import { SerialQueue } from './queue.js';
+
+/** Format version of the key-value file. */
+export const KV_VERSION = 1;
+
+interface KvFile {
+  version: number;
+  values: Record<string, unknown>;
+}
+
+export interface KeyValueOptions {
+  dir: string;
+  /** File stem: `kv` gives kv.json and kv.lock. */
+  name?: string;
+}
+
+/** The KeyValueStore port plus close() for shutdown. */
+export interface DurableKeyValueStore extends KeyValueStore {
+  readonly file: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `<dir>/<name>.json` (created when absent), validated like the repositories: bad JSON or
+ * another version throws StoreCorruptError and leaves the file alone. Values must be JSON: they
+ * come back as JSON would return them. `set(key, undefined)` deletes the key.
+ */
+export async function openKeyValueStore(options: KeyValueOptions): Promise<DurableKeyValueStore> {
+  const name = options.name ?? 'kv';
+  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  const file = join(options.dir, `${name}.json`);
+  const lock = acquireLock(join(options.dir, `${name}.lock`));
+  try {
+    const db = new Low<KvFile>(new DurableJsonFile<KvFile>(file), { version: KV_VERSION, values: {} });
+    const raw = await db.adapter.read();
+    if (raw === null) await db.write();
+    else db.data = validate(file, raw);
+
+    const queue = new SerialQueue();
+    let failure: StoreFailedError | undefined;
+    let closed = false;
+    const assertOpen = () => {
+      if (closed) throw new StoreClosedError(file);
+    };
+    return {
+      file,
+      async get<T>(key: string): Promise<T | undefined> {
+        assertOpen();
+        const value = db.data.values[key];
+        return value === undefined ? undefined : (structuredClone(value) as T);
+      },
+      async set<T>(key: string, value: T): Promise<void> {
+        assertOpen();
+        return queue.run(async () => {
+          if (failure) throw failure;
+          const values = { ...db.data.values };
+          if (value === undefined) delete values[key];
+          else values[key] = JSON.parse(JSON.stringify(value)) as unknown;
+          const before = db.data;
+          db.data = { version: KV_VERSION, values };
+          try {
+            await db.write();
+          } catch (err) {
+            db.data = before;
+            failure = new StoreFailedError(file, err);
+            throw failure;
+          }
+        });
+      },
+      async close(): Promise<void> {
+        if (closed) return;
+        closed = true;
+        await queue.drain();
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+function validate(file: string, raw: unknown): KvFile {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new StoreCorruptError(file, 'expected an object {version, values}');
+  const { version, values } = raw as { version?: unknown; values?: unknown };
+  if (version !== KV_VERSION) throw new StoreCorruptError(file, `unknown version ${JSON.stringify(version)} (this build reads version ${KV_VERSION})`);
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) throw new StoreCorruptError(file, '"values" is not an object');
+  return { version, values: values as Record<string, unknown> };
+}

@@ -1,0 +1,67 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultAuditFile, runAuditCli } from '../../src/store/audit-cli.js';
+import { AUDIT_FILE_NAME, openAuditLog } from '../../src/store/audit-log.js';
+import { tempDir } from './support/temp.js';
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) } };
+}
+
+async function dataDirWithLog(n: number) {
+  const dir = tempDir();
+  const file = join(dir, AUDIT_FILE_NAME);
+  let t = Date.parse('2025-05-01T00:00:00Z');
+  const log = await openAuditLog({ file, clock: { now: () => (t += 60_000) } });
+  for (let i = 0; i < n; i++) await log.append({ type: 'request.created', actor: 'U1', requestId: `R${i}` });
+  await log.close();
+  return { dir, file };
+}
+
+describe('audit CLI', () => {
+  it('defaults to $DATA_DIR/audit.jsonl, ./data when unset', () => {
+    expect(defaultAuditFile({ DATA_DIR: '/srv/bot' })).toBe('/srv/bot/audit.jsonl');
+    expect(defaultAuditFile({})).toBe(join('data', 'audit.jsonl'));
+  });
+
+  it('verify: exit 0 and a summary on a sound log (file found through DATA_DIR)', async () => {
+    const { dir } = await dataDirWithLog(3);
+    const t = io();
+    expect(await runAuditCli(['verify'], t.io, { DATA_DIR: dir })).toBe(0);
+    expect(t.out.join('')).toMatch(/ok, 3 entries, last hash [0-9a-f]{64}/);
+  });
+
+  it('verify: exit 1 naming the first bad line and why', async () => {
+    const { file } = await dataDirWithLog(3);
+    const ls = readFileSync(file, 'utf8').split('\n');
+    ls[1] = ls[1]!.replace('"R1"', '"R7"');
+    writeFileSync(file, ls.join('\n'));
+    const t = io();
+    expect(await runAuditCli(['verify', '--file', file], t.io, {})).toBe(1);
+    expect(t.err.join('')).toMatch(/FAILED at line 2: its hash does not match its content/);
+  });
+
+  it('export: writes the CSV of the range to --out', async () => {
+    const { file, dir } = await dataDirWithLog(5);
+    const out = join(dir, 'out.csv');
+    const t = io();
+    const code = await runAuditCli(['export', '--file', file, '--from', '2025-05-01T00:02:00Z', '--to', '2025-05-01T00:04:00Z', '--out', out], t.io, {});
+    expect(code).toBe(0);
+    const rows = readFileSync(out, 'utf8').trimEnd().split('\r\n');
+    expect(rows.map((r) => r.split(',')[4])).toEqual(['requestId', 'R1', 'R2']);
+  });
+
+  it('usage errors and a missing file exit 2', async () => {
+    const t = io();
+    expect(await runAuditCli(['frobnicate'], t.io, {})).toBe(2);
+    expect(await runAuditCli(['verify', '--bogus'], t.io, {})).toBe(2);
+    const empty = tempDir();
+    mkdirSync(join(empty, 'data'));
+    expect(await runAuditCli(['verify'], t.io, { DATA_DIR: join(empty, 'data') })).toBe(2);
+    expect(t.err.join('')).toMatch(/usage/);
+    expect(t.err.join('')).toMatch(/no audit log at .*audit\.jsonl \(set DATA_DIR or pass --file\)/);
+  });
+});
