@@ -51,6 +51,15 @@ export const PENDING_REASONS = ['travel_rule_check', 'compliance_review'] as con
 
 /** Crypto deposit statuses (not shown). */
 export const DEPOSIT_STATUSES = ['pending', 'completed'] as const;
+/** Deposit statuses after which a deposit's status no longer changes (not shown; a guess beyond the sandbox's). */
+export const DEPOSIT_FINAL_STATUSES = ['completed', 'failed', 'rejected', 'cancelled'] as const;
+/**
+ * Deposit travel_rule_status values (not shown) that still move: `required` waits for our
+ * counterparty declaration, `pending` and `submitted` wait for the exchange's review.
+ */
+export const TRAVEL_RULE_OPEN_STATUSES = ['required', 'pending', 'submitted'] as const;
+/** The deposit travel_rule_status (not shown) that asks the receiver to declare the sender. */
+export const TRAVEL_RULE_DECLARATION_NEEDED = 'required';
 
 /** Fiat withdrawal statuses (not shown). */
 export const FIAT_WITHDRAWAL_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const;

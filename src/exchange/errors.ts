@@ -24,6 +24,10 @@ export interface ExchangeErrorInit {
   /** For invalid_response: the path of the first field at fault, e.g. "items[3].amount". */
   fieldPath?: string;
   retryAfterMs?: number;
+  /** Our own description of what was wrong (schema issue, network code): logs only, never secret. */
+  detail?: string;
+  /** The server's clock from its Date header (ms), when it answered: tells a 401 from clock skew. */
+  serverTimeMs?: number;
   cause?: unknown;
 }
 
@@ -35,6 +39,8 @@ export class ExchangeError extends Error {
   readonly messages: string[];
   readonly fieldPath: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly serverTimeMs: number | undefined;
+  readonly detail: string | undefined;
 
   constructor(init: ExchangeErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -44,6 +50,8 @@ export class ExchangeError extends Error {
     this.messages = init.messages ?? [];
     this.fieldPath = init.fieldPath;
     this.retryAfterMs = init.retryAfterMs;
+    this.serverTimeMs = init.serverTimeMs;
+    this.detail = init.detail;
   }
 
   /**
@@ -77,7 +85,8 @@ function describe(init: ExchangeErrorInit): string {
   const status = init.status === undefined ? '' : ` ${init.status}`;
   const msgs = init.messages?.length ? `: ${init.messages.join('; ')}` : '';
   const field = init.fieldPath ? ` (at ${init.fieldPath})` : '';
-  return `${init.operation} failed (${init.kind}${status})${msgs}${field}`;
+  const detail = init.detail ? ` [${init.detail}]` : '';
+  return `${init.operation} failed (${init.kind}${status})${msgs}${field}${detail}`;
 }
 
 export function isExchangeError(e: unknown): e is ExchangeError {

@@ -1,0 +1,105 @@
+/**
+ * Paged lists as async iterators, always bounded (stripe-node refuses unbounded auto-paging too):
+ * iteration stops at `maxItems` or `maxPages`, whichever comes first. Every page is a new request,
+ * signed afresh by the transport with its own full URL.
+ */
+import type { ListOptions } from '../app/ports.js';
+import { MAX_PAGE_SIZE } from './assumptions.js';
+import { ExchangeError } from './errors.js';
+import { HEADER } from './protocol.js';
+import type { TransportResponse } from './transport.js';
+
+/** Defaults when the caller gives no bound: generous for a desk, finite for a bug. */
+export const DEFAULT_MAX_ITEMS = 1_000;
+export const DEFAULT_MAX_PAGES = 50;
+
+/** Cursor lists can also be walked by page number (`page[enable_offset]=true`). */
+export interface CursorListOptions extends ListOptions {
+  mode?: 'cursor' | 'offset';
+}
+
+export type PageQuery = Array<[string, string | number | boolean]>;
+/** Fetches one page, given the page parameters to add to the operation's own query. */
+export type PageFetcher<T> = (page: PageQuery) => Promise<TransportResponse<T[]>>;
+
+interface Bounds {
+  maxItems: number;
+  maxPages: number;
+  pageSize: number;
+}
+
+function bounds(operation: string, opts: ListOptions | undefined): Bounds {
+  const maxItems = opts?.maxItems ?? DEFAULT_MAX_ITEMS;
+  const maxPages = opts?.maxPages ?? DEFAULT_MAX_PAGES;
+  // Ask for more than the server's default of 2, never beyond the assumed maximum.
+  const pageSize = Math.min(opts?.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE, maxItems);
+  for (const [name, value] of Object.entries({ maxItems, maxPages, pageSize })) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new ExchangeError({ kind: 'unprocessable', operation, messages: [`Request not sent: ${name} must be a positive whole number`] });
+    }
+  }
+  return { maxItems, maxPages, pageSize };
+}
+
+/**
+ * Walk a cursor list: `X-Next-Page` of each answer is sent as `page[cursor]` of the next request.
+ * An empty page with a next cursor is followed (an empty page proves nothing on its own).
+ */
+export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<T>, opts?: CursorListOptions): AsyncGenerator<T, void, undefined> {
+  if (opts?.mode === 'offset') {
+    yield* numberedItems(operation, fetchPage, opts, [['page[enable_offset]', true]]);
+    return;
+  }
+  const b = bounds(operation, opts);
+  let cursor: string | undefined;
+  let items = 0;
+  for (let pages = 0; pages < b.maxPages; pages++) {
+    const page: PageQuery = [['page[size]', b.pageSize]];
+    if (cursor !== undefined) page.push(['page[cursor]', cursor]);
+    const res = await fetchPage(page);
+    for (const item of res.data) {
+      yield item;
+      if (++items >= b.maxItems) return;
+    }
+    const next = res.headers.get(HEADER.nextPage);
+    if (next === null || next === '') return;
+    if (next === cursor) {
+      throw new ExchangeError({ kind: 'invalid_response', operation, status: res.status, detail: 'X-Next-Page repeats the cursor just used' });
+    }
+    cursor = next;
+  }
+}
+
+/**
+ * Walk a page-number list (`page[number]` from 1, `page[size]`): stops at the first page shorter
+ * than asked for, an empty one included.
+ */
+export async function* numberedItems<T>(
+  operation: string,
+  fetchPage: PageFetcher<T>,
+  opts?: ListOptions,
+  extra: PageQuery = [],
+): AsyncGenerator<T, void, undefined> {
+  const b = bounds(operation, opts);
+  let items = 0;
+  for (let number = 1; number <= b.maxPages; number++) {
+    const res = await fetchPage([...extra, ['page[number]', number], ['page[size]', b.pageSize]]);
+    for (const item of res.data) {
+      yield item;
+      if (++items >= b.maxItems) return;
+    }
+    if (res.data.length < b.pageSize) return;
+  }
+}
+
+/** Every item of a bounded list, in order. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** An operation's own filters followed by the page parameters, as one ordered query. */
+export function withPage(query: Record<string, string | number | undefined>, page: PageQuery): Array<[string, string | number | boolean | undefined]> {
+  return [...Object.entries(query), ...page];
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PAGE_SIZE } from '../../src/exchange/assumptions.js';
+import { collect, DEFAULT_MAX_PAGES } from '../../src/exchange/pagination.js';
+import { API, harness, useNock } from './support/client.js';
+import { cryptoWithdrawalItem, many } from './support/fixtures.js';
+
+useNock();
+
+const item = (n: number) => ({ ...cryptoWithdrawalItem, id: `9a8b7c6d-5e4f-4a3b-8c2d-${String(n).padStart(12, '0')}` });
+const path = `${API}/crypto/withdrawals`;
+
+describe('cursor lists', () => {
+  it('follows X-Next-Page through four pages, an empty one included, each signed with its own URL', async () => {
+    const h = harness();
+    h.scope
+      .get(path).query({ 'page[size]': '2' }).reply(200, [item(1), item(2)], { 'X-Next-Page': 'p2' })
+      .get(path).query({ 'page[size]': '2', 'page[cursor]': 'p2' }).reply(200, [], { 'X-Next-Page': 'p3' })
+      .get(path).query({ 'page[size]': '2', 'page[cursor]': 'p3' }).reply(200, [item(3), item(4)], { 'X-Next-Page': 'p4' })
+      .get(path).query({ 'page[size]': '2', 'page[cursor]': 'p4' }).reply(200, [item(5)], { 'X-Next-Page': '' });
+    const ids = (await collect(h.client.listCryptoWithdrawals({}, { pageSize: 2 }))).map((w) => Number(w.id.slice(-2)));
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+    h.rec.expectAllSigned();
+    expect(h.rec.requests.map((r) => r.path.split('?')[1])).toEqual([
+      'page%5Bsize%5D=2',
+      'page%5Bsize%5D=2&page%5Bcursor%5D=p2',
+      'page%5Bsize%5D=2&page%5Bcursor%5D=p3',
+      'page%5Bsize%5D=2&page%5Bcursor%5D=p4',
+    ]);
+    expect(new Set(h.rec.requests.map((r) => r.headers['x-api-signature'])).size).toBe(4);
+  });
+
+  it('stops at maxItems without asking for more, and never asks for more than it can use', async () => {
+    const h = harness();
+    h.scope.get(path).query({ 'page[size]': '3' }).reply(200, [item(1), item(2), item(3)], { 'X-Next-Page': 'more' });
+    await expect(collect(h.client.listCryptoWithdrawals({}, { maxItems: 3 }))).resolves.toHaveLength(3);
+    expect(h.rec.requests).toHaveLength(1);
+  });
+
+  it('stops at maxPages while the server keeps offering cursors', async () => {
+    const h = harness();
+    let n = 0;
+    h.scope.get(path).query(true).times(3).reply(() => [200, [item(++n)], { 'X-Next-Page': `c${n}` }]);
+    await expect(collect(h.client.listCryptoWithdrawals({}, { maxPages: 3 }))).resolves.toHaveLength(3);
+    expect(h.rec.requests).toHaveLength(3);
+  });
+
+  it('is bounded by default: an endless cursor stops after DEFAULT_MAX_PAGES requests', async () => {
+    const h = harness();
+    let n = 0;
+    h.scope.get(path).query(true).times(DEFAULT_MAX_PAGES).reply(() => [200, [], { 'X-Next-Page': `c${++n}` }]);
+    await expect(collect(h.client.listCryptoWithdrawals())).resolves.toEqual([]);
+    expect(h.rec.requests).toHaveLength(DEFAULT_MAX_PAGES);
+  });
+
+  it('clamps page[size] to MAX_PAGE_SIZE', async () => {
+    const h = harness();
+    h.scope.get(path).query({ 'page[size]': String(MAX_PAGE_SIZE) }).reply(200, []);
+    await collect(h.client.listCryptoWithdrawals({}, { pageSize: 10_000 }));
+    expect(h.rec.requests).toHaveLength(1);
+  });
+
+  it.each([{ maxItems: Infinity }, { maxPages: 0 }, { pageSize: 1.5 }, { maxItems: -1 }])('refuses unbounded or nonsensical bounds %o without a request', async (opts) => {
+    const h = harness();
+    await expect(collect(h.client.listCryptoWithdrawals({}, opts))).rejects.toMatchObject({ kind: 'unprocessable', operation: 'listCryptoWithdrawals' });
+    expect(h.rec.requests).toHaveLength(0);
+  });
+
+  it('treats a cursor that repeats itself as an invalid response instead of looping', async () => {
+    const h = harness();
+    h.scope.get(path).query(true).times(2).reply(200, [item(1)], { 'X-Next-Page': 'same' });
+    await expect(collect(h.client.listCryptoWithdrawals())).rejects.toMatchObject({ kind: 'invalid_response' });
+  });
+
+  it('stops early when the consumer breaks, with no further request', async () => {
+    const h = harness();
+    h.scope.get(path).query(true).reply(200, [item(1), item(2)], { 'X-Next-Page': 'next' });
+    for await (const w of h.client.listCryptoWithdrawals()) {
+      expect(w.id).toBe(item(1).id);
+      break;
+    }
+    expect(h.rec.requests).toHaveLength(1);
+  });
+});
+
+describe('offset mode on a cursor list', () => {
+  it('sends page[enable_offset]=true with page numbers and stops on a short page', async () => {
+    const h = harness();
+    h.scope
+      .get(path).query({ from_time: '5', 'page[enable_offset]': 'true', 'page[number]': '1', 'page[size]': '2' }).reply(200, [item(1), item(2)])
+      .get(path).query({ from_time: '5', 'page[enable_offset]': 'true', 'page[number]': '2', 'page[size]': '2' }).reply(200, [item(3), item(4)])
+      .get(path).query({ from_time: '5', 'page[enable_offset]': 'true', 'page[number]': '3', 'page[size]': '2' }).reply(200, [item(5)]);
+    await expect(collect(h.client.listCryptoWithdrawals({ from_time: 5 }, { mode: 'offset', pageSize: 2 }))).resolves.toHaveLength(5);
+    h.rec.expectAllSigned();
+    expect(h.rec.requests[2]!.path).toBe(`${path}?from_time=5&page%5Benable_offset%5D=true&page%5Bnumber%5D=3&page%5Bsize%5D=2`);
+  });
+});
+
+describe('page-number lists', () => {
+  it('respect maxItems across pages', async () => {
+    const h = harness();
+    h.scope.get(`${API}/fiat/withdrawals`).query({ 'page[number]': '1', 'page[size]': '5' }).reply(200, many({ status: 'pending' }, 5, (i) => ({ id: i }) as never));
+    await expect(collect(h.client.listFiatWithdrawals({ maxItems: 5 }))).resolves.toHaveLength(5);
+    expect(h.rec.requests).toHaveLength(1);
+  });
+});
