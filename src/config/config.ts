@@ -1,0 +1,71 @@
+/**
+ * The bot's configuration, as loaded from the environment by load-config.ts. Every secret is a
+ * Secret, so printing a Config (or an error that holds one) never shows a token or key.
+ */
+import type { Secret } from '../exchange/secret.js';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+export interface SlackConfig {
+  botToken: Secret<string>;
+  /** Required in HTTP mode (request signatures); Socket Mode needs none. */
+  signingSecret: Secret<string> | undefined;
+  /** Set: Socket Mode. */
+  appToken: Secret<string> | undefined;
+  mode: 'http' | 'socket';
+  /** Base of the Slack Web API, always ending with "/". */
+  apiUrl: string;
+  /** HTTP mode listening port (0: any free port). */
+  port: number;
+}
+
+export interface DeskPeople {
+  requesters: readonly string[];
+  approvers: readonly string[];
+  /** Empty: nobody may submit counterparty declarations. */
+  compliance: readonly string[];
+}
+
+export interface ApprovalSettings {
+  /** Distinct approvals a request needs, never fewer than 2. */
+  required: number;
+  withdrawalExpiryMs: number;
+  tradeExpiryMs: number;
+  /** A quote expiring within this margin is treated as expired (re-quote first). */
+  quoteSafetyMarginMs: number;
+}
+
+/** The embedded sandbox exchange: EXCHANGE_BASE_URL unset. */
+export interface SandboxExchangeConfig {
+  kind: 'sandbox';
+  rateLimitPerSecond: number;
+}
+
+/** A real exchange at EXCHANGE_BASE_URL with our key. */
+export interface RemoteExchangeConfig {
+  kind: 'remote';
+  baseUrl: string;
+  /** EXCHANGE_API_KEY when set; otherwise the signer derives it from the private key. */
+  apiKey: string | undefined;
+  privateKey: Secret<Uint8Array>;
+  rateLimitPerSecond: number;
+}
+
+export type ExchangeConfig = SandboxExchangeConfig | RemoteExchangeConfig;
+
+export interface Config {
+  slack: SlackConfig;
+  channels: {
+    approval: string;
+    /** Unset: the deposit watch does not post anywhere. */
+    compliance: string | undefined;
+  };
+  users: DeskPeople;
+  approvals: ApprovalSettings;
+  exchange: ExchangeConfig;
+  /** Absolute path of the store's directory. */
+  dataDir: string;
+  pollIntervalMs: number;
+  logLevel: LogLevelName;
+}

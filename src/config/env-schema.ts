@@ -1,0 +1,140 @@
+/**
+ * The environment variables of the bot, one zod schema each. These names are the deployment
+ * interface (documented one by one in .env.example); load-config.ts adds the rules that span
+ * several variables. Empty values ("FOO=" in an .env file) count as unset.
+ */
+import { z } from 'zod';
+import { DEFAULT_RATE_LIMIT_PER_SECOND } from '../exchange/assumptions.js';
+import { LOG_LEVELS } from './config.js';
+
+/** Slack user ids: U… for most users, W… on Enterprise Grid. */
+export const SLACK_USER_ID = /^[UW][A-Z0-9]{6,}$/;
+/** Slack channel ids: C… public, G… older private channels. */
+export const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{6,}$/;
+
+export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_REQUIRED_APPROVALS = 2;
+export const MIN_REQUIRED_APPROVALS = 2;
+export const DEFAULT_DATA_DIR = './data';
+export const DEFAULT_POLL_INTERVAL_MS = 10_000;
+/** A real exchange is never polled faster (a third-party client polls no faster than 5 s). */
+export const MIN_POLL_INTERVAL_MS_REMOTE = 1_000;
+/** The embedded sandbox is local: the demo may poll fast. */
+export const MIN_POLL_INTERVAL_MS_SANDBOX = 50;
+export const DEFAULT_WITHDRAWAL_EXPIRY_MINUTES = 1440;
+export const DEFAULT_TRADE_EXPIRY_MINUTES = 15;
+export const DEFAULT_QUOTE_SAFETY_MARGIN_MS = 500;
+
+/** Variables whose values must never be echoed, even partly. */
+export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY'] as const;
+
+const unsetIfEmpty = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const required = <T>(schema: z.ZodType<T, string>, what: string) =>
+  z.preprocess(unsetIfEmpty, z.string({ error: `is required: ${what}` }).pipe(schema));
+
+const optional = <T>(schema: z.ZodType<T, string>) => z.preprocess(unsetIfEmpty, z.string().pipe(schema).optional());
+
+function wholeNumber(min: number, max: number, unit = '', belowMin?: string): z.ZodType<number, string> {
+  const range = `must be a whole number from ${min} to ${max}${unit}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}$/, range)
+    .transform(Number)
+    .pipe(z.number().min(min, belowMin ?? range).max(max, range));
+}
+
+function httpUrl(what: string): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        const url = new URL(v);
+        return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
+      } catch {
+        return false;
+      }
+    }, `must be an https:// URL of ${what} (plain http only for localhost)`);
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** Comma separated Slack user ids; the message names the entries that are not ids. */
+const userIdList = z
+  .string()
+  .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s !== ''))])
+  .superRefine((ids, ctx) => {
+    const bad = ids.filter((id) => !SLACK_USER_ID.test(id));
+    if (bad.length > 0) {
+      const shown = bad.slice(0, 5).map((b) => JSON.stringify(b.slice(0, 30))).join(', ');
+      ctx.addIssue({ code: 'custom', message: `${shown} ${bad.length === 1 ? 'is not a Slack user id' : 'are not Slack user ids'} (like U0123ABCD or W0123ABCD; from a profile: ⋮ → Copy member ID)` });
+    }
+  });
+
+const channelId = z
+  .string()
+  .trim()
+  .regex(SLACK_CHANNEL_ID, 'must be a channel id like C0123ABCD (channel details → bottom of the About tab), not a name');
+
+const token = (prefix: string, kind: string) =>
+  z.string().trim().refine((v) => v.startsWith(prefix) && v.length > prefix.length + 8 && !/\s/.test(v), `must be ${kind} (starts with ${prefix})`);
+
+/** The schema of every variable, by name. */
+export const envShape = {
+  SLACK_BOT_TOKEN: required(token('xoxb-', 'the bot token'), 'the bot token (xoxb-…) from OAuth & Permissions'),
+  SLACK_SIGNING_SECRET: optional(
+    z.string().trim().refine((v) => v.length >= 16 && !/\s/.test(v), 'must be the signing secret from Basic Information (16 or more characters, no spaces)'),
+  ),
+  SLACK_APP_TOKEN: optional(token('xapp-', 'an app-level token with connections:write')),
+  SLACK_API_URL: optional(httpUrl('the Slack Web API')).transform((v) => withSlash(v ?? DEFAULT_SLACK_API_URL)),
+  PORT: optional(wholeNumber(0, 65_535)).transform((v) => v ?? DEFAULT_PORT),
+  APPROVAL_CHANNEL_ID: required(channelId, 'the channel where requests are approved (C…)'),
+  COMPLIANCE_CHANNEL_ID: optional(channelId),
+  REQUESTER_USER_IDS: required(userIdList, 'who may ask for withdrawals and trades (comma separated user ids)'),
+  APPROVER_USER_IDS: required(userIdList, 'who may approve (comma separated user ids)'),
+  COMPLIANCE_USER_IDS: optional(userIdList).transform((v) => v ?? []),
+  REQUIRED_APPROVALS: optional(wholeNumber(MIN_REQUIRED_APPROVALS, 10, '', `must be at least ${MIN_REQUIRED_APPROVALS}: a request always needs two different approvers, neither of them the requester`)).transform((v) => v ?? DEFAULT_REQUIRED_APPROVALS),
+  EXCHANGE_BASE_URL: optional(httpUrl('the exchange')),
+  EXCHANGE_API_KEY: optional(
+    z.string().trim().regex(/^(?:[0-9a-fA-F]{66}|[0-9a-fA-F]{130})$/, 'must be the public key in hex (66 digits compressed or 130 uncompressed)'),
+  ),
+  // Checked by parsePrivateKey in load-config.ts, which never quotes the key.
+  EXCHANGE_PRIVATE_KEY: optional(z.string()),
+  EXCHANGE_PRIVATE_KEY_FILE: optional(z.string().trim()),
+  DATA_DIR: optional(z.string().trim()).transform((v) => v ?? DEFAULT_DATA_DIR),
+  // The lower bound depends on the exchange kind: load-config.ts checks it.
+  POLL_INTERVAL_MS: optional(wholeNumber(1, 3_600_000, ' (milliseconds)')).transform((v) => v ?? DEFAULT_POLL_INTERVAL_MS),
+  LOG_LEVEL: optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
+  ).transform((v) => v ?? 'info'),
+  WITHDRAWAL_EXPIRY_MINUTES: optional(wholeNumber(1, 43_200, ' (minutes)')).transform((v) => v ?? DEFAULT_WITHDRAWAL_EXPIRY_MINUTES),
+  TRADE_EXPIRY_MINUTES: optional(wholeNumber(1, 1_440, ' (minutes)')).transform((v) => v ?? DEFAULT_TRADE_EXPIRY_MINUTES),
+  QUOTE_SAFETY_MARGIN_MS: optional(wholeNumber(0, 60_000, ' (milliseconds)')).transform((v) => v ?? DEFAULT_QUOTE_SAFETY_MARGIN_MS),
+  EXCHANGE_RATE_LIMIT_PER_SECOND: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,4}(\.\d{1,3})?$/, 'must be a positive number of requests per second, e.g. 5 or 0.5')
+      .transform(Number)
+      .pipe(z.number().gt(0, 'must be more than 0').max(1000, 'must be at most 1000')),
+  ).transform((v) => v ?? DEFAULT_RATE_LIMIT_PER_SECOND),
+};
+
+export type EnvVariable = keyof typeof envShape;
+export type ParsedEnv = { [K in EnvVariable]: z.output<(typeof envShape)[K]> };
+
+/** The whole environment as one object schema (each field also parses on its own). */
+export const envSchema = z.object(envShape);
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

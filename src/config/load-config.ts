@@ -1,0 +1,179 @@
+/**
+ * The only reader of process.env for the bot: every variable is parsed on its own, so one bad
+ * value never hides another, then the rules spanning several variables run on what parsed.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Secret } from '../exchange/secret.js';
+import { KeyError, parsePrivateKey, publicKeyHex } from '../exchange/signer.js';
+import type { Config, ExchangeConfig } from './config.js';
+import { ConfigError, type ConfigProblem } from './config-error.js';
+import {
+  envShape,
+  MIN_POLL_INTERVAL_MS_REMOTE,
+  MIN_POLL_INTERVAL_MS_SANDBOX,
+  type EnvVariable,
+  type ParsedEnv,
+} from './env-schema.js';
+
+export interface LoadConfigOptions {
+  /** Reads EXCHANGE_PRIVATE_KEY_FILE; injected by tests. */
+  readFile?: (path: string) => string;
+  /** Base for a relative DATA_DIR and key file path. */
+  cwd?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Load and check the configuration. Throws ConfigError listing every problem at once.
+ * @example const config = loadConfig(); // from process.env
+ */
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): Config {
+  const cwd = options.cwd ?? process.cwd();
+  const readFile = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+  const problems: ConfigProblem[] = [];
+  const parsed: Partial<ParsedEnv> = {};
+
+  for (const name of Object.keys(envShape) as EnvVariable[]) {
+    const result = envShape[name].safeParse(env[name]);
+    if (result.success) {
+      (parsed as Record<string, unknown>)[name] = result.data;
+    } else {
+      for (const issue of result.error.issues) problems.push({ variable: name, message: issue.message });
+    }
+  }
+  const has = (name: EnvVariable): boolean => !problems.some((p) => p.variable === name);
+  const set = (name: EnvVariable): boolean => parsed[name] !== undefined;
+  const problem = (variable: string, message: string) => problems.push({ variable, message });
+
+  // ---- Slack mode --------------------------------------------------------------------------
+  const socketMode = set('SLACK_APP_TOKEN');
+  if (!socketMode && has('SLACK_SIGNING_SECRET') && !set('SLACK_SIGNING_SECRET')) {
+    problem('SLACK_SIGNING_SECRET', 'is required in HTTP mode (SLACK_APP_TOKEN unset): Slack signs every request with it');
+  }
+
+  // ---- people and approvals ----------------------------------------------------------------
+  const approvers = parsed.APPROVER_USER_IDS;
+  const requiredApprovals = parsed.REQUIRED_APPROVALS;
+  if (approvers !== undefined && approvers.length === 0) problem('APPROVER_USER_IDS', 'lists nobody');
+  if (parsed.REQUESTER_USER_IDS !== undefined && parsed.REQUESTER_USER_IDS.length === 0) problem('REQUESTER_USER_IDS', 'lists nobody');
+  if (approvers !== undefined && approvers.length > 0 && requiredApprovals !== undefined && approvers.length < requiredApprovals) {
+    problem(
+      'APPROVER_USER_IDS',
+      `lists ${approvers.length} ${approvers.length === 1 ? 'person' : 'people'} but REQUIRED_APPROVALS is ${requiredApprovals}: no request could ever be approved`,
+    );
+  }
+  if (set('COMPLIANCE_CHANNEL_ID') && parsed.COMPLIANCE_USER_IDS !== undefined && parsed.COMPLIANCE_USER_IDS.length === 0 && has('COMPLIANCE_USER_IDS')) {
+    problem('COMPLIANCE_USER_IDS', 'is required when COMPLIANCE_CHANNEL_ID is set: nobody could declare a deposit');
+  }
+
+  // ---- exchange ----------------------------------------------------------------------------
+  const exchange = exchangeConfig(parsed, { has, set, problem, readFile, cwd });
+  if (exchange !== undefined && parsed.POLL_INTERVAL_MS !== undefined) {
+    const min = exchange.kind === 'remote' ? MIN_POLL_INTERVAL_MS_REMOTE : MIN_POLL_INTERVAL_MS_SANDBOX;
+    if (parsed.POLL_INTERVAL_MS < min) {
+      problem('POLL_INTERVAL_MS', `must be at least ${min} ms ${exchange.kind === 'remote' ? 'against a real exchange' : 'with the sandbox'}`);
+    }
+  }
+
+  if (problems.length > 0 || exchange === undefined) throw new ConfigError(inVariableOrder(problems));
+  const p = parsed as ParsedEnv;
+  return {
+    slack: {
+      botToken: new Secret(p.SLACK_BOT_TOKEN),
+      signingSecret: p.SLACK_SIGNING_SECRET === undefined ? undefined : new Secret(p.SLACK_SIGNING_SECRET),
+      appToken: p.SLACK_APP_TOKEN === undefined ? undefined : new Secret(p.SLACK_APP_TOKEN),
+      mode: socketMode ? 'socket' : 'http',
+      apiUrl: p.SLACK_API_URL,
+      port: p.PORT,
+    },
+    channels: { approval: p.APPROVAL_CHANNEL_ID, compliance: p.COMPLIANCE_CHANNEL_ID },
+    users: { requesters: p.REQUESTER_USER_IDS, approvers: p.APPROVER_USER_IDS, compliance: p.COMPLIANCE_USER_IDS },
+    approvals: {
+      required: p.REQUIRED_APPROVALS,
+      withdrawalExpiryMs: p.WITHDRAWAL_EXPIRY_MINUTES * 60_000,
+      tradeExpiryMs: p.TRADE_EXPIRY_MINUTES * 60_000,
+      quoteSafetyMarginMs: p.QUOTE_SAFETY_MARGIN_MS,
+    },
+    exchange,
+    dataDir: resolve(cwd, p.DATA_DIR),
+    pollIntervalMs: p.POLL_INTERVAL_MS,
+    logLevel: p.LOG_LEVEL,
+  };
+}
+
+interface Checks {
+  has(name: EnvVariable): boolean;
+  set(name: EnvVariable): boolean;
+  problem(variable: string, message: string): void;
+  readFile(path: string): string;
+  cwd: string;
+}
+
+function exchangeConfig(parsed: Partial<ParsedEnv>, c: Checks): ExchangeConfig | undefined {
+  const rateLimitPerSecond = parsed.EXCHANGE_RATE_LIMIT_PER_SECOND;
+  const keyVars = ['EXCHANGE_API_KEY', 'EXCHANGE_PRIVATE_KEY', 'EXCHANGE_PRIVATE_KEY_FILE'] as const;
+
+  if (!c.set('EXCHANGE_BASE_URL')) {
+    if (!c.has('EXCHANGE_BASE_URL')) return undefined;
+    // A key without a URL usually means a forgotten URL: refuse rather than run on the sandbox.
+    for (const name of keyVars) {
+      if (c.set(name)) c.problem(name, 'is only used with a real exchange, but EXCHANGE_BASE_URL is unset (the embedded sandbox); set EXCHANGE_BASE_URL or remove it');
+    }
+    return rateLimitPerSecond === undefined ? undefined : { kind: 'sandbox', rateLimitPerSecond };
+  }
+
+  const inline = parsed.EXCHANGE_PRIVATE_KEY;
+  const file = parsed.EXCHANGE_PRIVATE_KEY_FILE;
+  let privateKey: Secret<Uint8Array> | undefined;
+  if (inline !== undefined && file !== undefined) {
+    c.problem('EXCHANGE_PRIVATE_KEY', 'and EXCHANGE_PRIVATE_KEY_FILE are both set: keep one');
+  } else if (inline === undefined && file === undefined) {
+    if (c.has('EXCHANGE_PRIVATE_KEY_FILE')) {
+      c.problem('EXCHANGE_PRIVATE_KEY', 'or EXCHANGE_PRIVATE_KEY_FILE is required with EXCHANGE_BASE_URL (hex or PEM secp256k1 key)');
+    }
+  } else if (inline !== undefined) {
+    privateKey = parseKey(inline, 'EXCHANGE_PRIVATE_KEY', c);
+  } else if (file !== undefined) {
+    const path = resolve(c.cwd, file);
+    let text: string | undefined;
+    try {
+      text = c.readFile(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      c.problem('EXCHANGE_PRIVATE_KEY_FILE', `cannot read ${path}${code ? ` (${code})` : ''}`);
+    }
+    if (text !== undefined) privateKey = parseKey(text, 'EXCHANGE_PRIVATE_KEY_FILE', c);
+  }
+
+  const apiKey = parsed.EXCHANGE_API_KEY;
+  if (privateKey !== undefined && apiKey !== undefined) {
+    const own = [publicKeyHex(privateKey, true), publicKeyHex(privateKey, false)];
+    if (!own.includes(apiKey.toUpperCase())) {
+      c.problem('EXCHANGE_API_KEY', 'is not the public key of the configured private key (the exchange would refuse every signature)');
+    }
+  }
+  if (privateKey === undefined || rateLimitPerSecond === undefined || parsed.EXCHANGE_BASE_URL === undefined) return undefined;
+  return { kind: 'remote', baseUrl: parsed.EXCHANGE_BASE_URL, apiKey: apiKey?.toUpperCase(), privateKey, rateLimitPerSecond };
+}
+
+function parseKey(text: string, variable: string, c: Checks): Secret<Uint8Array> | undefined {
+  try {
+    return parsePrivateKey(text);
+  } catch (err) {
+    // KeyError messages are written never to quote the key; anything else is replaced.
+    c.problem(variable, err instanceof KeyError ? err.message : 'is not a readable private key');
+    return undefined;
+  }
+}
+
+/** Problems in the order the variables are documented, cross-variable ones beside their variable. */
+function inVariableOrder(problems: ConfigProblem[]): ConfigProblem[] {
+  const order = Object.keys(envShape);
+  const rank = (p: ConfigProblem) => {
+    const i = order.indexOf(p.variable);
+    return i === -1 ? order.length : i;
+  };
+  return problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map((x) => x.p);
+}

@@ -1,0 +1,337 @@
+/**
+ * A fake Slack Web API on loopback for tests and `npm run demo`: it answers the methods the bot
+ * uses the way Slack does, records every call, and lets a caller wait for a call that matches.
+ * Point the bot at it with SLACK_API_URL (Bolt: `clientOptions.slackApiUrl`). It also serves
+ * response_url endpoints, so `respond()` from slash commands and buttons is recorded too.
+ *
+ * Tokens are never stored: a call records only whether a bearer token came and whether it
+ * matched the expected one.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseQuery } from 'node:querystring';
+
+export interface FakeSlackCall {
+  /** 1-based order of arrival. */
+  seq: number;
+  /** Web API method ("chat.postMessage"), or "response_url" for a respond() post. */
+  method: string;
+  /** Parsed arguments: form fields with JSON-carrying ones (blocks, view, …) decoded, or the JSON body. */
+  args: Record<string, unknown>;
+  /** For response_url posts: the id given to responseUrl(). */
+  responseUrlId?: string;
+  /** An Authorization: Bearer header (or a token field) was present. */
+  authorized: boolean;
+  /** When an expected token was configured: whether the presented one matched. */
+  tokenMatched: boolean | undefined;
+  at: number;
+  /** What the fake answered. */
+  response: Record<string, unknown>;
+}
+
+export interface FakeUser {
+  id: string;
+  real_name?: string;
+  tz?: string;
+  tz_offset?: number;
+}
+
+export interface FakeSlackOptions {
+  /** When set, calls with another bearer token get `invalid_auth` like Slack. */
+  expectedToken?: string;
+  /** Identity answered by auth.test. */
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  users?: FakeUser[];
+  /** Milliseconds added before every answer (load tests). */
+  delayMs?: number;
+  /** Clock for recorded times and ts values; defaults to Date.now. */
+  now?: () => number;
+}
+
+export interface WaitOptions {
+  /** Only calls with seq greater than this (e.g. `fake.calls.length` before acting). Default: any recorded call. */
+  after?: number;
+  timeoutMs?: number;
+}
+
+/** Argument names Slack clients send JSON-encoded inside form bodies. */
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'user_auth_blocks']);
+
+type Handler = (args: Record<string, unknown>, call: { method: string }) => Record<string, unknown>;
+
+export class FakeSlackApi {
+  readonly calls: FakeSlackCall[] = [];
+  readonly options: FakeSlackOptions;
+  #server: Server | undefined;
+  #origin = '';
+  #tsCounter = 100;
+  #viewCounter = 0;
+  #hashCounter = 0;
+  #waiters: { predicate: (c: FakeSlackCall) => boolean; after: number; resolve: (c: FakeSlackCall) => void }[] = [];
+  #failures = new Map<string, string[]>();
+  #users = new Map<string, FakeUser>();
+  #views = new Map<string, { hash: string; view: Record<string, unknown> }>();
+  #handlers: Record<string, Handler>;
+
+  constructor(options: FakeSlackOptions = {}) {
+    this.options = options;
+    for (const u of options.users ?? []) this.#users.set(u.id, u);
+    this.#handlers = this.#defaultHandlers();
+  }
+
+  /** Base URL for the bot's SLACK_API_URL, ending with "/api/". */
+  get apiUrl(): string {
+    return `${this.#origin}/api/`;
+  }
+
+  /** A response_url the fake records posts to, labelled `id` in the calls. */
+  responseUrl(id = 'r1'): string {
+    return `${this.#origin}/response/${encodeURIComponent(id)}`;
+  }
+
+  async start(): Promise<this> {
+    const server = createServer((req, res) => void this.#handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.#server = server;
+    const { port } = server.address() as AddressInfo;
+    this.#origin = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Calls of one method, in order. */
+  callsTo(method: string): FakeSlackCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /**
+   * The first call (recorded or yet to come) after `after` that matches; rejects after timeoutMs.
+   * @example const mark = fake.calls.length; await send(); await fake.waitFor((c) => c.method === 'views.open', { after: mark });
+   */
+  waitFor(predicate: (c: FakeSlackCall) => boolean, opts: WaitOptions = {}): Promise<FakeSlackCall> {
+    const after = opts.after ?? 0;
+    const found = this.calls.find((c) => c.seq > after && predicate(c));
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const waiter = { predicate, after, resolve: (c: FakeSlackCall) => (clearTimeout(timer), resolve(c)) };
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        const seen = this.calls.filter((c) => c.seq > after).map((c) => c.method);
+        reject(new Error(`no matching Slack call within ${opts.timeoutMs ?? 2_000} ms; calls since: ${seen.join(', ') || 'none'}`));
+      }, opts.timeoutMs ?? 2_000);
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** The next call from now on that matches. */
+  nextCall(predicate: (c: FakeSlackCall) => boolean = () => true, timeoutMs?: number): Promise<FakeSlackCall> {
+    return this.waitFor(predicate, { after: this.calls.length, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  }
+
+  /** Make the next call(s) of `method` answer `{ ok: false, error }`, in order. */
+  failNext(method: string, error: string): void {
+    const queue = this.#failures.get(method) ?? [];
+    queue.push(error);
+    this.#failures.set(method, queue);
+  }
+
+  setUser(user: FakeUser): void {
+    this.#users.set(user.id, user);
+  }
+
+  /** Replace or add the answer of a method. */
+  on(method: string, handler: Handler): void {
+    this.#handlers[method] = handler;
+  }
+
+  /** The last view published to a user's App Home. */
+  homeOf(userId: string): Record<string, unknown> | undefined {
+    const call = [...this.callsTo('views.publish')].reverse().find((c) => c.args.user_id === userId);
+    return call?.args.view as Record<string, unknown> | undefined;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    let args: Record<string, unknown>;
+    try {
+      args = contentType === 'application/json' ? (raw ? (JSON.parse(raw) as Record<string, unknown>) : {}) : decodeForm(raw);
+    } catch {
+      return send(res, 200, { ok: false, error: 'invalid_json' });
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
+    delete args.token;
+    const expected = this.options.expectedToken;
+    const tokenMatched = expected === undefined ? undefined : bearer === expected;
+
+    let method: string;
+    let responseUrlId: string | undefined;
+    let response: Record<string, unknown>;
+    if (url.pathname.startsWith('/response/')) {
+      method = 'response_url';
+      responseUrlId = decodeURIComponent(url.pathname.slice('/response/'.length));
+      response = { ok: true };
+    } else if (url.pathname.startsWith('/api/')) {
+      method = url.pathname.slice('/api/'.length);
+      response = this.#answer(method, args, bearer !== undefined, tokenMatched);
+    } else {
+      return send(res, 404, { ok: false, error: 'not_found' });
+    }
+
+    const call: FakeSlackCall = {
+      seq: this.calls.length + 1,
+      method,
+      args,
+      ...(responseUrlId !== undefined ? { responseUrlId } : {}),
+      authorized: bearer !== undefined,
+      tokenMatched,
+      at: this.#now(),
+      response,
+    };
+    this.calls.push(call);
+    for (const w of [...this.#waiters]) {
+      if (call.seq > w.after && w.predicate(call)) {
+        this.#waiters = this.#waiters.filter((x) => x !== w);
+        w.resolve(call);
+      }
+    }
+    if (this.options.delayMs) await new Promise((r) => setTimeout(r, this.options.delayMs));
+    // Slack answers response_url posts with a plain "ok" body.
+    if (method === 'response_url') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    send(res, 200, response);
+  }
+
+  #answer(method: string, args: Record<string, unknown>, authorized: boolean, tokenMatched: boolean | undefined): Record<string, unknown> {
+    if (!authorized) return { ok: false, error: 'not_authed' };
+    if (tokenMatched === false) return { ok: false, error: 'invalid_auth' };
+    const failure = this.#failures.get(method)?.shift();
+    if (failure) return { ok: false, error: failure };
+    const handler = this.#handlers[method];
+    if (!handler) return { ok: false, error: 'unknown_method' };
+    return handler(args, { method });
+  }
+
+  #now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Message timestamps like Slack's: "1700000000.000100", strictly increasing. */
+  #nextTs(): string {
+    this.#tsCounter += 1;
+    return `1700000000.${String(this.#tsCounter).padStart(6, '0')}`;
+  }
+
+  #dmChannel(userId: string): string {
+    return `D${userId.slice(1)}`;
+  }
+
+  #storeView(args: Record<string, unknown>, id?: string): Record<string, unknown> {
+    const viewId = id ?? `V${String(++this.#viewCounter).padStart(8, '0')}`;
+    const hash = `h${++this.#hashCounter}`;
+    const view = { ...(args.view as Record<string, unknown>), id: viewId, hash };
+    this.#views.set(viewId, { hash, view });
+    return view;
+  }
+
+  #defaultHandlers(): Record<string, Handler> {
+    const channelOf = (c: unknown): string => {
+      const channel = String(c ?? '');
+      return /^[UW]/.test(channel) ? this.#dmChannel(channel) : channel;
+    };
+    return {
+      'auth.test': () => ({
+        ok: true,
+        url: 'https://fake.slack.test/',
+        team: 'Fake Desk',
+        user: 'deskbot',
+        team_id: this.options.teamId ?? 'T0FAKE001',
+        user_id: this.options.botUserId ?? 'U0BOT0001',
+        bot_id: this.options.botId ?? 'B0BOT0001',
+      }),
+      'chat.postMessage': (a) => {
+        if (!a.channel) return { ok: false, error: 'channel_not_found' };
+        if (!a.text && !a.blocks) return { ok: false, error: 'no_text' };
+        const ts = this.#nextTs();
+        const channel = channelOf(a.channel);
+        return { ok: true, channel, ts, message: { type: 'message', text: a.text, blocks: a.blocks, ts, ...(a.thread_ts ? { thread_ts: a.thread_ts } : {}) } };
+      },
+      'chat.update': (a) => {
+        if (!a.channel || !a.ts) return { ok: false, error: 'message_not_found' };
+        return { ok: true, channel: a.channel, ts: a.ts, text: a.text, message: { text: a.text, blocks: a.blocks } };
+      },
+      'chat.postEphemeral': (a) => {
+        if (!a.channel || !a.user) return { ok: false, error: 'user_not_in_channel' };
+        return { ok: true, message_ts: this.#nextTs() };
+      },
+      'chat.getPermalink': (a) => ({ ok: true, channel: a.channel, permalink: `https://fake.slack.test/archives/${String(a.channel)}/p${String(a.message_ts).replace('.', '')}` }),
+      'views.open': (a) => (a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
+      'views.push': (a) => (a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
+      'views.update': (a) => {
+        const id = typeof a.view_id === 'string' ? a.view_id : undefined;
+        const existing = id ? this.#views.get(id) : undefined;
+        if (!id || !existing) return { ok: false, error: 'not_found' };
+        if (typeof a.hash === 'string' && a.hash !== existing.hash) return { ok: false, error: 'hash_conflict' };
+        return { ok: true, view: this.#storeView(a, id) };
+      },
+      'views.publish': (a) => (a.user_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_arguments' }),
+      'conversations.open': (a) => {
+        const users = String(a.users ?? '').split(',').filter(Boolean);
+        if (users.length !== 1) return { ok: false, error: users.length === 0 ? 'users_list_not_supplied' : 'not_supported' };
+        return { ok: true, channel: { id: this.#dmChannel(users[0]!) } };
+      },
+      'users.info': (a) => {
+        const id = String(a.user ?? '');
+        // Any well-formed id is a user (in UTC) unless registered with setUser.
+        const user = this.#users.get(id) ?? (/^[UW][A-Z0-9]+$/.test(id) ? { id } : undefined);
+        if (!user) return { ok: false, error: 'user_not_found' };
+        return { ok: true, user: { id: user.id, real_name: user.real_name ?? user.id, tz: user.tz ?? 'UTC', tz_offset: user.tz_offset ?? 0 } };
+      },
+    };
+  }
+}
+
+/** Start a fake Slack Web API on 127.0.0.1 with a free port. */
+export function startFakeSlackApi(options: FakeSlackOptions = {}): Promise<FakeSlackApi> {
+  return new FakeSlackApi(options).start();
+}
+
+function decodeForm(raw: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parseQuery(raw))) {
+    const v = Array.isArray(value) ? value[value.length - 1] : value;
+    if (v === undefined) continue;
+    out[key] = JSON_FIELDS.has(key) ? JSON.parse(v) : v;
+  }
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}

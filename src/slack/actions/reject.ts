@@ -1,0 +1,30 @@
+/**
+ * Reject on an approval message or App Home card: approvers get the reason modal at once (the
+ * trigger id lives 3 s); the engine decides on submit whether the rejection counts.
+ */
+import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
+import { parseApprovalButtonValue } from '../blocks/approval-message.js';
+import { rejectReasonView } from '../blocks/modals/reject.js';
+import { refusalReply } from '../blocks/notices.js';
+import type { SlackContext } from '../context.js';
+import type { RejectMeta } from '../forms/reject-form.js';
+
+export function rejectAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> {
+  return async ({ ack, body, action, client, respond }) => {
+    await ack();
+    const parsed = parseApprovalButtonValue(action.value);
+    if (!ctx.roles.isApprover(body.user.id) || !parsed) {
+      const text = refusalReply(parsed ? REFUSAL_MESSAGES.not_approver : REFUSAL_MESSAGES.not_found);
+      if (body.response_url) await respond({ response_type: 'ephemeral', replace_original: false, text });
+      else if (body.channel?.id) await client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text });
+      return;
+    }
+    const meta: RejectMeta = {
+      r: parsed.requestId,
+      ...(body.channel?.id ? { c: body.channel.id } : {}),
+      ...(body.message?.ts ? { m: body.message.ts } : {}),
+    };
+    await client.views.open({ trigger_id: body.trigger_id, view: rejectReasonView({ requestId: parsed.requestId, privateMetadata: JSON.stringify(meta) }) });
+  };
+}

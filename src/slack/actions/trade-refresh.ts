@@ -1,0 +1,46 @@
+/**
+ * A change in the trade form, or Refresh quote: when pair and quantity are usable, an indicative
+ * quote is taken (after the ack) and shown with its expiry.
+ */
+import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { PAYMENT_METHODS } from '../../exchange/assumptions.js';
+import { ExchangeError } from '../../exchange/errors.js';
+import type { SlackContext } from '../context.js';
+import { quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../forms/trade-form.js';
+import { ACTION } from '../ids.js';
+import { readMetadata, type StateValues } from '../view-state.js';
+
+export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockAction>> {
+  return async ({ ack, body, action, client }) => {
+    await ack();
+    const view = body.view;
+    if (!view) return;
+    const knownPairs = ctx.deps.tradePairs ?? [];
+    const state = tradeState(view.state.values as StateValues);
+    const old = readMetadata<TradeMeta>(view.private_metadata);
+    const meta: TradeMeta = { k: 'trade', ...(old.c ? { c: old.c } : {}), ...(old.q ? { q: old.q } : {}) };
+    const terms = quoteTerms(state, knownPairs);
+    const wantsQuote = action.action_id === ACTION.tradeRefreshQuote || (terms !== undefined && (!old.q || old.q.t !== termsKey(terms)));
+    if (terms && wantsQuote) {
+      if (!ctx.deps.previewQuote) {
+        meta.qe = 'quotes are not wired yet.';
+        delete meta.q;
+      } else {
+        try {
+          const q = await ctx.deps.previewQuote(terms);
+          meta.q = { p: q.price, e: q.expiresAt, t: termsKey(terms), s: { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, quantityCurrency: terms.quantityCurrency ?? '' } };
+        } catch (err) {
+          delete meta.q;
+          meta.qe = err instanceof ExchangeError ? err.userMessage : 'the quote could not be taken.';
+          if (!(err instanceof ExchangeError)) ctx.logger.error(`preview quote failed: ${err instanceof Error ? err.name : typeof err}`);
+        }
+      }
+    }
+    const next = renderTradeForm(state, meta, { knownPairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
+    try {
+      await client.views.update({ view_id: view.id, hash: view.hash, view: next });
+    } catch (err) {
+      ctx.logger.info(`trade form refresh skipped: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Builds the Bolt app: HTTP mode (HTTPReceiver, one endpoint /slack/events for commands,
+ * interactivity, options and events) unless an app token is configured, then Socket Mode.
+ * `processBeforeResponse: false`: an ack() answers Slack at once and the listener goes on.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger } from '@slack/bolt';
+import type { Config, LogLevelName } from '../config/config.js';
+import { rolesFrom, type SlackContext, type SlackDeps } from './context.js';
+import { registerListeners } from './listeners.js';
+import { ModalCache } from './modal-cache.js';
+
+export const EVENTS_PATH = '/slack/events';
+
+export interface SlackReceiverOptions {
+  /** Overrides config.slack.port (tests pass 0 for a free port). */
+  port?: number;
+  /** Bolt answers 404 when no listener acks within this time (default 3001 ms). */
+  unhandledRequestTimeoutMillis?: number;
+  /** Web API client retries; tests pass { retries: 0 } so a failing fake fails fast. */
+  retryConfig?: { retries: number };
+  logger?: Logger;
+}
+
+export interface CreateSlackAppOptions {
+  config: Config;
+  deps: SlackDeps;
+  receiverOptions?: SlackReceiverOptions;
+}
+
+export interface SlackApp {
+  app: App;
+  context: SlackContext;
+  mode: 'http' | 'socket';
+  /** Starts listening (HTTP) or connecting (Socket Mode). Resolves with the bound port in HTTP mode. */
+  start(): Promise<{ port?: number }>;
+  stop(): Promise<void>;
+}
+
+const BOLT_LEVEL: Record<LogLevelName, LogLevel> = {
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+  error: LogLevel.ERROR,
+};
+
+/** Create the Slack app over the ports in `deps`; nothing listens until start(). */
+export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSlackAppOptions): SlackApp {
+  const logLevel = BOLT_LEVEL[config.logLevel];
+  const botToken = config.slack.botToken.reveal();
+  const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
+  const logger = receiverOptions.logger;
+  const common = { token: botToken, clientOptions, ...(logger ? { logger } : { logLevel }) };
+
+  let app: App;
+  let httpReceiver: HTTPReceiver | undefined;
+  const appToken = config.slack.appToken?.reveal();
+  if (appToken !== undefined) {
+    const receiver = new SocketModeReceiver({ appToken, ...(logger ? { logger } : { logLevel }) });
+    app = new App({ ...common, receiver });
+  } else {
+    const signingSecret = config.slack.signingSecret?.reveal();
+    // loadConfig refuses HTTP mode without a signing secret; this guards hand-built configs.
+    if (!signingSecret) throw new Error('SLACK_SIGNING_SECRET is required in HTTP mode');
+    httpReceiver = new HTTPReceiver({
+      signingSecret,
+      endpoints: EVENTS_PATH,
+      processBeforeResponse: false,
+      ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
+      ...(logger ? { logger } : { logLevel }),
+    });
+    app = new App({ ...common, receiver: httpReceiver });
+  }
+
+  const context: SlackContext = {
+    config,
+    deps,
+    roles: rolesFrom(config),
+    sandbox: config.exchange.kind === 'sandbox',
+    logger: app.logger,
+    modals: new ModalCache(deps.clock),
+  };
+  registerListeners(app, context);
+  app.error(async (error) => {
+    // Bolt's errors can carry the request; log the kind and message only.
+    app.logger.error(`listener failed: ${error.name}: ${error.message}`);
+  });
+
+  return {
+    app,
+    context,
+    mode: httpReceiver ? 'http' : 'socket',
+    async start() {
+      if (!httpReceiver) {
+        await app.start();
+        return {};
+      }
+      const server = (await app.start(receiverOptions.port ?? config.slack.port)) as Server;
+      return { port: (server.address() as AddressInfo).port };
+    },
+    async stop() {
+      await app.stop();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The App Home tab for one user: requests waiting for my approval (with the buttons), my open
+ * requests, and recent activity. Published with views.publish on app_home_opened and after changes.
+ */
+import { BLOCK } from '../ids.js';
+import { context, divider, header, sandboxBanner, section, type HomeView, type KnownBlock } from './kit.js';
+import { approvalButtons, headline, progressLine, requestBlocks } from './approval-message.js';
+import { slackDate } from './format.js';
+import { LIMITS } from './limits.js';
+import { KIND_LABEL, type Approval, type Decision, type RequestView, type StatusLine } from './request-view.js';
+import { code, escapeMrkdwn } from './text.js';
+
+export interface HomeRequest {
+  requestId: string;
+  requesterId: string;
+  createdAt: number;
+  request: RequestView;
+  snapshotHash?: string;
+  requiredApprovals: number;
+  approvals: readonly Approval[];
+  decision?: Decision;
+  status?: StatusLine;
+}
+
+export interface HomeViewInput {
+  userId: string;
+  /** Pending requests this user may still approve. */
+  waitingForMe: readonly HomeRequest[];
+  /** This user's requests not yet finished. */
+  myOpen: readonly HomeRequest[];
+  /** Latest finished requests of the desk, newest first. */
+  recent: readonly HomeRequest[];
+  isApprover: boolean;
+  isRequester: boolean;
+  at: number;
+  sandbox: boolean;
+}
+
+/** Cards with buttons cost about 4 blocks; keep within Slack's 100 blocks per view. */
+const MAX_CARDS = 12;
+const MAX_LINES = 15;
+
+export function homeView(v: HomeViewInput): HomeView {
+  const blocks: KnownBlock[] = [];
+  if (v.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
+  blocks.push(header('Desk approvals'));
+  blocks.push(context([`Updated ${slackDate(v.at, '{date_short_pretty} {time}')} · /withdraw, /trade, /balances, /desk help`]));
+
+  if (v.isApprover) {
+    blocks.push(divider(), header(`Waiting for your approval (${v.waitingForMe.length})`));
+    if (v.waitingForMe.length === 0) blocks.push(section('Nothing waits for you.'));
+    for (const r of v.waitingForMe.slice(0, MAX_CARDS)) {
+      blocks.push(...requestBlocks(r), context([progressLine(r)]), approvalButtons(r));
+    }
+    if (v.waitingForMe.length > MAX_CARDS) blocks.push(context([`${v.waitingForMe.length - MAX_CARDS} more in the approval channel.`]));
+  }
+
+  if (v.isRequester || v.myOpen.length > 0) {
+    blocks.push(divider(), header(`Your open requests (${v.myOpen.length})`));
+    blocks.push(section(v.myOpen.length === 0 ? 'None.' : v.myOpen.slice(0, MAX_LINES).map(line).join('\n')));
+  }
+
+  blocks.push(divider(), header('Recent activity'));
+  blocks.push(section(v.recent.length === 0 ? 'No finished requests yet.' : v.recent.slice(0, MAX_LINES).map(line).join('\n')));
+
+  return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
+}
+
+/** One request in a list: "Trade `R7K2QX` Buy 0.5 BTC with SGD · 1 of 2 approvals". */
+function line(r: HomeRequest): string {
+  const state = r.decision ? decisionWord(r.decision) : `${r.approvals.length} of ${r.requiredApprovals} approvals`;
+  const status = r.status ? ` · ${escapeMrkdwn(r.status.text, 200)}` : '';
+  return `${KIND_LABEL[r.request.kind]} ${code(r.requestId, 40)} ${escapeMrkdwn(headline(r.request), 200)} · ${state}${status} · ${slackDate(r.createdAt, '{date_short} {time}')}`;
+}
+
+function decisionWord(d: Decision): string {
+  return { approved: 'approved', rejected: 'rejected', cancelled: 'cancelled', expired: 'expired' }[d.outcome];
+}

@@ -1,0 +1,97 @@
+/**
+ * What a request looks like to the Slack layer: plain data. The shapes follow the domain's frozen
+ * snapshots field for field (domain/request.ts), so a snapshot can be passed as it is, but the
+ * builders depend only on the fields they show.
+ */
+
+interface Notes {
+  /** Free text typed by the requester: escaped by the builders. */
+  note?: string | null;
+  purpose?: string | null;
+}
+
+export interface CryptoWithdrawalView extends Notes {
+  kind: 'crypto_withdrawal';
+  asset: string;
+  network: string;
+  /** Rounded down to the entry's precision already. */
+  amount: string;
+  fee: string;
+  total: string;
+  destination: { label: string; address: string; addressTag?: string | null };
+}
+
+/** A bank account as shown, e.g. "DBS USD ••••6789 (ACME PTE LTD)". */
+export interface BankAccountView {
+  id: number;
+  currency?: string | null;
+  display: string;
+}
+
+export interface FiatWithdrawalView extends Notes {
+  kind: 'fiat_withdrawal';
+  currency: string;
+  amount: string;
+  fee: string;
+  total: string;
+  bankAccount: BankAccountView;
+}
+
+export interface TradeView extends Notes {
+  kind: 'trade';
+  /** BASE-COUNTER, e.g. BTC-SGD. */
+  symbol: string;
+  side: 'buy' | 'sell';
+  quantity: string;
+  /** Null: the exchange's default (counter currency for a buy, base for a sell). */
+  quantityCurrency: string | null;
+  paymentMethod: string;
+  /** Worst acceptable price: a ceiling for a buy, a floor for a sell. */
+  limitPrice: string;
+  /** When the limit was given as slippage from the indicative price. */
+  slippageBps?: number | null;
+  /** The indicative quote shown when asking (quotes live seconds; execution re-quotes). */
+  quote: { price: string; expiresAt: number };
+}
+
+export interface BankRemovalView extends Notes {
+  kind: 'bank_account_removal';
+  bankAccount: BankAccountView;
+}
+
+export type RequestView = CryptoWithdrawalView | FiatWithdrawalView | TradeView | BankRemovalView;
+export type RequestKind = RequestView['kind'];
+
+export const KIND_LABEL: Record<RequestKind, string> = {
+  crypto_withdrawal: 'Crypto withdrawal',
+  fiat_withdrawal: 'Fiat withdrawal',
+  trade: 'Trade',
+  bank_account_removal: 'Remove bank account',
+};
+
+/** The currency a trade's quantity is in, applying the reference's default when none was given. */
+export function tradeQuantityCurrency(t: Pick<TradeView, 'symbol' | 'side' | 'quantityCurrency'>): string {
+  const [base = t.symbol, counter = ''] = t.symbol.split('-');
+  return t.quantityCurrency ?? (t.side === 'buy' ? counter : base);
+}
+
+export interface Approval {
+  userId: string;
+  at: number;
+}
+
+/** How a request was decided; undefined while it still waits for approvals. */
+export type Decision =
+  | { outcome: 'approved'; at: number }
+  | { outcome: 'rejected'; by: string; at: number; reason: string }
+  | { outcome: 'cancelled'; by: string; at: number }
+  | { outcome: 'expired'; at: number };
+
+/** The execution status line under a decided request; it follows the thread. */
+export interface StatusLine {
+  /** Plain words; escaped by the builders. */
+  text: string;
+  tone: 'progress' | 'success' | 'failure' | 'warning';
+  at: number;
+  link?: { url: string; label: string };
+}

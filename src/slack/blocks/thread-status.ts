@@ -1,0 +1,106 @@
+/**
+ * Posts in a request's thread (execution, re-quotes, status changes, the final result) and the
+ * matching status line of the main message, from one description of what happened.
+ */
+import { context, message, section, type MessagePayload } from './kit.js';
+import { formatAmount, shortAddress } from './format.js';
+import { code, escapeMrkdwn, link } from './text.js';
+import type { StatusLine } from './request-view.js';
+
+export interface OrderResult {
+  orderId: string;
+  status: string;
+  price?: string | null;
+  fee?: string | null;
+  feeCurrency?: string | null;
+  netAmount?: string | null;
+  receivedCurrency?: string | null;
+}
+
+/** Something that happened to an approved request. Texts inside are escaped by the builder. */
+export type ThreadEvent =
+  | { type: 'executing'; at: number }
+  | { type: 'requoted'; at: number; pair: string; oldPrice?: string; newPrice: string; limitPrice: string; counter: string }
+  | { type: 'requote_beyond_limit'; at: number; pair: string; newPrice: string; limitPrice: string; counter: string }
+  | { type: 'submitted'; at: number; exchangeId: string; status: string }
+  | { type: 'status_changed'; at: number; from?: string; to: string; detail?: string }
+  | { type: 'completed'; at: number; explorerUrl?: string | null; transactionHash?: string | null; order?: OrderResult }
+  | { type: 'failed'; at: number; message: string; hint?: string }
+  | { type: 'outcome_unknown'; at: number; message: string };
+
+/** The thread post for an event. */
+export function threadPost(event: ThreadEvent): MessagePayload {
+  const text = threadText(event);
+  const blocks = [section(text)];
+  if (event.type === 'failed' && event.hint) blocks.push(context([`:information_source: ${escapeMrkdwn(event.hint, 2_000)}`]));
+  return message(text, blocks);
+}
+
+function threadText(e: ThreadEvent): string {
+  switch (e.type) {
+    case 'executing':
+      return ':arrows_counterclockwise: Approved: executing on the exchange.';
+    case 'requoted': {
+      const was = e.oldPrice ? ` (was ${formatAmount(e.oldPrice, esc(e.counter))})` : '';
+      return `:repeat: Quote expired, re-quoted ${esc(e.pair)} at *${formatAmount(e.newPrice, esc(e.counter))}*${was}, within your limit of ${formatAmount(e.limitPrice, esc(e.counter))}: ordering.`;
+    }
+    case 'requote_beyond_limit':
+      return `:warning: Re-quoted ${esc(e.pair)} at *${formatAmount(e.newPrice, esc(e.counter))}*, beyond the approved limit of ${formatAmount(e.limitPrice, esc(e.counter))}: nothing was ordered. The request needs approving again at the new price.`;
+    case 'submitted':
+      return `:outbox_tray: Sent to the exchange as ${code(e.exchangeId, 80)}: status *${esc(e.status)}*.`;
+    case 'status_changed': {
+      const from = e.from ? `${esc(e.from)} → ` : '';
+      const detail = e.detail ? ` (${esc(e.detail)})` : '';
+      return `:large_blue_circle: Status ${from}*${esc(e.to)}*${detail}.`;
+    }
+    case 'completed':
+      return `:white_check_mark: *Completed.*${completedDetail(e)}`;
+    case 'failed':
+      return `:x: *Failed:* ${escapeMrkdwn(e.message, 2_000)}`;
+    case 'outcome_unknown':
+      return `:grey_question: No clear answer from the exchange (${escapeMrkdwn(e.message, 500)}). Checking the exchange's records before anything is sent again.`;
+  }
+}
+
+function completedDetail(e: Extract<ThreadEvent, { type: 'completed' }>): string {
+  const parts: string[] = [];
+  if (e.transactionHash) parts.push(`Transaction ${code(shortAddress(e.transactionHash, 10, 8), 40)}`);
+  if (e.explorerUrl) parts.push(link(e.explorerUrl, 'View on the explorer'));
+  if (e.order) {
+    const o = e.order;
+    parts.push(`Order ${code(o.orderId, 80)} ${esc(o.status)}`);
+    if (o.price) parts.push(`price ${formatAmount(o.price)}`);
+    if (o.netAmount) parts.push(`received ${formatAmount(o.netAmount, esc(o.receivedCurrency ?? ''))}`.trimEnd());
+    if (o.fee) parts.push(`fee ${formatAmount(o.fee, esc(o.feeCurrency ?? ''))}`.trimEnd());
+  }
+  return parts.length === 0 ? '' : ` ${parts.join(' · ')}`;
+}
+
+/** The main message's status line for the same event. */
+export function statusLineFor(e: ThreadEvent): StatusLine {
+  switch (e.type) {
+    case 'executing':
+      return { text: 'Executing on the exchange', tone: 'progress', at: e.at };
+    case 'requoted':
+      return { text: `Re-quoted at ${e.newPrice} ${e.counter}, within the limit: ordering`, tone: 'progress', at: e.at };
+    case 'requote_beyond_limit':
+      return { text: `Re-quoted at ${e.newPrice} ${e.counter}, beyond the limit ${e.limitPrice}: needs approval again`, tone: 'warning', at: e.at };
+    case 'submitted':
+      return { text: `Submitted: ${e.status}`, tone: 'progress', at: e.at };
+    case 'status_changed':
+      return { text: `Status: ${e.to}${e.detail ? ` (${e.detail})` : ''}`, tone: 'progress', at: e.at };
+    case 'completed':
+      return {
+        text: e.order ? `Completed: order ${e.order.orderId}` : 'Completed',
+        tone: 'success',
+        at: e.at,
+        ...(e.explorerUrl ? { link: { url: e.explorerUrl, label: 'explorer' } } : {}),
+      };
+    case 'failed':
+      return { text: `Failed: ${e.message}`, tone: 'failure', at: e.at };
+    case 'outcome_unknown':
+      return { text: 'Outcome unknown: checking the exchange', tone: 'warning', at: e.at };
+  }
+}
+
+const esc = (text: string): string => escapeMrkdwn(text, 300);

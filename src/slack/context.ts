@@ -1,0 +1,76 @@
+/**
+ * What every listener gets: the configuration, the ports it may use, and who is who on the desk.
+ * Built once in app.ts and handed to the listener factories in listeners.ts.
+ */
+import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
+import type { Config } from '../config/config.js';
+import type { AuditLog, Clock, ExchangePort } from '../app/ports.js';
+import type { Declarations } from '../app/compliance/declare.js';
+import type { HomeViewInput } from './blocks/home.js';
+import type { ModalCache } from './modal-cache.js';
+import type { WithdrawFormData } from './forms/withdraw-data.js';
+
+/** Bolt's Web API client as listeners receive it. */
+export type SlackClient = AllMiddlewareArgs['client'];
+
+/** What an open modal was filled with, by view id. */
+export type FormData = WithdrawFormData;
+
+/** The parts of App Home that come from the approval engine (wired by the lead). */
+export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'>;
+
+export interface SlackDeps {
+  /** Read-only use here (balances, listings, lookups); writes go through the approval engine. */
+  exchange: ExchangePort;
+  clock: Clock;
+  /** The engine's view of a user's requests for App Home; absent until wired (empty lists). */
+  homeData?: (userId: string) => Promise<HomeData>;
+  /** An indicative quote for the trade form (the engine's previewQuote); absent: no quote shown. */
+  previewQuote?: (terms: QuoteTermsView) => Promise<{ price: string; expiresAt: number }>;
+  /** Pairs the desk trades, e.g. ["BTC-SGD"]; empty or absent: any well-formed pair. */
+  tradePairs?: readonly string[];
+  /** Where refused attempts the issues ask to audit are recorded (e.g. a counterparty declaration by a non-officer). */
+  audit?: AuditLog;
+  /** The counterparty declaration use case (app/compliance/declare.ts); absent: submissions say "not wired". */
+  declarations?: Declarations;
+}
+
+/** The terms of a quote as the engine takes them (app/quotes.ts QuoteTerms). */
+export interface QuoteTermsView {
+  symbol: string;
+  side: 'buy' | 'sell';
+  quantity: string;
+  quantityCurrency: string | null;
+  paymentMethod: string;
+}
+
+export interface Roles {
+  isRequester(userId: string): boolean;
+  isApprover(userId: string): boolean;
+  isCompliance(userId: string): boolean;
+  /** Requester, approver or compliance: may read balances and records. */
+  isDeskMember(userId: string): boolean;
+}
+
+export interface SlackContext {
+  config: Config;
+  deps: SlackDeps;
+  roles: Roles;
+  /** The embedded sandbox exchange: every post carries a SANDBOX banner. */
+  sandbox: boolean;
+  logger: Logger;
+  /** Data of open modals, by view id. */
+  modals: ModalCache<FormData>;
+}
+
+export function rolesFrom(config: Config): Roles {
+  const requesters = new Set(config.users.requesters);
+  const approvers = new Set(config.users.approvers);
+  const compliance = new Set(config.users.compliance);
+  return {
+    isRequester: (u) => requesters.has(u),
+    isApprover: (u) => approvers.has(u),
+    isCompliance: (u) => compliance.has(u),
+    isDeskMember: (u) => requesters.has(u) || approvers.has(u) || compliance.has(u),
+  };
+}

@@ -1,0 +1,6 @@
+/** The reject modal's metadata: which request, and where its message is. */
+export interface RejectMeta {
+  r: string;
+  c?: string;
+  m?: string;
+}

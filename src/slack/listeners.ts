@@ -1,0 +1,88 @@
+/**
+ * The one place where listeners are registered: every command, action, view, options and event
+ * listener of the app, each a plain function of the SlackContext in its own file.
+ */
+import type {
+  App,
+  BlockAction,
+  Middleware,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+} from '@slack/bolt';
+import { ACTION, CALLBACK, COMMAND, INPUT, type CommandName } from './ids.js';
+import type { SlackContext } from './context.js';
+import { balancesCommand } from './commands/balances.js';
+import { deskCommand } from './commands/desk.js';
+import { listMoreAction } from './actions/list-more.js';
+import { notWiredAction } from './actions/not-wired.js';
+import { walletSearchOptions } from './options/wallet-search.js';
+import { appHomeOpened } from './home/app-home-opened.js';
+import { withdrawCommand } from './commands/withdraw.js';
+import { withdrawChooseAction } from './actions/withdraw-choose.js';
+import { withdrawRefreshAction } from './actions/withdraw-refresh.js';
+import { withdrawSubmitView } from './views/withdraw-submit.js';
+import { tradeCommand } from './commands/trade.js';
+import { tradeRefreshAction } from './actions/trade-refresh.js';
+import { tradeSubmitView } from './views/trade-submit.js';
+import { counterpartyCommand } from './commands/counterparty.js';
+import { declareCounterpartyAction } from './actions/declare-counterparty.js';
+import { submitDeclarationView } from './compliance/submit-declaration.js';
+import { rejectAction } from './actions/reject.js';
+import { rejectSubmitView } from './views/reject-submit.js';
+
+type Factory<Args> = (ctx: SlackContext) => Middleware<Args>;
+
+/** Every slash command's listener; the keys equal the manifest's commands (tested). */
+export const COMMAND_LISTENERS: Record<CommandName, Factory<SlackCommandMiddlewareArgs>> = {
+  [COMMAND.withdraw]: withdrawCommand,
+  [COMMAND.trade]: tradeCommand,
+  [COMMAND.balances]: balancesCommand,
+  [COMMAND.desk]: deskCommand,
+  [COMMAND.counterparty]: counterpartyCommand,
+};
+
+/** Listeners of block_actions, by action_id. */
+export const ACTION_LISTENERS: Record<string, Factory<SlackActionMiddlewareArgs<BlockAction>>> = {
+  [ACTION.listMore]: listMoreAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.approve]: notWiredAction('Approve'),
+  [ACTION.reject]: rejectAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.cancel]: notWiredAction('Cancel'),
+  [ACTION.declareCounterparty]: declareCounterpartyAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.withdrawChooseCrypto]: withdrawChooseAction('crypto') as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.withdrawChooseFiat]: withdrawChooseAction('fiat') as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [INPUT.withdrawEntry]: withdrawRefreshAction,
+  [INPUT.withdrawAmount]: withdrawRefreshAction,
+  [INPUT.fiatCurrency]: withdrawRefreshAction,
+  [INPUT.fiatAmount]: withdrawRefreshAction,
+  [INPUT.tradePair]: tradeRefreshAction,
+  [INPUT.tradeSide]: tradeRefreshAction,
+  [INPUT.tradeQuantity]: tradeRefreshAction,
+  [INPUT.tradeQuantityCurrency]: tradeRefreshAction,
+  [ACTION.tradeRefreshQuote]: tradeRefreshAction,
+};
+
+/** Listeners of view_submission, by callback_id. */
+export const VIEW_LISTENERS: Record<string, Factory<SlackViewMiddlewareArgs>> = {
+  [CALLBACK.withdrawCrypto]: withdrawSubmitView('crypto'),
+  [CALLBACK.withdrawFiat]: withdrawSubmitView('fiat'),
+  [CALLBACK.trade]: tradeSubmitView,
+  [CALLBACK.rejectReason]: rejectSubmitView,
+  [CALLBACK.counterparty]: submitDeclarationView,
+};
+
+/** Listeners of block_suggestion (external_select options), by action_id. */
+export const OPTIONS_LISTENERS: Record<string, Factory<SlackOptionsMiddlewareArgs<'block_suggestion'>>> = {
+  [INPUT.cpWallet]: walletSearchOptions,
+};
+
+/** Register everything on a Bolt app. */
+export function registerListeners(app: App, ctx: SlackContext): void {
+  for (const [name, factory] of Object.entries(COMMAND_LISTENERS)) app.command(name, factory(ctx));
+  for (const [actionId, factory] of Object.entries(ACTION_LISTENERS)) app.action({ type: 'block_actions', action_id: actionId }, factory(ctx));
+  for (const [callbackId, factory] of Object.entries(VIEW_LISTENERS)) app.view({ type: 'view_submission', callback_id: callbackId }, factory(ctx));
+  for (const [actionId, factory] of Object.entries(OPTIONS_LISTENERS)) app.options({ type: 'block_suggestion', action_id: actionId }, factory(ctx));
+  app.event('app_home_opened', appHomeOpened(ctx) as Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>);
+}

@@ -1,0 +1,325 @@
+/** The pure Block Kit builders: structure, escaping of user text, and Block Kit's limits. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Balance } from '../../src/exchange/schemas.js';
+import { approvalMessage, APPROVAL_BUTTON, bpsText, parseApprovalButtonValue, type ApprovalMessageInput } from '../../src/slack/blocks/approval-message.js';
+import { balanceRow, balancesMessage } from '../../src/slack/blocks/balances.js';
+import { formatAmount, maskAccount, relativeTime, shortAddress, slackDate, utcText, zonedText } from '../../src/slack/blocks/format.js';
+import { homeView } from '../../src/slack/blocks/home.js';
+import { cutMrkdwn } from '../../src/slack/blocks/kit.js';
+import { LIMITS } from '../../src/slack/blocks/limits.js';
+import { decodeMore, encodeMore, listPage, withdrawalLine } from '../../src/slack/blocks/listings.js';
+import { decisionDm, refusalReply, refusalText } from '../../src/slack/blocks/notices.js';
+import { cutPlain, escapeMrkdwn, link } from '../../src/slack/blocks/text.js';
+import { statusLineFor, threadPost } from '../../src/slack/blocks/thread-status.js';
+import { ACTION, BLOCK } from '../../src/slack/ids.js';
+import { limitViolations, viewViolations } from './support/block-limits.js';
+
+const T0 = Date.UTC(2024, 4, 1, 14, 3, 0);
+type Block = { type: string; block_id?: string; elements?: { type: string; action_id?: string; value?: string; text?: { text: string } }[] };
+
+function cryptoRequest(overrides: Partial<ApprovalMessageInput> = {}): ApprovalMessageInput {
+  return {
+    requestId: 'R7K2QX',
+    requesterId: 'U0REQ0001',
+    createdAt: T0,
+    expiresAt: T0 + 86_400_000,
+    request: {
+      kind: 'crypto_withdrawal',
+      asset: 'BTC',
+      network: 'Bitcoin',
+      amount: '1.5',
+      fee: '0.0005',
+      total: '1.5005',
+      destination: { label: 'Cold wallet', address: '0x1234567890abcdef1234567890abcdef12345678' },
+      note: 'Settlement for desk',
+    },
+    requiredApprovals: 2,
+    approvals: [],
+    sandbox: false,
+    ...overrides,
+  };
+}
+
+/** Every mrkdwn text object anywhere in the blocks. */
+function mrkdwnTexts(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(mrkdwnTexts);
+  if (node && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    const own = o.type === 'mrkdwn' && typeof o.text === 'string' ? [o.text] : [];
+    return [...own, ...Object.values(o).flatMap(mrkdwnTexts)];
+  }
+  return [];
+}
+
+const actionsOf = (blocks: unknown[]) => (blocks as Block[]).filter((b) => b.type === 'actions');
+
+describe('escapeMrkdwn', () => {
+  it('escapes &, < and > so user text cannot ping, mention or link', () => {
+    expect(escapeMrkdwn('<!channel> pay')).toBe('&lt;!channel&gt; pay');
+    expect(escapeMrkdwn('<http://evil.example|your bank>')).toBe('&lt;http://evil.example|your bank&gt;');
+    expect(escapeMrkdwn('<@U123> & co')).toBe('&lt;@U123&gt; &amp; co');
+  });
+
+  it('cuts to the limit with an ellipsis, never inside an entity or a surrogate pair', () => {
+    expect(escapeMrkdwn('a'.repeat(10), 5)).toBe('aaaa…');
+    expect(escapeMrkdwn('abc<def', 6)).toBe('abc…');
+    expect(cutPlain('ab😀cd', 4)).toBe('ab…');
+  });
+
+  it('property: output within the limit, entities whole, nothing raw', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 1, max: 120 }), (s, max) => {
+        const out = escapeMrkdwn(s, max);
+        expect(out.length).toBeLessThanOrEqual(max);
+        expect(out).not.toMatch(/[<>]/);
+        expect(out.replace(/&(amp|lt|gt);/g, '')).not.toContain('&');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('cutMrkdwn does not leave half a token or entity', () => {
+    expect(cutMrkdwn('see <@U0APP0001> now', 10)).toBe('see …');
+    expect(cutMrkdwn('a &amp; b', 4)).toBe('a …');
+  });
+
+  it('link() refuses URLs that could break out of the link syntax', () => {
+    expect(link('https://explorer.example/tx/1', 'explorer')).toBe('<https://explorer.example/tx/1|explorer>');
+    expect(link('https://x.example/a|<!channel>', 'explorer')).toBe('explorer');
+    expect(link('javascript:alert(1)', 'x')).toBe('x');
+  });
+});
+
+describe('format', () => {
+  it('groups amounts on the string, keeping every decimal', () => {
+    expect(formatAmount('1234567.12345678', 'BTC')).toBe('1,234,567.12345678 BTC');
+    expect(formatAmount('-1000')).toBe('-1,000');
+    expect(formatAmount('12')).toBe('12');
+  });
+  it('shortens addresses and masks accounts', () => {
+    expect(shortAddress('0x1234567890abcdef')).toBe('0x1234…cdef');
+    expect(shortAddress('short')).toBe('short');
+    expect(maskAccount('123 456 789')).toBe('****6789');
+  });
+  it('writes times as Slack date tokens with a UTC fallback, and zone offsets when known', () => {
+    expect(slackDate(T0)).toBe(`<!date^${T0 / 1000}^{date_short_pretty} {time}|2024-05-01 14:03 UTC>`);
+    expect(utcText(T0)).toBe('2024-05-01 14:03 UTC');
+    expect(zonedText(T0, 8 * 3600)).toBe('2024-05-01 22:03 UTC+8');
+    expect(zonedText(T0, -(5 * 3600 + 1800))).toBe('2024-05-01 08:33 UTC-5:30');
+    expect(relativeTime(T0 + 2 * 3600_000 + 5 * 60_000, T0)).toBe('in 2 h 5 min');
+    expect(relativeTime(T0 - 3 * 60_000, T0)).toBe('3 min ago');
+  });
+});
+
+describe('approval message', () => {
+  it('carries the snapshot hash on the buttons when given, and reads it back', () => {
+    const msg = approvalMessage(cryptoRequest({ snapshotHash: 'ab12' }));
+    const value = actionsOf(msg.blocks)[0]?.elements?.[0]?.value;
+    expect(value).toBe('R7K2QX:ab12');
+    expect(parseApprovalButtonValue(value)).toEqual({ requestId: 'R7K2QX', snapshotHash: 'ab12' });
+    expect(parseApprovalButtonValue('R7K2QX')).toEqual({ requestId: 'R7K2QX' });
+    expect(parseApprovalButtonValue('<!channel>')).toBeUndefined();
+  });
+
+  it('has buttons labelled exactly Approve, Reject and Cancel carrying the request id', () => {
+    const msg = approvalMessage(cryptoRequest());
+    const [row] = actionsOf(msg.blocks);
+    expect(row?.block_id).toBe(BLOCK.approvalActions);
+    expect(row?.elements?.map((e) => e.text?.text)).toEqual(['Approve', 'Reject', 'Cancel']);
+    expect(APPROVAL_BUTTON).toEqual({ approve: 'Approve', reject: 'Reject', cancel: 'Cancel' });
+    expect(row?.elements?.map((e) => e.action_id)).toEqual([ACTION.approve, ACTION.reject, ACTION.cancel]);
+    expect(row?.elements?.every((e) => e.value === 'R7K2QX')).toBe(true);
+  });
+
+  it('shows what, who, amounts, fee, total and the full destination address', () => {
+    const text = JSON.stringify(approvalMessage(cryptoRequest()).blocks);
+    for (const part of ['<@U0REQ0001>', '1.5 BTC', '0.0005 BTC', '1.5005 BTC', 'Cold wallet', '0x1234567890abcdef1234567890abcdef12345678', 'R7K2QX']) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it('counts approvals by name: "1 of 2 approvals: @name"', () => {
+    const msg = approvalMessage(cryptoRequest({ approvals: [{ userId: 'U0APP0001', at: T0 + 1 }] }));
+    const progress = (msg.blocks as { block_id?: string; elements?: { text: string }[] }[]).find((b) => b.block_id === BLOCK.approvalProgress);
+    expect(progress?.elements?.[0]?.text).toBe('1 of 2 approvals: <@U0APP0001>');
+    expect(msg.text).toContain('1 of 2 approvals');
+  });
+
+  it('once decided has no buttons and shows the outcome, who and when', () => {
+    const rejected = approvalMessage(cryptoRequest({ decision: { outcome: 'rejected', by: 'U0APP0002', at: T0 + 60_000, reason: 'Wrong <!here> address' } }));
+    expect(actionsOf(rejected.blocks)).toEqual([]);
+    const outcome = JSON.stringify(rejected.blocks.find((b) => (b as Block).block_id === BLOCK.approvalOutcome));
+    expect(outcome).toContain('Rejected');
+    expect(outcome).toContain('<@U0APP0002>');
+    expect(outcome).toContain(`<!date^${(T0 + 60_000) / 1000}`);
+    expect(outcome).toContain('Wrong &lt;!here&gt; address');
+
+    const approved = approvalMessage(
+      cryptoRequest({
+        approvals: [{ userId: 'U0APP0001', at: T0 }, { userId: 'U0APP0002', at: T0 }],
+        decision: { outcome: 'approved', at: T0 + 1 },
+        status: statusLineFor({ type: 'completed', at: T0 + 2, explorerUrl: 'https://explorer.example/tx/ab' }),
+      }),
+    );
+    expect(actionsOf(approved.blocks)).toEqual([]);
+    const text = JSON.stringify(approved.blocks);
+    expect(text).toContain('Approved by <@U0APP0001> and <@U0APP0002>');
+    expect(text).toContain('<https://explorer.example/tx/ab|explorer>');
+  });
+
+  it('carries a SANDBOX banner only against the sandbox', () => {
+    const banner = (sandbox: boolean) => approvalMessage(cryptoRequest({ sandbox })).blocks.filter((b) => (b as Block).block_id === BLOCK.sandboxBanner);
+    expect(banner(true)).toHaveLength(1);
+    expect(banner(false)).toHaveLength(0);
+    expect(approvalMessage(cryptoRequest({ sandbox: true })).text).toMatch(/^\[SANDBOX\]/);
+  });
+
+  it('escapes every piece of user text and stays within Block Kit limits', () => {
+    const evil = '<!channel> <http://evil.example|click> & <@U0APP0001> ';
+    const msg = approvalMessage(
+      cryptoRequest({
+        request: {
+          kind: 'crypto_withdrawal',
+          asset: 'BTC',
+          network: evil,
+          amount: '1',
+          fee: '0',
+          total: '1',
+          destination: { label: evil.repeat(10), address: evil, addressTag: evil },
+          note: evil.repeat(200),
+          purpose: evil,
+        },
+      }),
+    );
+    // mrkdwn is where Slack parses <…>; plain_text (header, buttons) shows it literally.
+    const mrkdwn = [msg.text, ...mrkdwnTexts(msg.blocks)].join('\n');
+    expect(mrkdwn).toContain('&lt;!channel&gt;');
+    expect(mrkdwn).not.toContain('<!channel>');
+    expect(mrkdwn).not.toContain('<http://evil');
+    expect(mrkdwn).not.toContain('<@U0APP0001>');
+    expect(limitViolations(msg.blocks)).toEqual([]);
+  });
+
+  it('shows a trade\'s indicative price, limit with slippage and quote expiry', () => {
+    const msg = approvalMessage(
+      cryptoRequest({
+        request: {
+          kind: 'trade',
+          symbol: 'BTC-SGD',
+          side: 'buy',
+          quantity: '0.5',
+          quantityCurrency: 'BTC',
+          paymentMethod: 'user_balance',
+          limitPrice: '90450',
+          slippageBps: 50,
+          quote: { price: '90000', expiresAt: T0 + 2_500 },
+        },
+      }),
+    );
+    const text = JSON.stringify(msg.blocks);
+    expect(text).toContain('Trade · Buy 0.5 BTC with SGD');
+    expect(text).toContain('90,000 SGD');
+    expect(text).toContain('at most 90,450 SGD (0.5% from indicative)');
+    expect(text).toContain(`<!date^${Math.floor((T0 + 2_500) / 1000)}^{time_secs}`);
+    expect(bpsText(125)).toBe('1.25%');
+    // No quantity currency: the reference's default, the counter currency for a buy.
+    const byDefault = approvalMessage(
+      cryptoRequest({
+        request: { kind: 'trade', symbol: 'BTC-SGD', side: 'buy', quantity: '10000', quantityCurrency: null, paymentMethod: 'user_balance', limitPrice: '1', quote: { price: '1', expiresAt: T0 } },
+      }),
+    );
+    expect(JSON.stringify(byDefault.blocks)).toContain('Trade · Buy BTC for 10,000 SGD');
+    expect(bpsText(100)).toBe('1%');
+  });
+});
+
+describe('thread posts and notices', () => {
+  it('says a re-quote within the limit in plain words', () => {
+    const post = threadPost({ type: 'requoted', at: T0, pair: 'BTC-SGD', oldPrice: '90000', newPrice: '90100', limitPrice: '90450', counter: 'SGD' });
+    expect(post.text).toContain('Quote expired, re-quoted BTC-SGD at *90,100 SGD*');
+    expect(post.text).toContain('within your limit of 90,450 SGD: ordering');
+  });
+
+  it('escapes exchange messages in failures', () => {
+    const post = threadPost({ type: 'failed', at: T0, message: '<!channel> refused', hint: 'Complete the <recipient> details' });
+    expect(JSON.stringify(post)).not.toContain('<!channel>');
+    expect(JSON.stringify(post)).toContain('&lt;recipient&gt;');
+  });
+
+  it('tells the requester who decided, and why a click was refused', () => {
+    const dm = decisionDm({ requestId: 'R1', request: cryptoRequest().request, decision: { outcome: 'rejected', by: 'U0APP0001', at: T0, reason: 'no' } });
+    expect(dm.text).toContain('rejected by <@U0APP0001>');
+    expect(refusalText('not_desk_member')).toBe("This is for the desk's members only.");
+    expect(refusalReply('You requested this, so your approval cannot count. <!here>')).toBe(':no_entry_sign: You requested this, so your approval cannot count. &lt;!here&gt;');
+  });
+});
+
+describe('balances', () => {
+  it('totals regular + both locked parts and ignores the deprecated locked', () => {
+    const item: Balance = { currency: 'ETH', regular: '0.1', locked: '5', locked_balance: { orders: '0.2', alternative_products: '0.3' } };
+    const row = balanceRow(item);
+    const msg = balancesMessage({ rows: [row], at: T0, sandbox: true });
+    const text = JSON.stringify(msg.blocks);
+    expect(text).toMatch(/ETH +0\.1 +0\.2 +0\.3 +0\.6/);
+    expect(text).not.toMatch(/\b5\b/);
+    expect(text).toContain('SANDBOX');
+  });
+
+  it('splits a long table over several sections within the limit', () => {
+    const rows = Array.from({ length: 200 }, (_, i) => ({ currency: `A${i}`, available: '1234567.12345678', lockedOrders: '1', lockedOther: '2' }));
+    const msg = balancesMessage({ rows, at: T0, sandbox: false });
+    expect(limitViolations(msg.blocks)).toEqual([]);
+    expect(msg.blocks.filter((b) => b.type === 'section').length).toBeGreaterThan(1);
+  });
+});
+
+describe('listings', () => {
+  it('round-trips the More cursor and refuses anything else', () => {
+    const value = encodeMore({ list: 'withdrawals', offset: 10 });
+    expect(decodeMore(value)).toEqual({ list: 'withdrawals', offset: 10 });
+    expect(decodeMore('{"l":"secrets","o":0}')).toBeUndefined();
+    expect(decodeMore('{"l":"orders","o":-1}')).toBeUndefined();
+    expect(decodeMore('not json')).toBeUndefined();
+  });
+
+  it('pages with a More button only when there is more', () => {
+    const line = withdrawalLine({ id: 'x', created_at: T0, status: 'completed', amount: '1', crypto_currency: { code: 'BTC' } });
+    const withMore = listPage({ title: 'W', lines: [line], offset: 0, more: { list: 'withdrawals', offset: 10 }, emptyText: 'none', at: T0, sandbox: false });
+    expect(actionsOf(withMore.blocks)[0]?.elements?.[0]).toMatchObject({ action_id: ACTION.listMore, text: { text: 'More' } });
+    const last = listPage({ title: 'W', lines: [line], offset: 10, emptyText: 'none', at: T0, sandbox: false });
+    expect(actionsOf(last.blocks)).toEqual([]);
+  });
+
+  it('keeps a huge listing inside the message limits', () => {
+    const lines = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(300)}`);
+    const msg = listPage({ title: 'W', lines, offset: 0, more: { list: 'orders', offset: 400 }, emptyText: '', at: T0, sandbox: false });
+    expect(limitViolations(msg.blocks)).toEqual([]);
+    expect(actionsOf(msg.blocks)).toHaveLength(1);
+  });
+});
+
+describe('App Home', () => {
+  it('shows requests waiting for me with the approval buttons', () => {
+    const r = cryptoRequest();
+    const view = homeView({ userId: 'U0APP0001', waitingForMe: [r], myOpen: [], recent: [{ ...r, decision: { outcome: 'expired', at: T0 } }], isApprover: true, isRequester: false, at: T0, sandbox: false });
+    expect(view.type).toBe('home');
+    const rows = actionsOf(view.blocks);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.elements?.map((e) => e.text?.text)).toEqual(['Approve', 'Reject', 'Cancel']);
+    expect(JSON.stringify(view.blocks)).toContain('expired');
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+
+  it('stays under 100 blocks with many waiting requests', () => {
+    const many = Array.from({ length: 60 }, (_, i) => cryptoRequest({ requestId: `R${i}` }));
+    const view = homeView({ userId: 'U0APP0001', waitingForMe: many, myOpen: many, recent: many, isApprover: true, isRequester: true, at: T0, sandbox: true });
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+});
+
+describe('limits file', () => {
+  it('holds Block Kit\'s published numbers', () => {
+    expect(LIMITS).toMatchObject({ sectionText: 3000, headerText: 150, buttonText: 75, optionText: 75, modalTitle: 24, messageBlocks: 50, viewBlocks: 100 });
+  });
+});

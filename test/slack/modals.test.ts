@@ -1,0 +1,133 @@
+/** Modal builders and the withdrawal form data: structure, escaping and limits. */
+import { describe, expect, it } from 'vitest';
+import type { AddressBookAddress, Balance, CryptoCurrencyEntry } from '../../src/exchange/schemas.js';
+import { loadingView, noticeView } from '../../src/slack/blocks/modals/common.js';
+import { counterpartyView, walletOptions } from '../../src/slack/blocks/modals/counterparty.js';
+import { rejectReasonView } from '../../src/slack/blocks/modals/reject.js';
+import { tradeView } from '../../src/slack/blocks/modals/trade.js';
+import { cryptoWithdrawView, destinationState, fiatWithdrawView, withdrawChoiceView } from '../../src/slack/blocks/modals/withdraw.js';
+import { cryptoFormData, fiatFormData } from '../../src/slack/forms/withdraw-data.js';
+import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/ids.js';
+import { viewViolations } from './support/block-limits.js';
+
+const NOW = Date.UTC(2024, 4, 1, 12);
+const ok = (view: object) => expect(viewViolations(view as Record<string, unknown>)).toEqual([]);
+const ids = (view: { blocks: { block_id?: string }[] }) => view.blocks.map((b) => b.block_id).filter(Boolean);
+
+describe('modal builders', () => {
+  it('loading and notice views have no submit and escape text', () => {
+    const l = loadingView({ callbackId: CALLBACK.withdrawLoading, title: 'Withdraw', what: 'balances' });
+    expect(l.submit).toBeUndefined();
+    ok(l);
+    expect(JSON.stringify(noticeView('Oops', 'Exchange said <!channel>'))).toContain('&lt;!channel&gt;');
+  });
+
+  it('the choice view offers Crypto and Fiat', () => {
+    const v = withdrawChoiceView('{}', true);
+    expect(JSON.stringify(v)).toContain(ACTION.withdrawChooseCrypto);
+    expect(ids(v)).toEqual([BLOCK.sandboxBanner, BLOCK.withdrawChoice]);
+    ok(v);
+  });
+
+  it('the crypto form keeps within limits with 150 entries and long labels', () => {
+    const entries = Array.from({ length: 150 }, (_, i) => ({ id: i, asset: `A${i}`, network: 'N'.repeat(100), precision: 8, fee: '0.1', available: '123456789.12345678' }));
+    const destinations = Array.from({ length: 120 }, (_, i) => ({ id: `d${i}`, label: 'L'.repeat(200), address: `0x${'a'.repeat(40)}`, verified: i % 2 === 0, cooldownUntil: NOW + 60_000 }));
+    const v = cryptoWithdrawView({ entries, selectedEntryId: 3, destinations, now: NOW, privateMetadata: '{}', sandbox: false, summary: { currency: 'A3', amount: '1', fee: '0.1', total: '1.1', available: '2' } });
+    ok(v);
+    expect(ids(v)).toContain(dynamicBlockId.withdrawDestination(3));
+    expect(ids(v)).toContain(BLOCK.withdrawSummary);
+    expect(v.submit?.text).toBe('Ask for approval');
+  });
+
+  it('says so when a network has no saved address', () => {
+    const v = cryptoWithdrawView({ entries: [{ id: 1, asset: 'BTC', network: 'Bitcoin', precision: 8, fee: '0', available: '1' }], selectedEntryId: 1, destinations: [], now: NOW, privateMetadata: '{}', sandbox: false });
+    expect(JSON.stringify(v)).toContain("mobile app; the API cannot add them");
+  });
+
+  it('describes a destination\'s state in zone-free words', () => {
+    expect(destinationState({ id: 'd', label: 'x', address: 'y', verified: true, cooldownUntil: NOW + 90 * 60_000 }, NOW)).toBe('verified · cooldown ends in 1 h 30 min');
+    expect(destinationState({ id: 'd', label: 'x', address: 'y', verified: true }, NOW)).toBe('verified');
+  });
+
+  it('the fiat form shows limits and bank accounts for the chosen currency', () => {
+    const v = fiatWithdrawView({
+      currencies: [{ currency: 'SGD', fee: '5', minimum: '100', maximum: '200000', available: '1000' }],
+      selectedCurrency: 'SGD',
+      banks: [{ id: 42, display: 'DBS SGD ••••6789 (Desk)', verified: false }],
+      privateMetadata: '{}',
+      sandbox: false,
+    });
+    ok(v);
+    const text = JSON.stringify(v);
+    expect(text).toContain('from 100 SGD to 200,000 SGD');
+    expect(text).toContain('self-added');
+  });
+
+  it('the trade form asks for a price or a slippage and shows the quote', () => {
+    const v = tradeView({ knownPairs: ['BTC-SGD'], pair: 'BTC-SGD', side: 'sell', quantityIn: 'base', paymentMethods: ['user_balance'], quote: { pair: 'BTC-SGD', side: 'sell', price: '90000', expiresAt: NOW, quantity: '1', quantityCurrency: 'BTC' }, privateMetadata: '{}', sandbox: true });
+    ok(v);
+    expect(ids(v)).toEqual(expect.arrayContaining([INPUT.tradePair, INPUT.tradeSide, INPUT.tradeQuantity, INPUT.tradeQuantityCurrency, INPUT.tradePaymentMethod, INPUT.tradeLimitPrice, INPUT.tradeSlippage, BLOCK.tradeQuote]));
+    expect(JSON.stringify(v)).toContain('BTC (base)');
+  });
+
+  it('the reject modal requires a reason', () => {
+    const v = rejectReasonView({ requestId: 'R1', summary: '<!channel>', privateMetadata: '{}' });
+    ok(v);
+    expect(JSON.stringify(v)).toContain('&lt;!channel&gt;');
+    expect(v.blocks.find((b) => b.block_id === INPUT.rejectReason)).not.toHaveProperty('optional');
+  });
+
+  it('the counterparty modal has the reference\'s fields and the unverified-wallet warning', () => {
+    const v = counterpartyView({ privateMetadata: '{}', sandbox: false });
+    ok(v);
+    expect(ids(v)).toEqual(
+      expect.arrayContaining([INPUT.cpTransaction, INPUT.cpEntityType, INPUT.cpLegalName, INPUT.cpOwnership, INPUT.cpDocumentNumber, INPUT.cpAddress1, INPUT.cpCountryCode, INPUT.cpWallet, INPUT.cpWalletName, BLOCK.cpWalletWarning]),
+    );
+    expect(JSON.stringify(v)).toContain('unverified');
+  });
+
+  it('wallet options show type and risk, within option limits', () => {
+    const opts = walletOptions(Array.from({ length: 120 }, (_, i) => ({ id: `0f8fad5b-d9cb-469f-a165-${String(i).padStart(12, '0')}`, name: 'N'.repeat(100), type: 'hosted' as const, risk_level: 'high' as const })));
+    expect(opts).toHaveLength(100);
+    expect(opts[0]!.text.text.length).toBeLessThanOrEqual(75);
+    expect(opts[0]!.description?.text).toBe('hosted (exchange or custodian) · HIGH risk');
+  });
+});
+
+describe('withdrawal form data', () => {
+  const NET_A = '11111111-1111-4111-8111-111111111111';
+  const NET_B = '22222222-2222-4222-8222-222222222222';
+  const entries: CryptoCurrencyEntry[] = [
+    { id: 1, name: 'Bitcoin', code: 'BTC', precision: 8, network: { uuid: NET_A, name: 'Bitcoin' }, asset: { symbol: 'BTC' }, network_id: NET_A, withdrawal_fee: '0.0005' },
+    { id: 2, name: 'No precision', code: 'XYZ', network: { uuid: NET_B, name: 'B' }, asset: {}, network_id: NET_B, withdrawal_fee: '1' },
+  ];
+  const addresses: AddressBookAddress[] = [
+    { id: 'aaaaaaaa-0000-4000-8000-000000000001', label: 'A', address: 'addr-a', status: 'verified', crypto_currency_networks: [{ uuid: NET_A }], withdrawal_cooldown_until: NOW },
+    { id: 'aaaaaaaa-0000-4000-8000-000000000002', label: 'B', address: 'addr-b', status: 'VERIFIED', crypto_currency_networks: [{ uuid: NET_B }] },
+  ];
+  const balances: Balance[] = [{ currency: 'btc', regular: '2', locked: '0', locked_balance: { orders: '1', alternative_products: '0' } }];
+
+  it('keeps entries with a precision, matches destinations by network and takes the available balance', () => {
+    const data = cryptoFormData(entries, balances, addresses);
+    expect(data.entries).toEqual([{ id: 1, asset: 'BTC', network: 'Bitcoin', precision: 8, fee: '0.0005', available: '2' }]);
+    expect(data.destinations[1]).toEqual([{ id: addresses[0]!.id, label: 'A', address: 'addr-a', addressTag: null, verified: true, cooldownUntil: NOW }]);
+  });
+
+  it('offers a fiat currency only with both a limit and a fee row', () => {
+    const data = fiatFormData(
+      [{ currency: 'SGD', fee: '5', asset: { id: 1, name: 'SGD', symbol: 'SGD', asset_type: 'fiat' } }],
+      [
+        { currency: 'SGD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '1000' },
+        { currency: 'USD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '1000' },
+      ],
+      [],
+      [
+        { id: 1, currency: 'SGD', account_number: '111122223333', beneficiary_name: 'Desk' },
+        { id: 2, currency: 'USD', account_number: '999988887777', beneficiary_name: 'Desk' },
+      ],
+    );
+    expect(data.currencies.map((c) => c.currency)).toEqual(['SGD']);
+    expect(data.banks.SGD?.map((b) => b.id)).toEqual([1]);
+    expect(data.currencies[0]?.available).toBe('0');
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The Slack app under test: real Bolt over HTTP on 127.0.0.1 (port 0), the fake Slack Web API
+ * behind SLACK_API_URL, and whatever ExchangePort the test passes. Configuration goes through
+ * loadConfig like production.
+ */
+import type { ExchangePort, Clock } from '../../../src/app/ports.js';
+import { loadConfig, type Config } from '../../../src/config/index.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
+import { createSlackApp, EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
+import type { SlackDeps } from '../../../src/slack/context.js';
+import { SlackRequester } from './signed-requests.js';
+
+export const PEOPLE = {
+  requester: 'U0REQ0001',
+  approver1: 'U0APP0001',
+  approver2: 'U0APP0002',
+  compliance: 'U0CMP0001',
+  outsider: 'U0OUT0001',
+} as const;
+
+export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
+export const BOT_TOKEN = 'xoxb-test-000000000-SECRETBOTTOKEN';
+export const APPROVAL_CHANNEL = 'C0APPROVE1';
+
+export interface Harness {
+  fake: FakeSlackApi;
+  slack: SlackRequester;
+  app: SlackApp;
+  config: Config;
+  stop(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  exchange: ExchangePort;
+  clock?: Clock;
+  env?: Record<string, string>;
+  /** Optional deps beyond exchange and clock (homeData, previewQuote, tradePairs). */
+  deps?: Omit<Partial<SlackDeps>, 'exchange' | 'clock'>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+
+export async function startHarness(opts: HarnessOptions): Promise<Harness> {
+  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
+    REQUESTER_USER_IDS: PEOPLE.requester,
+    APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
+    COMPLIANCE_USER_IDS: PEOPLE.compliance,
+    LOG_LEVEL: 'error',
+    ...opts.env,
+  });
+  const app = createSlackApp({
+    config,
+    deps: { ...opts.deps, exchange: opts.exchange, clock: opts.clock ?? realClock },
+    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+  });
+  const { port } = await app.start();
+  const slack = new SlackRequester(`http://127.0.0.1:${port}${EVENTS_PATH}`, SIGNING_SECRET);
+  return {
+    fake,
+    slack,
+    app,
+    config,
+    async stop() {
+      await app.stop();
+      await fake.stop();
+    },
+  };
+}
+
+/** An ExchangePort whose every method throws unless the test supplies it. */
+export function fakeExchange(methods: Partial<ExchangePort>): ExchangePort & { calls: { method: string; args: unknown[] }[] } {
+  const calls: { method: string; args: unknown[] }[] = [];
+  return new Proxy({ calls } as ExchangePort & { calls: typeof calls }, {
+    get(target, prop: string) {
+      if (prop === 'calls') return calls;
+      const impl = (methods as Record<string, (...a: unknown[]) => unknown>)[prop];
+      if (prop === 'then') return undefined;
+      return (...args: unknown[]) => {
+        calls.push({ method: prop, args });
+        if (!impl) throw new Error(`fake exchange: ${prop} not provided by this test`);
+        return impl(...args);
+      };
+    },
+  });
+}
+
+/** An async iterable over a list, honouring maxItems like the real paginator. */
+export async function* listOf<T>(items: readonly T[], opts?: { maxItems?: number }): AsyncIterable<T> {
+  const max = opts?.maxItems ?? Infinity;
+  let n = 0;
+  for (const item of items) {
+    if (n >= max) return;
+    n += 1;
+    yield item;
+  }
+}
+
+/** A promise with its resolve handle (to hold an exchange call open). */
+export function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

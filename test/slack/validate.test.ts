@@ -1,0 +1,214 @@
+/** Modal input validation: plain-words field errors, decimal strings only. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { counterpartyInfoBody } from '../../src/exchange/schemas.js';
+import { decimalPlaces, isDecimal, normalize } from '../../src/domain/money.js';
+import { dynamicBlockId, INPUT } from '../../src/slack/ids.js';
+import { checkAmount } from '../../src/slack/validate/amount.js';
+import { checkCounterparty } from '../../src/slack/validate/counterparty.js';
+import { destinationProblem } from '../../src/slack/validate/destination.js';
+import { checkTrade, checkTradeLimit, parsePair, parseSlippage } from '../../src/slack/validate/trade.js';
+import { checkCryptoWithdrawal, checkFiatWithdrawal } from '../../src/slack/validate/withdrawal.js';
+
+const BTC = { currency: 'BTC', precision: 8 };
+const err = (text: string, rules: Parameters<typeof checkAmount>[1] = BTC) => {
+  const r = checkAmount(text, rules);
+  return r.ok ? `ok ${r.amount}` : r.error;
+};
+
+describe('checkAmount', () => {
+  it('reads what people type', () => {
+    expect(checkAmount(' 0.25 ', BTC)).toEqual({ ok: true, amount: '0.25', fee: '0', total: '0.25' });
+    expect(err('.5')).toBe('ok 0.5');
+    expect(err('12.')).toBe('ok 12');
+    expect(err('007.50')).toBe('ok 7.5');
+  });
+
+  it('refuses what is not a number, in plain words', () => {
+    expect(err('')).toBe('Enter an amount.');
+    expect(err('abc')).toBe('That is not a number: use digits and a point, e.g. 0.25.');
+    expect(err('1e3')).toBe('That is not a number: use digits and a point, e.g. 0.25.');
+    expect(err('1,250.5')).toBe('Write the amount without commas: digits and a point, e.g. 1250.5.');
+    expect(err('0,5')).toBe('Write the amount without commas: digits and a point, e.g. 1250.5.');
+    expect(err('-1')).toBe('The amount must be more than zero.');
+    expect(err('0.000')).toBe('The amount must be more than zero.');
+  });
+
+  it('shows the rounded value when there are too many decimals', () => {
+    expect(err('1.123456789')).toBe('BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)');
+    expect(err('0.000000001')).toBe('BTC takes at most 8 decimals; this rounds down to 0.');
+    expect(err('10.5', { currency: 'JPY', precision: 0 })).toBe('JPY takes whole amounts only. Did you mean 10? (rounded down)');
+  });
+
+  it('checks the minimum, the maximum and the balance including the fee, with the numbers', () => {
+    const rules = { currency: 'BTC', precision: 8, minimum: '0.001', available: '1.2', fee: '0.0005' };
+    expect(err('0.0009', rules)).toBe('The minimum is 0.001 BTC.');
+    expect(err('1.2', rules)).toBe('1.2 BTC plus the 0.0005 BTC fee is 1.2005 BTC, more than the 1.2 BTC available.');
+    expect(checkAmount('1.1995', rules)).toEqual({ ok: true, amount: '1.1995', fee: '0.0005', total: '1.2' });
+    expect(err('250001', { currency: 'SGD', precision: 2, maximum: '250000' })).toBe('The maximum is 250,000 SGD.');
+    expect(err('5', { currency: 'SGD', precision: 2, available: '4' })).toBe('5 SGD is more than the 4 SGD available.');
+  });
+
+  it('property: any string is either a field error or a valid normalized decimal within the precision', () => {
+    const inputs = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.stringMatching(/^[0-9.,\- e+]{0,30}$/),
+      fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.bigInt({ min: 0n, max: 10n ** 20n })).map(([a, b]) => `${a}.${b}`),
+    );
+    fc.assert(
+      fc.property(inputs, fc.integer({ min: 0, max: 18 }), (text, precision) => {
+        const r = checkAmount(text, { currency: 'X', precision, available: '1000000', fee: '0.1' });
+        if (r.ok) {
+          expect(isDecimal(r.amount)).toBe(true);
+          expect(normalize(r.amount)).toBe(r.amount);
+          expect(decimalPlaces(r.amount)).toBeLessThanOrEqual(precision);
+        } else {
+          expect(typeof r.error).toBe('string');
+          expect(r.error.length).toBeGreaterThan(0);
+          expect(r.error.length).toBeLessThan(300);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('destinations', () => {
+  const now = Date.UTC(2024, 4, 1, 12);
+  it('refuses unverified addresses and those in cooldown, saying until when', () => {
+    expect(destinationProblem({ verified: false }, now)).toContain('not verified');
+    expect(destinationProblem({ verified: true, cooldownUntil: now + 2 * 3600_000 + 5 * 60_000 }, now)).toBe(
+      'This address is in its withdrawal cooldown for another 2 h 5 min. Choose another address or ask again then.',
+    );
+    expect(destinationProblem({ verified: true, cooldownUntil: now - 1 }, now)).toBeUndefined();
+    expect(destinationProblem({ verified: true, cooldownUntil: null }, now)).toBeUndefined();
+  });
+});
+
+describe('checkCryptoWithdrawal', () => {
+  const now = Date.UTC(2024, 4, 1, 12);
+  const entry = { id: 7, asset: 'BTC', precision: 8, fee: '0.0005', minimum: '0.001', available: '1.2' };
+  it('puts each error under its own field', () => {
+    const r = checkCryptoWithdrawal({ entry, destination: { id: 'd1', verified: false }, amountText: '5', now });
+    expect(r).toEqual({
+      ok: false,
+      errors: {
+        [dynamicBlockId.withdrawDestination(7)]: expect.stringContaining('not verified'),
+        [INPUT.withdrawAmount]: '5 BTC plus the 0.0005 BTC fee is 5.0005 BTC, more than the 1.2 BTC available.',
+      },
+    });
+    expect(checkCryptoWithdrawal({ entry: undefined, destination: undefined, amountText: '1', now })).toEqual({ ok: false, errors: { [INPUT.withdrawEntry]: 'Choose the asset and network.' } });
+  });
+  it('returns the normalized request when everything holds', () => {
+    const r = checkCryptoWithdrawal({ entry, destination: { id: 'd1', verified: true }, amountText: '0.50', note: '  hi ', purpose: '', now });
+    expect(r).toEqual({ ok: true, value: { cryptoCurrencyId: 7, destinationId: 'd1', amount: '0.5', fee: '0.0005', total: '0.5005', note: 'hi' } });
+  });
+});
+
+describe('checkFiatWithdrawal', () => {
+  const sgd = { currency: 'SGD', fee: '5', minimum: '100', maximum: '200000', available: '1000' };
+  it('checks limits and two decimals', () => {
+    expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: 42, amountText: '50' })).toEqual({ ok: false, errors: { [INPUT.fiatAmount]: 'The minimum is 100 SGD.' } });
+    expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: 42, amountText: '100.005' })).toEqual({
+      ok: false,
+      errors: { [INPUT.fiatAmount]: 'SGD takes at most 2 decimals. Did you mean 100? (rounded down)' },
+    });
+    expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: undefined, amountText: '100' })).toEqual({ ok: false, errors: { [dynamicBlockId.fiatBank('SGD')]: 'Choose a bank account.' } });
+    expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: 42, amountText: '995' })).toMatchObject({ ok: true, value: { amount: '995', total: '1000' } });
+  });
+});
+
+describe('trade', () => {
+  const pairs = ['BTC-SGD', 'ETH-SGD', 'BTC-USDT'];
+  it('reads pairs loosely and names the known ones when unknown', () => {
+    expect(parsePair('btc/sgd', pairs)).toEqual({ ok: true, pair: 'BTC-SGD' });
+    expect(parsePair(' eth sgd ', pairs)).toEqual({ ok: true, pair: 'ETH-SGD' });
+    expect(parsePair('btcusdt', pairs)).toEqual({ ok: true, pair: 'BTC-USDT' });
+    expect(parsePair('DOGE-SGD', pairs)).toEqual({ ok: false, error: 'Unknown pair DOGE-SGD. The desk trades BTC-SGD, ETH-SGD, BTC-USDT.' });
+    expect(parsePair('BTC-BTC', [])).toEqual({ ok: false, error: 'The two sides of a pair must differ.' });
+    expect(parsePair('<!channel>', pairs)).toMatchObject({ ok: false });
+  });
+
+  it('reads slippage as basis points', () => {
+    expect(parseSlippage('0.5')).toEqual({ ok: true, bps: 50 });
+    expect(parseSlippage('1.25 %')).toEqual({ ok: true, bps: 125 });
+    expect(parseSlippage('0')).toMatchObject({ ok: false });
+    expect(parseSlippage('0.125')).toEqual({ ok: false, error: 'Slippage goes to two decimals (0.01% steps), e.g. 0.25.' });
+    expect(parseSlippage('15')).toMatchObject({ ok: false, error: expect.stringContaining('over 10%') });
+    expect(parseSlippage('lots')).toMatchObject({ ok: false });
+  });
+
+  it('turns slippage into a ceiling for a buy and a floor for a sell', () => {
+    expect(checkTradeLimit({ side: 'buy', slippageText: '0.5', indicativePrice: '90000', counter: 'SGD' })).toEqual({ ok: true, value: { limitPrice: '90450', slippageBps: 50 } });
+    expect(checkTradeLimit({ side: 'sell', slippageText: '0.5', indicativePrice: '90000', counter: 'SGD' })).toEqual({ ok: true, value: { limitPrice: '89550', slippageBps: 50 } });
+    expect(checkTradeLimit({ side: 'buy', slippageText: '0.5', counter: 'SGD' })).toEqual({ ok: false, errors: { [INPUT.tradeSlippage]: expect.stringContaining('Get a quote first') } });
+  });
+
+  it('refuses a limit on the wrong side of the price, far from it, neither or both', () => {
+    expect(checkTradeLimit({ side: 'buy', limitText: '89000', indicativePrice: '90000', counter: 'SGD' })).toEqual({
+      ok: false,
+      errors: { [INPUT.tradeLimitPrice]: 'A buy limit under the indicative price (90,000 SGD) would not execute. Give a higher price or a slippage.' },
+    });
+    expect(checkTradeLimit({ side: 'sell', limitText: '91000', indicativePrice: '90000', counter: 'SGD' })).toMatchObject({ ok: false });
+    expect(checkTradeLimit({ side: 'buy', limitText: '900000', indicativePrice: '90000', counter: 'SGD' })).toMatchObject({ ok: false, errors: { [INPUT.tradeLimitPrice]: expect.stringContaining('typo') } });
+    expect(checkTradeLimit({ side: 'buy', counter: 'SGD' })).toEqual({ ok: false, errors: { [INPUT.tradeLimitPrice]: 'Give a worst acceptable price, or a slippage below.' } });
+    expect(checkTradeLimit({ side: 'buy', limitText: '1', slippageText: '1', counter: 'SGD' })).toEqual({ ok: false, errors: { [INPUT.tradeSlippage]: 'Give a worst price or a slippage, not both.' } });
+    expect(checkTradeLimit({ side: 'buy', limitText: 'cheap', counter: 'SGD' })).toMatchObject({ ok: false, errors: { [INPUT.tradeLimitPrice]: expect.stringContaining('not a number') } });
+  });
+
+  it('checks the whole trade form at once', () => {
+    const r = checkTrade({ pairText: 'FOO-BAR', knownPairs: pairs, quantityText: 'x', quantityIn: 'base', quantityPrecision: 8, paymentMethod: 'user_balance', side: 'buy', counter: 'SGD' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(Object.keys(r.errors).sort()).toEqual([INPUT.tradeLimitPrice, INPUT.tradePair, INPUT.tradeQuantity].sort());
+    const ok = checkTrade({ pairText: 'btc-sgd', knownPairs: pairs, quantityText: '0.5', quantityIn: 'counter', quantityPrecision: 2, paymentMethod: 'user_balance', side: 'sell', slippageText: '1', indicativePrice: '90000', counter: '' });
+    expect(ok).toEqual({ ok: true, value: { pair: 'BTC-SGD', side: 'sell', quantity: '0.5', quantityCurrency: 'SGD', paymentMethod: 'user_balance', limitPrice: '89100', slippageBps: 100 } });
+  });
+});
+
+describe('checkCounterparty', () => {
+  const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+  const base = { entityType: 'individual', legalName: ' Jane Tan ', ownership: 'third_party' };
+
+  it('builds exactly the reference body: nothing empty, nested objects only when filled', () => {
+    const r = checkCounterparty(base, TX);
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        transactionId: TX,
+        body: { wallet_identity_attributes: { entity_type: 'individual', entity_name: 'Jane Tan', ownership: 'third_party' } },
+        createsUnverifiedWallet: false,
+      },
+    });
+    if (r.ok) expect(counterpartyInfoBody.parse(r.value.body)).toEqual(r.value.body);
+  });
+
+  it('sends the address with its country code, and a listed wallet by id', () => {
+    const r = checkCounterparty({ ...base, documentNumber: 'S1234567A', address1: '1 Raffles Place', postcode: '048616', countryCode: 'sg', walletId: '0f8fad5b-d9cb-469f-a165-70867728950e' }, TX);
+    expect(r.ok && r.value.body).toEqual({
+      wallet_identity_attributes: {
+        entity_type: 'individual',
+        entity_name: 'Jane Tan',
+        ownership: 'third_party',
+        entity_identity_document_number: 'S1234567A',
+        address_attributes: { country_code: 'SG', address1: '1 Raffles Place', postcode: '048616' },
+      },
+      crypto_wallet_attributes: { id: '0f8fad5b-d9cb-469f-a165-70867728950e' },
+    });
+    if (r.ok) counterpartyInfoBody.parse(r.value.body);
+  });
+
+  it('sends an unlisted wallet by name and says it starts a review', () => {
+    const r = checkCounterparty({ ...base, walletName: 'My cold storage' }, TX);
+    expect(r.ok && r.value.body.crypto_wallet_attributes).toEqual({ name: 'My cold storage' });
+    expect(r.ok && r.value.createsUnverifiedWallet).toBe(true);
+  });
+
+  it('puts each problem under its field', () => {
+    expect(checkCounterparty({ ...base, region: 'Central' }, TX)).toEqual({ ok: false, errors: { [INPUT.cpCountryCode]: 'The country code is required once any address field is filled.' } });
+    expect(checkCounterparty({ ...base, countryCode: 'UK' }, TX)).toEqual({ ok: false, errors: { [INPUT.cpCountryCode]: expect.stringContaining('ISO') } });
+    expect(checkCounterparty({ ...base, walletId: 'w', walletName: 'n' }, TX)).toEqual({ ok: false, errors: { [INPUT.cpWalletName]: 'Choose a listed wallet or type a name, not both.' } });
+    expect(checkCounterparty({ ...base, transactionId: 'abc' })).toEqual({ ok: false, errors: { [INPUT.cpTransaction]: expect.stringContaining('looks like') } });
+    const empty = checkCounterparty({}, TX);
+    expect(empty.ok === false && Object.keys(empty.errors).sort()).toEqual([INPUT.cpEntityType, INPUT.cpLegalName, INPUT.cpOwnership].sort());
+  });
+});
