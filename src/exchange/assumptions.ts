@@ -60,6 +60,8 @@ export const DEPOSIT_FINAL_STATUSES = ['completed', 'failed', 'rejected', 'cance
 export const TRAVEL_RULE_OPEN_STATUSES = ['required', 'pending', 'submitted'] as const;
 /** The deposit travel_rule_status (not shown) that asks the receiver to declare the sender. */
 export const TRAVEL_RULE_DECLARATION_NEEDED = 'required';
+/** Deposit travel_rule_status values (not shown) for which a declaration can still be sent (absent counts too). */
+export const TRAVEL_RULE_DECLARABLE_STATUSES = ['required', 'pending'] as const;
 
 /** Fiat withdrawal statuses (not shown). */
 export const FIAT_WITHDRAWAL_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const;

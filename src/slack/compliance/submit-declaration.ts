@@ -13,7 +13,9 @@ import { counterpartyView } from '../blocks/modals/counterparty.js';
 import { noticeView } from '../blocks/modals/common.js';
 import { refusalText } from '../blocks/notices.js';
 import { notWiredText } from '../commands/not-wired.js';
+import { auditCounterpartyRefusal } from '../compliance-refusal.js';
 import type { SlackContext } from '../context.js';
+import { INPUT } from '../ids.js';
 import { counterpartyValues, type CounterpartyMeta } from '../forms/counterparty-form.js';
 import { readMetadata, type StateValues } from '../view-state.js';
 import { outcomeView, refillForm, sendingView } from './declaration-views.js';
@@ -24,20 +26,19 @@ const TITLE = 'Counterparty';
 export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMiddlewareArgs> {
   return async ({ ack, body, view, client }) => {
     const declarations = ctx.deps.declarations;
-    if (!declarations) {
-      await ack({ response_action: 'update', view: noticeView(TITLE, notWiredText('Sending the declaration').replace(/^:construction: /, ''), 'info') });
-      return;
-    }
     const meta = readMetadata<CounterpartyMeta>(view.private_metadata);
     const values = view.state.values as SubmittedValues;
     const form = { ...counterpartyValues(values as StateValues), ...(meta.t ? { transactionId: meta.t } : {}) };
     const label = walletLabel(values);
     const request: DeclarationRequest = { ...form, userId: body.user.id, submissionId: view.id, ...(label ? { walletLabel: label } : {}) };
-    const shown = (blockId: string) => view.blocks.some((b) => b.block_id === blockId);
+    // Every input is in the form except the transaction's, left out when the modal was opened for one.
+    const shown = (blockId: string) => blockId !== INPUT.cpTransaction || meta.t === undefined;
 
     if (!ctx.roles.isCompliance(body.user.id)) {
       await ack({ response_action: 'update', view: noticeView(TITLE, refusalText('not_compliance')) });
-      await declarations.declare(request); // refuses and audits; sends nothing
+      // The use case refuses and audits, sending nothing; not wired yet, the refusal is audited here.
+      if (declarations) await declarations.declare(request);
+      else await auditCounterpartyRefusal(ctx, body.user.id, meta.t, 'declaration submit');
       return;
     }
     const checked = checkDeclaration(form);
@@ -45,7 +46,11 @@ export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMi
       const { byInput, elsewhere } = errorsByInput(checked.errors, shown);
       if (elsewhere.length > 0) await ack({ response_action: 'update', view: noticeView(TITLE, elsewhere.join(' ')) });
       else await ack({ response_action: 'errors', errors: byInput });
-      await declarations.declare(request); // audits the attempt; sends nothing
+      if (declarations) await declarations.declare(request); // audits the attempt; sends nothing
+      return;
+    }
+    if (!declarations) {
+      await ack({ response_action: 'update', view: noticeView(TITLE, notWiredText('Sending the declaration').replace(/^:construction: /, ''), 'info') });
       return;
     }
 

@@ -1,0 +1,67 @@
+/**
+ * The whole compliance flow through Bolt: the real HTTP receiver with signed requests, the fake
+ * Slack Web API recording every call, the sandbox exchange and the file stores of a World, wired
+ * the way main.ts wires them (deposit watch -> Slack notifier; declarations in the Slack deps).
+ */
+import { createDeclarations, type Declarations } from '../../../src/app/compliance/declare.js';
+import { createDepositWatch, type DepositWatch } from '../../../src/app/compliance/deposit-watch.js';
+import { loadConfig, type Config } from '../../../src/config/index.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
+import { createPolicy } from '../../../src/domain/policy.js';
+import { createSlackApp, EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
+import { createSlackComplianceNotifier } from '../../../src/slack/compliance/notifier.js';
+import type { SlackDeps } from '../../../src/slack/context.js';
+import { BOT_TOKEN, PEOPLE, SIGNING_SECRET } from '../../slack/support/harness.js';
+import { SlackRequester } from '../../slack/support/signed-requests.js';
+import type { World } from './world.js';
+
+export const COMPLIANCE_CHANNEL = 'C0COMPLY1';
+export { PEOPLE };
+
+export interface ComplianceBot {
+  fake: FakeSlackApi;
+  slack: SlackRequester;
+  app: SlackApp;
+  config: Config;
+  declarations: Declarations;
+  /** A watch over the world's current stores (build a new one after world.restart()). */
+  watch(): DepositWatch;
+  stop(): Promise<void>;
+}
+
+export async function startComplianceBot(world: World): Promise<ComplianceBot> {
+  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    APPROVAL_CHANNEL_ID: 'C0APPROVE1',
+    COMPLIANCE_CHANNEL_ID: COMPLIANCE_CHANNEL,
+    REQUESTER_USER_IDS: PEOPLE.requester,
+    APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
+    COMPLIANCE_USER_IDS: PEOPLE.compliance,
+    LOG_LEVEL: 'error',
+  });
+  const policy = createPolicy({ requesters: config.users.requesters, approvers: config.users.approvers, compliance: config.users.compliance });
+  // Listeners bound their waits with clock.sleep (the wallet search's deadline): a real one here.
+  const clock = { now: world.clock.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+  const deps: SlackDeps = { exchange: world.exchange, clock, audit: world.audit };
+  const app = createSlackApp({ config, deps, receiverOptions: { port: 0, retryConfig: { retries: 0 } } });
+  const notifier = () => createSlackComplianceNotifier({ client: app.app.client, channel: config.channels.compliance!, kv: world.kv, sandbox: app.context.sandbox, logger: world.logger });
+  const declarations = createDeclarations({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), policy, clock: world.clock, logger: world.logger });
+  // The notifier needs the app's client and the app's listeners need the use case: set before start.
+  app.context.deps.declarations = declarations;
+  const { port } = await app.start();
+  return {
+    fake,
+    slack: new SlackRequester(`http://127.0.0.1:${port}${EVENTS_PATH}`, SIGNING_SECRET),
+    app,
+    config,
+    declarations,
+    watch: () => createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 }),
+    async stop() {
+      await app.stop();
+      await fake.stop();
+    },
+  };
+}
