@@ -27,6 +27,7 @@ import type {
   Network,
   FiatDeposit,
 } from '../exchange/schemas.js';
+import type { DeskEvent } from './events.js';
 
 // ---- exchange ---------------------------------------------------------------------------------
 
@@ -123,4 +124,24 @@ export interface AuditEntryInput {
 /** Append-only, fsync'd, hash-chained. Resolves after the line is durable. */
 export interface AuditLog {
   append(entry: AuditEntryInput): Promise<void>;
+}
+
+// ---- notifier and logging (approval engine) ---------------------------------------------------
+
+export type { DeskEvent, DeskEventType } from './events.js';
+
+/**
+ * Where the engine reports what happened (the Slack layer implements it). Events are delivered
+ * one at a time in the order they happened, after the state they describe is persisted; a
+ * notifier that throws is logged and skipped, never retried (see events.ts on "at most once").
+ */
+export interface Notifier {
+  notify(event: DeskEvent): Promise<void> | void;
+}
+
+/** Operational log lines (never secrets). */
+export interface Logger {
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
 }

@@ -1,0 +1,193 @@
+/**
+ * Engine benchmark: last approval -> order request sent, the exchange's own time excluded (a fake
+ * exchange port answers at once and records when createOrder was called). The engine runs on the
+ * durable store (fsync'd files in a temporary folder), so the figure includes the persisted
+ * `approved` and `executing` writes and the audit lines that precede the order, as in production.
+ * Two paths: the approvers' quote still fresh, and a quote expired at the last approval
+ * (re-quote, then order).
+ * Also: exchange reads of one polling cycle with 1,000 withdrawals in flight (in-memory ports),
+ * against the pages needed to list them, and under the default rate cap.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createEngine, type Engine } from '../src/app/engine.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../src/app/record-schema.js';
+import { FakeClock } from '../src/app/testing/fake-clock.js';
+import { SequentialIds } from '../src/app/testing/sequential-ids.js';
+import { createPolicy } from '../src/domain/policy.js';
+import { isFinishedRequest } from '../src/domain/record.js';
+import { AUDIT_FILE_NAME, openAuditLog } from '../src/store/audit-log.js';
+import { openKeyValueStore } from '../src/store/kv.js';
+import { openRepository } from '../src/store/repository.js';
+import { memoryAuditLog, memoryKv, memoryRepository } from '../src/store/memory.js';
+import type { DeskRequest } from '../src/domain/record.js';
+import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/exchange/assumptions.js';
+import { ADDR_OK, FakeExchange } from '../test/app/support/fake-exchange.js';
+import type { BenchRow } from './row.js';
+
+const WARMUP = 20;
+const SAMPLES = 300;
+const TARGET_P99_MS = 25;
+
+export async function benchEngine(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
+  try {
+    const world = await openWorld(dir);
+    const rows: BenchRow[] = [];
+    for (const path of ['fresh quote', 're-quote'] as const) {
+      const samples = await measure(world, path);
+      rows.push(row(`last approval → order sent, ${path}, p99`, percentile(samples, 0.99), `< ${TARGET_P99_MS} ms`));
+      rows.push({ name: `last approval → order sent, ${path}, p50`, value: percentile(samples, 0.5), unit: 'ms', target: 'info', pass: true });
+    }
+    await world.close();
+    rows.push(...(await benchPolling()));
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface BenchWorld {
+  engine: Engine;
+  clock: FakeClock;
+  exchange: FakeExchange;
+  orderSentAt: () => number | undefined;
+  resetSent: () => void;
+  close: () => Promise<void>;
+}
+
+async function openWorld(dir: string): Promise<BenchWorld> {
+  const clock = new FakeClock();
+  const exchange = new FakeExchange(clock);
+  let sentAt: number | undefined;
+  exchange.onWrite = (op) => {
+    if (op === 'createOrder' && sentAt === undefined) sentAt = performance.now();
+  };
+  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
+  const kv = await openKeyValueStore({ dir });
+  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock });
+  const engine = createEngine({
+    exchange,
+    requests,
+    kv,
+    audit,
+    notifier: { notify: () => {} },
+    clock,
+    ids: new SequentialIds(),
+    policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] }),
+  });
+  return {
+    engine,
+    clock,
+    exchange,
+    orderSentAt: () => sentAt,
+    resetSent: () => (sentAt = undefined),
+    close: async () => {
+      await engine.idle();
+      await Promise.all([requests.close(), kv.close(), audit.close()]);
+    },
+  };
+}
+
+async function measure(world: BenchWorld, path: 'fresh quote' | 're-quote'): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    const created = await world.engine.request('U_REQ', {
+      kind: 'trade',
+      symbol: 'BTC-USD',
+      side: 'buy',
+      quantity: '1',
+      quantityCurrency: 'BTC',
+      paymentMethod: 'user_balance',
+      limit: { slippageBps: 50 },
+    });
+    if (!created.ok) throw new Error(`bench request refused: ${created.message}`);
+    const { id, snapshotHash } = created.request;
+    await world.engine.approve(id, 'U_A1', snapshotHash);
+    if (path === 're-quote') world.clock.advance(3_000);
+    world.resetSent();
+    const start = performance.now();
+    const last = await world.engine.approve(id, 'U_A2', snapshotHash);
+    if (!last.ok || last.execution === undefined) throw new Error('bench: the last approval did not start an execution');
+    await last.execution;
+    const sent = world.orderSentAt();
+    if (sent === undefined) throw new Error(`bench: no order was sent on the ${path} path`);
+    if (i >= WARMUP) samples.push(sent - start);
+    await finish(world, id);
+  }
+  return samples;
+}
+
+/** Completes the order so the live file stays the size of a working desk's, not of the benchmark's. */
+async function finish(world: BenchWorld, id: string): Promise<void> {
+  const record = await world.engine.get(id);
+  const orderId = record?.execution?.exchangeId;
+  if (orderId) world.exchange.setOrderStatus(orderId, 'Completed');
+  world.clock.advance(10_000);
+  await world.engine.tick();
+  await world.engine.idle();
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+function row(name: string, value: number, target: string): BenchRow {
+  return { name, value, unit: 'ms', target, pass: value < TARGET_P99_MS };
+}
+
+const IN_FLIGHT = 1_000;
+
+/** One polling cycle over 1,000 submitted withdrawals: with room in the budget, and under the default cap. */
+async function benchPolling(): Promise<BenchRow[]> {
+  const pagesNeeded = Math.ceil(IN_FLIGHT / MAX_PAGE_SIZE);
+  const roomy = await pollCycle({ ratePerSecond: 1_000, burst: 1_000 });
+  const capped = await pollCycle({});
+  return [
+    { name: `poll cycle, ${IN_FLIGHT} withdrawals in flight: exchange reads`, value: roomy.calls, unit: 'calls', target: `<= ${pagesNeeded} (pages to list them)`, pass: roomy.calls <= pagesNeeded && roomy.polled === IN_FLIGHT },
+    {
+      name: `poll cycle under the default cap (${DEFAULT_RATE_LIMIT_PER_SECOND}/s): exchange reads`,
+      value: capped.calls,
+      unit: 'calls',
+      target: `<= ${DEFAULT_RATE_LIMIT_PER_SECOND}`,
+      pass: capped.calls <= DEFAULT_RATE_LIMIT_PER_SECOND,
+    },
+  ];
+}
+
+async function pollCycle(poll: { ratePerSecond?: number; burst?: number }): Promise<{ calls: number; polled: number }> {
+  const clock = new FakeClock();
+  const exchange = new FakeExchange(clock);
+  exchange.balances.set('USDT', '100000000');
+  const engine = createEngine({
+    exchange,
+    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    kv: memoryKv(),
+    audit: memoryAuditLog(),
+    notifier: { notify: () => {} },
+    clock,
+    ids: new SequentialIds(),
+    policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] }),
+    config: { poll },
+  });
+  for (let i = 0; i < IN_FLIGHT; i++) {
+    const created = await engine.request('U_REQ', { kind: 'crypto_withdrawal', cryptoCurrencyId: 1, addressBookId: ADDR_OK, amount: String(20 + i) });
+    if (!created.ok) throw new Error(`bench request refused: ${created.message}`);
+    await engine.approve(created.request.id, 'U_A1', created.request.snapshotHash);
+    const last = await engine.approve(created.request.id, 'U_A2', created.request.snapshotHash);
+    if (last.ok) await last.execution;
+    clock.advance(10);
+  }
+  await engine.idle();
+  for (const w of exchange.withdrawals) exchange.setWithdrawal(w.id, { status: 'processing' });
+  clock.advance(60_000);
+  // Reads the exchange actually served (the budget may count one more per list: see poll.ts).
+  const pagesBefore = exchange.pages;
+  const readsBefore = exchange.calls.length;
+  const summary = await engine.tick();
+  const singleReads = exchange.calls.slice(readsBefore).filter((c) => c.op.startsWith('get')).length;
+  return { calls: exchange.pages - pagesBefore + singleReads, polled: summary.polled };
+}

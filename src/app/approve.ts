@@ -1,0 +1,96 @@
+/**
+ * Use case: an approver approves the snapshot they saw. The approval and, when it is the last
+ * one needed, the move to `approved` are one persisted write; execution then starts at once.
+ * The last approval of a trade takes a shorter path (approve-trade.ts).
+ */
+import { decideApproval, isExpired } from '../domain/policy.js';
+import { mustAdvance, newExecution, type DeskRequest } from '../domain/record.js';
+import { refuse, type Refusal } from '../domain/refusals.js';
+import { approveLastTrade } from './approve-trade.js';
+import { audit, emit, SYSTEM, type EngineContext } from './context.js';
+import { drive } from './drive.js';
+import type { Mutation } from './ports.js';
+
+export type ApproveResult =
+  | {
+      ok: true;
+      request: DeskRequest;
+      count: number;
+      required: number;
+      /** True when this approval was the last one needed. */
+      approved: boolean;
+      /** The execution this approval started (resolves when it has settled); undefined if not the last. */
+      execution: Promise<void> | undefined;
+    }
+  | Refusal;
+
+export type Counted = { ok: true; request: DeskRequest; count: number; required: number; last: boolean } | { ok: false; refusal: Refusal; request?: DeskRequest; expired?: boolean };
+
+/** Counts `userId`'s approval of the snapshot with hash `seenHash`, or refuses with a reason. */
+export async function approve(ctx: EngineContext, requestId: string, userId: string, seenHash: string): Promise<ApproveResult> {
+  const peek = await ctx.requests.get(requestId);
+  if (peek?.kind === 'trade' && wouldBeLast(ctx, peek, userId, seenHash)) return approveLastTrade(ctx, peek, userId, seenHash);
+  const now = ctx.clock.now();
+  const outcome = await ctx.requests.mutate<Counted>(requestId, (current) => countApproval(ctx, current, userId, seenHash, now));
+  if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
+  const audited = reportCounted(ctx, outcome, userId);
+  if (!outcome.last) {
+    await audited;
+    return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: false, execution: undefined };
+  }
+  // The approval is persisted; execution starts without waiting for these audit lines to reach
+  // the disk. They were appended first, so the audit log still has them before the attempt line.
+  const execution = ctx.background.start(`execution of ${requestId}`, drive(ctx, requestId));
+  await audited;
+  return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: true, execution };
+}
+
+function wouldBeLast(ctx: EngineContext, request: DeskRequest, userId: string, seenHash: string): boolean {
+  if (isExpired(request, ctx.clock.now())) return false;
+  const decision = decideApproval(ctx.policy, request, userId, seenHash);
+  return decision.ok && decision.last;
+}
+
+/** The write of an approval: expire a request past its deadline, refuse, count, or complete the count. */
+export function countApproval(ctx: EngineContext, current: DeskRequest | undefined, userId: string, seenHash: string, now: number): Mutation<DeskRequest, Counted> {
+  if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
+  if (isExpired(current, now)) {
+    const expired = mustAdvance(current, 'expire', now, { decision: { by: SYSTEM, at: now, reason: 'expired' } });
+    return { next: expired, result: { ok: false, refusal: refuse('already_decided', 'This request has expired.'), request: expired, expired: true } };
+  }
+  const decision = decideApproval(ctx.policy, current, userId, seenHash);
+  if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
+  const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
+  const next = decision.last
+    ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now) })
+    : mustAdvance(current, 'approve', now, { approvals });
+  return { next, result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last } };
+}
+
+/**
+ * Appends the approval's audit lines (at once, so they share one flush) and queues its events.
+ * Resolves when the lines are durable.
+ */
+export function reportCounted(ctx: EngineContext, counted: Extract<Counted, { ok: true }>, userId: string): Promise<void> {
+  const { request, count, required, last } = counted;
+  const lines = [audit(ctx, 'approval.counted', userId, request.id, { count, required, snapshotHash: request.snapshotHash, round: request.round })];
+  emit(ctx, request, { type: 'approval.counted', by: userId, count, required });
+  if (last) {
+    lines.push(audit(ctx, 'request.approved', SYSTEM, request.id, { approvers: request.approvals.map((a) => a.userId), snapshotHash: request.snapshotHash }));
+    emit(ctx, request, { type: 'request.approved' });
+  }
+  return Promise.all(lines).then(() => undefined);
+}
+
+export async function reportRefusal(ctx: EngineContext, requestId: string, userId: string, seenHash: string, outcome: Extract<Counted, { ok: false }>): Promise<Refusal> {
+  const { refusal, request } = outcome;
+  await audit(ctx, 'approval.refused', userId, requestId, { reason: refusal.reason, seenHash, snapshotHash: request?.snapshotHash });
+  if (request !== undefined) {
+    if (outcome.expired) {
+      await audit(ctx, 'request.expired', SYSTEM, requestId, { expiresAt: request.expiresAt });
+      emit(ctx, request, { type: 'request.expired' });
+    }
+    emit(ctx, request, { type: 'approval.refused', by: userId, reason: refusal.reason, message: refusal.message });
+  }
+  return refusal;
+}

@@ -1,0 +1,78 @@
+/**
+ * Engine settings with their defaults. Every timing the engine uses is here, in milliseconds.
+ */
+import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../exchange/assumptions.js';
+
+export interface EngineConfig {
+  /** A quote with less than this left before expires_at is not ordered on: re-quote first. */
+  quoteSafetyMarginMs: number;
+  /** Re-quotes after an order refused for an unusable quote, before the request fails. */
+  maxUnusableRequotes: number;
+  /**
+   * Proposed limit for a re-approval round when the requester gave an absolute limit: the new
+   * indicative price moved by this many basis points (a slippage limit keeps its own bps).
+   */
+  reapprovalSlippageBps: number;
+  /** Sends of one idempotency key (first send plus retries after unknown outcomes). */
+  maxSendsPerKey: number;
+  /** After an unknown outcome, wait this long from the send before concluding "not there" and resending. */
+  reconcileSettleMs: number;
+  /** Between reconcile reads when the exchange cannot be read or sends are exhausted. */
+  reconcileIntervalMs: number;
+  /** Clock difference allowed between us and the exchange when matching by time. */
+  clockSkewMs: number;
+  /** An unknown outcome still found nowhere after this long fails with a "check manually" reason. */
+  unknownGiveUpMs: number;
+  /** Pre-execution checks that cannot read the exchange are retried this often ... */
+  checkRetryMs: number;
+  /** ... this many times, then the request fails. */
+  maxCheckFailures: number;
+  poll: PollConfig;
+}
+
+export interface PollConfig {
+  /** First interval after a submission or a change (POLL_INTERVAL_MS). */
+  intervalMs: number;
+  /** Interval grows by this factor while nothing changes (and on read errors) ... */
+  backoffFactor: number;
+  /** ... up to this. */
+  maxIntervalMs: number;
+  /** Stop following a request this long after its submission. */
+  maxAgeMs: number;
+  /** Overall cap on polling reads (one per page), per second ... */
+  ratePerSecond: number;
+  /** ... with this burst. */
+  burst: number;
+  pageSize: number;
+  /** Pages per list per cycle; requests not reached are read one by one or next cycle. */
+  maxPages: number;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  quoteSafetyMarginMs: 500,
+  maxUnusableRequotes: 3,
+  reapprovalSlippageBps: 50,
+  maxSendsPerKey: 3,
+  reconcileSettleMs: 5_000,
+  reconcileIntervalMs: 30_000,
+  clockSkewMs: 60_000,
+  unknownGiveUpMs: 24 * 3_600_000,
+  checkRetryMs: 30_000,
+  maxCheckFailures: 5,
+  poll: {
+    intervalMs: 10_000,
+    backoffFactor: 1.5,
+    maxIntervalMs: 300_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
+    ratePerSecond: DEFAULT_RATE_LIMIT_PER_SECOND,
+    burst: DEFAULT_RATE_LIMIT_PER_SECOND,
+    pageSize: MAX_PAGE_SIZE,
+    maxPages: 20,
+  },
+};
+
+export type EngineConfigInput = Partial<Omit<EngineConfig, 'poll'>> & { poll?: Partial<PollConfig> };
+
+export function resolveConfig(input: EngineConfigInput = {}): EngineConfig {
+  return { ...DEFAULT_ENGINE_CONFIG, ...input, poll: { ...DEFAULT_ENGINE_CONFIG.poll, ...input.poll } };
+}

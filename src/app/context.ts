@@ -1,0 +1,121 @@
+/**
+ * What every use case works with: the ports, the settings, and the few in-process helpers
+ * (locks, quote book, schedules, notice queue). Also the three habits every use case shares:
+ * persist a transition, audit it, then notify.
+ */
+import type { Policy } from '../domain/policy.js';
+import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/record.js';
+import type { Command, RequestState } from '../domain/state-machine.js';
+import { Background } from './background.js';
+import { resolveConfig, type EngineConfig, type EngineConfigInput } from './config.js';
+import type { EventInput } from './events.js';
+import { KeyedLock } from './keyed-lock.js';
+import { NoticeQueue } from './notice-queue.js';
+import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Logger, Notifier, Repository } from './ports.js';
+import { QuoteBook } from './quote-book.js';
+import { TokenBucket } from './token-bucket.js';
+
+export interface EngineDeps {
+  exchange: ExchangePort;
+  requests: Repository<DeskRequest>;
+  kv: KeyValueStore;
+  audit: AuditLog;
+  notifier: Notifier;
+  clock: Clock;
+  ids: Ids;
+  policy: Policy;
+  config?: EngineConfigInput;
+  logger?: Logger;
+}
+
+/** In-memory "not before" times: scheduling only, never correctness (a restart resets them to now). */
+export interface Schedules {
+  /** `starved`: due but not reached by the last cycle's budget; read on its own first next time. */
+  poll: Map<string, { nextAt: number; intervalMs: number; starved?: boolean }>;
+  reconcile: Map<string, number>;
+  retry: Map<string, { nextAt: number; failures: number }>;
+}
+
+export interface EngineContext {
+  readonly exchange: ExchangePort;
+  readonly requests: Repository<DeskRequest>;
+  readonly kv: KeyValueStore;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly policy: Policy;
+  readonly config: EngineConfig;
+  readonly logger: Logger;
+  readonly auditLog: AuditLog;
+  readonly requestLocks: KeyedLock;
+  readonly quotes: QuoteBook;
+  /** Sends and reconciles of look-alike withdrawals, one at a time (claims.ts). */
+  readonly termsLocks: KeyedLock;
+  readonly schedules: Schedules;
+  readonly pollBudget: TokenBucket;
+  readonly notices: NoticeQueue;
+  readonly background: Background;
+}
+
+export const SYSTEM = 'system';
+export const EXCHANGE = 'exchange';
+
+const consoleLogger: Logger = {
+  info: () => {},
+  warn: (message, data) => console.warn(message, data ?? ''),
+  error: (message, data) => console.error(message, data ?? ''),
+};
+
+export function createContext(deps: EngineDeps): EngineContext {
+  const config = resolveConfig(deps.config);
+  const logger = deps.logger ?? consoleLogger;
+  return {
+    exchange: deps.exchange,
+    requests: deps.requests,
+    kv: deps.kv,
+    clock: deps.clock,
+    ids: deps.ids,
+    policy: deps.policy,
+    config,
+    logger,
+    auditLog: deps.audit,
+    requestLocks: new KeyedLock(),
+    quotes: new QuoteBook(),
+    termsLocks: new KeyedLock(),
+    schedules: { poll: new Map(), reconcile: new Map(), retry: new Map() },
+    pollBudget: new TokenBucket(deps.clock, config.poll.ratePerSecond, config.poll.burst),
+    notices: new NoticeQueue(deps.notifier, logger),
+    background: new Background(logger),
+  };
+}
+
+/**
+ * Persists `command` on the request if it is still in one of `from` (someone else may have moved
+ * it meanwhile: then nothing is written and undefined comes back).
+ */
+export async function persistStep(
+  ctx: EngineContext,
+  id: string,
+  from: readonly RequestState[],
+  command: Command,
+  changes: (current: DeskRequest) => RecordChanges = () => ({}),
+): Promise<DeskRequest | undefined> {
+  const now = ctx.clock.now();
+  return ctx.requests.mutate(id, (current) => {
+    if (current === undefined || !from.includes(current.state)) return { result: undefined };
+    const next = mustAdvance(current, command, now, changes(current));
+    return { next, result: next };
+  });
+}
+
+/** Appends an audit line (durable before it resolves). */
+export function audit(ctx: EngineContext, type: string, actor: string, requestId: string | undefined, data?: Record<string, unknown>): Promise<void> {
+  const entry: Parameters<AuditLog['append']>[0] = { type, actor };
+  if (requestId !== undefined) entry.requestId = requestId;
+  if (data !== undefined) entry.data = data;
+  return ctx.auditLog.append(entry);
+}
+
+/** Queues an event about `request` (already persisted) for the notifier. */
+export function emit(ctx: EngineContext, request: DeskRequest, event: EventInput): void {
+  ctx.notices.push({ ...event, at: ctx.clock.now(), requestId: request.id, request } as Parameters<NoticeQueue['push']>[0]);
+}

@@ -1,0 +1,90 @@
+/**
+ * The approval engine: the commands a driver (Slack, tests) sends, over the ports it is built
+ * with. Each command lives in its own file; this one only wires them.
+ *
+ * @example
+ * const engine = createEngine({ exchange, requests, kv, audit, notifier, clock, ids, policy });
+ * await engine.start();                       // reconcile, resume
+ * const r = await engine.request('U1', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '1000',
+ *   paymentMethod: 'user_balance', limit: { slippageBps: 50 } });
+ * await engine.approve(r.request.id, 'U2', r.request.snapshotHash);
+ * setInterval(() => void engine.tick(), 1000);
+ */
+import { isApprover } from '../domain/policy.js';
+import type { DeskRequest } from '../domain/record.js';
+import type { IndicativeQuote } from '../domain/request.js';
+import { isDecidable } from '../domain/state-machine.js';
+import { approve, type ApproveResult } from './approve.js';
+import { cancel } from './cancel.js';
+import { createContext, type EngineDeps } from './context.js';
+import { takeQuote, type QuoteTerms } from './quotes.js';
+import { recover, type RecoverySummary } from './recover.js';
+import { reject, type DecisionResult } from './reject.js';
+import { createRequest, type RequestInput, type RequestResult } from './request.js';
+import { tick, type TickSummary } from './tick.js';
+
+export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
+
+export interface Engine {
+  /** A requester asks; the engine reads the exchange and freezes the snapshot approvers will see. */
+  request(userId: string, input: RequestInput): Promise<RequestResult>;
+  /** Counts an approval of the snapshot the approver saw (its hash); the last one starts execution. */
+  approve(requestId: string, userId: string, seenSnapshotHash: string): Promise<ApproveResult>;
+  /** Any approver, with a reason, while the request waits for approvals. */
+  reject(requestId: string, userId: string, reason: string): Promise<DecisionResult>;
+  /** The requester, while the request waits for approvals. */
+  cancel(requestId: string, userId: string): Promise<DecisionResult>;
+  /** Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. */
+  tick(): Promise<TickSummary>;
+  /** Recovery at start-up: call once, before the first tick. */
+  start(): Promise<RecoverySummary>;
+  /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
+  previewQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
+  get(requestId: string): Promise<DeskRequest | undefined>;
+  /** Open and in-flight requests. */
+  listLive(): Promise<DeskRequest[]>;
+  /** Finished requests, most recent first. */
+  recent(limit: number): Promise<DeskRequest[]>;
+  /** Requests `userId` could approve now (App Home). */
+  waitingFor(userId: string): Promise<DeskRequest[]>;
+  /** Resolves when started executions and queued notices are done (tests, shutdown). */
+  idle(): Promise<void>;
+  /** Ticks every `intervalMs` of the engine clock until `signal` aborts. */
+  run(signal: AbortSignal, intervalMs?: number): Promise<void>;
+}
+
+export function createEngine(deps: EngineDeps): Engine {
+  const ctx = createContext(deps);
+  let ticking: Promise<TickSummary> | undefined;
+  const engine: Engine = {
+    request: (userId, input) => createRequest(ctx, userId, input),
+    approve: (requestId, userId, hash) => approve(ctx, requestId, userId, hash),
+    reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
+    cancel: (requestId, userId) => cancel(ctx, requestId, userId),
+    tick: () => (ticking ??= tick(ctx).finally(() => (ticking = undefined))),
+    start: () => recover(ctx),
+    previewQuote: (terms) => takeQuote(ctx, terms),
+    get: (requestId) => ctx.requests.get(requestId),
+    listLive: () => ctx.requests.listLive(),
+    recent: (limit) => ctx.requests.recentHistory(limit),
+    waitingFor: async (userId) =>
+      (await ctx.requests.listLive()).filter(
+        (r) => isDecidable(r.state) && r.requester !== userId && isApprover(ctx.policy, userId) && !r.approvals.some((a) => a.userId === userId),
+      ),
+    idle: async () => {
+      await ctx.background.idle();
+      await ctx.notices.drained();
+    },
+    run: async (signal, intervalMs = 1_000) => {
+      while (!signal.aborted) {
+        try {
+          await engine.tick();
+        } catch (err) {
+          ctx.logger.error('tick failed', { error: err instanceof Error ? err.message : String(err) });
+        }
+        await ctx.clock.sleep(intervalMs);
+      }
+    },
+  };
+  return engine;
+}

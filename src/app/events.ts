@@ -1,0 +1,49 @@
+/**
+ * What the engine tells the world, through the Notifier port. Every event carries the request
+ * record as persisted when the event happened, so a driver can re-render from it alone.
+ *
+ * Delivery is AT MOST ONCE, by design: the engine persists a change first and notifies after.
+ * A crash between the two can drop a notice but never repeat one: "reported once, never twice"
+ * holds across restarts because polling compares against the persisted last-reported values.
+ * A dropped notice is healed by the next change (each event carries the whole record) and the
+ * driver can always show the current state from `engine.get(id)`.
+ */
+import type { DeskRequest, Failure, RemoteStatus } from '../domain/record.js';
+import type { RefusalReason } from '../domain/refusals.js';
+
+interface Base<T extends string> {
+  type: T;
+  /** Engine clock, epoch ms. */
+  at: number;
+  requestId: string;
+  request: DeskRequest;
+}
+
+export type RequoteReason = 'expired' | 'expiring' | 'superseded' | 'used' | 'unusable';
+
+export type DeskEvent =
+  | Base<'request.created'>
+  | (Base<'approval.counted'> & { by: string; count: number; required: number })
+  | (Base<'approval.refused'> & { by: string; reason: RefusalReason; message: string })
+  | Base<'request.approved'>
+  | (Base<'request.rejected'> & { by: string; reason: string })
+  | (Base<'request.cancelled'> & { by: string })
+  | Base<'request.expired'>
+  /** A withdrawal's destination is in its cooldown: execution waits until `executeAt`. */
+  | (Base<'execution.scheduled'> & { executeAt: number; reason: string })
+  | (Base<'execution.started'> & { attempt: number; idempotencyKey: string; retry: boolean })
+  | (Base<'trade.requoted'> & { reason: RequoteReason; oldPrice: string; newPrice: string; limitPrice: string; withinLimit: boolean; expiresAt: number })
+  | (Base<'trade.awaiting_reapproval'> & { price: string; oldLimitPrice: string; newLimitPrice: string; snapshotHash: string })
+  | (Base<'execution.submitted'> & { exchangeId: string })
+  | (Base<'execution.outcome_unknown'> & { message: string })
+  | (Base<'execution.reconciled'> & { found: boolean; exchangeId: string | null })
+  | (Base<'status.changed'> & { changed: (keyof RemoteStatus)[] } & RemoteStatus)
+  | (Base<'execution.failed'> & Failure)
+  | Base<'request.completed'>
+  /** Polling gave up after its maximum age; the last known status stays as it was. */
+  | (Base<'polling.stopped'> & { status: string | null });
+
+export type DeskEventType = DeskEvent['type'];
+
+/** Distributes Omit over the union, so each event keeps its own fields. */
+export type EventInput = DeskEvent extends infer E ? (E extends DeskEvent ? Omit<E, 'at' | 'requestId' | 'request'> : never) : never;

@@ -1,0 +1,28 @@
+/**
+ * The bot never holds two live quotes for the same pair, side, quantity and payment method: the
+ * exchange lets a newer quote kill an older one, so quoting and ordering on one key are
+ * serialised, and the book remembers the newest quote id per key so an older one is known dead
+ * without asking the exchange.
+ */
+import { KeyedLock } from './keyed-lock.js';
+
+export class QuoteBook {
+  readonly #lock = new KeyedLock();
+  readonly #newest = new Map<string, string>();
+
+  /** Runs `fn` holding the key: nobody else quotes on it until `fn` has sent its order. */
+  withKey<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.#lock.run(key, fn);
+  }
+
+  /** Records a quote just taken: every older quote on the key is now superseded. */
+  taken(key: string, quoteId: string): void {
+    this.#newest.set(key, quoteId);
+  }
+
+  /** True when a newer quote on the same key was taken in this process. */
+  isSuperseded(key: string, quoteId: string): boolean {
+    const newest = this.#newest.get(key);
+    return newest !== undefined && newest !== quoteId;
+  }
+}

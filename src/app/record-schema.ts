@@ -1,0 +1,113 @@
+/**
+ * The stored form of a request record, checked by the durable store on load and before every
+ * write (openRepository's `schema`). Kept identical to domain/record.ts's DeskRequest by the
+ * type-level check at the bottom: change one without the other and the build fails.
+ */
+import { z } from 'zod';
+import type { DeskRequest } from '../domain/record.js';
+import { REQUEST_KINDS } from '../domain/request.js';
+import { REQUEST_STATES } from '../domain/state-machine.js';
+
+/** Written into the live file; any other version found on load stops the bot (see store/). */
+export const DESK_REQUEST_VERSION = 1;
+/** File stem of the request repository in the data folder. */
+export const DESK_REQUEST_STORE_NAME = 'requests';
+
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
+const int = z.number().int();
+const nullableString = z.string().nullable();
+
+const quote = z.strictObject({ quoteId: z.string(), price: decimal, expiresAt: int });
+const bankAccount = z.strictObject({ id: int, currency: nullableString, display: z.string() });
+
+const snapshot = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('crypto_withdrawal'),
+    cryptoCurrencyId: int,
+    asset: z.string(),
+    network: z.string(),
+    precision: int,
+    amount: decimal,
+    fee: decimal,
+    total: decimal,
+    destination: z.strictObject({ id: z.string(), label: z.string(), address: z.string(), addressTag: nullableString }),
+    note: nullableString,
+    purpose: nullableString,
+  }),
+  z.strictObject({ kind: z.literal('fiat_withdrawal'), currency: z.string(), bankAccount, amount: decimal, fee: decimal, total: decimal, note: nullableString }),
+  z.strictObject({
+    kind: z.literal('trade'),
+    symbol: z.string(),
+    side: z.enum(['buy', 'sell']),
+    quantity: decimal,
+    quantityCurrency: nullableString,
+    paymentMethod: z.string(),
+    limitPrice: decimal,
+    slippageBps: int.nullable(),
+    quote,
+    note: nullableString,
+  }),
+  z.strictObject({ kind: z.literal('bank_account_removal'), bankAccount, note: nullableString }),
+]);
+
+const approval = z.strictObject({ userId: z.string(), at: int, snapshotHash: z.string() });
+
+const attempt = z.strictObject({
+  key: z.string(),
+  startedAt: int,
+  quote: quote.nullable(),
+  outcome: z.enum(['in_flight', 'submitted', 'refused', 'unknown', 'quote_unusable', 'reconciled', 'completed']),
+  message: nullableString,
+  endedAt: int.nullable(),
+});
+
+const execution = z.strictObject({
+  approvedAt: int,
+  scheduledAt: int.nullable(),
+  scheduleReason: nullableString,
+  attempts: z.array(attempt),
+  unusableRequotes: int,
+  exchangeId: nullableString,
+  submittedAt: int.nullable(),
+  unknownSince: int.nullable(),
+});
+
+const remote = z.strictObject({
+  status: nullableString,
+  travelRuleStatus: nullableString,
+  pendingReason: nullableString,
+  transactionHash: nullableString,
+  linkExplorer: nullableString,
+});
+
+export const deskRequestSchema = z.strictObject({
+  id: z.string().min(1),
+  kind: z.enum(REQUEST_KINDS),
+  requester: z.string(),
+  createdAt: int,
+  updatedAt: int,
+  state: z.enum(REQUEST_STATES),
+  snapshot,
+  snapshotHash: z.string().regex(/^[0-9a-f]{64}$/),
+  round: int,
+  roundStartedAt: int,
+  expiresAt: int,
+  requiredApprovals: int,
+  approvals: z.array(approval),
+  pastRounds: z.array(z.strictObject({ round: int, snapshot, snapshotHash: z.string(), approvals: z.array(approval), endedAt: int })),
+  decision: z.strictObject({ by: z.string(), at: int, reason: nullableString }).nullable(),
+  execution: execution.nullable(),
+  remote: remote.nullable(),
+  result: z.record(z.string(), nullableString).nullable(),
+  failure: z.strictObject({ stage: z.enum(['checks', 'quote', 'exchange', 'final_status', 'reconcile']), reason: z.string(), exchangeMessage: nullableString }).nullable(),
+  pollingStoppedAt: int.nullable(),
+});
+
+// Both directions: the schema accepts every DeskRequest, and parses to nothing else.
+type Stored = z.infer<typeof deskRequestSchema>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: Same<Stored, DeskRequest> = true;
+void sameShape;
+
+/** The schema typed as the domain record, for openRepository's `schema` option. */
+export const DESK_REQUEST_SCHEMA = deskRequestSchema as unknown as z.ZodType<DeskRequest>;

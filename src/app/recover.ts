@@ -1,0 +1,31 @@
+/**
+ * Start-up: a previous process may have stopped anywhere. First every request in doubt
+ * (`executing` means a call may have left without its answer being recorded; `unknown` is known
+ * to be in doubt) is reconciled, one by one; then approved requests are executed; submitted ones
+ * are polled from the next tick on.
+ */
+import { audit, SYSTEM, type EngineContext } from './context.js';
+import { drive } from './drive.js';
+
+export interface RecoverySummary {
+  inDoubt: number;
+  approved: number;
+  submitted: number;
+  pending: number;
+}
+
+export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
+  const live = await ctx.requests.listLive();
+  const of = (...states: string[]) => live.filter((r) => states.includes(r.state));
+  const summary: RecoverySummary = {
+    inDoubt: of('executing', 'unknown').length,
+    approved: of('approved').length,
+    submitted: of('submitted').length,
+    pending: of('pending', 'awaiting_reapproval').length,
+  };
+  await audit(ctx, 'engine.started', SYSTEM, undefined, { ...summary });
+  for (const request of of('executing', 'unknown')) await ctx.background.start(`recovery of ${request.id}`, drive(ctx, request.id));
+  for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, drive(ctx, request.id));
+  for (const request of of('submitted')) ctx.schedules.poll.delete(request.id);
+  return summary;
+}

@@ -1,0 +1,226 @@
+/**
+ * Who may do what: requesters, approvers and compliance are sets of user ids from configuration;
+ * how many distinct approvals a request needs (never fewer than two); when it expires.
+ * Every decision is a pure function returning either the outcome or a Refusal with its reason.
+ */
+import { gte, isDecimal } from './money.js';
+import { refuse, type Refusal } from './refusals.js';
+import { amountsMoved, REQUEST_KINDS, type RequestKind, type Snapshot } from './request.js';
+import { isDecidable, type RequestState } from './state-machine.js';
+
+/** Two people other than the requester: the floor for anything configured. */
+export const MIN_APPROVALS = 2;
+export const DEFAULT_REQUIRED_APPROVALS = 2;
+
+const HOUR = 3_600_000;
+export const DEFAULT_EXPIRY_MS: Readonly<Record<RequestKind, number>> = {
+  crypto_withdrawal: 24 * HOUR,
+  fiat_withdrawal: 24 * HOUR,
+  // Approvers approve a price limit; a stale trade request is a different trade.
+  trade: 15 * 60_000,
+  bank_account_removal: 24 * HOUR,
+};
+
+/** A higher count for requests moving at least `atLeast` of `currency` (optionally only some kinds). */
+export interface AmountThreshold {
+  currency: string;
+  atLeast: string;
+  approvals: number;
+  kinds?: RequestKind[];
+}
+
+export interface PolicyInput {
+  requesters: Iterable<string>;
+  approvers: Iterable<string>;
+  compliance?: Iterable<string>;
+  /** REQUIRED_APPROVALS; default 2; below 2 is refused. */
+  requiredApprovals?: number;
+  /** Higher counts for some kinds (never lower than requiredApprovals' floor of 2). */
+  approvalsByKind?: Partial<Record<RequestKind, number>>;
+  thresholds?: AmountThreshold[];
+  /** How long a request waits for approvals, by kind. */
+  expiryMs?: Partial<Record<RequestKind, number>>;
+}
+
+export interface Policy {
+  readonly requesters: ReadonlySet<string>;
+  readonly approvers: ReadonlySet<string>;
+  readonly compliance: ReadonlySet<string>;
+  readonly requiredApprovals: number;
+  readonly approvalsByKind: Readonly<Partial<Record<RequestKind, number>>>;
+  readonly thresholds: readonly AmountThreshold[];
+  readonly expiryMs: Readonly<Record<RequestKind, number>>;
+}
+
+/** Thrown at start-up for a configuration that would weaken the two-person rule; lists every problem. */
+export class PolicyConfigError extends Error {
+  override name = 'PolicyConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Approval policy is not valid:\n- ${problems.join('\n- ')}`);
+  }
+}
+
+/**
+ * Validated policy.
+ * @example createPolicy({ requesters: ['U1'], approvers: ['U2', 'U3'], requiredApprovals: 2 })
+ */
+export function createPolicy(input: PolicyInput): Policy {
+  const problems: string[] = [];
+  const requesters = userSet('requesters', input.requesters, problems);
+  const approvers = userSet('approvers', input.approvers, problems);
+  const compliance = userSet('compliance', input.compliance ?? [], problems);
+  const requiredApprovals = input.requiredApprovals ?? DEFAULT_REQUIRED_APPROVALS;
+  checkCount('REQUIRED_APPROVALS', requiredApprovals, problems);
+  for (const [kind, count] of Object.entries(input.approvalsByKind ?? {})) {
+    if (!(REQUEST_KINDS as readonly string[]).includes(kind)) problems.push(`approvals by kind: unknown kind "${kind}"`);
+    checkCount(`approvals for ${kind}`, count, problems);
+  }
+  for (const [i, t] of (input.thresholds ?? []).entries()) checkThreshold(i, t, problems);
+  const expiryMs = { ...DEFAULT_EXPIRY_MS, ...input.expiryMs };
+  for (const [kind, ms] of Object.entries(expiryMs)) {
+    if (!Number.isSafeInteger(ms) || ms <= 0) problems.push(`expiry for ${kind} must be a positive number of milliseconds, got ${ms}`);
+  }
+  const policy: Policy = {
+    requesters,
+    approvers,
+    compliance,
+    requiredApprovals,
+    approvalsByKind: { ...input.approvalsByKind },
+    thresholds: [...(input.thresholds ?? [])],
+    expiryMs,
+  };
+  const highest = Math.max(requiredApprovals, ...Object.values(policy.approvalsByKind), ...policy.thresholds.map((t) => t.approvals));
+  if (approvers.size < highest) problems.push(`${approvers.size} approver(s) configured, but up to ${highest} approvals can be required: nothing could ever be approved`);
+  if (problems.length > 0) throw new PolicyConfigError(problems);
+  return policy;
+}
+
+function userSet(name: string, ids: Iterable<string>, problems: string[]): ReadonlySet<string> {
+  const set = new Set<string>();
+  for (const id of ids) {
+    const trimmed = id.trim();
+    if (trimmed === '') problems.push(`${name}: empty user id`);
+    else set.add(trimmed);
+  }
+  return set;
+}
+
+function checkCount(name: string, count: number | undefined, problems: string[]): void {
+  if (count === undefined || !Number.isInteger(count)) problems.push(`${name} must be a whole number, got ${count}`);
+  else if (count < MIN_APPROVALS) problems.push(`${name} is ${count}: money never moves with fewer than ${MIN_APPROVALS} approvals`);
+}
+
+function checkThreshold(i: number, t: AmountThreshold, problems: string[]): void {
+  if (t.currency.trim() === '') problems.push(`threshold ${i + 1}: currency is empty`);
+  if (!isDecimal(t.atLeast)) problems.push(`threshold ${i + 1}: atLeast must be a decimal string, got ${JSON.stringify(t.atLeast)}`);
+  checkCount(`threshold ${i + 1} approvals`, t.approvals, problems);
+}
+
+// ---- decisions --------------------------------------------------------------------------------
+
+export function mayRequest(policy: Policy, userId: string): boolean {
+  return policy.requesters.has(userId);
+}
+
+export function isApprover(policy: Policy, userId: string): boolean {
+  return policy.approvers.has(userId);
+}
+
+export function isCompliance(policy: Policy, userId: string): boolean {
+  return policy.compliance.has(userId);
+}
+
+/** Approvals needed for this snapshot: the highest of the base count, its kind's and any threshold met. */
+export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number {
+  let required = Math.max(policy.requiredApprovals, policy.approvalsByKind[snapshot.kind] ?? 0);
+  const moved = amountsMoved(snapshot);
+  for (const t of policy.thresholds) {
+    if (t.kinds && !t.kinds.includes(snapshot.kind)) continue;
+    if (moved.some((m) => m.currency === t.currency && gte(m.amount, t.atLeast))) required = Math.max(required, t.approvals);
+  }
+  return required;
+}
+
+export function expiryFor(policy: Policy, kind: RequestKind): number {
+  return policy.expiryMs[kind];
+}
+
+/** What an approval decision needs to see of a request. */
+export interface ApprovalView {
+  state: RequestState;
+  requester: string;
+  snapshot: Snapshot;
+  snapshotHash: string;
+  approvals: readonly { userId: string; snapshotHash?: string }[];
+  /** The count fixed when the request was made; a policy raised since then raises it. */
+  requiredApprovals: number;
+}
+
+export type ApprovalDecision = { ok: true; count: number; required: number; last: boolean } | Refusal;
+
+/**
+ * Whether `userId`'s approval of the snapshot they saw (`seenHash`) counts. The requester never
+ * counts, one person counts once, a user outside the approver set never counts, and an approval
+ * of a snapshot that has since changed does not carry over.
+ */
+export function decideApproval(policy: Policy, request: ApprovalView, userId: string, seenHash: string): ApprovalDecision {
+  if (!isDecidable(request.state)) return refuse('already_decided');
+  if (userId === request.requester) return refuse('own_request');
+  if (!isApprover(policy, userId)) return refuse('not_approver');
+  if (seenHash !== request.snapshotHash) return refuse('stale_snapshot');
+  if (request.approvals.some((a) => a.userId === userId)) return refuse('already_approved');
+  const count = countingApprovals(policy, request).length + 1;
+  const required = approvalsNeeded(policy, request);
+  return { ok: true, count, required, last: count >= required };
+}
+
+/** The count a request needs now: never below its own, the policy's current one, or two. */
+export function approvalsNeeded(policy: Policy, request: Pick<ApprovalView, 'snapshot' | 'requiredApprovals'>): number {
+  return Math.max(request.requiredApprovals, requiredApprovalsFor(policy, request.snapshot), MIN_APPROVALS);
+}
+
+/**
+ * The approvals that count under the current policy: distinct approvers, never the requester,
+ * bound to the current snapshot. (A user removed from the approver set stops counting.)
+ */
+export function countingApprovals<A extends { userId: string; snapshotHash?: string }>(
+  policy: Policy,
+  request: { requester: string; snapshotHash: string; approvals: readonly A[] },
+): A[] {
+  const seen = new Set<string>();
+  return request.approvals.filter((a) => {
+    const counts = a.userId !== request.requester && isApprover(policy, a.userId) && !seen.has(a.userId) && (a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash);
+    seen.add(a.userId);
+    return counts;
+  });
+}
+
+/** True when the request's approvals still meet the policy as it is now (checked again before executing). */
+export function hasRequiredApprovals(policy: Policy, request: Pick<ApprovalView, 'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals'>): boolean {
+  return countingApprovals(policy, request).length >= approvalsNeeded(policy, request);
+}
+
+export type RejectDecision = { ok: true; reason: string } | Refusal;
+
+/** Any approver may reject a request waiting for approvals, with a reason. */
+export function decideReject(policy: Policy, request: Pick<ApprovalView, 'state'>, userId: string, reason: string): RejectDecision {
+  if (!isDecidable(request.state)) return refuse('already_decided');
+  if (!isApprover(policy, userId)) return refuse('not_approver');
+  const trimmed = reason.trim();
+  if (trimmed === '') return refuse('reason_required');
+  return { ok: true, reason: trimmed };
+}
+
+export type CancelDecision = { ok: true } | Refusal;
+
+/** Only the requester may cancel, and only while it waits for approvals. */
+export function decideCancel(request: Pick<ApprovalView, 'state' | 'requester'>, userId: string): CancelDecision {
+  if (!isDecidable(request.state)) return refuse('already_decided');
+  if (userId !== request.requester) return refuse('not_requester');
+  return { ok: true };
+}
+
+/** A request still waiting for people is expired once its round's deadline has passed. */
+export function isExpired(request: { state: RequestState; expiresAt: number }, now: number): boolean {
+  return isDecidable(request.state) && now >= request.expiresAt;
+}

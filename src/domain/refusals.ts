@@ -1,0 +1,35 @@
+/**
+ * Expected refusals are data: a stable reason to branch on and a sentence a driver can show to
+ * the person who clicked. Every refusal is audited by the app layer.
+ */
+export const REFUSAL_MESSAGES = {
+  own_request: 'You requested this, so your approval cannot count.',
+  already_approved: 'You already approved this.',
+  not_approver: 'You are not an approver.',
+  already_decided: 'This request is already decided.',
+  stale_snapshot: 'This request changed since you saw it; look at the latest version and approve that.',
+  not_found: 'No such request.',
+  reason_required: 'A reason is required to reject.',
+  not_requester: 'Only the person who requested this can cancel it.',
+  not_allowed_to_request: 'You are not allowed to make requests.',
+  invalid_input: 'Some input is not valid.',
+  exchange_error: 'The exchange could not be asked right now.',
+} as const;
+
+export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
+
+export interface Refusal {
+  ok: false;
+  reason: RefusalReason;
+  /** Plain sentence for the person; for invalid_input and exchange_error it says what exactly. */
+  message: string;
+  /** For invalid_input: the field at fault (amount, destination, limit ...). */
+  field?: string;
+}
+
+/** A refusal with its standard sentence, or a more specific one. */
+export function refuse(reason: RefusalReason, message?: string, field?: string): Refusal {
+  const refusal: Refusal = { ok: false, reason, message: message ?? REFUSAL_MESSAGES[reason] };
+  if (field !== undefined) refusal.field = field;
+  return refusal;
+}

@@ -1,0 +1,336 @@
+/**
+ * Request snapshots: exactly what will be executed, frozen at request time, and the hash that
+ * approvals bind to. Builders take plain facts (the app maps exchange records into them) and
+ * return either a snapshot or a field error a driver can show next to the field at fault.
+ */
+import { canonicalJson, sha256Hex } from './canonical.js';
+import { add, applyBps, gt, gte, isDecimal, isZero, lt, mul, normalize, roundDown } from './money.js';
+
+export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/** Free text a person typed (note, purpose): stored raw here, escaped by whoever displays it. */
+export const MAX_NOTE_LENGTH = 1000;
+
+export interface CryptoWithdrawalSnapshot {
+  kind: 'crypto_withdrawal';
+  /** Numeric id of the currency entry (asset on one network): what the exchange is sent. */
+  cryptoCurrencyId: number;
+  /** Asset symbol, also the balance currency, e.g. "USDT". */
+  asset: string;
+  /** Network display name, e.g. "Tron (TRC20)". */
+  network: string;
+  precision: number;
+  /** Already rounded down to `precision`: the exact string sent. */
+  amount: string;
+  fee: string;
+  /** amount + fee: what the balance must cover. */
+  total: string;
+  destination: { id: string; label: string; address: string; addressTag: string | null };
+  note: string | null;
+  purpose: string | null;
+}
+
+export interface FiatWithdrawalSnapshot {
+  kind: 'fiat_withdrawal';
+  currency: string;
+  bankAccount: BankAccountRef;
+  amount: string;
+  fee: string;
+  total: string;
+  note: string | null;
+}
+
+export type TradeSide = 'buy' | 'sell';
+
+export interface IndicativeQuote {
+  quoteId: string;
+  price: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+export interface TradeSnapshot {
+  kind: 'trade';
+  /** BASE-COUNTER, e.g. "BTC-USD". */
+  symbol: string;
+  side: TradeSide;
+  quantity: string;
+  /** Currency `quantity` is expressed in; null lets the exchange default it (counter for buy, base for sell). */
+  quantityCurrency: string | null;
+  paymentMethod: string;
+  /** The worst price approvers accept: a ceiling for a buy, a floor for a sell. */
+  limitPrice: string;
+  /** Set when the limit was derived from the indicative price by a slippage, for re-approval rounds. */
+  slippageBps: number | null;
+  /** The quote shown to approvers: informative; execution re-quotes within the limit. */
+  quote: IndicativeQuote;
+  note: string | null;
+}
+
+export interface BankAccountRef {
+  id: number;
+  currency: string | null;
+  /** e.g. "DBS USD ••••6789 (ACME PTE LTD)" */
+  display: string;
+}
+
+export interface BankRemovalSnapshot {
+  kind: 'bank_account_removal';
+  bankAccount: BankAccountRef;
+  note: string | null;
+}
+
+export type Snapshot = CryptoWithdrawalSnapshot | FiatWithdrawalSnapshot | TradeSnapshot | BankRemovalSnapshot;
+
+export type BuildResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+
+const fieldError = (field: string, message: string): { ok: false; field: string; message: string } => ({ ok: false, field, message });
+
+/**
+ * The hash approvals bind to: the snapshot together with the request id and requester, so an
+ * approval can never be carried over to another request or to changed terms.
+ */
+export function snapshotHash(requestId: string, requester: string, snapshot: Snapshot): string {
+  return sha256Hex(canonicalJson({ v: 1, requestId, requester, snapshot }));
+}
+
+// ---- crypto withdrawal ------------------------------------------------------------------------
+
+/** What the builder needs to know about the currency entry (from the exchange's entry list). */
+export interface CurrencyEntryFacts {
+  id: number;
+  asset: string;
+  network: string;
+  /** Network UUID of the entry, to check that the destination is on it. */
+  networkId: string | null;
+  precision: number;
+  withdrawalFee: string;
+  minimumWithdrawal: string | null;
+}
+
+/** What the builder needs to know about a saved destination (from the address book). */
+export interface DestinationFacts {
+  id: string;
+  label: string;
+  address: string;
+  addressTag: string | null;
+  verified: boolean;
+  /** Network UUIDs the address is saved for. */
+  networkIds: string[];
+}
+
+export interface CryptoWithdrawalFields {
+  amount: string;
+  note?: string | null;
+  purpose?: string | null;
+}
+
+/** Crypto withdrawal snapshot; the amount is rounded down to the entry's precision, as the exchange does. */
+export function buildCryptoWithdrawal(
+  entry: CurrencyEntryFacts,
+  destination: DestinationFacts,
+  fields: CryptoWithdrawalFields,
+): BuildResult<CryptoWithdrawalSnapshot> {
+  const text = checkNotes(fields.note, fields.purpose);
+  if (!text.ok) return text;
+  if (!isDecimal(fields.amount)) return fieldError('amount', 'Amount must be a plain number such as 12.5.');
+  const amount = roundDown(fields.amount, entry.precision);
+  if (isZero(amount)) return fieldError('amount', `Amount rounds down to 0 at ${entry.precision} decimal places.`);
+  if (entry.minimumWithdrawal !== null && lt(amount, entry.minimumWithdrawal)) {
+    return fieldError('amount', `Amount is below the minimum withdrawal of ${entry.minimumWithdrawal} ${entry.asset}.`);
+  }
+  if (!destination.verified) return fieldError('destination', 'This destination is not verified yet; verify it in the mobile app.');
+  if (entry.networkId !== null && destination.networkIds.length > 0 && !destination.networkIds.includes(entry.networkId)) {
+    return fieldError('destination', `This destination is not saved for the ${entry.network} network.`);
+  }
+  return {
+    ok: true,
+    value: {
+      kind: 'crypto_withdrawal',
+      cryptoCurrencyId: entry.id,
+      asset: entry.asset,
+      network: entry.network,
+      precision: entry.precision,
+      amount,
+      fee: normalize(entry.withdrawalFee),
+      total: add(amount, entry.withdrawalFee),
+      destination: { id: destination.id, label: destination.label, address: destination.address, addressTag: destination.addressTag },
+      note: text.note,
+      purpose: text.purpose,
+    },
+  };
+}
+
+// ---- fiat withdrawal --------------------------------------------------------------------------
+
+export interface FiatFacts {
+  currency: string;
+  fee: string;
+  minimum: string;
+  maximum: string;
+  bankAccount: BankAccountRef;
+}
+
+/** Fiat withdrawal snapshot; the amount must sit within the currency's limits. */
+export function buildFiatWithdrawal(facts: FiatFacts, fields: { amount: string; note?: string | null }): BuildResult<FiatWithdrawalSnapshot> {
+  const text = checkNotes(fields.note, null);
+  if (!text.ok) return text;
+  if (!isDecimal(fields.amount)) return fieldError('amount', 'Amount must be a plain number such as 1000.');
+  const amount = normalize(fields.amount);
+  if (isZero(amount)) return fieldError('amount', 'Amount must be more than 0.');
+  if (lt(amount, facts.minimum)) return fieldError('amount', `Amount is below the minimum of ${facts.minimum} ${facts.currency}.`);
+  if (gt(amount, facts.maximum)) return fieldError('amount', `Amount is above the maximum of ${facts.maximum} ${facts.currency}.`);
+  if (facts.bankAccount.currency !== null && facts.bankAccount.currency !== facts.currency) {
+    return fieldError('bank_account', `This bank account holds ${facts.bankAccount.currency}, not ${facts.currency}.`);
+  }
+  return {
+    ok: true,
+    value: {
+      kind: 'fiat_withdrawal',
+      currency: facts.currency,
+      bankAccount: facts.bankAccount,
+      amount,
+      fee: normalize(facts.fee),
+      total: add(amount, facts.fee),
+      note: text.note,
+    },
+  };
+}
+
+// ---- trade ------------------------------------------------------------------------------------
+
+/** The worst price, given directly or as a slippage in basis points from the indicative price. */
+export type LimitInput = { price: string } | { slippageBps: number };
+
+export interface TradeFields {
+  symbol: string;
+  side: TradeSide;
+  quantity: string;
+  quantityCurrency?: string | null;
+  paymentMethod: string;
+  limit: LimitInput;
+  note?: string | null;
+}
+
+export const MAX_SLIPPAGE_BPS = 5000;
+const SYMBOL = /^[A-Z0-9]+-[A-Z0-9]+$/;
+
+/** Checks trade fields before a quote is taken (so a bad request costs no quote). */
+export function checkTradeFields(fields: TradeFields): BuildResult<TradeFields> {
+  const text = checkNotes(fields.note, null);
+  if (!text.ok) return text;
+  if (!SYMBOL.test(fields.symbol)) return fieldError('symbol', 'Pair must look like BTC-USD.');
+  if (fields.side !== 'buy' && fields.side !== 'sell') return fieldError('side', 'Side must be buy or sell.');
+  if (!isDecimal(fields.quantity) || isZero(fields.quantity)) return fieldError('quantity', 'Quantity must be a number above 0.');
+  if (fields.paymentMethod.trim() === '') return fieldError('payment_method', 'Payment method is required.');
+  if ('price' in fields.limit) {
+    if (!isDecimal(fields.limit.price) || isZero(fields.limit.price)) return fieldError('limit', 'Limit price must be a number above 0.');
+  } else if (!Number.isInteger(fields.limit.slippageBps) || fields.limit.slippageBps < 0 || fields.limit.slippageBps > MAX_SLIPPAGE_BPS) {
+    return fieldError('limit', `Slippage must be a whole number of basis points from 0 to ${MAX_SLIPPAGE_BPS}.`);
+  }
+  return { ok: true, value: fields };
+}
+
+/** Trade snapshot from checked fields and the indicative quote taken for the approvers. */
+export function buildTrade(fields: TradeFields, quote: IndicativeQuote): BuildResult<TradeSnapshot> {
+  const checked = checkTradeFields(fields);
+  if (!checked.ok) return checked;
+  const text = checkNotes(fields.note, null);
+  if (!text.ok) return text;
+  const slippageBps = 'slippageBps' in fields.limit ? fields.limit.slippageBps : null;
+  const limitPrice = 'price' in fields.limit ? normalize(fields.limit.price) : limitFromSlippage(fields.side, quote.price, fields.limit.slippageBps);
+  return {
+    ok: true,
+    value: {
+      kind: 'trade',
+      symbol: fields.symbol,
+      side: fields.side,
+      quantity: normalize(fields.quantity),
+      quantityCurrency: fields.quantityCurrency ?? null,
+      paymentMethod: fields.paymentMethod,
+      limitPrice,
+      slippageBps,
+      quote: { ...quote, price: normalize(quote.price) },
+      note: text.note,
+    },
+  };
+}
+
+/** Buy: a ceiling above the price; sell: a floor below it. */
+export function limitFromSlippage(side: TradeSide, price: string, bps: number): string {
+  return applyBps(price, side === 'buy' ? bps : -bps);
+}
+
+/** True when `price` is no worse than `limit` for this side. */
+export function withinLimit(side: TradeSide, price: string, limit: string): boolean {
+  return side === 'buy' ? !gt(price, limit) : gte(price, limit);
+}
+
+/**
+ * Which quotes can kill each other. The reference: a newer quote "for the same account, amount,
+ * pair and payment method" can make the older unusable; side and quantity currency are not in
+ * that list, so they are left out of the key too (coarser is safer: a buy and a sell of the same
+ * amount never hold quotes at once either).
+ */
+export function quoteKey(s: Pick<TradeSnapshot, 'symbol' | 'quantity' | 'paymentMethod'>): string {
+  return [s.symbol, normalize(s.quantity), s.paymentMethod].join('|');
+}
+
+// ---- bank account removal ---------------------------------------------------------------------
+
+export function buildBankRemoval(bankAccount: BankAccountRef, fields: { note?: string | null }): BuildResult<BankRemovalSnapshot> {
+  const text = checkNotes(fields.note, null);
+  if (!text.ok) return text;
+  return { ok: true, value: { kind: 'bank_account_removal', bankAccount, note: text.note } };
+}
+
+/** "DBS USD ••••6789 (ACME PTE LTD)": enough to recognise an account without its full number. */
+export function bankAccountDisplay(account: { bankName: string | null; currency: string | null; accountNumber: string; beneficiary: string }): string {
+  const last4 = account.accountNumber.slice(-4);
+  const parts = [account.bankName ?? 'Bank', account.currency ?? '', `••••${last4}`].filter((p) => p !== '');
+  return `${parts.join(' ')} (${account.beneficiary})`;
+}
+
+// ---- amounts, for policy thresholds ------------------------------------------------------------
+
+/** The sums of money a request moves, by currency (a trade counts both legs where known). */
+export function amountsMoved(snapshot: Snapshot): { currency: string; amount: string }[] {
+  switch (snapshot.kind) {
+    case 'crypto_withdrawal':
+      return [{ currency: snapshot.asset, amount: snapshot.total }];
+    case 'fiat_withdrawal':
+      return [{ currency: snapshot.currency, amount: snapshot.total }];
+    case 'trade':
+      return tradeAmounts(snapshot);
+    case 'bank_account_removal':
+      return [];
+  }
+}
+
+function tradeAmounts(t: TradeSnapshot): { currency: string; amount: string }[] {
+  const [base, counter] = t.symbol.split('-') as [string, string];
+  const inCurrency = t.quantityCurrency ?? (t.side === 'buy' ? counter : base);
+  if (inCurrency !== base) return [{ currency: inCurrency, amount: t.quantity }];
+  // Quantity in base: the counter leg is at most quantity × limit for a buy (at least, for a sell).
+  return [
+    { currency: base, amount: t.quantity },
+    { currency: counter, amount: roundDown(mul(t.quantity, t.limitPrice), 8) },
+  ];
+}
+
+// ---- notes ------------------------------------------------------------------------------------
+
+type NotesResult = { ok: true; note: string | null; purpose: string | null } | { ok: false; field: string; message: string };
+
+function checkNotes(note: string | null | undefined, purpose: string | null | undefined): NotesResult {
+  const n = emptyToNull(note);
+  const p = emptyToNull(purpose);
+  if (n !== null && n.length > MAX_NOTE_LENGTH) return fieldError('note', `Note is longer than ${MAX_NOTE_LENGTH} characters.`);
+  if (p !== null && p.length > MAX_NOTE_LENGTH) return fieldError('purpose', `Purpose is longer than ${MAX_NOTE_LENGTH} characters.`);
+  return { ok: true, note: n, purpose: p };
+}
+
+function emptyToNull(text: string | null | undefined): string | null {
+  return text === undefined || text === null || text.trim() === '' ? null : text;
+}

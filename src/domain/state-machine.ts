@@ -1,0 +1,96 @@
+/**
+ * The life of a request as an explicit state machine. Transitions are pure: (state, command) ->
+ * next state, or a refusal for every pair not listed below.
+ *
+ * `unknown` is a state, not a flag: a money-moving call whose outcome we do not know (timeout,
+ * dropped connection, 5xx, or a crash while `executing`) must be reconciled before anything else,
+ * and a state makes every other move from there illegal by construction.
+ *
+ *   pending ──approve──▶ pending            (a counted approval, more needed)
+ *   pending ──approve_last──▶ approved      (likewise from awaiting_reapproval)
+ *   pending|awaiting_reapproval ──reject|cancel|expire──▶ rejected|cancelled|expired
+ *   approved ──schedule──▶ approved         (withdrawal cooldown: execute later)
+ *   approved ──ask_reapproval──▶ awaiting_reapproval (trade re-quoted beyond its limit)
+ *   approved ──execute──▶ executing         (persisted with the idempotency key BEFORE the call)
+ *   executing ──submitted──▶ submitted      (2xx)      ──fail──▶ failed (4xx)
+ *   executing ──outcome_unknown──▶ unknown  (timeout, network, 5xx, crash)
+ *   executing ──requote──▶ approved         (order refused: quote unusable; no order exists)
+ *   executing ──complete──▶ completed       (a bank account removal needs no polling)
+ *   unknown ──submitted──▶ submitted        (reconcile found it)   ──execute──▶ executing (same key)
+ *   unknown ──complete|fail──▶ completed|failed (bank gone / given up)
+ *   submitted ──status_changed──▶ submitted ──complete|fail──▶ completed|failed
+ *   approved ──fail──▶ failed               (pre-execution checks, re-quotes exhausted)
+ */
+
+export const REQUEST_STATES = [
+  'pending',
+  'awaiting_reapproval',
+  'approved',
+  'executing',
+  'unknown',
+  'submitted',
+  'completed',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+] as const;
+export type RequestState = (typeof REQUEST_STATES)[number];
+
+export const COMMANDS = [
+  'approve',
+  'approve_last',
+  'reject',
+  'cancel',
+  'expire',
+  'schedule',
+  'ask_reapproval',
+  'execute',
+  'requote',
+  'submitted',
+  'outcome_unknown',
+  'status_changed',
+  'complete',
+  'fail',
+] as const;
+export type Command = (typeof COMMANDS)[number];
+
+const TRANSITIONS: Record<Command, Partial<Record<RequestState, RequestState>>> = {
+  approve: { pending: 'pending', awaiting_reapproval: 'awaiting_reapproval' },
+  approve_last: { pending: 'approved', awaiting_reapproval: 'approved' },
+  reject: { pending: 'rejected', awaiting_reapproval: 'rejected' },
+  cancel: { pending: 'cancelled', awaiting_reapproval: 'cancelled' },
+  expire: { pending: 'expired', awaiting_reapproval: 'expired' },
+  schedule: { approved: 'approved' },
+  ask_reapproval: { approved: 'awaiting_reapproval' },
+  execute: { approved: 'executing', unknown: 'executing' },
+  requote: { executing: 'approved' },
+  submitted: { executing: 'submitted', unknown: 'submitted' },
+  outcome_unknown: { executing: 'unknown' },
+  status_changed: { submitted: 'submitted' },
+  complete: { executing: 'completed', unknown: 'completed', submitted: 'completed' },
+  fail: { approved: 'failed', executing: 'failed', unknown: 'failed', submitted: 'failed' },
+};
+
+export type TransitionResult = { ok: true; next: RequestState } | { ok: false; reason: 'illegal_transition'; message: string };
+
+/** The next state, or a refusal naming the illegal pair. */
+export function transition(state: RequestState, command: Command): TransitionResult {
+  const next = TRANSITIONS[command][state];
+  if (next === undefined) return { ok: false, reason: 'illegal_transition', message: `cannot ${command} a request that is ${state}` };
+  return { ok: true, next };
+}
+
+/** Final states: nothing happens to the request any more; the store moves it to history. */
+export const FINAL_STATES: readonly RequestState[] = ['completed', 'failed', 'rejected', 'cancelled', 'expired'];
+
+/** Waiting for people: approvals can be counted, and it can be rejected, cancelled or expire. */
+export const DECIDABLE_STATES: readonly RequestState[] = ['pending', 'awaiting_reapproval'];
+
+export function isFinalState(state: RequestState): boolean {
+  return FINAL_STATES.includes(state);
+}
+
+export function isDecidable(state: RequestState): boolean {
+  return DECIDABLE_STATES.includes(state);
+}

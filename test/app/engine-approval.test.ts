@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { APPROVERS, OUTSIDER, REQUESTER, World } from './support/world.js';
+import { cryptoInput, tradeInput } from './support/requests.js';
+
+async function pending(world: World) {
+  const r = await world.engine.request(REQUESTER, cryptoInput());
+  if (!r.ok) throw new Error(r.message);
+  return r.request;
+}
+
+describe('requests', () => {
+  it('freezes the snapshot from exchange facts: rounded amount, fee, total, destination', async () => {
+    const world = new World();
+    const request = await pending(world);
+    expect(request.state).toBe('pending');
+    expect(request.snapshot).toMatchObject({
+      kind: 'crypto_withdrawal',
+      asset: 'USDT',
+      network: 'Tron (TRC20)',
+      amount: '250.123456',
+      fee: '1',
+      total: '251.123456',
+      destination: { label: 'Cold wallet', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' },
+      note: 'OTC settlement <!channel>',
+    });
+    expect(request.requiredApprovals).toBe(2);
+    expect(request.expiresAt - request.createdAt).toBe(24 * 3_600_000);
+    await world.engine.idle();
+    expect(world.eventsOf('request.created')).toHaveLength(1);
+    expect(world.auditOf('request.created', request.id)[0]).toMatchObject({ actor: REQUESTER, data: { snapshotHash: request.snapshotHash } });
+  });
+
+  it('refuses non-requesters, bad input and exchange errors with reasons, and audits them', async () => {
+    const world = new World();
+    expect(await world.engine.request(OUTSIDER, cryptoInput())).toMatchObject({ ok: false, reason: 'not_allowed_to_request' });
+    expect(await world.engine.request(REQUESTER, cryptoInput('0.0000001'))).toMatchObject({ ok: false, reason: 'invalid_input', field: 'amount' });
+    expect(await world.engine.request(REQUESTER, cryptoInput('20', { addressBookId: 'aaaaaaaa-0000-4000-8000-000000000002' }))).toMatchObject({ ok: false, field: 'destination' });
+    world.exchange.fail('read', { when: 'before', error: 'server' });
+    expect(await world.engine.request(REQUESTER, cryptoInput())).toMatchObject({ ok: false, reason: 'exchange_error', message: 'Bad gateway' });
+    expect(world.auditOf('request.refused')).toHaveLength(4);
+    expect(await world.requests.listLive()).toEqual([]);
+  });
+
+  it('a trade request takes an indicative quote and derives the limit from the slippage', async () => {
+    const world = new World();
+    const r = await world.engine.request(REQUESTER, tradeInput());
+    expect(r).toMatchObject({ ok: true, request: { snapshot: { quote: { price: '60000' }, limitPrice: '60300', slippageBps: 50 } } });
+    expect(r.ok && r.request.expiresAt - r.request.createdAt).toBe(15 * 60_000);
+  });
+});
+
+describe('approvals', () => {
+  it('two distinct approvers other than the requester approve, then it executes', async () => {
+    const world = new World();
+    const request = await pending(world);
+    const first = await world.engine.approve(request.id, 'U_A2', request.snapshotHash);
+    expect(first).toMatchObject({ ok: true, count: 1, required: 2, approved: false, execution: undefined });
+    const second = await world.engine.approve(request.id, 'U_A3', request.snapshotHash);
+    expect(second).toMatchObject({ ok: true, count: 2, required: 2, approved: true });
+    await (second.ok && second.execution);
+    expect((await world.record(request.id)).state).toBe('submitted');
+    expect(world.exchange.commits).toHaveLength(1);
+    await world.engine.idle();
+    expect(world.eventsOf('approval.counted').map((e) => (e.type === 'approval.counted' ? [e.by, e.count, e.required] : []))).toEqual([
+      ['U_A2', 1, 2],
+      ['U_A3', 2, 2],
+    ]);
+  });
+
+  it('refuses the requester, outsiders, duplicates, stale snapshots and decided requests, each with its sentence', async () => {
+    const world = new World();
+    const request = await pending(world);
+    const refusals = [
+      await world.engine.approve(request.id, REQUESTER, request.snapshotHash),
+      await world.engine.approve(request.id, OUTSIDER, request.snapshotHash),
+      await world.engine.approve(request.id, 'U_A2', 'not-the-hash'),
+      await world.engine.approve(request.id, 'U_A2', request.snapshotHash),
+      await world.engine.approve(request.id, 'U_A2', request.snapshotHash),
+      await world.engine.approve('NOPE', 'U_A2', request.snapshotHash),
+    ];
+    expect(refusals.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['own_request', 'not_approver', 'stale_snapshot', 'ok', 'already_approved', 'not_found']);
+    expect(refusals[0]).toMatchObject({ message: 'You requested this, so your approval cannot count.' });
+    expect(refusals[1]).toMatchObject({ message: 'You are not an approver.' });
+    expect(refusals[4]).toMatchObject({ message: 'You already approved this.' });
+    await world.engine.reject(request.id, 'U_A3', 'wrong wallet');
+    expect(await world.engine.approve(request.id, 'U_A3', request.snapshotHash)).toMatchObject({ ok: false, reason: 'already_decided', message: 'This request is already decided.' });
+    expect(world.auditOf('approval.refused', request.id)).toHaveLength(5);
+    await world.engine.idle();
+    expect(world.eventsOf('approval.refused')).toHaveLength(5);
+    expect(world.exchange.commits).toHaveLength(0);
+  });
+
+  it('an approver who is also a requester cannot approve their own request but approves others', async () => {
+    const world = new World();
+    const own = await world.engine.request('U_A1', cryptoInput());
+    if (!own.ok) throw new Error('fixture');
+    expect(await world.engine.approve(own.request.id, 'U_A1', own.request.snapshotHash)).toMatchObject({ ok: false, reason: 'own_request' });
+    const other = await pending(world);
+    expect(await world.engine.approve(other.id, 'U_A1', other.snapshotHash)).toMatchObject({ ok: true, count: 1 });
+  });
+
+  it('concurrent and redelivered approvals count once and execute once', async () => {
+    const world = new World();
+    const request = await pending(world);
+    const clicks = [...APPROVERS, ...APPROVERS, 'U_A2', REQUESTER, OUTSIDER].map((user) => world.engine.approve(request.id, user, request.snapshotHash));
+    const results = await Promise.all(clicks);
+    await world.engine.idle();
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+    expect(results.filter((r) => r.ok && r.approved)).toHaveLength(1);
+    expect((await world.record(request.id)).approvals).toHaveLength(2);
+    expect(world.exchange.commits).toHaveLength(1);
+  });
+
+  it('a higher count by amount needs three', async () => {
+    const world = new World({ policy: { thresholds: [{ currency: 'USDT', atLeast: '200', approvals: 3 }] } });
+    const request = await pending(world);
+    expect(request.requiredApprovals).toBe(3);
+    await world.engine.approve(request.id, 'U_A1', request.snapshotHash);
+    const second = await world.engine.approve(request.id, 'U_A2', request.snapshotHash);
+    expect(second).toMatchObject({ ok: true, count: 2, required: 3, approved: false });
+    const third = await world.engine.approve(request.id, 'U_A3', request.snapshotHash);
+    expect(third).toMatchObject({ approved: true });
+  });
+});
+
+describe('reject, cancel, expire', () => {
+  it('reject needs a reason and an approver; the reason is kept', async () => {
+    const world = new World();
+    const request = await pending(world);
+    expect(await world.engine.reject(request.id, 'U_A2', '')).toMatchObject({ ok: false, reason: 'reason_required' });
+    expect(await world.engine.reject(request.id, OUTSIDER, 'no')).toMatchObject({ ok: false, reason: 'not_approver' });
+    const r = await world.engine.reject(request.id, 'U_A2', 'wrong wallet');
+    expect(r).toMatchObject({ ok: true, request: { state: 'rejected', decision: { by: 'U_A2', reason: 'wrong wallet' } } });
+    expect(await world.engine.reject(request.id, 'U_A3', 'again')).toMatchObject({ ok: false, reason: 'already_decided' });
+    expect(world.auditOf('request.rejected', request.id)[0]).toMatchObject({ actor: 'U_A2', data: { reason: 'wrong wallet' } });
+    expect(await world.requests.listLive()).toEqual([]);
+    expect(await world.engine.recent(5)).toHaveLength(1);
+  });
+
+  it('only the requester cancels, only while pending', async () => {
+    const world = new World();
+    const request = await pending(world);
+    expect(await world.engine.cancel(request.id, 'U_A2')).toMatchObject({ ok: false, reason: 'not_requester' });
+    expect(await world.engine.cancel(request.id, REQUESTER)).toMatchObject({ ok: true, request: { state: 'cancelled' } });
+    expect(await world.engine.cancel(request.id, REQUESTER)).toMatchObject({ ok: false, reason: 'already_decided' });
+  });
+
+  it('expires on tick after the deadline, and an approval after the deadline is refused', async () => {
+    const world = new World();
+    const a = await pending(world);
+    const b = await pending(world);
+    world.clock.advance(24 * 3_600_000 - 1);
+    await world.engine.tick();
+    expect((await world.record(a.id)).state).toBe('pending');
+    world.clock.advance(1);
+    expect(await world.engine.approve(b.id, 'U_A2', b.snapshotHash)).toMatchObject({ ok: false, reason: 'already_decided', message: 'This request has expired.' });
+    expect(await world.engine.tick()).toMatchObject({ expired: 1 });
+    expect((await world.record(a.id)).state).toBe('expired');
+    expect((await world.record(b.id)).state).toBe('expired');
+    await world.engine.idle();
+    expect(world.eventsOf('request.expired')).toHaveLength(2);
+  });
+
+  it('waitingFor lists what a user can still approve', async () => {
+    const world = new World();
+    const request = await pending(world);
+    await world.engine.approve(request.id, 'U_A2', request.snapshotHash);
+    expect((await world.engine.waitingFor('U_A2')).map((r) => r.id)).toEqual([]);
+    expect((await world.engine.waitingFor('U_A3')).map((r) => r.id)).toEqual([request.id]);
+    expect(await world.engine.waitingFor(REQUESTER)).toEqual([]);
+  });
+});

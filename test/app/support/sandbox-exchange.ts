@@ -1,0 +1,39 @@
+/** The sandbox on loopback with a manual clock, and the real client signed for it: the ExchangePort the engine gets in production. */
+import type { Clock, ExchangePort } from '../../../src/app/ports.js';
+import { createExchangeClient } from '../../../src/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
+import { createSandboxClock } from '../../../src/sandbox/clock.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { makeKey } from '../../sandbox/support/sign.js';
+import { T0 } from '../../sandbox/support/sandbox.js';
+
+export interface SandboxExchange {
+  sandbox: Sandbox;
+  exchange: ExchangePort;
+  /** The engine's clock is the exchange's: quote expiry and cooldowns are compared on one time line. */
+  clock: Clock;
+}
+
+export async function startSandboxExchange(seed: string): Promise<SandboxExchange> {
+  const key = makeKey();
+  const sandbox = await startSandbox({
+    seed,
+    clock: createSandboxClock({ startMs: T0, followRealTime: false }),
+    keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
+  });
+  const hex = Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
+  const exchange = createExchangeClient({
+    baseUrl: sandbox.url,
+    signer: createSigner(parsePrivateKey(hex)),
+    rateLimit: false,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    timeoutMs: 5_000,
+  });
+  return { sandbox, exchange, clock: { now: () => sandbox.clock.now(), sleep: async () => {} } };
+}
+
+export async function collectAll<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

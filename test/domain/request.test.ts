@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { canonicalJson } from '../../src/domain/canonical.js';
+import {
+  bankAccountDisplay,
+  buildCryptoWithdrawal,
+  buildFiatWithdrawal,
+  buildTrade,
+  limitFromSlippage,
+  snapshotHash,
+  withinLimit,
+  type CurrencyEntryFacts,
+  type DestinationFacts,
+} from '../../src/domain/request.js';
+
+const entry: CurrencyEntryFacts = { id: 7, asset: 'USDT', network: 'Tron', networkId: 'n-tron', precision: 2, withdrawalFee: '1.50', minimumWithdrawal: '10' };
+const dest: DestinationFacts = { id: 'd1', label: 'Cold', address: 'TXYZ', addressTag: null, verified: true, networkIds: ['n-tron'] };
+
+describe('crypto withdrawal snapshot', () => {
+  it('rounds the amount down to the precision and adds the fee', () => {
+    const r = buildCryptoWithdrawal(entry, dest, { amount: '12.349', note: ' ', purpose: 'rent' });
+    expect(r).toEqual({
+      ok: true,
+      value: expect.objectContaining({ amount: '12.34', fee: '1.5', total: '13.84', note: null, purpose: 'rent', cryptoCurrencyId: 7 }),
+    });
+  });
+
+  it('refuses a zero after rounding, below the minimum, unverified, or other-network destinations', () => {
+    expect(buildCryptoWithdrawal(entry, dest, { amount: '0.001' })).toMatchObject({ ok: false, field: 'amount' });
+    expect(buildCryptoWithdrawal(entry, dest, { amount: '9.99' })).toMatchObject({ ok: false, field: 'amount' });
+    expect(buildCryptoWithdrawal(entry, dest, { amount: '1e3' })).toMatchObject({ ok: false, field: 'amount' });
+    expect(buildCryptoWithdrawal(entry, { ...dest, verified: false }, { amount: '20' })).toMatchObject({ ok: false, field: 'destination' });
+    expect(buildCryptoWithdrawal(entry, { ...dest, networkIds: ['n-eth'] }, { amount: '20' })).toMatchObject({ ok: false, field: 'destination' });
+  });
+});
+
+describe('fiat withdrawal snapshot', () => {
+  const facts = { currency: 'USD', fee: '20', minimum: '100', maximum: '50000', bankAccount: { id: 3, currency: 'USD', display: 'x' } };
+  it('keeps within the limits', () => {
+    expect(buildFiatWithdrawal(facts, { amount: '99.99' })).toMatchObject({ ok: false, field: 'amount' });
+    expect(buildFiatWithdrawal(facts, { amount: '50000.01' })).toMatchObject({ ok: false, field: 'amount' });
+    expect(buildFiatWithdrawal({ ...facts, bankAccount: { ...facts.bankAccount, currency: 'SGD' } }, { amount: '500' })).toMatchObject({ ok: false, field: 'bank_account' });
+    expect(buildFiatWithdrawal(facts, { amount: '500.0' })).toMatchObject({ ok: true, value: { amount: '500', total: '520' } });
+  });
+});
+
+describe('trade snapshot', () => {
+  const quote = { quoteId: 'q1', price: '100', expiresAt: 5000 };
+  const base = { symbol: 'BTC-USD', side: 'buy' as const, quantity: '1', paymentMethod: 'user_balance' };
+
+  it('derives a ceiling for a buy and a floor for a sell from a slippage', () => {
+    expect(buildTrade({ ...base, limit: { slippageBps: 50 } }, quote)).toMatchObject({ ok: true, value: { limitPrice: '100.5', slippageBps: 50 } });
+    expect(buildTrade({ ...base, side: 'sell', limit: { slippageBps: 50 } }, quote)).toMatchObject({ ok: true, value: { limitPrice: '99.5' } });
+    expect(buildTrade({ ...base, limit: { price: '101.00' } }, quote)).toMatchObject({ ok: true, value: { limitPrice: '101', slippageBps: null } });
+  });
+
+  it('refuses bad pairs, quantities and slippage', () => {
+    expect(buildTrade({ ...base, symbol: 'btcusd', limit: { slippageBps: 5 } }, quote)).toMatchObject({ ok: false, field: 'symbol' });
+    expect(buildTrade({ ...base, quantity: '0', limit: { slippageBps: 5 } }, quote)).toMatchObject({ ok: false, field: 'quantity' });
+    expect(buildTrade({ ...base, limit: { slippageBps: 1.5 } }, quote)).toMatchObject({ ok: false, field: 'limit' });
+  });
+
+  it('within limit: buy at or below the ceiling, sell at or above the floor', () => {
+    expect(withinLimit('buy', '100.5', '100.5')).toBe(true);
+    expect(withinLimit('buy', '100.51', '100.5')).toBe(false);
+    expect(withinLimit('sell', '99.5', '99.5')).toBe(true);
+    expect(withinLimit('sell', '99.49', '99.5')).toBe(false);
+    expect(limitFromSlippage('sell', '200', 100)).toBe('198');
+  });
+});
+
+describe('snapshot hash', () => {
+  it('binds to the request id, the requester and every field, not to key order', () => {
+    const s = buildCryptoWithdrawal(entry, dest, { amount: '20' });
+    if (!s.ok) throw new Error('fixture');
+    const h = snapshotHash('R1', 'U1', s.value);
+    const reordered = Object.fromEntries(Object.entries(s.value).reverse()) as typeof s.value;
+    expect(snapshotHash('R1', 'U1', reordered)).toBe(h);
+    expect(snapshotHash('R2', 'U1', s.value)).not.toBe(h);
+    expect(snapshotHash('R1', 'U2', s.value)).not.toBe(h);
+    expect(snapshotHash('R1', 'U1', { ...s.value, amount: '20.01' })).not.toBe(h);
+    expect(snapshotHash('R1', 'U1', { ...s.value, destination: { ...s.value.destination, address: 'TXYZ2' } })).not.toBe(h);
+    expect(h).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('canonical JSON is stable under key permutation and refuses floats', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null))), (obj) => {
+        const reversed = Object.fromEntries(Object.entries(obj).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(obj));
+        expect(JSON.parse(canonicalJson(obj))).toEqual(obj);
+      }),
+    );
+    expect(() => canonicalJson({ a: 0.1 })).toThrow(/safe integers/);
+  });
+
+  it('shows a bank account without its full number', () => {
+    expect(bankAccountDisplay({ bankName: 'DBS', currency: 'USD', accountNumber: '0012345678', beneficiary: 'ACME' })).toBe('DBS USD ••••5678 (ACME)');
+  });
+});
