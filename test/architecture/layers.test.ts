@@ -21,6 +21,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   sandbox: ['exchange', 'domain'],
   devtools: [],
   demo: ['*'],
+  // The composition of the running bot (logger, stores, exchange connection, preview): main.ts's helpers.
+  runtime: ['*'],
   'main.ts': ['*'],
 };
 
@@ -69,7 +71,7 @@ describe('layering', () => {
         const pure = from === 'config' ? EXCHANGE_FOR_CONFIG : EXCHANGE_PURE;
         if (!pure.has(name)) violations.push(`${rel} -> exchange/${name} (only pure exchange modules)`);
       }
-      if (to === 'sandbox' && !['main.ts', 'demo', 'sandbox'].includes(from)) violations.push(`${rel} imports the sandbox`);
+      if (to === 'sandbox' && !['main.ts', 'runtime', 'demo', 'sandbox'].includes(from)) violations.push(`${rel} imports the sandbox`);
     }
   }
 

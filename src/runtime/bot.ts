@@ -1,0 +1,161 @@
+/**
+ * The whole bot, assembled: configuration in, a running desk out. main.ts calls it with the
+ * process environment; the demo calls it with a local one. Order matters and is the point of this
+ * file: stores first (a corrupt or locked file stops everything before Slack hears of us), then
+ * recovery of in-flight executions, then listening, then the loops.
+ */
+import type { Engine } from '../app/engine.js';
+import { createEngine } from '../app/engine.js';
+import { createRandomIds } from '../app/ids.js';
+import type { Clock } from '../app/ports.js';
+import { createDeclarations } from '../app/compliance/declare.js';
+import { createDepositWatch } from '../app/compliance/deposit-watch.js';
+import type { ComplianceNotifier } from '../app/compliance/notifier.js';
+import type { Config } from '../config/config.js';
+import { createPolicy } from '../domain/policy.js';
+import { systemClock } from '../exchange/client.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { startBot, type Bot } from '../slack/bot.js';
+import { createSlackComplianceNotifier } from '../slack/compliance/notifier.js';
+import type { SlackReceiverOptions } from '../slack/app.js';
+import { connectExchange } from './exchange.js';
+import { createLogger, type ProcessLogger } from './logger.js';
+import { openStores } from './stores.js';
+
+export interface RunOptions {
+  /** Overrides for tests and the demo. */
+  clock?: Clock;
+  logWrite?: (line: string) => void;
+  receiverOptions?: SlackReceiverOptions;
+  sandboxPort?: number;
+  /** Engine tick interval (expiries, scheduled executions, polling checks). */
+  tickMs?: number;
+}
+
+export interface RunningDesk {
+  config: Config;
+  engine: Engine;
+  bot: Bot;
+  sandbox: Sandbox | undefined;
+  logger: ProcessLogger;
+  /** HTTP mode: the bound port. */
+  port: number | undefined;
+  /** Stop the loops, stop listening, let queued notices finish, close the files. */
+  stop(): Promise<void>;
+}
+
+/** Start the bot described by `config`. */
+export async function runDesk(config: Config, options: RunOptions = {}): Promise<RunningDesk> {
+  const clock = options.clock ?? systemClock;
+  const secrets = configSecrets(config);
+  const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
+
+  const connected = await connectExchange(config.exchange, logger, options.sandboxPort === undefined ? {} : { sandboxPort: options.sandboxPort });
+  if (connected.secretHex) secrets.push(connected.secretHex);
+  const { exchange } = connected;
+
+  const stores = await openStores(config.dataDir, clock, secrets, logger).catch(async (err: unknown) => {
+    await connected.close();
+    throw err;
+  });
+  const { requests, kv, audit } = stores;
+
+  const policy = createPolicy({
+    requesters: config.users.requesters,
+    approvers: config.users.approvers,
+    compliance: config.users.compliance,
+    requiredApprovals: config.approvals.required,
+    expiryMs: {
+      crypto_withdrawal: config.approvals.withdrawalExpiryMs,
+      fiat_withdrawal: config.approvals.withdrawalExpiryMs,
+      bank_account_removal: config.approvals.withdrawalExpiryMs,
+      trade: config.approvals.tradeExpiryMs,
+    },
+  });
+
+  let complianceNotifier: ComplianceNotifier = { depositSeen() {}, depositChanged() {}, declarationDone() {} };
+  const complianceLog = logger.child('compliance');
+  const bot = await startBot({
+    config,
+    exchange,
+    kv,
+    audit,
+    clock,
+    logger: logger.child('slack'),
+    ...(options.receiverOptions ? { receiverOptions: options.receiverOptions } : { receiverOptions: { logger: logger.bolt() } }),
+    createEngine: (notifier) =>
+      createEngine({
+        exchange,
+        requests,
+        kv,
+        audit,
+        notifier,
+        clock,
+        ids: createRandomIds(),
+        policy,
+        config: { quoteSafetyMarginMs: config.approvals.quoteSafetyMarginMs, poll: { intervalMs: config.pollIntervalMs } },
+        logger: logger.child('engine'),
+      }),
+    extraDeps: (client) => {
+      if (config.channels.compliance) {
+        complianceNotifier = createSlackComplianceNotifier({ client, channel: config.channels.compliance, kv, sandbox: connected.sandbox !== undefined, logger: complianceLog });
+      }
+      return { declarations: createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog }) };
+    },
+  });
+  const engine = bot.engine;
+
+  const abort = new AbortController();
+  const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
+  if (config.channels.compliance) {
+    const watch = createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog });
+    loops.push(
+      (async () => {
+        while (!abort.signal.aborted) {
+          await watch.poll().catch((err: unknown) => complianceLog.error('deposit poll failed', { error: err }));
+          await sleepUnlessAborted(clock, config.pollIntervalMs, abort.signal);
+        }
+      })(),
+    );
+  }
+
+  logger.info('desk bot started', {
+    mode: config.slack.mode,
+    port: bot.port,
+    exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
+    dataDir: config.dataDir,
+    requiredApprovals: config.approvals.required,
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    config,
+    engine,
+    bot,
+    sandbox: connected.sandbox,
+    logger,
+    port: bot.port,
+    stop: () =>
+      (stopping ??= (async () => {
+        abort.abort();
+        await bot.stop();
+        await Promise.allSettled(loops);
+        await stores.close();
+        await connected.close();
+        logger.info('desk bot stopped');
+      })()),
+  };
+}
+
+/** Every secret value the configuration holds, for the redactors. */
+function configSecrets(config: Config): string[] {
+  const out = [config.slack.botToken.reveal(), config.slack.signingSecret?.reveal() ?? '', config.slack.appToken?.reveal() ?? ''];
+  if (config.exchange.kind === 'remote') out.push(Buffer.from(config.exchange.privateKey.reveal()).toString('hex'));
+  return out.filter((s) => s.length > 0);
+}
+
+/** Sleep on the engine's clock, but wake at once on shutdown. */
+async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  await Promise.race([clock.sleep(ms), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]);
+}

@@ -1,0 +1,73 @@
+/**
+ * The exchange the bot talks to: the real one at EXCHANGE_BASE_URL with the configured key, or,
+ * when it is unset, the embedded sandbox started here on loopback with a key pair made for this
+ * run (registered with every scope). Everything above sees only the ExchangePort.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ExchangePort } from '../app/ports.js';
+import type { ExchangeConfig } from '../config/config.js';
+import { createExchangeClient, systemClock } from '../exchange/client.js';
+import { Secret } from '../exchange/secret.js';
+import { createSigner, publicKeyHex } from '../exchange/signer.js';
+import { SCOPES } from '../exchange/assumptions.js';
+import { startSandbox, type Sandbox } from '../sandbox/index.js';
+import type { ProcessLogger } from './logger.js';
+
+export interface ConnectedExchange {
+  exchange: ExchangePort;
+  /** Present when running on the embedded sandbox. */
+  sandbox?: Sandbox;
+  /** The private key hex of this run, for the log redactor (never printed). */
+  secretHex?: string;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Sandbox port: 0 picks a free one (SANDBOX_PORT, default 0 inside the bot). */
+  sandboxPort?: number;
+  sandboxSeed?: string;
+  fetch?: typeof fetch;
+}
+
+/** Connect to the configured exchange (or start the sandbox). */
+export async function connectExchange(config: ExchangeConfig, logger: ProcessLogger, options: ConnectOptions = {}): Promise<ConnectedExchange> {
+  const log = logger.child('exchange');
+  const requestLog = (e: { operation: string; method: string; path: string; status?: number; kind?: string; durationMs: number; attempt: number }) =>
+    log.debug('exchange request', { ...e });
+
+  if (config.kind === 'remote') {
+    const signer = createSigner(config.privateKey, config.apiKey);
+    const exchange = createExchangeClient({
+      baseUrl: config.baseUrl,
+      signer,
+      clock: systemClock,
+      rateLimit: { perSecond: config.rateLimitPerSecond },
+      logger: requestLog,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    log.info('exchange: remote', { baseUrl: config.baseUrl, apiKey: signer.apiKey });
+    return { exchange, close: async () => {} };
+  }
+
+  const privateKey = new Secret(new Uint8Array(randomBytes(32)));
+  const sandbox = await startSandbox({
+    port: options.sandboxPort ?? 0,
+    ...(options.sandboxSeed ? { seed: options.sandboxSeed } : {}),
+    keys: [{ publicKeyHex: publicKeyHex(privateKey), scopes: [...SCOPES] }],
+  });
+  const exchange = createExchangeClient({
+    baseUrl: sandbox.url,
+    signer: createSigner(privateKey),
+    clock: systemClock,
+    rateLimit: { perSecond: config.rateLimitPerSecond },
+    logger: requestLog,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  log.warn('SANDBOX: no EXCHANGE_BASE_URL, running on the embedded sandbox exchange; no real funds move', { url: sandbox.url });
+  return {
+    exchange,
+    sandbox,
+    secretHex: Buffer.from(privateKey.reveal()).toString('hex'),
+    close: () => sandbox.close(),
+  };
+}

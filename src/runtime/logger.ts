@@ -1,0 +1,92 @@
+/**
+ * The process's one logger: JSON lines on stdout, filtered by LOG_LEVEL, with every configured
+ * secret replaced by [redacted] as a last guard (the code never logs them on purpose; this makes
+ * sure an exchange or Slack library quoting one by accident cannot leak it either).
+ */
+import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { Logger } from '../app/ports.js';
+import type { LogLevelName } from '../config/config.js';
+
+const RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface ProcessLogger extends Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  /** The same sink, shaped for Bolt (which logs variadic arguments). */
+  bolt(): BoltLogger;
+  child(name: string): ProcessLogger;
+}
+
+export interface LoggerOptions {
+  level: LogLevelName;
+  /** Strings that must never be written (tokens, key hex). Empty strings are ignored. */
+  secrets: readonly string[];
+  write?: (line: string) => void;
+  now?: () => number;
+  name?: string;
+}
+
+/** A redacting JSON-lines logger. */
+export function createLogger(options: LoggerOptions): ProcessLogger {
+  const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
+  const now = options.now ?? Date.now;
+  const secrets = options.secrets.filter((s) => s.length >= 8);
+  let level = options.level;
+
+  const redact = (text: string): string => {
+    let out = text;
+    for (const s of secrets) {
+      if (out.includes(s)) out = out.split(s).join('[redacted]');
+      const upper = s.toUpperCase();
+      if (upper !== s && out.includes(upper)) out = out.split(upper).join('[redacted]');
+      const lower = s.toLowerCase();
+      if (lower !== s && out.includes(lower)) out = out.split(lower).join('[redacted]');
+    }
+    return out;
+  };
+
+  const emit = (at: LogLevelName, message: string, data?: Record<string, unknown>, name = options.name) => {
+    if (RANK[at] < RANK[level]) return;
+    const line = JSON.stringify({ t: new Date(now()).toISOString(), level: at, ...(name ? { name } : {}), msg: message, ...(data ?? {}) }, errorReplacer);
+    write(redact(line));
+  };
+
+  const make = (name: string | undefined): ProcessLogger => ({
+    debug: (m, d) => emit('debug', m, d, name),
+    info: (m, d) => emit('info', m, d, name),
+    warn: (m, d) => emit('warn', m, d, name),
+    error: (m, d) => emit('error', m, d, name),
+    child: (child) => make(name ? `${name}.${child}` : child),
+    bolt: () => boltAdapter(name ?? 'slack'),
+  });
+
+  const boltAdapter = (name: string): BoltLogger => {
+    const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}` : safeJson(a))).join(' ');
+    return {
+      debug: (...a: unknown[]) => emit('debug', text(a), undefined, name),
+      info: (...a: unknown[]) => emit('info', text(a), undefined, name),
+      warn: (...a: unknown[]) => emit('warn', text(a), undefined, name),
+      error: (...a: unknown[]) => emit('error', text(a), undefined, name),
+      setLevel: (l: LogLevel) => {
+        level = (l as string as LogLevelName) in RANK ? (l as string as LogLevelName) : level;
+      },
+      getLevel: () => level as unknown as LogLevel,
+      setName: () => {},
+    };
+  };
+
+  return make(options.name);
+}
+
+function errorReplacer(_key: string, value: unknown): unknown {
+  // Errors serialise as {}: keep name and message, never the cause chain (it can hold requests).
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  return value;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, errorReplacer) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

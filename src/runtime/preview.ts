@@ -1,0 +1,56 @@
+/**
+ * `npm start` with nothing configured: the product on its embedded defaults. There is no Slack
+ * workspace to talk to, so a local stand-in for the Slack Web API takes its place and the bot
+ * runs in HTTP mode against it, on the sandbox exchange, with a desk of preview users. Nothing
+ * leaves this machine. Any Slack or exchange variable switches this off: configuration is then
+ * validated as for production and a missing value is an error, never a silent preview.
+ */
+import { randomBytes } from 'node:crypto';
+import { startFakeSlackApi, type FakeSlackApi } from '../devtools/fake-slack-api.js';
+
+/** The preview desk: ids in Slack's format so every check runs as in production. */
+export const PREVIEW_DESK = {
+  trader: 'UPREVTRADER',
+  approvers: ['UPREVAPPR01', 'UPREVAPPR02', 'UPREVAPPR03'],
+  compliance: 'UPREVCOMPL1',
+  approvalChannel: 'CPREVAPPROVE',
+  complianceChannel: 'CPREVCOMPLY',
+} as const;
+
+const CONFIGURING = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'EXCHANGE_BASE_URL', 'APPROVAL_CHANNEL_ID'];
+
+/** True when the environment configures nothing that matters: run the local preview. */
+export function wantsPreview(env: NodeJS.ProcessEnv): boolean {
+  return CONFIGURING.every((name) => !env[name]);
+}
+
+export interface Preview {
+  env: NodeJS.ProcessEnv;
+  slack: FakeSlackApi;
+  /** Signing secret made up for this run (the local requests are signed with it). */
+  signingSecret: string;
+  close(): Promise<void>;
+}
+
+/** Start the local Slack stand-in and return the environment that points the bot at it. */
+export async function startPreview(base: NodeJS.ProcessEnv): Promise<Preview> {
+  const botToken = `xoxb-preview-${randomBytes(12).toString('hex')}`;
+  const signingSecret = randomBytes(16).toString('hex');
+  const slack = await startFakeSlackApi({
+    expectedToken: botToken,
+    users: [PREVIEW_DESK.trader, ...PREVIEW_DESK.approvers, PREVIEW_DESK.compliance].map((id) => ({ id, real_name: id, tz: 'Asia/Singapore', tz_offset: 28_800 })),
+  });
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    APPROVAL_CHANNEL_ID: PREVIEW_DESK.approvalChannel,
+    COMPLIANCE_CHANNEL_ID: PREVIEW_DESK.complianceChannel,
+    REQUESTER_USER_IDS: PREVIEW_DESK.trader,
+    APPROVER_USER_IDS: PREVIEW_DESK.approvers.join(','),
+    COMPLIANCE_USER_IDS: PREVIEW_DESK.compliance,
+    DATA_DIR: base.DATA_DIR ?? './data/preview',
+  };
+  return { env, slack, signingSecret, close: () => slack.stop() };
+}

@@ -1,0 +1,46 @@
+/**
+ * The bot's files under DATA_DIR: the requests (live + history), small durable values, and the
+ * hash-chained audit log. Opened once per process; closed on shutdown so the lock files go.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AuditLog, Clock, KeyValueStore, Repository } from '../app/ports.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../app/record-schema.js';
+import { isFinishedRequest } from '../domain/record.js';
+import type { DeskRequest } from '../domain/record.js';
+import { AUDIT_FILE_NAME, openAuditLog } from '../store/audit-log.js';
+import { openKeyValueStore } from '../store/kv.js';
+import { openRepository } from '../store/repository.js';
+import type { ProcessLogger } from './logger.js';
+
+export interface Stores {
+  requests: Repository<DeskRequest>;
+  kv: KeyValueStore;
+  audit: AuditLog;
+  close(): Promise<void>;
+}
+
+/** Open every store in `dir`; a corrupt or locked file throws with a message naming it. */
+export async function openStores(dir: string, clock: Clock, secrets: readonly string[], logger: ProcessLogger): Promise<Stores> {
+  await mkdir(dir, { recursive: true });
+  const log = logger.child('store');
+  const warn = (message: string) => log.warn(message);
+  const requests = await openRepository<DeskRequest>({
+    dir,
+    name: DESK_REQUEST_STORE_NAME,
+    schema: DESK_REQUEST_SCHEMA,
+    isFinished: isFinishedRequest,
+    version: DESK_REQUEST_VERSION,
+    warn,
+  });
+  const kv = await openKeyValueStore({ dir });
+  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock, redact: secrets.filter(Boolean), warn });
+  return {
+    requests,
+    kv,
+    audit,
+    async close() {
+      await Promise.allSettled([requests.close(), kv.close(), audit.close()]);
+    },
+  };
+}
