@@ -7,6 +7,7 @@
 import { settleLastAttempt, type DeskRequest, type Execution } from '../domain/record.js';
 import type { IndicativeQuote } from '../domain/request.js';
 import { isExchangeError } from '../exchange/errors.js';
+import { recipientDetailsAdvice } from './compliance/recipient-advice.js';
 import { audit, emit, persistStep, SYSTEM, type EngineContext } from './context.js';
 import { findAndSettle } from './find.js';
 import { markCompleted, markFailed, markSubmitted, markUnknown } from './outcomes.js';
@@ -84,8 +85,18 @@ async function settleRefusal(ctx: EngineContext, started: DeskRequest, refusal: 
     }
   }
   if (started.kind === 'trade' && refusal.quoteUnusable) return requoteOrFail(ctx, started, refusal.message);
-  await markFailed(ctx, started, ['executing'], { stage: 'exchange', reason: `The exchange refused: ${refusal.message}`, exchangeMessage: refusal.message });
+  await markFailed(ctx, started, ['executing'], { stage: 'exchange', reason: refusalReason(started, refusal), exchangeMessage: refusal.message });
   return false;
+}
+
+/**
+ * The failure's sentence for people. A crypto withdrawal refused (422) for missing recipient or
+ * VASP details gets what to do next: the fix is in the exchange's app, not in a new request.
+ */
+function refusalReason(started: DeskRequest, refusal: Extract<SendOutcome, { kind: 'refused' }>): string {
+  const base = `The exchange refused: ${refusal.message}`;
+  const advice = started.kind === 'crypto_withdrawal' && refusal.status === 422 ? recipientDetailsAdvice(refusal.message) : undefined;
+  return advice === undefined ? base : `${base.replace(/[.\s]+$/, '')}. ${advice}`;
 }
 
 /** Looks for the request on the exchange; an unreadable exchange leaves it unknown to reconcile later. */

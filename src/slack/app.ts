@@ -9,6 +9,7 @@ import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger } from '@s
 import type { Config, LogLevelName } from '../config/config.js';
 import { rolesFrom, type SlackContext, type SlackDeps } from './context.js';
 import { registerListeners } from './listeners.js';
+import { AckGate } from './ack-gate.js';
 import { ModalCache } from './modal-cache.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -35,6 +36,7 @@ export interface SlackApp {
   mode: 'http' | 'socket';
   /** Starts listening (HTTP) or connecting (Socket Mode). Resolves with the bound port in HTTP mode. */
   start(): Promise<{ port?: number }>;
+  /** Stops listening, then waits for the listeners still at work after their ack. */
   stop(): Promise<void>;
 }
 
@@ -80,7 +82,21 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
     sandbox: config.exchange.kind === 'sandbox',
     logger: app.logger,
     modals: new ModalCache(deps.clock),
+    homeViewers: new Set(),
+    ackGate: new AckGate(),
+    submissions: new Map(),
   };
+  // Listeners go on after their ack; stop() waits for them so nothing they do meets closed stores.
+  const inFlight = new Set<Promise<unknown>>();
+  app.use(async ({ next }) => {
+    const work = next();
+    inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      inFlight.delete(work);
+    }
+  });
   registerListeners(app, context);
   app.error(async (error) => {
     // Bolt's errors can carry the request; log the kind and message only.
@@ -97,10 +113,17 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
         return {};
       }
       const server = (await app.start(receiverOptions.port ?? config.slack.port)) as Server;
+      // A request waits for its ack from arrival until its response is sent (ack-gate.ts).
+      server.on('request', (_req, res) => {
+        const release = context.ackGate.enter();
+        res.once('finish', release);
+        res.once('close', release);
+      });
       return { port: (server.address() as AddressInfo).port };
     },
     async stop() {
       await app.stop();
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

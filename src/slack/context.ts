@@ -4,10 +4,12 @@
  */
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
 import type { Config } from '../config/config.js';
-import type { AuditLog, Clock, ExchangePort } from '../app/ports.js';
+import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../app/ports.js';
+import type { Engine } from '../app/engine.js';
 import type { Declarations } from '../app/compliance/declare.js';
 import type { HomeViewInput } from './blocks/home.js';
 import type { ModalCache } from './modal-cache.js';
+import type { AckGate } from './ack-gate.js';
 import type { WithdrawFormData } from './forms/withdraw-data.js';
 
 /** Bolt's Web API client as listeners receive it. */
@@ -33,7 +35,14 @@ export interface SlackDeps {
   audit?: AuditLog;
   /** The counterparty declaration use case (app/compliance/declare.ts); absent: submissions say "not wired". */
   declarations?: Declarations;
+  /** The approval engine (app/engine.ts); absent: the buttons and submissions that need it say "not wired". */
+  desk?: DeskPort;
+  /** Durable small values: the dedupe tokens of submitted forms (submissions.ts). */
+  kv?: KeyValueStore;
 }
+
+/** What the Slack layer asks of the approval engine. */
+export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'get' | 'listLive' | 'recent' | 'waitingFor'>;
 
 /** The terms of a quote as the engine takes them (app/quotes.ts QuoteTerms). */
 export interface QuoteTermsView {
@@ -61,6 +70,12 @@ export interface SlackContext {
   logger: Logger;
   /** Data of open modals, by view id. */
   modals: ModalCache<FormData>;
+  /** Users who opened App Home since start: their home is refreshed when requests change. */
+  homeViewers: Set<string>;
+  /** Acknowledgements before work (ack-gate.ts). */
+  ackGate: AckGate;
+  /** Form submissions in flight or done, by view id (submissions.ts). */
+  submissions: Map<string, Promise<unknown>>;
 }
 
 export function rolesFrom(config: Config): Roles {

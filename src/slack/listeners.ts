@@ -17,7 +17,8 @@ import type { SlackContext } from './context.js';
 import { balancesCommand } from './commands/balances.js';
 import { deskCommand } from './commands/desk.js';
 import { listMoreAction } from './actions/list-more.js';
-import { notWiredAction } from './actions/not-wired.js';
+import { approveAction } from './actions/approve.js';
+import { cancelAction } from './actions/cancel.js';
 import { walletSearchOptions } from './options/wallet-search.js';
 import { appHomeOpened } from './home/app-home-opened.js';
 import { withdrawCommand } from './commands/withdraw.js';
@@ -47,9 +48,9 @@ export const COMMAND_LISTENERS: Record<CommandName, Factory<SlackCommandMiddlewa
 /** Listeners of block_actions, by action_id. */
 export const ACTION_LISTENERS: Record<string, Factory<SlackActionMiddlewareArgs<BlockAction>>> = {
   [ACTION.listMore]: listMoreAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
-  [ACTION.approve]: notWiredAction('Approve'),
+  [ACTION.approve]: approveAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.reject]: rejectAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
-  [ACTION.cancel]: notWiredAction('Cancel'),
+  [ACTION.cancel]: cancelAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.declareCounterparty]: declareCounterpartyAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.withdrawChooseCrypto]: withdrawChooseAction('crypto') as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.withdrawChooseFiat]: withdrawChooseAction('fiat') as Factory<SlackActionMiddlewareArgs<BlockAction>>,
@@ -78,11 +79,25 @@ export const OPTIONS_LISTENERS: Record<string, Factory<SlackOptionsMiddlewareArg
   [INPUT.cpWallet]: walletSearchOptions,
 };
 
+/**
+ * After its ack, a listener lets the other requests get their acks before it goes on with its
+ * own work (ack-gate.ts): under a burst every acknowledgement leaves first.
+ */
+function ackFirst<Args extends { ack: (...a: never[]) => Promise<void> }>(ctx: SlackContext, listener: Middleware<Args>): Middleware<Args> {
+  return (args) => {
+    const ack = (async (...a: Parameters<Args['ack']>) => {
+      await args.ack(...a);
+      await ctx.ackGate.clear();
+    }) as Args['ack'];
+    return listener({ ...args, ack });
+  };
+}
+
 /** Register everything on a Bolt app. */
 export function registerListeners(app: App, ctx: SlackContext): void {
-  for (const [name, factory] of Object.entries(COMMAND_LISTENERS)) app.command(name, factory(ctx));
-  for (const [actionId, factory] of Object.entries(ACTION_LISTENERS)) app.action({ type: 'block_actions', action_id: actionId }, factory(ctx));
-  for (const [callbackId, factory] of Object.entries(VIEW_LISTENERS)) app.view({ type: 'view_submission', callback_id: callbackId }, factory(ctx));
+  for (const [name, factory] of Object.entries(COMMAND_LISTENERS)) app.command(name, ackFirst(ctx, factory(ctx)));
+  for (const [actionId, factory] of Object.entries(ACTION_LISTENERS)) app.action({ type: 'block_actions', action_id: actionId }, ackFirst(ctx, factory(ctx)));
+  for (const [callbackId, factory] of Object.entries(VIEW_LISTENERS)) app.view({ type: 'view_submission', callback_id: callbackId }, ackFirst(ctx, factory(ctx)));
   for (const [actionId, factory] of Object.entries(OPTIONS_LISTENERS)) app.options({ type: 'block_suggestion', action_id: actionId }, factory(ctx));
   app.event('app_home_opened', appHomeOpened(ctx) as Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RECIPIENT_DETAILS_ADVICE } from '../../src/app/compliance/recipient-advice.js';
 import { ADDR_COOLDOWN, ADDR_OK } from './support/fake-exchange.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, removalInput } from './support/requests.js';
@@ -37,6 +38,25 @@ describe('crypto withdrawal execution', () => {
     expect(r.execution!.attempts[0]).toMatchObject({ outcome: 'refused', message: 'Recipient information is missing' });
     const failed = world.eventsOf('execution.failed', r.id)[0];
     expect(failed).toMatchObject({ exchangeMessage: 'Recipient information is missing' });
+  });
+
+  it('a 422 for missing recipient details tells the requester what to do; other refusals get no advice', async () => {
+    const missing = new World();
+    missing.exchange.fail('createCryptoWithdrawal', { when: 'before', error: { status: 422, message: 'Recipient information is missing.' } });
+    const r = await requestAndApprove(missing, cryptoInput());
+    expect(r.failure).toEqual({ stage: 'exchange', reason: `The exchange refused: Recipient information is missing. ${RECIPIENT_DETAILS_ADVICE}`, exchangeMessage: 'Recipient information is missing.' });
+    expect(missing.eventsOf('execution.failed', r.id)[0]).toMatchObject({ reason: expect.stringContaining(RECIPIENT_DETAILS_ADVICE) });
+
+    const other = new World();
+    other.exchange.fail('createCryptoWithdrawal', { when: 'before', error: { status: 422, message: 'Address is not verified' } });
+    const o = await requestAndApprove(other, cryptoInput());
+    expect(o.failure?.reason).toBe('The exchange refused: Address is not verified');
+
+    // The same words on another status are not the missing-details refusal the advice is for.
+    const forbidden = new World();
+    forbidden.exchange.fail('createCryptoWithdrawal', { when: 'before', error: { status: 403, message: 'Recipient information is missing' } });
+    const f = await requestAndApprove(forbidden, cryptoInput());
+    expect(f.failure?.reason).not.toContain(RECIPIENT_DETAILS_ADVICE);
   });
 
   it.each([

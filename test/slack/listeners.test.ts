@@ -121,7 +121,7 @@ describe('Reject', () => {
   });
 });
 
-describe('buttons not wired yet', () => {
+describe('buttons without the approval engine', () => {
   it.each([ACTION.approve, ACTION.cancel])('%s is acknowledged and says nothing changed', async (actionId) => {
     const mark = h.fake.calls.length;
     const res = await h.slack.blockAction({

@@ -1,11 +1,14 @@
 /** Modal input validation: plain-words field errors, decimal strings only. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkDeclaration } from '../../src/app/compliance/declaration.js';
 import { counterpartyInfoBody } from '../../src/exchange/schemas.js';
+import { errorsByInput } from '../../src/slack/compliance/form-fields.js';
+import { counterpartyValues } from '../../src/slack/forms/counterparty-form.js';
+import type { StateValues } from '../../src/slack/view-state.js';
 import { decimalPlaces, isDecimal, normalize } from '../../src/domain/money.js';
 import { dynamicBlockId, INPUT } from '../../src/slack/ids.js';
 import { checkAmount } from '../../src/slack/validate/amount.js';
-import { checkCounterparty } from '../../src/slack/validate/counterparty.js';
 import { destinationProblem } from '../../src/slack/validate/destination.js';
 import { checkTrade, checkTradeLimit, parsePair, parseSlippage } from '../../src/slack/validate/trade.js';
 import { checkCryptoWithdrawal, checkFiatWithdrawal } from '../../src/slack/validate/withdrawal.js';
@@ -165,50 +168,57 @@ describe('trade', () => {
   });
 });
 
-describe('checkCounterparty', () => {
+describe('counterparty modal -> the use case\'s check (app/compliance/declaration.ts)', () => {
   const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
-  const base = { entityType: 'individual', legalName: ' Jane Tan ', ownership: 'third_party' };
+  const text = (value: string) => ({ type: 'plain_text_input', value });
+  const choice = (value: string) => ({ type: 'radio_buttons', selected_option: { value } });
+  const filled = (extra: Record<string, Record<string, object>> = {}) =>
+    ({
+      [INPUT.cpEntityType]: { [INPUT.cpEntityType]: choice('individual') },
+      [INPUT.cpLegalName]: { [INPUT.cpLegalName]: text(' Jane Tan ') },
+      [INPUT.cpOwnership]: { [INPUT.cpOwnership]: choice('third_party') },
+      ...extra,
+    }) as StateValues;
+  const check = (values: StateValues, transactionId?: string) => checkDeclaration({ ...counterpartyValues(values), ...(transactionId ? { transactionId } : {}) });
+  const all = () => true;
 
-  it('builds exactly the reference body: nothing empty, nested objects only when filled', () => {
-    const r = checkCounterparty(base, TX);
+  it('reads every input into the reference body: nothing empty, nested objects only when filled', () => {
+    const r = check(filled({ [INPUT.cpCountryCode]: { [INPUT.cpCountryCode]: text('sg') }, [INPUT.cpAddress1]: { [INPUT.cpAddress1]: text('1 Raffles Place') } }), TX);
     expect(r).toEqual({
       ok: true,
       value: {
         transactionId: TX,
-        body: { wallet_identity_attributes: { entity_type: 'individual', entity_name: 'Jane Tan', ownership: 'third_party' } },
+        body: {
+          wallet_identity_attributes: {
+            entity_type: 'individual',
+            entity_name: 'Jane Tan',
+            ownership: 'third_party',
+            address_attributes: { country_code: 'SG', address1: '1 Raffles Place' },
+          },
+        },
         createsUnverifiedWallet: false,
       },
     });
     if (r.ok) expect(counterpartyInfoBody.parse(r.value.body)).toEqual(r.value.body);
   });
 
-  it('sends the address with its country code, and a listed wallet by id', () => {
-    const r = checkCounterparty({ ...base, documentNumber: 'S1234567A', address1: '1 Raffles Place', postcode: '048616', countryCode: 'sg', walletId: '0f8fad5b-d9cb-469f-a165-70867728950e' }, TX);
-    expect(r.ok && r.value.body).toEqual({
-      wallet_identity_attributes: {
-        entity_type: 'individual',
-        entity_name: 'Jane Tan',
-        ownership: 'third_party',
-        entity_identity_document_number: 'S1234567A',
-        address_attributes: { country_code: 'SG', address1: '1 Raffles Place', postcode: '048616' },
-      },
-      crypto_wallet_attributes: { id: '0f8fad5b-d9cb-469f-a165-70867728950e' },
+  it('puts each problem under the modal input at fault (block ids from ids.ts)', () => {
+    const r = check(filled({ [INPUT.cpRegion]: { [INPUT.cpRegion]: text('Central') }, [INPUT.cpWalletName]: { [INPUT.cpWalletName]: text('n') }, [INPUT.cpWallet]: { [INPUT.cpWallet]: { type: 'external_select', selected_option: { value: 'w' } } } }), TX);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(errorsByInput(r.errors, all).byInput).toEqual({
+      [INPUT.cpCountryCode]: 'The country code is required once any address field is filled.',
+      [INPUT.cpWalletName]: 'Choose a listed wallet or type a name, not both.',
     });
-    if (r.ok) counterpartyInfoBody.parse(r.value.body);
+    const empty = check({} as StateValues, TX);
+    expect(empty.ok === false && Object.keys(errorsByInput(empty.errors, all).byInput).sort()).toEqual([INPUT.cpEntityType, INPUT.cpLegalName, INPUT.cpOwnership].sort());
   });
 
-  it('sends an unlisted wallet by name and says it starts a review', () => {
-    const r = checkCounterparty({ ...base, walletName: 'My cold storage' }, TX);
-    expect(r.ok && r.value.body.crypto_wallet_attributes).toEqual({ name: 'My cold storage' });
-    expect(r.ok && r.value.createsUnverifiedWallet).toBe(true);
-  });
-
-  it('puts each problem under its field', () => {
-    expect(checkCounterparty({ ...base, region: 'Central' }, TX)).toEqual({ ok: false, errors: { [INPUT.cpCountryCode]: 'The country code is required once any address field is filled.' } });
-    expect(checkCounterparty({ ...base, countryCode: 'UK' }, TX)).toEqual({ ok: false, errors: { [INPUT.cpCountryCode]: expect.stringContaining('ISO') } });
-    expect(checkCounterparty({ ...base, walletId: 'w', walletName: 'n' }, TX)).toEqual({ ok: false, errors: { [INPUT.cpWalletName]: 'Choose a listed wallet or type a name, not both.' } });
-    expect(checkCounterparty({ ...base, transactionId: 'abc' })).toEqual({ ok: false, errors: { [INPUT.cpTransaction]: expect.stringContaining('looks like') } });
-    const empty = checkCounterparty({}, TX);
-    expect(empty.ok === false && Object.keys(empty.errors).sort()).toEqual([INPUT.cpEntityType, INPUT.cpLegalName, INPUT.cpOwnership].sort());
+  it('a typed transaction id is checked too; when the modal does not show it, the error goes elsewhere', () => {
+    const r = check(filled({ [INPUT.cpTransaction]: { [INPUT.cpTransaction]: text('abc') } }));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(errorsByInput(r.errors, all).byInput[INPUT.cpTransaction]).toContain('UUID');
+    expect(errorsByInput(r.errors, (id) => id !== INPUT.cpTransaction)).toEqual({ byInput: {}, elsewhere: [expect.stringContaining('UUID')] });
   });
 });

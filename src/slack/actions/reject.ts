@@ -9,15 +9,14 @@ import { rejectReasonView } from '../blocks/modals/reject.js';
 import { refusalReply } from '../blocks/notices.js';
 import type { SlackContext } from '../context.js';
 import type { RejectMeta } from '../forms/reject-form.js';
+import { replyToClicker } from '../reply.js';
 
 export function rejectAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> {
   return async ({ ack, body, action, client, respond }) => {
     await ack();
     const parsed = parseApprovalButtonValue(action.value);
     if (!ctx.roles.isApprover(body.user.id) || !parsed) {
-      const text = refusalReply(parsed ? REFUSAL_MESSAGES.not_approver : REFUSAL_MESSAGES.not_found);
-      if (body.response_url) await respond({ response_type: 'ephemeral', replace_original: false, text });
-      else if (body.channel?.id) await client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text });
+      await replyToClicker(ctx, { body, respond, client }, refusalReply(parsed ? REFUSAL_MESSAGES.not_approver : REFUSAL_MESSAGES.not_found));
       return;
     }
     const meta: RejectMeta = {

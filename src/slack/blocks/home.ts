@@ -57,17 +57,17 @@ export function homeView(v: HomeViewInput): HomeView {
 
   if (v.isRequester || v.myOpen.length > 0) {
     blocks.push(divider(), header(`Your open requests (${v.myOpen.length})`));
-    blocks.push(section(v.myOpen.length === 0 ? 'None.' : v.myOpen.slice(0, MAX_LINES).map(line).join('\n')));
+    blocks.push(section(v.myOpen.length === 0 ? 'None.' : v.myOpen.slice(0, MAX_LINES).map(requestLine).join('\n')));
   }
 
   blocks.push(divider(), header('Recent activity'));
-  blocks.push(section(v.recent.length === 0 ? 'No finished requests yet.' : v.recent.slice(0, MAX_LINES).map(line).join('\n')));
+  blocks.push(section(v.recent.length === 0 ? 'No finished requests yet.' : v.recent.slice(0, MAX_LINES).map(requestLine).join('\n')));
 
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
 }
 
 /** One request in a list: "Trade `R7K2QX` Buy 0.5 BTC with SGD · 1 of 2 approvals". */
-function line(r: HomeRequest): string {
+export function requestLine(r: HomeRequest): string {
   const state = r.decision ? decisionWord(r.decision) : `${r.approvals.length} of ${r.requiredApprovals} approvals`;
   const status = r.status ? ` · ${escapeMrkdwn(r.status.text, 200)}` : '';
   return `${KIND_LABEL[r.request.kind]} ${code(r.requestId, 40)} ${escapeMrkdwn(headline(r.request), 200)} · ${state}${status} · ${slackDate(r.createdAt, '{date_short} {time}')}`;

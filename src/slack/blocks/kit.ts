@@ -197,4 +197,10 @@ export function sandboxBanner(blockId: string): KnownBlock {
   return context([':test_tube: *SANDBOX*: a local test exchange, no real funds move.'], blockId);
 }
 
+/** The payload with the SANDBOX banner first when running against the sandbox (thread posts, DMs). */
+export function withSandboxBanner(payload: MessagePayload, sandbox: boolean, blockId: string): MessagePayload {
+  if (!sandbox || payload.blocks[0]?.block_id === blockId) return payload;
+  return message(payload.text.startsWith('[SANDBOX]') ? payload.text : `[SANDBOX] ${payload.text}`, [sandboxBanner(blockId), ...payload.blocks]);
+}
+
 export { escapeMrkdwn };

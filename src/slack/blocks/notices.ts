@@ -42,6 +42,26 @@ export function decisionDm(input: DecisionDmInput): MessagePayload {
   return message(text, blocks);
 }
 
+export interface OutcomeDmInput {
+  requestId: string;
+  request: RequestView;
+  outcome: { kind: 'completed'; at: number; explorerUrl?: string | null; orderText?: string } | { kind: 'failed'; at: number; reason: string };
+}
+
+/**
+ * The requester's direct message when an approved request ends: completed, or failed with the
+ * reason (which says what to do when there is something to do, e.g. missing recipient details).
+ */
+export function outcomeDm(input: OutcomeDmInput): MessagePayload {
+  const what = `${KIND_LABEL[input.request.kind].toLowerCase()} ${code(input.requestId, 40)} (${escapeMrkdwn(headline(input.request), 300)})`;
+  const o = input.outcome;
+  const text =
+    o.kind === 'completed'
+      ? `:white_check_mark: Your ${what} completed ${slackDate(o.at)}.${o.orderText ? ` ${escapeMrkdwn(o.orderText, 500)}` : ''}${o.explorerUrl ? ` ${link(o.explorerUrl, 'View on the explorer')}` : ''}`
+      : `:x: Your ${what} failed ${slackDate(o.at)}:\n>${escapeMrkdwn(o.reason, 2_000).replace(/\n/g, '\n>')}`;
+  return message(text, [section(text)]);
+}
+
 /**
  * Refusals decided in the Slack layer itself (who may use a command at all). Refusals of the
  * approval engine (own request, already approved, …) carry their own sentence

@@ -53,3 +53,8 @@ export function link(url: string | null | undefined, label: string): string {
 export function mention(userId: string): string {
   return /^[UW][A-Z0-9]{2,}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId, 40);
 }
+
+/** A channel link from an id we trust (Slack channel ids only; anything else is shown as text). */
+export function channelMention(channelId: string): string {
+  return /^[CG][A-Z0-9]{2,}$/.test(channelId) ? `<#${channelId}>` : escapeMrkdwn(channelId, 40);
+}

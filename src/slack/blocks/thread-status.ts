@@ -3,7 +3,7 @@
  * matching status line of the main message, from one description of what happened.
  */
 import { context, message, section, type MessagePayload } from './kit.js';
-import { formatAmount, shortAddress } from './format.js';
+import { formatAmount, shortAddress, slackDate } from './format.js';
 import { code, escapeMrkdwn, link } from './text.js';
 import type { StatusLine } from './request-view.js';
 
@@ -26,7 +26,13 @@ export type ThreadEvent =
   | { type: 'status_changed'; at: number; from?: string; to: string; detail?: string }
   | { type: 'completed'; at: number; explorerUrl?: string | null; transactionHash?: string | null; order?: OrderResult }
   | { type: 'failed'; at: number; message: string; hint?: string }
-  | { type: 'outcome_unknown'; at: number; message: string };
+  | { type: 'outcome_unknown'; at: number; message: string }
+  /** A withdrawal whose destination is cooling down: executed when the cooldown ends. */
+  | { type: 'scheduled'; at: number; executeAt: number; reason: string }
+  /** After an unknown outcome: found on the exchange (or not, and sent again with the same key). */
+  | { type: 'reconciled'; at: number; found: boolean; exchangeId: string | null }
+  | { type: 'resending'; at: number; attempt: number }
+  | { type: 'polling_stopped'; at: number; status: string | null };
 
 /** The thread post for an event. */
 export function threadPost(event: ThreadEvent): MessagePayload {
@@ -59,6 +65,16 @@ function threadText(e: ThreadEvent): string {
       return `:x: *Failed:* ${escapeMrkdwn(e.message, 2_000)}`;
     case 'outcome_unknown':
       return `:grey_question: No clear answer from the exchange (${escapeMrkdwn(e.message, 500)}). Checking the exchange's records before anything is sent again.`;
+    case 'scheduled':
+      return `:hourglass_flowing_sand: ${escapeMrkdwn(e.reason, 500)} Executes ${slackDate(e.executeAt)}.`;
+    case 'reconciled':
+      return e.found
+        ? `:mag: Found on the exchange as ${code(e.exchangeId ?? '?', 80)}: nothing is sent again.`
+        : ':mag: Not found on the exchange: sending again with the same idempotency key.';
+    case 'resending':
+      return `:repeat: Sending again with the same idempotency key (attempt ${e.attempt}); the exchange cannot act on it twice.`;
+    case 'polling_stopped':
+      return `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
   }
 }
 
@@ -100,6 +116,14 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
       return { text: `Failed: ${e.message}`, tone: 'failure', at: e.at };
     case 'outcome_unknown':
       return { text: 'Outcome unknown: checking the exchange', tone: 'warning', at: e.at };
+    case 'scheduled':
+      return { text: 'Waiting for the destination\'s cooldown', tone: 'warning', at: e.at };
+    case 'reconciled':
+      return { text: e.found ? 'Found on the exchange' : 'Sending again with the same key', tone: 'progress', at: e.at };
+    case 'resending':
+      return { text: 'Sending again with the same key', tone: 'progress', at: e.at };
+    case 'polling_stopped':
+      return { text: `Status no longer followed (last: ${e.status ?? 'unknown'})`, tone: 'warning', at: e.at };
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * `/desk help | pending | status <id> | withdrawals | deposits | orders | fiat | banks | remove-bank <id>`.
- * Listings are read-only and ephemeral; help answers in the acknowledgement itself.
+ * Listings are read-only and ephemeral; help answers in the acknowledgement itself; the request
+ * subcommands are in desk-requests.ts.
  */
 import type { Middleware, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { deskHelp } from '../blocks/help.js';
@@ -9,7 +10,7 @@ import { refusalText } from '../blocks/notices.js';
 import type { SlackContext } from '../context.js';
 import { exchangeFailureText } from '../exchange-text.js';
 import { fetchListPage, LIST_EMPTY, LIST_TITLES, PAGE_SIZE } from '../listing-source.js';
-import { notWiredText } from './not-wired.js';
+import { deskPending, deskRemoveBank, deskStatus } from './desk-requests.js';
 
 const LISTINGS: Record<string, ListName> = {
   withdrawals: 'withdrawals',
@@ -19,7 +20,7 @@ const LISTINGS: Record<string, ListName> = {
 };
 
 export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewareArgs> {
-  return async ({ command, ack, respond }) => {
+  return async ({ command, ack, respond, context }) => {
     const [sub = 'help', ...rest] = command.text.trim().split(/\s+/).filter(Boolean);
     const word = sub.toLowerCase();
     if (word === 'help') {
@@ -30,10 +31,9 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
       await ack({ response_type: 'ephemeral', text: refusalText('not_desk_member') });
       return;
     }
-    if (word === 'pending' || word === 'status' || word === 'remove-bank') {
-      await ack({ response_type: 'ephemeral', text: notWiredText(`/desk ${word}`) });
-      return;
-    }
+    if (word === 'pending') return deskPending(ctx, ack, respond);
+    if (word === 'status') return deskStatus(ctx, ack, respond, rest[0]);
+    if (word === 'remove-bank') return deskRemoveBank(ctx, ack, respond, command.user_id, rest[0], context.retryNum !== undefined);
     if (word === 'fiat') {
       await ack();
       await fiat(ctx, respond);

@@ -1,6 +1,6 @@
-/** The counterparty modal's state and metadata, read into the pure check of validate/counterparty.ts. */
+/** The counterparty modal's state and metadata, read into the use case's pure check (app/compliance/declaration.ts). */
 import { INPUT } from '../ids.js';
-import type { CounterpartyValues } from '../validate/counterparty.js';
+import type { DeclarationForm } from '../../app/compliance/declaration.js';
 import { fieldValue, type StateValues } from '../view-state.js';
 
 export interface CounterpartyMeta {
@@ -14,7 +14,7 @@ export interface CounterpartyMeta {
 
 export const TRANSACTION_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export function counterpartyValues(values: StateValues | undefined): CounterpartyValues {
+export function counterpartyValues(values: StateValues | undefined): DeclarationForm {
   const v = (id: string) => fieldValue(values, id);
   return {
     transactionId: v(INPUT.cpTransaction),

@@ -1,19 +1,43 @@
-/** Publishes the App Home tab whenever a user opens it. */
+/**
+ * App Home for each user: requests waiting for my approval (with the buttons), my open requests,
+ * recent activity, from the approval engine. Published when the user opens the tab, and again
+ * after a change to a request while they have it (refreshHome, called by the notifier hook and
+ * after a click in the tab).
+ */
 import type { Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { homeRequestOf } from '../blocks/from-record.js';
 import { homeView } from '../blocks/home.js';
-import type { SlackContext } from '../context.js';
+import type { HomeData, SlackContext } from '../context.js';
+
+/** Finished requests shown under "Recent activity". */
+export const RECENT_LIMIT = 10;
 
 export function appHomeOpened(ctx: SlackContext): Middleware<SlackEventMiddlewareArgs<'app_home_opened'>> {
   return async ({ event, client }) => {
     if (event.tab !== 'home') return;
-    const userId = event.user;
-    await publishHome(ctx, client, userId);
+    ctx.homeViewers.add(event.user);
+    await publishHome(ctx, client, event.user);
   };
 }
 
-/** Build and publish one user's App Home (also called after changes once the engine is wired). */
-export async function publishHome(ctx: SlackContext, client: { views: { publish(args: { user_id: string; view: ReturnType<typeof homeView> }): Promise<unknown> } }, userId: string): Promise<void> {
-  const data = ctx.deps.homeData ? await ctx.deps.homeData(userId) : { waitingForMe: [], myOpen: [], recent: [] };
+type PublishClient = { views: { publish(args: { user_id: string; view: ReturnType<typeof homeView> }): Promise<unknown> } };
+
+/** What the engine says about `userId`'s requests. */
+export async function homeDataFor(ctx: SlackContext, userId: string): Promise<HomeData> {
+  if (ctx.deps.homeData) return ctx.deps.homeData(userId);
+  const desk = ctx.deps.desk;
+  if (!desk) return { waitingForMe: [], myOpen: [], recent: [] };
+  const [waiting, live, recent] = await Promise.all([desk.waitingFor(userId), desk.listLive(), desk.recent(RECENT_LIMIT)]);
+  return {
+    waitingForMe: waiting.map(homeRequestOf),
+    myOpen: live.filter((r) => r.requester === userId).map(homeRequestOf),
+    recent: recent.map(homeRequestOf),
+  };
+}
+
+/** Build and publish one user's App Home. */
+export async function publishHome(ctx: SlackContext, client: PublishClient, userId: string): Promise<void> {
+  const data = await homeDataFor(ctx, userId);
   const view = homeView({
     userId,
     ...data,
@@ -23,4 +47,14 @@ export async function publishHome(ctx: SlackContext, client: { views: { publish(
     sandbox: ctx.sandbox,
   });
   await client.views.publish({ user_id: userId, view });
+}
+
+/** Publish again for a user who has the tab; failures are logged, never thrown. */
+export async function refreshHome(ctx: SlackContext, client: PublishClient, userId: string): Promise<void> {
+  if (!ctx.homeViewers.has(userId)) return;
+  try {
+    await publishHome(ctx, client, userId);
+  } catch (err) {
+    ctx.logger.warn(`App Home of ${userId} not refreshed: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

@@ -1,0 +1,213 @@
+/**
+ * The engine's Notifier on Slack. Each request gets one approval message in APPROVAL_CHANNEL_ID,
+ * posted on `request.created`; its channel and ts are persisted in the KeyValueStore at once,
+ * before any later event can refer to it, so updates and thread posts survive a restart. After
+ * every event the message is rebuilt from the record the event carries and updated in place;
+ * execution, re-quotes and status changes go to its thread; the requester gets a DM on each
+ * decision and on the end of an approved request.
+ *
+ * The engine delivers events one at a time from its notice queue and never waits for them (a
+ * slow Slack never delays an order). Each Slack call here is retried a few times with backoff
+ * when its failure can pass (slack-retry.ts) and logged when it still fails; one failed call
+ * does not stop the others of the same event. A message whose post failed is posted by the
+ * next event of its request (every event carries the whole record).
+ */
+import type { DeskEvent, KeyValueStore, Logger, Notifier } from '../app/ports.js';
+import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './blocks/from-record.js';
+import { withSandboxBanner, type MessagePayload } from './blocks/kit.js';
+import { decisionDm, outcomeDm } from './blocks/notices.js';
+import { threadPost, type ThreadEvent } from './blocks/thread-status.js';
+import type { SlackClient } from './context.js';
+import { BLOCK } from './ids.js';
+import { DEFAULT_SLACK_RETRY, withSlackRetry, type SlackRetryOptions } from './slack-retry.js';
+
+export const APPROVAL_MESSAGE_KEY_PREFIX = 'slack:approval-message:';
+
+/** Where a request's approval message is. */
+export interface ApprovalMessageRef {
+  channel: string;
+  ts: string;
+}
+
+export function approvalMessageKey(requestId: string): string {
+  return `${APPROVAL_MESSAGE_KEY_PREFIX}${requestId}`;
+}
+
+/** The approval message posted for a request, if any. */
+export function findApprovalMessage(kv: KeyValueStore, requestId: string): Promise<ApprovalMessageRef | undefined> {
+  return kv.get<ApprovalMessageRef>(approvalMessageKey(requestId));
+}
+
+export interface SlackNotifierOptions {
+  client: { chat: Pick<SlackClient['chat'], 'postMessage' | 'update'>; conversations: Pick<SlackClient['conversations'], 'open'> };
+  /** APPROVAL_CHANNEL_ID. */
+  channel: string;
+  kv: KeyValueStore;
+  sandbox: boolean;
+  logger: Logger;
+  retry?: Partial<SlackRetryOptions>;
+  /** Called after each event is handled (App Home refreshes); its failures are logged. */
+  afterEvent?: (event: DeskEvent) => Promise<void> | void;
+}
+
+/** Events that change nothing on the message (a refused click leaves the record as it was). */
+const NO_UPDATE = new Set<DeskEvent['type']>(['approval.refused']);
+
+/** Build the Slack notifier. */
+export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
+  const retry: SlackRetryOptions = { ...DEFAULT_SLACK_RETRY, ...o.retry };
+  const dmChannels = new Map<string, string>();
+  const call = <T>(what: string, event: DeskEvent, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type });
+
+  /** Posts the message and persists where it is before anything else can refer to it. */
+  async function post(event: DeskEvent): Promise<ApprovalMessageRef> {
+    const payload = approvalMessageFor(event.request, o.sandbox);
+    const res = await call('chat.postMessage (approval message)', event, () =>
+      o.client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false, unfurl_media: false }),
+    );
+    if (!res.ts) throw new Error('chat.postMessage answered without a ts');
+    const ref: ApprovalMessageRef = { channel: res.channel ?? o.channel, ts: res.ts };
+    await o.kv.set(approvalMessageKey(event.requestId), ref);
+    return ref;
+  }
+
+  async function update(event: DeskEvent, ref: ApprovalMessageRef): Promise<void> {
+    const payload = approvalMessageFor(event.request, o.sandbox);
+    await call('chat.update (approval message)', event, () => o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
+  }
+
+  async function thread(event: DeskEvent, ref: ApprovalMessageRef, payload: MessagePayload): Promise<void> {
+    const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
+    await call('chat.postMessage (thread)', event, () =>
+      o.client.chat.postMessage({ channel: ref.channel, thread_ts: ref.ts, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }),
+    );
+  }
+
+  async function dm(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {
+    let channel = dmChannels.get(userId);
+    if (channel === undefined) {
+      const opened = await call('conversations.open', event, () => o.client.conversations.open({ users: userId }));
+      channel = opened.channel?.id;
+      if (!channel) throw new Error('conversations.open answered without a channel');
+      dmChannels.set(userId, channel);
+    }
+    const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
+    const to = channel;
+    await call('chat.postMessage (DM)', event, () => o.client.chat.postMessage({ channel: to, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
+  }
+
+  /** Runs one step; a failure is already logged by the retry, and must not stop the next steps. */
+  async function step(fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch {
+      // Logged in withSlackRetry (or below for non-Slack failures).
+    }
+  }
+
+  return {
+    async notify(event) {
+      let ref = await findApprovalMessage(o.kv, event.requestId);
+      if (ref === undefined) {
+        // request.created, or a later event whose message could not be posted before.
+        try {
+          ref = await post(event);
+        } catch (err) {
+          o.logger.error('approval message not posted; the next event of this request posts it', { requestId: event.requestId, error: err instanceof Error ? err.message : String(err) });
+        }
+      } else if (!NO_UPDATE.has(event.type)) {
+        const at = ref;
+        await step(() => update(event, at));
+      }
+      const posted = ref;
+      const threadEvent = threadEventOf(event);
+      if (posted && threadEvent) await step(() => thread(event, posted, threadPost(threadEvent)));
+      const message = dmOf(event);
+      if (message) await step(() => dm(event, event.request.requester, message));
+      if (o.afterEvent) {
+        try {
+          await o.afterEvent(event);
+        } catch (err) {
+          o.logger.warn('after-event hook failed', { requestId: event.requestId, event: event.type, error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    },
+  };
+}
+
+/** The thread post an event calls for, if any. */
+export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
+  const r = event.request;
+  const at = event.at;
+  switch (event.type) {
+    case 'execution.scheduled':
+      return { type: 'scheduled', at, executeAt: event.executeAt, reason: event.reason };
+    case 'execution.started':
+      if (event.retry) return { type: 'resending', at, attempt: event.attempt };
+      // Later attempts of a trade follow a re-quote, which has its own post.
+      return event.attempt === 1 ? { type: 'executing', at } : undefined;
+    case 'trade.requoted': {
+      if (!event.withinLimit || r.snapshot.kind !== 'trade') return undefined;
+      return { type: 'requoted', at, pair: r.snapshot.symbol, oldPrice: event.oldPrice, newPrice: event.newPrice, limitPrice: event.limitPrice, counter: counterOf(r.snapshot.symbol) };
+    }
+    case 'trade.awaiting_reapproval':
+      if (r.snapshot.kind !== 'trade') return undefined;
+      return { type: 'requote_beyond_limit', at, pair: r.snapshot.symbol, newPrice: event.price, limitPrice: event.oldLimitPrice, counter: counterOf(r.snapshot.symbol) };
+    case 'execution.submitted':
+      return { type: 'submitted', at, exchangeId: event.exchangeId, status: r.remote?.status ?? 'submitted' };
+    case 'execution.outcome_unknown':
+      return { type: 'outcome_unknown', at, message: event.message };
+    case 'execution.reconciled':
+      return { type: 'reconciled', at, found: event.found, exchangeId: event.exchangeId };
+    case 'status.changed': {
+      const detail = [event.travelRuleStatus ? `Travel Rule: ${event.travelRuleStatus}` : '', event.pendingReason ? `waiting for ${event.pendingReason}` : ''].filter(Boolean).join(', ');
+      return { type: 'status_changed', at, to: event.status ?? 'unknown', ...(detail ? { detail } : {}) };
+    }
+    case 'execution.failed':
+      return { type: 'failed', at, message: event.reason };
+    case 'request.completed': {
+      const order = orderResultOf(r);
+      return { type: 'completed', at, explorerUrl: r.remote?.linkExplorer ?? null, transactionHash: r.remote?.transactionHash ?? null, ...(order ? { order } : {}) };
+    }
+    case 'polling.stopped':
+      return { type: 'polling_stopped', at, status: event.status };
+    default:
+      return undefined;
+  }
+}
+
+/** The requester's DM an event calls for, if any. */
+export function dmOf(event: DeskEvent): MessagePayload | undefined {
+  const r = event.request;
+  switch (event.type) {
+    case 'request.approved':
+    case 'request.rejected':
+    case 'request.expired': {
+      const decision = decisionOf(r);
+      if (!decision) return undefined;
+      return decisionDm({ requestId: r.id, request: viewOf(r), decision, approvers: r.approvals.map((a) => a.userId) });
+    }
+    case 'request.cancelled': {
+      // Cancelling your own request needs no message to yourself.
+      const decision = decisionOf(r);
+      return decision && event.by !== r.requester ? decisionDm({ requestId: r.id, request: viewOf(r), decision }) : undefined;
+    }
+    case 'execution.failed':
+      return outcomeDm({ requestId: r.id, request: viewOf(r), outcome: { kind: 'failed', at: event.at, reason: event.reason } });
+    case 'request.completed': {
+      const order = orderResultOf(r);
+      const orderText = order ? `Order ${order.orderId}${order.price ? ` at ${order.price}` : ''}.` : undefined;
+      return outcomeDm({
+        requestId: r.id,
+        request: viewOf(r),
+        outcome: { kind: 'completed', at: event.at, explorerUrl: r.remote?.linkExplorer ?? null, ...(orderText ? { orderText } : {}) },
+      });
+    }
+    default:
+      return undefined;
+  }
+}
+
+function counterOf(symbol: string): string {
+  return symbol.split('-')[1] ?? '';
+}

@@ -1,0 +1,111 @@
+/**
+ * App Home (waiting for my approval with the buttons, my open requests, recent activity) and the
+ * /desk subcommands that read and make requests: pending, status <id>, remove-bank <id>.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { appHomeOpened } from '../slack/support/signed-requests.js';
+import { approvalMessage, buttonValue, dmsTo, hasButtons, startDeskBot, USERS, type Block, type DeskBot } from './support/desk-bot.js';
+import { click, requestCrypto } from './support/flows.js';
+
+let d: DeskBot;
+beforeEach(async () => {
+  d = await startDeskBot({ seed: 'slack-e2e-desk' });
+});
+afterEach(async () => {
+  await d.stop();
+});
+
+async function openHome(userId: string): Promise<Block[]> {
+  const res = await d.slack.event(appHomeOpened(userId));
+  expect(res.status).toBe(200);
+  await d.settle();
+  return homeBlocks(userId);
+}
+const homeBlocks = (userId: string) => ((d.fake.homeOf(userId)?.blocks ?? []) as Block[]);
+
+async function desk(text: string, userId: string = USERS.approver1, responseId = `desk-${text}`) {
+  const res = await d.slack.command({ command: '/desk', text, userId, responseUrl: d.fake.responseUrl(responseId) });
+  expect(res.status).toBe(200);
+  await d.settle();
+  return { res, replies: d.fake.calls.filter((c) => c.responseUrlId === responseId) };
+}
+
+describe('App Home', () => {
+  it('shows what waits for me with the buttons, my open requests and recent activity; approving there updates both', async () => {
+    const { requestId } = await requestCrypto(d);
+    const approverHome = await openHome(USERS.approver1);
+    const approve = buttonValue(approverHome, ACTION.approve)!;
+    expect(approve).toBe(buttonValue(approvalMessage(d.fake, requestId).blocks, ACTION.approve));
+    expect(JSON.stringify(approverHome)).toContain('Waiting for your approval (1)');
+
+    const requesterHome = await openHome(USERS.requester);
+    expect(JSON.stringify(requesterHome)).toContain('Your open requests (1)');
+    expect(JSON.stringify(requesterHome)).toContain(requestId);
+    expect(hasButtons(requesterHome)).toBe(false);
+
+    // A click in App Home: no channel, no response_url.
+    await d.slack.blockAction({ userId: USERS.approver1, actionId: ACTION.approve, value: approve, container: { type: 'view', viewId: 'VHOME0001', view: { type: 'home' } } });
+    await d.settle();
+    expect((await d.bot.engine.get(requestId))!.approvals.map((a) => a.userId)).toEqual([USERS.approver1]);
+    expect(JSON.stringify(homeBlocks(USERS.approver1))).toContain('Waiting for your approval (0)');
+    expect(JSON.stringify(approvalMessage(d.fake, requestId).blocks)).toContain(`1 of 2 approvals: <@${USERS.approver1}>`);
+
+    // A refused click in App Home is answered by direct message.
+    await d.slack.blockAction({ userId: USERS.approver1, actionId: ACTION.approve, value: approve, container: { type: 'view', viewId: 'VHOME0001', view: { type: 'home' } } });
+    await d.settle();
+    expect(dmsTo(d.fake, USERS.approver1)).toContain(`:no_entry_sign: ${REFUSAL_MESSAGES.already_approved}`);
+
+    // Decided: the requester's home (opened before) is refreshed, the request moves to recent activity.
+    const msg = approvalMessage(d.fake, requestId);
+    await click(d, USERS.approver2, ACTION.approve, approve, msg.ts);
+    await d.runFor(80_000);
+    const after = JSON.stringify(homeBlocks(USERS.requester));
+    expect(after).toContain('Your open requests (0)');
+    expect(after).toMatch(new RegExp(`Recent activity.*${requestId}`));
+  });
+});
+
+describe('/desk', () => {
+  it('pending lists what waits; status shows one request in full, without buttons', async () => {
+    const none = await desk('pending', USERS.approver1, 'p0');
+    expect(none.replies.map((c) => c.args.text)).toEqual(['Nothing waits for approval.']);
+    const { requestId } = await requestCrypto(d);
+    const pending = await desk('pending', USERS.approver1, 'p1');
+    expect(JSON.stringify(pending.replies[0]!.args.blocks)).toContain(requestId);
+    const status = await desk(`status ${requestId}`, USERS.approver3, 's1');
+    const blocks = status.replies[0]!.args.blocks as Block[];
+    expect(status.replies[0]!.args.response_type).toBe('ephemeral');
+    expect(JSON.stringify(blocks)).toContain('0 of 2 approvals');
+    expect(hasButtons(blocks)).toBe(false);
+    const missing = await desk('status RNOPE1', USERS.approver3, 's2');
+    expect(String(missing.replies[0]!.args.text)).toContain('No request');
+  });
+
+  it('remove-bank asks for approval like any money movement, and is executed once approved', async () => {
+    const banks: { id: number }[] = [];
+    for await (const b of d.exchange.listBankAccounts(undefined, { pageSize: 100 })) banks.push(b);
+    const bank = banks.at(-1)!;
+    const refused = await desk(`remove-bank ${bank.id}`, USERS.approver1, 'rb0');
+    expect(refused.res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('requesters') });
+
+    const asked = await desk(`remove-bank ${bank.id}`, USERS.requester, 'rb1');
+    expect(asked.res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Asking for approval') });
+    const reply = String(asked.replies.at(-1)!.args.text);
+    const requestId = /`(R[A-Z0-9]+)`/.exec(reply)![1]!;
+    expect(reply).toContain('is waiting for approval');
+    // The same removal again is refused while the first is open.
+    const twice = await desk(`remove-bank ${bank.id}`, USERS.requester, 'rb2');
+    expect(String(twice.replies.at(-1)!.args.text)).toContain('already open');
+
+    const msg = approvalMessage(d.fake, requestId);
+    const approve = buttonValue(msg.blocks, ACTION.approve)!;
+    await click(d, USERS.approver1, ACTION.approve, approve, msg.ts);
+    await click(d, USERS.approver3, ACTION.approve, approve, msg.ts);
+    expect((await d.bot.engine.get(requestId))!.state).toBe('completed');
+    const left: { id: number }[] = [];
+    for await (const b of d.exchange.listBankAccounts(undefined, { pageSize: 100 })) left.push(b);
+    expect(left.some((b) => b.id === bank.id)).toBe(false);
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * The whole bot for end-to-end tests, wired the way main.ts wires it (src/slack/bot.ts
+ * startBot): Bolt's real HTTP receiver on loopback with signed requests, the fake Slack Web API
+ * recording every call (SLACK_API_URL), the sandbox exchange over real HTTP with the real signed
+ * client, the real engine, and the durable file stores in a temporary folder. The sandbox clock
+ * only moves when the test advances it, and the engine and the listeners read that same clock.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../../../src/app/engine.js';
+import { createRandomIds } from '../../../src/app/ids.js';
+import type { Clock, ExchangePort, Logger } from '../../../src/app/ports.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
+import { loadConfig, type Config } from '../../../src/config/index.js';
+import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/devtools/fake-slack-api.js';
+import { createPolicy } from '../../../src/domain/policy.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
+import { createExchangeClient } from '../../../src/exchange/client.js';
+import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/exchange/schemas.js';
+import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
+import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { startBot, type Bot } from '../../../src/slack/bot.js';
+import { EVENTS_PATH } from '../../../src/slack/app.js';
+import { ACTION, BLOCK } from '../../../src/slack/ids.js';
+import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
+import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/store/kv.js';
+import { openRepository, type DurableRepository } from '../../../src/store/repository.js';
+import { makeKey } from '../../sandbox/support/sign.js';
+import { T0 } from '../../sandbox/support/sandbox.js';
+import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../../slack/support/harness.js';
+import { SlackRequester } from '../../slack/support/signed-requests.js';
+
+export { APPROVAL_CHANNEL };
+
+/** Who is who; the second approver may also request (for "your own request" refusals). */
+export const USERS = {
+  requester: 'U0REQ0001',
+  approver1: 'U0APP0001',
+  approver2: 'U0APP0002',
+  approver3: 'U0APP0003',
+  outsider: 'U0OUT0001',
+} as const;
+
+export interface DeskBot {
+  sandbox: Sandbox;
+  exchange: ExchangePort;
+  fake: FakeSlackApi;
+  slack: SlackRequester;
+  bot: Bot;
+  config: Config;
+  requests: DurableRepository<DeskRequest>;
+  kv: DurableKeyValueStore;
+  audit: DurableAuditLog;
+  logs: { level: string; message: string; data?: Record<string, unknown> }[];
+  /** Advance the exchange (and engine) clock by `ms` in steps, ticking the engine after each. */
+  runFor(ms: number, step?: number): Promise<void>;
+  /** Waits for started executions and queued notices. */
+  idle(): Promise<void>;
+  /**
+   * Waits until the bot has gone quiet: listeners go on after their ack, so a test waits for the
+   * engine to be idle and the fake Slack API to see no new call for a few tens of ms.
+   */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DeskBotOptions {
+  seed?: string;
+  env?: Record<string, string>;
+  exchange?: (port: ExchangePort) => ExchangePort;
+  /** The exchange client's timeout (default 5 s). */
+  clientTimeoutMs?: number;
+}
+
+export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
+  const key = makeKey();
+  const sandbox = await startSandbox({
+    seed: o.seed ?? 'slack-e2e',
+    clock: createSandboxClock({ startMs: T0, followRealTime: false }),
+    keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
+  });
+  const hex = Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
+  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(hex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000 });
+  const exchange = o.exchange ? o.exchange(client) : client;
+  const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
+  // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.
+  const slackClock: Clock = { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+  const dir = mkdtempSync(join(tmpdir(), 'slack-e2e-'));
+  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
+  const kv = await openKeyValueStore({ dir });
+  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock: engineClock });
+
+  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
+    REQUESTER_USER_IDS: `${USERS.requester},${USERS.approver2}`,
+    APPROVER_USER_IDS: `${USERS.approver1},${USERS.approver2},${USERS.approver3}`,
+    LOG_LEVEL: 'error',
+    ...o.env,
+  });
+  const policy = createPolicy({ requesters: config.users.requesters, approvers: config.users.approvers, compliance: config.users.compliance, requiredApprovals: config.approvals.required });
+  const logs: DeskBot['logs'] = [];
+  const logger: Logger = {
+    info: () => {},
+    warn: (message, data) => void logs.push({ level: 'warn', message, ...(data ? { data } : {}) }),
+    error: (message, data) => void logs.push({ level: 'error', message, ...(data ? { data } : {}) }),
+  };
+  const bot = await startBot({
+    config,
+    exchange,
+    kv,
+    audit,
+    clock: slackClock,
+    logger,
+    tradePairs: ['BTC-USD', 'ETH-USD', 'BTC-SGD'],
+    createEngine: (notifier) =>
+      createEngine({ exchange, requests, kv, audit, notifier, clock: engineClock, ids: createRandomIds(), policy, config: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } }, logger }),
+    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+    notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+  });
+  const slack = new SlackRequester(`http://127.0.0.1:${bot.port}${EVENTS_PATH}`, SIGNING_SECRET);
+  const idle = () => bot.engine.idle();
+  return {
+    sandbox,
+    exchange,
+    fake,
+    slack,
+    bot,
+    config,
+    requests,
+    kv,
+    audit,
+    logs,
+    idle,
+    async settle() {
+      const deadline = Date.now() + 2_000;
+      for (;;) {
+        const seen = fake.calls.length;
+        await idle();
+        await new Promise((r) => setTimeout(r, 25));
+        await idle();
+        if (fake.calls.length === seen || Date.now() > deadline) return;
+      }
+    },
+    async runFor(ms, step = 2_000) {
+      for (let t = 0; t < ms; t += step) {
+        sandbox.control.advance(step);
+        await bot.engine.tick();
+        await idle();
+      }
+    },
+    async stop() {
+      await bot.stop();
+      await fake.stop();
+      await sandbox.close();
+      await Promise.all([requests.close(), kv.close(), audit.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- reading what the bot said ----------------------------------------------------------------
+
+export type Block = { type: string; block_id?: string; text?: { text: string }; fields?: { text: string }[]; elements?: Record<string, any>[] };
+
+export const blocksOf = (call: FakeSlackCall): Block[] => (call.args.blocks as Block[] | undefined) ?? [];
+export const textOf = (call: FakeSlackCall): string => `${String(call.args.text ?? '')}\n${JSON.stringify(call.args.blocks ?? [])}`;
+
+/** The value of a button in a message's blocks. */
+export function buttonValue(blocks: Block[], actionId: string): string | undefined {
+  for (const b of blocks) for (const e of b.elements ?? []) if (e.action_id === actionId) return e.value as string;
+  return undefined;
+}
+
+export function hasButtons(blocks: Block[]): boolean {
+  return blocks.some((b) => b.block_id === BLOCK.approvalActions);
+}
+
+/** Top-level posts in the approval channel. */
+export function approvalPosts(fake: FakeSlackApi): FakeSlackCall[] {
+  return fake.callsTo('chat.postMessage').filter((c) => c.args.channel === APPROVAL_CHANNEL && c.args.thread_ts === undefined);
+}
+
+/** The approval message of a request: its ts and its latest content (post or last update). */
+export function approvalMessage(fake: FakeSlackApi, requestId: string): { ts: string; blocks: Block[]; updates: FakeSlackCall[] } {
+  const post = approvalPosts(fake).find((c) => buttonValue(blocksOf(c), ACTION.cancel) === requestId || textOf(c).includes(requestId));
+  if (!post) throw new Error(`no approval message for ${requestId}`);
+  const ts = post.response.ts as string;
+  const updates = fake.callsTo('chat.update').filter((c) => c.args.ts === ts);
+  return { ts, blocks: blocksOf(updates.at(-1) ?? post), updates };
+}
+
+/** Posts in a request's thread, as text. */
+export function threadTexts(fake: FakeSlackApi, ts: string): string[] {
+  return fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === ts).map((c) => String(c.args.text));
+}
+
+/** Direct messages to a user: to the DM channel conversations.open gave (the fake: D + id without the U) or to the user id. */
+export function dmsTo(fake: FakeSlackApi, userId: string): string[] {
+  const channels = [`D${userId.slice(1)}`, userId];
+  return fake.callsTo('chat.postMessage').filter((c) => channels.includes(String(c.args.channel))).map((c) => String(c.args.text));
+}
+
+/** The sandbox's seeded destinations: a usable one and the one without recipient details. */
+export async function destinations(exchange: ExchangePort): Promise<{ ok: { address: AddressBookAddress; entry: CryptoCurrencyEntry }; noRecipient: { address: AddressBookAddress; entry: CryptoCurrencyEntry } }> {
+  const book: AddressBookAddress[] = [];
+  for await (const a of exchange.listAddressBook({ pageSize: 100 })) book.push(a);
+  const entries = await exchange.listCryptoCurrencies();
+  const pick = (label: string, asset: string) => {
+    const address = book.find((a) => a.label === label)!;
+    const entry = entries.find((e) => address.crypto_currency_networks.some((n) => n.uuid === e.network_id) && (e.code ?? '').toUpperCase().includes(asset))!;
+    if (!address || !entry) throw new Error(`fixture: no ${label} / ${asset}`);
+    return { address, entry };
+  };
+  return { ok: pick('OTC partner (TRC20)', 'USDT'), noRecipient: pick('Vendor without recipient details', 'ETH') };
+}

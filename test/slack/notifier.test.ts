@@ -1,0 +1,132 @@
+/**
+ * The Slack notifier against the fake Slack Web API: the approval message is posted once and its
+ * place persisted, updated after each event, thread posts and DMs; Slack failures are retried
+ * when they can pass, logged when they do not, and never lose the message for good (the next
+ * event of the request posts it).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { webApi } from '@slack/bolt';
+import type { DeskEvent } from '../../src/app/events.js';
+import type { Logger } from '../../src/app/ports.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
+import { createPolicy } from '../../src/domain/policy.js';
+import { newRequest, type DeskRequest } from '../../src/domain/record.js';
+import { createSlackNotifier, findApprovalMessage } from '../../src/slack/notifier.js';
+import { slackRetryDecision } from '../../src/slack/slack-retry.js';
+import { memoryKv } from '../../src/store/memory.js';
+
+const CHANNEL = 'C0APPROVE1';
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const policy = createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002'] });
+
+function record(): DeskRequest {
+  return newRequest({
+    id: 'R7K2QX',
+    requester: 'U0REQ0001',
+    now: T0,
+    policy,
+    snapshot: {
+      kind: 'crypto_withdrawal',
+      cryptoCurrencyId: 104,
+      asset: 'USDT',
+      network: 'Tron (TRC20)',
+      precision: 2,
+      amount: '150.12',
+      fee: '1',
+      total: '151.12',
+      destination: { id: 'a1', label: 'OTC partner', address: 'TXYZ1234567890', addressTag: null },
+      note: null,
+      purpose: null,
+    },
+  });
+}
+
+const event = (type: DeskEvent['type'], request: DeskRequest, extra: Record<string, unknown> = {}): DeskEvent => ({ type, at: T0, requestId: request.id, request, ...extra }) as DeskEvent;
+
+let fake: FakeSlackApi;
+let lines: { level: string; message: string }[];
+let logger: Logger;
+beforeEach(async () => {
+  fake = await startFakeSlackApi({ expectedToken: 'xoxb-test' });
+  lines = [];
+  logger = { info: () => {}, warn: (message) => void lines.push({ level: 'warn', message }), error: (message) => void lines.push({ level: 'error', message }) };
+});
+afterEach(() => fake.stop());
+
+function notifier(kv = memoryKv()) {
+  const client = new webApi.WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true });
+  const sleeps: number[] = [];
+  const n = createSlackNotifier({ client, channel: CHANNEL, kv, sandbox: true, logger, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 40, sleep: async (ms) => void sleeps.push(ms) } });
+  return { n, kv, sleeps };
+}
+
+describe('slackRetryDecision', () => {
+  it('retries what can pass, not what cannot', () => {
+    expect(slackRetryDecision({ code: 'slack_webapi_rate_limited_error', retryAfter: 3 })).toMatchObject({ retry: true, minDelayMs: 3000 });
+    expect(slackRetryDecision({ code: 'slack_webapi_request_error' }).retry).toBe(true);
+    expect(slackRetryDecision({ code: 'slack_webapi_http_error', statusCode: 503 }).retry).toBe(true);
+    expect(slackRetryDecision({ code: 'slack_webapi_http_error', statusCode: 400 }).retry).toBe(false);
+    expect(slackRetryDecision({ code: 'slack_webapi_platform_error', data: { error: 'internal_error' } }).retry).toBe(true);
+    expect(slackRetryDecision({ code: 'slack_webapi_platform_error', data: { error: 'channel_not_found' } }).retry).toBe(false);
+    expect(slackRetryDecision(new Error('boom')).retry).toBe(false);
+  });
+});
+
+describe('the Slack notifier', () => {
+  it('posts once, persists where, updates in place; a refused click changes nothing on the message', async () => {
+    const { n, kv } = notifier();
+    const r = record();
+    await n.notify(event('request.created', r));
+    const ref = await findApprovalMessage(kv, r.id);
+    expect(ref).toEqual({ channel: CHANNEL, ts: fake.callsTo('chat.postMessage')[0]!.response.ts });
+    const counted = { ...r, state: 'pending' as const, approvals: [{ userId: 'U0APP0001', at: T0, snapshotHash: r.snapshotHash }] };
+    await n.notify(event('approval.counted', counted, { by: 'U0APP0001', count: 1, required: 2 }));
+    await n.notify(event('approval.refused', counted, { by: 'U0APP0001', reason: 'already_approved', message: 'You already approved this.' }));
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+    const updates = fake.callsTo('chat.update');
+    expect(updates).toHaveLength(1);
+    expect(updates[0]!.args).toMatchObject({ channel: CHANNEL, ts: ref!.ts });
+    expect(JSON.stringify(updates[0]!.args.blocks)).toContain('1 of 2 approvals: <@U0APP0001>');
+  });
+
+  it('a rate limit is waited out and retried; the message is posted once', async () => {
+    const { n, kv, sleeps } = notifier();
+    fake.failNext('chat.postMessage', 'ratelimited');
+    await n.notify(event('request.created', record()));
+    expect(fake.callsTo('chat.postMessage').filter((c) => c.response.ok)).toHaveLength(1);
+    expect(sleeps).toEqual([10]);
+    expect(await findApprovalMessage(kv, 'R7K2QX')).toBeDefined();
+    expect(lines).toEqual([{ level: 'warn', message: 'Slack chat.postMessage (approval message) failed; retrying' }]);
+  });
+
+  it('a post that keeps failing is logged, and the next event of the request posts the message', async () => {
+    const { n, kv } = notifier();
+    for (let i = 0; i < 3; i++) fake.failNext('chat.postMessage', 'service_unavailable');
+    const r = record();
+    await n.notify(event('request.created', r));
+    expect(await findApprovalMessage(kv, r.id)).toBeUndefined();
+    expect(lines.filter((l) => l.level === 'error').map((l) => l.message)).toEqual(['Slack chat.postMessage (approval message) failed', expect.stringContaining('approval message not posted')]);
+    const counted = { ...r, approvals: [{ userId: 'U0APP0001', at: T0, snapshotHash: r.snapshotHash }] };
+    await n.notify(event('approval.counted', counted, { by: 'U0APP0001', count: 1, required: 2 }));
+    const posted = fake.callsTo('chat.postMessage').filter((c) => c.response.ok);
+    expect(posted).toHaveLength(1);
+    expect(JSON.stringify(posted[0]!.args.blocks)).toContain('1 of 2 approvals');
+    expect(await findApprovalMessage(kv, r.id)).toBeDefined();
+  });
+
+  it('a failed update does not stop the thread post and the DM of the same event', async () => {
+    const { n } = notifier();
+    const r = record();
+    await n.notify(event('request.created', r));
+    fake.failNext('chat.update', 'channel_not_found');
+    const failed = { ...r, state: 'failed' as const, execution: { approvedAt: T0, scheduledAt: null, scheduleReason: null, attempts: [], unusableRequotes: 0, exchangeId: null, submittedAt: null, unknownSince: null }, failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
+    await n.notify(event('execution.failed', failed, failed.failure));
+    expect(lines.some((l) => l.level === 'error' && l.message.includes('chat.update'))).toBe(true);
+    const thread = fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts !== undefined);
+    expect(thread.map((c) => String(c.args.text))).toEqual([expect.stringContaining('Failed')]);
+    // SANDBOX banner on thread posts and DMs too.
+    expect(JSON.stringify(thread[0]!.args.blocks)).toContain('SANDBOX');
+    const dm = fake.callsTo('chat.postMessage').filter((c) => c.args.channel === 'D0REQ0001');
+    expect(dm.map((c) => String(c.args.text))).toEqual([expect.stringContaining('failed')]);
+  });
+});
