@@ -12,6 +12,9 @@ const BENCHES: Array<[string, () => Promise<Bench>]> = [
   ['exchange', async () => (await import('./exchange.js')).benchExchange],
   ['store', async () => (await import('./store.js')).benchStore],
   ['engine', async () => (await import('./engine.js')).benchEngine],
+  ['slack', async () => (await import('./slack.js')).benchSlack],
+  ['polling', async () => (await import('./polling.js')).benchPolling],
+  ['memory', async () => (await import('./memory.js')).benchMemory],
 ];
 
 async function main(): Promise<void> {

@@ -13,7 +13,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
 import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Logger, Notifier, Repository } from './ports.js';
 import { QuoteBook } from './quote-book.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../domain/token-bucket.js';
 
 export interface EngineDeps {
   exchange: ExchangePort;
@@ -82,7 +82,7 @@ export function createContext(deps: EngineDeps): EngineContext {
     quotes: new QuoteBook(),
     termsLocks: new KeyedLock(),
     schedules: { poll: new Map(), reconcile: new Map(), retry: new Map() },
-    pollBudget: new TokenBucket(deps.clock, config.poll.ratePerSecond, config.poll.burst),
+    pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
     notices: new NoticeQueue(deps.notifier, logger),
     background: new Background(logger),
   };

@@ -4,6 +4,7 @@
  * assumptions.ts DEFAULT_RATE_LIMIT_PER_SECOND).
  */
 import type { Clock } from '../app/ports.js';
+import { TokenBucket } from '../domain/token-bucket.js';
 
 export interface RateLimitOptions {
   /** Sustained requests per second. */
@@ -19,23 +20,11 @@ export interface RateLimiter {
 
 /** Token bucket over an injected clock; callers queue in arrival order. */
 export function createRateLimiter(options: RateLimitOptions, clock: Clock): RateLimiter {
-  const rate = options.perSecond;
-  const capacity = options.burst ?? rate;
-  if (!(rate > 0) || !Number.isFinite(rate)) throw new RangeError('rate limit perSecond must be a positive number');
-  if (!(capacity >= 1) || !Number.isFinite(capacity)) throw new RangeError('rate limit burst must be at least 1');
-
-  let tokens = capacity;
-  let last = clock.now();
-  // Each acquire reserves its token immediately (tokens may go negative): waiting callers then
-  // sleep for their own place in the queue, and order is kept without a separate queue.
+  const bucket = new TokenBucket(() => clock.now(), options.perSecond, options.burst ?? options.perSecond);
   return {
     async acquire() {
-      const now = clock.now();
-      tokens = Math.min(capacity, tokens + ((now - last) / 1000) * rate);
-      last = now;
-      tokens -= 1;
-      if (tokens >= 0) return;
-      await clock.sleep(Math.ceil((-tokens / rate) * 1000));
+      const waitMs = bucket.reserve();
+      if (waitMs > 0) await clock.sleep(waitMs);
     },
   };
 }

@@ -28,6 +28,8 @@ export interface RunOptions {
   logWrite?: (line: string) => void;
   receiverOptions?: SlackReceiverOptions;
   sandboxPort?: number;
+  /** Sandbox only: quote lifetime (default 2.5 s). */
+  sandboxQuoteLifetimeMs?: number;
   /** Engine tick interval (expiries, scheduled executions, polling checks). */
   tickMs?: number;
 }
@@ -50,7 +52,10 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   const secrets = configSecrets(config);
   const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
 
-  const connected = await connectExchange(config.exchange, logger, options.sandboxPort === undefined ? {} : { sandboxPort: options.sandboxPort });
+  const connected = await connectExchange(config.exchange, logger, {
+    ...(options.sandboxPort !== undefined ? { sandboxPort: options.sandboxPort } : {}),
+    ...(options.sandboxQuoteLifetimeMs !== undefined ? { sandboxQuoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
+  });
   if (connected.secretHex) secrets.push(connected.secretHex);
   const { exchange } = connected;
 
@@ -157,5 +162,15 @@ function configSecrets(config: Config): string[] {
 /** Sleep on the engine's clock, but wake at once on shutdown. */
 async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return;
-  await Promise.race([clock.sleep(ms), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]);
+  let wake = (): void => {};
+  const aborted = new Promise<void>((resolve) => {
+    wake = () => resolve();
+    signal.addEventListener('abort', wake, { once: true });
+  });
+  try {
+    await Promise.race([clock.sleep(ms), aborted]);
+  } finally {
+    // One listener per sleep would pile up on the signal for as long as the bot runs.
+    signal.removeEventListener('abort', wake);
+  }
 }

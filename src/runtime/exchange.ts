@@ -26,6 +26,8 @@ export interface ConnectOptions {
   /** Sandbox port: 0 picks a free one (SANDBOX_PORT, default 0 inside the bot). */
   sandboxPort?: number;
   sandboxSeed?: string;
+  /** Sandbox quotes live this long (default 2.5 s): the demo's test shortens it to see a re-quote fast. */
+  sandboxQuoteLifetimeMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -53,6 +55,7 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
   const sandbox = await startSandbox({
     port: options.sandboxPort ?? 0,
     ...(options.sandboxSeed ? { seed: options.sandboxSeed } : {}),
+    ...(options.sandboxQuoteLifetimeMs !== undefined ? { quoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
     keys: [{ publicKeyHex: publicKeyHex(privateKey), scopes: [...SCOPES] }],
   });
   const exchange = createExchangeClient({
