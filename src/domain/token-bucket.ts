@@ -1,7 +1,7 @@
 /**
- * One token bucket for every rate cap of the bot: `ratePerSecond` tokens a second, at most
- * `burst` saved up, over an injected time source. Pure arithmetic: callers decide whether to skip
- * (polling: `tryTake`) or to wait their turn (the exchange client: `reserve`).
+ * The polling budget: `ratePerSecond` tokens a second, at most `burst` saved up, over an injected
+ * time source. A poller that finds no token leaves the rest for the next cycle instead of waiting.
+ * (The hard cap on requests to the exchange is the client's RateWindow, rate-window.ts.)
  */
 export class TokenBucket {
   #tokens: number;
@@ -24,16 +24,6 @@ export class TokenBucket {
     if (this.#tokens < 1) return false;
     this.#tokens -= 1;
     return true;
-  }
-
-  /**
-   * Takes a token now even if none is left (the balance may go negative) and says how many ms the
-   * caller must wait before using it: waiting callers thus queue in arrival order with no list.
-   */
-  reserve(): number {
-    this.#refill();
-    this.#tokens -= 1;
-    return this.#tokens >= 0 ? 0 : Math.ceil((-this.#tokens / this.ratePerSecond) * 1000);
   }
 
   #refill(): void {

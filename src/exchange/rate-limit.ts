@@ -1,16 +1,14 @@
 /**
- * A token bucket that spaces our own requests out, so pollers and list walks never go beyond a
- * configured rate however many callers share the client (the exchange's limit is not shown; see
- * assumptions.ts DEFAULT_RATE_LIMIT_PER_SECOND).
+ * Spaces our own requests out so that, however many callers share the client (pollers, list
+ * walks, Slack listings), the exchange never sees more than `perSecond` requests in any one
+ * second (its limit is not shown; see assumptions.ts DEFAULT_RATE_LIMIT_PER_SECOND).
  */
 import type { Clock } from '../app/ports.js';
-import { TokenBucket } from '../domain/token-bucket.js';
+import { RateWindow } from '../domain/rate-window.js';
 
 export interface RateLimitOptions {
-  /** Sustained requests per second. */
+  /** Most requests in any one second (a sliding window, not calendar seconds). */
   perSecond: number;
-  /** Requests allowed back to back after a quiet spell; defaults to `perSecond`. */
-  burst?: number;
 }
 
 export interface RateLimiter {
@@ -18,13 +16,21 @@ export interface RateLimiter {
   acquire(): Promise<void>;
 }
 
-/** Token bucket over an injected clock; callers queue in arrival order. */
+/**
+ * Requests leave at most `perSecond` per sliding second. A small guard widens the window so that
+ * network jitter between two sends exactly one window apart cannot make the exchange see them
+ * inside one second.
+ */
 export function createRateLimiter(options: RateLimitOptions, clock: Clock): RateLimiter {
-  const bucket = new TokenBucket(() => clock.now(), options.perSecond, options.burst ?? options.perSecond);
+  if (!Number.isInteger(options.perSecond) || options.perSecond < 1) throw new RangeError('rate limit perSecond must be a whole number of at least 1');
+  const window = new RateWindow(options.perSecond, 1_000 + JITTER_GUARD_MS);
   return {
     async acquire() {
-      const waitMs = bucket.reserve();
-      if (waitMs > 0) await clock.sleep(waitMs);
+      const now = clock.now();
+      const start = window.reserve(now);
+      if (start > now) await clock.sleep(start - now);
     },
   };
 }
+
+const JITTER_GUARD_MS = 20;

@@ -3,7 +3,7 @@
  * secret replaced by [redacted] as a last guard (the code never logs them on purpose; this makes
  * sure an exchange or Slack library quoting one by accident cannot leak it either).
  */
-import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { LogLevel, Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../app/ports.js';
 import type { LogLevelName } from '../config/config.js';
 
@@ -30,7 +30,7 @@ export function createLogger(options: LoggerOptions): ProcessLogger {
   const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
   const now = options.now ?? Date.now;
   const secrets = options.secrets.filter((s) => s.length >= 8);
-  let level = options.level;
+  const level = options.level;
 
   const redact = (text: string): string => {
     let out = text;
@@ -66,9 +66,9 @@ export function createLogger(options: LoggerOptions): ProcessLogger {
       info: (...a: unknown[]) => emit('info', text(a), undefined, name),
       warn: (...a: unknown[]) => emit('warn', text(a), undefined, name),
       error: (...a: unknown[]) => emit('error', text(a), undefined, name),
-      setLevel: (l: LogLevel) => {
-        level = (l as string as LogLevelName) in RANK ? (l as string as LogLevelName) : level;
-      },
+      // Slack's WebClient calls setLevel(INFO) on the logger it is given: LOG_LEVEL is the operator's
+      // choice for the whole process, so a library may not change it.
+      setLevel: () => {},
       getLevel: () => level as unknown as LogLevel,
       setName: () => {},
     };

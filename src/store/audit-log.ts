@@ -55,7 +55,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   const warn = options.warn ?? (() => {});
   const redact = makeRedactor(options.redact);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const lock = acquireLock(`${file}.lock`);
+  const lock = acquireLock(`${file}.lock`, { warn });
   let fd: number;
   let head: { seq: number; hash: string };
   try {
@@ -90,7 +90,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
     for (const p of batch) p.resolve();
   };
 
-  return {
+  const log: DurableAuditLog = {
     file,
     get head() {
       return { ...head };
@@ -124,6 +124,17 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
       lock.release();
     },
   };
+  // A run that died holding the log leaves its trace in the log itself, not only in a warning.
+  const stale = lock.takenOver;
+  if (stale) {
+    try {
+      await log.append({ type: 'store.lock_taken_over', actor: 'system', data: { lock: lock.path, pid: stale.pid, host: stale.host, since: stale.since } });
+    } catch (err) {
+      await log.close();
+      throw err;
+    }
+  }
+  return log;
 }
 
 function nextLine(

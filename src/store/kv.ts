@@ -23,6 +23,8 @@ export interface KeyValueOptions {
   dir: string;
   /** File stem: `kv` gives kv.json and kv.lock. */
   name?: string;
+  /** Recoveries worth telling an operator (a lock left by a crashed run taken over). */
+  warn?: (message: string) => void;
 }
 
 /** The KeyValueStore port plus close() for shutdown. */
@@ -40,7 +42,7 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
   const name = options.name ?? 'kv';
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   const file = join(options.dir, `${name}.json`);
-  const lock = acquireLock(join(options.dir, `${name}.lock`));
+  const lock = acquireLock(join(options.dir, `${name}.lock`), options.warn ? { warn: options.warn } : {});
   try {
     const db = new Low<KvFile>(new DurableJsonFile<KvFile>(file), { version: KV_VERSION, values: {} });
     const raw = await db.adapter.read();

@@ -84,7 +84,7 @@ export function repositoryFiles(dir: string, name: string): RepositoryFiles {
 export async function openRepository<R extends { id: string }>(options: RepositoryOptions<R>): Promise<DurableRepository<R>> {
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   const files = repositoryFiles(options.dir, options.name);
-  const lock = acquireLock(files.lock);
+  const lock = acquireLock(files.lock, options.warn ? { warn: options.warn } : {});
   try {
     return await FileRepository.load(options, files, lock);
   } catch (err) {

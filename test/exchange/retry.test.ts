@@ -66,18 +66,20 @@ describe('parseRetryAfter', () => {
 });
 
 describe('createRateLimiter', () => {
-  it('lets a burst through, then spaces requests at the configured rate', async () => {
+  it('never lets more than perSecond requests into any sliding second', async () => {
     const clock = fakeClock();
-    const limiter = createRateLimiter({ perSecond: 5, burst: 2 }, clock);
+    const limiter = createRateLimiter({ perSecond: 5 }, clock);
     const start = clock.now();
     const times: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 12; i++) {
       await limiter.acquire();
       times.push(clock.now() - start);
+      clock.advance(37); // callers arrive spread out, not only all at once
     }
-    expect(times).toEqual([0, 0, 200, 400, 600, 800, 1_000]);
-    // Over any window after the burst, never more than perSecond requests.
-    expect(times.filter((t) => t > 0 && t <= 1_000)).toHaveLength(5);
+    for (const t of times) expect(times.filter((u) => u >= t && u < t + 1_000).length).toBeLessThanOrEqual(5);
+    // And it does not wait more than the cap needs: the sixth goes one window after the first.
+    expect(times[5]! - times[0]!).toBeGreaterThanOrEqual(1_000);
+    expect(times[5]! - times[0]!).toBeLessThan(1_100);
   });
 
   it('queues concurrent callers in order without exceeding the rate', async () => {
@@ -85,8 +87,9 @@ describe('createRateLimiter', () => {
     const sleeps: number[] = [];
     const frozen = { now: () => 1_000, sleep: async (ms: number) => void sleeps.push(ms) };
     const limiter = createRateLimiter({ perSecond: 10 }, frozen);
-    await Promise.all(Array.from({ length: 15 }, () => limiter.acquire()));
-    expect(sleeps).toEqual([100, 200, 300, 400, 500]);
+    await Promise.all(Array.from({ length: 25 }, () => limiter.acquire()));
+    // Ten at once, then ten one window later, then five a window after that: in arrival order.
+    expect(sleeps).toEqual([...Array(10).fill(1_020), ...Array(5).fill(2_040)]);
   });
 
   it('refills after a quiet spell', async () => {
@@ -98,7 +101,8 @@ describe('createRateLimiter', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
-  it('refuses a rate that is not positive', () => {
+  it('refuses a rate that is not a positive whole number', () => {
     expect(() => createRateLimiter({ perSecond: 0 }, fakeClock())).toThrow(RangeError);
+    expect(() => createRateLimiter({ perSecond: 2.5 }, fakeClock())).toThrow(RangeError);
   });
 });

@@ -191,16 +191,22 @@ describe('openRepository: one instance per file', () => {
     await repo.close();
   });
 
-  it('refuses when another process holds the lock, and says whether that process is running', async () => {
+  it('refuses while the lock\'s owner runs, and takes over the lock of an owner that died (restart after a crash)', async () => {
     const dir = tempDir();
     const files = repositoryFiles(dir, 'requests');
     const { hostname } = await import('node:os');
-    writeFileSync(files.lock, JSON.stringify({ pid: process.ppid, host: hostname(), since: 'then' }));
+    const live = JSON.stringify({ pid: process.ppid, host: hostname(), since: 'then' });
+    writeFileSync(files.lock, live);
     await expect(openRepository(testRepoOptions(dir))).rejects.toThrow(/locked by pid .*That process is running/);
+    expect(readFileSync(files.lock, 'utf8')).toBe(live); // a live owner's lock is never touched
     const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
     writeFileSync(files.lock, JSON.stringify({ pid: gone, host: hostname(), since: 'then' }));
-    await expect(openRepository(testRepoOptions(dir))).rejects.toThrow(/not running: the lock was most likely left by a crash.*delete .*requests\.lock/);
-    expect(existsSync(files.lock)).toBe(true); // never taken over automatically
+    const warnings: string[] = [];
+    const repo = await openRepository(testRepoOptions(dir, (m) => warnings.push(m)));
+    expect(JSON.parse(readFileSync(files.lock, 'utf8')).pid).toBe(process.pid);
+    expect(warnings.join('\n')).toMatch(new RegExp(`took over a lock left by pid ${gone} .*no longer running`));
+    expect(readdirSync(dir).filter((f) => f.includes('.stale-'))).toEqual([]);
+    await repo.close();
   });
 
   it('writes its pid into the lock file and removes it on close', async () => {

@@ -39,7 +39,8 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
       await fiat(ctx, respond);
       return;
     }
-    const list = LISTINGS[word];
+    // Own keys only: `/desk __proto__` or `/desk constructor` must get the usage answer, not Object's.
+    const list = Object.hasOwn(LISTINGS, word) ? LISTINGS[word as keyof typeof LISTINGS] : undefined;
     if (!list) {
       await ack({ response_type: 'ephemeral', ...deskHelp(sub) });
       return;

@@ -1,0 +1,96 @@
+/**
+ * The bot's core as a fault test runs it, in this process or in a child: the approval engine over
+ * the durable file stores in a data folder, and the real exchange client signed with a private key
+ * against a sandbox URL. What the test wants to watch or break is injected (loggers, port wrappers).
+ */
+import { join } from 'node:path';
+import type { EngineConfigInput } from '../../../src/app/config.js';
+import { createEngine, type Engine } from '../../../src/app/engine.js';
+import { createRandomIds } from '../../../src/app/ids.js';
+import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger, Notifier, Repository } from '../../../src/app/ports.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
+import { createPolicy } from '../../../src/domain/policy.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
+import { createExchangeClient, systemClock, type ExchangeClientOptions } from '../../../src/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
+import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
+import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/store/kv.js';
+import { openRepository, type DurableRepository } from '../../../src/store/repository.js';
+
+export const DESK_PEOPLE = { requester: 'U0REQ0001', approvers: ['U0APP0001', 'U0APP0002', 'U0APP0003'] } as const;
+
+export interface DeskOptions {
+  dataDir: string;
+  sandboxUrl: string;
+  /** Hex or PEM, as DESK_PRIVATE_KEY would hold it. */
+  privateKey: string;
+  clock?: Clock;
+  engineConfig?: EngineConfigInput;
+  client?: Pick<ExchangeClientOptions, 'timeoutMs' | 'retry' | 'rateLimit' | 'logger' | 'fetch'>;
+  logger?: Logger;
+  /** Store recoveries (lock takeovers, torn lines). */
+  warn?: (message: string) => void;
+  notifier?: Notifier;
+  /** Secrets the audit log must redact wherever they appear. */
+  redact?: string[];
+  /** Wrap a port before the engine gets it (kill switches, counters). */
+  wrap?: {
+    exchange?: (port: ExchangePort) => ExchangePort;
+    requests?: (port: Repository<DeskRequest>) => Repository<DeskRequest>;
+    kv?: (port: KeyValueStore) => KeyValueStore;
+    audit?: (port: AuditLog) => AuditLog;
+  };
+}
+
+export interface Desk {
+  engine: Engine;
+  exchange: ExchangePort;
+  requests: DurableRepository<DeskRequest>;
+  kv: DurableKeyValueStore;
+  audit: DurableAuditLog;
+  /** Waits for what the engine has under way, then closes the stores (releasing their locks). */
+  close(): Promise<void>;
+}
+
+/** Opens the stores in `dataDir`, builds the client and the engine, and runs recovery (engine.start). */
+export async function openDesk(o: DeskOptions): Promise<Desk> {
+  const clock = o.clock ?? systemClock;
+  const warn = o.warn ?? (() => {});
+  const requests = await openRepository({ dir: o.dataDir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION, warn });
+  const kv = await openKeyValueStore({ dir: o.dataDir, warn });
+  const audit = await openAuditLog({ file: join(o.dataDir, AUDIT_FILE_NAME), clock, warn, ...(o.redact ? { redact: o.redact } : {}) });
+  const exchange = createExchangeClient({
+    baseUrl: o.sandboxUrl,
+    signer: createSigner(parsePrivateKey(o.privateKey)),
+    clock,
+    rateLimit: false,
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    timeoutMs: 3_000,
+    ...o.client,
+  });
+  const w = o.wrap ?? {};
+  const engine = createEngine({
+    exchange: w.exchange ? w.exchange(exchange) : exchange,
+    requests: w.requests ? w.requests(requests) : requests,
+    kv: w.kv ? w.kv(kv) : kv,
+    audit: w.audit ? w.audit(audit) : audit,
+    notifier: o.notifier ?? { notify: () => {} },
+    clock,
+    ids: createRandomIds(),
+    policy: createPolicy({ requesters: [DESK_PEOPLE.requester], approvers: DESK_PEOPLE.approvers }),
+    ...(o.engineConfig ? { config: o.engineConfig } : {}),
+    ...(o.logger ? { logger: o.logger } : {}),
+  });
+  await engine.start();
+  return {
+    engine,
+    exchange,
+    requests,
+    kv,
+    audit,
+    async close() {
+      await engine.idle().catch(() => undefined);
+      await Promise.all([requests.close(), kv.close(), audit.close()]);
+    },
+  };
+}

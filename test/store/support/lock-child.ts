@@ -1,0 +1,21 @@
+/**
+ * Run as a separate process by lock.test.ts: says `ready`, waits for a line on stdin (so several
+ * children try at the same instant), tries to take the lock at argv[2], prints the outcome, and
+ * holds a won lock until stdin closes.
+ */
+import { acquireLock, type FileLock } from '../../../src/store/lock.js';
+
+let lock: FileLock | undefined;
+process.stdin.once('data', () => {
+  try {
+    lock = acquireLock(process.argv[2]!);
+    process.stdout.write(`got ${lock.takenOver ? 'takeover' : 'fresh'}\n`);
+  } catch (err) {
+    process.stdout.write(`refused ${(err as Error).name}\n`);
+  }
+});
+process.stdin.on('end', () => {
+  lock?.release();
+  process.exit(0);
+});
+process.stdout.write('ready\n');
