@@ -32,7 +32,7 @@ export async function benchMemory(): Promise<BenchRow[]> {
     const files = repositoryFiles(dir, DESK_REQUEST_STORE_NAME);
     writeFileSync(files.live, JSON.stringify({ version: DESK_REQUEST_VERSION, records: openRequests(OPEN) }));
     writeFileSync(files.history, '');
-    // Compiled JavaScript (what `npm run build` ships), then under tsx (what `npm start` runs).
+    // Compiled JavaScript (what `npm start` runs, after `npm run build`), then under tsx (`npm run dev`).
     const bundle = await bundleEntry('../../../bench/memory-child.ts');
     let compiled: ChildResult;
     try {
@@ -42,10 +42,11 @@ export async function benchMemory(): Promise<BenchRow[]> {
     }
     const tsx = run(['--import', 'tsx', fileURLToPath(new URL('./memory-child.ts', import.meta.url)), dir]);
     const rows: BenchRow[] = [];
-    for (const [how, r] of [['node, compiled', compiled], ['tsx (npm start)', tsx]] as const) {
+    for (const [how, r, held] of [['node, compiled (npm start)', compiled, true], ['tsx (npm run dev)', tsx, false]] as const) {
       const rss = r.after.rss / MB;
+      // The target holds for what production runs; the tsx figure shows the loader's own cost.
       rows.push(
-        { name: `resident memory, ${OPEN.toLocaleString('en')} open requests loaded, ${how}`, value: rss, unit: 'MB', target: `< ${TARGET_MB} MB`, pass: rss < TARGET_MB && r.open === OPEN },
+        { name: `resident memory, ${OPEN.toLocaleString('en')} open requests loaded, ${how}`, value: rss, unit: 'MB', target: held ? `< ${TARGET_MB} MB` : 'info (development loader)', pass: r.open === OPEN && (!held || rss < TARGET_MB) },
         { name: `  the same process before opening the stores, ${how}`, value: r.base.rss / MB, unit: 'MB', target: 'info (runtime + modules)', pass: true },
       );
     }
