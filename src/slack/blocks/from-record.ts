@@ -122,19 +122,8 @@ export function statusMessageFor(r: DeskRequest, sandbox: boolean): MessagePaylo
   return { ...payload, blocks: payload.blocks.filter((b) => b.type !== 'actions') };
 }
 
-/** A record as an App Home card or line. */
+/** A record as an App Home card or line: the approval message's fields, minus what only it shows. */
 export function homeRequestOf(r: DeskRequest): HomeRequest {
-  const decision = decisionOf(r);
-  const status = statusOf(r);
-  return {
-    requestId: r.id,
-    requesterId: r.requester,
-    createdAt: r.createdAt,
-    request: viewOf(r),
-    snapshotHash: r.snapshotHash,
-    requiredApprovals: r.requiredApprovals,
-    approvals: r.approvals,
-    ...(decision ? { decision } : {}),
-    ...(status ? { status } : {}),
-  };
+  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, ...card } = approvalInput(r, false);
+  return card;
 }

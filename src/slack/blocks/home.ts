@@ -4,23 +4,17 @@
  */
 import { BLOCK } from '../ids.js';
 import { context, divider, header, sandboxBanner, section, type HomeView, type KnownBlock } from './kit.js';
-import { approvalButtons, headline, progressLine, requestBlocks } from './approval-message.js';
+import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMessageInput } from './approval-message.js';
 import { slackDate } from './format.js';
 import { LIMITS } from './limits.js';
-import { KIND_LABEL, type Approval, type Decision, type RequestView, type StatusLine } from './request-view.js';
+import { KIND_LABEL, type Decision } from './request-view.js';
 import { code, escapeMrkdwn } from './text.js';
 
-export interface HomeRequest {
-  requestId: string;
-  requesterId: string;
-  createdAt: number;
-  request: RequestView;
-  snapshotHash?: string;
-  requiredApprovals: number;
-  approvals: readonly Approval[];
-  decision?: Decision;
-  status?: StatusLine;
-}
+/** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */
+export type HomeRequest = Pick<
+  ApprovalMessageInput,
+  'requestId' | 'requesterId' | 'createdAt' | 'request' | 'snapshotHash' | 'requiredApprovals' | 'approvals' | 'decision' | 'status'
+>;
 
 export interface HomeViewInput {
   userId: string;
