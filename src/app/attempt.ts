@@ -10,7 +10,7 @@ import { isExchangeError } from '../exchange/errors.js';
 import { recipientDetailsAdvice } from './compliance/recipient-advice.js';
 import { audit, emit, persistStep, SYSTEM, type EngineContext } from './context.js';
 import { findAndSettle } from './find.js';
-import { markCompleted, markFailed, markSubmitted, markUnknown } from './outcomes.js';
+import { markCompleted, markFailed, markRefusedInDoubt, markSubmitted, markUnknown } from './outcomes.js';
 import { send, type SendOutcome } from './send.js';
 
 export interface AttemptPlan {
@@ -77,7 +77,7 @@ async function settleRefusal(ctx: EngineContext, started: DeskRequest, refusal: 
   const resent = started.execution!.unknownSince !== null;
   if (resent) {
     // The key went out before with an unknown outcome: this refusal may only mean "already done".
-    const settled = await settleIfFound(ctx, started);
+    const settled = await settleIfFound(ctx, started, refusal);
     if (settled !== 'not_found') return false;
     if (started.kind === 'bank_account_removal' && refusal.notFound) {
       await markCompleted(ctx, started, 'not found after an unknown outcome: removed');
@@ -85,7 +85,7 @@ async function settleRefusal(ctx: EngineContext, started: DeskRequest, refusal: 
     }
   }
   if (started.kind === 'trade' && refusal.quoteUnusable) return requoteOrFail(ctx, started, refusal.message);
-  await markFailed(ctx, started, ['executing'], { stage: 'exchange', reason: refusalReason(started, refusal), exchangeMessage: refusal.message });
+  await markFailed(ctx, started, ['executing'], { stage: 'exchange', reason: refusalReason(started.kind, refusal.status, refusal.message), exchangeMessage: refusal.message });
   return false;
 }
 
@@ -93,24 +93,35 @@ async function settleRefusal(ctx: EngineContext, started: DeskRequest, refusal: 
  * The failure's sentence for people. A crypto withdrawal refused (422) for missing recipient or
  * VASP details gets what to do next: the fix is in the exchange's app, not in a new request.
  */
-function refusalReason(started: DeskRequest, refusal: Extract<SendOutcome, { kind: 'refused' }>): string {
-  const base = `The exchange refused: ${refusal.message}`;
-  const advice = started.kind === 'crypto_withdrawal' && refusal.status === 422 ? recipientDetailsAdvice(refusal.message) : undefined;
+export function refusalReason(kind: DeskRequest['kind'], status: number | undefined, message: string): string {
+  const base = `The exchange refused: ${message}`;
+  const advice = kind === 'crypto_withdrawal' && status === 422 ? recipientDetailsAdvice(message) : undefined;
   return advice === undefined ? base : `${base.replace(/[.\s]+$/, '')}. ${advice}`;
 }
 
-/** Looks for the request on the exchange; an unreadable exchange leaves it unknown to reconcile later. */
-async function settleIfFound(ctx: EngineContext, started: DeskRequest): Promise<'found' | 'not_found' | 'unknown'> {
+/**
+ * Looks for the request on the exchange after a resend was refused. An unreadable exchange does
+ * not drop the refusal: it is kept as the attempt's outcome, and the request waits in `unknown`
+ * for the next reconcile to look again and then settle it (never to send the key again).
+ */
+async function settleIfFound(ctx: EngineContext, started: DeskRequest, refusal: Extract<SendOutcome, { kind: 'refused' }>): Promise<'found' | 'not_found' | 'unknown'> {
   try {
     return (await findAndSettle(ctx, started)) ? 'found' : 'not_found';
   } catch (err) {
     if (!isExchangeError(err)) throw err;
-    await markUnknown(ctx, started, `refused on resend, and the exchange could not be read to check: ${err.userMessage}`);
+    const outcome = started.kind === 'trade' && refusal.quoteUnusable ? 'quote_unusable' : 'refused';
+    ctx.schedules.reconcile.set(started.id, ctx.clock.now() + ctx.config.reconcileIntervalMs);
+    await markRefusedInDoubt(ctx, started, { outcome, message: refusal.message }, err.userMessage);
     return 'unknown';
   }
 }
 
-async function requoteOrFail(ctx: EngineContext, started: DeskRequest, message: string): Promise<boolean> {
+/**
+ * A definitive "no order for this key, the quote is unusable": back to `approved` for a fresh
+ * quote (the next attempt gets a new key), or failed once the re-quotes are used up. The request
+ * is `executing` with that attempt last.
+ */
+export async function requoteOrFail(ctx: EngineContext, started: DeskRequest, message: string): Promise<boolean> {
   const execution = started.execution!;
   if (execution.unusableRequotes >= ctx.config.maxUnusableRequotes) {
     const reason = `The quote could not be used (${message}); re-quoted ${execution.unusableRequotes} times without success.`;

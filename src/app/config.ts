@@ -44,8 +44,13 @@ export interface PollConfig {
   /** ... with this burst. */
   burst: number;
   pageSize: number;
-  /** Pages per list per cycle; requests not reached are read one by one or next cycle. */
+  /**
+   * Pages a list walk may read beyond those its own requests fill (other records in the window);
+   * what a whole walk does not reach is read one by one. A walk the budget stops goes on next cycle.
+   */
   maxPages: number;
+  /** Single reads per kind per cycle, for requests the lists cannot reach. */
+  singleReadsPerCycle: number;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -68,6 +73,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
     burst: DEFAULT_RATE_LIMIT_PER_SECOND,
     pageSize: MAX_PAGE_SIZE,
     maxPages: 20,
+    singleReadsPerCycle: 2,
   },
 };
 

@@ -13,6 +13,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
 import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Logger, Notifier, Repository } from './ports.js';
 import { QuoteBook } from './quote-book.js';
+import type { PolledKind, Sweep } from './sweep.js';
 import { TokenBucket } from '../domain/token-bucket.js';
 
 export interface EngineDeps {
@@ -30,8 +31,12 @@ export interface EngineDeps {
 
 /** In-memory "not before" times: scheduling only, never correctness (a restart resets them to now). */
 export interface Schedules {
-  /** `starved`: due but not reached by the last cycle's budget; read on its own first next time. */
-  poll: Map<string, { nextAt: number; intervalMs: number; starved?: boolean }>;
+  /** `single`: a whole list walk did not reach it, so it is read on its own (until a list shows it again). */
+  poll: Map<string, { nextAt: number; intervalMs: number; single?: boolean }>;
+  /** Per polled kind, the list walk under way: the next cycle continues it where the budget stopped it. */
+  sweeps: Map<PolledKind, Sweep>;
+  /** Polling cycles so far (which kind goes first). */
+  pollCycle: number;
   reconcile: Map<string, number>;
   retry: Map<string, { nextAt: number; failures: number }>;
 }
@@ -81,7 +86,7 @@ export function createContext(deps: EngineDeps): EngineContext {
     requestLocks: new KeyedLock(),
     quotes: new QuoteBook(),
     termsLocks: new KeyedLock(),
-    schedules: { poll: new Map(), reconcile: new Map(), retry: new Map() },
+    schedules: { poll: new Map(), sweeps: new Map(), pollCycle: 0, reconcile: new Map(), retry: new Map() },
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
     notices: new NoticeQueue(deps.notifier, logger),
     background: new Background(logger),

@@ -6,6 +6,7 @@
 import { hasRequiredApprovals } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
 import type { EngineContext } from './context.js';
+import { hasSettledRefusal, resumeSettled } from './definitive-no.js';
 import { executeTrade } from './execute-trade.js';
 import { executeTransfer } from './execute-transfer.js';
 import { markFailed, markUnknown } from './outcomes.js';
@@ -35,7 +36,9 @@ async function stepOnce(ctx: EngineContext, request: DeskRequest): Promise<boole
       if (!hasRequiredApprovals(ctx.policy, request)) return refuseStaleApprovals(ctx, request);
       return request.kind === 'trade' ? executeTrade(ctx, request) : executeTransfer(ctx, request);
     case 'executing':
-      // Nobody holds the lock, so no call is in flight here: the process stopped mid-call.
+      // Nobody holds the lock, so no call is in flight here: the process stopped mid-call, or
+      // between settling a definitive refusal and acting on it (nothing in flight: finish that).
+      if (hasSettledRefusal(request)) return resumeSettled(ctx, request);
       return (await markUnknown(ctx, request, 'The process stopped before the exchange answer was recorded.')) !== undefined;
     case 'unknown':
       return reconcile(ctx, request);

@@ -63,6 +63,24 @@ export async function markUnknown(ctx: EngineContext, request: DeskRequest, mess
   return unknown;
 }
 
+/**
+ * A resend was refused (a definitive answer for that send), but the look that must follow it
+ * (the refusal may only mean "an earlier send already did it") could not read the exchange. The
+ * request waits in `unknown` with the refusal kept as the attempt's outcome, so the next
+ * reconcile settles the refusal instead of sending the key again (reconcile.ts).
+ */
+export async function markRefusedInDoubt(ctx: EngineContext, request: DeskRequest, refusal: { outcome: 'refused' | 'quote_unusable'; message: string }, readError: string): Promise<DeskRequest | undefined> {
+  const now = ctx.clock.now();
+  const unknown = await persistStep(ctx, request.id, ['executing'], 'outcome_unknown', (current) => ({
+    execution: { ...settleLastAttempt(current.execution!, { outcome: refusal.outcome, message: refusal.message, endedAt: now }), unknownSince: current.execution!.unknownSince ?? now },
+  }));
+  if (unknown === undefined) return undefined;
+  const message = `The exchange refused the resend (${refusal.message}) but could not be read to check for an earlier send: ${readError}`;
+  await audit(ctx, 'exchange.answer', EXCHANGE, request.id, { outcome: 'unknown', refused: refusal.outcome, message });
+  emit(ctx, unknown, { type: 'execution.outcome_unknown', message });
+  return unknown;
+}
+
 /** Ends the request as failed, keeping the exchange's words. */
 export async function markFailed(ctx: EngineContext, request: DeskRequest, from: readonly RequestState[], failure: Failure): Promise<void> {
   const now = ctx.clock.now();

@@ -1,18 +1,19 @@
 /**
- * Following submitted withdrawals and orders until they are final. One list call covers many
- * requests (crypto withdrawals since the oldest one due, orders likewise, fiat withdrawals by
- * page); single reads only for what the lists did not reach. Every page or read takes a token
- * from the polling budget (the overall rate cap); what the budget does not reach waits for the
- * next cycle. Intervals grow while nothing changes and reset on a change.
+ * Following submitted withdrawals and orders until they are final. List walks cover many
+ * requests at once (sweep.ts: crypto withdrawals and orders over the window of the ones due, fiat
+ * withdrawals by page), and a walk the budget stops continues next cycle where it stopped; single
+ * reads only for the few the lists cannot reach. Every page or read takes a token from the polling
+ * budget (the overall rate cap). Intervals grow while nothing changes and reset on a change.
  *
  * Each change is persisted as the request's "last reported" values BEFORE it is notified, and
  * compared against them: a change is reported once and never twice, also across restarts (a
  * crash between the two drops that notice; see events.ts).
  */
-import { firstSentAt, mustAdvance, type DeskRequest, type RecordChanges } from '../domain/record.js';
+import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/record.js';
 import { isExchangeError } from '../exchange/errors.js';
 import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from './context.js';
-import { changedFields, finalFailureReason, fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, remoteStatusOf, type RemoteView } from './remote.js';
+import { changedFields, finalFailureReason, fromCryptoWithdrawal, fromOrder, remoteStatusOf, type RemoteView } from './remote.js';
+import { closeSweep, POLLED_KINDS, startSweep, unreached, walk, type PolledKind, type Sweep } from './sweep.js';
 
 export interface PollSummary {
   /** Requests whose status was read this cycle. */
@@ -25,9 +26,6 @@ export interface PollSummary {
   stopped: number;
 }
 
-const POLLED_KINDS = ['crypto_withdrawal', 'trade', 'fiat_withdrawal'] as const;
-type PolledKind = (typeof POLLED_KINDS)[number];
-
 /** One polling cycle over the live records. */
 export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]): Promise<PollSummary> {
   const summary: PollSummary = { polled: 0, calls: 0, changed: 0, stopped: 0 };
@@ -38,87 +36,106 @@ export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]):
     if (now - (request.execution!.submittedAt ?? now) > ctx.config.poll.maxAgeMs) summary.stopped += (await stopPolling(ctx, request)) ? 1 : 0;
     else active.push(request);
   }
-  for (const kind of POLLED_KINDS) {
-    const ofKind = active.filter((r) => r.kind === kind);
-    const due = ofKind.filter((r) => (ctx.schedules.poll.get(r.id)?.nextAt ?? 0) <= now);
-    if (due.length > 0) await pollKind(ctx, kind, ofKind, due, summary);
+  // The kind that goes first changes every cycle, so a large sweep of one kind cannot starve another.
+  const first = ctx.schedules.pollCycle++ % POLLED_KINDS.length;
+  for (const kind of [...POLLED_KINDS.slice(first), ...POLLED_KINDS.slice(0, first)]) {
+    await pollKind(ctx, kind, active.filter((r) => r.kind === kind), summary);
   }
   return summary;
 }
 
-async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: DeskRequest[], allDue: DeskRequest[], summary: PollSummary): Promise<void> {
-  // Requests a list did not reach last time are read on their own first, so none starves.
-  const starved = allDue.filter((r) => ctx.schedules.poll.get(r.id)?.starved && kind !== 'fiat_withdrawal');
-  for (const request of starved) await readOne(ctx, request, summary);
-  const due = allDue.filter((r) => (ctx.schedules.poll.get(r.id)?.nextAt ?? 0) <= ctx.clock.now() && !starved.includes(r));
-  if (due.length === 0) return;
-  let views: Map<string, RemoteView>;
-  try {
-    views = await listViews(ctx, kind, due, summary);
-  } catch (err) {
-    if (!isExchangeError(err)) throw err;
-    ctx.logger.warn('polling list failed; backing off', { kind, error: err.message });
-    for (const request of due) reschedule(ctx, request.id, false);
-    return;
+/**
+ * One kind's share of a cycle: first a bounded number of single reads of the requests the lists
+ * cannot reach (so they never starve), then the list walk: the one under way, or a new one for
+ * what is due and was not read yet.
+ */
+async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: DeskRequest[], summary: PollSummary): Promise<void> {
+  const now = ctx.clock.now();
+  const isDue = (r: DeskRequest) => (ctx.schedules.poll.get(r.id)?.nextAt ?? 0) <= now;
+  const single = (r: DeskRequest) => kind !== 'fiat_withdrawal' && ctx.schedules.poll.get(r.id)?.single === true;
+  const read = new Set<string>();
+  for (const request of ofKind.filter((r) => isDue(r) && single(r)).slice(0, ctx.config.poll.singleReadsPerCycle)) {
+    if (await readOne(ctx, request, summary)) read.add(request.id);
   }
-  const seen = new Set<string>();
-  for (const request of ofKind) {
-    const view = views.get(request.execution!.exchangeId!);
-    if (view === undefined) continue;
-    seen.add(request.id);
-    await applyAndReschedule(ctx, request, view, summary);
-  }
-  for (const request of due.filter((r) => !seen.has(r.id))) await readOne(ctx, request, summary);
-}
-
-async function listViews(ctx: EngineContext, kind: PolledKind, due: DeskRequest[], summary: PollSummary): Promise<Map<string, RemoteView>> {
-  const bounds = { pageSize: ctx.config.poll.pageSize, maxPages: ctx.config.poll.maxPages };
-  // The window of the due requests only: a list that serves newest first cannot starve older ones.
-  const sentAt = due.map((r) => firstSentAt(r) ?? r.execution!.submittedAt ?? 0);
-  const window = { from_time: Math.max(0, Math.min(...sentAt) - ctx.config.clockSkewMs), to_time: Math.max(...due.map((r) => r.execution!.submittedAt ?? 0)) + ctx.config.clockSkewMs };
-  const views = new Map<string, RemoteView>();
-  const add = (view: RemoteView | undefined) => {
-    if (view !== undefined) views.set(view.exchangeId, view);
+  const byExchangeId = new Map(ofKind.map((r) => [r.execution!.exchangeId!, r]));
+  let walking: Sweep | undefined;
+  const onView = async (view: RemoteView) => {
+    const request = byExchangeId.get(view.exchangeId);
+    if (request === undefined || read.has(request.id)) return;
+    read.add(request.id);
+    // Next due counted from the sweep's start: what one sweep read falls due together, for one sweep again.
+    await applyAndReschedule(ctx, request, view, summary, walking!.startedAt);
   };
-  if (kind === 'crypto_withdrawal') (await budgeted(ctx, ctx.exchange.listCryptoWithdrawals(window, bounds), summary)).forEach((w) => add(fromCryptoWithdrawal(w)));
-  else if (kind === 'trade') (await budgeted(ctx, ctx.exchange.listOrders(window, bounds), summary)).forEach((o) => add(fromOrder(o)));
-  else (await budgeted(ctx, ctx.exchange.listFiatWithdrawals(bounds), summary)).forEach((f) => add(fromFiatWithdrawal(f)));
-  return views;
+  // At most two walks a cycle: the one under way, and one for what became due while it went on.
+  for (let walks = 0; walks < 2; walks++) {
+    let sweep = current(ctx, kind, byExchangeId);
+    if (sweep === undefined) {
+      const targets = ofKind.filter((r) => isDue(r) && !single(r) && !read.has(r.id));
+      if (targets.length === 0) return;
+      try {
+        sweep = startSweep(ctx, kind, targets);
+      } catch (err) {
+        if (!isExchangeError(err)) throw err;
+        return listFailed(ctx, kind, targets.map((r) => r.id), err.message);
+      }
+      ctx.schedules.sweeps.set(kind, sweep);
+    }
+    walking = sweep;
+    let over: boolean;
+    try {
+      over = await walk(ctx, sweep, () => summary.calls++, onView);
+    } catch (err) {
+      if (!isExchangeError(err)) throw err;
+      ctx.schedules.sweeps.delete(kind);
+      await closeSweep(sweep).catch(() => undefined);
+      return listFailed(ctx, kind, idsOf(unreached(sweep), byExchangeId), err.message);
+    }
+    if (!over) return;
+    ctx.schedules.sweeps.delete(kind);
+    await closeSweep(sweep);
+    // What a whole walk did not see, the list cannot reach: read on its own from now on (fiat has no single read).
+    for (const id of idsOf(unreached(sweep), byExchangeId)) {
+      if (kind === 'fiat_withdrawal') reschedule(ctx, id, false);
+      else markSingle(ctx, id);
+    }
+  }
 }
 
 /**
- * Reads a list page by page while the budget allows, up to maxPages. A token is taken before each
- * page could be fetched, also the one after a full last page that turns out not to exist: the
- * count errs high by at most one per list, so the cap is never exceeded.
+ * The kind's sweep under way, unless every request it still looks for has finished meanwhile, or
+ * it is older than the longest poll interval (a list cursor may not live for ever).
  */
-async function budgeted<T>(ctx: EngineContext, items: AsyncIterable<T>, summary: PollSummary): Promise<T[]> {
-  const { pageSize, maxPages } = ctx.config.poll;
-  const out: T[] = [];
-  const iterator = items[Symbol.asyncIterator]();
-  try {
-    while (out.length < pageSize * maxPages) {
-      if (out.length % pageSize === 0) {
-        if (!ctx.pollBudget.tryTake()) return out;
-        summary.calls++;
-      }
-      const next = await iterator.next();
-      if (next.done) return out;
-      out.push(next.value);
-    }
-    return out;
-  } finally {
-    await iterator.return?.();
-  }
+function current(ctx: EngineContext, kind: PolledKind, followed: Map<string, DeskRequest>): Sweep | undefined {
+  const sweep = ctx.schedules.sweeps.get(kind);
+  if (sweep === undefined) return undefined;
+  const wanted = idsOf(unreached(sweep), followed).length > 0;
+  if (wanted && ctx.clock.now() - sweep.startedAt <= ctx.config.poll.maxIntervalMs) return sweep;
+  ctx.schedules.sweeps.delete(kind);
+  void closeSweep(sweep).catch(() => undefined);
+  return undefined;
 }
 
-/** A request the lists did not reach: a single read if the budget allows (fiat has none). */
-async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSummary): Promise<void> {
-  if (request.kind === 'fiat_withdrawal') return reschedule(ctx, request.id, false);
-  if (!ctx.pollBudget.tryTake()) {
-    const schedule = ctx.schedules.poll.get(request.id);
-    ctx.schedules.poll.set(request.id, { nextAt: schedule?.nextAt ?? 0, intervalMs: schedule?.intervalMs ?? ctx.config.poll.intervalMs, starved: true });
-    return;
-  }
+function listFailed(ctx: EngineContext, kind: PolledKind, requestIds: string[], error: string): void {
+  ctx.logger.warn('polling list failed; backing off', { kind, error });
+  for (const id of requestIds) reschedule(ctx, id, false);
+}
+
+function idsOf(exchangeIds: string[], byExchangeId: Map<string, DeskRequest>): string[] {
+  return exchangeIds.flatMap((e) => {
+    const request = byExchangeId.get(e);
+    return request === undefined ? [] : [request.id];
+  });
+}
+
+/** A request the lists cannot reach: read on its own, now and each time it is due. */
+function markSingle(ctx: EngineContext, requestId: string): void {
+  const schedule = ctx.schedules.poll.get(requestId);
+  ctx.schedules.poll.set(requestId, { nextAt: schedule?.nextAt ?? 0, intervalMs: schedule?.intervalMs ?? ctx.config.poll.intervalMs, single: true });
+}
+
+/** A single read if the budget allows (else it stays due for the next cycle). True when read. */
+async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSummary): Promise<boolean> {
+  if (!ctx.pollBudget.tryTake()) return false;
   summary.calls++;
   const id = request.execution!.exchangeId!;
   try {
@@ -129,20 +146,26 @@ async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSu
     ctx.logger.warn('polling read failed; backing off', { requestId: request.id, error: err.message });
     reschedule(ctx, request.id, false);
   }
+  return true;
 }
 
-async function applyAndReschedule(ctx: EngineContext, request: DeskRequest, view: RemoteView, summary: PollSummary): Promise<void> {
+/**
+ * Applies a view and schedules the next read. `listedFrom`: seen by the sweep started then (the
+ * lists reach it again, so it is no single read any more); absent: read on its own (it stays one).
+ */
+async function applyAndReschedule(ctx: EngineContext, request: DeskRequest, view: RemoteView, summary: PollSummary, listedFrom?: number): Promise<void> {
   summary.polled++;
   const changed = await applyRemote(ctx, request.id, view);
   if (changed) summary.changed++;
-  reschedule(ctx, request.id, changed);
+  reschedule(ctx, request.id, changed, listedFrom === undefined ? {} : { from: listedFrom, single: false });
 }
 
-function reschedule(ctx: EngineContext, requestId: string, changed: boolean): void {
+function reschedule(ctx: EngineContext, requestId: string, changed: boolean, how: { from?: number; single?: boolean } = {}): void {
   const { intervalMs, backoffFactor, maxIntervalMs } = ctx.config.poll;
-  const previous = ctx.schedules.poll.get(requestId)?.intervalMs ?? intervalMs;
-  const next = changed ? intervalMs : Math.min(maxIntervalMs, Math.round(previous * backoffFactor));
-  ctx.schedules.poll.set(requestId, { nextAt: ctx.clock.now() + next, intervalMs: next });
+  const previous = ctx.schedules.poll.get(requestId);
+  const next = changed ? intervalMs : Math.min(maxIntervalMs, Math.round((previous?.intervalMs ?? intervalMs) * backoffFactor));
+  const single = how.single ?? previous?.single ?? false;
+  ctx.schedules.poll.set(requestId, { nextAt: (how.from ?? ctx.clock.now()) + next, intervalMs: next, ...(single ? { single: true } : {}) });
 }
 
 // ---- applying what the exchange says ---------------------------------------------------------

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeskEvent } from '../../src/app/events.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, tradeInput } from './support/requests.js';
+import { ADDR_OK } from './support/fake-exchange.js';
 import { World } from './support/world.js';
 
 const statusEvents = (world: World, id: string) =>
@@ -138,16 +139,24 @@ describe('polling', () => {
     expect(reads()).toBe(after);
   });
 
-  it('a withdrawal the list does not reach is read on its own', async () => {
+  it('a withdrawal a whole list walk does not reach is read on its own', async () => {
+    // Pages of 1; a walk may read 1 page beyond its own 2 requests: 3 pages.
     const world = new World({ config: { poll: { pageSize: 1, maxPages: 1, ratePerSecond: 10, burst: 10 } } });
     const a = await requestAndApprove(world, cryptoInput('20'));
     world.clock.advance(1_000);
     const b = await requestAndApprove(world, cryptoInput('21'));
+    world.clock.advance(1_000);
+    // Two withdrawals made outside the desk (the exchange's app), newer: the list serves them first.
+    for (const amount of ['30', '31']) await world.exchange.createCryptoWithdrawal({ crypto_currency_id: 1, amount, address_book_address_id: ADDR_OK });
     world.exchange.setWithdrawal(a.execution!.exchangeId!, { status: 'processing' });
     world.exchange.setWithdrawal(b.execution!.exchangeId!, { status: 'processing' });
+    const pages = world.exchange.pages;
     await world.advanceAndTick(10_000);
+    expect(world.exchange.pages - pages).toBe(3);
+    expect(world.exchange.calls.filter((c) => c.op === 'getCryptoWithdrawal')).toHaveLength(0);
+    expect((await world.record(b.id)).remote?.status).toBe('processing');
+    await world.advanceAndTick(1_000);
     expect(world.exchange.calls.filter((c) => c.op === 'getCryptoWithdrawal')).toHaveLength(1);
     expect((await world.record(a.id)).remote?.status).toBe('processing');
-    expect((await world.record(b.id)).remote?.status).toBe('processing');
   });
 });

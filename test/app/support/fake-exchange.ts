@@ -337,9 +337,11 @@ export class FakeExchange implements ExchangePort {
     const self = this;
     return {
       async *[Symbol.asyncIterator]() {
-        const all = items();
+        let all = items();
         let served = 0;
         for (let page = 0; page * size < Math.max(all.length, 1) && page < maxPages; page++) {
+          // Each page is read afresh, as from the real exchange (a walk may pause between pages).
+          if (page > 0) all = items();
           self.pages++;
           for (const item of all.slice(page * size, page * size + size)) {
             if (served++ >= maxItems) return;

@@ -1,0 +1,159 @@
+/**
+ * Defect A: a trade whose process died after persisting `executing` (with the order's
+ * client_order_id) but before the order left. On restart the order is nowhere, and the quote it
+ * was to use has expired. A definitive "no" for the key (the exchange's refusal of a resend, or
+ * the quote dead past the clock-skew margin with no order found) must lead to the normal re-quote
+ * with a NEW key, or to a failure with the exchange's words; never to waiting 24 h.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DeskRequest } from '../../src/domain/record.js';
+import type { Fault, Op } from './support/fake-exchange.js';
+import { tradeInput } from './support/requests.js';
+import { World } from './support/world.js';
+
+const SKEW_MS = 60_000;
+const readFails: Fault = { when: 'before', error: 'server' };
+
+/** Request and approve a trade; the process dies right after persisting `executing`, before the order leaves. */
+async function diedBeforeTheOrderLeft(world: World, input = tradeInput()): Promise<DeskRequest> {
+  const res = await world.engine.request('U_REQ', input);
+  if (!res.ok) throw new Error('fixture');
+  await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
+  // The last approval of a trade writes approved + executing (with the key) in one write.
+  world.crashAfterWrites(1);
+  await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash).catch(() => undefined);
+  await world.engine.idle();
+  const stuck = await world.record(res.request.id);
+  expect(world.crashed).toBe(true);
+  expect(stuck.state).toBe('executing');
+  expect(world.exchange.calls.filter((c) => c.op === 'createOrder')).toHaveLength(0);
+  return stuck;
+}
+
+/** The read right after each order call fails (the look that checks a refusal), every other read works. */
+function failTheLookAfterEachOrder(world: World): void {
+  let lastWasOrder = false;
+  world.exchange.onWrite = (op) => void (op === 'createOrder' && (lastWasOrder = true));
+  world.exchange.faultPolicy = (op: Op) => {
+    if (op === 'read' && lastWasOrder) {
+      lastWasOrder = false;
+      return readFails;
+    }
+    return undefined;
+  };
+}
+
+const orderCalls = (world: World) => world.exchange.calls.filter((c) => c.op === 'createOrder').length;
+
+describe('a dead quote after a crash before the order left', () => {
+  it('the refusal of a resend is settled even when the look after it cannot read the exchange: re-quoted, new key, one order', async () => {
+    const world = new World({ config: { clockSkewMs: SKEW_MS } });
+    const stuck = await diedBeforeTheOrderLeft(world);
+    const firstKey = stuck.execution!.attempts[0]!.key;
+    failTheLookAfterEachOrder(world);
+    world.clock.advance(5_000); // past the settle time; the 2.5 s quote is expired, but within the skew margin
+    await world.restart();
+    await world.engine.idle();
+    for (let i = 0; i < 3; i++) await world.advanceAndTick(10_000);
+    const done = await world.record(stuck.id);
+    expect(done.state).toBe('submitted');
+    expect(world.exchange.orders).toHaveLength(1);
+    const order = world.exchange.orders[0]!;
+    expect(order.client_order_id).not.toBe(firstKey);
+    expect(done.execution!.exchangeId).toBe(String(order.id));
+    // The first key was sent once more (the resend), refused, and never again.
+    const keys = done.execution!.attempts.map((a) => a.key);
+    expect(keys.filter((k) => k === firstKey)).toHaveLength(2);
+    expect(done.execution!.attempts.map((a) => a.outcome)).toEqual(['unknown', 'quote_unusable', 'submitted']);
+    expect(done.execution!.unusableRequotes).toBe(1);
+    expect(world.eventsOf('trade.requoted', stuck.id)[0]).toMatchObject({ reason: 'unusable' });
+  });
+
+  it('another 4xx refusing a resend fails the request with the exchange message, also when the look after it failed', async () => {
+    const world = new World({ config: { clockSkewMs: SKEW_MS } });
+    const stuck = await diedBeforeTheOrderLeft(world);
+    failTheLookAfterEachOrder(world);
+    world.exchange.fail('createOrder', { when: 'before', error: { status: 422, message: 'Insufficient balance' } });
+    world.clock.advance(5_000);
+    await world.restart();
+    await world.engine.idle();
+    for (let i = 0; i < 3; i++) await world.advanceAndTick(10_000);
+    const done = await world.record(stuck.id);
+    expect(done).toMatchObject({ state: 'failed', failure: { stage: 'exchange', exchangeMessage: 'Insufficient balance' } });
+    expect(done.failure!.reason).toMatch(/Insufficient balance/);
+    expect(orderCalls(world)).toBe(1);
+    expect(world.exchange.orders).toHaveLength(0);
+  });
+
+  it('once the quote is dead past the clock-skew margin and no order carries the key, it re-quotes without resending', async () => {
+    const world = new World({ config: { clockSkewMs: SKEW_MS } });
+    const stuck = await diedBeforeTheOrderLeft(world);
+    const firstKey = stuck.execution!.attempts[0]!.key;
+    const quote = stuck.execution!.attempts[0]!.quote!;
+    world.clock.advance(quote.expiresAt + SKEW_MS + 1 - world.clock.now());
+    await world.restart();
+    await world.engine.idle();
+    const done = await world.record(stuck.id);
+    expect(done.state).toBe('submitted');
+    // The dead quote was never sent again: one order call, with a new key on a new quote.
+    expect(orderCalls(world)).toBe(1);
+    expect(world.exchange.orders[0]!.client_order_id).not.toBe(firstKey);
+    expect(done.execution!.attempts.map((a) => a.outcome)).toEqual(['quote_unusable', 'submitted']);
+    expect(done.execution!.attempts[1]!.quote!.quoteId).not.toBe(quote.quoteId);
+    expect(world.auditOf('execution.reconciled', stuck.id).at(-1)).toMatchObject({ data: { found: false, action: 'requote' } });
+  });
+
+  it('sends of the key exhausted: waits within the skew margin, re-quotes once the quote is dead (not after 24 h)', async () => {
+    const world = new World({ config: { clockSkewMs: SKEW_MS, maxSendsPerKey: 1, reconcileIntervalMs: 10_000 } });
+    const stuck = await diedBeforeTheOrderLeft(world);
+    const quote = stuck.execution!.attempts[0]!.quote!;
+    await world.restart();
+    await world.engine.idle();
+    // Up to the margin's end nothing is sent: the exchange's clock may still call the quote valid.
+    while (world.clock.now() + 10_000 <= quote.expiresAt + SKEW_MS) await world.advanceAndTick(10_000);
+    expect((await world.record(stuck.id)).state).toBe('unknown');
+    expect(orderCalls(world)).toBe(0);
+    await world.advanceAndTick(10_000);
+    const done = await world.record(stuck.id);
+    expect(done.state).toBe('submitted');
+    expect(orderCalls(world)).toBe(1);
+    expect(world.exchange.orders[0]!.client_order_id).not.toBe(stuck.execution!.attempts[0]!.key);
+  });
+
+  it('the dead quote re-quoted beyond the limit: nothing ordered, a new approval round', async () => {
+    const world = new World({ config: { clockSkewMs: SKEW_MS } });
+    const stuck = await diedBeforeTheOrderLeft(world, tradeInput({ limit: { price: '60100' } }));
+    world.exchange.prices.set('BTC-USD', '61000');
+    world.clock.advance(SKEW_MS + 10_000);
+    await world.restart();
+    await world.engine.idle();
+    const done = await world.record(stuck.id);
+    expect(done).toMatchObject({ state: 'awaiting_reapproval', round: 2, snapshot: { quote: { price: '61000' } } });
+    expect(orderCalls(world)).toBe(0);
+  });
+
+  it('a crash right after the re-quote decision was persisted resumes it: one order, new key', async () => {
+    const world = new World({ config: { clockSkewMs: SKEW_MS } });
+    const stuck = await diedBeforeTheOrderLeft(world);
+    const firstKey = stuck.execution!.attempts[0]!.key;
+    await world.restart(); // recovery: executing -> unknown; the quote is still within the margin
+    await world.engine.idle();
+    expect((await world.record(stuck.id)).state).toBe('unknown');
+    // The next write settles the dead quote; die right after it.
+    world.crashAfterWrites(1);
+    world.clock.advance(SKEW_MS + 10_000);
+    await world.engine.tick().catch(() => undefined);
+    await world.engine.idle();
+    expect(world.crashed).toBe(true);
+    expect(orderCalls(world)).toBe(0);
+    const settling = await world.record(stuck.id);
+    expect(settling.state).toBe('executing');
+    expect(settling.execution!.attempts.map((a) => a.outcome)).toEqual(['quote_unusable']);
+    await world.restart();
+    await world.engine.idle();
+    const done = await world.record(stuck.id);
+    expect(done.state).toBe('submitted');
+    expect(orderCalls(world)).toBe(1);
+    expect(world.exchange.orders[0]!.client_order_id).not.toBe(firstKey);
+  });
+});
