@@ -16,7 +16,7 @@
  *   executing ──outcome_unknown──▶ unknown  (timeout, network, 5xx, crash)
  *   executing ──requote──▶ approved         (order refused: quote unusable; no order exists)
  *   executing ──complete──▶ completed       (a bank account removal needs no polling)
- *   unknown ──submitted──▶ submitted        (reconcile found it)   ──execute──▶ executing (same key)
+ *   unknown ──submitted──▶ submitted        (reconcile found it)   ──execute──▶ executing (same key, or, after a definitive "no" for every key, to re-quote: app/definitive-no.ts)
  *   unknown ──complete|fail──▶ completed|failed (bank gone / given up)
  *   submitted ──status_changed──▶ submitted ──complete|fail──▶ completed|failed
  *   approved ──fail──▶ failed               (pre-execution checks, re-quotes exhausted)
