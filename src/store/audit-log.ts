@@ -1,13 +1,14 @@
 /**
  * The audit log (AuditLog port): append-only JSON lines, hash-chained (see audit-entry.ts), each
- * append resolved only after its line is fdatasync'd. Appends made in the same tick share one
- * write and one fdatasync (group commit); the chain order is the order of the append calls.
+ * append resolved only after its line is fdatasync'd. Appends that arrive while a write is under
+ * way share the next write and fdatasync (group commit); the chain order is the order of the calls.
  */
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntryInput, AuditLog, Clock } from '../app/ports.js';
 import { AuditLineSchema, GENESIS_HASH, hashOfLine, toPlainJson, type AuditEntry } from './audit-entry.js';
-import { appendDurably, FILE_MODE, fsyncDirectory } from './durable-io.js';
+import { appendDurablyAsync, FILE_MODE, fsyncDirectory } from './durable-io.js';
+import { GroupCommit } from './group-commit.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
 import { dropIncompleteTail, readLastLine } from './json-lines.js';
 import { acquireLock } from './lock.js';
@@ -70,17 +71,15 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
     throw err;
   }
 
-  let pending: Pending[] = [];
   let failure: StoreFailedError | undefined;
   let closed = false;
-  let lastFlush: Promise<void> = Promise.resolve();
 
-  const flush = (): void => {
-    const batch = pending;
-    pending = [];
+  // Lines appended while earlier ones are being written go out together in the next write: one
+  // fdatasync per group, in chain order, off the event loop (group-commit.ts).
+  const commits = new GroupCommit<Pending>(async (batch) => {
     try {
       if (failure) throw failure;
-      appendDurably(fd, Buffer.from(batch.map((p) => p.line).join(''), 'utf8'));
+      await appendDurablyAsync(fd, Buffer.from(batch.map((p) => p.line).join(''), 'utf8'));
     } catch (err) {
       // Lines after this one were already chained onto it: nothing more may be appended.
       failure ??= new StoreFailedError(file, err);
@@ -88,7 +87,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
       return;
     }
     for (const p of batch) p.resolve();
-  };
+  });
 
   const log: DurableAuditLog = {
     file,
@@ -101,17 +100,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
         if (failure) throw failure;
         const line = nextLine(input, head, clock, redact);
         head = { seq: line.entry.seq, hash: line.entry.hash };
-        return new Promise<void>((resolve, reject) => {
-          if (pending.length === 0) {
-            lastFlush = new Promise<void>((done) =>
-              queueMicrotask(() => {
-                flush();
-                done();
-              }),
-            );
-          }
-          pending.push({ line: line.text, resolve, reject });
-        });
+        return new Promise<void>((resolve, reject) => commits.add({ line: line.text, resolve, reject }));
       } catch (err) {
         return Promise.reject(err);
       }
@@ -119,7 +108,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      await lastFlush;
+      await commits.drain();
       closeSync(fd);
       lock.release();
     },

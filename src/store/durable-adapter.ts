@@ -37,7 +37,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    // Pretty-printed: the live files stay small (open requests only) and operators read them.
-    replaceFileDurably(this.filename, JSON.stringify(data, null, 2) + '\n');
+    // Compact JSON: the file is rewritten on every group commit (`jq .` reads it for people).
+    await replaceFileDurably(this.filename, JSON.stringify(data) + '\n');
   }
 }

@@ -9,7 +9,7 @@ import type { KeyValueStore } from '../app/ports.js';
 import { DurableJsonFile } from './durable-adapter.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
 import { acquireLock } from './lock.js';
-import { SerialQueue } from './queue.js';
+import { GroupCommit } from './group-commit.js';
 
 /** Format version of the key-value file. */
 export const KV_VERSION = 1;
@@ -49,12 +49,31 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
     if (raw === null) await db.write();
     else db.data = validate(file, raw);
 
-    const queue = new SerialQueue();
     let failure: StoreFailedError | undefined;
     let closed = false;
     const assertOpen = () => {
       if (closed) throw new StoreClosedError(file);
     };
+    // Sets that arrive while one is being written are written together (group-commit.ts); each
+    // caller still hears back only once its value is on disk.
+    const commits = new GroupCommit<PendingSet>(async (items) => {
+      if (failure) return items.forEach((i) => i.reject(failure));
+      const values = { ...db.data.values };
+      for (const { key, value } of items) {
+        if (value === undefined) delete values[key];
+        else values[key] = value;
+      }
+      const before = db.data;
+      db.data = { version: KV_VERSION, values };
+      try {
+        await db.write();
+      } catch (err) {
+        db.data = before;
+        failure = new StoreFailedError(file, err);
+        return items.forEach((i) => i.reject(failure));
+      }
+      items.forEach((i) => i.resolve());
+    });
     return {
       file,
       async get<T>(key: string): Promise<T | undefined> {
@@ -64,26 +83,14 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
       },
       async set<T>(key: string, value: T): Promise<void> {
         assertOpen();
-        return queue.run(async () => {
-          if (failure) throw failure;
-          const values = { ...db.data.values };
-          if (value === undefined) delete values[key];
-          else values[key] = JSON.parse(JSON.stringify(value)) as unknown;
-          const before = db.data;
-          db.data = { version: KV_VERSION, values };
-          try {
-            await db.write();
-          } catch (err) {
-            db.data = before;
-            failure = new StoreFailedError(file, err);
-            throw failure;
-          }
-        });
+        // Copied now, as JSON: a caller changing its object afterwards cannot change what is stored.
+        const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
+        return new Promise<void>((resolve, reject) => commits.add({ key, value: json, resolve, reject }));
       },
       async close(): Promise<void> {
         if (closed) return;
         closed = true;
-        await queue.drain();
+        await commits.drain();
         lock.release();
       },
     };
@@ -91,6 +98,13 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
     lock.release();
     throw err;
   }
+}
+
+interface PendingSet {
+  key: string;
+  value: unknown;
+  resolve: () => void;
+  reject: (reason: unknown) => void;
 }
 
 function validate(file: string, raw: unknown): KvFile {

@@ -23,7 +23,15 @@ import { fsyncDirectory } from './durable-io.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
 import { HistoryFile } from './history-file.js';
 import { acquireLock, type FileLock } from './lock.js';
-import { SerialQueue } from './queue.js';
+import { GroupCommit } from './group-commit.js';
+
+/** A mutation waiting for its group commit. */
+interface PendingMutation<R> {
+  id: string;
+  fn: (current: R | undefined) => Mutation<R, unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
 import { check, type Checked } from './schema-check.js';
 
 export interface RepositoryOptions<R extends { id: string }> {
@@ -48,6 +56,8 @@ export interface RepositoryOptions<R extends { id: string }> {
 /** The Repository port plus the lifecycle main.ts needs. */
 export interface DurableRepository<R extends { id: string }> extends Repository<R> {
   readonly files: RepositoryFiles;
+  /** How many times the live file was written since open (group commits make it fewer than mutations). */
+  readonly liveWrites: number;
   /** Waits for queued writes, then releases the lock. Call on shutdown (SIGTERM/SIGINT). */
   close(): Promise<void>;
 }
@@ -99,7 +109,8 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   readonly #db: Low<LiveFile<R>>;
   readonly #history: HistoryFile<R>;
   readonly #lock: FileLock;
-  readonly #queue = new SerialQueue();
+  readonly #commits = new GroupCommit<PendingMutation<R>>((items) => this.#commit(items));
+  #liveWrites = 0;
   /** Insertion-ordered copy of the live file's records, keyed by id. */
   #live: Map<string, R>;
   #failure: StoreFailedError | undefined;
@@ -170,23 +181,61 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   async mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
     // Checked on arrival: close() lets the mutations queued before it finish.
     this.#assertOpen();
-    return this.#queue.run(() => this.#mutateNow(id, fn));
+    return new Promise<T>((resolve, reject) => this.#commits.add({ id, fn, resolve: resolve as (value: unknown) => void, reject }));
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#queue.drain();
+    await this.#commits.drain();
     this.#history.close();
     this.#lock.release();
   }
 
-  async #mutateNow<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
-    if (this.#failure) throw this.#failure;
-    const fromLive = this.#live.get(id);
+  /**
+   * One group commit: each mutation, in arrival order, sees the state the ones before it left
+   * (read-modify-write stays serial); finished records go to history at once (the commit point of
+   * a finish, as before); then the live file is written once, and only then does any caller hear
+   * back. A write failure refuses every mutation of the group: none was confirmed.
+   */
+  async #commit(items: PendingMutation<R>[]): Promise<void> {
+    const working = new Map(this.#live);
+    const movedToHistory: string[] = [];
+    const settled: Array<{ item: PendingMutation<R>; result: unknown }> = [];
+    let liveChanged = false;
+    for (const item of items) {
+      if (this.#failure) {
+        item.reject(this.#failure);
+        continue;
+      }
+      try {
+        const applied = this.#apply(working, item.id, item.fn);
+        if (applied.liveChanged) liveChanged = true;
+        if (applied.movedToHistory) movedToHistory.push(item.id);
+        settled.push({ item, result: applied.result });
+      } catch (err) {
+        item.reject(err);
+      }
+    }
+    try {
+      if (this.#failure) throw this.#failure;
+      if (liveChanged) await this.#writeLive(working);
+    } catch (err) {
+      // Records committed to history stay out of live memory: history is the truth for them.
+      for (const id of movedToHistory) this.#live.delete(id);
+      for (const { item } of settled) item.reject(err);
+      return;
+    }
+    this.#live = working;
+    for (const { item, result } of settled) item.resolve(result);
+  }
+
+  /** Applies one mutation to `working`; refusals throw and leave `working` untouched. */
+  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; movedToHistory: boolean } {
+    const fromLive = working.get(id);
     const current = fromLive !== undefined ? structuredClone(fromLive) : this.#history.get(id);
     const { next, result } = fn(current);
-    if (next === undefined) return result;
+    if (next === undefined) return { result, liveChanged: false, movedToHistory: false };
 
     const checked = check(this.#options.schema, next);
     if (!checked.ok) throw new Error(`refusing to store record ${id}: it does not match the schema: ${checked.problem}`);
@@ -200,23 +249,20 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
 
     if (finished) {
       this.#guard(this.files.history, () => this.#history.append(record));
-      if (fromLive !== undefined) {
-        const live = new Map(this.#live);
-        live.delete(id);
-        // The record is committed in history; memory follows that truth even if the rewrite fails.
-        this.#live = live;
-        await this.#writeLive(live);
-      }
-    } else {
-      const live = new Map(this.#live);
-      live.set(id, record);
-      await this.#writeLive(live);
-      this.#live = live;
+      if (fromLive === undefined) return { result, liveChanged: false, movedToHistory: true };
+      working.delete(id);
+      return { result, liveChanged: true, movedToHistory: true };
     }
-    return result;
+    working.set(id, record);
+    return { result, liveChanged: true, movedToHistory: false };
+  }
+
+  get liveWrites(): number {
+    return this.#liveWrites;
   }
 
   async #writeLive(live: Map<string, R>): Promise<void> {
+    this.#liveWrites++;
     this.#db.data = { version: this.#options.version, records: [...live.values()] };
     try {
       await this.#db.write();

@@ -57,7 +57,7 @@ describe('DurableJsonFile (lowdb adapter)', () => {
   it('a reader in another thread never sees a partial file during 100 rewrites', async () => {
     const file = join(tempDir(), 'big.json');
     const payload = (i: number) => JSON.stringify({ i, pad: 'x'.repeat(256 * 1024) });
-    replaceFileDurably(file, payload(0));
+    await replaceFileDurably(file, payload(0));
     const worker = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
        const { readFileSync } = require('node:fs');
@@ -76,7 +76,7 @@ describe('DurableJsonFile (lowdb adapter)', () => {
     const messages: unknown[] = [];
     const next = () => new Promise((resolve) => worker.once('message', resolve));
     messages.push(await next());
-    for (let i = 1; i <= 100; i++) replaceFileDurably(file, payload(i));
+    for (let i = 1; i <= 100; i++) await replaceFileDurably(file, payload(i));
     const done = next();
     worker.postMessage('stop');
     const result = (await done) as { reads: number; bad: number };
