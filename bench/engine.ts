@@ -25,6 +25,7 @@ import { memoryAuditLog, memoryKv, memoryRepository } from '../src/store/memory.
 import type { DeskRequest } from '../src/domain/record.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/exchange/assumptions.js';
 import { ADDR_OK, FakeExchange } from '../test/app/support/fake-exchange.js';
+import { tradeInput } from '../test/app/support/requests.js';
 import type { BenchRow } from './row.js';
 
 const WARMUP = 20;
@@ -94,15 +95,7 @@ async function openWorld(dir: string): Promise<BenchWorld> {
 async function measure(world: BenchWorld, path: 'fresh quote' | 're-quote'): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < WARMUP + SAMPLES; i++) {
-    const created = await world.engine.request('U_REQ', {
-      kind: 'trade',
-      symbol: 'BTC-USD',
-      side: 'buy',
-      quantity: '1',
-      quantityCurrency: 'BTC',
-      paymentMethod: 'user_balance',
-      limit: { slippageBps: 50 },
-    });
+    const created = await world.engine.request('U_REQ', tradeInput());
     if (!created.ok) throw new Error(`bench request refused: ${created.message}`);
     const { id, snapshotHash } = created.request;
     await world.engine.approve(id, 'U_A1', snapshotHash);
