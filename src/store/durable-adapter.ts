@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import { replaceFileDurably } from './durable-io.js';
+import { replaceFileDurably, replaceFileDurablySync } from './durable-io.js';
 import { StoreCorruptError } from './errors.js';
 
 /**
@@ -36,8 +36,13 @@ export class DurableJsonFile<T> implements Adapter<T> {
     }
   }
 
+  /** Set by the owner before a write: a burst is waiting, so keep the event loop free (durable-io.ts). */
+  offThread = false;
+
   async write(data: T): Promise<void> {
     // Compact JSON: the file is rewritten on every group commit (`jq .` reads it for people).
-    await replaceFileDurably(this.filename, JSON.stringify(data) + '\n');
+    const text = JSON.stringify(data) + '\n';
+    if (this.offThread) await replaceFileDurably(this.filename, text);
+    else replaceFileDurablySync(this.filename, text);
   }
 }

@@ -44,7 +44,8 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
   const file = join(options.dir, `${name}.json`);
   const lock = acquireLock(join(options.dir, `${name}.lock`), options.warn ? { warn: options.warn } : {});
   try {
-    const db = new Low<KvFile>(new DurableJsonFile<KvFile>(file), { version: KV_VERSION, values: {} });
+    const adapter = new DurableJsonFile<KvFile>(file);
+    const db = new Low<KvFile>(adapter, { version: KV_VERSION, values: {} });
     const raw = await db.adapter.read();
     if (raw === null) await db.write();
     else db.data = validate(file, raw);
@@ -65,6 +66,7 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
       }
       const before = db.data;
       db.data = { version: KV_VERSION, values };
+      adapter.offThread = items.length > 1;
       try {
         await db.write();
       } catch (err) {

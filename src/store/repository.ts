@@ -107,6 +107,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   readonly files: RepositoryFiles;
   readonly #options: RepositoryOptions<R>;
   readonly #db: Low<LiveFile<R>>;
+  readonly #adapter: DurableJsonFile<LiveFile<R>>;
   readonly #history: HistoryFile<R>;
   readonly #lock: FileLock;
   readonly #commits = new GroupCommit<PendingMutation<R>>((items) => this.#commit(items));
@@ -128,6 +129,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     this.files = files;
     this.#lock = lock;
     this.#db = db;
+    this.#adapter = db.adapter as DurableJsonFile<LiveFile<R>>;
     this.#history = history;
     this.#live = live;
   }
@@ -219,7 +221,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     }
     try {
       if (this.#failure) throw this.#failure;
-      if (liveChanged) await this.#writeLive(working);
+      if (liveChanged) await this.#writeLive(working, items.length > 1);
     } catch (err) {
       // Records committed to history stay out of live memory: history is the truth for them.
       for (const id of movedToHistory) this.#live.delete(id);
@@ -261,8 +263,9 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     return this.#liveWrites;
   }
 
-  async #writeLive(live: Map<string, R>): Promise<void> {
+  async #writeLive(live: Map<string, R>, burst = false): Promise<void> {
     this.#liveWrites++;
+    this.#adapter.offThread = burst;
     this.#db.data = { version: this.#options.version, records: [...live.values()] };
     try {
       await this.#db.write();
