@@ -13,14 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEngine, type Engine } from '../src/app/engine.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../src/app/record-schema.js';
 import { FakeClock } from '../src/app/testing/fake-clock.js';
 import { SequentialIds } from '../src/app/testing/sequential-ids.js';
 import { createPolicy } from '../src/domain/policy.js';
 import { isFinishedRequest } from '../src/domain/record.js';
-import { AUDIT_FILE_NAME, openAuditLog } from '../src/store/audit-log.js';
-import { openKeyValueStore } from '../src/store/kv.js';
-import { openRepository } from '../src/store/repository.js';
+import { createLogger } from '../src/runtime/logger.js';
+import { openStores } from '../src/runtime/stores.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../src/store/memory.js';
 import type { DeskRequest } from '../src/domain/record.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/exchange/assumptions.js';
@@ -66,9 +64,9 @@ async function openWorld(dir: string): Promise<BenchWorld> {
   exchange.onWrite = (op) => {
     if (op === 'createOrder' && sentAt === undefined) sentAt = performance.now();
   };
-  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
-  const kv = await openKeyValueStore({ dir });
-  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock });
+  // The same stores, opened the same way, as the running bot (src/runtime/stores.ts).
+  const stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [] }));
+  const { requests, kv, audit } = stores;
   const engine = createEngine({
     exchange,
     requests,
@@ -87,7 +85,7 @@ async function openWorld(dir: string): Promise<BenchWorld> {
     resetSent: () => (sentAt = undefined),
     close: async () => {
       await engine.idle();
-      await Promise.all([requests.close(), kv.close(), audit.close()]);
+      await stores.close();
     },
   };
 }
