@@ -11,17 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/app/engine.js';
-import type { Clock, ExchangePort, KeyValueStore, Repository } from '../../src/app/ports.js';
+import type { Clock, ExchangePort, KeyValueStore } from '../../src/app/ports.js';
 import type { RequestInput } from '../../src/app/request.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../src/app/record-schema.js';
 import { SequentialIds } from '../../src/app/testing/sequential-ids.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
+import type { DeskRequest } from '../../src/domain/record.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../src/store/audit-log.js';
-import { openKeyValueStore, type DurableKeyValueStore } from '../../src/store/kv.js';
-import { openRepository, type DurableRepository } from '../../src/store/repository.js';
+import { createLogger } from '../../src/runtime/logger.js';
+import { openStores, type Stores } from '../../src/runtime/stores.js';
 import { collectAll, startSandboxExchange } from './support/sandbox-exchange.js';
+import { Crashed, crashingRepository, guard } from './support/world.js';
 
 let sandbox: Sandbox;
 let exchange: ExchangePort;
@@ -39,32 +38,25 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-class Crashed extends Error {
-  override name = 'Crashed';
-}
-
 /** One process's life: the stores opened on the files, an engine, and a kill switch counting persisted writes. */
 class Process {
   dead = false;
   engine!: Engine;
-  #stores!: { requests: DurableRepository<DeskRequest>; kv: DurableKeyValueStore; audit: DurableAuditLog };
+  #stores!: Stores;
 
-  constructor(private writesLeft = Number.POSITIVE_INFINITY) {}
+  constructor(public writesLeft = Number.POSITIVE_INFINITY) {}
 
   async start(): Promise<this> {
-    this.#stores = {
-      requests: await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION }),
-      kv: await openKeyValueStore({ dir }),
-      audit: await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock }),
-    };
+    // Opened as the running bot opens them (src/runtime/stores.ts).
+    this.#stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [] }));
     const alive = () => {
       if (this.dead) throw new Crashed();
     };
     this.engine = createEngine({
-      exchange: guarded(exchange, alive),
-      requests: this.#killable(this.#stores.requests),
+      exchange: guard(exchange, alive),
+      requests: crashingRepository(this.#stores.requests, this),
       kv: this.#killableKv(this.#stores.kv),
-      audit: guarded(this.#stores.audit, alive),
+      audit: guard(this.#stores.audit, alive),
       notifier: { notify: () => {} },
       clock,
       ids,
@@ -79,7 +71,7 @@ class Process {
   /** Waits for what the dead (or live) engine still had under way, then releases the files. */
   async stop(): Promise<void> {
     await this.engine.idle().catch(() => undefined);
-    await Promise.all([this.#stores.requests.close(), this.#stores.kv.close(), this.#stores.audit.close()]);
+    await this.#stores.close();
   }
 
   #step(): void {
@@ -87,29 +79,6 @@ class Process {
       this.dead = true;
       throw new Crashed();
     }
-  }
-
-  #killable(inner: Repository<DeskRequest>): Repository<DeskRequest> {
-    const alive = () => {
-      if (this.dead) throw new Crashed();
-    };
-    return {
-      get: async (id) => (alive(), inner.get(id)),
-      listLive: async () => (alive(), inner.listLive()),
-      recentHistory: async (n) => (alive(), inner.recentHistory(n)),
-      mutate: async (id, fn) => {
-        alive();
-        let wrote = false;
-        const result = await inner.mutate(id, (current) => {
-          const m = fn(current);
-          wrote = m.next !== undefined;
-          return m;
-        });
-        if (wrote) this.#step();
-        alive();
-        return result;
-      },
-    };
   }
 
   #killableKv(inner: KeyValueStore): KeyValueStore {
@@ -125,19 +94,6 @@ class Process {
       },
     };
   }
-}
-
-function guarded<T extends object>(target: T, alive: () => void): T {
-  return new Proxy(target, {
-    get(obj, prop, receiver) {
-      const value = Reflect.get(obj, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        alive();
-        return (value as (...a: unknown[]) => unknown).apply(obj, args);
-      };
-    },
-  });
 }
 
 /** Request, two approvals, a few ticks: whatever the process manages before it dies. */

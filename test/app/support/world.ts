@@ -113,7 +113,8 @@ export class World {
   }
 }
 
-function guard<T extends object>(target: T, alive: () => void): T {
+/** `target` with every method refusing once the process is dead (`alive` throws). */
+export function guard<T extends object>(target: T, alive: () => void): T {
   return new Proxy(target, {
     get(obj, prop, receiver) {
       const value = Reflect.get(obj, prop, receiver);
@@ -126,7 +127,8 @@ function guard<T extends object>(target: T, alive: () => void): T {
   });
 }
 
-function crashingRepository(inner: Repository<DeskRequest>, life: { dead: boolean; writesLeft: number }): Repository<DeskRequest> {
+/** A repository that kills the process (`life.dead`) right after its `writesLeft`-th persisted write. */
+export function crashingRepository(inner: Repository<DeskRequest>, life: { dead: boolean; writesLeft: number }): Repository<DeskRequest> {
   const alive = () => {
     if (life.dead) throw new Crashed('process is dead');
   };
