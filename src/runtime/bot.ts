@@ -32,7 +32,19 @@ export interface RunOptions {
   sandboxQuoteLifetimeMs?: number;
   /** Engine tick interval (expiries, scheduled executions, polling checks). */
   tickMs?: number;
+  /** How long stop() waits for work in flight (default SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs?: number;
 }
+
+/**
+ * How long a stop waits for work in flight (listeners after their ack, executions, queued
+ * notices, the polling loops) before it closes the files anyway. With a slow exchange that work
+ * can take minutes (reads queued behind the rate cap, 5 s each), longer than any process manager
+ * waits (Kubernetes 30 s, systemd 90 s) before it kills. Cutting it off is safe: every exchange
+ * write was persisted with its idempotency key before it was sent, and the next start reconciles
+ * it; a listener cut off only loses a modal fill or a reply.
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningDesk {
   config: Config;
@@ -143,8 +155,11 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();
-        await bot.stop();
-        await Promise.allSettled(loops);
+        const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
+        const inFlight = Promise.allSettled([bot.stop(), ...loops]);
+        if (!(await settlesWithin(inFlight, graceMs))) {
+          logger.warn('stopping without waiting longer for work in flight (a slow exchange or Slack); a restart reconciles whatever was cut off', { graceMs });
+        }
         await stores.close();
         await connected.close();
         logger.info('desk bot stopped');
@@ -157,6 +172,17 @@ function configSecrets(config: Config): string[] {
   const out = [config.slack.botToken.reveal(), config.slack.signingSecret?.reveal() ?? '', config.slack.appToken?.reveal() ?? ''];
   if (config.exchange.kind === 'remote') out.push(Buffer.from(config.exchange.privateKey.reveal()).toString('hex'));
   return out.filter((s) => s.length > 0);
+}
+
+/** True if `work` settles within `ms` (a real timer: shutdown follows the wall clock). */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Sleep on the engine's clock, but wake at once on shutdown. */

@@ -1,13 +1,14 @@
 /**
  * The few system calls that make a write survive a crash or a power cut.
  *
- * A lone write is done on the calling thread: it is the fastest (a persisted transition p99 of
- * 2-3 ms here, against 4-5 ms through the thread pool) and nothing is waiting for the loop. A group
- * commit of several writes (group-commit.ts: a burst) runs its fsyncs on the thread pool instead, so
- * the event loop keeps acknowledging Slack meanwhile: with 50 interactions in flight, synchronous
- * fsyncs pushed click acknowledgements to p99 135-250 ms (npm run bench -- --only=slack). The
- * audit log always writes through the pool; history appends (one per finished request, the commit
- * point of a finish) stay synchronous.
+ * A lone write of the requests' live file is done on the calling thread: it is the fastest (a
+ * persisted transition p99 of 2-3 ms here, against 4-5 ms through the thread pool) and nothing
+ * is waiting for the loop. A group commit of several writes (group-commit.ts: a burst) runs its
+ * fsyncs on the thread pool instead, so the event loop keeps acknowledging Slack meanwhile: with
+ * 50 interactions in flight, synchronous fsyncs pushed click acknowledgements to p99 135-250 ms
+ * (npm run bench -- --only=slack). The key-value file and the audit log always write through the
+ * pool (no latency target depends on them); history appends (one per finished request, the
+ * commit point of a finish) stay synchronous.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';

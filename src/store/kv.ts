@@ -66,7 +66,9 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
       }
       const before = db.data;
       db.data = { version: KV_VERSION, values };
-      adapter.offThread = items.length > 1;
+      // Always through the thread pool: these writes (Slack message references, form markers)
+      // follow acknowledgements and bound no money-path latency, so they never hold the loop.
+      adapter.offThread = true;
       try {
         await db.write();
       } catch (err) {

@@ -36,4 +36,34 @@ describe('AckGate', () => {
     await gate.clear();
     expect(later).toBe(true);
   });
+
+  it('lets held work go one listener per turn of the event loop, oldest first', async () => {
+    const gate = new AckGate(5_000);
+    const answer = gate.enter();
+    const order: string[] = [];
+    const held = ['a', 'b', 'c'].map((name) => gate.clear().then(() => order.push(name)));
+    answer();
+    const turn = () => new Promise((r) => setImmediate(r));
+    await turn();
+    expect(order).toEqual(['a']);
+    await turn();
+    expect(order).toEqual(['a', 'b']);
+    await Promise.all(held);
+    expect(order).toEqual(['a', 'b', 'c']);
+  });
+
+  it('holds the rest again when a request arrives between two releases', async () => {
+    const gate = new AckGate(5_000);
+    const first = gate.enter();
+    const order: string[] = [];
+    const held = ['a', 'b'].map((name) => gate.clear().then(() => order.push(name)));
+    first();
+    await held[0];
+    const second = gate.enter();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['a']);
+    second();
+    await held[1];
+    expect(order).toEqual(['a', 'b']);
+  });
 });
