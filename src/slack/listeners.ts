@@ -93,11 +93,26 @@ function ackFirst<Args extends { ack: (...a: never[]) => Promise<void> }>(ctx: S
   };
 }
 
+/**
+ * One Bolt listener per kind of request, routing by name here. Bolt runs the matchers of every
+ * registered listener for every request, each with its own copy of the request's arguments; with
+ * one listener per command, action and view (about thirty) that was a fifth of a millisecond per
+ * request on the acknowledgement path. A name with no listener is left unacknowledged, as Bolt
+ * does when nothing matches.
+ */
+function dispatch<Args>(ctx: SlackContext, table: Record<string, Factory<Args>>, nameOf: (args: Args) => string, wrap: (m: Middleware<Args>) => Middleware<Args>): Middleware<Args> {
+  const byName = new Map(Object.entries(table).map(([name, factory]) => [name, wrap(factory(ctx))]));
+  return async (args) => {
+    await byName.get(nameOf(args))?.(args);
+  };
+}
+
 /** Register everything on a Bolt app. */
 export function registerListeners(app: App, ctx: SlackContext): void {
-  for (const [name, factory] of Object.entries(COMMAND_LISTENERS)) app.command(name, ackFirst(ctx, factory(ctx)));
-  for (const [actionId, factory] of Object.entries(ACTION_LISTENERS)) app.action({ type: 'block_actions', action_id: actionId }, ackFirst(ctx, factory(ctx)));
-  for (const [callbackId, factory] of Object.entries(VIEW_LISTENERS)) app.view({ type: 'view_submission', callback_id: callbackId }, ackFirst(ctx, factory(ctx)));
-  for (const [actionId, factory] of Object.entries(OPTIONS_LISTENERS)) app.options({ type: 'block_suggestion', action_id: actionId }, factory(ctx));
+  const gated = <Args extends { ack: (...a: never[]) => Promise<void> }>(m: Middleware<Args>) => ackFirst(ctx, m);
+  app.command(/^\//, dispatch(ctx, COMMAND_LISTENERS, (a) => a.command.command, gated));
+  app.action({ type: 'block_actions' }, dispatch(ctx, ACTION_LISTENERS, (a) => a.action.action_id, gated));
+  app.view({ type: 'view_submission' }, dispatch(ctx, VIEW_LISTENERS, (a) => a.view.callback_id, gated));
+  app.options({ type: 'block_suggestion' }, dispatch(ctx, OPTIONS_LISTENERS, (a) => a.payload.action_id, (m) => m));
   app.event('app_home_opened', appHomeOpened(ctx) as Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>);
 }
