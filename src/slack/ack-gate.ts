@@ -8,18 +8,25 @@
  * Held work is let go one listener per turn of the event loop, not all at once: fifty listeners
  * woken together would run back to back (tens of milliseconds) while new requests sit unread in
  * their sockets. One per turn lets the loop read and acknowledge whatever arrived in between, and
- * if a request did arrive, the rest wait again until it is answered.
+ * if a request did arrive, the rest wait again until it is answered. And a request answered
+ * does not mean the burst is over: the next may still sit unread in its socket. So work waits
+ * until no request has arrived for `quietMs` too (a burst's requests arrive within a few ms).
  */
 export class AckGate {
   #waiting = 0;
   #held: (() => void)[] = [];
   #releasing = false;
+  #lastArrival = -Infinity;
 
-  constructor(private readonly maxWaitMs = 200) {}
+  constructor(
+    private readonly maxWaitMs = 200,
+    private readonly quietMs = 3,
+  ) {}
 
   /** A request arrived; the returned function (idempotent) marks it answered. */
   enter(): () => void {
     this.#waiting++;
+    this.#lastArrival = performance.now();
     let released = false;
     return () => {
       if (released) return;
@@ -60,6 +67,15 @@ export class AckGate {
     setImmediate(() => {
       this.#releasing = false;
       if (this.#waiting > 0) return; // the last ack to leave calls us again
+      const quietFor = performance.now() - this.#lastArrival;
+      if (quietFor < this.quietMs && this.#held.length > 0) {
+        this.#releasing = true;
+        setTimeout(() => {
+          this.#releasing = false;
+          this.#releaseNext();
+        }, Math.ceil(this.quietMs - quietFor));
+        return;
+      }
       const go = this.#held.shift();
       if (!go) return;
       go();

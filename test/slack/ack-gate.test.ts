@@ -38,7 +38,7 @@ describe('AckGate', () => {
   });
 
   it('lets held work go one listener per turn of the event loop, oldest first', async () => {
-    const gate = new AckGate(5_000);
+    const gate = new AckGate(5_000, 0);
     const answer = gate.enter();
     const order: string[] = [];
     const held = ['a', 'b', 'c'].map((name) => gate.clear().then(() => order.push(name)));
@@ -65,5 +65,14 @@ describe('AckGate', () => {
     second();
     await held[1];
     expect(order).toEqual(['a', 'b']);
+  });
+
+  it('holds work until no request has arrived for a quiet period: the next of a burst may still be unread', async () => {
+    const gate = new AckGate(5_000, 30);
+    const answer = gate.enter();
+    const arrived = performance.now();
+    answer();
+    await gate.clear();
+    expect(performance.now() - arrived).toBeGreaterThanOrEqual(25);
   });
 });
