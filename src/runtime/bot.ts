@@ -17,6 +17,7 @@ import { systemClock } from '../exchange/client.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { startBot, type Bot } from '../slack/bot.js';
 import { createSlackComplianceNotifier } from '../slack/compliance/notifier.js';
+import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/retention.js';
 import type { SlackReceiverOptions } from '../slack/app.js';
 import { connectExchange } from './exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
@@ -76,6 +77,12 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     throw err;
   });
   const { requests, kv, audit } = stores;
+  const pruneSlackKeys = async () => {
+    const open = new Set((await requests.listLive()).map((r) => r.id));
+    const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
+    if (pruned > 0) logger.info('pruned Slack references past their retention', { keys: pruned });
+  };
+  await pruneSlackKeys();
 
   const policy = createPolicy({
     requesters: config.users.requesters,
@@ -124,6 +131,15 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
 
   const abort = new AbortController();
   const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
+  loops.push(
+    (async () => {
+      for (;;) {
+        await sleepUnlessAborted(clock, PRUNE_INTERVAL_MS, abort.signal);
+        if (abort.signal.aborted) return;
+        await pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err }));
+      }
+    })(),
+  );
   if (config.channels.compliance) {
     const watch = createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog });
     loops.push(

@@ -4,18 +4,18 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditLog, Clock, KeyValueStore, Repository } from '../app/ports.js';
+import type { AuditLog, Clock, Repository } from '../app/ports.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../app/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
 import type { DeskRequest } from '../domain/record.js';
 import { AUDIT_FILE_NAME, openAuditLog } from '../store/audit-log.js';
-import { openKeyValueStore } from '../store/kv.js';
+import { openKeyValueStore, type DurableKeyValueStore } from '../store/kv.js';
 import { openRepository } from '../store/repository.js';
 import type { ProcessLogger } from './logger.js';
 
 export interface Stores {
   requests: Repository<DeskRequest>;
-  kv: KeyValueStore;
+  kv: DurableKeyValueStore;
   audit: AuditLog;
   close(): Promise<void>;
 }

@@ -27,9 +27,14 @@ export interface KeyValueOptions {
   warn?: (message: string) => void;
 }
 
-/** The KeyValueStore port plus close() for shutdown. */
+/** The KeyValueStore port plus retention and close() for shutdown. */
 export interface DurableKeyValueStore extends KeyValueStore {
   readonly file: string;
+  /**
+   * Deletes every key for which `drop` is true, in one durable write; resolves with how many.
+   * It is committed in its turn among the sets, so a value set just before is the one judged.
+   */
+  prune(drop: (key: string, value: unknown) => boolean): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -57,12 +62,17 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
     };
     // Sets that arrive while one is being written are written together (group-commit.ts); each
     // caller still hears back only once its value is on disk.
-    const commits = new GroupCommit<PendingSet>(async (items) => {
+    const commits = new GroupCommit<Pending>(async (items) => {
       if (failure) return items.forEach((i) => i.reject(failure));
       const values = { ...db.data.values };
-      for (const { key, value } of items) {
-        if (value === undefined) delete values[key];
-        else values[key] = value;
+      const pruned = new Map<Pending, number>();
+      for (const item of items) {
+        if ('drop' in item) {
+          const gone = Object.entries(values).filter(([key, value]) => item.drop(key, value));
+          for (const [key] of gone) delete values[key];
+          pruned.set(item, gone.length);
+        } else if (item.value === undefined) delete values[item.key];
+        else values[item.key] = item.value;
       }
       const before = db.data;
       db.data = { version: KV_VERSION, values };
@@ -76,7 +86,7 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
         failure = new StoreFailedError(file, err);
         return items.forEach((i) => i.reject(failure));
       }
-      items.forEach((i) => i.resolve());
+      items.forEach((i) => i.resolve(pruned.get(i) ?? 0));
     });
     return {
       file,
@@ -89,7 +99,11 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
         assertOpen();
         // Copied now, as JSON: a caller changing its object afterwards cannot change what is stored.
         const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
-        return new Promise<void>((resolve, reject) => commits.add({ key, value: json, resolve, reject }));
+        return new Promise<void>((resolve, reject) => commits.add({ key, value: json, resolve: () => resolve(), reject }));
+      },
+      async prune(drop: (key: string, value: unknown) => boolean): Promise<number> {
+        assertOpen();
+        return new Promise<number>((resolve, reject) => commits.add({ drop, resolve, reject }));
       },
       async close(): Promise<void> {
         if (closed) return;
@@ -104,12 +118,11 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
   }
 }
 
-interface PendingSet {
-  key: string;
-  value: unknown;
-  resolve: () => void;
+/** A set (or delete) waiting for its commit, or a prune; resolved with the number of keys pruned. */
+type Pending = ({ key: string; value: unknown } | { drop: (key: string, value: unknown) => boolean }) & {
+  resolve: (pruned: number) => void;
   reject: (reason: unknown) => void;
-}
+};
 
 function validate(file: string, raw: unknown): KvFile {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new StoreCorruptError(file, 'expected an object {version, values}');

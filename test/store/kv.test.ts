@@ -59,6 +59,19 @@ describe('openKeyValueStore (file)', () => {
     await (await openKeyValueStore({ dir })).close();
   });
 
+  it('prunes the keys a predicate drops, durably, judging values set just before in call order', async () => {
+    const dir = tempDir();
+    const kv = await openKeyValueStore({ dir });
+    await Promise.all([kv.set('old:1', { at: 1 }), kv.set('old:2', { at: 2 }), kv.set('keep', { at: 3 })]);
+    // Set in the same turn as the prune, before it: the new value is the one judged, and kept.
+    const [, pruned] = await Promise.all([kv.set('old:2', { at: 99 }), kv.prune((key, value) => key.startsWith('old:') && (value as { at: number }).at < 50)]);
+    expect(pruned).toBe(1);
+    await kv.close();
+    const again = await openKeyValueStore({ dir });
+    expect([await again.get('old:1'), await again.get('old:2'), await again.get('keep')]).toEqual([undefined, { at: 99 }, { at: 3 }]);
+    await again.close();
+  });
+
   it('one instance per file', async () => {
     const dir = tempDir();
     const kv = await openKeyValueStore({ dir });

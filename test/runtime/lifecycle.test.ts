@@ -1,0 +1,128 @@
+/**
+ * The real bot's start and stop (runDesk, configured by its environment, against the sandbox as
+ * a remote exchange and the fake Slack API):
+ * - a stop never waits on a hung exchange: a /balances command is acknowledged and its listener
+ *   is stuck on the exchange; stop() gives up on that work after the grace period, says so in
+ *   the log, and closes the files (the lock files go);
+ * - a start prunes the Slack references past their retention from the key-value file.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
+import { SCOPES } from '../../src/exchange/assumptions.js';
+import { runDesk, type RunningDesk } from '../../src/runtime/bot.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { EVENTS_PATH } from '../../src/slack/app.js';
+import { makeKey } from '../sandbox/support/sign.js';
+import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
+import { SlackRequester } from '../slack/support/signed-requests.js';
+import { SUBMISSION_KEY_PREFIX } from '../../src/slack/submissions.js';
+import { SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
+
+const TRADER = 'U0REQ0001';
+const GRACE_MS = 300;
+
+let cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+interface Started {
+  desk: RunningDesk;
+  sandbox: Sandbox;
+  fake: FakeSlackApi;
+  dataDir: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/** The bot on a fresh sandbox and fake Slack; `prepare` may put files in the data folder first. */
+async function startDesk(prepare: (dataDir: string) => void = () => {}): Promise<Started> {
+  const key = makeKey();
+  const sandbox = await startSandbox({ seed: 'lifecycle', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
+  cleanup.push(() => sandbox.close());
+  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
+  cleanup.push(() => fake.stop());
+  const dataDir = mkdtempSync(join(tmpdir(), 'lifecycle-'));
+  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  prepare(dataDir);
+
+  const logs: string[] = [];
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
+    REQUESTER_USER_IDS: TRADER,
+    APPROVER_USER_IDS: 'U0APP0001,U0APP0002',
+    EXCHANGE_BASE_URL: sandbox.url,
+    EXCHANGE_PRIVATE_KEY: Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex'),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+  });
+  const desk = await runDesk(config, { receiverOptions: { port: 0, retryConfig: { retries: 0 } }, shutdownGraceMs: GRACE_MS, logWrite: (line) => void logs.push(line) });
+  let stopped = false;
+  cleanup.push(() => (stopped ? undefined : desk.stop()));
+  return {
+    desk,
+    sandbox,
+    fake,
+    dataDir,
+    logs,
+    async stop() {
+      stopped = true;
+      await desk.stop();
+    },
+  };
+}
+
+describe('stopping the bot', () => {
+  it('gives up on work stuck on a hung exchange after the grace period, and closes the files', async () => {
+    const { desk, sandbox, fake, dataDir, logs, stop } = await startDesk();
+    sandbox.control.setFaults([{ kind: 'hang' }]);
+    const slack = new SlackRequester(`http://127.0.0.1:${desk.port}${EVENTS_PATH}`, SIGNING_SECRET);
+    const answer = await slack.command({ command: '/balances', userId: TRADER, responseUrl: fake.responseUrl('shutdown') });
+    expect(answer.status).toBe(200);
+    // The listener is now waiting on the exchange, which never answers.
+    await waitUntil(() => sandbox.control.requests().some((r) => r.path.includes('/balances')));
+    expect(readdirSync(dataDir).some((f) => f.endsWith('.lock'))).toBe(true);
+
+    const started = performance.now();
+    await stop();
+    const took = performance.now() - started;
+
+    expect(took).toBeGreaterThanOrEqual(GRACE_MS - 5);
+    expect(took).toBeLessThan(GRACE_MS + 3_000);
+    expect(logs.some((l) => l.includes('stopping without waiting longer for work in flight'))).toBe(true);
+    expect(readdirSync(dataDir).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    expect(existsSync(dataDir)).toBe(true);
+  });
+});
+
+describe('starting the bot', () => {
+  it('prunes Slack references past their retention from the key-value file, and keeps the rest', async () => {
+    const now = Date.now();
+    const values = {
+      [`${SUBMISSION_KEY_PREFIX}VOLD`]: { state: 'created', requestId: 'R1', at: now - SUBMISSION_RETENTION_MS - 60_000 },
+      [`${SUBMISSION_KEY_PREFIX}VNEW`]: { state: 'created', requestId: 'R2', at: now - 60_000 },
+      'compliance:other': { at: 0 },
+    };
+    const { logs, dataDir, stop } = await startDesk((dir) => writeFileSync(join(dir, 'kv.json'), JSON.stringify({ version: 1, values })));
+    await stop();
+    const kept = (JSON.parse(readFileSync(join(dataDir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values;
+    expect(Object.keys(kept).sort()).toEqual(['compliance:other', `${SUBMISSION_KEY_PREFIX}VNEW`]);
+    expect(logs.some((l) => l.includes('pruned Slack references') && l.includes('"keys":1'))).toBe(true);
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

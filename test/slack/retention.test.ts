@@ -1,0 +1,37 @@
+/** Retention of the Slack side's references in the key-value file (src/slack/retention.ts). */
+import { describe, expect, it } from 'vitest';
+import { approvalMessageKey } from '../../src/slack/notifier.js';
+import { APPROVAL_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
+import { SUBMISSION_KEY_PREFIX } from '../../src/slack/submissions.js';
+
+const NOW = Date.UTC(2026, 10, 22, 12);
+const slackTs = (ms: number) => `${Math.floor(ms / 1000)}.000100`;
+
+describe('expiredSlackKey', () => {
+  const expired = expiredSlackKey(NOW, new Set(['ROPEN1']));
+
+  it('drops a submission marker past its retention, whatever its state, and keeps a younger one', () => {
+    for (const state of ['started', 'created', 'refused']) {
+      expect(expired(`${SUBMISSION_KEY_PREFIX}V1`, { state, at: NOW - SUBMISSION_RETENTION_MS - 1 })).toBe(true);
+      expect(expired(`${SUBMISSION_KEY_PREFIX}V1`, { state, at: NOW - SUBMISSION_RETENTION_MS + 60_000 })).toBe(false);
+    }
+  });
+
+  it('drops the approval message reference of a finished request once the message is old enough', () => {
+    const old = { channel: 'C1', ts: slackTs(NOW - APPROVAL_MESSAGE_RETENTION_MS - 1_000) };
+    const young = { channel: 'C1', ts: slackTs(NOW - APPROVAL_MESSAGE_RETENTION_MS + 60_000) };
+    expect(expired(approvalMessageKey('RDONE1'), old)).toBe(true);
+    expect(expired(approvalMessageKey('RDONE1'), young)).toBe(false);
+  });
+
+  it('never drops the reference of an open request, however old', () => {
+    expect(expired(approvalMessageKey('ROPEN1'), { channel: 'C1', ts: slackTs(NOW - 10 * APPROVAL_MESSAGE_RETENTION_MS) })).toBe(false);
+  });
+
+  it('keeps what it cannot date, and every key that is not its own', () => {
+    expect(expired(`${SUBMISSION_KEY_PREFIX}V1`, { state: 'created' })).toBe(false);
+    expect(expired(approvalMessageKey('RDONE1'), { channel: 'C1', ts: 'not-a-ts' })).toBe(false);
+    expect(expired('compliance:deposit-message:abc', { at: 0 })).toBe(false);
+    expect(expired('claim:bank_account_removal:1001', 'R1')).toBe(false);
+  });
+});
