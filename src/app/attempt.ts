@@ -6,10 +6,9 @@
  */
 import { settleLastAttempt, type DeskRequest, type Execution } from '../domain/record.js';
 import type { IndicativeQuote } from '../domain/request.js';
-import { isExchangeError } from '../exchange/errors.js';
 import { recipientDetailsAdvice } from './compliance/recipient-advice.js';
 import { audit, emit, persistStep, SYSTEM, type EngineContext } from './context.js';
-import { findAndSettle } from './find.js';
+import { findAndSettle, isInconclusiveSearch } from './find.js';
 import { markCompleted, markFailed, markRefusedInDoubt, markSubmitted, markUnknown } from './outcomes.js';
 import { send, type SendOutcome } from './send.js';
 
@@ -108,7 +107,7 @@ async function settleIfFound(ctx: EngineContext, started: DeskRequest, refusal: 
   try {
     return (await findAndSettle(ctx, started)) ? 'found' : 'not_found';
   } catch (err) {
-    if (!isExchangeError(err)) throw err;
+    if (!isInconclusiveSearch(err)) throw err;
     const outcome = started.kind === 'trade' && refusal.quoteUnusable ? 'quote_unusable' : 'refused';
     ctx.schedules.reconcile.set(started.id, ctx.clock.now() + ctx.config.reconcileIntervalMs);
     await markRefusedInDoubt(ctx, started, { outcome, message: refusal.message }, err.userMessage);

@@ -10,6 +10,8 @@ import { attemptKeys, firstSentAt, type DeskRequest } from '../domain/record.js'
 import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../domain/request.js';
 import type { CryptoWithdrawalListItem, FiatWithdrawalListItem } from '../exchange/schemas.js';
 import { collect, findFirst } from './collect.js';
+import { isExchangeError, type ExchangeError } from '../exchange/errors.js';
+import type { ListOptions } from './ports.js';
 import { ownedExchangeIds } from './claims.js';
 import type { EngineContext } from './context.js';
 import { markCompleted, markSubmitted } from './outcomes.js';
@@ -17,7 +19,28 @@ import { fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, type RemoteView } 
 
 export type Found = { kind: 'submitted'; exchangeId: string; view: RemoteView | undefined } | { kind: 'removed' };
 
-const LIST_LIMIT = { pageSize: 100, maxPages: 20 };
+/** How far a search reads: a window holding more than this cannot prove absence (see below). */
+const LIST_LIMIT = { pageSize: 100, maxItems: 2_000, maxPages: 40 };
+
+/**
+ * The exchange lists more records in the search window than a search reads, and none of those
+ * read matches. Not finding is then no proof of absence, and a send after a false "absent" could
+ * move money twice: the outcome stays unknown and is looked at again, like an unreadable exchange.
+ */
+export class SearchIncompleteError extends Error {
+  override name = 'SearchIncompleteError';
+  readonly userMessage: string;
+
+  constructor(operation: string) {
+    super(`${operation}: more than ${LIST_LIMIT.maxItems} records in the search window and none matched; absence not proven`);
+    this.userMessage = `The exchange lists more than ${LIST_LIMIT.maxItems.toLocaleString('en')} records since this was sent, too many to prove it is not among them; a person must check on the exchange.`;
+  }
+}
+
+/** An error after which a search must be tried again later: nothing was proven either way. */
+export function isInconclusiveSearch(err: unknown): err is ExchangeError | SearchIncompleteError {
+  return isExchangeError(err) || err instanceof SearchIncompleteError;
+}
 
 /**
  * Looks for the request on the exchange and, when found, persists it as submitted (a bank
@@ -35,21 +58,29 @@ export async function findAndSettle(ctx: EngineContext, request: DeskRequest): P
 
 /** Undefined when nothing on the exchange matches. Exchange errors are thrown. */
 export async function findOnExchange(ctx: EngineContext, request: DeskRequest, owned: ReadonlySet<string>): Promise<Found | undefined> {
+  let cut = false;
+  const limit = { ...LIST_LIMIT, onTruncated: () => void (cut = true) };
+  const found = await search(ctx, request, owned, limit, () => cut);
+  if (found === undefined && cut) throw new SearchIncompleteError(`reconcile ${request.kind}`);
+  return found;
+}
+
+async function search(ctx: EngineContext, request: DeskRequest, owned: ReadonlySet<string>, limit: ListOptions, truncated: () => boolean): Promise<Found | undefined> {
   const window = searchWindow(ctx, request);
   const s = request.snapshot;
   switch (s.kind) {
     case 'trade': {
       const keys = attemptKeys(request);
-      const order = await findFirst(ctx.exchange.listOrders({ from_time: window.from }, LIST_LIMIT), (o) => typeof o.client_order_id === 'string' && keys.includes(o.client_order_id));
+      const order = await findFirst(ctx.exchange.listOrders({ from_time: window.from }, limit), (o) => typeof o.client_order_id === 'string' && keys.includes(o.client_order_id));
       return order === undefined ? undefined : { kind: 'submitted', exchangeId: String(order.id), view: fromOrder(order) };
     }
     case 'crypto_withdrawal': {
-      const items = await collect(ctx.exchange.listCryptoWithdrawals({ from_time: window.from }, LIST_LIMIT));
+      const items = await collect(ctx.exchange.listCryptoWithdrawals({ from_time: window.from }, limit));
       const match = items.filter((w) => matchesCrypto(w, s, window) && !owned.has(w.id)).sort((a, b) => a.created_at - b.created_at)[0];
       return match === undefined ? undefined : { kind: 'submitted', exchangeId: match.id, view: fromCryptoWithdrawal(match) };
     }
     case 'fiat_withdrawal': {
-      const items = await collect(ctx.exchange.listFiatWithdrawals(LIST_LIMIT));
+      const items = await collect(ctx.exchange.listFiatWithdrawals(limit));
       const keys = attemptKeys(request);
       const byKey = items.find((f) => typeof f.request_id === 'string' && keys.includes(f.request_id));
       const candidates = byKey ? [byKey] : items.filter((f) => matchesFiat(f, s, window));
@@ -57,8 +88,11 @@ export async function findOnExchange(ctx: EngineContext, request: DeskRequest, o
       return match === undefined || match.id === undefined ? undefined : { kind: 'submitted', exchangeId: String(match.id), view: fromFiatWithdrawal(match) };
     }
     case 'bank_account_removal': {
-      const account = await findFirst(ctx.exchange.listBankAccounts(undefined, LIST_LIMIT), (b) => b.id === s.bankAccount.id);
-      return account === undefined ? { kind: 'removed' } : undefined;
+      const account = await findFirst(ctx.exchange.listBankAccounts(undefined, limit), (b) => b.id === s.bankAccount.id);
+      if (account !== undefined) return undefined;
+      // Here absence is the finding ("removed"), so it needs the whole list as much as the others.
+      if (truncated()) throw new SearchIncompleteError('reconcile bank_account_removal');
+      return { kind: 'removed' };
     }
   }
 }

@@ -37,6 +37,11 @@ export interface ListOptions {
   maxPages?: number;
   /** page[size] to ask for (cursor lists default to 2 on the server: ask for more). */
   pageSize?: number;
+  /**
+   * Called when maxItems or maxPages stops the list while it may go on. A search that must prove
+   * absence (reconcile) needs to know it did not see everything.
+   */
+  onTruncated?: () => void;
 }
 
 /**

@@ -9,12 +9,11 @@
  */
 import { lastAttempt, type Attempt, type DeskRequest } from '../domain/record.js';
 import { quoteKey, type IndicativeQuote, type TradeSnapshot } from '../domain/request.js';
-import { isExchangeError } from '../exchange/errors.js';
 import { sendAttempt } from './attempt.js';
 import { withTerms } from './claims.js';
 import { audit, emit, SYSTEM, type EngineContext } from './context.js';
 import { settleDefinitiveNo } from './definitive-no.js';
-import { findAndSettle } from './find.js';
+import { findAndSettle, isInconclusiveSearch, SearchIncompleteError } from './find.js';
 import { markFailed } from './outcomes.js';
 
 export function reconcile(ctx: EngineContext, request: DeskRequest): Promise<boolean> {
@@ -28,9 +27,10 @@ async function reconcileHoldingTerms(ctx: EngineContext, request: DeskRequest): 
   try {
     found = await findAndSettle(ctx, request);
   } catch (err) {
-    if (!isExchangeError(err)) throw err;
+    if (!isInconclusiveSearch(err)) throw err;
     ctx.schedules.reconcile.set(request.id, lookedAt + ctx.config.reconcileIntervalMs);
-    ctx.logger.warn('reconcile could not read the exchange; will look again', { requestId: request.id, error: err.message });
+    if (err instanceof SearchIncompleteError) ctx.logger.error('reconcile cannot prove the request is absent from the exchange; will look again, and a person should check', { requestId: request.id, error: err.message });
+    else ctx.logger.warn('reconcile could not read the exchange; will look again', { requestId: request.id, error: err.message });
     return false;
   }
   ctx.schedules.reconcile.delete(request.id);

@@ -1,7 +1,7 @@
 /**
  * Paged lists as async iterators, always bounded (stripe-node refuses unbounded auto-paging too):
- * iteration stops at `maxItems` or `maxPages`, whichever comes first. Every page is a new request,
- * signed afresh by the transport with its own full URL.
+ * iteration stops at `maxItems` or `maxPages`, whichever comes first, and calls `onTruncated` when
+ * the list may go on. Every page is a new request, signed afresh by the transport with its own full URL.
  */
 import type { ListOptions } from '../app/ports.js';
 import { MAX_PAGE_SIZE } from './assumptions.js';
@@ -57,17 +57,22 @@ export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<
     const page: PageQuery = [['page[size]', b.pageSize]];
     if (cursor !== undefined) page.push(['page[cursor]', cursor]);
     const res = await fetchPage(page);
-    for (const item of res.data) {
-      yield item;
-      if (++items >= b.maxItems) return;
-    }
     const next = res.headers.get(HEADER.nextPage);
-    if (next === null || next === '') return;
+    const last = next === null || next === '';
+    for (const [i, item] of res.data.entries()) {
+      yield item;
+      if (++items >= b.maxItems) {
+        if (i < res.data.length - 1 || !last) opts?.onTruncated?.();
+        return;
+      }
+    }
+    if (last) return;
     if (next === cursor) {
       throw new ExchangeError({ kind: 'invalid_response', operation, status: res.status, detail: 'X-Next-Page repeats the cursor just used' });
     }
     cursor = next;
   }
+  opts?.onTruncated?.();
 }
 
 /**
@@ -84,12 +89,18 @@ export async function* numberedItems<T>(
   let items = 0;
   for (let number = 1; number <= b.maxPages; number++) {
     const res = await fetchPage([...extra, ['page[number]', number], ['page[size]', b.pageSize]]);
-    for (const item of res.data) {
+    const last = res.data.length < b.pageSize;
+    for (const [i, item] of res.data.entries()) {
       yield item;
-      if (++items >= b.maxItems) return;
+      if (++items >= b.maxItems) {
+        // A full page that ends exactly at the bound may or may not have a next one.
+        if (i < res.data.length - 1 || !last) opts?.onTruncated?.();
+        return;
+      }
     }
-    if (res.data.length < b.pageSize) return;
+    if (last) return;
   }
+  opts?.onTruncated?.();
 }
 
 /** Every item of a bounded list, in order. */

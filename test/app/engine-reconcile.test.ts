@@ -177,4 +177,26 @@ describe('recovery on start', () => {
     expect((await world.record(b.request.id)).state).toBe('pending');
     expect(world.auditOf('engine.started')).toHaveLength(1);
   });
+
+  it('a window holding more records than a search reads proves no absence: it stays unknown and sends nothing', async () => {
+    const world = new World({ config: { reconcileIntervalMs: 10_000 } });
+    const other = await requestAndApprove(world, cryptoInput('50'));
+    expect(other.state).toBe('submitted');
+    // 2,001 withdrawals of other terms in the window: more than a reconcile reads (2,000).
+    const template = world.exchange.withdrawals[0]!;
+    for (let i = 0; i < 2_001; i++) world.exchange.withdrawals.push({ ...template, id: `clutter-${i}` });
+    world.exchange.fail('createCryptoWithdrawal', lostBefore);
+    const r = await requestAndApprove(world, cryptoInput('100'));
+    expect(r.state).toBe('unknown');
+    for (let i = 0; i < 3; i++) await world.advanceAndTick(10_000);
+    expect((await world.record(r.id)).state).toBe('unknown');
+    expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
+    expect(world.logs.some((l) => l.level === 'error' && /cannot prove the request is absent/.test(l.message))).toBe(true);
+    // Once the window can be read to its end, absence is proven and the same key is sent again.
+    world.exchange.withdrawals.splice(1);
+    await world.advanceAndTick(10_000);
+    const done = await world.record(r.id);
+    expect(done.state).toBe('submitted');
+    expect(done.execution!.attempts.map((a) => a.key)).toEqual([r.execution!.attempts[0]!.key, r.execution!.attempts[0]!.key]);
+  });
 });

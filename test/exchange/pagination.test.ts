@@ -103,3 +103,48 @@ describe('page-number lists', () => {
     expect(h.rec.requests).toHaveLength(1);
   });
 });
+
+describe('onTruncated: whether a bound cut the list short', () => {
+  const counting = () => {
+    let calls = 0;
+    return { onTruncated: () => void calls++, get calls() { return calls; } };
+  };
+
+  it('cursor list: said when maxItems or maxPages stops a list that goes on', async () => {
+    const h = harness();
+    h.scope.get(path).query({ 'page[size]': '3' }).reply(200, [item(1), item(2), item(3)], { 'X-Next-Page': 'more' });
+    const byItems = counting();
+    await collect(h.client.listCryptoWithdrawals({}, { maxItems: 3, onTruncated: byItems.onTruncated }));
+    expect(byItems.calls).toBe(1);
+
+    let n = 0;
+    h.scope.get(path).query(true).times(2).reply(() => [200, [item(++n)], { 'X-Next-Page': `c${n}` }]);
+    const byPages = counting();
+    await collect(h.client.listCryptoWithdrawals({}, { maxPages: 2, onTruncated: byPages.onTruncated }));
+    expect(byPages.calls).toBe(1);
+  });
+
+  it('cursor list: not said when the list ends within the bounds, even exactly at maxItems', async () => {
+    const h = harness();
+    h.scope
+      .get(path).query({ 'page[size]': '2' }).reply(200, [item(1), item(2)], { 'X-Next-Page': 'p2' })
+      .get(path).query({ 'page[size]': '2', 'page[cursor]': 'p2' }).reply(200, [item(3), item(4)], { 'X-Next-Page': '' });
+    const whole = counting();
+    await expect(collect(h.client.listCryptoWithdrawals({}, { pageSize: 2, maxItems: 4, onTruncated: whole.onTruncated }))).resolves.toHaveLength(4);
+    expect(whole.calls).toBe(0);
+  });
+
+  it('page-number list: said when a bound stops it on a full page, not after a short one', async () => {
+    const h = harness();
+    const fiat = `${API}/fiat/withdrawals`;
+    h.scope.get(fiat).query({ 'page[number]': '1', 'page[size]': '5' }).reply(200, many({ status: 'pending' }, 5, (i) => ({ id: i }) as never));
+    const full = counting();
+    await collect(h.client.listFiatWithdrawals({ maxItems: 5, onTruncated: full.onTruncated }));
+    expect(full.calls).toBe(1);
+
+    h.scope.get(fiat).query({ 'page[number]': '1', 'page[size]': '5' }).reply(200, many({ status: 'pending' }, 4, (i) => ({ id: i }) as never));
+    const short = counting();
+    await collect(h.client.listFiatWithdrawals({ maxItems: 5, onTruncated: short.onTruncated }));
+    expect(short.calls).toBe(0);
+  });
+});

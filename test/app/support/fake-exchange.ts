@@ -339,15 +339,18 @@ export class FakeExchange implements ExchangePort {
       async *[Symbol.asyncIterator]() {
         let all = items();
         let served = 0;
-        for (let page = 0; page * size < Math.max(all.length, 1) && page < maxPages; page++) {
+        let page = 0;
+        for (; page * size < Math.max(all.length, 1) && page < maxPages; page++) {
           // Each page is read afresh, as from the real exchange (a walk may pause between pages).
           if (page > 0) all = items();
           self.pages++;
           for (const item of all.slice(page * size, page * size + size)) {
-            if (served++ >= maxItems) return;
+            // The port's contract (ListOptions.onTruncated): a bound that stops a list going on says so.
+            if (served++ >= maxItems) return opts?.onTruncated?.();
             yield item;
           }
         }
+        if (page * size < all.length) opts?.onTruncated?.();
       },
     };
   }
