@@ -42,6 +42,8 @@ export interface ListOptions {
    * absence (reconcile) needs to know it did not see everything.
    */
   onTruncated?: () => void;
+  /** Called just before each page is requested (budgets count what is really fetched). */
+  onPage?: () => void;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface Sweep {
   items: number;
   /** Pages paid for (a token each). */
   pages: number;
+  /** Pages the list really requested (ListOptions.onPage). */
+  readonly fetched: { count: number };
   readonly maxPages: number;
   readonly startedAt: number;
   readonly iterator: AsyncIterator<RemoteView | undefined>;
@@ -38,7 +40,8 @@ export interface Sweep {
 export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readonly DeskRequest[]): Sweep {
   const { pageSize, maxPages } = ctx.config.poll;
   const cap = Math.ceil(targets.length / pageSize) + maxPages;
-  const bounds = { pageSize, maxPages: cap, maxItems: cap * pageSize };
+  const fetched = { count: 0 };
+  const bounds = { pageSize, maxPages: cap, maxItems: cap * pageSize, onPage: () => void fetched.count++ };
   // The window of the targets only: a list that serves newest first cannot starve older ones.
   const sentAt = targets.map((r) => firstSentAt(r) ?? r.execution!.submittedAt ?? 0);
   const window = {
@@ -56,6 +59,7 @@ export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readon
     reached: 0,
     items: 0,
     pages: 0,
+    fetched,
     maxPages: cap,
     startedAt: ctx.clock.now(),
     iterator: views,
@@ -64,10 +68,12 @@ export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readon
 
 /**
  * Walks on while the budget allows, handing every item to `onView`. A token is taken before each
- * page could be fetched, also the one after a full last page that turns out not to exist: the
- * count errs high by at most one per sweep, so the cap is never exceeded (lists serve full pages
- * until their last). Returns true when the sweep is over, false when the budget paused it.
- * Exchange errors are thrown.
+ * page could be fetched (at every multiple of pageSize items), also the one after a full last
+ * page that turns out not to exist: the count errs high by at most one per sweep. A list that
+ * serves a short page before its last fetches where no token was taken; such a page is paid for
+ * as soon as it is seen (TokenBucket.take, a debt the next cycle repays), so the budget holds
+ * over time whatever page sizes the exchange serves. Returns true when the sweep is over, false
+ * when the budget paused it. Exchange errors are thrown.
  */
 export async function walk(ctx: EngineContext, sweep: Sweep, onPage: () => void, onView: (view: RemoteView) => Promise<void>): Promise<boolean> {
   const { pageSize } = ctx.config.poll;
@@ -80,6 +86,10 @@ export async function walk(ctx: EngineContext, sweep: Sweep, onPage: () => void,
       onPage();
     }
     const next = await sweep.iterator.next();
+    for (; sweep.pages < sweep.fetched.count; sweep.pages++) {
+      ctx.pollBudget.take();
+      onPage();
+    }
     if (next.done) return true;
     sweep.items++;
     const view = next.value;

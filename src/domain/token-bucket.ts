@@ -26,6 +26,15 @@ export class TokenBucket {
     return true;
   }
 
+  /**
+   * Takes a token whether or not one is available: for a request already made. The balance may go
+   * below zero; that debt is repaid before tryTake succeeds again, so the rate still holds.
+   */
+  take(): void {
+    this.#refill();
+    this.#tokens -= 1;
+  }
+
   #refill(): void {
     const now = this.now();
     this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#at) / 1000) * this.ratePerSecond);

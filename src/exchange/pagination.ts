@@ -56,6 +56,7 @@ export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<
   for (let pages = 0; pages < b.maxPages; pages++) {
     const page: PageQuery = [['page[size]', b.pageSize]];
     if (cursor !== undefined) page.push(['page[cursor]', cursor]);
+    opts?.onPage?.();
     const res = await fetchPage(page);
     const next = res.headers.get(HEADER.nextPage);
     const last = next === null || next === '';
@@ -88,6 +89,7 @@ export async function* numberedItems<T>(
   const b = bounds(operation, opts);
   let items = 0;
   for (let number = 1; number <= b.maxPages; number++) {
+    opts?.onPage?.();
     const res = await fetchPage([...extra, ['page[number]', number], ['page[size]', b.pageSize]]);
     const last = res.data.length < b.pageSize;
     for (const [i, item] of res.data.entries()) {

@@ -40,6 +40,30 @@ describe('polling more than one cycle can list', () => {
     expect(live.filter((r) => ids.includes(r.id) && r.remote?.status === 'processing')).toHaveLength(50);
   });
 
+  it('keeps to the budget when the exchange serves shorter pages than asked for', async () => {
+    // Pages of 10 asked, 6 served: 9 pages to list 50, never more than the 2 a second allowed.
+    const world = new World({ config: { poll: { pageSize: 10, ratePerSecond: 2, burst: 2 } } });
+    const ids = await inFlight(world, 50);
+    world.exchange.servePageSize = 6;
+    world.clock.advance(10_000);
+    const fetched: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const before = world.exchange.pages;
+      await world.engine.tick();
+      fetched.push(world.exchange.pages - before);
+      world.clock.advance(1_000);
+    }
+    // By the end of cycle k (k seconds in), at most the burst plus 2 a second, plus the one page
+    // a sweep may pay for ahead of fetching it.
+    let sum = 0;
+    const cumulative = fetched.map((n) => (sum += n));
+    cumulative.forEach((pages, k) => expect(pages).toBeLessThanOrEqual(2 + 2 * k + 1));
+    expect(sum).toBe(9);
+    expect(singleReads(world)).toBe(0);
+    const live = await world.engine.listLive();
+    expect(live.filter((r) => ids.includes(r.id) && r.remote?.status === 'processing')).toHaveLength(50);
+  });
+
   it('keeps sweeping at that cost, cycle after cycle, while they stay in flight', async () => {
     const world = new World({ config: { poll: { pageSize: 10, ratePerSecond: 2, burst: 2, intervalMs: 5_000, backoffFactor: 1 } } });
     await inFlight(world, 50);

@@ -148,3 +148,21 @@ describe('onTruncated: whether a bound cut the list short', () => {
     expect(short.calls).toBe(0);
   });
 });
+
+describe('onPage: every page request is announced before it is sent', () => {
+  it('is called once per request, on cursor and page-number lists alike', async () => {
+    const h = harness();
+    h.scope
+      .get(path).query({ 'page[size]': '2' }).reply(200, [item(1)], { 'X-Next-Page': 'p2' })
+      .get(path).query({ 'page[size]': '2', 'page[cursor]': 'p2' }).reply(200, [item(2)], { 'X-Next-Page': '' });
+    let cursorPages = 0;
+    await collect(h.client.listCryptoWithdrawals({}, { pageSize: 2, onPage: () => void cursorPages++ }));
+    expect(cursorPages).toBe(h.rec.requests.length);
+    expect(cursorPages).toBe(2);
+
+    h.scope.get(`${API}/fiat/withdrawals`).query({ 'page[number]': '1', 'page[size]': '5' }).reply(200, many({ status: 'pending' }, 3, (i) => ({ id: i }) as never));
+    let numberedPages = 0;
+    await collect(h.client.listFiatWithdrawals({ pageSize: 5, onPage: () => void numberedPages++ }));
+    expect(numberedPages).toBe(1);
+  });
+});

@@ -80,6 +80,8 @@ export class FakeExchange implements ExchangePort {
   readonly newestQuote = new Map<string, string>();
   readonly orders: Order[] = [];
   readonly withdrawals: (CryptoWithdrawal & { request_id?: string })[] = [];
+  /** Items per page the lists really serve, when fewer than asked for. */
+  servePageSize: number | undefined;
   readonly fiatWithdrawals: (FiatWithdrawal & { request_id?: string; bank_account_id: number })[] = [];
   readonly commits: Commit[] = [];
   readonly calls: { op: string; at: number }[] = [];
@@ -331,7 +333,8 @@ export class FakeExchange implements ExchangePort {
   }
 
   #pages<T>(items: () => T[], opts: ListOptions | undefined): AsyncIterable<T> {
-    const size = opts?.pageSize ?? 2;
+    // A server may serve fewer than asked (servePageSize): short pages before the last.
+    const size = Math.min(opts?.pageSize ?? 2, this.servePageSize ?? Number.POSITIVE_INFINITY);
     const maxPages = opts?.maxPages ?? Number.POSITIVE_INFINITY;
     const maxItems = opts?.maxItems ?? Number.POSITIVE_INFINITY;
     const self = this;
@@ -344,6 +347,7 @@ export class FakeExchange implements ExchangePort {
           // Each page is read afresh, as from the real exchange (a walk may pause between pages).
           if (page > 0) all = items();
           self.pages++;
+          opts?.onPage?.();
           for (const item of all.slice(page * size, page * size + size)) {
             // The port's contract (ListOptions.onTruncated): a bound that stops a list going on says so.
             if (served++ >= maxItems) return opts?.onTruncated?.();
