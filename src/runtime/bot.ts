@@ -131,15 +131,9 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
 
   const abort = new AbortController();
   const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
-  loops.push(
-    (async () => {
-      for (;;) {
-        await sleepUnlessAborted(clock, PRUNE_INTERVAL_MS, abort.signal);
-        if (abort.signal.aborted) return;
-        await pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err }));
-      }
-    })(),
-  );
+  // A wall-clock timer, unref'd and cleared on stop: a day-long sleep must not keep a stopped process alive.
+  const pruning = setInterval(() => void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err })), PRUNE_INTERVAL_MS);
+  pruning.unref();
   if (config.channels.compliance) {
     const watch = createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog });
     loops.push(
@@ -171,6 +165,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();
+        clearInterval(pruning);
         const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
         const inFlight = Promise.allSettled([bot.stop(), ...loops]);
         if (!(await settlesWithin(inFlight, graceMs))) {
