@@ -53,7 +53,8 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
   const botToken = config.slack.botToken.reveal();
   const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
   const logger = receiverOptions.logger;
-  const common = { token: botToken, clientOptions, ...(logger ? { logger } : { logLevel }) };
+  // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
+  const common = { token: botToken, clientOptions, convoStore: false as const, ...(logger ? { logger } : { logLevel }) };
 
   let app: App;
   let httpReceiver: HTTPReceiver | undefined;
