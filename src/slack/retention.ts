@@ -9,13 +9,21 @@
  *   request no longer changes, so the reference goes once the request has finished and its
  *   message is older than APPROVAL_MESSAGE_RETENTION_MS. An open request's reference is never
  *   dropped, however old.
+ * - A deposit message reference (compliance/notifier.ts) is read when the deposit changes or is
+ *   declared. It goes once its message is older than DEPOSIT_MESSAGE_RETENTION_MS and nothing can
+ *   happen to it any more: the deposit is final, its Travel Rule review closed, and it is declared
+ *   or no longer takes a declaration. One still waiting for a declaration is kept, however old.
+ * Compliance's declaration markers and the audit log are never pruned.
  */
+import { acceptsDeclaration, isStillMoving } from '../app/compliance/deposit-status.js';
+import { DEPOSIT_MESSAGE_KEY_PREFIX, type DepositMessageRef } from './compliance/notifier.js';
 import { SUBMISSION_KEY_PREFIX } from './submissions.js';
 import { APPROVAL_MESSAGE_KEY_PREFIX, type ApprovalMessageRef } from './notifier.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SUBMISSION_RETENTION_MS = 7 * DAY_MS;
 export const APPROVAL_MESSAGE_RETENTION_MS = 30 * DAY_MS;
+export const DEPOSIT_MESSAGE_RETENTION_MS = 90 * DAY_MS;
 /** How often a running bot prunes (it also prunes at start). */
 export const PRUNE_INTERVAL_MS = DAY_MS;
 
@@ -30,6 +38,12 @@ export function expiredSlackKey(now: number, openRequestIds: ReadonlySet<string>
       if (openRequestIds.has(key.slice(APPROVAL_MESSAGE_KEY_PREFIX.length))) return false;
       const postedAt = slackTsMs((value as Partial<ApprovalMessageRef> | null)?.ts);
       return postedAt !== undefined && now - postedAt > APPROVAL_MESSAGE_RETENTION_MS;
+    }
+    if (key.startsWith(DEPOSIT_MESSAGE_KEY_PREFIX)) {
+      const ref = value as Partial<DepositMessageRef> | null;
+      const postedAt = slackTsMs(ref?.ts);
+      if (postedAt === undefined || now - postedAt <= DEPOSIT_MESSAGE_RETENTION_MS || !ref?.deposit) return false;
+      return !isStillMoving(ref.deposit) && (ref.declaration !== undefined || !acceptsDeclaration(ref.deposit));
     }
     return false;
   };

@@ -1,7 +1,8 @@
 /** Retention of the Slack side's references in the key-value file (src/slack/retention.ts). */
 import { describe, expect, it } from 'vitest';
 import { approvalMessageKey } from '../../src/slack/notifier.js';
-import { APPROVAL_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
+import { depositMessageKey } from '../../src/slack/compliance/notifier.js';
+import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
 import { SUBMISSION_KEY_PREFIX } from '../../src/slack/submissions.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -26,6 +27,22 @@ describe('expiredSlackKey', () => {
 
   it('never drops the reference of an open request, however old', () => {
     expect(expired(approvalMessageKey('ROPEN1'), { channel: 'C1', ts: slackTs(NOW - 10 * APPROVAL_MESSAGE_RETENTION_MS) })).toBe(false);
+  });
+
+  it('drops a deposit message reference only when old and nothing can happen to the deposit any more', () => {
+    const old = slackTs(NOW - DEPOSIT_MESSAGE_RETENTION_MS - 1_000);
+    const ref = (deposit: Record<string, unknown>, declared: boolean, ts = old) => ({ channel: 'C2', ts, deposit, ...(declared ? { declaration: { by: 'U0CMP0001', at: 1 } } : {}) });
+    const key = depositMessageKey('7C1D2E3F-0000-4000-8000-000000000001');
+    // Final, review closed, declared: nothing reads it again.
+    expect(expired(key, ref({ status: 'completed', travel_rule_status: 'approved' }, true))).toBe(true);
+    // Final and its review closed without us: no declaration is taken any more.
+    expect(expired(key, ref({ status: 'completed', travel_rule_status: 'approved' }, false))).toBe(true);
+    // Still waiting for a declaration, however old.
+    expect(expired(key, ref({ status: 'completed', travel_rule_status: 'required' }, false))).toBe(false);
+    // Still moving.
+    expect(expired(key, ref({ status: 'pending', travel_rule_status: 'approved' }, true))).toBe(false);
+    // Young.
+    expect(expired(key, ref({ status: 'completed', travel_rule_status: 'approved' }, true, slackTs(NOW - 60_000)))).toBe(false);
   });
 
   it('keeps what it cannot date, and every key that is not its own', () => {
