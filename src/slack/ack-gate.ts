@@ -11,12 +11,21 @@
  * if a request did arrive, the rest wait again until it is answered. And a request answered
  * does not mean the burst is over: the next may still sit unread in its socket. So work waits
  * until no request has arrived for `quietMs` too (a burst's requests arrive within a few ms).
+ * Work held for `maxWaitMs` goes even while requests wait, but still one per turn: under a steady
+ * stream, many listeners reach their bound together, and letting them all go at once would be
+ * the very pile-up the gate is for.
  */
+interface Held {
+  go: () => void;
+  deadline: number;
+}
+
 export class AckGate {
   #waiting = 0;
-  #held: (() => void)[] = [];
-  #releasing = false;
+  #held: Held[] = [];
   #lastArrival = -Infinity;
+  #turnScheduled = false;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly maxWaitMs = 200,
@@ -32,27 +41,16 @@ export class AckGate {
       if (released) return;
       released = true;
       this.#waiting--;
-      if (this.#waiting === 0) this.#releaseNext();
+      if (this.#waiting === 0) this.#scheduleTurn();
     };
   }
 
-  /** Resolves once no request waits for its ack and earlier held work has gone, or after maxWaitMs. */
+  /** Resolves when this listener's turn comes (see the file comment), at the latest after about maxWaitMs. */
   clear(): Promise<void> {
     return new Promise((resolve) => {
-      let done = false;
-      const go = () => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.#held = this.#held.filter((g) => g !== go);
-        go();
-      }, this.maxWaitMs);
-      this.#held.push(go);
+      this.#held.push({ go: resolve, deadline: performance.now() + this.maxWaitMs });
       // Always yield once: requests already read get their turn at the middleware first.
-      this.#releaseNext();
+      this.#scheduleTurn();
     });
   }
 
@@ -60,26 +58,35 @@ export class AckGate {
     return this.#waiting;
   }
 
-  /** Lets the oldest held listener go on the next turn, then the next one, while nobody waits. */
-  #releaseNext(): void {
-    if (this.#releasing) return;
-    this.#releasing = true;
-    setImmediate(() => {
-      this.#releasing = false;
-      if (this.#waiting > 0) return; // the last ack to leave calls us again
-      const quietFor = performance.now() - this.#lastArrival;
-      if (quietFor < this.quietMs && this.#held.length > 0) {
-        this.#releasing = true;
-        setTimeout(() => {
-          this.#releasing = false;
-          this.#releaseNext();
-        }, Math.ceil(this.quietMs - quietFor));
-        return;
-      }
-      const go = this.#held.shift();
-      if (!go) return;
-      go();
-      if (this.#held.length > 0) this.#releaseNext();
-    });
+  #scheduleTurn(): void {
+    if (this.#turnScheduled) return;
+    this.#turnScheduled = true;
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    setImmediate(() => this.#turn());
+  }
+
+  /** One turn: let the oldest held listener go if it may, else sleep until it may. */
+  #turn(): void {
+    this.#turnScheduled = false;
+    const oldest = this.#held[0];
+    if (!oldest) return;
+    const now = performance.now();
+    const quietFor = now - this.#lastArrival;
+    const free = this.#waiting === 0 && quietFor >= this.quietMs;
+    if (free || now >= oldest.deadline) {
+      this.#held.shift();
+      oldest.go();
+      if (this.#held.length > 0) this.#scheduleTurn();
+      return;
+    }
+    // Not yet: wake at its deadline, or when the quiet period ends; the last ack to leave wakes us sooner.
+    const wakeIn = Math.min(oldest.deadline - now, this.#waiting === 0 ? this.quietMs - quietFor : Number.POSITIVE_INFINITY);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#scheduleTurn();
+    }, Math.max(1, Math.ceil(wakeIn)));
   }
 }

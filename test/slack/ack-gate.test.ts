@@ -75,4 +75,17 @@ describe('AckGate', () => {
     await gate.clear();
     expect(performance.now() - arrived).toBeGreaterThanOrEqual(25);
   });
+
+  it('lets work held to its bound go while requests still wait, but one listener per turn', async () => {
+    const gate = new AckGate(20, 0);
+    gate.enter(); // never answered: a steady stream of requests
+    const order: string[] = [];
+    const held = ['a', 'b', 'c'].map((name) => gate.clear().then(() => order.push(name)));
+    await held[0];
+    expect(order).toEqual(['a']);
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['a', 'b']);
+    await Promise.all(held);
+    expect(order).toEqual(['a', 'b', 'c']);
+  });
 });
