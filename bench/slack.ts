@@ -105,8 +105,7 @@ async function startPeers(): Promise<Peers> {
   const key = makeKey();
   const sandbox = await startSandbox({ seed: 'bench-slack', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
-  const privateKeyHex = Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
-  return { sandbox, fake, privateKeyHex, close: async () => void (await Promise.all([fake.stop(), sandbox.close()])) };
+  return { sandbox, fake, privateKeyHex: key.privateKeyHex, close: async () => void (await Promise.all([fake.stop(), sandbox.close()])) };
 }
 
 /** The bot's whole configuration, as a deployment would give it. */

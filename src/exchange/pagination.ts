@@ -52,7 +52,7 @@ export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<
   }
   const b = bounds(operation, opts);
   let cursor: string | undefined;
-  let items = 0;
+  const seen = { items: 0 };
   for (let pages = 0; pages < b.maxPages; pages++) {
     const page: PageQuery = [['page[size]', b.pageSize]];
     if (cursor !== undefined) page.push(['page[cursor]', cursor]);
@@ -60,14 +60,7 @@ export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<
     const res = await fetchPage(page);
     const next = res.headers.get(HEADER.nextPage);
     const last = next === null || next === '';
-    for (const [i, item] of res.data.entries()) {
-      yield item;
-      if (++items >= b.maxItems) {
-        if (i < res.data.length - 1 || !last) opts?.onTruncated?.();
-        return;
-      }
-    }
-    if (last) return;
+    if (!(yield* pageWithin(res.data, last, seen, b.maxItems, opts)) || last) return;
     if (next === cursor) {
       throw new ExchangeError({ kind: 'invalid_response', operation, status: res.status, detail: 'X-Next-Page repeats the cursor just used' });
     }
@@ -87,29 +80,30 @@ export async function* numberedItems<T>(
   extra: PageQuery = [],
 ): AsyncGenerator<T, void, undefined> {
   const b = bounds(operation, opts);
-  let items = 0;
+  const seen = { items: 0 };
   for (let number = 1; number <= b.maxPages; number++) {
     opts?.onPage?.();
     const res = await fetchPage([...extra, ['page[number]', number], ['page[size]', b.pageSize]]);
     const last = res.data.length < b.pageSize;
-    for (const [i, item] of res.data.entries()) {
-      yield item;
-      if (++items >= b.maxItems) {
-        // A full page that ends exactly at the bound may or may not have a next one.
-        if (i < res.data.length - 1 || !last) opts?.onTruncated?.();
-        return;
-      }
-    }
-    if (last) return;
+    if (!(yield* pageWithin(res.data, last, seen, b.maxItems, opts)) || last) return;
   }
   opts?.onTruncated?.();
 }
 
-/** Every item of a bounded list, in order. */
-export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
+/**
+ * One page's items, while the walk's item bound allows. False when the bound stopped the walk;
+ * then `onTruncated` is called if the list may go on: items left on this page, or a page that is
+ * not known to be the last (a full page ending exactly at the bound may or may not have a next).
+ */
+function* pageWithin<T>(data: readonly T[], last: boolean, seen: { items: number }, maxItems: number, opts: ListOptions | undefined): Generator<T, boolean, undefined> {
+  for (const [i, item] of data.entries()) {
+    yield item;
+    if (++seen.items >= maxItems) {
+      if (i < data.length - 1 || !last) opts?.onTruncated?.();
+      return false;
+    }
+  }
+  return true;
 }
 
 /** An operation's own filters followed by the page parameters, as one ordered query. */

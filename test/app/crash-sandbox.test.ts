@@ -19,7 +19,8 @@ import type { DeskRequest } from '../../src/domain/record.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { openStores, type Stores } from '../../src/runtime/stores.js';
-import { collectAll, startSandboxExchange } from './support/sandbox-exchange.js';
+import { startSandboxExchange } from './support/sandbox-exchange.js';
+import { collect } from '../../src/app/collect.js';
 import { Crashed, crashingRepository, guard } from './support/world.js';
 
 let sandbox: Sandbox;
@@ -162,7 +163,7 @@ async function crashTrials(kind: string, input: (trial: number) => RequestInput,
 
 describe('crash at every persisted step, against the sandbox dropping the connection after commit', () => {
   it('crypto withdrawal: executed exactly once whatever the step the process died at', async () => {
-    const book = await collectAll(exchange.listAddressBook({ pageSize: 100 }));
+    const book = await collect(exchange.listAddressBook({ pageSize: 100 }));
     const entries = await exchange.listCryptoCurrencies();
     const target = book.find((a) => a.status === 'verified' && a.wallet_identity && !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > sandbox.clock.now()))!;
     const entry = entries.find((e) => target.crypto_currency_networks.some((n) => n.uuid === e.network_id) && e.precision !== undefined)!;

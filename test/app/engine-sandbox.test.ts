@@ -11,7 +11,8 @@ import { SequentialIds } from '../../src/app/testing/sequential-ids.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
-import { collectAll, startSandboxExchange, type SandboxExchange } from './support/sandbox-exchange.js';
+import { startSandboxExchange, type SandboxExchange } from './support/sandbox-exchange.js';
+import { collect } from '../../src/app/collect.js';
 import type { RequestInput } from '../../src/app/request.js';
 
 let sx: SandboxExchange;
@@ -34,7 +35,7 @@ beforeAll(async () => {
     config: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } },
   });
   await engine.start();
-  const book = await collectAll(sx.exchange.listAddressBook({ pageSize: 100 }));
+  const book = await collect(sx.exchange.listAddressBook({ pageSize: 100 }));
   destination = book.find((a) => a.status === 'verified' && a.wallet_identity && !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > sx.clock.now()))!;
   entry = (await sx.exchange.listCryptoCurrencies()).find((e) => destination.crypto_currency_networks.some((n) => n.uuid === e.network_id))!;
 });
@@ -72,7 +73,7 @@ describe('engine against the sandbox', () => {
   });
 
   it('fiat withdrawal and bank account removal', async () => {
-    const banks = await collectAll(sx.exchange.listBankAccounts({ currency: 'USD' }, { pageSize: 100 }));
+    const banks = await collect(sx.exchange.listBankAccounts({ currency: 'USD' }, { pageSize: 100 }));
     const fiat = await approved({ kind: 'fiat_withdrawal', currency: 'USD', bankAccountId: banks[0]!.id, amount: '1500' });
     expect(fiat.state).toBe('submitted');
     await runFor(130_000, 10_000);
@@ -80,7 +81,7 @@ describe('engine against the sandbox', () => {
 
     const removal = await approved({ kind: 'bank_account_removal', bankAccountId: banks.at(-1)!.id });
     expect(removal.state).toBe('completed');
-    expect((await collectAll(sx.exchange.listBankAccounts(undefined, { pageSize: 100 }))).some((b) => b.id === banks.at(-1)!.id)).toBe(false);
+    expect((await collect(sx.exchange.listBankAccounts(undefined, { pageSize: 100 }))).some((b) => b.id === banks.at(-1)!.id)).toBe(false);
   });
 
   it('trade: the quote expires during the approvals, is re-quoted within the limit and ordered; the order completes', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_SIZE } from '../../src/exchange/assumptions.js';
-import { collect, DEFAULT_MAX_PAGES } from '../../src/exchange/pagination.js';
+import { collect } from '../../src/app/collect.js';
+import { DEFAULT_MAX_PAGES } from '../../src/exchange/pagination.js';
 import { API, harness, useNock } from './support/client.js';
 import { cryptoWithdrawalItem, many } from './support/fixtures.js';
 

@@ -60,7 +60,7 @@ async function startDesk(prepare: (dataDir: string) => void = () => {}): Promise
     REQUESTER_USER_IDS: TRADER,
     APPROVER_USER_IDS: 'U0APP0001,U0APP0002',
     EXCHANGE_BASE_URL: sandbox.url,
-    EXCHANGE_PRIVATE_KEY: Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex'),
+    EXCHANGE_PRIVATE_KEY: key.privateKeyHex,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
   });

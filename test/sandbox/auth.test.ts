@@ -44,8 +44,7 @@ describe('authentication', () => {
   });
 
   it("accepts the project's own signer too (one protocol, two implementations)", async () => {
-    const hex = t.key.privateKey.export({ format: 'jwk' }).d!;
-    const signer = createSigner(parsePrivateKey(Buffer.from(hex, 'base64url').toString('hex')));
+    const signer = createSigner(parsePrivateKey(t.key.privateKeyHex));
     expect(signer.apiKey).toBe(t.key.compressedHex);
     const url = t.sandbox.url + BALANCES;
     const res = await fetch(url, { headers: signer.headers({ method: 'GET', targetUri: url, body: undefined, timestampMs: Date.now() }) });

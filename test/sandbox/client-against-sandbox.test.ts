@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClient } from '../../src/exchange/client.js';
 import { ExchangeError } from '../../src/exchange/errors.js';
-import { collect } from '../../src/exchange/pagination.js';
+import { collect } from '../../src/app/collect.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import { isFinalOrderStatus, normalizeStatus } from '../../src/exchange/statuses.js';
 import { QUOTE_UNUSABLE_MESSAGES, SCOPE_FAILURE_STATUS } from '../../src/exchange/assumptions.js';
@@ -18,8 +18,7 @@ let sandbox: Sandbox;
 let client: ExchangeClient;
 
 function clientFor(key: TestKey, options: Partial<Parameters<typeof createExchangeClient>[0]> = {}): ExchangeClient {
-  const hex = Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
-  return createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(hex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options });
+  return createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options });
 }
 
 async function failure(p: Promise<unknown>): Promise<ExchangeError> {

@@ -21,19 +21,12 @@ export async function startSandboxExchange(seed: string): Promise<SandboxExchang
     clock: createSandboxClock({ startMs: T0, followRealTime: false }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
   });
-  const hex = Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
   const exchange = createExchangeClient({
     baseUrl: sandbox.url,
-    signer: createSigner(parsePrivateKey(hex)),
+    signer: createSigner(parsePrivateKey(key.privateKeyHex)),
     rateLimit: false,
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     timeoutMs: 5_000,
   });
   return { sandbox, exchange, clock: { now: () => sandbox.clock.now(), sleep: async () => {} } };
-}
-
-export async function collectAll<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 }

@@ -118,8 +118,7 @@ export async function startWorld(seed = 'compliance'): Promise<World> {
     clock: createSandboxClock({ startMs: T0, followRealTime: false }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
   });
-  const hex = Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
-  const exchange = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(hex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 2_000 });
+  const exchange = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 2_000 });
   const clock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'compliance-'));
   const open = async () => ({

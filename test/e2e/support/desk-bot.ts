@@ -80,8 +80,7 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     clock: createSandboxClock({ startMs: T0, followRealTime: false }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
   });
-  const hex = Buffer.from(key.privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
-  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(hex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000 });
+  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000 });
   const exchange = o.exchange ? o.exchange(client) : client;
   const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.

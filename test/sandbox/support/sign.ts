@@ -6,6 +6,8 @@ import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 
 export interface TestKey {
   privateKey: KeyObject;
+  /** The private scalar, 64 lowercase hex digits: what EXCHANGE_PRIVATE_KEY holds. */
+  privateKeyHex: string;
   /** Compressed public key, uppercase hex (33 bytes). */
   compressedHex: string;
   /** Uncompressed public key, lowercase hex (65 bytes). */
@@ -21,6 +23,7 @@ export function makeKey(): TestKey {
   const prefix = (y[y.length - 1]! & 1) === 1 ? '03' : '02';
   return {
     privateKey,
+    privateKeyHex: Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex').padStart(64, '0'),
     compressedHex: (prefix + x.toString('hex')).toUpperCase(),
     uncompressedHex: `04${x.toString('hex')}${y.toString('hex')}`,
   };
