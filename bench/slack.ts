@@ -13,9 +13,7 @@
  * of this process; bodies are built here and signed there with the current time.
  * `BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the bot's process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -35,7 +33,7 @@ import { EVENTS_PATH } from '../src/slack/app.js';
 import { approvalButtonValue } from '../src/slack/blocks/approval-message.js';
 import { ACTION, CALLBACK, INPUT } from '../src/slack/ids.js';
 import { USERS, APPROVAL_CHANNEL } from '../test/e2e/support/desk-bot.js';
-import { bundleEntry, type Bundle } from '../test/faults/support/child-process.js';
+import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from '../test/faults/support/child-process.js';
 import { makeKey } from '../test/sandbox/support/sign.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../test/slack/support/harness.js';
 import { blockActionPayload, commandBody, FORM, stateOf, viewSubmissionPayload } from '../test/slack/support/signed-requests.js';
@@ -52,14 +50,15 @@ export async function benchSlack(): Promise<BenchRow[]> {
   const peers = await startPeers();
   const dir = mkdtempSync(join(tmpdir(), 'bench-slack-'));
   const bundle = await bundleEntry('../../../src/main.ts');
-  let bot: BotProcess | undefined;
+  let bot: RunningChild | undefined;
   let load: Load | undefined;
   try {
-    const env = botEnv(peers, dir, await freePort());
+    const env = botEnv(peers, dir);
     // One round more than measured: the first warms up the bot's code paths (JIT) and is not counted.
     const pending = await seedPendingRequests(env, IN_FLIGHT * (ROUNDS + 1));
-    bot = await startBotProcess(bundle, env);
-    load = startLoad(`http://127.0.0.1:${env.PORT}${EVENTS_PATH}`);
+    const started = await startBotProcess(bundle, env);
+    bot = started.child;
+    load = startLoad(`http://127.0.0.1:${started.port}${EVENTS_PATH}`);
     await quiet(peers.fake);
     peers.sandbox.control.setFaults([{ kind: 'latency', latencyMs: EXCHANGE_LATENCY_MS }]);
     const samples: Record<Kind, number[]> = { floor: [], commands: [], clicks: [], submissions: [] };
@@ -70,7 +69,7 @@ export async function benchSlack(): Promise<BenchRow[]> {
       keep('clicks', await load.burst(pending.slice(round * IN_FLIGHT, (round + 1) * IN_FLIGHT).map((r) => approve(peers.fake, r))));
       keep('submissions', await load.burst(Array.from({ length: IN_FLIGHT }, (_, i) => submitTrade(round, i))));
     }
-    bot.assertAlive();
+    if (bot.proc.exitCode !== null) throw new Error(`bench: the bot died during the run:\n${lastOutput(bot)}`);
     const rows: BenchRow[] = [];
     for (const [kind, values] of Object.entries(samples)) {
       const p99 = percentile(values, 0.99);
@@ -85,7 +84,7 @@ export async function benchSlack(): Promise<BenchRow[]> {
   } finally {
     await load?.close();
     peers.sandbox.control.clearFaults();
-    await bot?.stop();
+    if (bot) await stopBotProcess(bot);
     await peers.close();
     bundle.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -109,12 +108,12 @@ async function startPeers(): Promise<Peers> {
 }
 
 /** The bot's whole configuration, as a deployment would give it. */
-function botEnv(peers: Peers, dataDir: string, port: number): Record<string, string> {
+function botEnv(peers: Peers, dataDir: string): Record<string, string> {
   return {
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: peers.fake.apiUrl,
-    PORT: String(port),
+    PORT: '0',
     APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
     REQUESTER_USER_IDS: `${USERS.requester},${USERS.approver2}`,
     APPROVER_USER_IDS: `${USERS.approver1},${USERS.approver2},${USERS.approver3}`,
@@ -156,44 +155,21 @@ async function seedPendingRequests(env: Record<string, string>, n: number): Prom
 
 // ---- the bot's process -----------------------------------------------------------------------
 
-interface BotProcess {
-  assertAlive(): void;
-  stop(): Promise<void>;
+/** `node <bundle of src/main.ts>` with `env` only; resolves with the port it logs once started. */
+async function startBotProcess(bundle: Bundle, env: Record<string, string>): Promise<{ child: RunningChild; port: number }> {
+  const child = startChild(bundle, env, process.env.BENCH_BOT_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
+  const started = await child.waitFor(isBotStarted);
+  if (!started) throw new Error(`bench: the bot exited before starting:\n${lastOutput(child)}`);
+  return { child, port: Number(started.port) };
 }
 
-/** `node <bundle of src/main.ts>` with `env` only; resolves once it logs that it started. */
-async function startBotProcess(bundle: Bundle, env: Record<string, string>): Promise<BotProcess> {
-  const proc: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_BOT_NODE_ARGS?.split(' ').filter(Boolean) ?? []), bundle.file], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: string) => {
-      output += chunk;
-      if (output.includes('"msg":"desk bot started"')) resolve();
-    };
-    proc.stdout!.setEncoding('utf8').on('data', onData);
-    proc.stderr!.setEncoding('utf8').on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`bench: the bot exited (${code}) before starting:\n${output.slice(-2_000)}`)));
-  });
-  return {
-    assertAlive() {
-      if (proc.exitCode !== null) throw new Error(`bench: the bot died during the run:\n${output.slice(-2_000)}`);
-    },
-    async stop() {
-      if (proc.exitCode === null) proc.kill('SIGTERM');
-      await exited;
-    },
-  };
+function lastOutput(child: RunningChild): string {
+  return `${child.events.slice(-5).map((e) => JSON.stringify(e)).join('\n')}\n${child.stderr().slice(-2_000)}`;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
+async function stopBotProcess(child: RunningChild): Promise<void> {
+  if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGTERM');
+  await child.exited;
 }
 
 /** Waits until the bot's start-up calls to Slack have stopped. */

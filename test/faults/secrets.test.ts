@@ -20,7 +20,7 @@ import { SlackRequester, slackSignature, commandBody, FORM, stateOf, type StateV
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/ids.js';
 import { blocksOf, buttonValue } from '../e2e/support/desk-bot.js';
-import { bundleEntry, startChild, type Bundle, type RunningChild } from './support/child-process.js';
+import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from './support/child-process.js';
 import { makeFaultKey } from './support/keys.js';
 
 const key = makeFaultKey();
@@ -119,8 +119,8 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10
 
 /** The bound Slack port, from the bot's own "started" log line. */
 async function portOf(child: RunningChild): Promise<number> {
-  const started = await until('the bot to start', () => child.events.find((e) => e.msg === 'desk bot started') ?? (child.proc.exitCode !== null ? { port: -1 } : undefined));
-  if (started.port === -1) throw new Error(`bot exited: ${child.stderr()}\n${JSON.stringify(child.events.slice(-5))}`);
+  const started = await child.waitFor(isBotStarted);
+  if (!started) throw new Error(`bot exited: ${child.stderr()}\n${JSON.stringify(child.events.slice(-5))}`);
   return Number(started.port);
 }
 

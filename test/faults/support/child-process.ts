@@ -40,19 +40,24 @@ export interface RunningChild {
   stderr(): string;
   /** Resolves when the process has exited and been reaped. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves with the first event of this type (or undefined if the child exits first). */
+  /** Resolves with the first event matching (or undefined if the child exits first). */
+  waitFor(match: (event: Record<string, unknown>) => boolean): Promise<Record<string, unknown> | undefined>;
+  /** waitFor an event of this `event` type. */
   waitForEvent(type: string): Promise<Record<string, unknown> | undefined>;
   kill(): void;
 }
 
-/** Starts `node <bundle>` with `env` added to a minimal environment. */
-export function startChild(bundle: Bundle, env: Record<string, string>): RunningChild {
-  const proc = spawn(process.execPath, [bundle.file], {
+/** The running bot's (src/main.ts) log line that says it is listening; it carries the bound `port`. */
+export const isBotStarted = (event: Record<string, unknown>): boolean => event.msg === 'desk bot started';
+
+/** Starts `node [nodeArgs] <bundle>` with `env` added to a minimal environment. */
+export function startChild(bundle: Bundle, env: Record<string, string>, nodeArgs: readonly string[] = []): RunningChild {
+  const proc = spawn(process.execPath, [...nodeArgs, bundle.file], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const events: Array<Record<string, unknown>> = [];
-  const waiters: Array<{ type: string; resolve: (e: Record<string, unknown> | undefined) => void }> = [];
+  const waiters: Array<{ match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown> | undefined) => void }> = [];
   let err = '';
   let buffered = '';
   proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -69,7 +74,7 @@ export function startChild(bundle: Bundle, env: Record<string, string>): Running
         event = { event: 'text', text: line };
       }
       events.push(event);
-      for (const w of waiters.filter((x) => x.type === event.event)) {
+      for (const w of waiters.filter((x) => x.match(event))) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve(event);
       }
@@ -87,11 +92,14 @@ export function startChild(bundle: Bundle, env: Record<string, string>): Running
     events,
     stderr: () => err,
     exited,
-    waitForEvent(type) {
-      const seen = events.find((e) => e.event === type);
+    waitFor(match) {
+      const seen = events.find(match);
       if (seen) return Promise.resolve(seen);
       if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(undefined);
-      return new Promise((resolve) => waiters.push({ type, resolve }));
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    waitForEvent(type) {
+      return this.waitFor((e) => e.event === type);
     },
     kill() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
