@@ -20,6 +20,7 @@ import { SlackRequester, slackSignature, commandBody, FORM, stateOf, type StateV
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/ids.js';
 import { blocksOf, buttonValue } from '../e2e/support/desk-bot.js';
+import { until } from '../support/until.js';
 import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from './support/child-process.js';
 import { makeFaultKey } from './support/keys.js';
 
@@ -105,16 +106,6 @@ function botEnv(extra: Record<string, string> = {}): Record<string, string> {
     POLL_INTERVAL_MS: '1000',
     ...extra,
   };
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** The bound Slack port, from the bot's own "started" log line. */

@@ -19,6 +19,7 @@ import { EVENTS_PATH } from '../../src/slack/app.js';
 import { makeKey } from '../sandbox/support/sign.js';
 import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
 import { SlackRequester } from '../slack/support/signed-requests.js';
+import { until } from '../support/until.js';
 import { SUBMISSION_KEY_PREFIX } from '../../src/slack/submissions.js';
 import { SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
 
@@ -88,7 +89,7 @@ describe('stopping the bot', () => {
     const answer = await slack.command({ command: '/balances', userId: TRADER, responseUrl: fake.responseUrl('shutdown') });
     expect(answer.status).toBe(200);
     // The listener is now waiting on the exchange, which never answers.
-    await waitUntil(() => sandbox.control.requests().some((r) => r.path.includes('/balances')));
+    await until('the listener to call the exchange', () => (sandbox.control.requests().some((r) => r.path.includes('/balances')) ? true : undefined), 5_000);
     expect(readdirSync(dataDir).some((f) => f.endsWith('.lock'))).toBe(true);
 
     const started = performance.now();
@@ -118,11 +119,3 @@ describe('starting the bot', () => {
     expect(logs.some((l) => l.includes('pruned Slack references') && l.includes('"keys":1'))).toBe(true);
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
