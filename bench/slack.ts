@@ -20,14 +20,15 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createEngine } from '../src/app/engine.js';
 import { createRandomIds } from '../src/app/ids.js';
+import { findFirst } from '../src/app/collect.js';
 import { loadConfig } from '../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../src/devtools/fake-slack-api.js';
-import { createPolicy } from '../src/domain/policy.js';
 import { createExchangeClient, systemClock } from '../src/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../src/exchange/signer.js';
 import { SCOPES } from '../src/exchange/assumptions.js';
 import { createLogger } from '../src/runtime/logger.js';
 import { openStores } from '../src/runtime/stores.js';
+import { policyOf } from '../src/runtime/bot.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { EVENTS_PATH } from '../src/slack/app.js';
 import { approvalButtonValue } from '../src/slack/blocks/approval-message.js';
@@ -135,11 +136,8 @@ async function seedPendingRequests(env: Record<string, string>, n: number): Prom
   const exchange = createExchangeClient({ baseUrl: config.exchange.baseUrl, signer: createSigner(parsePrivateKey(env.EXCHANGE_PRIVATE_KEY!)), clock: systemClock, rateLimit: false });
   const stores = await openStores(config.dataDir, systemClock, [], logger);
   try {
-    const policy = createPolicy({ requesters: config.users.requesters, approvers: config.users.approvers, compliance: config.users.compliance, requiredApprovals: config.approvals.required });
-    const engine = createEngine({ exchange, ...stores, notifier: { notify() {} }, clock: systemClock, ids: createRandomIds(), policy, config: { poll: { intervalMs: config.pollIntervalMs } }, logger });
-    const book: { id: string; label?: string | undefined }[] = [];
-    for await (const a of exchange.listAddressBook({ pageSize: 100 })) book.push(a);
-    const dest = book.find((a) => a.label === 'OTC partner (TRC20)')!;
+    const engine = createEngine({ exchange, ...stores, notifier: { notify() {} }, clock: systemClock, ids: createRandomIds(), policy: policyOf(config), config: { poll: { intervalMs: config.pollIntervalMs } }, logger });
+    const dest = (await findFirst(exchange.listAddressBook({ pageSize: 100 }), (a) => a.label === 'OTC partner (TRC20)'))!;
     const out: { id: string; hash: string }[] = [];
     for (let i = 0; i < n; i++) {
       const r = await engine.request(USERS.requester, { kind: 'crypto_withdrawal', cryptoCurrencyId: 104, addressBookId: dest.id, amount: `${10 + i}` });

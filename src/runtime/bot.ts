@@ -12,7 +12,7 @@ import { createDeclarations } from '../app/compliance/declare.js';
 import { createDepositWatch } from '../app/compliance/deposit-watch.js';
 import type { ComplianceNotifier } from '../app/compliance/notifier.js';
 import type { Config } from '../config/config.js';
-import { createPolicy } from '../domain/policy.js';
+import { createPolicy, type Policy } from '../domain/policy.js';
 import { systemClock } from '../exchange/client.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { startBot, type Bot } from '../slack/bot.js';
@@ -84,18 +84,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   };
   await pruneSlackKeys();
 
-  const policy = createPolicy({
-    requesters: config.users.requesters,
-    approvers: config.users.approvers,
-    compliance: config.users.compliance,
-    requiredApprovals: config.approvals.required,
-    expiryMs: {
-      crypto_withdrawal: config.approvals.withdrawalExpiryMs,
-      fiat_withdrawal: config.approvals.withdrawalExpiryMs,
-      bank_account_removal: config.approvals.withdrawalExpiryMs,
-      trade: config.approvals.tradeExpiryMs,
-    },
-  });
+  const policy = policyOf(config);
 
   let complianceNotifier: ComplianceNotifier = { depositSeen() {}, depositChanged() {}, declarationDone() {} };
   const complianceLog = logger.child('compliance');
@@ -176,6 +165,22 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
         logger.info('desk bot stopped');
       })()),
   };
+}
+
+/** Who may do what, and how long approvals may take, as configured. */
+export function policyOf(config: Config): Policy {
+  return createPolicy({
+    requesters: config.users.requesters,
+    approvers: config.users.approvers,
+    compliance: config.users.compliance,
+    requiredApprovals: config.approvals.required,
+    expiryMs: {
+      crypto_withdrawal: config.approvals.withdrawalExpiryMs,
+      fiat_withdrawal: config.approvals.withdrawalExpiryMs,
+      bank_account_removal: config.approvals.withdrawalExpiryMs,
+      trade: config.approvals.tradeExpiryMs,
+    },
+  });
 }
 
 /** Every secret value the configuration holds, for the redactors. */

@@ -7,7 +7,7 @@ import { createDeclarations, type Declarations } from '../../../src/app/complian
 import { createDepositWatch, type DepositWatch } from '../../../src/app/compliance/deposit-watch.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
-import { createPolicy } from '../../../src/domain/policy.js';
+import { policyOf } from '../../../src/runtime/bot.js';
 import { createSlackApp, EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
 import { createSlackComplianceNotifier } from '../../../src/slack/compliance/notifier.js';
 import type { SlackDeps } from '../../../src/slack/context.js';
@@ -42,7 +42,7 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
     COMPLIANCE_USER_IDS: PEOPLE.compliance,
     LOG_LEVEL: 'error',
   });
-  const policy = createPolicy({ requesters: config.users.requesters, approvers: config.users.approvers, compliance: config.users.compliance });
+  const policy = policyOf(config);
   // Listeners bound their waits with clock.sleep (the wallet search's deadline): a real one here.
   const clock = { now: world.clock.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
   const deps: SlackDeps = { exchange: world.exchange, clock, audit: world.audit };

@@ -14,7 +14,7 @@ import type { Clock, ExchangePort, Logger } from '../../../src/app/ports.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/devtools/fake-slack-api.js';
-import { createPolicy } from '../../../src/domain/policy.js';
+import { policyOf } from '../../../src/runtime/bot.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
 import { createExchangeClient } from '../../../src/exchange/client.js';
 import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/exchange/schemas.js';
@@ -102,7 +102,7 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     LOG_LEVEL: 'error',
     ...o.env,
   });
-  const policy = createPolicy({ requesters: config.users.requesters, approvers: config.users.approvers, compliance: config.users.compliance, requiredApprovals: config.approvals.required });
+  const policy = policyOf(config);
   const logs: DeskBot['logs'] = [];
   const logger: Logger = {
     info: () => {},
