@@ -22,7 +22,9 @@ import { recover, type RecoverySummary } from './recover.js';
 import { reject, type DecisionResult } from './reject.js';
 import { createRequest, type RequestInput, type RequestResult } from './request.js';
 import { tick, type TickSummary } from './tick.js';
+import type { PersonDecision, PersonDecisionResult } from './executing/person-decision.js';
 
+export type { PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
 
 export interface Engine {
@@ -34,6 +36,11 @@ export interface Engine {
   reject(requestId: string, userId: string, reason: string): Promise<DecisionResult>;
   /** The requester, while the request waits for approvals. */
   cancel(requestId: string, userId: string): Promise<DecisionResult>;
+  /**
+   * A person settles an unknown outcome the exchange could not (executing/person-decision.ts):
+   * look again, send again, mark as not sent, or say which candidate is ours. Audited.
+   */
+  decide(requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult>;
   /** Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. */
   tick(): Promise<TickSummary>;
   /** Recovery at start-up: call once, before the first tick. */
@@ -61,6 +68,7 @@ export function createEngine(deps: EngineDeps): Engine {
     approve: (requestId, userId, hash) => approve(ctx, requestId, userId, hash),
     reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
     cancel: (requestId, userId) => cancel(ctx, requestId, userId),
+    decide: () => Promise.reject(new Error('decide: not built yet (issue 11, in progress)')),
     tick: () => (ticking ??= tick(ctx).finally(() => (ticking = undefined))),
     start: () => recover(ctx),
     previewQuote: (terms) => takeQuote(ctx, terms),

@@ -8,7 +8,7 @@
  * A dropped notice is healed by the next change (each event carries the whole record) and the
  * driver can always show the current state from `engine.get(id)`.
  */
-import type { DeskRequest, Failure, RemoteStatus } from '../domain/record.js';
+import type { DeskRequest, Failure, PersonDecisionRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
 import type { RefusalReason } from '../domain/refusals.js';
 
 interface Base<T extends string> {
@@ -37,6 +37,14 @@ export type DeskEvent =
   | (Base<'execution.submitted'> & { exchangeId: string })
   | (Base<'execution.outcome_unknown'> & { message: string })
   | (Base<'execution.reconciled'> & { found: boolean; exchangeId: string | null })
+  /**
+   * The exchange cannot settle an unknown outcome: nothing appeared within the settle window, or
+   * more than one record could be ours. The bot keeps looking (less often) until a person decides;
+   * `request.execution.inDoubt.question` holds the same question.
+   */
+  | (Base<'execution.needs_person'> & { question: PersonQuestion })
+  /** A person settled (or asked to look again at) an unknown outcome; audited. */
+  | (Base<'execution.person_decided'> & { decision: PersonDecisionRecord })
   | (Base<'status.changed'> & { changed: (keyof RemoteStatus)[] } & RemoteStatus)
   | (Base<'execution.failed'> & Failure)
   | Base<'request.completed'>

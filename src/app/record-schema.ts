@@ -61,6 +61,26 @@ const attempt = z.strictObject({
   endedAt: int.nullable(),
 });
 
+const candidate = z.strictObject({ exchangeId: z.string(), createdAt: int, amount: z.string(), status: z.string(), requestId: nullableString, destination: nullableString });
+
+const inDoubt = z.strictObject({
+  since: int,
+  window: z.strictObject({ from: int, to: int }),
+  settleUntil: int,
+  looks: int,
+  lastLookAt: int.nullable(),
+  nextLookAt: int,
+  question: z.strictObject({ askedAt: int, kind: z.enum(['not_found', 'ambiguous']), candidates: z.array(candidate) }).nullable(),
+});
+
+const personDecision = z.strictObject({
+  by: z.string(),
+  at: int,
+  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
+  exchangeId: nullableString,
+  checked: nullableString,
+});
+
 const execution = z.strictObject({
   approvedAt: int,
   scheduledAt: int.nullable(),
@@ -70,6 +90,11 @@ const execution = z.strictObject({
   exchangeId: nullableString,
   submittedAt: int.nullable(),
   unknownSince: int.nullable(),
+  // Added after version 1 was written: records stored before read as "none yet".
+  inDoubt: inDoubt.nullable().default(null),
+  clockOffsetMs: int.nullable().default(null),
+  decisions: z.array(personDecision).default([]),
+  retry: z.strictObject({ nextAt: int, failures: int }).nullable().default(null),
 });
 
 const remote = z.strictObject({

@@ -38,6 +38,55 @@ export interface Attempt {
   endedAt: number | null;
 }
 
+/** A record on the exchange that may be the one our send created (a withdrawal matched on its terms). */
+export interface Candidate {
+  exchangeId: string;
+  /** The exchange's created_at, epoch ms. */
+  createdAt: number;
+  amount: string;
+  status: string;
+  /** request_id as the exchange listed it, when it did. */
+  requestId: string | null;
+  /** Where it goes: the saved address label or bank account, as the exchange shows it. */
+  destination: string | null;
+}
+
+/** What the exchange could not settle and a person must: which candidate is ours, or was it sent at all. */
+export interface PersonQuestion {
+  askedAt: number;
+  /** not_found: nothing appeared within the settle window; ambiguous: more than one candidate. */
+  kind: 'not_found' | 'ambiguous';
+  candidates: Candidate[];
+}
+
+/**
+ * A money-moving call whose outcome is unknown. Everything the search needs is fixed here when the
+ * outcome became unknown (the window never grows with the clock), and every next look is a time
+ * in the record, so a restart resumes exactly where it was.
+ */
+export interface InDoubt {
+  since: number;
+  /** The exchange's created_at window a record of ours can be in: first send minus the clock offset allowed, last send plus the settle window. */
+  window: { from: number; to: number };
+  /** Until then the bot keeps looking on its own; after, a person is asked (withdrawals). */
+  settleUntil: number;
+  looks: number;
+  lastLookAt: number | null;
+  nextLookAt: number;
+  question: PersonQuestion | null;
+}
+
+/** A person's decision on an execution the exchange could not settle (audited too). */
+export interface PersonDecisionRecord {
+  by: string;
+  at: number;
+  action: 'look_again' | 'send_again' | 'mark_not_sent' | 'choose';
+  /** choose: the exchange id they said is ours, or null for "none of these". */
+  exchangeId: string | null;
+  /** What they checked on the exchange, in their words. */
+  checked: string | null;
+}
+
 export interface Execution {
   /** When the last approval of the executed round came in. */
   approvedAt: number;
@@ -50,6 +99,14 @@ export interface Execution {
   exchangeId: string | null;
   submittedAt: number | null;
   unknownSince: number | null;
+  /** Set while the outcome of the last attempt is unknown (state `unknown`). */
+  inDoubt: InDoubt | null;
+  /** The exchange's clock minus ours (ms, from its Date header) when the first attempt was sent; null if never measured. */
+  clockOffsetMs: number | null;
+  /** People's decisions on an unknown outcome, oldest first. */
+  decisions: PersonDecisionRecord[];
+  /** A pre-execution read that failed (nothing sent): try again at `nextAt`. */
+  retry: { nextAt: number; failures: number } | null;
 }
 
 /** What polling last reported for a submitted request (persisted before it is notified). */
@@ -170,7 +227,20 @@ export function newRound(record: DeskRequest, snapshot: Snapshot, now: number, p
 
 /** The execution part of a record, started by the last approval. */
 export function newExecution(approvedAt: number): Execution {
-  return { approvedAt, scheduledAt: null, scheduleReason: null, attempts: [], unusableRequotes: 0, exchangeId: null, submittedAt: null, unknownSince: null };
+  return {
+    approvedAt,
+    scheduledAt: null,
+    scheduleReason: null,
+    attempts: [],
+    unusableRequotes: 0,
+    exchangeId: null,
+    submittedAt: null,
+    unknownSince: null,
+    inDoubt: null,
+    clockOffsetMs: null,
+    decisions: [],
+    retry: null,
+  };
 }
 
 /** For the store: finished records move to history. */

@@ -14,6 +14,10 @@ export const REFUSAL_MESSAGES = {
   not_allowed_to_request: 'You are not allowed to make requests.',
   invalid_input: 'Some input is not valid.',
   exchange_error: 'The exchange could not be asked right now.',
+  not_waiting_for_person: 'This request is not waiting for a decision any more.',
+  own_request_decision: 'You requested this, so you cannot decide how its execution is settled; another approver must.',
+  checked_required: 'Say what you checked on the exchange before deciding.',
+  not_a_candidate: 'That record is not one of the candidates any more; look at the latest message.',
 } as const;
 
 export type RefusalReason = keyof typeof REFUSAL_MESSAGES;

@@ -10,7 +10,7 @@ import type { DeskEvent } from '../../src/app/events.js';
 import type { Logger } from '../../src/app/ports.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { newRequest, type DeskRequest } from '../../src/domain/record.js';
+import { newExecution, newRequest, type DeskRequest } from '../../src/domain/record.js';
 import { createSlackNotifier, findApprovalMessage } from '../../src/slack/notifier.js';
 import { slackRetryDecision } from '../../src/slack/slack-retry.js';
 import { memoryKv } from '../../src/store/memory.js';
@@ -119,7 +119,7 @@ describe('the Slack notifier', () => {
     const r = record();
     await n.notify(event('request.created', r));
     fake.failNext('chat.update', 'channel_not_found');
-    const failed = { ...r, state: 'failed' as const, execution: { approvedAt: T0, scheduledAt: null, scheduleReason: null, attempts: [], unusableRequotes: 0, exchangeId: null, submittedAt: null, unknownSince: null }, failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
+    const failed = { ...r, state: 'failed' as const, execution: newExecution(T0), failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
     await n.notify(event('execution.failed', failed, failed.failure));
     expect(lines.some((l) => l.level === 'error' && l.message.includes('chat.update'))).toBe(true);
     const thread = fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts !== undefined);
