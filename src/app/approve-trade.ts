@@ -44,7 +44,7 @@ async function approveAndOrder(ctx: EngineContext, id: string, trade: TradeSnaps
     quoteError = err;
   }
   const now = ctx.clock.now();
-  const plan = choice && orderPlan(ctx, choice);
+  const plan = choice && current && orderPlan(ctx, current, choice);
   const written = await ctx.requests.mutate<{ counted: Counted; final?: DeskRequest; next: Next }>(id, (record) => {
     const counted = countApproval(ctx, record, userId, seenHash, now);
     if (!counted.result.ok || !counted.result.last || counted.next === undefined) return { next: counted.next, result: { counted: counted.result, next: 'none' } };

@@ -4,11 +4,10 @@
  *   2. audit the attempt; 3. send; 4. persist what the answer settles.
  * A crash after 1 leaves `executing`, which recovery treats as an unknown outcome.
  */
-import { settleLastAttempt, type DeskRequest, type Execution } from '../domain/record.js';
+import { lastAttempt, settleLastAttempt, type DeskRequest, type Execution } from '../domain/record.js';
 import type { IndicativeQuote } from '../domain/request.js';
 import { recipientDetailsAdvice } from './compliance/recipient-advice.js';
 import { audit, emit, persistStep, SYSTEM, type EngineContext } from './context.js';
-import { findAndSettle, isInconclusiveSearch } from './find.js';
 import { markCompleted, markFailed, markRefusedInDoubt, markSubmitted, markUnknown } from './outcomes.js';
 import { send, type SendOutcome } from './send.js';
 
@@ -33,7 +32,12 @@ export async function sendAttempt(ctx: EngineContext, request: DeskRequest, from
 
 /** The execution with a new in-flight attempt: what is persisted before the call. */
 export function withAttempt(execution: Execution, plan: AttemptPlan, now: number): Execution {
-  return { ...execution, attempts: [...execution.attempts, { key: plan.key, startedAt: now, quote: plan.quote, outcome: 'in_flight', message: null, endedAt: null }] };
+  return {
+    ...execution,
+    attempts: [...execution.attempts, { key: plan.key, startedAt: now, quote: plan.quote, outcome: 'in_flight', message: null, endedAt: null }],
+    retry: null,
+    inDoubt: null,
+  };
 }
 
 /** Audits the persisted attempt (appended at once: it joins any line appended just before) and queues its event. */
@@ -65,7 +69,7 @@ async function settle(ctx: EngineContext, started: DeskRequest, outcome: SendOut
       await markCompleted(ctx, started, 'removed', true);
       return false;
     case 'unknown':
-      return (await markUnknown(ctx, started, outcome.message)) !== undefined;
+      return (await markUnknown(ctx, started, outcome.message, outcome.duplicate ? 'duplicate' : 'unknown')) !== undefined;
     case 'refused':
       return settleRefusal(ctx, started, outcome);
   }
@@ -73,15 +77,10 @@ async function settle(ctx: EngineContext, started: DeskRequest, outcome: SendOut
 
 async function settleRefusal(ctx: EngineContext, started: DeskRequest, refusal: Extract<SendOutcome, { kind: 'refused' }>): Promise<boolean> {
   await audit(ctx, 'exchange.answer', 'exchange', started.id, { outcome: 'refused', status: refusal.status, message: refusal.message });
-  const resent = started.execution!.unknownSince !== null;
-  if (resent) {
-    // The key went out before with an unknown outcome: this refusal may only mean "already done".
-    const settled = await settleIfFound(ctx, started, refusal);
-    if (settled !== 'not_found') return false;
-    if (started.kind === 'bank_account_removal' && refusal.notFound) {
-      await markCompleted(ctx, started, 'not found after an unknown outcome: removed');
-      return false;
-    }
+  if (started.execution!.unknownSince !== null) {
+    // An earlier send had an unknown outcome: this refusal may only mean "already done". Look first.
+    const outcome = started.kind === 'trade' && refusal.quoteUnusable ? 'quote_unusable' : 'refused';
+    return (await markRefusedInDoubt(ctx, started, { outcome, message: refusal.message })) !== undefined;
   }
   if (started.kind === 'trade' && refusal.quoteUnusable) return requoteOrFail(ctx, started, refusal.message);
   await markFailed(ctx, started, ['executing'], { stage: 'exchange', reason: refusalReason(started.kind, refusal.status, refusal.message), exchangeMessage: refusal.message });
@@ -99,23 +98,6 @@ export function refusalReason(kind: DeskRequest['kind'], status: number | undefi
 }
 
 /**
- * Looks for the request on the exchange after a resend was refused. An unreadable exchange does
- * not drop the refusal: it is kept as the attempt's outcome, and the request waits in `unknown`
- * for the next reconcile to look again and then settle it (never to send the key again).
- */
-async function settleIfFound(ctx: EngineContext, started: DeskRequest, refusal: Extract<SendOutcome, { kind: 'refused' }>): Promise<'found' | 'not_found' | 'unknown'> {
-  try {
-    return (await findAndSettle(ctx, started)) ? 'found' : 'not_found';
-  } catch (err) {
-    if (!isInconclusiveSearch(err)) throw err;
-    const outcome = started.kind === 'trade' && refusal.quoteUnusable ? 'quote_unusable' : 'refused';
-    ctx.schedules.reconcile.set(started.id, ctx.clock.now() + ctx.config.reconcileIntervalMs);
-    await markRefusedInDoubt(ctx, started, { outcome, message: refusal.message }, err.userMessage);
-    return 'unknown';
-  }
-}
-
-/**
  * A definitive "no order for this key, the quote is unusable": back to `approved` for a fresh
  * quote (the next attempt gets a new key), or failed once the re-quotes are used up. The request
  * is `executing` with that attempt last.
@@ -124,16 +106,17 @@ export async function requoteOrFail(ctx: EngineContext, started: DeskRequest, me
   const execution = started.execution!;
   if (execution.unusableRequotes >= ctx.config.maxUnusableRequotes) {
     const reason = `The quote could not be used (${message}); re-quoted ${execution.unusableRequotes} times without success.`;
-    await markFailed(ctx, started, ['executing'], { stage: 'quote', reason, exchangeMessage: message });
+    await markFailed(ctx, started, ['executing', 'unknown'], { stage: 'quote', reason, exchangeMessage: message });
     return false;
   }
   const now = ctx.clock.now();
-  // The refusal settles it: no order exists for this key. The next attempt starts afresh.
-  const back = await persistStep(ctx, started.id, ['executing'], 'requote', (current) => ({
+  // A refusal in flight settles as quote_unusable; an unknown outcome keeps its outcome (orderKeyFor).
+  const back = await persistStep(ctx, started.id, ['executing', 'unknown'], 'requote', (current) => ({
     execution: {
-      ...settleLastAttempt(current.execution!, { outcome: 'quote_unusable', message, endedAt: now }),
+      ...(lastAttempt(current)?.outcome === 'in_flight' ? settleLastAttempt(current.execution!, { outcome: 'quote_unusable', message, endedAt: now }) : current.execution!),
       unusableRequotes: current.execution!.unusableRequotes + 1,
       unknownSince: null,
+      inDoubt: null,
     },
   }));
   return back !== undefined;

@@ -13,16 +13,30 @@ export interface EngineConfig {
    * indicative price moved by this many basis points (a slippage limit keeps its own bps).
    */
   reapprovalSlippageBps: number;
-  /** Sends of one idempotency key (first send plus retries after unknown outcomes). */
+  /**
+   * Sends of one client_order_id (first send plus resends after unknown outcomes). Only orders are
+   * ever sent again on the bot's own: the exchange refuses a reused client_order_id. A withdrawal
+   * is never sent again without a person (its request_id must not be relied on against duplicates).
+   */
   maxSendsPerKey: number;
-  /** After an unknown outcome, wait this long from the send before concluding "not there" and resending. */
+  /** After an unknown outcome, the first look on the exchange comes this long after the send. */
   reconcileSettleMs: number;
-  /** Between reconcile reads when the exchange cannot be read or sends are exhausted. */
+  /** Between looks when the exchange cannot be read. */
   reconcileIntervalMs: number;
-  /** Clock difference allowed between us and the exchange when matching by time. */
+  /** Clock difference allowed between us and the exchange when it could not be measured. */
   clockSkewMs: number;
-  /** An unknown outcome still found nowhere after this long fails with a "check manually" reason. */
-  unknownGiveUpMs: number;
+  /** Clock difference allowed around the offset measured from the exchange's Date header (1 s resolution, plus the round trip). */
+  offsetToleranceMs: number;
+  /**
+   * How long after the last send a withdrawal with an unknown outcome may still appear on the
+   * exchange (a slow exchange commits late): the bot looks on its own until then, and only then
+   * asks a person. Far longer than the client's timeout (UNKNOWN_OUTCOME_SETTLE_MINUTES).
+   */
+  unknownSettleWindowMs: number;
+  /** Between looks within the settle window (at least every 30 s; reads stay within the rate cap). */
+  lookIntervalMs: number;
+  /** Between looks while a person is asked: a withdrawal that appears late is still followed. */
+  personWaitLookIntervalMs: number;
   /** Pre-execution checks that cannot read the exchange are retried this often ... */
   checkRetryMs: number;
   /** ... this many times, then the request fails. */
@@ -61,7 +75,10 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   reconcileSettleMs: 5_000,
   reconcileIntervalMs: 30_000,
   clockSkewMs: 60_000,
-  unknownGiveUpMs: 24 * 3_600_000,
+  offsetToleranceMs: 5_000,
+  unknownSettleWindowMs: 10 * 60_000,
+  lookIntervalMs: 15_000,
+  personWaitLookIntervalMs: 120_000,
   checkRetryMs: 30_000,
   maxCheckFailures: 5,
   poll: {

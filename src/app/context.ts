@@ -37,8 +37,6 @@ export interface Schedules {
   sweeps: Map<PolledKind, Sweep>;
   /** Polling cycles so far (which kind goes first). */
   pollCycle: number;
-  reconcile: Map<string, number>;
-  retry: Map<string, { nextAt: number; failures: number }>;
 }
 
 export interface EngineContext {
@@ -86,7 +84,7 @@ export function createContext(deps: EngineDeps): EngineContext {
     requestLocks: new KeyedLock(),
     quotes: new QuoteBook(),
     termsLocks: new KeyedLock(),
-    schedules: { poll: new Map(), sweeps: new Map(), pollCycle: 0, reconcile: new Map(), retry: new Map() },
+    schedules: { poll: new Map(), sweeps: new Map(), pollCycle: 0 },
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
     notices: new NoticeQueue(deps.notifier, logger),
     background: new Background(logger),

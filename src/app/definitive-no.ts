@@ -26,13 +26,8 @@ export interface DefinitiveNo {
  * two writes is resumed by `resumeSettled`. True when the request should be driven on at once.
  */
 export async function settleDefinitiveNo(ctx: EngineContext, request: DeskRequest, no: DefinitiveNo): Promise<boolean> {
-  if (request.kind === 'trade' && no.quoteUnusable) {
-    const now = ctx.clock.now();
-    const settling = await persistStep(ctx, request.id, ['unknown'], 'execute', (current) => ({
-      execution: settleLastAttempt(current.execution!, { outcome: 'quote_unusable', message: no.message, endedAt: lastAttempt(current)?.endedAt ?? now }),
-    }));
-    return settling !== undefined && requoteOrFail(ctx, settling, no.message);
-  }
+  // Straight back to `approved`: the attempt keeps its outcome, so the next order reuses its client_order_id.
+  if (request.kind === 'trade' && no.quoteUnusable) return requoteOrFail(ctx, request, no.message);
   await markFailed(ctx, request, ['unknown'], { stage: 'exchange', reason: refusalReason(request.kind, no.status, no.message), exchangeMessage: no.message });
   return false;
 }

@@ -32,7 +32,7 @@ export async function driveHoldingLock(ctx: EngineContext, requestId: string): P
 async function stepOnce(ctx: EngineContext, request: DeskRequest): Promise<boolean> {
   switch (request.state) {
     case 'approved':
-      if ((ctx.schedules.retry.get(request.id)?.nextAt ?? 0) > ctx.clock.now()) return false;
+      if ((request.execution?.retry?.nextAt ?? 0) > ctx.clock.now()) return false;
       if (!hasRequiredApprovals(ctx.policy, request)) return refuseStaleApprovals(ctx, request);
       return request.kind === 'trade' ? executeTrade(ctx, request) : executeTransfer(ctx, request);
     case 'executing':

@@ -23,6 +23,7 @@ import { reject, type DecisionResult } from './reject.js';
 import { createRequest, type RequestInput, type RequestResult } from './request.js';
 import { tick, type TickSummary } from './tick.js';
 import type { PersonDecision, PersonDecisionResult } from './executing/person-decision.js';
+import { decideByPerson } from './executing/person.js';
 
 export type { PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
@@ -68,7 +69,7 @@ export function createEngine(deps: EngineDeps): Engine {
     approve: (requestId, userId, hash) => approve(ctx, requestId, userId, hash),
     reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
     cancel: (requestId, userId) => cancel(ctx, requestId, userId),
-    decide: () => Promise.reject(new Error('decide: not built yet (issue 11, in progress)')),
+    decide: (requestId, userId, decision) => decideByPerson(ctx, requestId, userId, decision),
     tick: () => (ticking ??= tick(ctx).finally(() => (ticking = undefined))),
     start: () => recover(ctx),
     previewQuote: (terms) => takeQuote(ctx, terms),

@@ -5,7 +5,7 @@
  *   - otherwise re-quote (a fresh, freshly signed quote): within the limit, order at once;
  *   - beyond the limit: nothing is executed; a new approval round starts at the new price.
  */
-import { newRound, type DeskRequest } from '../domain/record.js';
+import { newRound, orderKeyFor, type DeskRequest } from '../domain/record.js';
 import { limitFromSlippage, quoteKey, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../domain/request.js';
 import { isExchangeError, type ExchangeError } from '../exchange/errors.js';
 import { sendAttempt, type AttemptPlan } from './attempt.js';
@@ -34,8 +34,7 @@ async function executeHoldingKey(ctx: EngineContext, request: DeskRequest, trade
     await askReapproval(ctx, request, trade, choice.quote);
     return false;
   }
-  ctx.schedules.retry.delete(request.id);
-  return sendAttempt(ctx, request, 'approved', orderPlan(ctx, choice));
+  return sendAttempt(ctx, request, 'approved', orderPlan(ctx, request, choice));
 }
 
 /** The quote to order on, and why it is not the approvers' one (null when it is). */
@@ -57,8 +56,8 @@ export async function chooseQuote(ctx: EngineContext, request: DeskRequest, trad
   return { quote: await quoteHoldingKey(ctx, trade), problem, previous };
 }
 
-export function orderPlan(ctx: EngineContext, choice: QuoteChoice): AttemptPlan {
-  return { key: ctx.ids.uuid(), quote: choice.quote, quoteNote: choice.problem === null ? 'approvers quote' : `re-quoted: ${choice.problem}` };
+export function orderPlan(ctx: EngineContext, request: DeskRequest, choice: QuoteChoice): AttemptPlan {
+  return { key: orderKeyFor(request, () => ctx.ids.uuid()), quote: choice.quote, quoteNote: choice.problem === null ? 'approvers quote' : `re-quoted: ${choice.problem}` };
 }
 
 export function requotedEvent(trade: TradeSnapshot, choice: QuoteChoice): EventInput {
@@ -76,7 +75,8 @@ export function requotedEvent(trade: TradeSnapshot, choice: QuoteChoice): EventI
 /** Why the approvers' quote cannot be ordered on now, or null when it can. */
 function quoteProblem(ctx: EngineContext, request: DeskRequest, trade: TradeSnapshot, quote: IndicativeQuote): RequoteReason | null {
   const attempts = request.execution?.attempts ?? [];
-  if (attempts.length > 0) return attempts.at(-1)!.outcome === 'quote_unusable' ? 'unusable' : 'used';
+  // After an unknown outcome whose order never appeared, the quote died meanwhile: "expired".
+  if (attempts.length > 0) return { quote_unusable: 'unusable', unknown: 'expired' }[attempts.at(-1)!.outcome as string] as RequoteReason | undefined ?? 'used';
   if (ctx.quotes.isSuperseded(quoteKey(trade), quote.quoteId)) return 'superseded';
   const left = quote.expiresAt - ctx.clock.now();
   if (left <= 0) return 'expired';

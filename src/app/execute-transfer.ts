@@ -8,7 +8,7 @@ import { isExchangeError, type ExchangeError } from '../exchange/errors.js';
 import { sendAttempt } from './attempt.js';
 import { checkBeforeExecution, type CheckOutcome } from './checks.js';
 import { inDoubtTwin, withTerms } from './claims.js';
-import type { EngineContext } from './context.js';
+import { persistStep, type EngineContext } from './context.js';
 import { markFailed, markScheduled } from './outcomes.js';
 
 export async function executeTransfer(ctx: EngineContext, request: DeskRequest): Promise<boolean> {
@@ -21,7 +21,6 @@ export async function executeTransfer(ctx: EngineContext, request: DeskRequest):
     if (!isExchangeError(err)) throw err;
     return retryLater(ctx, request, 'checks', err);
   }
-  ctx.schedules.retry.delete(request.id);
   if (!check.ok) {
     if (check.action === 'schedule') await markScheduled(ctx, request, check.at, check.reason);
     else await markFailed(ctx, request, ['approved'], { stage: 'checks', reason: check.reason, exchangeMessage: null });
@@ -34,7 +33,7 @@ export async function executeTransfer(ctx: EngineContext, request: DeskRequest):
 async function sendUnlessTwinInDoubt(ctx: EngineContext, request: DeskRequest): Promise<boolean> {
   const twin = await inDoubtTwin(ctx, request);
   if (twin !== undefined) {
-    ctx.schedules.retry.set(request.id, { nextAt: ctx.clock.now() + ctx.config.reconcileSettleMs, failures: 0 });
+    await retryAt(ctx, request, ctx.clock.now() + ctx.config.reconcileSettleMs, request.execution?.retry?.failures ?? 0);
     ctx.logger.info('waiting for a look-alike request in doubt to settle', { requestId: request.id, twin: twin.id });
     return false;
   }
@@ -46,14 +45,18 @@ async function sendUnlessTwinInDoubt(ctx: EngineContext, request: DeskRequest): 
  * the request once `maxCheckFailures` reads in a row have failed.
  */
 export async function retryLater(ctx: EngineContext, request: DeskRequest, stage: 'checks' | 'quote', err: ExchangeError): Promise<boolean> {
-  const failures = (ctx.schedules.retry.get(request.id)?.failures ?? 0) + 1;
+  const failures = (request.execution?.retry?.failures ?? 0) + 1;
   if (failures >= ctx.config.maxCheckFailures) {
-    ctx.schedules.retry.delete(request.id);
     const what = stage === 'checks' ? 'check the request before executing it' : 'get a quote';
     await markFailed(ctx, request, ['approved'], { stage, reason: `Could not ${what} after ${failures} tries: ${err.userMessage}`, exchangeMessage: err.messages.join('; ') || null });
     return false;
   }
-  ctx.schedules.retry.set(request.id, { nextAt: ctx.clock.now() + ctx.config.checkRetryMs, failures });
+  await retryAt(ctx, request, ctx.clock.now() + ctx.config.checkRetryMs, failures);
   ctx.logger.warn('exchange read failed before execution; will retry', { requestId: request.id, stage, error: err.message });
   return false;
+}
+
+/** Persists when an approved request is tried again (a schedule in the record survives a restart). */
+async function retryAt(ctx: EngineContext, request: DeskRequest, nextAt: number, failures: number): Promise<void> {
+  await persistStep(ctx, request.id, ['approved'], 'schedule', (current) => ({ execution: { ...current.execution!, retry: { nextAt, failures } } }));
 }

@@ -5,6 +5,7 @@
 import { settleLastAttempt, type AttemptOutcome, type DeskRequest, type Failure } from '../domain/record.js';
 import type { RequestState } from '../domain/state-machine.js';
 import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from './context.js';
+import { openInDoubt } from './executing/in-doubt.js';
 import { applyRemote } from './poll.js';
 import type { RemoteView } from './remote.js';
 
@@ -14,14 +15,22 @@ function removalClaimKey(bankAccountId: number): string {
 }
 
 /** The exchange has the request (from its answer or found by reconcile): polling follows it from here. */
-export async function markSubmitted(ctx: EngineContext, request: DeskRequest, exchangeId: string, view: RemoteView | undefined, how: 'answer' | 'reconciled'): Promise<void> {
+export async function markSubmitted(
+  ctx: EngineContext,
+  request: DeskRequest,
+  exchangeId: string,
+  view: RemoteView | undefined,
+  how: 'answer' | 'reconciled',
+  detail: Record<string, unknown> = {},
+): Promise<void> {
   const now = ctx.clock.now();
   const outcome: AttemptOutcome = how === 'answer' ? 'submitted' : 'reconciled';
   const submitted = await persistStep(ctx, request.id, ['executing', 'unknown'], 'submitted', (current) => ({
-    execution: { ...settleLastAttempt(current.execution!, { outcome, endedAt: now }), exchangeId, submittedAt: now },
+    // The doubt is over: its question (and any buttons showing it) goes.
+    execution: { ...settleLastAttempt(current.execution!, { outcome, endedAt: current.state === 'executing' ? now : lastEnd(current, now) }), exchangeId, submittedAt: now, inDoubt: null },
   }));
   if (submitted === undefined) return;
-  await audit(ctx, how === 'answer' ? 'exchange.answer' : 'execution.reconciled', EXCHANGE, request.id, { outcome: 'submitted', exchangeId });
+  await audit(ctx, how === 'answer' ? 'exchange.answer' : 'execution.reconciled', EXCHANGE, request.id, { outcome: 'submitted', exchangeId, ...detail });
   if (how === 'reconciled') emit(ctx, submitted, { type: 'execution.reconciled', found: true, exchangeId });
   emit(ctx, submitted, { type: 'execution.submitted', exchangeId });
   ctx.schedules.poll.set(request.id, { nextAt: now + ctx.config.poll.intervalMs, intervalMs: ctx.config.poll.intervalMs });
@@ -51,32 +60,52 @@ export async function markCompleted(ctx: EngineContext, request: DeskRequest, no
   emit(ctx, completed, { type: 'request.completed' });
 }
 
-/** Timeout, dropped connection, 5xx or a crash mid-call: reconcile before anything else. */
-export async function markUnknown(ctx: EngineContext, request: DeskRequest, message: string): Promise<DeskRequest | undefined> {
+/**
+ * Timeout, dropped connection, 5xx, a duplicate client_order_id, or a crash mid-call: the request
+ * waits in `unknown` and is looked for on the exchange before anything else (reconcile.ts). The
+ * search window is fixed now, from the sends and the exchange's clock offset as last measured.
+ */
+export async function markUnknown(ctx: EngineContext, request: DeskRequest, message: string, outcome: 'unknown' | 'duplicate' = 'unknown'): Promise<DeskRequest | undefined> {
   const now = ctx.clock.now();
-  const unknown = await persistStep(ctx, request.id, ['executing'], 'outcome_unknown', (current) => ({
-    execution: { ...settleLastAttempt(current.execution!, { outcome: 'unknown', message, endedAt: now }), unknownSince: current.execution!.unknownSince ?? now },
-  }));
+  const offset = measuredOffset(ctx, request);
+  const unknown = await persistStep(ctx, request.id, ['executing'], 'outcome_unknown', (current) => {
+    const execution = { ...settleLastAttempt(current.execution!, { outcome, message, endedAt: now }), unknownSince: current.execution!.unknownSince ?? now, clockOffsetMs: offset };
+    return { execution: { ...execution, inDoubt: openInDoubt({ ...current, execution }, now, ctx.config, offset) } };
+  });
   if (unknown === undefined) return undefined;
-  await audit(ctx, 'exchange.answer', EXCHANGE, request.id, { outcome: 'unknown', message });
+  const inDoubt = unknown.execution!.inDoubt!;
+  await audit(ctx, 'exchange.answer', EXCHANGE, request.id, { outcome, message, clockOffsetMs: offset, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil });
   emit(ctx, unknown, { type: 'execution.outcome_unknown', message });
   return unknown;
 }
 
+/** The exchange's clock offset as the client last measured it (its Date header), else as measured before. */
+function measuredOffset(ctx: EngineContext, request: DeskRequest): number | null {
+  const measured = ctx.exchange.clockOffsetMs?.();
+  return measured === undefined ? (request.execution?.clockOffsetMs ?? null) : Math.round(measured);
+}
+
+function lastEnd(request: DeskRequest, now: number): number {
+  return request.execution?.attempts.at(-1)?.endedAt ?? now;
+}
+
 /**
- * A resend was refused (a definitive answer for that send), but the look that must follow it
- * (the refusal may only mean "an earlier send already did it") could not read the exchange. The
- * request waits in `unknown` with the refusal kept as the attempt's outcome, so the next
- * reconcile settles the refusal instead of sending the key again (reconcile.ts).
+ * A resend was refused: a definitive answer for that send, but it may only mean that an earlier
+ * send of ours already did it (a duplicate client_order_id, a balance the first withdrawal
+ * already took). The request waits in `unknown` with the refusal kept as the attempt's outcome
+ * and is looked for at once; the look settles the refusal only when nothing of ours is there.
  */
-export async function markRefusedInDoubt(ctx: EngineContext, request: DeskRequest, refusal: { outcome: 'refused' | 'quote_unusable'; message: string }, readError: string): Promise<DeskRequest | undefined> {
+export async function markRefusedInDoubt(ctx: EngineContext, request: DeskRequest, refusal: { outcome: 'refused' | 'quote_unusable'; message: string }): Promise<DeskRequest | undefined> {
   const now = ctx.clock.now();
-  const unknown = await persistStep(ctx, request.id, ['executing'], 'outcome_unknown', (current) => ({
-    execution: { ...settleLastAttempt(current.execution!, { outcome: refusal.outcome, message: refusal.message, endedAt: now }), unknownSince: current.execution!.unknownSince ?? now },
-  }));
+  const offset = measuredOffset(ctx, request);
+  const unknown = await persistStep(ctx, request.id, ['executing'], 'outcome_unknown', (current) => {
+    const execution = { ...settleLastAttempt(current.execution!, { outcome: refusal.outcome, message: refusal.message, endedAt: now }), unknownSince: current.execution!.unknownSince ?? now, clockOffsetMs: offset };
+    // Look at once: the refusal is an answer, only an earlier send of ours may still be out there.
+    return { execution: { ...execution, inDoubt: { ...openInDoubt({ ...current, execution }, now, ctx.config, offset), nextLookAt: now } } };
+  });
   if (unknown === undefined) return undefined;
-  const message = `The exchange refused the resend (${refusal.message}) but could not be read to check for an earlier send: ${readError}`;
-  await audit(ctx, 'exchange.answer', EXCHANGE, request.id, { outcome: 'unknown', refused: refusal.outcome, message });
+  const message = `The exchange refused the resend (${refusal.message}); looking for an earlier send on the exchange before settling it.`;
+  await audit(ctx, 'exchange.answer', EXCHANGE, request.id, { outcome: 'refused_in_doubt', refused: refusal.outcome, message: refusal.message, searchWindow: unknown.execution!.inDoubt!.window });
   emit(ctx, unknown, { type: 'execution.outcome_unknown', message });
   return unknown;
 }

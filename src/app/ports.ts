@@ -72,6 +72,8 @@ export interface ExchangePort {
   createOrder(body: CreateOrderBody): Promise<Order>;
   getOrder(id: string): Promise<Order>;
   listOrders(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<Order>;
+  /** The exchange's clock minus ours in ms, from the latest response's Date header; undefined before any. */
+  clockOffsetMs?(): number | undefined;
 }
 
 // ---- clock and ids ----------------------------------------------------------------------------

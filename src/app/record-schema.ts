@@ -56,7 +56,7 @@ const attempt = z.strictObject({
   key: z.string(),
   startedAt: int,
   quote: quote.nullable(),
-  outcome: z.enum(['in_flight', 'submitted', 'refused', 'unknown', 'quote_unusable', 'reconciled', 'completed']),
+  outcome: z.enum(['in_flight', 'submitted', 'refused', 'unknown', 'duplicate', 'quote_unusable', 'reconciled', 'completed']),
   message: nullableString,
   endedAt: int.nullable(),
 });
@@ -71,6 +71,7 @@ const inDoubt = z.strictObject({
   lastLookAt: int.nullable(),
   nextLookAt: int,
   question: z.strictObject({ askedAt: int, kind: z.enum(['not_found', 'ambiguous']), candidates: z.array(candidate) }).nullable(),
+  excluded: z.array(z.string()),
 });
 
 const personDecision = z.strictObject({

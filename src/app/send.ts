@@ -5,7 +5,7 @@
  */
 import type { DeskRequest } from '../domain/record.js';
 import type { IndicativeQuote } from '../domain/request.js';
-import { QUOTE_UNUSABLE_STATUS, isQuoteUnusableMessage } from '../exchange/assumptions.js';
+import { DUPLICATE_CLIENT_ORDER_ID_STATUS, QUOTE_UNUSABLE_STATUS, isDuplicateClientOrderIdMessage, isQuoteUnusableMessage } from '../exchange/assumptions.js';
 import { isExchangeError, type ExchangeError } from '../exchange/errors.js';
 import type { CreateCryptoWithdrawalBody, CreateFiatWithdrawalBody } from '../exchange/schemas.js';
 import type { EngineContext } from './context.js';
@@ -16,14 +16,15 @@ export type SendOutcome =
   /** A bank account removal is done on its 204. */
   | { kind: 'completed' }
   | { kind: 'refused'; status: number | undefined; message: string; quoteUnusable: boolean; notFound: boolean }
-  | { kind: 'unknown'; message: string };
+  /** `duplicate`: the exchange says an order with this client_order_id exists: it was placed, find it. */
+  | { kind: 'unknown'; message: string; duplicate: boolean };
 
 /** Sends the request's money-moving call with `key`; exchange errors become outcomes, anything else throws. */
 export async function send(ctx: EngineContext, request: DeskRequest, key: string, quote: IndicativeQuote | null): Promise<SendOutcome> {
   try {
     return await call(ctx, request, key, quote);
   } catch (err) {
-    if (isExchangeError(err)) return outcomeOf(err);
+    if (isExchangeError(err)) return outcomeOf(request, err);
     throw err;
   }
 }
@@ -58,8 +59,12 @@ async function call(ctx: EngineContext, request: DeskRequest, key: string, quote
  * Timeouts, dropped connections and 5xx leave the outcome unknown. So do a 2xx we could not
  * read (the exchange acted) and a 429 (safer to look before sending again). Other 4xx settle it.
  */
-function outcomeOf(err: ExchangeError): SendOutcome {
-  if (err.outcomeUnknown || err.kind === 'invalid_response' || err.kind === 'rate_limited') return { kind: 'unknown', message: err.userMessage };
+function outcomeOf(request: DeskRequest, err: ExchangeError): SendOutcome {
+  if (err.outcomeUnknown || err.kind === 'invalid_response' || err.kind === 'rate_limited') return { kind: 'unknown', message: err.userMessage, duplicate: false };
+  // A reused client_order_id is refused because the order exists: never "failed", always "find it".
+  if (request.kind === 'trade' && (err.status === undefined || err.status === DUPLICATE_CLIENT_ORDER_ID_STATUS) && err.messages.some(isDuplicateClientOrderIdMessage)) {
+    return { kind: 'unknown', message: `The exchange already has an order with this client order id (${err.userMessage}); looking for it.`, duplicate: true };
+  }
   return {
     kind: 'refused',
     status: err.status,

@@ -23,7 +23,8 @@ export interface Decision {
   reason: string | null;
 }
 
-export type AttemptOutcome = 'in_flight' | 'submitted' | 'refused' | 'unknown' | 'quote_unusable' | 'reconciled' | 'completed';
+/** `duplicate`: an order refused for its client_order_id, which means it exists (found later, or looked for). */
+export type AttemptOutcome = 'in_flight' | 'submitted' | 'refused' | 'unknown' | 'duplicate' | 'quote_unusable' | 'reconciled' | 'completed';
 
 /** One money-moving call, persisted (outcome `in_flight`) before it is sent. */
 export interface Attempt {
@@ -74,6 +75,8 @@ export interface InDoubt {
   lastLookAt: number | null;
   nextLookAt: number;
   question: PersonQuestion | null;
+  /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
+  excluded: string[];
 }
 
 /** A person's decision on an execution the exchange could not settle (audited too). */
@@ -264,6 +267,18 @@ export function settleLastAttempt(execution: Execution, settled: Partial<Attempt
 /** Every idempotency key ever sent for this request (reconcile matches any of them). */
 export function attemptKeys(record: DeskRequest): string[] {
   return [...new Set(record.execution?.attempts.map((a) => a.key) ?? [])];
+}
+
+/**
+ * The client_order_id for the next order of this round: the current one while any send of it had
+ * an unknown outcome (a late first order then makes the exchange refuse the next as a duplicate
+ * instead of trading twice); a new one only after the exchange definitively refused every send of it.
+ */
+export function orderKeyFor(record: DeskRequest, newKey: () => string): string {
+  const attempts = record.execution?.attempts ?? [];
+  const key = attempts.at(-1)?.key;
+  if (key !== undefined && attempts.some((a) => a.key === key && (a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight'))) return key;
+  return newKey();
 }
 
 /** When the current key was first sent: the start of the window a reconcile searches. */

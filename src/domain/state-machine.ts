@@ -16,7 +16,9 @@
  *   executing ──outcome_unknown──▶ unknown  (timeout, network, 5xx, crash)
  *   executing ──requote──▶ approved         (order refused: quote unusable; no order exists)
  *   executing ──complete──▶ completed       (a bank account removal needs no polling)
- *   unknown ──submitted──▶ submitted        (reconcile found it)   ──execute──▶ executing (same key, or, after a definitive "no" for every key, to re-quote: app/definitive-no.ts)
+ *   unknown ──submitted──▶ submitted        (found on the exchange, or a person said which record is ours)
+ *   unknown ──execute──▶ executing          (an order sent again with the same client_order_id; a withdrawal only when a person decided)
+ *   unknown ──requote──▶ approved           (no order with the client_order_id can appear: its quote is dead; the id is kept)
  *   unknown ──complete|fail──▶ completed|failed (bank gone / given up)
  *   submitted ──status_changed──▶ submitted ──complete|fail──▶ completed|failed
  *   approved ──fail──▶ failed               (pre-execution checks, re-quotes exhausted)
@@ -64,7 +66,7 @@ const TRANSITIONS: Record<Command, Partial<Record<RequestState, RequestState>>> 
   schedule: { approved: 'approved' },
   ask_reapproval: { approved: 'awaiting_reapproval' },
   execute: { approved: 'executing', unknown: 'executing' },
-  requote: { executing: 'approved' },
+  requote: { executing: 'approved', unknown: 'approved' },
   submitted: { executing: 'submitted', unknown: 'submitted' },
   outcome_unknown: { executing: 'unknown' },
   status_changed: { submitted: 'submitted' },

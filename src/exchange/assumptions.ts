@@ -96,6 +96,11 @@ export const DUPLICATE_CLIENT_ORDER_ID_STATUS = 422;
 /** Message the sandbox uses for a repeated client_order_id (not shown), so the engine can tell it apart. */
 export const DUPLICATE_CLIENT_ORDER_ID_MESSAGE = 'client_order_id has already been used for another order of this account';
 
+/** True when an order refusal says its client_order_id was used already (the order exists: find it). */
+export function isDuplicateClientOrderIdMessage(message: string): boolean {
+  return message === DUPLICATE_CLIENT_ORDER_ID_MESSAGE || (/client[_ ]order[_ ]id/i.test(message) && /(already|duplicate|taken|used)/i.test(message));
+}
+
 /** Messages the sandbox uses for an unusable quote, and that the engine recognises to re-quote. */
 export const QUOTE_UNUSABLE_MESSAGES = {
   expired: 'Quote has expired',

@@ -100,6 +100,8 @@ export const cryptoWithdrawalListItem = z.object({
   fee: decimalString.nullable().optional(),
   transaction_hash: optNullStr,
   address_book_address: addressBookAddressRef,
+  // Not among the reference's list fields, but kept when the exchange lists it: the surest match.
+  request_id: optNullStr,
 });
 export type CryptoWithdrawalListItem = z.infer<typeof cryptoWithdrawalListItem>;
 

@@ -62,7 +62,7 @@ class Process {
       clock,
       ids,
       policy,
-      config: { reconcileSettleMs: 2_000, poll: { intervalMs: 1_000 } },
+      config: { reconcileSettleMs: 2_000, unknownSettleWindowMs: 10_000, poll: { intervalMs: 1_000 } },
       logger: { info: () => {}, warn: () => {}, error: () => {} },
     });
     await this.engine.start();
@@ -146,6 +146,13 @@ async function crashTrials(kind: string, input: (trial: number) => RequestInput,
         if (last.ok) await last.execution;
       }
       record = await settle(after, id);
+      // A withdrawal that never reached the exchange is not sent again on the bot's own: a person decides.
+      if (record?.state === 'unknown' && record.execution?.inDoubt?.question?.kind === 'not_found') {
+        const decided = await after.engine.decide(id, 'U_A1', { action: 'send_again', checked: 'Not in the exchange history.' });
+        expect(decided.ok).toBe(true);
+        await after.engine.idle();
+        record = await settle(after, id);
+      }
     }
     await after.stop();
     const found = record ? executions(trialInput, record) : [];

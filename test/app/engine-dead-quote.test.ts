@@ -46,7 +46,7 @@ function failTheLookAfterEachOrder(world: World): void {
 const orderCalls = (world: World) => world.exchange.calls.filter((c) => c.op === 'createOrder').length;
 
 describe('a dead quote after a crash before the order left', () => {
-  it('the refusal of a resend is settled even when the look after it cannot read the exchange: re-quoted, new key, one order', async () => {
+  it('the refusal of a resend is settled even when the look after it cannot read the exchange: re-quoted, the same client order id, one order', async () => {
     const world = new World({ config: { clockSkewMs: SKEW_MS } });
     const stuck = await diedBeforeTheOrderLeft(world);
     const firstKey = stuck.execution!.attempts[0]!.key;
@@ -59,11 +59,12 @@ describe('a dead quote after a crash before the order left', () => {
     expect(done.state).toBe('submitted');
     expect(world.exchange.orders).toHaveLength(1);
     const order = world.exchange.orders[0]!;
-    expect(order.client_order_id).not.toBe(firstKey);
+    // The first send's outcome was unknown: its client_order_id stays, so a late first order would make the exchange refuse this one.
+    expect(order.client_order_id).toBe(firstKey);
     expect(done.execution!.exchangeId).toBe(String(order.id));
-    // The first key was sent once more (the resend), refused, and never again.
+    // The first key was sent once more (the resend, refused: quote unusable), then on the new quote.
     const keys = done.execution!.attempts.map((a) => a.key);
-    expect(keys.filter((k) => k === firstKey)).toHaveLength(2);
+    expect(keys).toEqual([firstKey, firstKey, firstKey]);
     expect(done.execution!.attempts.map((a) => a.outcome)).toEqual(['unknown', 'quote_unusable', 'submitted']);
     expect(done.execution!.unusableRequotes).toBe(1);
     expect(world.eventsOf('trade.requoted', stuck.id)[0]).toMatchObject({ reason: 'unusable' });
@@ -95,10 +96,10 @@ describe('a dead quote after a crash before the order left', () => {
     await world.engine.idle();
     const done = await world.record(stuck.id);
     expect(done.state).toBe('submitted');
-    // The dead quote was never sent again: one order call, with a new key on a new quote.
+    // The dead quote was never sent again: one order call on a new quote, with the same client order id.
     expect(orderCalls(world)).toBe(1);
-    expect(world.exchange.orders[0]!.client_order_id).not.toBe(firstKey);
-    expect(done.execution!.attempts.map((a) => a.outcome)).toEqual(['quote_unusable', 'submitted']);
+    expect(world.exchange.orders[0]!.client_order_id).toBe(firstKey);
+    expect(done.execution!.attempts.map((a) => a.outcome)).toEqual(['unknown', 'submitted']);
     expect(done.execution!.attempts[1]!.quote!.quoteId).not.toBe(quote.quoteId);
     expect(world.auditOf('execution.reconciled', stuck.id).at(-1)).toMatchObject({ data: { found: false, action: 'requote' } });
   });
@@ -117,7 +118,7 @@ describe('a dead quote after a crash before the order left', () => {
     const done = await world.record(stuck.id);
     expect(done.state).toBe('submitted');
     expect(orderCalls(world)).toBe(1);
-    expect(world.exchange.orders[0]!.client_order_id).not.toBe(stuck.execution!.attempts[0]!.key);
+    expect(world.exchange.orders[0]!.client_order_id).toBe(stuck.execution!.attempts[0]!.key);
   });
 
   it('the dead quote re-quoted beyond the limit: nothing ordered, a new approval round', async () => {
@@ -132,7 +133,7 @@ describe('a dead quote after a crash before the order left', () => {
     expect(orderCalls(world)).toBe(0);
   });
 
-  it('a crash right after the re-quote decision was persisted resumes it: one order, new key', async () => {
+  it('a crash right after the re-quote decision was persisted resumes it: one order, the same client order id', async () => {
     const world = new World({ config: { clockSkewMs: SKEW_MS } });
     const stuck = await diedBeforeTheOrderLeft(world);
     const firstKey = stuck.execution!.attempts[0]!.key;
@@ -147,13 +148,13 @@ describe('a dead quote after a crash before the order left', () => {
     expect(world.crashed).toBe(true);
     expect(orderCalls(world)).toBe(0);
     const settling = await world.record(stuck.id);
-    expect(settling.state).toBe('executing');
-    expect(settling.execution!.attempts.map((a) => a.outcome)).toEqual(['quote_unusable']);
+    expect(settling.state).toBe('approved');
+    expect(settling.execution!.attempts.map((a) => a.outcome)).toEqual(['unknown']);
     await world.restart();
     await world.engine.idle();
     const done = await world.record(stuck.id);
     expect(done.state).toBe('submitted');
     expect(orderCalls(world)).toBe(1);
-    expect(world.exchange.orders[0]!.client_order_id).not.toBe(firstKey);
+    expect(world.exchange.orders[0]!.client_order_id).toBe(firstKey);
   });
 });

@@ -28,20 +28,28 @@ describe('unknown outcomes are reconciled before anything else', () => {
   it.each([
     ['crypto', cryptoInput(), 'createCryptoWithdrawal'],
     ['fiat', fiatInput(), 'createFiatWithdrawal'],
-  ] as const)('%s: nothing happened -> waits the settle time, then resends with the SAME key', async (_name, input, op) => {
+  ] as const)('%s: nothing happened -> keeps looking through the settle window, never sends again on its own, then asks a person', async (_name, input, op) => {
     const world = new World();
     world.exchange.fail(op, lostBefore);
     const r = await requestAndApprove(world, input);
     expect(r.state).toBe('unknown');
-    await world.advanceAndTick(4_999);
+    const looksBefore = world.exchange.calls.filter((c) => c.op.startsWith('list')).length;
+    // 9 minutes 45 s: still inside the 10-minute window; it looked at least every 30 s and asked nobody.
+    for (let i = 0; i < 39; i++) await world.advanceAndTick(15_000);
+    let now = await world.record(r.id);
+    expect(now.state).toBe('unknown');
+    expect(now.execution!.inDoubt!.question).toBeNull();
+    expect(world.exchange.calls.filter((c) => c.op.startsWith('list')).length - looksBefore).toBeGreaterThanOrEqual(19);
+    expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(0);
+    await world.advanceAndTick(15_000);
+    now = await world.record(r.id);
+    expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found', candidates: [] });
+    expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
+    // Waiting for a person it keeps looking, less often, and asks only once.
+    for (let i = 0; i < 10; i++) await world.advanceAndTick(60_000);
+    expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
     expect(world.exchange.calls.filter((c) => c.op === op)).toHaveLength(1);
-    await world.advanceAndTick(1);
-    const done = await world.record(r.id);
-    expect(done.state).toBe('submitted');
-    const keys = done.execution!.attempts.map((a) => a.key);
-    expect(keys).toHaveLength(2);
-    expect(keys[1]).toBe(keys[0]);
-    expect(world.exchange.commits).toHaveLength(1);
+    expect(world.exchange.commits).toHaveLength(0);
   });
 
   it('order: nothing happened and the quote expired meanwhile -> the resend is refused, looked for, then re-quoted', async () => {
@@ -75,17 +83,6 @@ describe('unknown outcomes are reconciled before anything else', () => {
     expect(world.exchange.commits).toHaveLength(1);
   });
 
-  it('sends of one key are bounded; after that it only looks, and fails after the give-up time', async () => {
-    const world = new World({ config: { maxSendsPerKey: 2, unknownGiveUpMs: 60_000, reconcileIntervalMs: 10_000 } });
-    world.exchange.faultPolicy = (op) => (op === 'createCryptoWithdrawal' ? lostBefore : undefined);
-    const r = await requestAndApprove(world, cryptoInput());
-    for (let i = 0; i < 8; i++) await world.advanceAndTick(10_000);
-    const done = await world.record(r.id);
-    expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
-    expect(done).toMatchObject({ state: 'failed', failure: { stage: 'reconcile' } });
-    expect(done.failure!.reason).toMatch(/check the exchange by hand/);
-  });
-
   it('a withdrawal already claimed by another request is never taken', async () => {
     const world = new World();
     const first = await requestAndApprove(world, cryptoInput('100'));
@@ -95,11 +92,11 @@ describe('unknown outcomes are reconciled before anything else', () => {
     const second = await requestAndApprove(world, cryptoInput('100'));
     expect(second.state).toBe('unknown');
     // Same amount and destination within the window: the first request's withdrawal matches, but is claimed.
-    await world.advanceAndTick(5_000);
+    for (let i = 0; i < 41; i++) await world.advanceAndTick(15_000);
     const done = await world.record(second.id);
-    expect(done.state).toBe('submitted');
-    expect(done.execution!.exchangeId).not.toBe(first.execution!.exchangeId);
-    expect(world.exchange.withdrawals).toHaveLength(2);
+    expect(done.state).toBe('unknown');
+    expect(done.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found', candidates: [] });
+    expect(world.exchange.withdrawals).toHaveLength(1);
   });
 
   it('a look-alike request waits while its twin is in doubt, so a reconcile can never confuse them', async () => {
@@ -110,13 +107,16 @@ describe('unknown outcomes are reconciled before anything else', () => {
     const second = await requestAndApprove(world, cryptoInput('100'));
     expect(second.state).toBe('approved');
     expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(1);
-    await world.advanceAndTick(5_000);
-    expect((await world.record(first.id)).state).toBe('submitted');
+    // The first is settled by a person (nothing was sent); only then does its twin go.
+    for (let i = 0; i < 41; i++) await world.advanceAndTick(15_000);
+    expect((await world.record(first.id)).execution!.inDoubt!.question).not.toBeNull();
+    expect((await world.record(second.id)).state).toBe('approved');
+    const decided = await world.engine.decide(first.id, 'U_A2', { action: 'mark_not_sent', checked: 'No withdrawal of 100 in the exchange history.' });
+    expect(decided).toMatchObject({ ok: true, request: { state: 'failed' } });
     await world.advanceAndTick(5_000);
     const done = await world.record(second.id);
     expect(done.state).toBe('submitted');
-    expect(done.execution!.exchangeId).not.toBe((await world.record(first.id)).execution!.exchangeId);
-    expect(world.exchange.commits.map((c) => c.key)).toEqual([first.execution!.attempts[0]!.key, done.execution!.attempts[0]!.key]);
+    expect(world.exchange.commits.map((c) => c.key)).toEqual([done.execution!.attempts[0]!.key]);
   });
 
   it('5xx is an unknown outcome too', async () => {
@@ -155,9 +155,12 @@ describe('recovery on start', () => {
       await world.engine.idle();
       const afterStart = await world.record(res.request.id);
       expect(afterStart.state).toBe(committed ? 'submitted' : 'unknown');
-      await world.advanceAndTick(5_000);
-      expect((await world.record(res.request.id)).state).toBe('submitted');
-      expect(world.exchange.commits).toHaveLength(1);
+      for (let i = 0; i < 41; i++) await world.advanceAndTick(15_000);
+      // Not committed: never sent again on its own; a person is asked.
+      const later = await world.record(res.request.id);
+      expect(later.state).toBe(committed ? 'submitted' : 'unknown');
+      if (!committed) expect(later.execution!.inDoubt!.question?.kind).toBe('not_found');
+      expect(world.exchange.commits).toHaveLength(committed ? 1 : 0);
     }
   });
 
@@ -188,15 +191,17 @@ describe('recovery on start', () => {
     world.exchange.fail('createCryptoWithdrawal', lostBefore);
     const r = await requestAndApprove(world, cryptoInput('100'));
     expect(r.state).toBe('unknown');
-    for (let i = 0; i < 3; i++) await world.advanceAndTick(10_000);
+    for (let i = 0; i < 7; i++) await world.advanceAndTick(100_000);
+    // Past the settle window, but nothing was proven: no question with "not found", no send.
     expect((await world.record(r.id)).state).toBe('unknown');
+    expect((await world.record(r.id)).execution!.inDoubt!.question).toBeNull();
     expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
-    expect(world.logs.some((l) => l.level === 'error' && /cannot prove the request is absent/.test(l.message))).toBe(true);
-    // Once the window can be read to its end, absence is proven and the same key is sent again.
+    expect(world.logs.some((l) => l.level === 'error' && /cannot prove what is on the exchange/.test(l.message))).toBe(true);
+    // Once the window can be read to its end, absence is proven: a person is asked, nothing is sent.
     world.exchange.withdrawals.splice(1);
-    await world.advanceAndTick(10_000);
+    await world.advanceAndTick(30_000);
     const done = await world.record(r.id);
-    expect(done.state).toBe('submitted');
-    expect(done.execution!.attempts.map((a) => a.key)).toEqual([r.execution!.attempts[0]!.key, r.execution!.attempts[0]!.key]);
+    expect(done.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+    expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
   });
 });

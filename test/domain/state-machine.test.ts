@@ -13,7 +13,7 @@ const ALLOWED: Record<RequestState, Partial<Record<Command, RequestState>>> = {
   },
   approved: { schedule: 'approved', ask_reapproval: 'awaiting_reapproval', execute: 'executing', fail: 'failed' },
   executing: { requote: 'approved', submitted: 'submitted', outcome_unknown: 'unknown', complete: 'completed', fail: 'failed' },
-  unknown: { execute: 'executing', submitted: 'submitted', complete: 'completed', fail: 'failed' },
+  unknown: { execute: 'executing', requote: 'approved', submitted: 'submitted', complete: 'completed', fail: 'failed' },
   submitted: { status_changed: 'submitted', complete: 'completed', fail: 'failed' },
   completed: {},
   failed: {},

@@ -45,6 +45,10 @@ const TRIAL_BUDGET_MS = 20_000;
 const ENGINE_CONFIG: EngineConfigInput = {
   reconcileSettleMs: 1_000,
   reconcileIntervalMs: 250,
+  // A lost withdrawal waits this long for the exchange to show it, then an approver is asked.
+  unknownSettleWindowMs: 1_500,
+  lookIntervalMs: 250,
+  personWaitLookIntervalMs: 250,
   checkRetryMs: 200,
   poll: { intervalMs: 250, maxIntervalMs: 1_000 },
 };

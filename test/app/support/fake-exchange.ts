@@ -82,6 +82,10 @@ export class FakeExchange implements ExchangePort {
   readonly withdrawals: (CryptoWithdrawal & { request_id?: string })[] = [];
   /** Items per page the lists really serve, when fewer than asked for. */
   servePageSize: number | undefined;
+  /** Whether withdrawal lists carry the request_id the creator sent (the reference does not list it). */
+  listRequestIds = false;
+  /** What the exchange's Date header would say of its clock, minus ours (undefined: never measured). */
+  measuredOffsetMs: number | undefined;
   readonly fiatWithdrawals: (FiatWithdrawal & { request_id?: string; bank_account_id: number })[] = [];
   readonly commits: Commit[] = [];
   readonly calls: { op: string; at: number }[] = [];
@@ -146,10 +150,14 @@ export class FakeExchange implements ExchangePort {
       () =>
         this.withdrawals
           .filter((w) => (query?.from_time === undefined || w.created_at >= query.from_time) && (query?.to_time === undefined || w.created_at <= query.to_time))
-          .map(({ request_id: _r, ...w }) => clone(w) as CryptoWithdrawalListItem)
+          .map(({ request_id, ...w }) => clone(this.listRequestIds && request_id !== undefined ? { ...w, request_id } : w) as CryptoWithdrawalListItem)
           .reverse(),
       opts,
     );
+  }
+
+  clockOffsetMs(): number | undefined {
+    return this.measuredOffsetMs;
   }
 
   async getCryptoWithdrawal(id: string): Promise<CryptoWithdrawal> {

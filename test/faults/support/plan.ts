@@ -3,7 +3,7 @@
  * planned request carries a tag in its note; running the plan creates the requests not yet
  * stored, approves the ones still waiting with the approvers who have not yet approved, and ticks
  * the engine until every planned request has left the in-doubt states. Like people re-clicking in
- * Slack after the bot came back.
+ * Slack after the bot came back, and deciding to send again a withdrawal the exchange never showed.
  */
 import type { Engine, RequestInput } from '../../../src/app/engine.js';
 import type { DeskRequest } from '../../../src/domain/record.js';
@@ -44,6 +44,12 @@ export async function advancePlan(engine: Engine, plan: readonly PlanItem[], ref
       record = created.request;
     }
     ids.set(item.tag, record.id);
+    if (record.execution?.inDoubt?.question?.kind === 'not_found') {
+      // The exchange never showed it within the settle window: an approver checks and sends it again.
+      const approver = DESK_PEOPLE.approvers.find((a) => a !== record!.requester)!;
+      await engine.decide(record.id, approver, { action: 'send_again', checked: 'Not in the exchange history.' });
+      continue;
+    }
     if (record.state !== 'pending' && record.state !== 'awaiting_reapproval') continue;
     for (const user of DESK_PEOPLE.approvers.slice(0, record.requiredApprovals)) {
       if (record.approvals.some((a) => a.userId === user)) continue;

@@ -1,0 +1,130 @@
+/**
+ * An unknown outcome, decided without I/O. The runner (reconcile.ts) opens the doubt when a send's
+ * answer is lost, looks on the exchange when `nextLookAt` comes, and hands what it saw to
+ * `decideLook`, which says what the request does next. Every row of this is a table test
+ * (test/app/in-doubt.test.ts).
+ *
+ *   found by its key (client_order_id, or a listed request_id of ours)  -> adopt it
+ *   a withdrawal, one candidate on its terms, created while our call
+ *     was open, or the settle window has closed with no other           -> adopt it
+ *   a withdrawal, more than one candidate                                -> ask a person which (never the earliest)
+ *   a withdrawal, nothing, the settle window still open                  -> look again soon
+ *   a withdrawal, nothing, the settle window closed                      -> ask a person: look again, send again, mark as not sent
+ *   an order, nothing, its quote dead past the clock offset              -> definitive "no": re-quote (same client_order_id)
+ *   an order, nothing, sends of its client_order_id left                 -> send it again (the exchange refuses a duplicate id)
+ *   a bank account removal, the account still there, sends left          -> send it again (a second removal answers 404)
+ *   the exchange could not be read, or a list was cut short              -> look again later; nothing is proven
+ * While a person is asked the bot keeps looking, less often: a withdrawal that appears is adopted
+ * and the question goes; a second candidate turns "not found" into "which one".
+ */
+import type { Attempt, Candidate, DeskRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
+import type { EngineConfig } from '../config.js';
+
+/** What one look on the exchange saw. */
+export type Look =
+  /** The request's own record: by key, or (a bank account removal) the account is gone. */
+  | { kind: 'found'; exchangeId: string }
+  /** Records that match the request's terms and no other request owns (withdrawals only). */
+  | { kind: 'candidates'; candidates: Candidate[] }
+  /** Nothing could be proven: the exchange failed, or listed more than a search reads. */
+  | { kind: 'inconclusive'; message: string; cut: boolean };
+
+export type LookDecision =
+  | { kind: 'adopt'; exchangeId: string; why: 'key' | 'sole_candidate_in_call' | 'sole_candidate_window_closed' }
+  | { kind: 'wait'; nextLookAt: number }
+  | { kind: 'ask'; question: PersonQuestion; nextLookAt: number }
+  | { kind: 'requote'; message: string }
+  | { kind: 'resend'; key: string }
+  /** A withdrawal's last send was refused and nothing else is there: the refusal stands. */
+  | { kind: 'refusal_stands' };
+
+/**
+ * The doubt opened when a send's outcome became unknown. The window is fixed here from the sends,
+ * on the exchange's clock: from the first send minus the clock offset allowed to the last send
+ * plus the settle window. It never grows with our clock.
+ */
+export function openInDoubt(record: DeskRequest, now: number, config: EngineConfig, measuredOffsetMs: number | null): InDoubt {
+  const attempts = record.execution?.attempts ?? [];
+  const first = attempts[0]?.startedAt ?? now;
+  const last = attempts.at(-1)?.startedAt ?? now;
+  const offset = measuredOffsetMs ?? 0;
+  const tolerance = measuredOffsetMs === null ? config.clockSkewMs : config.offsetToleranceMs;
+  return {
+    since: now,
+    window: { from: Math.max(0, first + offset - tolerance), to: last + offset + config.unknownSettleWindowMs + tolerance },
+    settleUntil: last + config.unknownSettleWindowMs,
+    looks: 0,
+    lastLookAt: null,
+    // Look at once: a write committed before the connection dropped is usually listed already.
+    nextLookAt: now,
+    question: null,
+    excluded: record.execution?.inDoubt?.excluded ?? [],
+  };
+}
+
+/** What the request does after a look that started at `lookedAt` (our clock). */
+export function decideLook(record: DeskRequest, inDoubt: InDoubt, look: Look, lookedAt: number, config: EngineConfig, measuredOffsetMs: number | null): LookDecision {
+  if (look.kind === 'found') return { kind: 'adopt', exchangeId: look.exchangeId, why: 'key' };
+  const again = inDoubt.question === null ? config.lookIntervalMs : config.personWaitLookIntervalMs;
+  if (look.kind === 'inconclusive') return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
+  const last = record.execution!.attempts.at(-1)!;
+  if (record.kind === 'trade' || record.kind === 'bank_account_removal') return decideByKey(record, last, lookedAt, config);
+  const candidates = look.candidates.filter((c) => !inDoubt.excluded.includes(c.exchangeId));
+  const windowClosed = lookedAt >= inDoubt.settleUntil;
+  if (candidates.length > 1) return { kind: 'ask', question: question('ambiguous', candidates, inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
+  if (candidates.length === 1) {
+    const only = candidates[0]!;
+    if (createdWhileCallOpen(only, last, config, measuredOffsetMs)) return { kind: 'adopt', exchangeId: only.exchangeId, why: 'sole_candidate_in_call' };
+    if (windowClosed) return { kind: 'adopt', exchangeId: only.exchangeId, why: 'sole_candidate_window_closed' };
+    return { kind: 'wait', nextLookAt: Math.min(lookedAt + again, inDoubt.settleUntil) };
+  }
+  if (last.outcome === 'refused') return { kind: 'refusal_stands' };
+  if (!windowClosed) return { kind: 'wait', nextLookAt: Math.min(lookedAt + again, inDoubt.settleUntil) };
+  return { kind: 'ask', question: question('not_found', [], inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
+}
+
+/**
+ * An order is matched by its client_order_id only, so there is no look-alike: absence is absence
+ * once no order with it can still appear. The exchange refuses an expired quote; a look that
+ * started after the quote died (plus the clock offset allowed) and found nothing proves no order.
+ * A bank account removal may be sent again too: removing a removed account answers 404, "gone".
+ */
+function decideByKey(record: DeskRequest, last: Attempt, lookedAt: number, config: EngineConfig): LookDecision {
+  // The exchange said an order with this client_order_id exists: it is there to be found, never re-sent or re-quoted.
+  if (record.execution!.attempts.some((a) => a.key === last.key && a.outcome === 'duplicate')) return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
+  if (last.outcome === 'refused' || last.outcome === 'quote_unusable') return last.outcome === 'quote_unusable' ? { kind: 'requote', message: last.message ?? 'The quote could not be used.' } : { kind: 'refusal_stands' };
+  const settledAt = last.startedAt + config.reconcileSettleMs;
+  if (lookedAt < settledAt) return { kind: 'wait', nextLookAt: settledAt };
+  const deadAt = last.quote === null ? undefined : last.quote.expiresAt + config.clockSkewMs;
+  if (deadAt !== undefined && lookedAt >= deadAt) {
+    return { kind: 'requote', message: `The quote ${last.quote!.quoteId} expired at ${new Date(last.quote!.expiresAt).toISOString()} and no order carries this request's client order id.` };
+  }
+  const sends = record.execution!.attempts.filter((a) => a.key === last.key).length;
+  // A removal is sent again at every look: removing it twice cannot do harm; orders are bounded.
+  if (record.kind === 'bank_account_removal' || sends < config.maxSendsPerKey) return { kind: 'resend', key: last.key };
+  const next = lookedAt + config.reconcileIntervalMs;
+  return { kind: 'wait', nextLookAt: deadAt !== undefined && deadAt > lookedAt ? Math.min(next, deadAt) : next };
+}
+
+/**
+ * A record the exchange created while our call was still open (between the send and the moment
+ * we gave up, on the exchange's clock) is ours unless another candidate exists: a record made by
+ * hand in those seconds with the same terms is far less likely than our own. One created after we
+ * gave up may be our late commit or a stranger's: it is adopted only when the window has closed
+ * with no other candidate.
+ */
+function createdWhileCallOpen(c: Candidate, last: Attempt, config: EngineConfig, measuredOffsetMs: number | null): boolean {
+  if (last.endedAt === null) return false;
+  const offset = measuredOffsetMs ?? 0;
+  const tolerance = measuredOffsetMs === null ? config.clockSkewMs : config.offsetToleranceMs;
+  return c.createdAt >= last.startedAt + offset - tolerance && c.createdAt <= last.endedAt + offset + tolerance;
+}
+
+function question(kind: PersonQuestion['kind'], candidates: Candidate[], inDoubt: InDoubt, now: number): PersonQuestion {
+  const same = inDoubt.question !== null && inDoubt.question.kind === kind && sameIds(inDoubt.question.candidates, candidates);
+  return same ? inDoubt.question! : { askedAt: now, kind, candidates };
+}
+
+function sameIds(a: Candidate[], b: Candidate[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.exchangeId === b[i]!.exchangeId);
+}

@@ -1,0 +1,118 @@
+/**
+ * The unknown-outcome decision as a table: each row is a record in doubt, what one look saw, and
+ * what must follow. No I/O: the rows are the rules of app/executing/in-doubt.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/app/config.js';
+import { decideLook, openInDoubt, type Look, type LookDecision } from '../../src/app/executing/in-doubt.js';
+import { createPolicy } from '../../src/domain/policy.js';
+import { newExecution, newRequest, type Attempt, type Candidate, type DeskRequest } from '../../src/domain/record.js';
+import type { Snapshot } from '../../src/domain/request.js';
+
+const config = resolveConfig({});
+const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
+const T0 = 1_800_000_000_000;
+const SEND = T0 + 1_000;
+const GAVE_UP = SEND + 10_000;
+
+const withdrawal: Snapshot = {
+  kind: 'crypto_withdrawal',
+  cryptoCurrencyId: 101,
+  asset: 'BTC',
+  network: 'Bitcoin',
+  precision: 8,
+  amount: '0.05',
+  fee: '0.0001',
+  total: '0.0501',
+  destination: { id: 'a1', label: 'Cold', address: 'bc1q', addressTag: null },
+  note: null,
+  purpose: null,
+};
+const trade: Snapshot = {
+  kind: 'trade',
+  symbol: 'BTC-USD',
+  side: 'buy',
+  quantity: '0.1',
+  quantityCurrency: 'BTC',
+  paymentMethod: 'user_balance',
+  limitPrice: '70000',
+  slippageBps: 50,
+  quote: { quoteId: 'q1', price: '65000', expiresAt: SEND + 2_500 },
+  note: null,
+};
+
+function inDoubtRecord(snapshot: Snapshot, attempt: Partial<Attempt> = {}, offset: number | null = null): DeskRequest {
+  const base = newRequest({ id: 'R1', requester: 'U_REQ', snapshot, now: T0, policy });
+  const quote = snapshot.kind === 'trade' ? snapshot.quote : null;
+  const attempts: Attempt[] = [{ key: 'k1', startedAt: SEND, quote, outcome: 'unknown', message: 'timeout', endedAt: GAVE_UP, ...attempt }];
+  const execution = { ...newExecution(T0), attempts, unknownSince: GAVE_UP, clockOffsetMs: offset };
+  const record: DeskRequest = { ...base, state: 'unknown', execution };
+  return { ...record, execution: { ...execution, inDoubt: openInDoubt(record, GAVE_UP, config, offset) } };
+}
+
+const candidate = (id: string, createdAt: number): Candidate => ({ exchangeId: id, createdAt, amount: '0.05', status: 'pending', requestId: null, destination: 'Cold' });
+const none: Look = { kind: 'candidates', candidates: [] };
+const WINDOW_CLOSES = SEND + config.unknownSettleWindowMs;
+
+describe('opening the doubt', () => {
+  it('fixes the window from the sends and the measured clock offset, and never from the clock', () => {
+    const measured = inDoubtRecord(withdrawal, {}, 3_000).execution!.inDoubt!;
+    expect(measured.window).toEqual({ from: SEND + 3_000 - config.offsetToleranceMs, to: SEND + 3_000 + config.unknownSettleWindowMs + config.offsetToleranceMs });
+    expect(measured.settleUntil).toBe(WINDOW_CLOSES);
+    const unmeasured = inDoubtRecord(withdrawal).execution!.inDoubt!;
+    expect(unmeasured.window.from).toBe(SEND - config.clockSkewMs);
+    expect(unmeasured.nextLookAt).toBe(GAVE_UP);
+  });
+});
+
+describe('what a look decides', () => {
+  const rows: [string, DeskRequest, Look, number, LookDecision['kind'], Partial<LookDecision>?][] = [
+    ['found by key', inDoubtRecord(withdrawal), { kind: 'found', exchangeId: 'w1' }, GAVE_UP, 'adopt', { why: 'key' } as Partial<LookDecision>],
+    ['one candidate created while our call was open', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 4_000)] }, GAVE_UP, 'adopt', { why: 'sole_candidate_in_call' } as Partial<LookDecision>],
+    ['one candidate created after we gave up, window open: wait for others', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', GAVE_UP + 60_000)] }, GAVE_UP + 61_000, 'wait'],
+    ['one candidate created after we gave up, window closed', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', GAVE_UP + 60_000)] }, WINDOW_CLOSES, 'adopt', { why: 'sole_candidate_window_closed' } as Partial<LookDecision>],
+    ['two candidates: a person says which', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 1_000), candidate('w2', SEND + 2_000)] }, GAVE_UP, 'ask'],
+    ['nothing, window open: look again within 30 s', inDoubtRecord(withdrawal), none, GAVE_UP, 'wait'],
+    ['nothing, window closed: a person decides', inDoubtRecord(withdrawal), none, WINDOW_CLOSES, 'ask'],
+    ['exchange unreadable: look again, nothing proven', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'timeout', cut: false }, WINDOW_CLOSES, 'wait'],
+    ['list cut short: look again, nothing proven', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'too many', cut: true }, WINDOW_CLOSES, 'wait'],
+    ['a resend refused and nothing there: the refusal stands', inDoubtRecord(withdrawal, { outcome: 'refused' }), none, GAVE_UP, 'refusal_stands'],
+    ['order found by client_order_id', inDoubtRecord(trade), { kind: 'found', exchangeId: '7' }, GAVE_UP, 'adopt'],
+    ['order not found, quote alive: send the same client_order_id again', inDoubtRecord(trade), none, SEND + config.reconcileSettleMs, 'resend', { key: 'k1' } as Partial<LookDecision>],
+    ['order not found, quote dead past the skew: re-quote', inDoubtRecord(trade), none, SEND + 2_500 + config.clockSkewMs, 'requote'],
+    ['order answered "duplicate id": never re-sent or re-quoted, only looked for', inDoubtRecord(trade, { outcome: 'duplicate' }), none, SEND + 2_500 + config.clockSkewMs, 'wait'],
+  ];
+  it.each(rows)('%s', (_name, record, look, lookedAt, kind, extra) => {
+    const decision = decideLook(record, record.execution!.inDoubt!, look, lookedAt, config, record.execution!.clockOffsetMs);
+    expect(decision.kind).toBe(kind);
+    if (extra) expect(decision).toMatchObject(extra);
+    if (decision.kind === 'wait') expect(decision.nextLookAt - lookedAt).toBeLessThanOrEqual(30_000);
+  });
+
+  it('a withdrawal is never sent again by a look, whatever it saw and whenever', () => {
+    const looks: Look[] = [none, { kind: 'inconclusive', message: 'x', cut: false }, { kind: 'candidates', candidates: [candidate('w1', GAVE_UP + 1)] }];
+    for (const look of looks) {
+      for (const at of [GAVE_UP, WINDOW_CLOSES, WINDOW_CLOSES + 86_400_000]) {
+        expect(decideLook(inDoubtRecord(withdrawal), inDoubtRecord(withdrawal).execution!.inDoubt!, look, at, config, null).kind).not.toBe('resend');
+      }
+    }
+  });
+
+  it('candidates a person said are not ours never count again', () => {
+    const record = inDoubtRecord(withdrawal, {}, 0);
+    const inDoubt = { ...record.execution!.inDoubt!, excluded: ['w1'] };
+    const decision = decideLook(record, inDoubt, { kind: 'candidates', candidates: [candidate('w1', SEND + 1_000)] }, WINDOW_CLOSES, config, 0);
+    expect(decision).toMatchObject({ kind: 'ask', question: { kind: 'not_found', candidates: [] } });
+  });
+
+  it('while a person is asked, the same question is not asked again, and looks come less often', () => {
+    const record = inDoubtRecord(withdrawal);
+    const first = decideLook(record, record.execution!.inDoubt!, none, WINDOW_CLOSES, config, null);
+    if (first.kind !== 'ask') throw new Error('expected a question');
+    const asked = { ...record.execution!.inDoubt!, question: first.question };
+    const again = decideLook(record, asked, none, WINDOW_CLOSES + 120_000, config, null);
+    expect(again).toMatchObject({ kind: 'ask' });
+    if (again.kind === 'ask') expect(again.question).toBe(first.question);
+    expect(again.kind === 'ask' && again.nextLookAt - (WINDOW_CLOSES + 120_000)).toBe(config.personWaitLookIntervalMs);
+  });
+});
