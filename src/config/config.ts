@@ -34,6 +34,8 @@ export interface ApprovalSettings {
   tradeExpiryMs: number;
   /** A quote expiring within this margin is treated as expired (re-quote first). */
   quoteSafetyMarginMs: number;
+  /** How long after a send whose answer was lost the bot looks on its own before asking a person. */
+  unknownSettleWindowMs: number;
 }
 
 /** The embedded sandbox exchange: EXCHANGE_BASE_URL unset. */

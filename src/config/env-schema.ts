@@ -25,6 +25,7 @@ export const MIN_POLL_INTERVAL_MS_SANDBOX = 50;
 export const DEFAULT_WITHDRAWAL_EXPIRY_MINUTES = 1440;
 export const DEFAULT_TRADE_EXPIRY_MINUTES = 15;
 export const DEFAULT_QUOTE_SAFETY_MARGIN_MS = 500;
+export const DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES = 10;
 
 /** Variables whose values must never be echoed, even partly. */
 export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY'] as const;
@@ -119,6 +120,8 @@ export const envShape = {
   WITHDRAWAL_EXPIRY_MINUTES: optional(wholeNumber(1, 43_200, ' (minutes)')).transform((v) => v ?? DEFAULT_WITHDRAWAL_EXPIRY_MINUTES),
   TRADE_EXPIRY_MINUTES: optional(wholeNumber(1, 1_440, ' (minutes)')).transform((v) => v ?? DEFAULT_TRADE_EXPIRY_MINUTES),
   QUOTE_SAFETY_MARGIN_MS: optional(wholeNumber(0, 60_000, ' (milliseconds)')).transform((v) => v ?? DEFAULT_QUOTE_SAFETY_MARGIN_MS),
+  // At least 1 minute: far longer than the client's 10 s timeout, so a slow exchange's late commit is seen.
+  UNKNOWN_OUTCOME_SETTLE_MINUTES: optional(wholeNumber(1, 1_440, ' (minutes)')).transform((v) => v ?? DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES),
   EXCHANGE_RATE_LIMIT_PER_SECOND: optional(
     z
       .string()

@@ -95,6 +95,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       withdrawalExpiryMs: p.WITHDRAWAL_EXPIRY_MINUTES * 60_000,
       tradeExpiryMs: p.TRADE_EXPIRY_MINUTES * 60_000,
       quoteSafetyMarginMs: p.QUOTE_SAFETY_MARGIN_MS,
+      unknownSettleWindowMs: p.UNKNOWN_OUTCOME_SETTLE_MINUTES * 60_000,
     },
     exchange,
     dataDir: resolve(cwd, p.DATA_DIR),

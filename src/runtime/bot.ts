@@ -106,7 +106,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
         clock,
         ids: createRandomIds(),
         policy,
-        config: { quoteSafetyMarginMs: config.approvals.quoteSafetyMarginMs, poll: { intervalMs: config.pollIntervalMs } },
+        config: { quoteSafetyMarginMs: config.approvals.quoteSafetyMarginMs, unknownSettleWindowMs: config.approvals.unknownSettleWindowMs, poll: { intervalMs: config.pollIntervalMs } },
         logger: logger.child('engine'),
       }),
     extraDeps: (client) => {

@@ -33,7 +33,7 @@ describe('loadConfig', () => {
     expect(c.slack.mode).toBe('http');
     expect(c.slack.apiUrl).toBe('https://slack.com/api/');
     expect(c.slack.port).toBe(3000);
-    expect(c.approvals).toEqual({ required: 2, withdrawalExpiryMs: 1440 * 60_000, tradeExpiryMs: 15 * 60_000, quoteSafetyMarginMs: 500 });
+    expect(c.approvals).toEqual({ required: 2, withdrawalExpiryMs: 1440 * 60_000, tradeExpiryMs: 15 * 60_000, quoteSafetyMarginMs: 500, unknownSettleWindowMs: 600_000 });
     expect(c.exchange).toEqual({ kind: 'sandbox', rateLimitPerSecond: 5 });
     expect(c.dataDir).toBe('/srv/bot/data');
     expect(c.pollIntervalMs).toBe(10_000);
