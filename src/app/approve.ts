@@ -1,14 +1,12 @@
 /**
  * Use case: an approver approves the snapshot they saw. The approval and, when it is the last
  * one needed, the move to `approved` are one persisted write; execution then starts at once.
- * The last approval of a trade takes a shorter path (approve-trade.ts).
  */
 import { decideApproval, isExpired } from '../domain/policy.js';
 import { mustAdvance, newExecution, type DeskRequest } from '../domain/record.js';
 import { refuse, type Refusal } from '../domain/refusals.js';
-import { approveLastTrade } from './approve-trade.js';
 import { audit, emit, SYSTEM, type EngineContext } from './context.js';
-import { drive } from './drive.js';
+import { execute } from './executing/runner.js';
 import type { Mutation } from './ports.js';
 
 export type ApproveResult =
@@ -28,8 +26,6 @@ export type Counted = { ok: true; request: DeskRequest; count: number; required:
 
 /** Counts `userId`'s approval of the snapshot with hash `seenHash`, or refuses with a reason. */
 export async function approve(ctx: EngineContext, requestId: string, userId: string, seenHash: string): Promise<ApproveResult> {
-  const peek = await ctx.requests.get(requestId);
-  if (peek?.kind === 'trade' && wouldBeLast(ctx, peek, userId, seenHash)) return approveLastTrade(ctx, peek, userId, seenHash);
   const now = ctx.clock.now();
   const outcome = await ctx.requests.mutate<Counted>(requestId, (current) => countApproval(ctx, current, userId, seenHash, now));
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
@@ -40,15 +36,9 @@ export async function approve(ctx: EngineContext, requestId: string, userId: str
   }
   // The approval is persisted; execution starts without waiting for these audit lines to reach
   // the disk. They were appended first, so the audit log still has them before the attempt line.
-  const execution = ctx.background.start(`execution of ${requestId}`, drive(ctx, requestId));
+  const execution = ctx.background.start(`execution of ${requestId}`, execute(ctx, requestId));
   await audited;
   return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: true, execution };
-}
-
-function wouldBeLast(ctx: EngineContext, request: DeskRequest, userId: string, seenHash: string): boolean {
-  if (isExpired(request, ctx.clock.now())) return false;
-  const decision = decideApproval(ctx.policy, request, userId, seenHash);
-  return decision.ok && decision.last;
 }
 
 /** The write of an approval: expire a request past its deadline, refuse, count, or complete the count. */

@@ -5,7 +5,7 @@
  * are polled from the next tick on.
  */
 import { audit, SYSTEM, type EngineContext } from './context.js';
-import { drive } from './drive.js';
+import { execute } from './executing/runner.js';
 
 export interface RecoverySummary {
   inDoubt: number;
@@ -24,8 +24,8 @@ export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
     pending: of('pending', 'awaiting_reapproval').length,
   };
   await audit(ctx, 'engine.started', SYSTEM, undefined, { ...summary });
-  for (const request of of('executing', 'unknown')) await ctx.background.start(`recovery of ${request.id}`, drive(ctx, request.id));
-  for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, drive(ctx, request.id));
+  for (const request of of('executing', 'unknown')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
+  for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('submitted')) ctx.schedules.poll.delete(request.id);
   return summary;
 }

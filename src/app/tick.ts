@@ -4,7 +4,7 @@
  */
 import type { DeskRequest } from '../domain/record.js';
 import type { EngineContext } from './context.js';
-import { drive } from './drive.js';
+import { execute } from './executing/runner.js';
 import { expireDue } from './expire.js';
 import { pollDue, type PollSummary } from './poll.js';
 
@@ -26,6 +26,6 @@ export async function tick(ctx: EngineContext): Promise<TickSummary> {
 /** Drives every request nobody is driving already; their failures are logged, not thrown. */
 async function driveAll(ctx: EngineContext, requests: DeskRequest[]): Promise<number> {
   const free = requests.filter((r) => !ctx.requestLocks.isBusy(r.id));
-  await Promise.all(free.map((r) => ctx.background.start(`drive ${r.id}`, drive(ctx, r.id))));
+  await Promise.all(free.map((r) => ctx.background.start(`drive ${r.id}`, execute(ctx, r.id))));
   return free.length;
 }

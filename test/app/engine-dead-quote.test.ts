@@ -19,8 +19,8 @@ async function diedBeforeTheOrderLeft(world: World, input = tradeInput()): Promi
   const res = await world.engine.request('U_REQ', input);
   if (!res.ok) throw new Error('fixture');
   await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
-  // The last approval of a trade writes approved + executing (with the key) in one write.
-  world.crashAfterWrites(1);
+  // The last approval writes approved, then the runner writes executing (with the key): die right after that.
+  world.crashAfterWrites(2);
   await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash).catch(() => undefined);
   await world.engine.idle();
   const stuck = await world.record(res.request.id);

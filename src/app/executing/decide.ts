@@ -1,0 +1,477 @@
+/**
+ * Executing an approved request, decided without I/O: `decide(record, now, observation)` says
+ * what to persist and which effect to perform next; the runner (runner.ts) persists first, then
+ * performs the effect, and feeds what came of it back in as the next observation.
+ *
+ *   approved  --due-->      check (withdrawals) | quote (a trade whose approvers' quote is unusable) | send
+ *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail
+ *   approved  --quoted-->   send within the limit | new approval round beyond it | try later | fail
+ *   executing --answer-->   submitted | completed (a removal) | unknown (look) | refused: fail or re-quote
+ *   executing --due-->      the process stopped mid-call: unknown (look)
+ *   unknown   --due-->      look when the record's next look is due
+ *   unknown   --looked-->   in-doubt.ts: adopt | look later | ask a person | re-quote | resend an order
+ *
+ * `executing` always means one call in flight; the only send is the effect `send`, persisted with
+ * its key before it leaves. Every row is a case of test/app/decide.test.ts.
+ */
+import { hasRequiredApprovals, type Policy } from '../../domain/policy.js';
+import { lastAttempt, newRound, orderKeyFor, settleLastAttempt, type DeskRequest, type Execution, type Failure, type PersonDecisionRecord, type RecordChanges } from '../../domain/record.js';
+import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
+import type { Command } from '../../domain/state-machine.js';
+import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
+import type { EngineConfig } from '../config.js';
+import type { EventInput, RequoteReason } from '../events.js';
+import type { RemoteView } from '../remote.js';
+import { decideLook, openInDoubt, type Look } from './in-doubt.js';
+
+/** What a check of the exchange before a withdrawal found. */
+export type CheckResult =
+  | { ok: true; twinInDoubt: string | null }
+  | { ok: false; action: 'fail'; reason: string }
+  | { ok: false; action: 'schedule'; at: number; reason: string }
+  | { ok: false; action: 'unreadable'; message: string; exchangeMessages: string };
+
+/** What the exchange answered to a money-moving call. */
+export type Answer =
+  | { kind: 'submitted'; exchangeId: string; view: RemoteView | undefined }
+  /** A bank account removal is done on its 204. */
+  | { kind: 'completed' }
+  | { kind: 'refused'; status: number | undefined; message: string; quoteUnusable: boolean }
+  /** `duplicate`: an order refused for its client_order_id exists: find it. */
+  | { kind: 'unknown'; message: string; duplicate: boolean };
+
+export type Observation =
+  | { kind: 'due' }
+  | { kind: 'checked'; result: CheckResult }
+  /** `reason`: why the approvers' quote could not be used, as decided before quoting. */
+  | { kind: 'quoted'; quote: IndicativeQuote; reason: RequoteReason }
+  | { kind: 'quote_failed'; retryable: boolean; message: string; exchangeMessages: string }
+  | { kind: 'answer'; answer: Answer }
+  | { kind: 'looked'; look: Look; at: number }
+  /** A removal's account is gone: the request that holds the claim to having removed it. */
+  | { kind: 'claimed'; by: string }
+  /** A person's decision on an unknown outcome, already checked for who may make it (person.ts). */
+  | { kind: 'person'; decision: PersonDecisionRecord };
+
+export type Effect =
+  | { kind: 'none' }
+  | { kind: 'check' }
+  | { kind: 'quote'; reason: RequoteReason }
+  | { kind: 'send'; key: string; quote: IndicativeQuote | null }
+  | { kind: 'look' }
+  /** A removal is done: claim the account for this request (before anyone else can). */
+  | { kind: 'claim_removal' };
+
+export interface AuditLine {
+  type: string;
+  /** `system`, `exchange`, or the Slack user id of the person who decided. */
+  actor: string;
+  data: Record<string, unknown>;
+}
+
+export interface Step {
+  /** The write: a command of the state machine, or (no command) fields of the same state. */
+  write?: { command?: Command; changes: RecordChanges };
+  audit: AuditLine[];
+  events: EventInput[];
+  effect: Effect;
+  log?: { level: 'info' | 'warn' | 'error'; message: string; data?: Record<string, unknown> };
+}
+
+/** What decide needs besides the record: rules and facts only the process knows. */
+export interface Facts {
+  config: EngineConfig;
+  policy: Policy;
+  /** A newer quote on the same terms was taken in this process (the approvers' one is dead). */
+  quoteSuperseded: boolean;
+  /** A fresh key (for a withdrawal's or a new order's idempotency key). */
+  newKey: () => string;
+  /** The exchange's clock offset as last measured (Date header), if ever. */
+  measuredOffsetMs: number | null;
+}
+
+const STOP: Step = { audit: [], events: [], effect: { kind: 'none' } };
+
+export function decide(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
+  switch (record.state) {
+    case 'approved':
+      return record.kind === 'trade' ? decideTrade(record, now, obs, facts) : decideTransfer(record, now, obs, facts);
+    case 'executing':
+      if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'removed');
+      return obs.kind === 'answer' ? settleAnswer(record, now, obs.answer, facts) : stoppedMidCall(record, now, facts);
+    case 'unknown':
+      return decideInDoubt(record, now, obs, facts);
+    default:
+      return STOP;
+  }
+}
+
+// ---- approved --------------------------------------------------------------------------------
+
+function decideTransfer(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
+  const execution = record.execution!;
+  if (obs.kind === 'due') {
+    if ((execution.retry?.nextAt ?? 0) > now || (execution.scheduledAt ?? 0) > now) return STOP;
+    if (!hasRequiredApprovals(facts.policy, record)) return staleApprovals(record, now);
+    return { ...STOP, effect: { kind: 'check' } };
+  }
+  if (obs.kind !== 'checked') return STOP;
+  const result = obs.result;
+  if (result.ok) {
+    if (result.twinInDoubt !== null) {
+      // A look-alike of ours is in doubt: its look must not see this one's withdrawal. Wait for it.
+      return {
+        write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.reconcileSettleMs, failures: execution.retry?.failures ?? 0 } } } },
+        audit: [],
+        events: [],
+        effect: { kind: 'none' },
+        log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, twin: result.twinInDoubt } },
+      };
+    }
+    return startAttempt(record, now, { key: facts.newKey(), quote: null }, false);
+  }
+  switch (result.action) {
+    case 'fail':
+      return fail(record, now, { stage: 'checks', reason: result.reason, exchangeMessage: null });
+    case 'schedule':
+      if (execution.scheduledAt === result.at) return STOP;
+      return {
+        write: { command: 'schedule', changes: { execution: { ...execution, scheduledAt: result.at, scheduleReason: result.reason } } },
+        audit: [{ type: 'execution.scheduled', actor: 'system', data: { executeAt: result.at, reason: result.reason } }],
+        events: [{ type: 'execution.scheduled', executeAt: result.at, reason: result.reason }],
+        effect: { kind: 'none' },
+      };
+    case 'unreadable':
+      return tryLater(record, now, 'checks', result.message, result.exchangeMessages, facts);
+  }
+}
+
+function decideTrade(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
+  const trade = record.snapshot as TradeSnapshot;
+  const execution = record.execution!;
+  switch (obs.kind) {
+    case 'due': {
+      if ((execution.retry?.nextAt ?? 0) > now) return STOP;
+      if (!hasRequiredApprovals(facts.policy, record)) return staleApprovals(record, now);
+      const problem = quoteProblem(record, trade, now, facts);
+      if (problem !== null) return { ...STOP, effect: { kind: 'quote', reason: problem } };
+      if (!withinLimit(trade.side, trade.quote.price, trade.limitPrice)) return reapproval(record, trade, trade.quote, now, facts, []);
+      return startAttempt(record, now, { key: orderKeyFor(record, facts.newKey), quote: trade.quote, quoteNote: 'approvers quote' }, false);
+    }
+    case 'quoted': {
+      const reason = obs.reason;
+      const previous = lastAttempt(record)?.quote ?? trade.quote;
+      const within = withinLimit(trade.side, obs.quote.price, trade.limitPrice);
+      const requoted: EventInput = { type: 'trade.requoted', reason, oldPrice: previous.price, newPrice: obs.quote.price, limitPrice: trade.limitPrice, withinLimit: within, expiresAt: obs.quote.expiresAt };
+      if (!within) return reapproval(record, trade, obs.quote, now, facts, [requoted]);
+      const step = startAttempt(record, now, { key: orderKeyFor(record, facts.newKey), quote: obs.quote, quoteNote: `re-quoted: ${reason}` }, false);
+      return { ...step, events: [requoted, ...step.events] };
+    }
+    case 'quote_failed':
+      if (obs.retryable) return tryLater(record, now, 'quote', obs.message, obs.exchangeMessages, facts);
+      return fail(record, now, { stage: 'quote', reason: `The exchange refused a new quote: ${obs.message}`, exchangeMessage: obs.exchangeMessages || null });
+    default:
+      return STOP;
+  }
+}
+
+/** Why the approvers' quote cannot be ordered on now, or null when it can. */
+function quoteProblem(record: DeskRequest, trade: TradeSnapshot, now: number, facts: Facts): RequoteReason | null {
+  const last = lastAttempt(record);
+  // After an unknown outcome whose order never appeared, the quote died meanwhile: "expired".
+  if (last !== undefined) return last.outcome === 'quote_unusable' ? 'unusable' : last.outcome === 'unknown' ? 'expired' : 'used';
+  if (facts.quoteSuperseded) return 'superseded';
+  const left = trade.quote.expiresAt - now;
+  if (left <= 0) return 'expired';
+  if (left <= facts.config.quoteSafetyMarginMs) return 'expiring';
+  return null;
+}
+
+/** The price moved beyond what the approvers accepted: a new approval round at the new price. */
+function reapproval(record: DeskRequest, trade: TradeSnapshot, quote: IndicativeQuote, now: number, facts: Facts, events: EventInput[]): Step {
+  const bps = trade.slippageBps ?? facts.config.reapprovalSlippageBps;
+  const snapshot: TradeSnapshot = { ...trade, quote, limitPrice: limitFromSlippage(trade.side, quote.price, bps) };
+  const changes = newRound(record, snapshot, now, facts.policy);
+  const hash = changes.snapshotHash!;
+  return {
+    write: { command: 'ask_reapproval', changes },
+    audit: [
+      {
+        type: 'trade.awaiting_reapproval',
+        actor: 'system',
+        data: { price: quote.price, quoteId: quote.quoteId, oldLimitPrice: trade.limitPrice, newLimitPrice: snapshot.limitPrice, round: record.round + 1, snapshotHash: hash },
+      },
+    ],
+    events: [...events, { type: 'trade.awaiting_reapproval', price: quote.price, oldLimitPrice: trade.limitPrice, newLimitPrice: snapshot.limitPrice, snapshotHash: hash }],
+    effect: { kind: 'none' },
+  };
+}
+
+/** A read the execution needs failed (nothing was sent): try again later, a bounded number of times. */
+function tryLater(record: DeskRequest, now: number, stage: 'checks' | 'quote', message: string, exchangeMessages: string, facts: Facts): Step {
+  const execution = record.execution!;
+  const failures = (execution.retry?.failures ?? 0) + 1;
+  if (failures >= facts.config.maxCheckFailures) {
+    const what = stage === 'checks' ? 'check the request before executing it' : 'get a quote';
+    return fail(record, now, { stage, reason: `Could not ${what} after ${failures} tries: ${message}`, exchangeMessage: exchangeMessages || null });
+  }
+  return {
+    write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.checkRetryMs, failures } } } },
+    audit: [],
+    events: [],
+    effect: { kind: 'none' },
+    log: { level: 'warn', message: 'exchange read failed before execution; will retry', data: { requestId: record.id, stage, error: message } },
+  };
+}
+
+/** The policy was raised (or an approver removed) since the approvals came in: nothing is sent. */
+function staleApprovals(record: DeskRequest, now: number): Step {
+  return fail(record, now, { stage: 'checks', reason: 'The approvals no longer meet the approval policy, which changed since they were given; request again.', exchangeMessage: null });
+}
+
+/** Persisted as `executing` with its key BEFORE the call leaves; audited with who approved what. */
+function startAttempt(record: DeskRequest, now: number, plan: { key: string; quote: IndicativeQuote | null; quoteNote?: string }, retry: boolean): Step {
+  const execution: Execution = {
+    ...record.execution!,
+    attempts: [...record.execution!.attempts, { key: plan.key, startedAt: now, quote: plan.quote, outcome: 'in_flight', message: null, endedAt: null }],
+    retry: null,
+    inDoubt: null,
+  };
+  const attempt = execution.attempts.length;
+  return {
+    write: { command: 'execute', changes: { execution } },
+    audit: [
+      {
+        type: 'execution.attempt',
+        actor: 'system',
+        data: {
+          attempt,
+          idempotencyKey: plan.key,
+          retry,
+          snapshotHash: record.snapshotHash,
+          approvers: record.approvals.map((a) => a.userId),
+          ...(plan.quote ? { quoteId: plan.quote.quoteId, price: plan.quote.price, quoteExpiresAt: plan.quote.expiresAt, quoteNote: plan.quoteNote } : {}),
+        },
+      },
+    ],
+    events: [{ type: 'execution.started', attempt, idempotencyKey: plan.key, retry }],
+    effect: { kind: 'send', key: plan.key, quote: plan.quote },
+  };
+}
+
+// ---- executing -------------------------------------------------------------------------------
+
+function settleAnswer(record: DeskRequest, now: number, answer: Answer, facts: Facts): Step {
+  switch (answer.kind) {
+    case 'submitted':
+      return submitted(record, now, answer.exchangeId, 'answer', {});
+    case 'completed':
+      return { ...STOP, effect: { kind: 'claim_removal' } };
+    case 'unknown':
+      return toUnknown(record, now, answer.message, answer.duplicate ? 'duplicate' : 'unknown', facts);
+    case 'refused':
+      return refused(record, now, answer, facts);
+  }
+}
+
+/** No call can be in flight (the runner holds the request): the process stopped mid-call. */
+function stoppedMidCall(record: DeskRequest, now: number, facts: Facts): Step {
+  const last = lastAttempt(record);
+  // Written by an older version, which settled a refusal before acting on it: finish that.
+  if (last?.outcome === 'quote_unusable' && record.kind === 'trade') return requote(record, now, last.message ?? 'The quote could not be used.', facts);
+  if (last?.outcome === 'refused') return fail(record, now, { stage: 'exchange', reason: refusalReason(record.kind, undefined, last.message ?? 'The exchange refused.'), exchangeMessage: last.message });
+  return toUnknown(record, now, 'The process stopped before the exchange answer was recorded.', 'unknown', facts);
+}
+
+function refused(record: DeskRequest, now: number, answer: Extract<Answer, { kind: 'refused' }>, facts: Facts): Step {
+  const answered: AuditLine = { type: 'exchange.answer', actor: 'exchange', data: { outcome: 'refused', status: answer.status, message: answer.message } };
+  const outcome = record.kind === 'trade' && answer.quoteUnusable ? 'quote_unusable' : 'refused';
+  if (record.execution!.unknownSince !== null) {
+    // An earlier send had an unknown outcome: this refusal may only mean "already done". Look first.
+    const step = toUnknown(record, now, answer.message, outcome, facts, true);
+    return { ...step, audit: [answered, ...step.audit] };
+  }
+  const step = outcome === 'quote_unusable' ? requote(record, now, answer.message, facts) : fail(record, now, { stage: 'exchange', reason: refusalReason(record.kind, answer.status, answer.message), exchangeMessage: answer.message });
+  return { ...step, audit: [answered, ...step.audit] };
+}
+
+/**
+ * The failure's sentence for people. A crypto withdrawal refused (422) for missing recipient or
+ * VASP details gets what to do next: the fix is in the exchange's app, not in a new request.
+ */
+export function refusalReason(kind: DeskRequest['kind'], status: number | undefined, message: string): string {
+  const base = `The exchange refused: ${message}`;
+  const advice = kind === 'crypto_withdrawal' && status === 422 ? recipientDetailsAdvice(message) : undefined;
+  return advice === undefined ? base : `${base.replace(/[.\s]+$/, '')}. ${advice}`;
+}
+
+/**
+ * Timeout, dropped connection, 5xx, a duplicate client_order_id, a crash mid-call, or a resend
+ * refused: the request waits in `unknown` and is looked for before anything else. The search
+ * window is fixed now, from the sends and the exchange's clock offset as last measured.
+ */
+function toUnknown(record: DeskRequest, now: number, message: string, outcome: 'unknown' | 'duplicate' | 'refused' | 'quote_unusable', facts: Facts, resendRefused = false): Step {
+  const offset = facts.measuredOffsetMs ?? record.execution!.clockOffsetMs;
+  const settled = { ...settleLastAttempt(record.execution!, { outcome, message, endedAt: now }), unknownSince: record.execution!.unknownSince ?? now, clockOffsetMs: offset };
+  const inDoubt = openInDoubt({ ...record, execution: settled }, now, facts.config, offset);
+  const text = resendRefused ? `The exchange refused the resend (${message}); looking for an earlier send on the exchange before settling it.` : message;
+  return {
+    write: { command: 'outcome_unknown', changes: { execution: { ...settled, inDoubt } } },
+    audit: [{ type: 'exchange.answer', actor: 'exchange', data: { outcome: resendRefused ? 'refused_in_doubt' : outcome, message, clockOffsetMs: offset, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil } }],
+    events: [{ type: 'execution.outcome_unknown', message: text }],
+    effect: { kind: 'look' },
+  };
+}
+
+// ---- unknown ---------------------------------------------------------------------------------
+
+function decideInDoubt(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
+  const execution = record.execution!;
+  const inDoubt = execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, facts.config, execution.clockOffsetMs);
+  if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'found removed after an unknown outcome');
+  if (obs.kind === 'person') return decidedByPerson(record, now, obs.decision, facts);
+  if (obs.kind !== 'looked') return inDoubt.nextLookAt > now ? STOP : { ...STOP, effect: { kind: 'look' } };
+  const decision = decideLook(record, inDoubt, obs.look, obs.at, facts.config, execution.clockOffsetMs);
+  const log = obs.look.kind === 'inconclusive' ? inconclusiveLog(record, obs.look) : undefined;
+  const withLog = (step: Step): Step => (log ? { ...step, log } : step);
+  const looked = { ...inDoubt, looks: inDoubt.looks + 1, lastLookAt: obs.at };
+  switch (decision.kind) {
+    case 'adopt':
+      if (record.kind === 'bank_account_removal') return { ...STOP, effect: { kind: 'claim_removal' } };
+      return submitted(record, now, decision.exchangeId, 'reconciled', { matchedBy: decision.why, searchWindow: inDoubt.window });
+    case 'wait':
+      return withLog({ write: { changes: { execution: { ...execution, inDoubt: { ...looked, nextLookAt: decision.nextLookAt } } } }, audit: [], events: [], effect: { kind: 'none' } });
+    case 'ask': {
+      const isNew = inDoubt.question !== decision.question;
+      const write = { changes: { execution: { ...execution, inDoubt: { ...looked, nextLookAt: decision.nextLookAt, question: decision.question } } } };
+      if (!isNew) return { write, audit: [], events: [], effect: { kind: 'none' } };
+      const q = decision.question;
+      return {
+        write,
+        audit: [{ type: 'execution.needs_person', actor: 'system', data: { kind: q.kind, candidates: q.candidates.map((c) => ({ exchangeId: c.exchangeId, createdAt: c.createdAt, status: c.status })), searchWindow: inDoubt.window } }],
+        events: [{ type: 'execution.needs_person', question: q }],
+        effect: { kind: 'none' },
+        log: { level: 'warn', message: 'an unknown outcome needs a person', data: { requestId: record.id, kind: q.kind, candidates: q.candidates.length } },
+      };
+    }
+    case 'requote':
+      return withNotFound(requote(record, now, decision.message, facts), { action: 'requote', message: decision.message });
+    case 'refusal_stands': {
+      const last = lastAttempt(record)!;
+      const message = last.message ?? 'The exchange refused the request.';
+      const step = fail(record, now, { stage: 'exchange', reason: refusalReason(record.kind, undefined, message), exchangeMessage: message });
+      return withNotFound(step, { action: 'settle_refusal', idempotencyKey: last.key, message: last.message });
+    }
+    case 'resend': {
+      const sends = execution.attempts.filter((a) => a.key === decision.key).length;
+      return withNotFound(startAttempt(record, now, { key: decision.key, quote: lastAttempt(record)!.quote }, true), { action: 'resend', idempotencyKey: decision.key, sends });
+    }
+  }
+}
+
+/**
+ * What a person decided (who may decide was checked before, person.ts): recorded with who and
+ * what they checked, audited, then carried out. Sending again is an attempt like any other,
+ * persisted with a new key before it leaves.
+ */
+function decidedByPerson(record: DeskRequest, now: number, d: PersonDecisionRecord, facts: Facts): Step {
+  const execution = { ...record.execution!, decisions: [...record.execution!.decisions, d] };
+  const inDoubt = execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, facts.config, execution.clockOffsetMs);
+  const decided: AuditLine = { type: 'execution.person_decided', actor: d.by, data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked } };
+  const announce = (step: Step): Step => ({ ...step, audit: [decided, ...step.audit], events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
+  const withDecision: DeskRequest = { ...record, execution };
+  switch (d.action) {
+    case 'look_again':
+      return announce({ write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, nextLookAt: now } } } }, audit: [], events: [], effect: { kind: 'look' } });
+    case 'send_again':
+      return announce(startAttempt(withDecision, now, { key: facts.newKey(), quote: null }, true));
+    case 'mark_not_sent':
+      return announce(fail({ ...withDecision, execution: { ...execution, inDoubt: null } }, now, { stage: 'reconcile', reason: `Marked as not sent by a person after checking the exchange: ${d.checked ?? ''}`, exchangeMessage: null }));
+    case 'choose': {
+      if (d.exchangeId !== null) return announce(submitted(withDecision, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }));
+      // None of them is ours: they never count again, and the question becomes "not found".
+      const excluded = [...inDoubt.excluded, ...(inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [])];
+      const next = { ...inDoubt, excluded, question: { askedAt: now, kind: 'not_found' as const, candidates: [] }, nextLookAt: now };
+      return announce({ write: { changes: { execution: { ...execution, inDoubt: next } } }, audit: [], events: [], effect: { kind: 'look' } });
+    }
+  }
+}
+
+function withNotFound(step: Step, data: Record<string, unknown>): Step {
+  return {
+    ...step,
+    audit: [{ type: 'execution.reconciled', actor: 'system', data: { found: false, ...data } }, ...step.audit],
+    events: [{ type: 'execution.reconciled', found: false, exchangeId: null }, ...step.events],
+  };
+}
+
+function inconclusiveLog(record: DeskRequest, look: Extract<Look, { kind: 'inconclusive' }>): Step['log'] {
+  return look.cut
+    ? { level: 'error', message: 'cannot prove what is on the exchange for an unknown outcome; will look again, and a person should check', data: { requestId: record.id, error: look.message } }
+    : { level: 'warn', message: 'could not read the exchange for an unknown outcome; will look again', data: { requestId: record.id, error: look.message } };
+}
+
+// ---- endings ---------------------------------------------------------------------------------
+
+function submitted(record: DeskRequest, now: number, exchangeId: string, how: 'answer' | 'reconciled', detail: Record<string, unknown>): Step {
+  const execution = record.execution!;
+  const endedAt = record.state === 'executing' ? now : (lastAttempt(record)?.endedAt ?? now);
+  return {
+    // The doubt is over: its question (and any buttons showing it) goes.
+    write: { command: 'submitted', changes: { execution: { ...settleLastAttempt(execution, { outcome: how === 'answer' ? 'submitted' : 'reconciled', endedAt }), exchangeId, submittedAt: now, inDoubt: null } } },
+    audit: [{ type: how === 'answer' ? 'exchange.answer' : 'execution.reconciled', actor: 'exchange', data: { outcome: 'submitted', exchangeId, ...detail } }],
+    events: how === 'answer' ? [{ type: 'execution.submitted', exchangeId }] : [{ type: 'execution.reconciled', found: true, exchangeId }, { type: 'execution.submitted', exchangeId }],
+    effect: { kind: 'none' },
+  };
+}
+
+/**
+ * No order for the key, the quote unusable: back to `approved` for a fresh quote, or failed once
+ * the re-quotes are used up. A refusal in flight settles as quote_unusable; an unknown outcome
+ * keeps its outcome, so the next order reuses its client_order_id (orderKeyFor).
+ */
+function requote(record: DeskRequest, now: number, message: string, facts: Facts): Step {
+  const execution = record.execution!;
+  if (execution.unusableRequotes >= facts.config.maxUnusableRequotes) {
+    return fail(record, now, { stage: 'quote', reason: `The quote could not be used (${message}); re-quoted ${execution.unusableRequotes} times without success.`, exchangeMessage: message });
+  }
+  const settled = lastAttempt(record)?.outcome === 'in_flight' ? settleLastAttempt(execution, { outcome: 'quote_unusable', message, endedAt: now }) : execution;
+  return {
+    write: { command: 'requote', changes: { execution: { ...settled, unusableRequotes: execution.unusableRequotes + 1, unknownSince: null, inDoubt: null } } },
+    audit: [],
+    events: [],
+    effect: { kind: 'none' },
+  };
+}
+
+function fail(record: DeskRequest, now: number, failure: Failure): Step {
+  const execution = record.execution;
+  const inFlight = lastAttempt(record)?.outcome === 'in_flight';
+  return {
+    write: {
+      command: 'fail',
+      changes: { failure, execution: inFlight ? settleLastAttempt(execution!, { outcome: 'refused', message: failure.exchangeMessage ?? failure.reason, endedAt: now }) : execution },
+    },
+    audit: [{ type: 'request.failed', actor: 'system', data: { ...failure } }],
+    events: [{ type: 'execution.failed', ...failure }],
+    effect: { kind: 'none' },
+  };
+}
+
+/** A removal whose account is gone: done, unless another request holds the claim to having removed it. */
+function claimed(record: DeskRequest, now: number, by: string, note: string): Step {
+  if (by !== record.id) return fail(record, now, { stage: 'reconcile', reason: `The bank account was removed by request ${by}, not by this one.`, exchangeMessage: null });
+  return completedRemoval(record, now, note);
+}
+
+/** A bank account removal is done (its 204, or found gone and claimed for it). */
+function completedRemoval(record: DeskRequest, now: number, note: string): Step {
+  const inFlight = lastAttempt(record)?.outcome === 'in_flight';
+  const execution = record.execution!;
+  return {
+    write: { command: 'complete', changes: { execution: { ...settleLastAttempt(execution, { outcome: 'completed', endedAt: inFlight ? now : (lastAttempt(record)?.endedAt ?? now), message: note }), inDoubt: null } } },
+    audit: [{ type: 'request.completed', actor: 'exchange', data: { note } }],
+    events: [{ type: 'request.completed' }],
+    effect: { kind: 'none' },
+  };
+}

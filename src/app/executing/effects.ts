@@ -1,0 +1,74 @@
+/**
+ * The effects a decision asks for, performed against the exchange (and the key-value store for a
+ * removal's claim), each turned into the next observation. Exchange errors become observations;
+ * anything else is a bug and throws. The record was persisted before any of these runs.
+ */
+import type { DeskRequest } from '../../domain/record.js';
+import type { TradeSnapshot } from '../../domain/request.js';
+import { isExchangeError } from '../../exchange/errors.js';
+import { checkBeforeExecution } from '../checks.js';
+import { inDoubtTwin } from '../claims.js';
+import type { EngineContext } from '../context.js';
+import type { RequoteReason } from '../events.js';
+import { quoteHoldingKey } from '../quotes.js';
+import { send } from '../send.js';
+import type { Effect, Observation } from './decide.js';
+import { openInDoubt } from './in-doubt.js';
+import { lookOnExchange } from './search.js';
+
+/** KV key naming the request that removed a bank account (a removal has no exchange record to own). */
+export function removalClaimKey(bankAccountId: number): string {
+  return `claim:bank_account_removal:${bankAccountId}`;
+}
+
+/** Performs `effect` for `record`; undefined when there is nothing to perform. */
+export async function perform(ctx: EngineContext, record: DeskRequest, effect: Effect): Promise<Observation | undefined> {
+  switch (effect.kind) {
+    case 'none':
+      return undefined;
+    case 'check':
+      return check(ctx, record);
+    case 'quote':
+      return quote(ctx, record, effect.reason);
+    case 'send':
+      return { kind: 'answer', answer: await send(ctx, record, effect.key, effect.quote) };
+    case 'look': {
+      const at = ctx.clock.now();
+      const inDoubt = record.execution!.inDoubt ?? openInDoubt(record, record.execution!.unknownSince ?? at, ctx.config, record.execution!.clockOffsetMs);
+      return { kind: 'looked', look: await lookOnExchange(ctx, record, inDoubt), at };
+    }
+    case 'claim_removal':
+      return claimRemoval(ctx, record);
+  }
+}
+
+async function check(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
+  try {
+    const checked = await checkBeforeExecution(ctx, record);
+    if (!checked.ok) return { kind: 'checked', result: checked };
+  } catch (err) {
+    if (!isExchangeError(err)) throw err;
+    return { kind: 'checked', result: { ok: false, action: 'unreadable', message: err.userMessage, exchangeMessages: err.messages.join('; ') } };
+  }
+  const twin = await inDoubtTwin(ctx, record);
+  return { kind: 'checked', result: { ok: true, twinInDoubt: twin?.id ?? null } };
+}
+
+/** A fresh quote; the runner holds the quote key, so nobody else quotes on these terms meanwhile. */
+async function quote(ctx: EngineContext, record: DeskRequest, reason: RequoteReason): Promise<Observation> {
+  try {
+    return { kind: 'quoted', quote: await quoteHoldingKey(ctx, record.snapshot as TradeSnapshot), reason };
+  } catch (err) {
+    if (!isExchangeError(err)) throw err;
+    return { kind: 'quote_failed', retryable: err.outcomeUnknown || err.kind === 'rate_limited', message: err.userMessage, exchangeMessages: err.messages.join('; ') };
+  }
+}
+
+/** Claims the removed account for this request unless another request claimed it first. */
+async function claimRemoval(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
+  if (record.snapshot.kind !== 'bank_account_removal') throw new Error(`${record.id}: a claim is only for a bank account removal`);
+  const key = removalClaimKey(record.snapshot.bankAccount.id);
+  const owner = await ctx.kv.get<string>(key);
+  if (owner === undefined) await ctx.kv.set(key, record.id);
+  return { kind: 'claimed', by: owner ?? record.id };
+}

@@ -1,0 +1,148 @@
+/**
+ * Exactly once, as a table: every row of the picture in design.md (and of the unknown-outcome
+ * rules) is a record, an observation and what `decide` must answer: the state it writes, the
+ * effect it asks for, and what it must never do. No I/O, no clock but the one given.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/app/config.js';
+import { decide, type Facts, type Observation, type Step } from '../../src/app/executing/decide.js';
+import { openInDoubt } from '../../src/app/executing/in-doubt.js';
+import { createPolicy } from '../../src/domain/policy.js';
+import { mustAdvance, newExecution, newRequest, type Attempt, type DeskRequest } from '../../src/domain/record.js';
+import type { Snapshot } from '../../src/domain/request.js';
+
+const T0 = 1_800_000_000_000;
+const config = resolveConfig({});
+const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
+let keys = 0;
+const facts = (over: Partial<Facts> = {}): Facts => ({ config, policy, quoteSuperseded: false, newKey: () => `new-${++keys}`, measuredOffsetMs: null, ...over });
+
+const withdrawal: Snapshot = {
+  kind: 'crypto_withdrawal',
+  cryptoCurrencyId: 101,
+  asset: 'BTC',
+  network: 'Bitcoin',
+  precision: 8,
+  amount: '0.05',
+  fee: '0.0001',
+  total: '0.0501',
+  destination: { id: 'a1', label: 'Cold', address: 'bc1q', addressTag: null },
+  note: null,
+  purpose: null,
+};
+const quote = { quoteId: 'q1', price: '65000', expiresAt: T0 + 60_000 };
+const trade: Snapshot = { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.1', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limitPrice: '66000', slippageBps: 50, quote, note: null };
+const removal: Snapshot = { kind: 'bank_account_removal', bankAccount: { id: 7, currency: 'USD', display: 'Bank ••1234' }, note: null };
+
+/** An approved request (two approvals, neither the requester's). */
+function approved(snapshot: Snapshot): DeskRequest {
+  const r = newRequest({ id: 'R1', requester: 'U_REQ', snapshot, now: T0, policy });
+  const approvals = ['U_A1', 'U_A2'].map((userId) => ({ userId, at: T0, snapshotHash: r.snapshotHash }));
+  return mustAdvance(r, 'approve_last', T0, { approvals, execution: newExecution(T0) });
+}
+
+function inFlight(snapshot: Snapshot, attempt: Partial<Attempt> = {}, unknownSince: number | null = null): DeskRequest {
+  const r = approved(snapshot);
+  const attempts: Attempt[] = [{ key: 'k1', startedAt: T0, quote: snapshot.kind === 'trade' ? quote : null, outcome: 'in_flight', message: null, endedAt: null, ...attempt }];
+  return mustAdvance(r, 'execute', T0, { execution: { ...r.execution!, attempts, unknownSince } });
+}
+
+function inDoubt(snapshot: Snapshot, attempt: Partial<Attempt> = {}): DeskRequest {
+  const r = inFlight(snapshot, { outcome: 'unknown', endedAt: T0 + 10_000, ...attempt }, T0 + 10_000);
+  const u = mustAdvance(r, 'outcome_unknown', T0 + 10_000);
+  return { ...u, execution: { ...u.execution!, inDoubt: openInDoubt(u, T0 + 10_000, config, null) } };
+}
+
+const asked = (r: DeskRequest): DeskRequest => ({ ...r, execution: { ...r.execution!, inDoubt: { ...r.execution!.inDoubt!, question: { askedAt: T0 + 700_000, kind: 'not_found', candidates: [] } } } });
+
+type Row = [name: string, record: DeskRequest, obs: Observation, at: number, expected: { command?: string | null; effect: Step['effect']['kind']; sends?: boolean }, f?: Partial<Facts>];
+const due: Observation = { kind: 'due' };
+
+const rows: Row[] = [
+  ['approved withdrawal: check the exchange first', approved(withdrawal), due, T0, { command: null, effect: 'check' }],
+  ['approved withdrawal, a read failed earlier: wait for its retry time', { ...approved(withdrawal), execution: { ...approved(withdrawal).execution!, retry: { nextAt: T0 + 30_000, failures: 1 } } }, due, T0, { command: null, effect: 'none' }],
+  ['approved withdrawal in a cooldown: wait for it', { ...approved(withdrawal), execution: { ...approved(withdrawal).execution!, scheduledAt: T0 + 60_000 } }, due, T0, { command: null, effect: 'none' }],
+  ['the policy changed since the approvals: fail, send nothing', approved(withdrawal), due, T0, { command: 'fail', effect: 'none' }, { policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2', 'U_A3'], requiredApprovals: 3 }) }],
+  ['checks pass: persist executing with a new key, then send', approved(withdrawal), { kind: 'checked', result: { ok: true, twinInDoubt: null } }, T0, { command: 'execute', effect: 'send', sends: true }],
+  ['checks pass but a look-alike is in doubt: wait', approved(withdrawal), { kind: 'checked', result: { ok: true, twinInDoubt: 'R2' } }, T0, { command: 'schedule', effect: 'none' }],
+  ['checks fail: fail with the reason', approved(withdrawal), { kind: 'checked', result: { ok: false, action: 'fail', reason: 'Fee rose' } }, T0, { command: 'fail', effect: 'none' }],
+  ['destination cooling down: schedule', approved(withdrawal), { kind: 'checked', result: { ok: false, action: 'schedule', at: T0 + 3_600_000, reason: 'cooldown' } }, T0, { command: 'schedule', effect: 'none' }],
+  ['checks unreadable: try later', approved(withdrawal), { kind: 'checked', result: { ok: false, action: 'unreadable', message: 'timeout', exchangeMessages: '' } }, T0, { command: 'schedule', effect: 'none' }],
+  ['approved trade, its quote alive and within the limit: order on it', approved(trade), due, T0, { command: 'execute', effect: 'send', sends: true }],
+  ['approved trade, its quote inside the safety margin: quote again first', approved(trade), due, quote.expiresAt - 100, { command: null, effect: 'quote' }],
+  ['approved trade, a newer quote superseded it: quote again first', approved(trade), due, T0, { command: null, effect: 'quote' }, { quoteSuperseded: true }],
+  ['re-quoted within the limit: order', approved(trade), { kind: 'quoted', quote: { quoteId: 'q2', price: '65500', expiresAt: T0 + 120_000 }, reason: 'expired' }, T0, { command: 'execute', effect: 'send', sends: true }],
+  ['re-quoted beyond the limit: a new approval round, nothing ordered', approved(trade), { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, T0, { command: 'ask_reapproval', effect: 'none' }],
+  ['quote refused: fail', approved(trade), { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: 'Insufficient balance' }, T0, { command: 'fail', effect: 'none' }],
+  ['quote unanswered: try later', approved(trade), { kind: 'quote_failed', retryable: true, message: 'timeout', exchangeMessages: '' }, T0, { command: 'schedule', effect: 'none' }],
+  ['2xx: submitted, followed by polling', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'submitted', exchangeId: 'w1', view: undefined } }, T0, { command: 'submitted', effect: 'none' }],
+  ['4xx: failed with the exchange message', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Insufficient funds', quoteUnusable: false } }, T0, { command: 'fail', effect: 'none' }],
+  ['order refused for an unusable quote: back to approved to re-quote', inFlight(trade), { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Quote has expired', quoteUnusable: true } }, T0, { command: 'requote', effect: 'none' }],
+  ['a resend refused after an unknown outcome: maybe "already done", look first', inFlight(withdrawal, {}, T0 - 1), { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Insufficient funds', quoteUnusable: false } }, T0, { command: 'outcome_unknown', effect: 'look' }],
+  ['timeout, dropped connection, 5xx: unknown, look on the exchange', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'unknown', message: 'timeout', duplicate: false } }, T0, { command: 'outcome_unknown', effect: 'look' }],
+  ['order refused as a duplicate client_order_id: it exists, find it', inFlight(trade), { kind: 'answer', answer: { kind: 'unknown', message: 'duplicate', duplicate: true } }, T0, { command: 'outcome_unknown', effect: 'look' }],
+  ['executing on start: the process stopped mid-call, unknown', inFlight(withdrawal), due, T0 + 60_000, { command: 'outcome_unknown', effect: 'look' }],
+  ['a removal answered 204: claim it, then completed', inFlight(removal), { kind: 'answer', answer: { kind: 'completed' } }, T0, { command: null, effect: 'claim_removal' }],
+  ['a removal claimed by this request: completed', inFlight(removal), { kind: 'claimed', by: 'R1' }, T0, { command: 'complete', effect: 'none' }],
+  ['a removal claimed by another request: failed, that one removed it', inDoubt(removal), { kind: 'claimed', by: 'R9' }, T0, { command: 'fail', effect: 'none' }],
+  ['in doubt, the next look not due: nothing', inDoubt(withdrawal), due, T0 + 5_000, { command: null, effect: 'none' }],
+  ['in doubt, the look due: look', inDoubt(withdrawal), due, T0 + 10_000, { command: null, effect: 'look' }],
+  ['found by its key: submitted', inDoubt(withdrawal), { kind: 'looked', look: { kind: 'found', exchangeId: 'w1' }, at: T0 + 10_000 }, T0 + 10_000, { command: 'submitted', effect: 'none' }],
+  ['withdrawal not found, window open: look again, never send', inDoubt(withdrawal), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 20_000 }, T0 + 20_000, { command: null, effect: 'none' }],
+  ['withdrawal not found, window closed: a person decides, never send', inDoubt(withdrawal), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 700_000 }, T0 + 700_000, { command: null, effect: 'none' }],
+  ['order not found, quote dead: re-quote, keeping the client_order_id', inDoubt(trade), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 200_000 }, T0 + 200_000, { command: 'requote', effect: 'none' }],
+  ['order not found, quote alive: send the same client_order_id again', inDoubt(trade), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 15_000 }, T0 + 15_000, { command: 'execute', effect: 'send', sends: true }],
+  ['a person sends again: persisted as executing with a new key, then sent', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'send_again', exchangeId: null, checked: 'checked' } }, T0 + 700_000, { command: 'execute', effect: 'send', sends: true }],
+  ['a person marks it as not sent: failed', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'mark_not_sent', exchangeId: null, checked: 'checked' } }, T0 + 700_000, { command: 'fail', effect: 'none' }],
+  ['a person says which record is ours: submitted', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'choose', exchangeId: 'w2', checked: 'checked' } }, T0 + 700_000, { command: 'submitted', effect: 'none' }],
+  ['a person asks to look again: look now', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_REQ', at: T0, action: 'look_again', exchangeId: null, checked: null } }, T0 + 700_000, { command: null, effect: 'look' }],
+];
+
+describe('decide: the execution of an approved request, row by row', () => {
+  it.each(rows)('%s', (_name, record, obs, at, expected, f) => {
+    const step = decide(record, at, obs, facts(f));
+    expect(step.write?.command ?? null).toBe(expected.command === undefined ? null : expected.command);
+    expect(step.effect.kind).toBe(expected.effect);
+    if (step.effect.kind === 'send') {
+      // Persist before the call: the write that asks for a send holds the attempt with that key, in flight.
+      const last = step.write!.changes.execution!.attempts.at(-1)!;
+      expect(last).toMatchObject({ key: step.effect.key, outcome: 'in_flight' });
+      expect(step.audit.map((a) => a.type)).toContain('execution.attempt');
+    }
+    if (!expected.sends) expect(step.effect.kind).not.toBe('send');
+  });
+
+  it('a withdrawal in doubt is never sent again without a person, whatever it observes', () => {
+    const record = inDoubt(withdrawal);
+    const observations: Observation[] = [
+      due,
+      { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 10_000_000 },
+      { kind: 'looked', look: { kind: 'inconclusive', message: 'x', cut: true }, at: T0 + 10_000_000 },
+    ];
+    for (const obs of observations) for (const at of [T0 + 10_000, T0 + 10_000_000]) expect(decide(record, at, obs, facts()).effect.kind).not.toBe('send');
+  });
+
+  it('an order re-quoted after an unknown outcome reuses its client_order_id; after a definitive refusal it gets a new one', () => {
+    const afterUnknown = { ...approved(trade), execution: { ...inDoubt(trade).execution!, inDoubt: null, unknownSince: null } };
+    const step = decide(afterUnknown, T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '65500', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts());
+    expect(step.effect).toMatchObject({ kind: 'send', key: 'k1' });
+    const afterRefusal = { ...approved(trade), execution: { ...inFlight(trade, { outcome: 'quote_unusable', endedAt: T0 }).execution!, unknownSince: null } };
+    const again = decide(afterRefusal, T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '65500', expiresAt: T0 + 120_000 }, reason: 'unusable' }, facts());
+    expect(again.effect.kind).toBe('send');
+    expect(again.effect.kind === 'send' && again.effect.key).not.toBe('k1');
+  });
+
+  it('re-quotes are bounded: past the bound the trade fails instead of quoting again', () => {
+    const record = inFlight(trade);
+    const exhausted = { ...record, execution: { ...record.execution!, unusableRequotes: config.maxUnusableRequotes } };
+    const step = decide(exhausted, T0, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Quote has expired', quoteUnusable: true } }, facts());
+    expect(step.write?.command).toBe('fail');
+  });
+
+  it('checks unreadable too many times in a row: fail', () => {
+    const record = approved(withdrawal);
+    const tired = { ...record, execution: { ...record.execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } };
+    const step = decide(tired, T0, { kind: 'checked', result: { ok: false, action: 'unreadable', message: 'timeout', exchangeMessages: '' } }, facts());
+    expect(step.write?.command).toBe('fail');
+  });
+});
