@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createEngine } from '../src/app/engine.js';
-import { currencyEntryFacts, destinationFacts } from '../src/app/facts.js';
+import { currencyEntryFacts, destinationFacts } from '../src/app/exchange-facts.js';
 import { createRandomIds } from '../src/app/ids.js';
 import { DEFAULT_ENGINE_CONFIG } from '../src/app/config.js';
 import { DESK_REQUEST_SCHEMA } from '../src/app/record-schema.js';

@@ -12,8 +12,8 @@ import type { EventInput } from './events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
 import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Logger, Notifier, Repository } from './ports.js';
-import { QuoteBook } from './quote-book.js';
-import type { PolledKind, Sweep } from './sweep.js';
+import { QuoteBook } from './executing/quote-book.js';
+import { newPollSchedules, type PollSchedules } from './following/poll-schedules.js';
 import { TokenBucket } from '../domain/token-bucket.js';
 
 export interface EngineDeps {
@@ -27,16 +27,6 @@ export interface EngineDeps {
   policy: Policy;
   config?: EngineConfigInput;
   logger?: Logger;
-}
-
-/** In-memory "not before" times: scheduling only, never correctness (a restart resets them to now). */
-export interface Schedules {
-  /** `single`: a whole list walk did not reach it, so it is read on its own (until a list shows it again). */
-  poll: Map<string, { nextAt: number; intervalMs: number; single?: boolean }>;
-  /** Per polled kind, the list walk under way: the next cycle continues it where the budget stopped it. */
-  sweeps: Map<PolledKind, Sweep>;
-  /** Polling cycles so far (which kind goes first). */
-  pollCycle: number;
 }
 
 export interface EngineContext {
@@ -53,7 +43,8 @@ export interface EngineContext {
   readonly quotes: QuoteBook;
   /** Sends and reconciles of look-alike withdrawals, one at a time (claims.ts). */
   readonly termsLocks: KeyedLock;
-  readonly schedules: Schedules;
+  /** Polling's in-memory schedule (how soon a status is read; never what is true). */
+  readonly schedules: PollSchedules;
   readonly pollBudget: TokenBucket;
   readonly notices: NoticeQueue;
   readonly background: Background;
@@ -84,7 +75,7 @@ export function createContext(deps: EngineDeps): EngineContext {
     requestLocks: new KeyedLock(),
     quotes: new QuoteBook(),
     termsLocks: new KeyedLock(),
-    schedules: { poll: new Map(), sweeps: new Map(), pollCycle: 0 },
+    schedules: newPollSchedules(),
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
     notices: new NoticeQueue(deps.notifier, logger),
     background: new Background(logger),

@@ -5,8 +5,8 @@
 import type { DeskRequest } from '../domain/record.js';
 import type { EngineContext } from './context.js';
 import { execute } from './executing/runner.js';
-import { expireDue } from './expire.js';
-import { pollDue, type PollSummary } from './poll.js';
+import { expireDue } from './deciding/expire.js';
+import { pollDue, type PollSummary } from './following/poll.js';
 
 export interface TickSummary extends PollSummary {
   expired: number;

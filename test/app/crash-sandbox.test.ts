@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/app/engine.js';
 import type { Clock, ExchangePort, KeyValueStore } from '../../src/app/ports.js';
-import type { RequestInput } from '../../src/app/request.js';
+import type { RequestInput } from '../../src/app/deciding/request.js';
 import { SequentialIds } from '../../src/app/testing/sequential-ids.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import type { DeskRequest } from '../../src/domain/record.js';

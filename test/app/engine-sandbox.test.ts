@@ -13,7 +13,7 @@ import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js'
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
 import { startSandboxExchange, type SandboxExchange } from './support/sandbox-exchange.js';
 import { collect } from '../../src/app/collect.js';
-import type { RequestInput } from '../../src/app/request.js';
+import type { RequestInput } from '../../src/app/deciding/request.js';
 
 let sx: SandboxExchange;
 let engine: Engine;

@@ -12,7 +12,7 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDeclaration, DECLARATION_FIELDS } from '../../src/app/compliance/declaration.js';
-import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../../src/app/facts.js';
+import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../../src/app/exchange-facts.js';
 import type { ExchangePort } from '../../src/app/ports.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createPolicy } from '../../src/domain/policy.js';

@@ -21,7 +21,7 @@ import type { Command } from '../../domain/state-machine.js';
 import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
 import type { EngineConfig } from '../config.js';
 import type { EventInput, RequoteReason } from '../events.js';
-import type { RemoteView } from '../remote.js';
+import type { RemoteView } from '../following/remote-view.js';
 import { decideLook, openInDoubt, type Look } from './in-doubt.js';
 
 /** What a check of the exchange before a withdrawal found. */

@@ -6,12 +6,12 @@
 import type { DeskRequest } from '../../domain/record.js';
 import type { TradeSnapshot } from '../../domain/request.js';
 import { isExchangeError } from '../../exchange/errors.js';
-import { checkBeforeExecution } from '../checks.js';
-import { inDoubtTwin } from '../claims.js';
+import { checkBeforeExecution } from './checks.js';
+import { inDoubtTwin } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
 import type { RequoteReason } from '../events.js';
-import { quoteHoldingKey } from '../quotes.js';
-import { send } from '../send.js';
+import { quoteHoldingKey } from './quotes.js';
+import { send } from './send.js';
 import type { Effect, Observation } from './decide.js';
 import { openInDoubt } from './in-doubt.js';
 import { lookOnExchange } from './search.js';

@@ -7,9 +7,9 @@
  */
 import { mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
-import { withTerms } from '../claims.js';
+import { withTerms } from './look-alikes.js';
 import { audit, emit, type EngineContext } from '../context.js';
-import { applyRemote } from '../poll.js';
+import { applyRemote } from '../following/poll.js';
 import { decide, type Facts, type Observation, type Step } from './decide.js';
 import { perform } from './effects.js';
 

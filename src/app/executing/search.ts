@@ -14,7 +14,7 @@ import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../dom
 import { isExchangeError } from '../../exchange/errors.js';
 import type { CryptoWithdrawalListItem, FiatWithdrawalListItem } from '../../exchange/schemas.js';
 import { collect, findFirst } from '../collect.js';
-import { ownedExchangeIds } from '../claims.js';
+import { ownedExchangeIds } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
 import type { ListOptions } from '../ports.js';
 import type { Look } from './in-doubt.js';

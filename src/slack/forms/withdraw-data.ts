@@ -2,7 +2,7 @@
  * The withdrawal forms' data: exchange records mapped (through app/facts.ts, the one place that
  * knows what each exchange field means) to the options the modals show.
  */
-import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../../app/facts.js';
+import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../../app/exchange-facts.js';
 import type { ExchangePort } from '../../app/ports.js';
 import type { AddressBookAddress, Balance, BankAccount, CryptoCurrencyEntry, FiatWithdrawalFee, FiatWithdrawalLimit } from '../../exchange/schemas.js';
 import type { BankOption, CryptoEntryOption, DestinationOption, FiatCurrencyOption } from '../blocks/modals/withdraw.js';

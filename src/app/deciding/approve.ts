@@ -2,12 +2,12 @@
  * Use case: an approver approves the snapshot they saw. The approval and, when it is the last
  * one needed, the move to `approved` are one persisted write; execution then starts at once.
  */
-import { decideApproval, isExpired } from '../domain/policy.js';
-import { mustAdvance, newExecution, type DeskRequest } from '../domain/record.js';
-import { refuse, type Refusal } from '../domain/refusals.js';
-import { audit, emit, SYSTEM, type EngineContext } from './context.js';
-import { execute } from './executing/runner.js';
-import type { Mutation } from './ports.js';
+import { decideApproval, isExpired } from '../../domain/policy.js';
+import { mustAdvance, newExecution, type DeskRequest } from '../../domain/record.js';
+import { refuse, type Refusal } from '../../domain/refusals.js';
+import { audit, emit, SYSTEM, type EngineContext } from '../context.js';
+import { execute } from '../executing/runner.js';
+import type { Mutation } from '../ports.js';
 
 export type ApproveResult =
   | {

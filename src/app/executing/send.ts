@@ -3,13 +3,13 @@
  * their answer into a settled outcome. Nothing is persisted here: the caller persisted the
  * attempt before and persists the outcome after.
  */
-import type { DeskRequest } from '../domain/record.js';
-import type { IndicativeQuote } from '../domain/request.js';
-import { DUPLICATE_CLIENT_ORDER_ID_STATUS, QUOTE_UNUSABLE_STATUS, isDuplicateClientOrderIdMessage, isQuoteUnusableMessage } from '../exchange/assumptions.js';
-import { isExchangeError, type ExchangeError } from '../exchange/errors.js';
-import type { CreateCryptoWithdrawalBody, CreateFiatWithdrawalBody } from '../exchange/schemas.js';
-import type { EngineContext } from './context.js';
-import { fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, type RemoteView } from './remote.js';
+import type { DeskRequest } from '../../domain/record.js';
+import type { IndicativeQuote } from '../../domain/request.js';
+import { DUPLICATE_CLIENT_ORDER_ID_STATUS, QUOTE_UNUSABLE_STATUS, isDuplicateClientOrderIdMessage, isQuoteUnusableMessage } from '../../exchange/assumptions.js';
+import { isExchangeError, type ExchangeError } from '../../exchange/errors.js';
+import type { CreateCryptoWithdrawalBody, CreateFiatWithdrawalBody } from '../../exchange/schemas.js';
+import type { EngineContext } from '../context.js';
+import { fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, type RemoteView } from '../following/remote-view.js';
 
 export type SendOutcome =
   | { kind: 'submitted'; exchangeId: string; view: RemoteView | undefined }

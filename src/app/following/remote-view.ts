@@ -3,10 +3,10 @@
  * reported to people, whether the status is final, and the order result. Status values are kept
  * verbatim; only the final/not-final decision reads them (case-insensitively).
  */
-import type { RemoteStatus } from '../domain/record.js';
-import { WITHDRAWAL_SUCCESS_STATUS } from '../exchange/assumptions.js';
-import type { CryptoWithdrawal, CryptoWithdrawalListItem, FiatWithdrawal, FiatWithdrawalListItem, Order } from '../exchange/schemas.js';
-import { isFinalFiatWithdrawalStatus, isFinalOrderStatus, isFinalWithdrawalStatus, sameStatus } from '../exchange/statuses.js';
+import type { RemoteStatus } from '../../domain/record.js';
+import { WITHDRAWAL_SUCCESS_STATUS } from '../../exchange/assumptions.js';
+import type { CryptoWithdrawal, CryptoWithdrawalListItem, FiatWithdrawal, FiatWithdrawalListItem, Order } from '../../exchange/schemas.js';
+import { isFinalFiatWithdrawalStatus, isFinalOrderStatus, isFinalWithdrawalStatus, sameStatus } from '../../exchange/statuses.js';
 
 export interface RemoteView extends RemoteStatus {
   exchangeId: string;

@@ -3,9 +3,9 @@
  * reads what it needs from the exchange and freezes it into the snapshot approvers will see;
  * the driver passes ids and amounts, never display values, so nothing shown can be forged.
  */
-import { mayRequest } from '../domain/policy.js';
-import { newRequest, type DeskRequest } from '../domain/record.js';
-import { refuse, type Refusal } from '../domain/refusals.js';
+import { mayRequest } from '../../domain/policy.js';
+import { newRequest, type DeskRequest } from '../../domain/record.js';
+import { refuse, type Refusal } from '../../domain/refusals.js';
 import {
   buildBankRemoval,
   buildCryptoWithdrawal,
@@ -16,12 +16,12 @@ import {
   type IndicativeQuote,
   type Snapshot,
   type TradeFields,
-} from '../domain/request.js';
-import { isExchangeError } from '../exchange/errors.js';
-import { collect, findFirst } from './collect.js';
-import { audit, emit, type EngineContext } from './context.js';
-import { bankAccountRef, currencyEntryFacts, destinationFacts } from './facts.js';
-import { takeQuote } from './quotes.js';
+} from '../../domain/request.js';
+import { isExchangeError } from '../../exchange/errors.js';
+import { collect, findFirst } from '../collect.js';
+import { audit, emit, type EngineContext } from '../context.js';
+import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../exchange-facts.js';
+import { takeQuote } from '../executing/quotes.js';
 
 export type RequestInput =
   | { kind: 'crypto_withdrawal'; cryptoCurrencyId: number; addressBookId: string; amount: string; note?: string | null; purpose?: string | null }

@@ -1,8 +1,8 @@
 /** Use case: an approver rejects a request waiting for approvals, with a reason. */
-import { decideReject } from '../domain/policy.js';
-import { mustAdvance, type DeskRequest } from '../domain/record.js';
-import { refuse, type Refusal } from '../domain/refusals.js';
-import { audit, emit, type EngineContext } from './context.js';
+import { decideReject } from '../../domain/policy.js';
+import { mustAdvance, type DeskRequest } from '../../domain/record.js';
+import { refuse, type Refusal } from '../../domain/refusals.js';
+import { audit, emit, type EngineContext } from '../context.js';
 
 export type DecisionResult = { ok: true; request: DeskRequest } | Refusal;
 

@@ -9,11 +9,12 @@
  * compared against them: a change is reported once and never twice, also across restarts (a
  * crash between the two drops that notice; see events.ts).
  */
-import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/record.js';
-import { isExchangeError } from '../exchange/errors.js';
-import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from './context.js';
-import { changedFields, finalFailureReason, fromCryptoWithdrawal, fromOrder, remoteStatusOf, type RemoteView } from './remote.js';
-import { closeSweep, POLLED_KINDS, startSweep, unreached, walk, type PolledKind, type Sweep } from './sweep.js';
+import { mustAdvance, type DeskRequest, type RecordChanges } from '../../domain/record.js';
+import { isExchangeError } from '../../exchange/errors.js';
+import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from '../context.js';
+import { changedFields, finalFailureReason, fromCryptoWithdrawal, fromOrder, remoteStatusOf, type RemoteView } from './remote-view.js';
+import { POLLED_KINDS, type PolledKind, type Sweep } from './poll-schedules.js';
+import { closeSweep, startSweep, unreached, walk } from './sweep.js';
 
 export interface PollSummary {
   /** Requests whose status was read this cycle. */

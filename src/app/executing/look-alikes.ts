@@ -7,9 +7,9 @@
  *   - a record already owned by a request (its persisted exchangeId) is never taken again.
  * (One process per store: the store's file lock sees to that.)
  */
-import { normalize } from '../domain/money.js';
-import type { DeskRequest } from '../domain/record.js';
-import type { EngineContext } from './context.js';
+import { normalize } from '../../domain/money.js';
+import type { DeskRequest } from '../../domain/record.js';
+import type { EngineContext } from '../context.js';
 
 /** What the exchange would show of this request, as a lock key. Trades match on their own key: no twins. */
 export function termsKey(request: DeskRequest): string {

@@ -2,10 +2,10 @@
  * Taking quotes: always through the quote book, so a new quote on a key waits for whoever is
  * quoting-and-ordering on it, and is recorded as the key's newest.
  */
-import { normalize } from '../domain/money.js';
-import { quoteKey, type IndicativeQuote, type TradeSnapshot } from '../domain/request.js';
-import type { CreateQuoteBody } from '../exchange/schemas.js';
-import type { EngineContext } from './context.js';
+import { normalize } from '../../domain/money.js';
+import { quoteKey, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
+import type { CreateQuoteBody } from '../../exchange/schemas.js';
+import type { EngineContext } from '../context.js';
 
 export type QuoteTerms = Pick<TradeSnapshot, 'symbol' | 'side' | 'quantity' | 'quantityCurrency' | 'paymentMethod'>;
 

@@ -4,12 +4,12 @@
  * out of its cooldown, the fee has not risen, fiat limits still allow the amount.
  * Exchange read errors are thrown: the caller retries the checks later.
  */
-import { gt, lt } from '../domain/money.js';
-import type { DeskRequest } from '../domain/record.js';
-import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../domain/request.js';
-import { findFirst } from './collect.js';
-import type { EngineContext } from './context.js';
-import { isVerified } from './facts.js';
+import { gt, lt } from '../../domain/money.js';
+import type { DeskRequest } from '../../domain/record.js';
+import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../domain/request.js';
+import { findFirst } from '../collect.js';
+import type { EngineContext } from '../context.js';
+import { isVerified } from '../exchange-facts.js';
 
 export type CheckOutcome = { ok: true } | { ok: false; action: 'fail'; reason: string } | { ok: false; action: 'schedule'; at: number; reason: string };
 

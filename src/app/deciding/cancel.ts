@@ -1,8 +1,8 @@
 /** Use case: the requester withdraws a request still waiting for approvals. */
-import { decideCancel } from '../domain/policy.js';
-import { mustAdvance, type DeskRequest } from '../domain/record.js';
-import { refuse, type Refusal } from '../domain/refusals.js';
-import { audit, emit, type EngineContext } from './context.js';
+import { decideCancel } from '../../domain/policy.js';
+import { mustAdvance, type DeskRequest } from '../../domain/record.js';
+import { refuse, type Refusal } from '../../domain/refusals.js';
+import { audit, emit, type EngineContext } from '../context.js';
 import type { DecisionResult } from './reject.js';
 
 type Outcome = { ok: true; request: DeskRequest } | { ok: false; refusal: Refusal };

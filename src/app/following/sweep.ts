@@ -11,27 +11,10 @@
  * Sweeps are in-memory scheduling: a restart forgets them and starts afresh; correctness never
  * depends on them (every status read is compared with the persisted last-reported values).
  */
-import { firstSentAt, type DeskRequest } from '../domain/record.js';
-import type { EngineContext } from './context.js';
-import { fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, type RemoteView } from './remote.js';
-
-export const POLLED_KINDS = ['crypto_withdrawal', 'trade', 'fiat_withdrawal'] as const;
-export type PolledKind = (typeof POLLED_KINDS)[number];
-
-export interface Sweep {
-  /** Exchange ids of the requests the sweep was started for -> seen by it yet. */
-  readonly targets: Map<string, boolean>;
-  reached: number;
-  /** Items read so far: a new page is fetched at every multiple of pageSize. */
-  items: number;
-  /** Pages paid for (a token each). */
-  pages: number;
-  /** Pages the list really requested (ListOptions.onPage). */
-  readonly fetched: { count: number };
-  readonly maxPages: number;
-  readonly startedAt: number;
-  readonly iterator: AsyncIterator<RemoteView | undefined>;
-}
+import { firstSentAt, type DeskRequest } from '../../domain/record.js';
+import type { EngineContext } from '../context.js';
+import type { PolledKind, Sweep } from './poll-schedules.js';
+import { fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, type RemoteView } from './remote-view.js';
 
 /**
  * Opens the list for `targets` (nothing is fetched yet). The page cap covers the targets plus
