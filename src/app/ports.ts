@@ -28,23 +28,12 @@ import type {
   FiatDeposit,
 } from '../exchange/schemas.js';
 import type { DeskEvent } from './events.js';
+import type { Clock } from '../ports/clock.js';
+import type { ListOptions } from '../ports/list-options.js';
+
+export type { Clock, ListOptions };
 
 // ---- exchange ---------------------------------------------------------------------------------
-
-/** Bounds for auto-paging: iteration stops at whichever comes first. */
-export interface ListOptions {
-  maxItems?: number;
-  maxPages?: number;
-  /** page[size] to ask for (cursor lists default to 2 on the server: ask for more). */
-  pageSize?: number;
-  /**
-   * Called when maxItems or maxPages stops the list while it may go on. A search that must prove
-   * absence (reconcile) needs to know it did not see everything.
-   */
-  onTruncated?: () => void;
-  /** Called just before each page is requested (budgets count what is really fetched). */
-  onPage?: () => void;
-}
 
 /**
  * The exchange as the engine and the Slack layer see it. Every method throws ExchangeError
@@ -76,14 +65,7 @@ export interface ExchangePort {
   clockOffsetMs?(): number | undefined;
 }
 
-// ---- clock and ids ----------------------------------------------------------------------------
-
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Resolves after `ms` of this clock's time (a fake clock resolves when advanced). */
-  sleep(ms: number): Promise<void>;
-}
+// ---- ids --------------------------------------------------------------------------------------
 
 export interface Ids {
   /** A random UUID: idempotency keys (client_order_id, request_id). */

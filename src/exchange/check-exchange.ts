@@ -4,7 +4,7 @@
  * An operator tool, so it reads the environment itself (in `readCheckEnv` only).
  */
 import { pathToFileURL } from 'node:url';
-import type { Clock } from '../app/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { add } from '../domain/money.js';
 import { createExchangeClient, systemClock } from './client.js';
 import { ExchangeError } from './errors.js';

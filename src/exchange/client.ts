@@ -3,7 +3,7 @@
  * file per area over one transport. Nothing above this file knows how a request is signed.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Clock, ExchangePort } from '../app/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from './assumptions.js';
 import { accountsOperations } from './operations/accounts.js';
 import { complianceOperations } from './operations/compliance.js';
@@ -42,7 +42,7 @@ export const systemClock: Clock = {
   sleep: (ms) => delay(ms),
 };
 
-/** Create a client satisfying ExchangePort, plus the unauthenticated `getSpotPrice`. */
+/** Create a client (the engine's ExchangePort, as runtime/exchange.ts wires it), plus the unauthenticated `getSpotPrice`. */
 export function createExchangeClient(options: ExchangeClientOptions) {
   const clock = options.clock ?? systemClock;
   const retry = options.retry === false ? { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 } : { ...DEFAULT_RETRY_POLICY, ...stripRandom(options.retry) };
@@ -77,7 +77,3 @@ function stripRandom(retry: (Partial<RetryPolicy> & { random?: () => number }) |
   const { random: _random, ...policy } = retry;
   return Object.fromEntries(Object.entries(policy).filter(([, v]) => v !== undefined));
 }
-
-// Compile-time check: the client is an ExchangePort (fails to type-check otherwise).
-const _satisfiesPort: (client: ExchangeClient) => ExchangePort = (client) => client;
-void _satisfiesPort;

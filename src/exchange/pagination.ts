@@ -3,7 +3,7 @@
  * iteration stops at `maxItems` or `maxPages`, whichever comes first, and calls `onTruncated` when
  * the list may go on. Every page is a new request, signed afresh by the transport with its own full URL.
  */
-import type { ListOptions } from '../app/ports.js';
+import type { ListOptions } from '../ports/list-options.js';
 import { MAX_PAGE_SIZE } from './assumptions.js';
 import { ExchangeError } from './errors.js';
 import { HEADER } from './protocol.js';

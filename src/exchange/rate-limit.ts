@@ -3,7 +3,7 @@
  * walks, Slack listings), the exchange never sees more than `perSecond` requests in any one
  * second (its limit is not shown; see assumptions.ts DEFAULT_RATE_LIMIT_PER_SECOND).
  */
-import type { Clock } from '../app/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { RateWindow } from '../domain/rate-window.js';
 
 export interface RateLimitOptions {

@@ -4,7 +4,7 @@
  * logging) is injected.
  */
 import type { z } from 'zod';
-import type { Clock } from '../app/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { ExchangeError, type ExchangeErrorKind } from './errors.js';
 import { API_PREFIX, HEADER } from './protocol.js';
 import type { RateLimiter } from './rate-limit.js';

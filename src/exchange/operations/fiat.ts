@@ -16,7 +16,7 @@ import {
   type FiatWithdrawalListItem,
 } from '../schemas.js';
 import type { Call } from '../transport.js';
-import type { ListOptions } from '../../app/ports.js';
+import type { ListOptions } from '../../ports/list-options.js';
 
 /**
  * Endpoints 10 and 13 answer `application/vnd.api+json` with "an array". Should the array come

@@ -1,6 +1,6 @@
 /** RFQ trading: quotes and orders (workflow guide). */
 import { z } from 'zod';
-import type { ListOptions } from '../../app/ports.js';
+import type { ListOptions } from '../../ports/list-options.js';
 import { numberedItems, withPage } from '../pagination.js';
 import { createOrderBody, createQuoteBody, order, quote, type CreateOrderBody, type CreateQuoteBody, type Order, type Quote } from '../schemas.js';
 import type { Call } from '../transport.js';
