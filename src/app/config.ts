@@ -33,6 +33,12 @@ export interface EngineConfig {
    * asks a person. Far longer than the client's timeout (UNKNOWN_OUTCOME_SETTLE_MINUTES).
    */
   unknownSettleWindowMs: number;
+  /**
+   * The longest a money-moving call can have been open (the client's timeout is 10 s; writes are
+   * never retried inside it). A record created while our call was open is ours unless another
+   * matches; after a crash mid-call the call cannot have lasted longer than this.
+   */
+  maxCallMs: number;
   /** Between looks within the settle window (at least every 30 s; reads stay within the rate cap). */
   lookIntervalMs: number;
   /** Between looks while a person is asked: a withdrawal that appears late is still followed. */
@@ -77,6 +83,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   clockSkewMs: 60_000,
   offsetToleranceMs: 5_000,
   unknownSettleWindowMs: 10 * 60_000,
+  maxCallMs: 30_000,
   lookIntervalMs: 15_000,
   personWaitLookIntervalMs: 120_000,
   checkRetryMs: 30_000,

@@ -71,6 +71,7 @@ describe('what a look decides', () => {
     ['one candidate created while our call was open', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 4_000)] }, GAVE_UP, 'adopt', { why: 'sole_candidate_in_call' } as Partial<LookDecision>],
     ['one candidate created after we gave up, window open: wait for others', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', GAVE_UP + 60_000)] }, GAVE_UP + 61_000, 'wait'],
     ['one candidate created after we gave up, window closed', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', GAVE_UP + 60_000)] }, WINDOW_CLOSES, 'adopt', { why: 'sole_candidate_window_closed' } as Partial<LookDecision>],
+    ['after a crash mid-call (restart a minute later), one candidate from after the call could have ended: wait', inDoubtRecord(withdrawal, { endedAt: SEND + 60_000 }, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 45_000)] }, SEND + 61_000, 'wait'],
     ['two candidates: a person says which', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 1_000), candidate('w2', SEND + 2_000)] }, GAVE_UP, 'ask'],
     ['nothing, window open: look again within 30 s', inDoubtRecord(withdrawal), none, GAVE_UP, 'wait'],
     ['nothing, window closed: a person decides', inDoubtRecord(withdrawal), none, WINDOW_CLOSES, 'ask'],

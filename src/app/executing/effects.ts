@@ -42,16 +42,17 @@ export async function perform(ctx: EngineContext, record: DeskRequest, effect: E
   }
 }
 
+/** A look-alike in doubt first (it costs no exchange read), then the exchange's state. */
 async function check(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
+  const twin = await inDoubtTwin(ctx, record);
+  if (twin !== undefined) return { kind: 'checked', result: { ok: true, twinInDoubt: twin.id } };
   try {
     const checked = await checkBeforeExecution(ctx, record);
-    if (!checked.ok) return { kind: 'checked', result: checked };
+    return { kind: 'checked', result: checked.ok ? { ok: true, twinInDoubt: null } : checked };
   } catch (err) {
     if (!isExchangeError(err)) throw err;
     return { kind: 'checked', result: { ok: false, action: 'unreadable', message: err.userMessage, exchangeMessages: err.messages.join('; ') } };
   }
-  const twin = await inDoubtTwin(ctx, record);
-  return { kind: 'checked', result: { ok: true, twinInDoubt: twin?.id ?? null } };
 }
 
 /** A fresh quote; the runner holds the quote key, so nobody else quotes on these terms meanwhile. */

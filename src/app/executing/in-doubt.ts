@@ -117,7 +117,9 @@ function createdWhileCallOpen(c: Candidate, last: Attempt, config: EngineConfig,
   if (last.endedAt === null) return false;
   const offset = measuredOffsetMs ?? 0;
   const tolerance = measuredOffsetMs === null ? config.clockSkewMs : config.offsetToleranceMs;
-  return c.createdAt >= last.startedAt + offset - tolerance && c.createdAt <= last.endedAt + offset + tolerance;
+  // After a crash mid-call `endedAt` is the restart: the call itself was over long before.
+  const closed = Math.min(last.endedAt, last.startedAt + config.maxCallMs);
+  return c.createdAt >= last.startedAt + offset - tolerance && c.createdAt <= closed + offset + tolerance;
 }
 
 function question(kind: PersonQuestion['kind'], candidates: Candidate[], inDoubt: InDoubt, now: number): PersonQuestion {
