@@ -62,7 +62,7 @@ export interface ExchangePort {
   getOrder(id: string): Promise<Order>;
   listOrders(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<Order>;
   /** The exchange's clock minus ours in ms, from the latest response's Date header; undefined before any. */
-  clockOffsetMs?(): number | undefined;
+  clockOffsetMs(): number | undefined;
 }
 
 // ---- ids --------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from './assumptions.js';
+import { createClockOffset } from './clock-offset.js';
 import { accountsOperations } from './operations/accounts.js';
 import { complianceOperations } from './operations/compliance.js';
 import { cryptoOperations } from './operations/crypto.js';
@@ -57,9 +58,12 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     random: (options.retry && options.retry.random) || Math.random,
     rateLimiter: rate ? createRateLimiter(rate, clock) : undefined,
     logger: options.logger,
+    clockOffset: createClockOffset(),
   };
   const call: Call = (spec) => request(transport, spec);
   return {
+    /** The exchange's clock minus ours (ms), from the latest answer's Date header; undefined before any. */
+    clockOffsetMs: () => transport.clockOffset.current(),
     ...accountsOperations(call),
     ...cryptoOperations(call),
     ...fiatOperations(call),

@@ -3,6 +3,7 @@
  * check, in that order, and nowhere else. Everything that varies (fetch, clock, randomness, rate,
  * logging) is injected.
  */
+import type { ClockOffset } from './clock-offset.js';
 import type { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import { ExchangeError, type ExchangeErrorKind } from './errors.js';
@@ -43,6 +44,8 @@ export interface TransportOptions {
   random: () => number;
   rateLimiter?: RateLimiter | undefined;
   logger?: RequestLogger | undefined;
+  /** Told of every answer's Date header, with our clock at send and receipt (clock-offset.ts). */
+  clockOffset?: ClockOffset | undefined;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -99,7 +102,9 @@ export async function request<T>(t: TransportOptions, spec: RequestSpec<T>): Pro
 
     let failure: AttemptFailure;
     let error: ExchangeError;
+    const sentAt = t.clock.now();
     const sent = await send(t, url, { method, headers, ...(body === undefined ? {} : { body }) });
+    if (!('failed' in sent)) t.clockOffset?.observe(sentAt, t.clock.now(), sent.res.headers.get('date'));
     if ('failed' in sent) {
       log(undefined, sent.failed);
       failure = { kind: sent.failed };

@@ -53,6 +53,8 @@ export interface ControlDeps {
   getState(): SandboxState;
   setState(state: SandboxState): void;
   clock: SandboxClock;
+  /** Called after advance(): late commits that came due are made. */
+  afterClockMoved?: () => void;
   faults: FaultSet;
   keys: KeyRegistry;
   seed: string;
@@ -86,6 +88,7 @@ export function createControl(deps: ControlDeps) {
     /** Move the sandbox clock forward and apply every transition now due. Returns the new time. */
     advance(ms: number): number {
       deps.clock.advance(ms);
+      deps.afterClockMoved?.();
       state();
       return deps.clock.now();
     },

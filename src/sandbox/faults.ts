@@ -10,6 +10,9 @@
  *                      a second withdrawal
  * - malformed_json     do the work, answer 200/201 with a truncated JSON body
  * - schema_break       do the work, answer with a body of the wrong shape
+ * - late_commit        a slow exchange: take the write, answer nothing in time (`answer`: hang,
+ *                      drop, or a 504), and commit it `commitAfterMs` later on the sandbox clock,
+ *                      whatever became of the caller; see server.ts
  * Rules fire with a seeded probability (deterministic per seed) and/or for the next `times`
  * matching requests only.
  */
@@ -17,7 +20,7 @@ import { z } from 'zod';
 import { API_PREFIX } from '../exchange/protocol.js';
 import { createRng, type Rng } from './prng.js';
 
-export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'hang', 'drop', 'drop_after_commit', 'malformed_json', 'schema_break'] as const;
+export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'hang', 'drop', 'drop_after_commit', 'malformed_json', 'schema_break', 'late_commit'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const faultRule = z.strictObject({
@@ -33,6 +36,10 @@ export const faultRule = z.strictObject({
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   status: z.number().int().min(400).max(599).optional(),
   retryAfterSeconds: z.number().int().min(0).optional(),
+  /** late_commit: sandbox-clock milliseconds from receipt to commit (default 15 s). */
+  commitAfterMs: z.number().int().min(0).max(86_400_000).optional(),
+  /** late_commit: what the caller gets meanwhile (default hang: no answer until it gives up). */
+  answer: z.enum(['hang', 'drop', 'gateway_timeout']).optional(),
   /** Chance that a matching request is hit, 0..1 (seeded). Default 1. */
   probability: z.number().min(0).max(1).optional(),
   /** Only the next N matching requests are hit; unlimited when omitted. */

@@ -45,6 +45,11 @@ export interface RouteContext {
   account: AccountState;
   /** Sandbox time of this request. */
   now: number;
+  /**
+   * When the exchange took the request, if earlier than `now`: a late commit (faults.ts). What the
+   * exchange checked on receipt (a quote's expiry) is checked at this time.
+   */
+  receivedAt?: number;
   params: Record<string, string>;
   query: URLSearchParams;
   /** Parsed JSON body, undefined when the request had none. */

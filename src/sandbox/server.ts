@@ -14,6 +14,7 @@ import { createControl, type AccessLogEntry, type SandboxControl } from './contr
 import { CONTROL_PREFIX, handleControl } from './control-http.js';
 import { FaultSet, type FaultRule } from './faults.js';
 import { KeyRegistry, type KeySpec } from './keys.js';
+import { createLateCommits, DEFAULT_LATE_COMMIT_MS } from './late-commits.js';
 import { errorBody, HttpError, type SandboxResponse } from './router.js';
 import { DEFAULT_ACCOUNT, seedState } from './seed.js';
 import type { SandboxState } from './state.js';
@@ -92,7 +93,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultSet(seed);
   faults.set(options.faults ?? []);
   const accessLog: AccessLogEntry[] = [];
-  const control = createControl({ getState: () => state, setState: (s) => (state = s), clock, faults, keys, seed, accessLog });
+  // Moving the clock in process (control.advance) commits what has come due, as a request would.
+  let afterClockMoved = () => {};
+  const control = createControl({ getState: () => state, setState: (s) => (state = s), clock, faults, keys, seed, accessLog, afterClockMoved: () => afterClockMoved() });
   const apiDeps = {
     state: () => state,
     clock,
@@ -103,6 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
+  const late = createLateCommits();
 
   const record = (entry: AccessLogEntry) => {
     accessLog.push(entry);
@@ -111,7 +115,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   const send = (res: ServerResponse, r: SandboxResponse, rawText?: string) => {
-    const headers: Record<string, string> = { 'x-sandbox': '1', ...r.headers };
+    // The exchange's own clock, as a real exchange's Date header would show it (not the machine's).
+    const headers: Record<string, string> = { 'x-sandbox': '1', date: new Date(clock.now()).toUTCString(), ...r.headers };
     if (r.status === 204 || (r.body === undefined && rawText === undefined)) {
       res.writeHead(r.status, headers).end();
       return;
@@ -131,7 +136,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       timers.add(t);
     });
 
+  /** Commits every late write whose time has come on the sandbox clock, in the order they are due. */
+  function flushLateCommits(): void {
+    for (const pending of late.due(clock.now())) {
+      const account = state.accounts.get(pending.account);
+      if (account && pending.clientOrderId !== undefined) account.lateClientOrderIds = (account.lateClientOrderIds ?? []).filter((id) => id !== pending.clientOrderId);
+      // Authenticated as it was when the exchange took it; committed at its due time.
+      const deps = { ...apiDeps, authNow: () => pending.receivedWallMs, clock: { now: () => pending.dueAt, advance: () => undefined } };
+      const { response } = serveApi(deps, pending.request, pending.receivedAt);
+      record({ at: Date.now(), method: pending.request.method, path: pending.request.path, status: response.status, durationMs: 0, fault: 'late_commit:committed', account: pending.account });
+    }
+  }
+
+  afterClockMoved = flushLateCommits;
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    flushLateCommits();
     const at = Date.now();
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
@@ -168,6 +188,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       send(res, r);
       log(r.status);
+      flushLateCommits();
       return;
     }
 
@@ -192,6 +213,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case 'drop':
         req.socket.destroy();
         return log(0, { fault: fault.kind });
+      case 'late_commit': {
+        const apiKey = req.headers[HEADER.apiKey];
+        const account = (typeof apiKey === 'string' ? keys.lookup(apiKey)?.account : undefined) ?? DEFAULT_ACCOUNT;
+        const request = { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody };
+        const pending = late.take({ request, account, receivedAt: clock.now(), receivedWallMs: Date.now(), commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS });
+        // A repeat of this client_order_id is refused from now on, as the exchange would once it has the order.
+        if (pending.clientOrderId !== undefined) {
+          const owner = state.accounts.get(account);
+          if (owner) owner.lateClientOrderIds = [...(owner.lateClientOrderIds ?? []), pending.clientOrderId];
+        }
+        if (fault.answer === 'drop') req.socket.destroy();
+        else if (fault.answer === 'gateway_timeout') send(res, { status: 504, body: errorBody('Gateway timeout (sandbox fault injection)') });
+        return log(fault.answer === 'gateway_timeout' ? 504 : 0, { fault: fault.kind, account });
+      }
     }
 
     let served: ReturnType<typeof serveApi>;
@@ -223,6 +258,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log(response.status, meta);
   }
 
+  // A sandbox clock that follows real time reaches due commits by itself, with no request to flush them.
+  const lateTimer = setInterval(flushLateCommits, 200);
+  lateTimer.unref();
+
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       process.emitWarning(`sandbox: request failed: ${(e as Error).message}`);
@@ -250,6 +289,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: () =>
       new Promise<void>((resolve) => {
         closed = true;
+        clearInterval(lateTimer);
         for (const t of timers) clearTimeout(t);
         timers.clear();
         server.close(() => resolve());

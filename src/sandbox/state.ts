@@ -210,6 +210,8 @@ export interface AccountState {
   quotes: QuoteRecord[];
   orders: OrderRecord[];
   counterparty: CounterpartySubmission[];
+  /** client_order_ids of orders taken but not yet committed (late_commit): a repeat is refused now. */
+  lateClientOrderIds?: string[];
 }
 
 export interface FiatRule {

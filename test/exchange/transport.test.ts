@@ -262,3 +262,26 @@ describe('logging and secrecy', () => {
     }
   });
 });
+
+describe("the exchange's clock offset, from its Date header", () => {
+  it('is unknown before any answer, then the header second plus half a second minus the round trip midpoint', async () => {
+    const h = harness();
+    expect(h.client.clockOffsetMs()).toBeUndefined();
+    // Our clock reads T; the exchange says T + 42 s (to the second).
+    const ours = h.clock.now();
+    h.scope.get(`${API}/accounts/balances`).reply(200, [balanceBTC], { Date: new Date(Math.floor((ours + 42_000) / 1000) * 1000).toUTCString() });
+    await h.client.listBalances();
+    const offset = h.client.clockOffsetMs()!;
+    expect(Math.abs(offset - 42_000)).toBeLessThanOrEqual(1_000);
+  });
+
+  it('follows the newest answer, and ignores one without a usable Date', async () => {
+    const h = harness();
+    const ours = h.clock.now();
+    h.scope.get(`${API}/accounts/balances`).reply(200, [balanceBTC], { Date: new Date(ours - 5_000).toUTCString() });
+    h.scope.get(`${API}/accounts/balances`).reply(200, [balanceBTC], { Date: 'not a date' });
+    await h.client.listBalances();
+    await h.client.listBalances();
+    expect(Math.abs(h.client.clockOffsetMs()! + 5_000)).toBeLessThanOrEqual(1_000);
+  });
+});

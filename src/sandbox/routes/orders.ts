@@ -38,14 +38,16 @@ export const orderRoutes: Route[] = [
     path: '/orders',
     auth: 'key',
     scope: 'trade',
-    handler: ({ state, account, body, now }) => {
+    handler: ({ state, account, body, now, receivedAt }) => {
       const req = validate(createOrderBody, body);
-      if (req.client_order_id !== undefined && account.orders.some((o) => o.client_order_id === req.client_order_id)) {
+      const pendingLate = receivedAt === undefined && req.client_order_id !== undefined && (account.lateClientOrderIds ?? []).includes(req.client_order_id);
+      if (req.client_order_id !== undefined && (pendingLate || account.orders.some((o) => o.client_order_id === req.client_order_id))) {
         fail(DUPLICATE_CLIENT_ORDER_ID_STATUS, DUPLICATE_CLIENT_ORDER_ID_MESSAGE);
       }
       // Quotes of other accounts are invisible: "not found for this account".
       const q = account.quotes.find((x) => x.quote_id === req.order_quote_id);
-      const why = quoteUnusable(q, now);
+      // A late commit: the exchange checked the quote when it took the order.
+      const why = quoteUnusable(q, receivedAt ?? now);
       if (why || !q) fail(QUOTE_UNUSABLE_STATUS, why ?? QUOTE_UNUSABLE_MESSAGES.foreign);
       const buy = q.side === 'buy';
       const paidCurrency = buy ? q.counter : q.base;

@@ -30,6 +30,8 @@ export interface CallOptions {
   signBody?: string;
   timestamp?: string;
   unsigned?: boolean;
+  /** Give up after this long, as a client with a timeout does. */
+  timeoutMs?: number;
 }
 
 export interface TestSandbox {
@@ -61,7 +63,7 @@ export async function startTestSandbox(options: SandboxOptions & { scopes?: Scop
           timestamp: opts.timestamp ?? String(Date.now()),
         });
     if (bodyText !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers: { ...headers, ...opts.headers }, body: bodyText });
+    const res = await fetch(url, { method, headers: { ...headers, ...opts.headers }, body: bodyText, ...(opts.timeoutMs ? { signal: AbortSignal.timeout(opts.timeoutMs) } : {}) });
     const text = await res.text();
     let body: unknown = undefined;
     if (text) {

@@ -1,0 +1,55 @@
+/**
+ * Writes a slow exchange took and has not committed yet (the late_commit fault): each is
+ * committed when the sandbox clock reaches its due time, whatever became of the caller, so a
+ * test can show what a client that gave up, looked, and sent again would do to the desk.
+ */
+import type { ApiRequest } from './api.js';
+
+/** The sandbox-clock delay when a late_commit rule names none. */
+export const DEFAULT_LATE_COMMIT_MS = 15_000;
+
+export interface LateCommit {
+  request: ApiRequest;
+  account: string;
+  /** Sandbox time the exchange took the write (its checks of a quote's expiry use this). */
+  receivedAt: number;
+  /** Wall time it arrived: the signature's timestamp is judged as it was then. */
+  receivedWallMs: number;
+  dueAt: number;
+  /** An order's client_order_id, refused as a duplicate from receipt on. */
+  clientOrderId?: string;
+}
+
+export function createLateCommits() {
+  const pending: LateCommit[] = [];
+  return {
+    /** Takes a write to commit `commitAfterMs` after `receivedAt`. */
+    take(o: Omit<LateCommit, 'dueAt' | 'clientOrderId'> & { commitAfterMs: number }): LateCommit {
+      const commit: LateCommit = { request: o.request, account: o.account, receivedAt: o.receivedAt, receivedWallMs: o.receivedWallMs, dueAt: o.receivedAt + o.commitAfterMs };
+      const id = clientOrderIdOf(o.request.rawBody);
+      if (id !== undefined) commit.clientOrderId = id;
+      pending.push(commit);
+      return commit;
+    },
+    /** Removes and returns the commits due at `now`, earliest first. */
+    due(now: number): LateCommit[] {
+      const ready = pending.filter((p) => p.dueAt <= now).sort((a, b) => a.dueAt - b.dueAt);
+      for (const p of ready) pending.splice(pending.indexOf(p), 1);
+      return ready;
+    },
+    /** How many wait (control surface and tests). */
+    get size(): number {
+      return pending.length;
+    },
+  };
+}
+
+function clientOrderIdOf(rawBody: Buffer): string | undefined {
+  if (rawBody.length === 0) return undefined;
+  try {
+    const body = JSON.parse(rawBody.toString('utf8')) as { client_order_id?: unknown };
+    return typeof body.client_order_id === 'string' ? body.client_order_id : undefined;
+  } catch {
+    return undefined;
+  }
+}
