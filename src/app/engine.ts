@@ -53,7 +53,7 @@ export interface Engine {
   listLive(): Promise<DeskRequest[]>;
   /** Finished requests, most recent first. */
   recent(limit: number): Promise<DeskRequest[]>;
-  /** Requests `userId` could approve now (App Home). */
+  /** Requests `userId` could approve now, or decide on (an unknown outcome waiting for a person), for App Home. */
   waitingFor(userId: string): Promise<DeskRequest[]>;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
   idle(): Promise<void>;
@@ -78,7 +78,10 @@ export function createEngine(deps: EngineDeps): Engine {
     recent: (limit) => ctx.requests.recentHistory(limit),
     waitingFor: async (userId) =>
       (await ctx.requests.listLive()).filter(
-        (r) => isDecidable(r.state) && r.requester !== userId && isApprover(ctx.policy, userId) && !r.approvals.some((a) => a.userId === userId),
+        (r) =>
+          r.requester !== userId &&
+          isApprover(ctx.policy, userId) &&
+          ((isDecidable(r.state) && !r.approvals.some((a) => a.userId === userId)) || (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
       ),
     idle: async () => {
       await ctx.background.idle();

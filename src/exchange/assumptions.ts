@@ -90,6 +90,13 @@ export const FIAT_WITHDRAWAL_BODY_FIELDS = ['bank_account_id', 'currency', 'amou
  */
 export const ADDRESS_VERIFIED_STATUS = 'verified';
 
+/**
+ * `request_id` on withdrawal records: the reference lists it only in the create body and says it
+ * "must not be relied on to prevent duplicates". Crypto withdrawal objects are open, so the
+ * sandbox returns it on crypto withdrawals (not on fiat list items, whose fields are not shown);
+ * the bot matches it first when a list carries it, and never counts on it being there.
+ */
+
 /** Quote and order error statuses (not shown): unusable quote, duplicate client_order_id, balance. */
 export const QUOTE_UNUSABLE_STATUS = 422;
 export const DUPLICATE_CLIENT_ORDER_ID_STATUS = 422;

@@ -13,8 +13,8 @@ export interface LateCommit {
   account: string;
   /** Sandbox time the exchange took the write (its checks of a quote's expiry use this). */
   receivedAt: number;
-  /** Wall time it arrived: the signature's timestamp is judged as it was then. */
-  receivedWallMs: number;
+  /** What the signature check's clock said on arrival: the timestamp is judged as it was then. */
+  receivedAuthMs: number;
   dueAt: number;
   /** An order's client_order_id, refused as a duplicate from receipt on. */
   clientOrderId?: string;
@@ -25,7 +25,7 @@ export function createLateCommits() {
   return {
     /** Takes a write to commit `commitAfterMs` after `receivedAt`. */
     take(o: Omit<LateCommit, 'dueAt' | 'clientOrderId'> & { commitAfterMs: number }): LateCommit {
-      const commit: LateCommit = { request: o.request, account: o.account, receivedAt: o.receivedAt, receivedWallMs: o.receivedWallMs, dueAt: o.receivedAt + o.commitAfterMs };
+      const commit: LateCommit = { request: o.request, account: o.account, receivedAt: o.receivedAt, receivedAuthMs: o.receivedAuthMs, dueAt: o.receivedAt + o.commitAfterMs };
       const id = clientOrderIdOf(o.request.rawBody);
       if (id !== undefined) commit.clientOrderId = id;
       pending.push(commit);

@@ -142,7 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const account = state.accounts.get(pending.account);
       if (account && pending.clientOrderId !== undefined) account.lateClientOrderIds = (account.lateClientOrderIds ?? []).filter((id) => id !== pending.clientOrderId);
       // Authenticated as it was when the exchange took it; committed at its due time.
-      const deps = { ...apiDeps, authNow: () => pending.receivedWallMs, clock: { now: () => pending.dueAt, advance: () => undefined } };
+      const deps = { ...apiDeps, authNow: () => pending.receivedAuthMs, clock: { now: () => pending.dueAt, advance: () => undefined } };
       const { response } = serveApi(deps, pending.request, pending.receivedAt);
       record({ at: Date.now(), method: pending.request.method, path: pending.request.path, status: response.status, durationMs: 0, fault: 'late_commit:committed', account: pending.account });
     }
@@ -217,7 +217,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const apiKey = req.headers[HEADER.apiKey];
         const account = (typeof apiKey === 'string' ? keys.lookup(apiKey)?.account : undefined) ?? DEFAULT_ACCOUNT;
         const request = { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody };
-        const pending = late.take({ request, account, receivedAt: clock.now(), receivedWallMs: Date.now(), commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS });
+        const pending = late.take({ request, account, receivedAt: clock.now(), receivedAuthMs: apiDeps.authNow(), commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS });
         // A repeat of this client_order_id is refused from now on, as the exchange would once it has the order.
         if (pending.clientOrderId !== undefined) {
           const owner = state.accounts.get(account);

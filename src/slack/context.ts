@@ -42,7 +42,7 @@ export interface SlackDeps {
 }
 
 /** What the Slack layer asks of the approval engine. */
-export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'get' | 'listLive' | 'recent' | 'waitingFor'>;
+export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'get' | 'listLive' | 'recent' | 'waitingFor'>;
 
 /** The terms of a quote as the engine takes them (app/quotes.ts QuoteTerms). */
 export interface QuoteTermsView {

@@ -27,6 +27,12 @@ export const ACTION = {
   withdrawChooseFiat: 'withdraw_choose_fiat',
   tradeRefreshQuote: 'trade_refresh_quote',
   declareCounterparty: 'deposit_declare_counterparty',
+  // An unknown outcome a person settles; values from blocks/person-question.ts.
+  lookAgain: 'unknown_look_again',
+  sendAgain: 'unknown_send_again',
+  markNotSent: 'unknown_mark_not_sent',
+  chooseCandidate: 'unknown_choose_candidate',
+  noneOfThese: 'unknown_none_of_these',
 } as const;
 
 /** Modal input fields: each value is both the block_id and the element's action_id. */
@@ -51,6 +57,8 @@ export const INPUT = {
   tradeSlippage: 'trade_slippage',
   // reject
   rejectReason: 'reject_reason',
+  // a person's decision on an unknown outcome
+  decisionChecked: 'decision_checked',
   // counterparty declaration (issue 6)
   cpTransaction: 'cp_transaction',
   cpEntityType: 'cp_entity_type',
@@ -77,6 +85,9 @@ export const BLOCK = {
   approvalStatus: 'approval_status',
   approvalActions: 'approval_actions',
   approvalOutcome: 'approval_outcome',
+  personQuestion: 'unknown_question',
+  personActions: 'unknown_actions',
+  personDecisions: 'unknown_decisions',
   listMore: 'list_more',
   withdrawChoice: 'withdraw_choice',
   withdrawSummary: 'withdraw_summary',
@@ -93,6 +104,7 @@ export const CALLBACK = {
   tradeLoading: 'trade_loading',
   trade: 'trade',
   rejectReason: 'reject_reason',
+  personDecision: 'unknown_decision',
   counterparty: 'counterparty',
   /** A modal that only tells something (an error while loading); nothing to submit. */
   notice: 'notice',

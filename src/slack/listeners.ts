@@ -12,7 +12,7 @@ import type {
   SlackOptionsMiddlewareArgs,
   SlackViewMiddlewareArgs,
 } from '@slack/bolt';
-import { ACTION, CALLBACK, COMMAND, INPUT, type CommandName } from './ids.js';
+import { ACTION, baseBlockId, CALLBACK, COMMAND, INPUT, type CommandName } from './ids.js';
 import type { SlackContext } from './context.js';
 import { balancesCommand } from './commands/balances.js';
 import { deskCommand } from './commands/desk.js';
@@ -33,6 +33,8 @@ import { declareCounterpartyAction } from './actions/declare-counterparty.js';
 import { submitDeclarationView } from './compliance/submit-declaration.js';
 import { rejectAction } from './actions/reject.js';
 import { rejectSubmitView } from './views/reject-submit.js';
+import { personDecisionAction } from './actions/person-decision.js';
+import { personDecisionSubmitView } from './views/person-decision-submit.js';
 
 type Factory<Args> = (ctx: SlackContext) => Middleware<Args>;
 
@@ -63,6 +65,11 @@ export const ACTION_LISTENERS: Record<string, Factory<SlackActionMiddlewareArgs<
   [INPUT.tradeQuantity]: tradeRefreshAction,
   [INPUT.tradeQuantityCurrency]: tradeRefreshAction,
   [ACTION.tradeRefreshQuote]: tradeRefreshAction,
+  [ACTION.lookAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.sendAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.markNotSent]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.chooseCandidate]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.noneOfThese]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
 };
 
 /** Listeners of view_submission, by callback_id. */
@@ -71,6 +78,7 @@ export const VIEW_LISTENERS: Record<string, Factory<SlackViewMiddlewareArgs>> = 
   [CALLBACK.withdrawFiat]: withdrawSubmitView('fiat'),
   [CALLBACK.trade]: tradeSubmitView,
   [CALLBACK.rejectReason]: rejectSubmitView,
+  [CALLBACK.personDecision]: personDecisionSubmitView,
   [CALLBACK.counterparty]: submitDeclarationView,
 };
 
@@ -111,7 +119,8 @@ function dispatch<Args>(ctx: SlackContext, table: Record<string, Factory<Args>>,
 export function registerListeners(app: App, ctx: SlackContext): void {
   const gated = <Args extends { ack: (...a: never[]) => Promise<void> }>(m: Middleware<Args>) => ackFirst(ctx, m);
   app.command(/^\//, dispatch(ctx, COMMAND_LISTENERS, (a) => a.command.command, gated));
-  app.action({ type: 'block_actions' }, dispatch(ctx, ACTION_LISTENERS, (a) => a.action.action_id, gated));
+  // An action id may carry ":n" to stay unique within its block (a button per candidate).
+  app.action({ type: 'block_actions' }, dispatch(ctx, ACTION_LISTENERS, (a) => baseBlockId(a.action.action_id), gated));
   app.view({ type: 'view_submission' }, dispatch(ctx, VIEW_LISTENERS, (a) => a.view.callback_id, gated));
   app.options({ type: 'block_suggestion' }, dispatch(ctx, OPTIONS_LISTENERS, (a) => a.payload.action_id, (m) => m));
   app.event('app_home_opened', appHomeOpened(ctx) as Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>);

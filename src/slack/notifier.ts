@@ -16,7 +16,8 @@ import type { DeskEvent, KeyValueStore, Logger, Notifier } from '../app/ports.js
 import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './blocks/from-record.js';
 import { withSandboxBanner, type MessagePayload } from './blocks/kit.js';
 import { decisionDm, outcomeDm } from './blocks/notices.js';
-import { threadPost, type ThreadEvent } from './blocks/thread-status.js';
+import { decisionLine } from './blocks/person-question.js';
+import { threadPost, type ExecutedThing, type ThreadEvent } from './blocks/thread-status.js';
 import type { SlackClient } from './context.js';
 import { BLOCK } from './ids.js';
 import { DEFAULT_SLACK_RETRY, withSlackRetry, type SlackRetryOptions } from './slack-retry.js';
@@ -143,7 +144,7 @@ export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
     case 'execution.scheduled':
       return { type: 'scheduled', at, executeAt: event.executeAt, reason: event.reason };
     case 'execution.started':
-      if (event.retry) return { type: 'resending', at, attempt: event.attempt };
+      if (event.retry) return { type: 'resending', at, attempt: event.attempt, what: executedThing(r) };
       // Later attempts of a trade follow a re-quote, which has its own post.
       return event.attempt === 1 ? { type: 'executing', at } : undefined;
     case 'trade.requoted': {
@@ -156,7 +157,14 @@ export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
     case 'execution.submitted':
       return { type: 'submitted', at, exchangeId: event.exchangeId, status: r.remote?.status ?? 'submitted' };
     case 'execution.outcome_unknown':
-      return { type: 'outcome_unknown', at, message: event.message };
+      return { type: 'outcome_unknown', at, message: event.message, what: executedThing(r) };
+    case 'execution.needs_person': {
+      const inDoubt = r.execution?.inDoubt;
+      const waitedMinutes = inDoubt ? Math.round((inDoubt.settleUntil - (r.execution?.attempts.at(-1)?.startedAt ?? inDoubt.settleUntil)) / 60_000) : 0;
+      return { type: 'needs_person', at, kind: event.question.kind, candidates: event.question.candidates.length, waitedMinutes };
+    }
+    case 'execution.person_decided':
+      return event.decision.action === 'look_again' ? undefined : { type: 'person_decided', at, line: decisionLine(event.decision) };
     case 'execution.reconciled':
       return { type: 'reconciled', at, found: event.found, exchangeId: event.exchangeId };
     case 'status.changed': {
@@ -206,6 +214,10 @@ export function dmOf(event: DeskEvent): MessagePayload | undefined {
     default:
       return undefined;
   }
+}
+
+function executedThing(r: DeskEvent['request']): ExecutedThing {
+  return r.kind === 'trade' ? 'order' : r.kind === 'bank_account_removal' ? 'removal' : 'withdrawal';
 }
 
 function counterOf(symbol: string): string {

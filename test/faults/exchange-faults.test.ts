@@ -68,9 +68,13 @@ afterAll(async () => {
 });
 
 async function makeWorld(): Promise<World> {
+  // One time line for the exchange, its signature check, the client and the engine, as in production
+  // (where all read the system clock), so the exchange's Date header measures a true offset.
+  const exchangeClock = createSandboxClock({ startMs: T0, followRealTime: false });
   const sandbox = await startSandbox({
     seed: 'exchange-faults',
-    clock: createSandboxClock({ startMs: T0, followRealTime: false }),
+    clock: exchangeClock,
+    authNow: () => exchangeClock.now(),
     keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }],
   });
   sandboxes.push(sandbox);
@@ -78,8 +82,8 @@ async function makeWorld(): Promise<World> {
   const exchange = createExchangeClient({
     baseUrl: sandbox.url,
     signer: createSigner(parsePrivateKey(key.hex)),
-    // Signatures carry real time (the sandbox checks them against the wall clock); waits are recorded, then cut short.
-    clock: { now: () => Date.now(), sleep: (ms) => (clientSleeps.push(ms), new Promise((r) => setTimeout(r, Math.min(ms, 2)))) },
+    // Waits are recorded, then cut short.
+    clock: { now: () => exchangeClock.now(), sleep: (ms) => (clientSleeps.push(ms), new Promise((r) => setTimeout(r, Math.min(ms, 2)))) },
     timeoutMs: CLIENT_TIMEOUT_MS,
     rateLimit: false,
     retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },

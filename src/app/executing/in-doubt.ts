@@ -10,6 +10,7 @@
  *   a withdrawal, more than one candidate                                -> ask a person which (never the earliest)
  *   a withdrawal, nothing, the settle window still open                  -> look again soon
  *   a withdrawal, nothing, the settle window closed                      -> ask a person: look again, send again, mark as not sent
+ *   a withdrawal, nothing in the window but one created after it         -> ask a person whether it is ours (never adopted)
  *   an order, nothing, its quote dead past the clock offset              -> definitive "no": re-quote (same client_order_id)
  *   an order, nothing, sends of its client_order_id left                 -> send it again (the exchange refuses a duplicate id)
  *   a bank account removal, the account still there, sends left          -> send it again (a second removal answers 404)
@@ -24,8 +25,13 @@ import type { EngineConfig } from '../config.js';
 export type Look =
   /** The request's own record: by key, or (a bank account removal) the account is gone. */
   | { kind: 'found'; exchangeId: string }
-  /** Records that match the request's terms and no other request owns (withdrawals only). */
-  | { kind: 'candidates'; candidates: Candidate[] }
+  /**
+   * Records that match the request's terms and no other request owns (withdrawals only), inside
+   * the window; `late`: matching records created after the window closed, seen once the window has
+   * closed. A late one may be our send committed very late, or someone else's: never adopted,
+   * only shown to the person deciding, so nobody sends again blind.
+   */
+  | { kind: 'candidates'; candidates: Candidate[]; late?: Candidate[] }
   /** Nothing could be proven: the exchange failed, or listed more than a search reads. */
   | { kind: 'inconclusive'; message: string; cut: boolean };
 
@@ -80,6 +86,8 @@ export function decideLook(record: DeskRequest, inDoubt: InDoubt, look: Look, lo
   }
   if (last.outcome === 'refused') return { kind: 'refusal_stands' };
   if (!windowClosed) return { kind: 'wait', nextLookAt: Math.min(lookedAt + again, inDoubt.settleUntil) };
+  const late = (look.late ?? []).filter((c) => !inDoubt.excluded.includes(c.exchangeId));
+  if (late.length > 0) return { kind: 'ask', question: question('ambiguous', late, inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
   return { kind: 'ask', question: question('not_found', [], inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
 }
 

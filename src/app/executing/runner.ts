@@ -61,7 +61,9 @@ function factsFor(ctx: EngineContext, record: DeskRequest): Facts {
     policy: ctx.policy,
     quoteSuperseded: trade !== undefined && ctx.quotes.isSuperseded(quoteKey(trade), trade.quote.quoteId),
     newKey: () => ctx.ids.uuid(),
-    measuredOffsetMs: measured === undefined ? null : Math.round(measured),
+    // The exchange accepts our signatures only within its clock skew, so a larger reading is not its
+    // clock (a proxy's Date header, say): the window then falls back to the configured skew.
+    measuredOffsetMs: measured === undefined || Math.abs(measured) > ctx.config.clockSkewMs ? null : Math.round(measured),
   };
 }
 

@@ -47,11 +47,14 @@ async function search(ctx: EngineContext, request: DeskRequest, inDoubt: InDoubt
       return order === undefined ? none() : { kind: 'found', exchangeId: String(order.id) };
     }
     case 'crypto_withdrawal': {
-      const items = await collect(ctx.exchange.listCryptoWithdrawals({ from_time: inDoubt.window.from, to_time: inDoubt.window.to }, limit));
+      // Once the window has closed, also what came after it: shown to a person, never adopted.
+      const closed = ctx.clock.now() >= inDoubt.settleUntil;
+      const items = await collect(ctx.exchange.listCryptoWithdrawals({ from_time: inDoubt.window.from, ...(closed ? {} : { to_time: inDoubt.window.to }) }, limit));
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
       const mine = items.find((w) => typeof w.request_id === 'string' && keys.includes(w.request_id));
       if (mine !== undefined) return { kind: 'found', exchangeId: mine.id };
-      return candidates(items.filter((w) => matchesCrypto(w, s, inDoubt) && !owned.has(w.id) && !carriesOtherKey(w.request_id, keys)).map((w) => cryptoCandidate(w, s)));
+      const matching = items.filter((w) => matchesCrypto(w, s) && !owned.has(w.id) && !carriesOtherKey(w.request_id, keys)).map((w) => cryptoCandidate(w, s));
+      return candidates(matching, inDoubt);
     }
     case 'fiat_withdrawal': {
       const items = await collect(ctx.exchange.listFiatWithdrawals(limit));
@@ -59,7 +62,8 @@ async function search(ctx: EngineContext, request: DeskRequest, inDoubt: InDoubt
       const mine = items.find((f) => typeof f.request_id === 'string' && keys.includes(f.request_id) && f.id !== undefined);
       if (mine !== undefined) return { kind: 'found', exchangeId: String(mine.id) };
       return candidates(
-        items.filter((f) => f.id !== undefined && matchesFiat(f, s, inDoubt) && !owned.has(String(f.id)) && !carriesOtherKey(f.request_id, keys)).map((f) => fiatCandidate(f, s)),
+        items.filter((f) => f.id !== undefined && matchesFiat(f, s, inDoubt) && !owned.has(String(f.id)) && !carriesOtherKey(f.request_id, keys)).map((f) => fiatCandidate(f, s, inDoubt)),
+        inDoubt,
       );
     }
     case 'bank_account_removal': {
@@ -74,8 +78,12 @@ function none(): Look {
   return { kind: 'candidates', candidates: [] };
 }
 
-function candidates(list: Candidate[]): Look {
-  return { kind: 'candidates', candidates: list.sort((a, b) => a.createdAt - b.createdAt || a.exchangeId.localeCompare(b.exchangeId)) };
+/** In-window candidates, and those created after the window (a fiat record without a time counts as in it). */
+function candidates(list: Candidate[], inDoubt: InDoubt): Look {
+  const sorted = list.sort((a, b) => a.createdAt - b.createdAt || a.exchangeId.localeCompare(b.exchangeId));
+  const late = sorted.filter((c) => c.createdAt > inDoubt.window.to);
+  const inside = sorted.filter((c) => c.createdAt >= inDoubt.window.from && c.createdAt <= inDoubt.window.to);
+  return { kind: 'candidates', candidates: inside, ...(late.length > 0 ? { late } : {}) };
 }
 
 /** A listed request_id that is none of ours marks a record another sender made. */
@@ -83,13 +91,9 @@ function carriesOtherKey(requestId: unknown, keys: string[]): boolean {
   return typeof requestId === 'string' && requestId !== '' && !keys.includes(requestId);
 }
 
-function inWindow(createdAt: number, inDoubt: InDoubt): boolean {
-  return createdAt >= inDoubt.window.from && createdAt <= inDoubt.window.to;
-}
-
-function matchesCrypto(w: CryptoWithdrawalListItem, s: CryptoWithdrawalSnapshot, inDoubt: InDoubt): boolean {
+function matchesCrypto(w: CryptoWithdrawalListItem, s: CryptoWithdrawalSnapshot): boolean {
   const destination = w.address_book_address?.id === s.destination.id || (w.address !== undefined && w.address === s.destination.address);
-  return w.crypto_currency.id === s.cryptoCurrencyId && cmp(w.amount, s.amount) === 0 && destination && inWindow(w.created_at, inDoubt);
+  return w.crypto_currency.id === s.cryptoCurrencyId && cmp(w.amount, s.amount) === 0 && destination;
 }
 
 function cryptoCandidate(w: CryptoWithdrawalListItem, s: CryptoWithdrawalSnapshot): Candidate {
@@ -108,14 +112,15 @@ function matchesFiat(f: FiatWithdrawalListItem, s: FiatWithdrawalSnapshot, inDou
   if (f.currency !== undefined && f.currency !== s.currency) return false;
   if (typeof f.bank_account_id === 'number' && f.bank_account_id !== s.bankAccount.id) return false;
   const created = createdAtMs(f.created_at);
-  // Without a readable time a record cannot be ruled out: it stays a candidate for a person to judge.
-  return created === undefined || inWindow(created, inDoubt);
+  // Before the window: not ours. Without a readable time it cannot be ruled out (fiatCandidate puts it in the window).
+  return created === undefined || created >= inDoubt.window.from;
 }
 
-function fiatCandidate(f: FiatWithdrawalListItem, s: FiatWithdrawalSnapshot): Candidate {
+function fiatCandidate(f: FiatWithdrawalListItem, s: FiatWithdrawalSnapshot, inDoubt: InDoubt): Candidate {
   return {
     exchangeId: String(f.id),
-    createdAt: createdAtMs(f.created_at) ?? 0,
+    // Without a readable time: inside any window, so a person sees it rather than nobody.
+    createdAt: createdAtMs(f.created_at) ?? inDoubt.window.from,
     amount: f.amount ?? '',
     status: f.status ?? 'unknown',
     requestId: typeof f.request_id === 'string' ? f.request_id : null,

@@ -19,6 +19,8 @@ import {
 } from './kit.js';
 import { formatAmount, shortAddress, slackDate } from './format.js';
 import { code, escapeMrkdwn, link, mention } from './text.js';
+import { decisionsBlock, questionBlocks, type QuestionView } from './person-question.js';
+import type { PersonDecisionRecord } from '../../domain/record.js';
 import { KIND_LABEL, tradeQuantityCurrency, type Approval, type BankAccountView, type Decision, type RequestView, type StatusLine } from './request-view.js';
 
 export interface ApprovalMessageInput {
@@ -36,6 +38,10 @@ export interface ApprovalMessageInput {
   status?: StatusLine;
   /** A warning above the buttons, e.g. a trade sent back for approval after a re-quote. */
   notice?: string;
+  /** An unknown outcome the exchange could not settle: the question and its buttons. */
+  question?: QuestionView;
+  /** People's decisions on an unknown outcome, oldest first. */
+  decisions?: readonly PersonDecisionRecord[];
   sandbox: boolean;
 }
 
@@ -51,6 +57,9 @@ export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
   blocks.push(context([progressLine(input)], BLOCK.approvalProgress));
   if (input.decision) blocks.push(section(outcomeLine(input.decision), BLOCK.approvalOutcome));
   if (input.status) blocks.push(context([statusLineText(input.status)], BLOCK.approvalStatus));
+  if (input.question) blocks.push(...questionBlocks(input.question));
+  const decided = decisionsBlock(input.requestId, input.decisions ?? []);
+  if (decided) blocks.push(decided);
   if (!input.decision) {
     if (input.notice) blocks.push(section(`:warning: ${escapeMrkdwn(input.notice, 2_900)}`));
     if (input.expiresAt !== undefined) blocks.push(context([`Expires ${slackDate(input.expiresAt)} unless approved.`]));

@@ -9,6 +9,7 @@ import type { HomeRequest } from './home.js';
 import type { MessagePayload } from './kit.js';
 import type { Decision, RequestView, StatusLine } from './request-view.js';
 import type { OrderResult } from './thread-status.js';
+import type { QuestionView } from './person-question.js';
 
 const APPROVED_OR_LATER = new Set(['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed']);
 
@@ -58,7 +59,9 @@ export function statusOf(r: DeskRequest): StatusLine | undefined {
     case 'executing':
       return { text: 'Executing on the exchange', tone: 'progress', at };
     case 'unknown':
-      return { text: 'Outcome unknown: checking the exchange before anything is sent again', tone: 'warning', at };
+      return r.execution?.inDoubt?.question
+        ? { text: 'Outcome unknown: an approver must decide (below); the bot keeps looking on the exchange', tone: 'warning', at }
+        : { text: 'Outcome unknown: looking for it on the exchange; nothing is sent again meanwhile', tone: 'warning', at };
     case 'submitted':
       return { text: `Status: ${remoteText(r)}`, tone: 'progress', at, ...explorer };
     case 'completed': {
@@ -95,6 +98,8 @@ export function approvalInput(r: DeskRequest, sandbox: boolean): ApprovalMessage
   const decision = decisionOf(r);
   const status = statusOf(r);
   const notice = reapprovalNotice(r);
+  const question = questionOf(r);
+  const decisions = r.execution?.decisions ?? [];
   return {
     requestId: r.id,
     requesterId: r.requester,
@@ -107,8 +112,19 @@ export function approvalInput(r: DeskRequest, sandbox: boolean): ApprovalMessage
     ...(decision ? { decision } : {}),
     ...(status ? { status } : {}),
     ...(notice ? { notice } : {}),
+    ...(question ? { question } : {}),
+    ...(decisions.length > 0 ? { decisions } : {}),
     sandbox,
   };
+}
+
+/** The question a person must answer about this request's unknown outcome, if one is open. */
+export function questionOf(r: DeskRequest): QuestionView | undefined {
+  const question = r.state === 'unknown' ? r.execution?.inDoubt?.question : null;
+  if (!question) return undefined;
+  const s = r.snapshot;
+  const currency = s.kind === 'crypto_withdrawal' ? s.asset : s.kind === 'fiat_withdrawal' ? s.currency : '';
+  return { requestId: r.id, question, what: 'withdrawal', currency };
 }
 
 /** The approval message for the record as it is now (buttons only while it waits for approvals). */
@@ -124,6 +140,6 @@ export function statusMessageFor(r: DeskRequest, sandbox: boolean): MessagePaylo
 
 /** A record as an App Home card or line: the approval message's fields, minus what only it shows. */
 export function homeRequestOf(r: DeskRequest): HomeRequest {
-  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, ...card } = approvalInput(r, false);
+  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, decisions: _decisions, ...card } = approvalInput(r, false);
   return card;
 }

@@ -8,12 +8,13 @@ import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMe
 import { slackDate } from './format.js';
 import { LIMITS } from './limits.js';
 import { KIND_LABEL, type Decision } from './request-view.js';
+import { questionBlocks } from './person-question.js';
 import { code, escapeMrkdwn } from './text.js';
 
 /** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */
 export type HomeRequest = Pick<
   ApprovalMessageInput,
-  'requestId' | 'requesterId' | 'createdAt' | 'request' | 'snapshotHash' | 'requiredApprovals' | 'approvals' | 'decision' | 'status'
+  'requestId' | 'requesterId' | 'createdAt' | 'request' | 'snapshotHash' | 'requiredApprovals' | 'approvals' | 'decision' | 'status' | 'question'
 >;
 
 export interface HomeViewInput {
@@ -44,7 +45,8 @@ export function homeView(v: HomeViewInput): HomeView {
     blocks.push(divider(), header(`Waiting for your approval (${v.waitingForMe.length})`));
     if (v.waitingForMe.length === 0) blocks.push(section('Nothing waits for you.'));
     for (const r of v.waitingForMe.slice(0, MAX_CARDS)) {
-      blocks.push(...requestBlocks(r), context([progressLine(r)]), approvalButtons(r));
+      // Waiting for approval, or (approved, outcome unknown) for a person's decision.
+      blocks.push(...requestBlocks(r), context([progressLine(r)]), ...(r.question ? questionBlocks(r.question) : [approvalButtons(r)]));
     }
     if (v.waitingForMe.length > MAX_CARDS) blocks.push(context([`${v.waitingForMe.length - MAX_CARDS} more in the approval channel.`]));
   }

@@ -1,0 +1,136 @@
+/**
+ * A slow exchange, not a down one: every money-moving write is taken, answered with nothing in
+ * time, and committed 5, 15, 60 or 900 seconds later on the exchange's clock (the sandbox fault
+ * late_commit). A crypto withdrawal, a fiat withdrawal and a trade go through the real engine and
+ * the real client against the sandbox, time moving 5 s a tick on the injected clock for 25 minutes.
+ *
+ * Expected, for every delay: no second withdrawal and no second order; every request ends followed
+ * on the exchange (tracking the one record that was created) or waiting for a person; and a
+ * withdrawal is never sent again by the bot on its own. The sandbox lists a crypto withdrawal's
+ * request_id (its objects are open) and not a fiat one's, so both ways of finding ours are tried:
+ * by key, and by terms within the fixed window (at 900 s the fiat one appears after the window
+ * and is shown to a person, never adopted).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/app/engine.js';
+import { createRandomIds } from '../../src/app/ids.js';
+import { cmp } from '../../src/domain/money.js';
+import { createPolicy } from '../../src/domain/policy.js';
+import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
+import { createExchangeClient } from '../../src/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
+import { createSandboxClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
+import { DESK_PEOPLE } from './support/desk.js';
+import { makeFaultKey } from './support/keys.js';
+import { advancePlan, findTagged, withTag, type PlanItem } from './support/plan.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const key = makeFaultKey();
+const DELAYS_S = [5, 15, 60, 900] as const;
+const TICK_MS = 5_000;
+const TICKS = (25 * 60_000) / TICK_MS;
+
+const sandboxes: Sandbox[] = [];
+afterAll(async () => {
+  await Promise.all(sandboxes.map((s) => s.close()));
+});
+
+interface Trial {
+  sandbox: Sandbox;
+  engine: Engine;
+  plan: PlanItem[];
+  sends: Map<string, number>;
+}
+
+async function trial(delayS: number): Promise<Trial> {
+  // One time line for the exchange, its signature check, the client and the engine, as in production
+  // (where all read the system clock): the exchange's Date header then measures a true offset.
+  const exchangeClock = createSandboxClock({ startMs: T0, followRealTime: false });
+  const sandbox = await startSandbox({
+    seed: `late-commit-${delayS}`,
+    clock: exchangeClock,
+    authNow: () => exchangeClock.now(),
+    keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }],
+    faults: [
+      { kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: delayS * 1_000, times: 1 },
+      { kind: 'late_commit', method: 'POST', path: '/fiat/withdrawals', commitAfterMs: delayS * 1_000, answer: 'gateway_timeout', times: 1 },
+      { kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: delayS * 1_000, answer: 'drop', times: 1 },
+    ],
+  });
+  sandboxes.push(sandbox);
+  const sends = new Map<string, number>();
+  const exchange = createExchangeClient({
+    baseUrl: sandbox.url,
+    signer: createSigner(parsePrivateKey(key.hex)),
+    clock: { now: () => exchangeClock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))) },
+    timeoutMs: 150,
+    rateLimit: false,
+    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
+    logger: (e) => {
+      if (e.method === 'POST' && e.attempt === 1) sends.set(e.operation, (sends.get(e.operation) ?? 0) + 1);
+    },
+  });
+  const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
+  const engine = createEngine({
+    exchange,
+    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    kv: memoryKv(),
+    audit: memoryAuditLog({ clock }),
+    notifier: { notify: () => {} },
+    clock,
+    ids: createRandomIds(),
+    policy: createPolicy({ requesters: [DESK_PEOPLE.requester], approvers: DESK_PEOPLE.approvers }),
+    config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } },
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
+  });
+  await engine.start();
+  const account = sandbox.state.accounts.get('main')!;
+  const address = account.addressBook.find((a) => a.label === 'OTC partner (TRC20)')!;
+  const usd = account.bankAccounts.find((b) => b.currency === 'USD')!;
+  const plan = [
+    withTag('crypto', { kind: 'crypto_withdrawal', cryptoCurrencyId: 104, addressBookId: address.id, amount: '123.45' }),
+    withTag('fiat', { kind: 'fiat_withdrawal', currency: 'USD', bankAccountId: usd.id, amount: '1500.5' }),
+    withTag('trade', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.015', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 1000 } }),
+  ];
+  return { sandbox, engine, plan, sends };
+}
+
+/** What the exchange created for a request: withdrawals of its amount since T0, or the account's orders. */
+function created(t: Trial, item: PlanItem): string[] {
+  const account = t.sandbox.state.accounts.get('main')!;
+  const input = item.input;
+  if (input.kind === 'crypto_withdrawal') return account.withdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => w.id);
+  if (input.kind === 'fiat_withdrawal') return account.fiatWithdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => String(w.id));
+  return account.orders.map((o) => String(o.id));
+}
+
+describe('a slow exchange commits what the bot gave up on', () => {
+  for (const delayS of DELAYS_S) {
+    it(`committed ${delayS} s late: no second withdrawal or order, each request followed or waiting for a person`, async () => {
+      const t = await trial(delayS);
+      // Approvals only: a person's decision is not part of this trial (it would be a deliberate resend).
+      await advancePlan(t.engine, t.plan);
+      await t.engine.idle();
+      for (let i = 0; i < TICKS; i++) {
+        t.sandbox.control.advance(TICK_MS);
+        await t.engine.tick();
+        await t.engine.idle();
+      }
+      const outcomes: string[] = [];
+      for (const item of t.plan) {
+        const record = (await findTagged(t.engine, item.tag))!;
+        const made = created(t, item);
+        outcomes.push(`${item.tag}: ${record.state}, created ${made.length}`);
+        expect(made.length, `${item.tag} created on the exchange`).toBeLessThanOrEqual(1);
+        const followed = ['submitted', 'completed'].includes(record.state) && made.length === 1 && record.execution?.exchangeId === made[0];
+        const waiting = record.state === 'unknown' && record.execution?.inDoubt?.question !== null;
+        expect(followed || waiting, `${item.tag} ends ${record.state} (${JSON.stringify(record.execution?.inDoubt?.question ?? null)})`).toBe(true);
+      }
+      // A withdrawal is sent once: never again without a person.
+      expect(t.sends.get('createCryptoWithdrawal')).toBe(1);
+      expect(t.sends.get('createFiatWithdrawal')).toBe(1);
+      if (process.env.FAULTS_VERBOSE) console.log(`late ${delayS} s: ${outcomes.join('; ')}; order sends ${t.sends.get('createOrder')}`);
+    }, 60_000);
+  }
+});
