@@ -2,6 +2,7 @@
  * Exchange records mapped to the plain facts the domain builders take. One place that knows
  * which exchange field means what for a request.
  */
+import { createHash } from 'node:crypto';
 import type { BankAccountRef, CurrencyEntryFacts, DestinationFacts } from '../domain/request.js';
 import { bankAccountDisplay } from '../domain/request.js';
 import { ADDRESS_VERIFIED_STATUS } from '../exchange/assumptions.js';
@@ -47,5 +48,17 @@ export function bankAccountRef(account: BankAccount): BankAccountRef {
       accountNumber: account.account_number,
       beneficiary: account.beneficiary_name,
     }),
+    accountNumberDigest: accountNumberDigest(account.account_number),
   };
+}
+
+/** The account number as the snapshot keeps it: a digest, compared again before execution. */
+export function accountNumberDigest(accountNumber: string): string {
+  return createHash('sha256').update(accountNumber.replace(/\s+/g, '')).digest('hex');
+}
+
+/** Blank and absent tags are the same: no tag. */
+export function sameTag(a: string | null | undefined, b: string | null | undefined): boolean {
+  const norm = (t: string | null | undefined) => (t === null || t === undefined || t.trim() === '' ? null : t.trim());
+  return norm(a) === norm(b);
 }

@@ -18,7 +18,7 @@ const int = z.number().int();
 const nullableString = z.string().nullable();
 
 const quote = z.strictObject({ quoteId: z.string(), price: decimal, expiresAt: int });
-const bankAccount = z.strictObject({ id: int, currency: nullableString, display: z.string() });
+const bankAccount = z.strictObject({ id: int, currency: nullableString, display: z.string(), accountNumberDigest: z.string().regex(/^[0-9a-f]{64}$/).optional() });
 
 const snapshot = z.discriminatedUnion('kind', [
   z.strictObject({

@@ -2,6 +2,7 @@
  * The only reader of process.env for the bot: every variable is parsed on its own, so one bad
  * value never hides another, then the rules spanning several variables run on what parsed.
  */
+import { createPolicy, PolicyConfigError } from '../domain/policy.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Secret } from '../exchange/secret.js';
@@ -63,6 +64,16 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       'APPROVER_USER_IDS',
       `lists ${approvers.length} ${approvers.length === 1 ? 'person' : 'people'} but REQUIRED_APPROVALS is ${requiredApprovals}: no request could ever be approved`,
     );
+  }
+  const requesters = parsed.REQUESTER_USER_IDS;
+  if (approvers !== undefined && requesters !== undefined && requiredApprovals !== undefined && approvers.length >= requiredApprovals && requesters.length > 0) {
+    // The policy's own rule (a requester never counts), reported against the variable to fix.
+    try {
+      createPolicy({ requesters, approvers, requiredApprovals });
+    } catch (err) {
+      if (!(err instanceof PolicyConfigError)) throw err;
+      for (const message of err.problems) problem('REQUESTER_USER_IDS', message);
+    }
   }
   if (set('COMPLIANCE_CHANNEL_ID') && parsed.COMPLIANCE_USER_IDS !== undefined && parsed.COMPLIANCE_USER_IDS.length === 0 && has('COMPLIANCE_USER_IDS')) {
     problem('COMPLIANCE_USER_IDS', 'is required when COMPLIANCE_CHANNEL_ID is set: nobody could declare a deposit');

@@ -73,6 +73,12 @@ export interface BankAccountRef {
   currency: string | null;
   /** e.g. "DBS USD ••••6789 (ACME PTE LTD)" */
   display: string;
+  /**
+   * SHA-256 of the account number as approved, so the check before execution sees a changed
+   * number without the number itself in the snapshot (and the audit log). Absent in snapshots
+   * made before it was kept.
+   */
+  accountNumberDigest?: string;
 }
 
 export interface BankRemovalSnapshot {

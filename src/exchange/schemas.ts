@@ -7,8 +7,11 @@
  * The sandbox builds its responses to these same schemas, so there is one protocol, not two.
  */
 import { z } from 'zod';
+import { gt } from '../domain/money.js';
 
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string');
+/** A price: a decimal above zero. A zero or negative price from the exchange is malformed, never traded on. */
+export const priceString = decimalString.refine((v) => gt(v, '0'), 'expected a price above zero');
 /** Any 8-4-4-4-12 hex id; the exchange does not promise a UUID version. */
 export const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const int = z.number().int();
@@ -313,7 +316,7 @@ export type CreateQuoteBody = z.infer<typeof createQuoteBody>;
 
 export const quote = z.looseObject({
   quote_id: z.string(),
-  locked_price: decimalString,
+  locked_price: priceString,
   expires_at: int,
 });
 export type Quote = z.infer<typeof quote>;
@@ -330,7 +333,7 @@ export const order = z.looseObject({
   status: z.string(),
   client_order_id: z.string().nullable().optional(),
   order_receipt_id: z.string().nullable().optional(),
-  price: decimalString.nullable().optional(),
+  price: priceString.nullable().optional(),
   fee: decimalString.nullable().optional(),
   fee_currency: z.string().nullable().optional(),
   net_amount: decimalString.nullable().optional(),
@@ -342,7 +345,7 @@ export const order = z.looseObject({
 });
 export type Order = z.infer<typeof order>;
 
-export const spotPrice = z.looseObject({ symbol: z.string().optional(), buy_price: decimalString, sell_price: decimalString });
+export const spotPrice = z.looseObject({ symbol: z.string().optional(), buy_price: priceString, sell_price: priceString });
 export type SpotPrice = z.infer<typeof spotPrice>;
 
 // ---- errors ----------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
  * The bot's files under DATA_DIR: the requests (live + history), small durable values, and the
  * hash-chained audit log. Opened once per process; closed on shutdown so the lock files go.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
+import { DIR_MODE } from '../store/durable-io.js';
 import { join } from 'node:path';
 import type { AuditLog, Clock, Repository } from '../app/ports.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../app/record-schema.js';
@@ -22,9 +23,12 @@ export interface Stores {
 
 /** Open every store in `dir`; a corrupt or locked file throws with a message naming it. */
 export async function openStores(dir: string, clock: Clock, secrets: readonly string[], logger: ProcessLogger): Promise<Stores> {
-  await mkdir(dir, { recursive: true });
+  // Only the bot's own user may read the requests and the audit log (their files are 0600 too).
+  await mkdir(dir, { recursive: true, mode: DIR_MODE });
   const log = logger.child('store');
   const warn = (message: string) => log.warn(message);
+  const { mode } = await stat(dir);
+  if ((mode & 0o077) !== 0) warn(`${dir} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 700 it`);
   const requests = await openRepository<DeskRequest>({
     dir,
     name: DESK_REQUEST_STORE_NAME,

@@ -7,7 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntryInput, AuditLog, Clock } from '../app/ports.js';
 import { AuditLineSchema, GENESIS_HASH, hashOfLine, toPlainJson, type AuditEntry } from './audit-entry.js';
-import { appendDurablyAsync, FILE_MODE, fsyncDirectory } from './durable-io.js';
+import { appendDurablyAsync, DIR_MODE, FILE_MODE, fsyncDirectory } from './durable-io.js';
 import { GroupCommit } from './group-commit.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
 import { dropIncompleteTail, readLastLine } from './json-lines.js';
@@ -55,7 +55,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   const { file, clock } = options;
   const warn = options.warn ?? (() => {});
   const redact = makeRedactor(options.redact);
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
   const lock = acquireLock(`${file}.lock`, { warn });
   let fd: number;
   let head: { seq: number; hash: string };

@@ -18,6 +18,8 @@ import { basename, dirname, join } from 'node:path';
 
 /** Owner read/write only: these files hold who moved how much money where. */
 export const FILE_MODE = 0o600;
+/** The data folder: only the bot's own user may list or read it. */
+export const DIR_MODE = 0o700;
 
 /** Names of temporary files; the prefix lets an operator recognise debris from a crash. */
 export function tempFileName(target: string): string {

@@ -3,6 +3,7 @@
  * file through the durable adapter, one write queue, one lock.
  */
 import { mkdirSync } from 'node:fs';
+import { DIR_MODE } from './durable-io.js';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { KeyValueStore } from '../app/ports.js';
@@ -45,7 +46,7 @@ export interface DurableKeyValueStore extends KeyValueStore {
  */
 export async function openKeyValueStore(options: KeyValueOptions): Promise<DurableKeyValueStore> {
   const name = options.name ?? 'kv';
-  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
   const file = join(options.dir, `${name}.json`);
   const lock = acquireLock(join(options.dir, `${name}.lock`), options.warn ? { warn: options.warn } : {});
   try {

@@ -19,7 +19,7 @@ import { Low } from 'lowdb';
 import type { z } from 'zod';
 import type { Mutation, Repository } from '../app/ports.js';
 import { DurableJsonFile } from './durable-adapter.js';
-import { fsyncDirectory } from './durable-io.js';
+import { DIR_MODE, fsyncDirectory } from './durable-io.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
 import { HistoryFile } from './history-file.js';
 import { acquireLock, type FileLock } from './lock.js';
@@ -92,7 +92,7 @@ export function repositoryFiles(dir: string, name: string): RepositoryFiles {
  *   isFinished: (r) => FINAL_STATES.has(r.state), version: 1 });
  */
 export async function openRepository<R extends { id: string }>(options: RepositoryOptions<R>): Promise<DurableRepository<R>> {
-  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
   const files = repositoryFiles(options.dir, options.name);
   const lock = acquireLock(files.lock, options.warn ? { warn: options.warn } : {});
   try {

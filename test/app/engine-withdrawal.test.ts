@@ -130,6 +130,23 @@ describe('fiat withdrawal and bank account removal', () => {
     expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { reason: expect.stringMatching(/above the maximum of 500/) } });
   });
 
+  it.each([
+    ['the saved address got another tag/memo', (w: World): void => void (w.exchange.addresses[0]!.address_tag = '12345'), /another tag\/memo/],
+    ['the bank account got another account number', (w: World): void => void (w.exchange.bankAccounts[0]!.account_number = '0099999999'), /another account number/],
+    ['the bank account moved to another currency', (w: World): void => void (w.exchange.bankAccounts[0]!.currency = 'SGD'), /no longer exists|now in SGD/],
+  ] as const)('changed after approval, %s: failed before anything is sent', async (what, change, reason) => {
+    const world = new World();
+    const input = what.startsWith('the saved') ? cryptoInput() : fiatInput('1000');
+    const res = await world.engine.request('U_REQ', input);
+    if (!res.ok) throw new Error('fixture');
+    change(world);
+    await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
+    await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
+    await world.engine.idle();
+    expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { stage: 'checks', reason: expect.stringMatching(reason) } });
+    expect(world.exchange.commits).toHaveLength(0);
+  });
+
   it('bank removal: DELETE on approval completes it', async () => {
     const world = new World();
     const r = await requestAndApprove(world, removalInput(102));

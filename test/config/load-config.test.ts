@@ -105,6 +105,12 @@ describe('loadConfig', () => {
     expect(p).toEqual([{ variable: 'APPROVER_USER_IDS', message: expect.stringContaining('REQUIRED_APPROVALS is 3') }]);
   });
 
+  it('refuses a requester left without enough approvers besides themself, naming them', () => {
+    const p = problemsOf({ ...base, REQUESTER_USER_IDS: 'U0000001', APPROVER_USER_IDS: 'U0000001,U0000002', REQUIRED_APPROVALS: '2' });
+    expect(p).toEqual([{ variable: 'REQUESTER_USER_IDS', message: expect.stringMatching(/requester U0000001 is also an approver, which leaves 1 other approver/) }]);
+    expect(loadConfig({ ...base, REQUESTER_USER_IDS: 'U0000001', APPROVER_USER_IDS: 'U0000001,U0000002,U0000003' }).users.requesters).toEqual(['U0000001']);
+  });
+
   it('reports missing required variables by name', () => {
     expect(problemsOf({}).map((p) => p.variable)).toEqual([
       'SLACK_BOT_TOKEN',

@@ -68,6 +68,11 @@ describe('policy configuration', () => {
     }
   });
 
+  it('refuses a requester who is also an approver when the others are too few', () => {
+    expect(() => createPolicy({ requesters: ['R', 'A1'], approvers: ['A1', 'A2'], requiredApprovals: 2 })).toThrow(/requester A1 is also an approver, which leaves 1 other/);
+    expect(createPolicy({ requesters: ['R', 'A1'], approvers: ['A1', 'A2', 'A3'], requiredApprovals: 2 }).approvers.size).toBe(3);
+  });
+
   it('raises the count by kind and by amount threshold', () => {
     const p = createPolicy({
       requesters: ['R'],

@@ -22,6 +22,12 @@ describe('createQuote', () => {
     h.scope.post(`${API}/order_quotes`).reply(201, { ...quoteCreated, expires_at: '2024-01-01' });
     await expect(h.client.createQuote({ symbol: 'BTC-SGD', side: 'sell', quantity: '0.1', payment_method: 'user_balance' })).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'expires_at' });
   });
+
+  it.each(['0', '0.00', '-65000.5'])('refuses a locked price of %s as malformed: nothing is ever traded at it', async (price) => {
+    const h = harness();
+    h.scope.post(`${API}/order_quotes`).reply(201, { ...quoteCreated, locked_price: price });
+    await expect(h.client.createQuote({ symbol: 'BTC-SGD', side: 'sell', quantity: '0.1', payment_method: 'user_balance' })).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'locked_price' });
+  });
 });
 
 describe('createOrder', () => {

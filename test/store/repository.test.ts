@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -187,33 +187,29 @@ describe('openRepository: one instance per file', () => {
     const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/open-child.ts', import.meta.url)), dir], {
       encoding: 'utf8',
     });
-    expect(child.stdout).toMatch(new RegExp(`StoreLockedError: .*locked by pid ${process.pid} .*That process is running`));
+    expect(child.stdout).toMatch(new RegExp(`StoreLockedError: .*held by pid ${process.pid} on .*so it is alive`));
     await repo.close();
   });
 
-  it('refuses while the lock\'s owner runs, and takes over the lock of an owner that died (restart after a crash)', async () => {
+  it('takes over the lease of a holder that stopped renewing it (restart after a crash), and says so', async () => {
     const dir = tempDir();
     const files = repositoryFiles(dir, 'requests');
-    const { hostname } = await import('node:os');
-    const live = JSON.stringify({ pid: process.ppid, host: hostname(), since: 'then' });
-    writeFileSync(files.lock, live);
-    await expect(openRepository(testRepoOptions(dir))).rejects.toThrow(/locked by pid .*That process is running/);
-    expect(readFileSync(files.lock, 'utf8')).toBe(live); // a live owner's lock is never touched
-    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
-    writeFileSync(files.lock, JSON.stringify({ pid: gone, host: hostname(), since: 'then' }));
+    mkdirSync(files.lock);
+    writeFileSync(`${files.lock}-owner.json`, JSON.stringify({ pid: 4242, host: 'old-host', since: 'then' }));
+    const then = new Date(Date.now() - 10 * 60_000);
+    utimesSync(files.lock, then, then);
     const warnings: string[] = [];
     const repo = await openRepository(testRepoOptions(dir, (m) => warnings.push(m)));
-    expect(JSON.parse(readFileSync(files.lock, 'utf8')).pid).toBe(process.pid);
-    expect(warnings.join('\n')).toMatch(new RegExp(`took over a lock left by pid ${gone} .*no longer running`));
-    expect(readdirSync(dir).filter((f) => f.includes('.stale-'))).toEqual([]);
+    expect(JSON.parse(readFileSync(`${files.lock}-owner.json`, 'utf8')).pid).toBe(process.pid);
+    expect(warnings.join('\n')).toMatch(/took over a lock whose holder \(pid 4242 on old-host/);
     await repo.close();
   });
 
-  it('writes its pid into the lock file and removes it on close', async () => {
+  it('writes its pid beside the lease and ends the lease on close', async () => {
     const dir = tempDir();
     const files = repositoryFiles(dir, 'requests');
     const repo = await openRepository(testRepoOptions(dir));
-    expect(JSON.parse(readFileSync(files.lock, 'utf8')).pid).toBe(process.pid);
+    expect(JSON.parse(readFileSync(`${files.lock}-owner.json`, 'utf8')).pid).toBe(process.pid);
     await repo.close();
     expect(existsSync(files.lock)).toBe(false);
     await expect(repo.get('A')).rejects.toThrow(/closed/);

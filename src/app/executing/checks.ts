@@ -9,7 +9,7 @@ import type { DeskRequest } from '../../domain/record.js';
 import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../domain/request.js';
 import { findFirst } from '../collect.js';
 import type { EngineContext } from '../context.js';
-import { isVerified } from '../exchange-facts.js';
+import { accountNumberDigest, isVerified, sameTag } from '../exchange-facts.js';
 
 export type CheckOutcome = { ok: true } | { ok: false; action: 'fail'; reason: string } | { ok: false; action: 'schedule'; at: number; reason: string };
 
@@ -39,6 +39,7 @@ async function checkCrypto(ctx: EngineContext, s: CryptoWithdrawalSnapshot): Pro
   const address = await findFirst(ctx.exchange.listAddressBook(LOOKUP_LIMIT), (a) => a.id === s.destination.id);
   if (address === undefined) return fail(`The destination "${s.destination.label}" is no longer in the address book.`);
   if (address.address !== s.destination.address) return fail(`The destination "${s.destination.label}" now points to another address.`);
+  if (!sameTag(address.address_tag, s.destination.addressTag)) return fail(`The destination "${s.destination.label}" now has another tag/memo than the one approved.`);
   if (!isVerified(address)) return fail(`The destination "${s.destination.label}" is not verified (status: ${address.status}).`);
   const cooldownUntil = address.withdrawal_cooldown_until ?? null;
   if (cooldownUntil !== null && cooldownUntil > ctx.clock.now()) {
@@ -57,6 +58,10 @@ async function checkFiat(ctx: EngineContext, s: FiatWithdrawalSnapshot): Promise
   if (fee !== undefined && gt(fee.fee, s.fee)) return fail(`The withdrawal fee rose from ${s.fee} to ${fee.fee} ${s.currency} since approval; request again.`);
   const account = await findFirst(ctx.exchange.listBankAccounts({ currency: s.currency }, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id);
   if (account === undefined) return fail(`The bank account ${s.bankAccount.display} no longer exists on the exchange.`);
+  if ((account.currency ?? null) !== s.bankAccount.currency) return fail(`The bank account ${s.bankAccount.display} is now in ${account.currency ?? 'no currency'}, not ${s.bankAccount.currency ?? 'the one approved'}.`);
+  if (s.bankAccount.accountNumberDigest !== undefined && accountNumberDigest(account.account_number) !== s.bankAccount.accountNumberDigest) {
+    return fail(`The bank account ${s.bankAccount.display} now has another account number than the one approved.`);
+  }
   return checkBalance(ctx, s.currency, s.total, 'amount plus fee');
 }
 
