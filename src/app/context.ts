@@ -8,7 +8,7 @@ import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/rec
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from './config.js';
-import type { EventInput } from './events.js';
+import type { DeskEvent, EventInput } from './events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
 import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Logger, Notifier, Repository } from './ports.js';
@@ -47,6 +47,8 @@ export interface EngineContext {
   readonly schedules: PollSchedules;
   readonly pollBudget: TokenBucket;
   readonly notices: NoticeQueue;
+  /** When every open request's message was last checked (notices/refresh-messages.ts). */
+  lastRefreshAt: number;
   readonly background: Background;
 }
 
@@ -77,7 +79,8 @@ export function createContext(deps: EngineDeps): EngineContext {
     termsLocks: new KeyedLock(),
     schedules: newPollSchedules(),
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
-    notices: new NoticeQueue(deps.notifier, logger),
+    notices: new NoticeQueue(deps.requests.outbox, deps.notifier, deps.clock, logger),
+    lastRefreshAt: deps.clock.now(),
     background: new Background(logger),
   };
 }
@@ -111,5 +114,10 @@ export function audit(ctx: EngineContext, type: string, actor: string, requestId
 
 /** Queues an event about `request` (already persisted) for the notifier. */
 export function emit(ctx: EngineContext, request: DeskRequest, event: EventInput): void {
-  ctx.notices.push({ ...event, at: ctx.clock.now(), requestId: request.id, request } as Parameters<NoticeQueue['push']>[0]);
+  ctx.notices.push(stamp(ctx, request, event));
+}
+
+/** An event about `request` as persisted: for a Mutation's outbox, written with the change. */
+export function stamp(ctx: EngineContext, request: DeskRequest, event: EventInput): DeskEvent {
+  return { ...event, at: ctx.clock.now(), requestId: request.id, request } as DeskEvent;
 }

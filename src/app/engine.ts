@@ -24,8 +24,9 @@ import { createRequest, type RequestInput, type RequestResult } from './deciding
 import { tick, type TickSummary } from './tick.js';
 import type { PersonDecision, PersonDecisionResult } from './executing/person-decision.js';
 import { decideByPerson } from './executing/person.js';
+import type { DeliveryProblem } from './notices/outbox-delivery.js';
 
-export type { PersonDecision, PersonDecisionResult };
+export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
 
 export interface Engine {
@@ -55,6 +56,8 @@ export interface Engine {
   recent(limit: number): Promise<DeskRequest[]>;
   /** Requests `userId` could approve now, or decide on (an unknown outcome waiting for a person), for App Home. */
   waitingFor(userId: string): Promise<DeskRequest[]>;
+  /** Messages Slack keeps refusing (for approvers, in App Home). */
+  deliveryProblems(): Promise<DeliveryProblem[]>;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
   idle(): Promise<void>;
   /** Ticks every `intervalMs` of the engine clock until `signal` aborts. */
@@ -83,6 +86,7 @@ export function createEngine(deps: EngineDeps): Engine {
           isApprover(ctx.policy, userId) &&
           ((isDecidable(r.state) && !r.approvals.some((a) => a.userId === userId)) || (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
       ),
+    deliveryProblems: () => ctx.notices.delivery.problems(),
     idle: async () => {
       await ctx.background.idle();
       await ctx.notices.drained();

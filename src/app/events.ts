@@ -49,7 +49,9 @@ export type DeskEvent =
   | (Base<'execution.failed'> & Failure)
   | Base<'request.completed'>
   /** Polling gave up after its maximum age; the last known status stays as it was. */
-  | (Base<'polling.stopped'> & { status: string | null });
+  | (Base<'polling.stopped'> & { status: string | null })
+  /** No change: the request's message is posted if missing and brought up to date (on start, periodically). */
+  | Base<'message.refresh'>;
 
 export type DeskEventType = DeskEvent['type'];
 

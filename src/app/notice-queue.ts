@@ -1,32 +1,43 @@
 /**
- * Delivers events to the notifier one at a time, in order, without making the engine wait for
- * them: a slow chat API must never delay an order. A failing delivery is logged and dropped.
+ * Events on their way to the durable outbox. A use case whose change carries its events writes
+ * them with the change (Mutation.outbox) and then `kick`s delivery; the others `push` an event
+ * just after their write, appended in order. Either way the engine never waits for Slack: a slow
+ * chat API must never delay an order.
  */
 import type { DeskEvent } from './events.js';
-import type { Logger, Notifier } from './ports.js';
+import { OutboxDelivery } from './notices/outbox-delivery.js';
+import type { Clock, Logger, Notifier, Outbox } from './ports.js';
 
 export class NoticeQueue {
-  #tail: Promise<void> = Promise.resolve();
+  #appended: Promise<void> = Promise.resolve();
+  readonly delivery: OutboxDelivery;
 
   constructor(
-    private readonly notifier: Notifier,
+    private readonly outbox: Outbox,
+    notifier: Notifier,
+    clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.delivery = new OutboxDelivery(outbox, notifier, clock, logger);
+  }
 
+  /** Appends `event` to the outbox after those pushed before it, then delivers. */
   push(event: DeskEvent): void {
-    this.#tail = this.#tail.then(() => this.#deliver(event));
+    this.#appended = this.#appended
+      .then(() => this.outbox.append([event]))
+      .catch((err: unknown) => this.logger.error('event not written to the outbox; the message is refreshed from the record later', { type: event.type, requestId: event.requestId, error: String(err) }))
+      .then(() => void this.delivery.kick());
   }
 
-  /** Resolves once everything pushed so far is delivered (or dropped). */
-  drained(): Promise<void> {
-    return this.#tail;
+  /** Delivers what is due (after a change that wrote its own events). */
+  kick(): void {
+    void this.delivery.kick();
   }
 
-  async #deliver(event: DeskEvent): Promise<void> {
-    try {
-      await this.notifier.notify(event);
-    } catch (err) {
-      this.logger.warn('notifier failed; event dropped', { type: event.type, requestId: event.requestId, error: String(err) });
-    }
+  /** Resolves once everything pushed so far is in the outbox and a delivery pass has run. */
+  async drained(): Promise<void> {
+    await this.#appended;
+    await this.delivery.kick();
+    await this.delivery.idle();
   }
 }

@@ -81,6 +81,39 @@ export interface Mutation<R, T> {
   next?: R;
   /** What `mutate` resolves with. */
   result: T;
+  /** What must reach Slack about it: written to the outbox in the same durable write as `next`. */
+  outbox?: DeskEvent[];
+}
+
+/** An event waiting to reach Slack, with how its delivery went so far. */
+export interface OutboxEntry {
+  /** Increasing: delivery is in this order within a request. */
+  seq: number;
+  requestId: string;
+  event: DeskEvent;
+  attempts: number;
+  /** Not tried again before this (epoch ms). */
+  nextAt: number;
+  lastError: string | null;
+  /** Slack refused for a reason that will not pass by itself (channel_not_found, invalid_auth...). */
+  permanent: boolean;
+  /** When its delivery first failed, for how long Slack has been refusing. */
+  failingSince: number | null;
+  /** Steps of this event Slack has already taken (the message, the thread post, the DM): never repeated. */
+  done: string[];
+}
+
+export type OutboxChanges = Partial<Pick<OutboxEntry, 'attempts' | 'nextAt' | 'lastError' | 'permanent' | 'failingSince' | 'done'>>;
+
+/** The durable outbox, in the same store (and the same writes) as the requests. */
+export interface Outbox {
+  /** Entries not yet delivered, oldest first. */
+  pending(): Promise<OutboxEntry[]>;
+  /** Appends events on their own (a state change writes them with its Mutation instead). */
+  append(events: DeskEvent[]): Promise<void>;
+  update(seq: number, changes: OutboxChanges): Promise<void>;
+  /** Delivered: gone. */
+  remove(seq: number): Promise<void>;
 }
 
 /**
@@ -95,6 +128,8 @@ export interface Repository<R extends { id: string }> {
   mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T>;
   /** Most recent finished records first, for listings; bounded. */
   recentHistory(limit: number): Promise<R[]>;
+  /** What must reach Slack, written with the records' changes. */
+  readonly outbox: Outbox;
 }
 
 /** Small durable values: polling positions, cursors. Written with fsync before resolving. */
@@ -122,12 +157,22 @@ export interface AuditLog {
 export type { DeskEvent, DeskEventType } from './events.js';
 
 /**
- * Where the engine reports what happened (the Slack layer implements it). Events are delivered
- * one at a time in the order they happened, after the state they describe is persisted; a
- * notifier that throws is logged and skipped, never retried (see events.ts on "at most once").
+ * Where the engine reports what happened (the Slack layer implements it). Events reach it from the
+ * durable outbox, one request's in the order they happened, after the state they describe is
+ * persisted, and again until it takes them: a notifier that throws is tried again later (with
+ * backoff), and `progress` says which of an event's steps it already delivered, so a retry
+ * repeats none. An error with `permanent: true` (Slack refused for a reason that will not pass by
+ * itself) is tried again only slowly, and shown to approvers.
  */
 export interface Notifier {
-  notify(event: DeskEvent): Promise<void> | void;
+  notify(event: DeskEvent, progress?: DeliveryProgress): Promise<void> | void;
+}
+
+export interface DeliveryProgress {
+  /** Steps of this event already delivered (e.g. "message", "thread", "dm"). */
+  readonly done: readonly string[];
+  /** Records a step as delivered (durable before it resolves). */
+  markDone(step: string): Promise<void>;
 }
 
 /** Operational log lines (never secrets). */

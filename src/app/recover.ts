@@ -5,6 +5,7 @@
  * are polled from the next tick on.
  */
 import { audit, SYSTEM, type EngineContext } from './context.js';
+import { refreshMessages } from './notices/refresh-messages.js';
 import { execute } from './executing/runner.js';
 
 export interface RecoverySummary {
@@ -27,5 +28,9 @@ export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
   for (const request of of('executing', 'unknown')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('submitted')) ctx.schedules.poll.delete(request.id);
+  // What the last run left in the outbox goes out now, and every open request's message is checked.
+  void ctx.notices.delivery.resume();
+  await refreshMessages(ctx);
+  ctx.lastRefreshAt = ctx.clock.now();
   return summary;
 }

@@ -2,6 +2,7 @@
  * One turn of the clock: expire what waited too long, settle what is in doubt (reconcile comes
  * before anything else), execute what is approved and due, then poll what is submitted.
  */
+import { refreshMessages, REFRESH_EVERY_MS } from './notices/refresh-messages.js';
 import type { DeskRequest } from '../domain/record.js';
 import type { EngineContext } from './context.js';
 import { execute } from './executing/runner.js';
@@ -20,6 +21,12 @@ export async function tick(ctx: EngineContext): Promise<TickSummary> {
   const inDoubt = await driveAll(ctx, live.filter((r) => r.state === 'executing' || r.state === 'unknown'));
   const approved = await driveAll(ctx, live.filter((r) => r.state === 'approved'));
   const polled = await pollDue(ctx, await ctx.requests.listLive());
+  // Messages Slack refused earlier, whose next try has come; and now and then every open message.
+  if (ctx.clock.now() - ctx.lastRefreshAt >= REFRESH_EVERY_MS) {
+    ctx.lastRefreshAt = ctx.clock.now();
+    await refreshMessages(ctx);
+  }
+  ctx.notices.kick();
   return { expired, driven: inDoubt + approved, ...polled };
 }
 

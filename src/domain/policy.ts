@@ -92,11 +92,12 @@ export function createPolicy(input: PolicyInput): Policy {
   const highest = Math.max(requiredApprovals, ...Object.values(policy.approvalsByKind), ...policy.thresholds.map((t) => t.approvals));
   if (approvers.size < highest) problems.push(`${approvers.size} approver(s) configured, but up to ${highest} approvals can be required: nothing could ever be approved`);
   else {
-    // The requester never counts: a requester who is also an approver has one fewer to ask.
+    // The requester never counts: a requester who is also an approver has one fewer to ask. Every
+    // request needs at least REQUIRED_APPROVALS (thresholds and kinds only raise it).
     for (const requester of requesters) {
       const others = [...approvers].filter((a) => a !== requester).length;
-      if (others < highest) {
-        problems.push(`requester ${requester} is also an approver, which leaves ${others} other approver(s), but up to ${highest} approvals can be required: their requests could never be approved`);
+      if (others < requiredApprovals) {
+        problems.push(`requester ${requester} is also an approver, which leaves ${others} other approver(s), but every request needs ${requiredApprovals} approvals: their requests could never be approved`);
       }
     }
   }

@@ -19,7 +19,7 @@ export type SlackClient = AllMiddlewareArgs['client'];
 export type FormData = WithdrawFormData;
 
 /** The parts of App Home that come from the approval engine (wired by the lead). */
-export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'>;
+export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> & Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
 
 export interface SlackDeps {
   /** Read-only use here (balances, listings, lookups); writes go through the approval engine. */
@@ -42,7 +42,7 @@ export interface SlackDeps {
 }
 
 /** What the Slack layer asks of the approval engine. */
-export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'get' | 'listLive' | 'recent' | 'waitingFor'>;
+export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'get' | 'listLive' | 'recent' | 'waitingFor' | 'deliveryProblems'>;
 
 /** The terms of a quote as the engine takes them (app/quotes.ts QuoteTerms). */
 export interface QuoteTermsView {

@@ -6,12 +6,13 @@
  * execution, re-quotes and status changes go to its thread; the requester gets a DM on each
  * decision and on the end of an approved request.
  *
- * The engine delivers events one at a time from its notice queue and never waits for them (a
- * slow Slack never delays an order). Each Slack call here is retried a few times with backoff
- * when its failure can pass (slack-retry.ts) and logged when it still fails; one failed call
- * does not stop the others of the same event. A message whose post failed is posted by the
- * next event of its request (every event carries the whole record).
+ * The engine delivers events from its durable outbox and never waits for them (a slow Slack
+ * never delays an order). Each Slack call here is tried twice (slack-retry.ts); when it still
+ * fails the event throws, and the outbox tries it again later with backoff, skipping the steps
+ * already taken. A refusal that will not pass by itself (channel_not_found, invalid_auth...) is
+ * marked permanent: kept, shown to approvers, and tried again slowly.
  */
+import { createHash } from 'node:crypto';
 import type { DeskEvent, KeyValueStore, Logger, Notifier } from '../app/ports.js';
 import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './blocks/from-record.js';
 import { withSandboxBanner, type MessagePayload } from './blocks/kit.js';
@@ -24,10 +25,16 @@ import { DEFAULT_SLACK_RETRY, withSlackRetry, type SlackRetryOptions } from './s
 
 export const APPROVAL_MESSAGE_KEY_PREFIX = 'slack:approval-message:';
 
-/** Where a request's approval message is. */
+/** Where a request's approval message is, and a digest of what it shows. */
 export interface ApprovalMessageRef {
   channel: string;
   ts: string;
+  /** SHA-256 of the payload last sent (absent for refs written before it was kept). */
+  hash?: string;
+}
+
+function payloadHash(payload: MessagePayload): string {
+  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
 }
 
 export function approvalMessageKey(requestId: string): string {
@@ -67,15 +74,19 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
       o.client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false, unfurl_media: false }),
     );
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-    const ref: ApprovalMessageRef = { channel: res.channel ?? o.channel, ts: res.ts };
+    const ref: ApprovalMessageRef = { channel: res.channel ?? o.channel, ts: res.ts, hash: payloadHash(payload) };
     await o.kv.set(approvalMessageKey(event.requestId), ref);
     return ref;
   }
 
-  async function update(event: DeskEvent, ref: ApprovalMessageRef): Promise<void> {
+  async function update(event: DeskEvent, ref: ApprovalMessageRef): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
     await call('chat.update (approval message)', event, () => o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
+    const next = { ...ref, hash: payloadHash(payload) };
+    await o.kv.set(approvalMessageKey(event.requestId), next);
+    return next;
   }
+
 
   async function thread(event: DeskEvent, ref: ApprovalMessageRef, payload: MessagePayload): Promise<void> {
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
@@ -97,34 +108,37 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
     await call('chat.postMessage (DM)', event, () => o.client.chat.postMessage({ channel: to, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
   }
 
-  /** Runs one step; a failure is already logged by the retry, and must not stop the next steps. */
-  async function step(fn: () => Promise<void>): Promise<void> {
-    try {
-      await fn();
-    } catch {
-      // Logged in withSlackRetry (or below for non-Slack failures).
-    }
-  }
-
   return {
-    async notify(event) {
+    /**
+     * The steps of an event, in order: the approval message (posted if it is missing, else
+     * updated), the thread post, the DM. Each step Slack takes is marked done before the next, so
+     * when the outbox tries the event again only what is left is sent; a failure stops the event
+     * there (its later steps, and the request's later events, wait their turn).
+     */
+    async notify(event, progress) {
+      const done = new Set(progress?.done ?? []);
+      const step = async (name: string, fn: () => Promise<void>) => {
+        if (done.has(name)) return;
+        await fn();
+        done.add(name);
+        await progress?.markDone(name);
+      };
       let ref = await findApprovalMessage(o.kv, event.requestId);
-      if (ref === undefined) {
-        // request.created, or a later event whose message could not be posted before.
-        try {
-          ref = await post(event);
-        } catch (err) {
-          o.logger.error('approval message not posted; the next event of this request posts it', { requestId: event.requestId, error: err instanceof Error ? err.message : String(err) });
-        }
-      } else if (!NO_UPDATE.has(event.type)) {
-        const at = ref;
-        await step(() => update(event, at));
-      }
-      const posted = ref;
+      await step('message', async () => {
+        if (ref === undefined) ref = await post(event);
+        else if (NO_UPDATE.has(event.type)) return;
+        // A refresh (start, periodic) updates only a message that no longer shows the record.
+        else if (event.type !== 'message.refresh' || ref.hash !== payloadHash(approvalMessageFor(event.request, o.sandbox))) ref = await update(event, ref);
+      });
       const threadEvent = threadEventOf(event);
-      if (posted && threadEvent) await step(() => thread(event, posted, threadPost(threadEvent)));
+      if (threadEvent) {
+        await step('thread', async () => {
+          if (ref === undefined) throw new Error('no approval message to post under yet');
+          await thread(event, ref, threadPost(threadEvent));
+        });
+      }
       const message = dmOf(event);
-      if (message) await step(() => dm(event, event.request.requester, message));
+      if (message) await step('dm', () => dm(event, event.request.requester, message));
       if (o.afterEvent) {
         try {
           await o.afterEvent(event);

@@ -16,11 +16,41 @@ export interface SlackRetryOptions {
 }
 
 export const DEFAULT_SLACK_RETRY: SlackRetryOptions = {
-  attempts: 4,
+  // A couple of quick tries; beyond them the outbox tries again with backoff, for as long as it takes.
+  attempts: 2,
   baseDelayMs: 500,
   maxDelayMs: 10_000,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+/**
+ * Refusals that will not pass by themselves: the channel, the bot's membership or its token must
+ * be fixed by a person. The outbox keeps such a message, tells approvers, and tries again slowly.
+ */
+export const PERMANENT_PLATFORM_ERRORS = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'missing_scope',
+  'restricted_action',
+]);
+
+/** A Slack call of an outbox delivery that failed; `permanent` when a person must fix something. */
+export class SlackDeliveryError extends Error {
+  override name = 'SlackDeliveryError';
+  constructor(
+    readonly what: string,
+    readonly reason: string,
+    readonly permanent: boolean,
+  ) {
+    super(`${what}: ${reason}`);
+  }
+}
 
 /** Platform errors Slack documents as temporary. */
 const TRANSIENT_PLATFORM_ERRORS = new Set(['ratelimited', 'rate_limited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
@@ -65,8 +95,8 @@ export async function withSlackRetry<T>(what: string, call: () => Promise<T>, o:
     } catch (err) {
       const decision = slackRetryDecision(err);
       if (!decision.retry || attempt >= o.attempts) {
-        logger.error(`Slack ${what} failed`, { ...data, error: decision.what, attempts: attempt });
-        throw err;
+        logger.warn(`Slack ${what} failed`, { ...data, error: decision.what, attempts: attempt });
+        throw new SlackDeliveryError(what, decision.what, PERMANENT_PLATFORM_ERRORS.has(decision.what));
       }
       const backoff = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
       const delay = Math.min(o.maxDelayMs, Math.max(backoff, decision.minDelayMs));

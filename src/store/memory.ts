@@ -3,15 +3,16 @@
  * same refusals as the file versions, and values copied through JSON as the files would, so a
  * test cannot pass by keeping a reference the real store would not keep.
  */
-import type { AuditEntryInput, AuditLog, Clock, KeyValueStore, Mutation, Repository } from '../app/ports.js';
+import type { AuditEntryInput, AuditLog, Clock, DeskEvent, KeyValueStore, Mutation, OutboxEntry, Repository } from '../app/ports.js';
+import { newOutboxEntries } from './outbox-entries.js';
 import { toPlainJson } from './audit-entry.js';
 import { SerialQueue } from './queue.js';
 
 const viaJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export interface MemoryRepository<R extends { id: string }> extends Repository<R> {
-  /** What the files would hold: live records in order, history lines oldest first. */
-  dump(): { live: R[]; history: R[] };
+  /** What the files would hold: live records in order, history lines oldest first, the outbox. */
+  dump(): { live: R[]; history: R[]; outbox: OutboxEntry[] };
 }
 
 /**
@@ -24,7 +25,20 @@ export function memoryRepository<R extends { id: string }>(isFinished: (record: 
   const history: R[] = [];
   const finished = new Map<string, R>();
   const queue = new SerialQueue();
+  let outbox: OutboxEntry[] = [];
+  let lastSeq = 0;
+  const enqueue = (events: DeskEvent[] | undefined) => {
+    const added = newOutboxEntries(lastSeq, viaJson(events ?? []));
+    lastSeq += added.length;
+    outbox = [...outbox, ...added];
+  };
   return {
+    outbox: {
+      pending: () => queue.run(async () => outbox.map(viaJson)),
+      append: (events) => queue.run(async () => enqueue(events)),
+      update: (seq, changes) => queue.run(async () => void (outbox = outbox.map((e) => (e.seq === seq ? { ...e, ...viaJson(changes) } : e)))),
+      remove: (seq) => queue.run(async () => void (outbox = outbox.filter((e) => e.seq !== seq))),
+    },
     async get(id) {
       const record = live.get(id) ?? finished.get(id);
       return record === undefined ? undefined : viaJson(record);
@@ -44,8 +58,11 @@ export function memoryRepository<R extends { id: string }>(isFinished: (record: 
         await Promise.resolve();
         const fromLive = live.get(id);
         const current = fromLive ?? finished.get(id);
-        const { next, result } = fn(current === undefined ? undefined : viaJson(current));
-        if (next === undefined) return result;
+        const { next, result, outbox: events } = fn(current === undefined ? undefined : viaJson(current));
+        if (next === undefined) {
+          enqueue(events);
+          return result;
+        }
         const record = viaJson(next);
         if (record.id !== id) throw new Error(`refusing to store record ${id}: the new record has id ${record.id}`);
         const done = isFinished(record);
@@ -59,11 +76,12 @@ export function memoryRepository<R extends { id: string }>(isFinished: (record: 
         } else {
           live.set(id, record);
         }
+        enqueue(events);
         return result;
       });
     },
     dump() {
-      return { live: [...live.values()].map(viaJson), history: history.map(viaJson) };
+      return { live: [...live.values()].map(viaJson), history: history.map(viaJson), outbox: outbox.map(viaJson) };
     },
   };
 }

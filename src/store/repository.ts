@@ -17,7 +17,8 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import type { z } from 'zod';
-import type { Mutation, Repository } from '../app/ports.js';
+import type { DeskEvent, Mutation, Outbox, OutboxEntry, Repository } from '../app/ports.js';
+import { newOutboxEntries } from './outbox-entries.js';
 import { DurableJsonFile } from './durable-adapter.js';
 import { DIR_MODE, fsyncDirectory } from './durable-io.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
@@ -25,10 +26,12 @@ import { HistoryFile } from './history-file.js';
 import { acquireLock, type FileLock } from './lock.js';
 import { GroupCommit } from './group-commit.js';
 
-/** A mutation waiting for its group commit. */
+/** A mutation waiting for its group commit: of one record (with its outbox events), or of the outbox alone. */
 interface PendingMutation<R> {
   id: string;
   fn: (current: R | undefined) => Mutation<R, unknown>;
+  /** Set for an outbox change: the outbox as it will be written. */
+  outboxOp?: (outbox: OutboxEntry[], lastSeq: number) => { outbox: OutboxEntry[]; lastSeq: number };
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
 }
@@ -71,6 +74,10 @@ export interface RepositoryFiles {
 interface LiveFile<R> {
   version: number;
   records: R[];
+  /** What must reach Slack, written with the records' changes. Absent in files written before. */
+  outbox?: OutboxEntry[];
+  /** The last outbox seq handed out (never reused). */
+  outboxSeq?: number;
 }
 
 /** Where the repository called `name` keeps its files inside `dir`. */
@@ -114,6 +121,8 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   #liveWrites = 0;
   /** Insertion-ordered copy of the live file's records, keyed by id. */
   #live: Map<string, R>;
+  #outbox: OutboxEntry[];
+  #outboxSeq: number;
   #failure: StoreFailedError | undefined;
   #closed = false;
 
@@ -124,7 +133,10 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     db: Low<LiveFile<R>>,
     history: HistoryFile<R>,
     live: Map<string, R>,
+    outbox: { entries: OutboxEntry[]; seq: number },
   ) {
+    this.#outbox = outbox.entries;
+    this.#outboxSeq = outbox.seq;
     this.#options = options;
     this.files = files;
     this.#lock = lock;
@@ -144,10 +156,12 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     await ensureFiles(files, options.version);
 
     const adapter = new DurableJsonFile<LiveFile<R>>(files.live);
-    const live = validateLive(files.live, await adapter.read(), options.version, parse);
+    const raw = await adapter.read();
+    const live = validateLive(files.live, raw, options.version, parse);
+    const outbox = validateOutbox(files.live, raw);
     const history = await HistoryFile.open(files.history, parse, warn);
     const db = new Low<LiveFile<R>>(adapter, { version: options.version, records: [] });
-    const repo = new FileRepository(options, files, lock, db, history, live);
+    const repo = new FileRepository(options, files, lock, db, history, live, outbox);
     try {
       await repo.#finishInterruptedMoves(warn);
     } catch (err) {
@@ -186,6 +200,22 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     return new Promise<T>((resolve, reject) => this.#commits.add({ id, fn, resolve: resolve as (value: unknown) => void, reject }));
   }
 
+  /** The outbox lives in the live file: every change to it goes through the same queue and write. */
+  readonly outbox: Outbox = {
+    pending: async () => {
+      this.#assertOpen();
+      return structuredClone(this.#outbox);
+    },
+    append: (events: DeskEvent[]) => this.#outboxChange((outbox, lastSeq) => ({ outbox: [...outbox, ...newOutboxEntries(lastSeq, events)], lastSeq: lastSeq + events.length })),
+    update: (seq, changes) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.map((e) => (e.seq === seq ? { ...e, ...structuredClone(changes) } : e)), lastSeq })),
+    remove: (seq) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.filter((e) => e.seq !== seq), lastSeq })),
+  };
+
+  #outboxChange(op: NonNullable<PendingMutation<R>['outboxOp']>): Promise<void> {
+    this.#assertOpen();
+    return new Promise<void>((resolve, reject) => this.#commits.add({ id: '', fn: () => ({ result: undefined }), outboxOp: op, resolve: () => resolve(), reject }));
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -196,13 +226,16 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
 
   /**
    * One group commit: each mutation, in arrival order, sees the state the ones before it left
-   * (read-modify-write stays serial); finished records go to history at once (the commit point of
-   * a finish, as before); then the live file is written once, and only then does any caller hear
-   * back. A write failure refuses every mutation of the group: none was confirmed.
+   * (read-modify-write stays serial); then the live file is written once, records, outbox and all,
+   * and only then does any caller hear back. A record that finished goes to history after that
+   * write (which still held it, final, with its outbox events), then leaves the live file: a crash
+   * in between leaves it final in live, and opening the store finishes the move. A write failure
+   * refuses every mutation of the group: none was confirmed.
    */
   async #commit(items: PendingMutation<R>[]): Promise<void> {
     const working = new Map(this.#live);
-    const movedToHistory: string[] = [];
+    let outbox = { outbox: this.#outbox, lastSeq: this.#outboxSeq };
+    const finished: R[] = [];
     const settled: Array<{ item: PendingMutation<R>; result: unknown }> = [];
     let liveChanged = false;
     for (const item of items) {
@@ -211,9 +244,16 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
         continue;
       }
       try {
+        if (item.outboxOp) {
+          outbox = item.outboxOp(outbox.outbox, outbox.lastSeq);
+          liveChanged = true;
+          settled.push({ item, result: undefined });
+          continue;
+        }
         const applied = this.#apply(working, item.id, item.fn);
-        if (applied.liveChanged) liveChanged = true;
-        if (applied.movedToHistory) movedToHistory.push(item.id);
+        if (applied.events.length > 0) outbox = { outbox: [...outbox.outbox, ...newOutboxEntries(outbox.lastSeq, applied.events)], lastSeq: outbox.lastSeq + applied.events.length };
+        if (applied.liveChanged || applied.events.length > 0) liveChanged = true;
+        if (applied.finished) finished.push(applied.finished);
         settled.push({ item, result: applied.result });
       } catch (err) {
         item.reject(err);
@@ -221,23 +261,41 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     }
     try {
       if (this.#failure) throw this.#failure;
-      if (liveChanged) await this.#writeLive(working, items.length > 1);
+      if (liveChanged) await this.#writeLive(working, outbox.outbox, outbox.lastSeq, items.length > 1);
     } catch (err) {
-      // Records committed to history stay out of live memory: history is the truth for them.
-      for (const id of movedToHistory) this.#live.delete(id);
       for (const { item } of settled) item.reject(err);
       return;
     }
     this.#live = working;
+    this.#outbox = outbox.outbox;
+    this.#outboxSeq = outbox.lastSeq;
+    if (finished.length > 0) {
+      try {
+        await this.#moveToHistory(finished);
+      } catch (err) {
+        for (const { item } of settled) item.reject(err);
+        return;
+      }
+    }
     for (const { item, result } of settled) item.resolve(result);
   }
 
+  /** Finished records: appended to history (the commit point of a finish), then dropped from live. */
+  async #moveToHistory(records: R[]): Promise<void> {
+    for (const record of records) this.#guard(this.files.history, () => this.#history.append(record));
+    const live = new Map(this.#live);
+    for (const record of records) live.delete(record.id);
+    await this.#writeLive(live, this.#outbox, this.#outboxSeq);
+    this.#live = live;
+  }
+
   /** Applies one mutation to `working`; refusals throw and leave `working` untouched. */
-  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; movedToHistory: boolean } {
+  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; finished?: R; events: DeskEvent[] } {
     const fromLive = working.get(id);
     const current = fromLive !== undefined ? structuredClone(fromLive) : this.#history.get(id);
-    const { next, result } = fn(current);
-    if (next === undefined) return { result, liveChanged: false, movedToHistory: false };
+    const { next, result, outbox } = fn(current);
+    const events = structuredClone(outbox ?? []);
+    if (next === undefined) return { result, liveChanged: false, events };
 
     const checked = check(this.#options.schema, next);
     if (!checked.ok) throw new Error(`refusing to store record ${id}: it does not match the schema: ${checked.problem}`);
@@ -248,25 +306,23 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     if (fromLive === undefined && current !== undefined && !finished) {
       throw new Error(`refusing to reopen record ${id}: it is finished and in history`);
     }
-
-    if (finished) {
+    if (finished && fromLive === undefined) {
+      // Already in history (changed again after it finished): its new form is appended there.
       this.#guard(this.files.history, () => this.#history.append(record));
-      if (fromLive === undefined) return { result, liveChanged: false, movedToHistory: true };
-      working.delete(id);
-      return { result, liveChanged: true, movedToHistory: true };
+      return { result, liveChanged: false, events };
     }
     working.set(id, record);
-    return { result, liveChanged: true, movedToHistory: false };
+    return { result, liveChanged: true, events, ...(finished ? { finished: record } : {}) };
   }
 
   get liveWrites(): number {
     return this.#liveWrites;
   }
 
-  async #writeLive(live: Map<string, R>, burst = false): Promise<void> {
+  async #writeLive(live: Map<string, R>, outbox: OutboxEntry[], outboxSeq: number, burst = false): Promise<void> {
     this.#liveWrites++;
     this.#adapter.offThread = burst;
-    this.#db.data = { version: this.#options.version, records: [...live.values()] };
+    this.#db.data = { version: this.#options.version, records: [...live.values()], outbox, outboxSeq };
     try {
       await this.#db.write();
     } catch (err) {
@@ -305,7 +361,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     if (stale.length === 0 && moved.length === 0) return;
     const live = new Map(this.#live);
     for (const id of [...stale, ...moved]) live.delete(id);
-    await this.#writeLive(live);
+    await this.#writeLive(live, this.#outbox, this.#outboxSeq);
     this.#live = live;
     if (stale.length) warn(`${this.files.live}: dropped ${stale.length} record(s) already finished in history (a move a crash interrupted): ${stale.join(', ')}`);
     if (moved.length) warn(`${this.files.live}: moved ${moved.length} finished record(s) to history: ${moved.join(', ')}`);
@@ -339,6 +395,22 @@ async function ensureFiles(files: RepositoryFiles, version: number): Promise<voi
     fsyncDirectory(dirname(files.history));
   }
   if (!liveExists) await new DurableJsonFile<LiveFile<never>>(files.live).write({ version, records: [] });
+}
+
+/** The outbox of the live file: absent (written before it existed) is empty. */
+function validateOutbox(file: string, raw: unknown): { entries: OutboxEntry[]; seq: number } {
+  const { outbox, outboxSeq } = raw as { outbox?: unknown; outboxSeq?: unknown };
+  if (outbox === undefined) return { entries: [], seq: 0 };
+  if (!Array.isArray(outbox)) throw new StoreCorruptError(file, '"outbox" is not an array');
+  for (const [i, e] of outbox.entries()) {
+    const entry = e as Partial<OutboxEntry> | null;
+    if (!entry || typeof entry.seq !== 'number' || typeof entry.requestId !== 'string' || typeof entry.event !== 'object' || !Array.isArray(entry.done)) {
+      throw new StoreCorruptError(file, `outbox entry ${i} is not an outbox entry`);
+    }
+  }
+  const entries = outbox as OutboxEntry[];
+  const seq = typeof outboxSeq === 'number' ? outboxSeq : entries.reduce((max, e) => Math.max(max, e.seq), 0);
+  return { entries, seq };
 }
 
 function validateLive<R extends { id: string }>(

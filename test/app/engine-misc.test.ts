@@ -12,18 +12,20 @@ import { cryptoInput, tradeInput } from './support/requests.js';
 import { REQUESTER, World } from './support/world.js';
 
 describe('engine edges', () => {
-  it('a notifier that throws is logged and skipped; the engine goes on and keeps the order of events', async () => {
+  it('a notifier that throws: the engine goes on; the event is kept and tried again with backoff, the request\'s later events wait their turn', async () => {
     const clock = new FakeClock();
     const seen: string[] = [];
     const warnings: string[] = [];
+    let down = true;
+    const requests = memoryRepository<DeskRequest>(isFinishedRequest);
     const engine = createEngine({
       exchange: new FakeExchange(clock),
-      requests: memoryRepository<DeskRequest>(isFinishedRequest),
+      requests,
       kv: memoryKv(),
       audit: memoryAuditLog(),
       notifier: {
         notify: async (event) => {
-          if (event.type === 'approval.counted') throw new Error('Slack is down');
+          if (event.type === 'approval.counted' && down) throw new Error('Slack is down');
           seen.push(event.type);
         },
       },
@@ -38,9 +40,17 @@ describe('engine edges', () => {
     const last = await engine.approve(r.request.id, 'B', r.request.snapshotHash);
     await (last.ok && last.execution);
     await engine.idle();
-    expect(seen).toEqual(['request.created', 'request.approved', 'execution.started', 'execution.submitted', 'status.changed']);
-    expect(warnings).toEqual(['notifier failed; event dropped', 'notifier failed; event dropped']);
+    // The money moved regardless; the messages after the refused one wait for it.
     expect((await engine.get(r.request.id))?.state).toBe('submitted');
+    expect(seen).toEqual(['request.created']);
+    expect(warnings[0]).toBe('a message did not reach Slack; it is kept and tried again');
+    expect((await requests.outbox.pending()).map((e) => e.event.type)).toEqual(['approval.counted', 'approval.counted', 'request.approved', 'execution.started', 'execution.submitted', 'status.changed']);
+    down = false;
+    clock.advance(2_000);
+    await engine.tick();
+    await engine.idle();
+    expect(seen).toEqual(['request.created', 'approval.counted', 'approval.counted', 'request.approved', 'execution.started', 'execution.submitted', 'status.changed']);
+    expect(await requests.outbox.pending()).toEqual([]);
   });
 
   it('run() ticks on the engine clock until aborted', async () => {
@@ -81,7 +91,7 @@ describe('engine edges', () => {
     await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash).catch(() => undefined);
     await world.engine.idle();
     expect((await world.record(res.request.id)).state).toBe('approved');
-    await world.restart({ requiredApprovals: 3 });
+    await world.restart({ requiredApprovals: 3, requesters: [REQUESTER] });
     await world.engine.idle();
     expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { stage: 'checks', reason: expect.stringMatching(/no longer meet/) } });
     expect(world.exchange.commits).toHaveLength(0);

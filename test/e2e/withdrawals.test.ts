@@ -35,7 +35,7 @@ describe('crypto withdrawal, from /withdraw to completed', () => {
     expect(msg.blocks[0]!.block_id).toBe(BLOCK.sandboxBanner);
     expect(limitViolations(msg.blocks)).toEqual([]);
     // Persisted where the message is, before anything else refers to it.
-    expect(await findApprovalMessage(d.kv, requestId)).toEqual({ channel: APPROVAL_CHANNEL, ts: msg.ts });
+    expect(await findApprovalMessage(d.kv, requestId)).toMatchObject({ channel: APPROVAL_CHANNEL, ts: msg.ts });
 
     const approve = buttonValue(msg.blocks, ACTION.approve)!;
     expect(approve).toMatch(new RegExp(`^${requestId}:[0-9a-f]{64}$`));

@@ -78,7 +78,7 @@ describe('the Slack notifier', () => {
     const r = record();
     await n.notify(event('request.created', r));
     const ref = await findApprovalMessage(kv, r.id);
-    expect(ref).toEqual({ channel: CHANNEL, ts: fake.callsTo('chat.postMessage')[0]!.response.ts });
+    expect(ref).toMatchObject({ channel: CHANNEL, ts: fake.callsTo('chat.postMessage')[0]!.response.ts });
     const counted = { ...r, state: 'pending' as const, approvals: [{ userId: 'U0APP0001', at: T0, snapshotHash: r.snapshotHash }] };
     await n.notify(event('approval.counted', counted, { by: 'U0APP0001', count: 1, required: 2 }));
     await n.notify(event('approval.refused', counted, { by: 'U0APP0001', reason: 'already_approved', message: 'You already approved this.' }));
@@ -99,34 +99,40 @@ describe('the Slack notifier', () => {
     expect(lines).toEqual([{ level: 'warn', message: 'Slack chat.postMessage (approval message) failed; retrying' }]);
   });
 
-  it('a post that keeps failing is logged, and the next event of the request posts the message', async () => {
+  it('a post that keeps failing throws for the outbox to try again (nothing posted, nothing marked done); a refusal that will not pass is marked permanent', async () => {
     const { n, kv } = notifier();
     for (let i = 0; i < 3; i++) fake.failNext('chat.postMessage', 'service_unavailable');
     const r = record();
-    await n.notify(event('request.created', r));
+    const done: string[] = [];
+    const progress = { done, markDone: async (step: string) => void done.push(step) };
+    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({ name: 'SlackDeliveryError', permanent: false });
     expect(await findApprovalMessage(kv, r.id)).toBeUndefined();
-    expect(lines.filter((l) => l.level === 'error').map((l) => l.message)).toEqual(['Slack chat.postMessage (approval message) failed', expect.stringContaining('approval message not posted')]);
-    const counted = { ...r, approvals: [{ userId: 'U0APP0001', at: T0, snapshotHash: r.snapshotHash }] };
-    await n.notify(event('approval.counted', counted, { by: 'U0APP0001', count: 1, required: 2 }));
-    const posted = fake.callsTo('chat.postMessage').filter((c) => c.response.ok);
-    expect(posted).toHaveLength(1);
-    expect(JSON.stringify(posted[0]!.args.blocks)).toContain('1 of 2 approvals');
-    expect(await findApprovalMessage(kv, r.id)).toBeDefined();
+    expect(done).toEqual([]);
+    fake.failNext('chat.postMessage', 'channel_not_found');
+    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({ permanent: true, reason: 'channel_not_found' });
+    await n.notify(event('request.created', r), progress);
+    expect(fake.callsTo('chat.postMessage').filter((c) => c.response.ok)).toHaveLength(1);
+    expect(done).toEqual(['message']);
   });
 
-  it('a failed update does not stop the thread post and the DM of the same event', async () => {
+  it('a step that fails stops the event there; tried again, only the steps left are sent: never a thread post or DM twice', async () => {
     const { n } = notifier();
     const r = record();
     await n.notify(event('request.created', r));
-    fake.failNext('chat.update', 'channel_not_found');
     const failed = { ...r, state: 'failed' as const, execution: newExecution(T0), failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
-    await n.notify(event('execution.failed', failed, failed.failure));
-    expect(lines.some((l) => l.level === 'error' && l.message.includes('chat.update'))).toBe(true);
-    const thread = fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts !== undefined);
+    const done: string[] = [];
+    const progress = { done, markDone: async (step: string) => void done.push(step) };
+    for (let i = 0; i < 3; i++) fake.failNext('chat.postMessage', 'service_unavailable');
+    // The message update goes through; the thread post fails: the DM waits behind it.
+    await expect(n.notify(event('execution.failed', failed, failed.failure), progress)).rejects.toMatchObject({ permanent: false });
+    expect(done).toEqual(['message']);
+    await n.notify(event('execution.failed', failed, failed.failure), progress);
+    expect(done).toEqual(['message', 'thread', 'dm']);
+    expect(fake.callsTo('chat.update')).toHaveLength(1);
+    const thread = fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts !== undefined && c.response.ok);
     expect(thread.map((c) => String(c.args.text))).toEqual([expect.stringContaining('Failed')]);
     // SANDBOX banner on thread posts and DMs too.
     expect(JSON.stringify(thread[0]!.args.blocks)).toContain('SANDBOX');
-    const dm = fake.callsTo('chat.postMessage').filter((c) => c.args.channel === 'D0REQ0001');
-    expect(dm.map((c) => String(c.args.text))).toEqual([expect.stringContaining('failed')]);
   });
+
 });

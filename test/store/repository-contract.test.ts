@@ -3,7 +3,7 @@
  * and the in-memory one alike, so engine tests on memory mean the same as production on files.
  */
 import { describe, expect, it } from 'vitest';
-import type { Repository } from '../../src/app/ports.js';
+import type { DeskEvent, Repository } from '../../src/app/ports.js';
 import { memoryRepository } from '../../src/store/memory.js';
 import { openRepository } from '../../src/store/repository.js';
 import { isFinished, rec, tempDir, testRepoOptions, type TestRecord } from './support/temp.js';
@@ -83,5 +83,56 @@ describe.each(implementations)('Repository contract: %s', (_name, make) => {
     expect((await repo.get('B'))?.note).toBe('late');
     expect(await repo.recentHistory(0)).toEqual([]);
     await close();
+  });
+});
+
+/** An event as the outbox stores it (the store keeps it as it is; only requestId matters here). */
+const ev = (requestId: string, type: string) => ({ type, at: 1, requestId, request: {} }) as unknown as DeskEvent;
+
+describe.each(implementations)('Outbox contract: %s', (_name, make) => {
+  it('events of a mutation are written with it, in order, numbered; update and remove are kept', async () => {
+    const { repo, close } = await make();
+    await repo.mutate('A', () => ({ next: rec('A'), result: null, outbox: [ev('A', 'one'), ev('A', 'two')] }));
+    await repo.outbox.append([ev('B', 'three')]);
+    const pending = await repo.outbox.pending();
+    expect(pending.map((e) => [e.requestId, e.event.type])).toEqual([['A', 'one'], ['A', 'two'], ['B', 'three']]);
+    expect(pending.map((e) => e.seq)).toEqual([1, 2, 3]);
+    await repo.outbox.update(1, { attempts: 2, done: ['message'], lastError: 'boom', failingSince: 5, nextAt: 9, permanent: true });
+    await repo.outbox.remove(2);
+    expect(await repo.outbox.pending()).toEqual([
+      expect.objectContaining({ seq: 1, attempts: 2, done: ['message'], permanent: true }),
+      expect.objectContaining({ seq: 3 }),
+    ]);
+    await repo.outbox.remove(1);
+    await repo.outbox.remove(3);
+    await repo.outbox.append([ev('C', 'four')]);
+    // Numbers are never reused, even once the outbox was empty.
+    expect((await repo.outbox.pending()).map((e) => e.seq)).toEqual([4]);
+    await close();
+  });
+
+  it('a refused mutation writes none of its events; a mutation that finishes its record keeps them', async () => {
+    const { repo, close } = await make();
+    await repo.mutate('A', () => ({ next: rec('A'), result: null }));
+    await expect(repo.mutate('A', () => ({ next: { ...rec('A'), id: 'Z' }, result: null, outbox: [ev('A', 'lost')] }))).rejects.toThrow();
+    await repo.mutate('A', () => ({ next: rec('A', 'completed'), result: null, outbox: [ev('A', 'finished')] }));
+    expect((await repo.outbox.pending()).map((e) => e.event.type)).toEqual(['finished']);
+    expect(await repo.listLive()).toEqual([]);
+    await close();
+  });
+});
+
+describe('Outbox on files', () => {
+  it('survives a reopen, with its numbering', async () => {
+    const dir = tempDir();
+    const repo = await openRepository(testRepoOptions(dir));
+    await repo.mutate('A', () => ({ next: rec('A'), result: null, outbox: [ev('A', 'one')] }));
+    await repo.outbox.update(1, { attempts: 1, done: ['message'] });
+    await repo.close();
+    const again = await openRepository(testRepoOptions(dir));
+    expect(await again.outbox.pending()).toEqual([expect.objectContaining({ seq: 1, attempts: 1, done: ['message'], event: expect.objectContaining({ type: 'one' }) })]);
+    await again.outbox.append([ev('A', 'two')]);
+    expect((await again.outbox.pending()).map((e) => e.seq)).toEqual([1, 2]);
+    await again.close();
   });
 });

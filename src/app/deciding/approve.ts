@@ -5,7 +5,7 @@
 import { decideApproval, isExpired } from '../../domain/policy.js';
 import { mustAdvance, newExecution, type DeskRequest } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
-import { audit, emit, SYSTEM, type EngineContext } from '../context.js';
+import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { execute } from '../executing/runner.js';
 import type { Mutation } from '../ports.js';
 
@@ -54,21 +54,21 @@ export function countApproval(ctx: EngineContext, current: DeskRequest | undefin
   const next = decision.last
     ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now) })
     : mustAdvance(current, 'approve', now, { approvals });
-  return { next, result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last } };
+  // Written with the approval, so its messages come before the execution's in the outbox.
+  const events = [stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required })];
+  if (decision.last) events.push(stamp(ctx, next, { type: 'request.approved' }));
+  return { next, result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last }, outbox: events };
 }
 
 /**
- * Appends the approval's audit lines (at once, so they share one flush) and queues its events.
- * Resolves when the lines are durable.
+ * Appends the approval's audit lines (at once, so they share one flush) and delivers its events
+ * (written with the approval). Resolves when the lines are durable.
  */
 export function reportCounted(ctx: EngineContext, counted: Extract<Counted, { ok: true }>, userId: string): Promise<void> {
   const { request, count, required, last } = counted;
   const lines = [audit(ctx, 'approval.counted', userId, request.id, { count, required, snapshotHash: request.snapshotHash, round: request.round })];
-  emit(ctx, request, { type: 'approval.counted', by: userId, count, required });
-  if (last) {
-    lines.push(audit(ctx, 'request.approved', SYSTEM, request.id, { approvers: request.approvals.map((a) => a.userId), snapshotHash: request.snapshotHash }));
-    emit(ctx, request, { type: 'request.approved' });
-  }
+  if (last) lines.push(audit(ctx, 'request.approved', SYSTEM, request.id, { approvers: request.approvals.map((a) => a.userId), snapshotHash: request.snapshotHash }));
+  ctx.notices.kick();
   return Promise.all(lines).then(() => undefined);
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../../domain/request.js';
 import { isExchangeError } from '../../exchange/errors.js';
 import { collect, findFirst } from '../collect.js';
-import { audit, emit, type EngineContext } from '../context.js';
+import { audit, stamp, type EngineContext } from '../context.js';
 import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../exchange-facts.js';
 import { takeQuote } from '../executing/quotes.js';
 
@@ -48,7 +48,7 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
     requiredApprovals: request.requiredApprovals,
     expiresAt: request.expiresAt,
   });
-  emit(ctx, request, { type: 'request.created' });
+  ctx.notices.kick();
   return { ok: true, request };
 }
 
@@ -61,7 +61,8 @@ async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): P
   for (let i = 0; i < ID_ATTEMPTS; i++) {
     const id = ctx.ids.requestId();
     const record = newRequest({ id, requester: userId, snapshot, now: ctx.clock.now(), policy: ctx.policy });
-    const inserted = await ctx.requests.mutate(id, (current) => (current === undefined ? { next: record, result: true } : { result: false }));
+    // The approval message's event is written with the request: a crash cannot leave it unposted.
+    const inserted = await ctx.requests.mutate(id, (current) => (current === undefined ? { next: record, result: true, outbox: [stamp(ctx, record, { type: 'request.created' })] } : { result: false }));
     if (inserted) return record;
   }
   throw new Error(`no unused request id after ${ID_ATTEMPTS} attempts`);

@@ -8,7 +8,7 @@
 import { mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
 import { withTerms } from './look-alikes.js';
-import { audit, emit, type EngineContext } from '../context.js';
+import { audit, emit, stamp, type EngineContext } from '../context.js';
 import { applyRemote } from '../following/poll.js';
 import { decide, type Facts, type Observation, type Step } from './decide.js';
 import { perform } from './effects.js';
@@ -80,13 +80,16 @@ async function persist(ctx: EngineContext, record: DeskRequest, step: Step): Pro
     const written = await ctx.requests.mutate<DeskRequest | undefined>(record.id, (current) => {
       if (current === undefined || current.updatedAt !== record.updatedAt || current.state !== record.state) return { result: undefined };
       const next = command === undefined ? { ...current, ...changes, updatedAt: now } : mustAdvance(current, command, now, changes);
-      return { next, result: next };
+      // What must reach Slack is written with the change itself: a crash cannot keep one without the other.
+      return { next, result: next, outbox: step.events.map((event) => stamp(ctx, next, event)) };
     });
     if (written === undefined) return undefined;
     saved = written;
+  } else {
+    for (const event of step.events) emit(ctx, saved, event);
   }
   await Promise.all(step.audit.map((line) => audit(ctx, line.type, line.actor, record.id, line.data)));
-  for (const event of step.events) emit(ctx, saved, event);
+  if (step.events.length > 0) ctx.notices.kick();
   if (step.log) ctx.logger[step.log.level](step.log.message, step.log.data);
   return saved;
 }

@@ -9,6 +9,7 @@ import { slackDate } from './format.js';
 import { LIMITS } from './limits.js';
 import { KIND_LABEL, type Decision } from './request-view.js';
 import { questionBlocks } from './person-question.js';
+import type { DeliveryProblem } from '../../app/notices/outbox-delivery.js';
 import { code, escapeMrkdwn } from './text.js';
 
 /** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */
@@ -27,6 +28,8 @@ export interface HomeViewInput {
   recent: readonly HomeRequest[];
   isApprover: boolean;
   isRequester: boolean;
+  /** Messages Slack keeps refusing (approvers only): a person must fix the channel, membership or token. */
+  deliveryProblems?: readonly DeliveryProblem[];
   at: number;
   sandbox: boolean;
 }
@@ -40,6 +43,8 @@ export function homeView(v: HomeViewInput): HomeView {
   if (v.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
   blocks.push(header('Desk approvals'));
   blocks.push(context([`Updated ${slackDate(v.at, '{date_short_pretty} {time}')} · /withdraw, /trade, /balances, /desk help`]));
+
+  if (v.isApprover && (v.deliveryProblems?.length ?? 0) > 0) blocks.push(...deliveryProblemBlocks(v.deliveryProblems!));
 
   if (v.isApprover) {
     blocks.push(divider(), header(`Waiting for your approval (${v.waitingForMe.length})`));
@@ -60,6 +65,22 @@ export function homeView(v: HomeViewInput): HomeView {
   blocks.push(section(v.recent.length === 0 ? 'No finished requests yet.' : v.recent.slice(0, MAX_LINES).map(requestLine).join('\n')));
 
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
+}
+
+/** Slack is refusing the desk's messages: what, since when, how many wait. Kept until delivered. */
+function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock[] {
+  const byError = new Map<string, DeliveryProblem[]>();
+  for (const p of problems) byError.set(p.error, [...(byError.get(p.error) ?? []), p]);
+  const lines = [...byError].map(([error, ps]) => {
+    const since = Math.min(...ps.map((p) => p.since));
+    const requests = [...new Set(ps.map((p) => p.requestId))].slice(0, 10).map((id) => code(id, 40)).join(', ');
+    return `• ${code(error, 200)} since ${slackDate(since)}: ${ps.length} message(s) waiting (${requests})${ps.some((p) => p.permanent) ? ' · needs a person: check the approval channel, that the bot is in it, and its token' : ''}`;
+  });
+  return [
+    divider(),
+    header(':warning: Slack delivery problem'),
+    section(`Messages about these requests have not reached the approval channel. They are kept and sent as soon as Slack takes them.\n${lines.join('\n')}`.slice(0, 2_900)),
+  ];
 }
 
 /** One request in a list: "Trade `R7K2QX` Buy 0.5 BTC with SGD · 1 of 2 approvals". */

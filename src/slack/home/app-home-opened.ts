@@ -27,11 +27,13 @@ export async function homeDataFor(ctx: SlackContext, userId: string): Promise<Ho
   if (ctx.deps.homeData) return ctx.deps.homeData(userId);
   const desk = ctx.deps.desk;
   if (!desk) return { waitingForMe: [], myOpen: [], recent: [] };
-  const [waiting, live, recent] = await Promise.all([desk.waitingFor(userId), desk.listLive(), desk.recent(RECENT_LIMIT)]);
+  const approver = ctx.roles.isApprover(userId);
+  const [waiting, live, recent, problems] = await Promise.all([desk.waitingFor(userId), desk.listLive(), desk.recent(RECENT_LIMIT), approver ? desk.deliveryProblems() : Promise.resolve([])]);
   return {
     waitingForMe: waiting.map(homeRequestOf),
     myOpen: live.filter((r) => r.requester === userId).map(homeRequestOf),
     recent: recent.map(homeRequestOf),
+    deliveryProblems: problems,
   };
 }
 
