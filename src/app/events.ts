@@ -2,11 +2,11 @@
  * What the engine tells the world, through the Notifier port. Every event carries the request
  * record as persisted when the event happened, so a driver can re-render from it alone.
  *
- * Delivery is AT MOST ONCE, by design: the engine persists a change first and notifies after.
- * A crash between the two can drop a notice but never repeat one: "reported once, never twice"
- * holds across restarts because polling compares against the persisted last-reported values.
- * A dropped notice is healed by the next change (each event carries the whole record) and the
- * driver can always show the current state from `engine.get(id)`.
+ * Delivery is through the durable outbox (notices/): an event is written with the change it
+ * describes (execution, requests, approvals) or just after it (the others), and delivered in
+ * order per request until the notifier takes it; the steps of an event the notifier already
+ * took are never repeated. "Reported once, never twice" also holds for status changes across
+ * restarts, because polling compares against the persisted last-reported values.
  */
 import type { DeskRequest, Failure, PersonDecisionRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
 import type { RefusalReason } from '../domain/refusals.js';
