@@ -10,6 +10,7 @@ import { openInDoubt } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { mustAdvance, newExecution, newRequest, type Attempt, type DeskRequest } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
+import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
 const T0 = 1_800_000_000_000;
 const config = resolveConfig({});
@@ -17,21 +18,9 @@ const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2']
 let keys = 0;
 const facts = (over: Partial<Facts> = {}): Facts => ({ config, policy, quoteSuperseded: false, newKey: () => `new-${++keys}`, measuredOffsetMs: null, ...over });
 
-const withdrawal: Snapshot = {
-  kind: 'crypto_withdrawal',
-  cryptoCurrencyId: 101,
-  asset: 'BTC',
-  network: 'Bitcoin',
-  precision: 8,
-  amount: '0.05',
-  fee: '0.0001',
-  total: '0.0501',
-  destination: { id: 'a1', label: 'Cold', address: 'bc1q', addressTag: null },
-  note: null,
-  purpose: null,
-};
+const withdrawal = withdrawalSnapshot;
 const quote = { quoteId: 'q1', price: '65000', expiresAt: T0 + 60_000 };
-const trade: Snapshot = { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.1', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limitPrice: '66000', slippageBps: 50, quote, note: null };
+const trade = tradeSnapshot(quote, '66000');
 const removal: Snapshot = { kind: 'bank_account_removal', bankAccount: { id: 7, currency: 'USD', display: 'Bank ••1234' }, note: null };
 
 /** An approved request (two approvals, neither the requester's). */

@@ -8,6 +8,7 @@ import { decideLook, openInDoubt, type Look, type LookDecision } from '../../src
 import { createPolicy } from '../../src/domain/policy.js';
 import { newExecution, newRequest, type Attempt, type Candidate, type DeskRequest } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
+import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
 const config = resolveConfig({});
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
@@ -15,31 +16,8 @@ const T0 = 1_800_000_000_000;
 const SEND = T0 + 1_000;
 const GAVE_UP = SEND + 10_000;
 
-const withdrawal: Snapshot = {
-  kind: 'crypto_withdrawal',
-  cryptoCurrencyId: 101,
-  asset: 'BTC',
-  network: 'Bitcoin',
-  precision: 8,
-  amount: '0.05',
-  fee: '0.0001',
-  total: '0.0501',
-  destination: { id: 'a1', label: 'Cold', address: 'bc1q', addressTag: null },
-  note: null,
-  purpose: null,
-};
-const trade: Snapshot = {
-  kind: 'trade',
-  symbol: 'BTC-USD',
-  side: 'buy',
-  quantity: '0.1',
-  quantityCurrency: 'BTC',
-  paymentMethod: 'user_balance',
-  limitPrice: '70000',
-  slippageBps: 50,
-  quote: { quoteId: 'q1', price: '65000', expiresAt: SEND + 2_500 },
-  note: null,
-};
+const withdrawal = withdrawalSnapshot;
+const trade = tradeSnapshot({ quoteId: 'q1', price: '65000', expiresAt: SEND + 2_500 }, '70000');
 
 function inDoubtRecord(snapshot: Snapshot, attempt: Partial<Attempt> = {}, offset: number | null = null): DeskRequest {
   const base = newRequest({ id: 'R1', requester: 'U_REQ', snapshot, now: T0, policy });

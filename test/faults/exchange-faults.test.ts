@@ -15,19 +15,18 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineConfigInput } from '../../src/app/config.js';
-import { createEngine, type Engine } from '../../src/app/engine.js';
-import { createRandomIds } from '../../src/app/ids.js';
+import type { Engine } from '../../src/app/engine.js';
 import { DESK_REQUEST_SCHEMA } from '../../src/app/record-schema.js';
-import { createPolicy } from '../../src/domain/policy.js';
 import { cmp } from '../../src/domain/money.js';
-import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
+import type { DeskRequest } from '../../src/domain/record.js';
 import { createExchangeClient } from '../../src/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type FaultRule, type Sandbox } from '../../src/sandbox/index.js';
-import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
+import type { memoryRepository } from '../../src/store/memory.js';
 import { DESK_PEOPLE } from './support/desk.js';
+import { deskPlan, memoryDesk } from './support/memory-desk.js';
 import { makeFaultKey } from './support/keys.js';
-import { advancePlan, findTagged, withTag, type PlanItem } from './support/plan.js';
+import { advancePlan, findTagged, type PlanItem } from './support/plan.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const key = makeFaultKey();
@@ -88,32 +87,12 @@ async function makeWorld(): Promise<World> {
     rateLimit: false,
     retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
   });
-  const requests = memoryRepository<DeskRequest>(isFinishedRequest);
   const errors: string[] = [];
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const engine = createEngine({
-    exchange,
-    requests,
-    kv: memoryKv(),
-    audit: memoryAuditLog({ clock }),
-    notifier: { notify: () => {} },
-    clock,
-    ids: createRandomIds(),
-    policy: createPolicy({ requesters: [DESK_PEOPLE.requester], approvers: DESK_PEOPLE.approvers }),
-    config: ENGINE_CONFIG,
-    logger: { info: () => {}, warn: () => {}, error: (m, d) => errors.push(`${m} ${JSON.stringify(d ?? {})}`) },
-  });
+  const logger = { info: () => {}, warn: () => {}, error: (m: string, d?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(d ?? {})}`) };
+  const { engine, requests } = memoryDesk({ exchange, clock, config: ENGINE_CONFIG, logger });
   await engine.start();
-  const account = sandbox.state.accounts.get('main')!;
-  const address = account.addressBook.find((a) => a.label === 'OTC partner (TRC20)')!;
-  const usd = account.bankAccounts.find((b) => b.currency === 'USD')!;
-  const unverifiedSgd = account.bankAccounts.find((b) => b.currency === 'SGD' && !b.verified)!;
-  const plan: PlanItem[] = [
-    withTag('crypto', { kind: 'crypto_withdrawal', cryptoCurrencyId: 104, addressBookId: address.id, amount: '123.45' }),
-    withTag('fiat', { kind: 'fiat_withdrawal', currency: 'USD', bankAccountId: usd.id, amount: '1500.5' }),
-    withTag('trade', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.015', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 1000 } }),
-    withTag('removal', { kind: 'bank_account_removal', bankAccountId: unverifiedSgd.id }),
-  ];
+  const plan = deskPlan(sandbox, ['crypto', 'fiat', 'trade', 'removal']);
   return { sandbox, engine, requests, plan, clientSleeps, refusals: new Map(), errors };
 }
 

@@ -12,18 +12,14 @@
  * and is shown to a person, never adopted).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/app/engine.js';
-import { createRandomIds } from '../../src/app/ids.js';
+import type { Engine } from '../../src/app/engine.js';
 import { cmp } from '../../src/domain/money.js';
-import { createPolicy } from '../../src/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
 import { createExchangeClient } from '../../src/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
-import { DESK_PEOPLE } from './support/desk.js';
 import { makeFaultKey } from './support/keys.js';
-import { advancePlan, findTagged, withTag, type PlanItem } from './support/plan.js';
+import { deskPlan, memoryDesk } from './support/memory-desk.js';
+import { advancePlan, findTagged, type PlanItem } from './support/plan.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const key = makeFaultKey();
@@ -72,27 +68,9 @@ async function trial(delayS: number): Promise<Trial> {
     },
   });
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const engine = createEngine({
-    exchange,
-    requests: memoryRepository<DeskRequest>(isFinishedRequest),
-    kv: memoryKv(),
-    audit: memoryAuditLog({ clock }),
-    notifier: { notify: () => {} },
-    clock,
-    ids: createRandomIds(),
-    policy: createPolicy({ requesters: [DESK_PEOPLE.requester], approvers: DESK_PEOPLE.approvers }),
-    config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } },
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
-  });
+  const { engine } = memoryDesk({ exchange, clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
   await engine.start();
-  const account = sandbox.state.accounts.get('main')!;
-  const address = account.addressBook.find((a) => a.label === 'OTC partner (TRC20)')!;
-  const usd = account.bankAccounts.find((b) => b.currency === 'USD')!;
-  const plan = [
-    withTag('crypto', { kind: 'crypto_withdrawal', cryptoCurrencyId: 104, addressBookId: address.id, amount: '123.45' }),
-    withTag('fiat', { kind: 'fiat_withdrawal', currency: 'USD', bankAccountId: usd.id, amount: '1500.5' }),
-    withTag('trade', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.015', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 1000 } }),
-  ];
+  const plan = deskPlan(sandbox, ['crypto', 'fiat', 'trade']);
   return { sandbox, engine, plan, sends };
 }
 

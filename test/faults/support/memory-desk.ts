@@ -1,0 +1,48 @@
+/**
+ * The engine on in-memory stores against a sandbox, and the desk's plan of requests on the
+ * sandbox's seeded account: what the in-process fault trials (exchange faults, late commits) share.
+ */
+import type { EngineConfigInput } from '../../../src/app/config.js';
+import { createEngine, type Engine } from '../../../src/app/engine.js';
+import { createRandomIds } from '../../../src/app/ids.js';
+import type { Clock, ExchangePort, Logger } from '../../../src/app/ports.js';
+import { createPolicy } from '../../../src/domain/policy.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { memoryAuditLog, memoryKv, memoryRepository, type MemoryRepository } from '../../../src/store/memory.js';
+import { DESK_PEOPLE } from './desk.js';
+import { withTag, type PlanItem } from './plan.js';
+
+export function memoryDesk(o: { exchange: ExchangePort; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<DeskRequest> } {
+  const requests = memoryRepository<DeskRequest>(isFinishedRequest);
+  const engine = createEngine({
+    exchange: o.exchange,
+    requests,
+    kv: memoryKv(),
+    audit: memoryAuditLog({ clock: o.clock }),
+    notifier: { notify: () => {} },
+    clock: o.clock,
+    ids: createRandomIds(),
+    policy: createPolicy({ requesters: [DESK_PEOPLE.requester], approvers: DESK_PEOPLE.approvers }),
+    config: o.config,
+    logger: o.logger ?? { info: () => {}, warn: () => {}, error: () => {} },
+  });
+  return { engine, requests };
+}
+
+export type PlanKind = 'crypto' | 'fiat' | 'trade' | 'removal';
+
+/** One request of each kind asked for, on the sandbox's seeded account, tagged by kind. */
+export function deskPlan(sandbox: Sandbox, kinds: readonly PlanKind[]): PlanItem[] {
+  const account = sandbox.state.accounts.get('main')!;
+  const address = account.addressBook.find((a) => a.label === 'OTC partner (TRC20)')!;
+  const usd = account.bankAccounts.find((b) => b.currency === 'USD')!;
+  const unverifiedSgd = account.bankAccounts.find((b) => b.currency === 'SGD' && !b.verified)!;
+  const all: Record<PlanKind, PlanItem> = {
+    crypto: withTag('crypto', { kind: 'crypto_withdrawal', cryptoCurrencyId: 104, addressBookId: address.id, amount: '123.45' }),
+    fiat: withTag('fiat', { kind: 'fiat_withdrawal', currency: 'USD', bankAccountId: usd.id, amount: '1500.5' }),
+    trade: withTag('trade', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.015', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 1000 } }),
+    removal: withTag('removal', { kind: 'bank_account_removal', bankAccountId: unverifiedSgd.id }),
+  };
+  return kinds.map((k) => all[k]);
+}
