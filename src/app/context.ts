@@ -47,6 +47,8 @@ export interface EngineContext {
   readonly schedules: PollSchedules;
   readonly pollBudget: TokenBucket;
   readonly notices: NoticeQueue;
+  /** Only for what is derived, not owed (notices/refresh-messages.ts); events go through `notices`. */
+  readonly notifier: Notifier;
   /** When every open request's message was last checked (notices/refresh-messages.ts). */
   lastRefreshAt: number;
   readonly background: Background;
@@ -80,6 +82,7 @@ export function createContext(deps: EngineDeps): EngineContext {
     schedules: newPollSchedules(),
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
     notices: new NoticeQueue(deps.requests.outbox, deps.notifier, deps.clock, logger),
+    notifier: deps.notifier,
     lastRefreshAt: deps.clock.now(),
     background: new Background(logger),
   };

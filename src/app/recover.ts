@@ -29,8 +29,9 @@ export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
   for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('submitted')) ctx.schedules.poll.delete(request.id);
   // What the last run left in the outbox goes out now, and every open request's message is checked.
-  void ctx.notices.delivery.resume();
-  await refreshMessages(ctx);
+  const delivered = new Set((await ctx.requests.outbox.pending()).map((e) => e.requestId));
+  await ctx.notices.delivery.resume();
   ctx.lastRefreshAt = ctx.clock.now();
+  void ctx.background.start('refresh of the request messages', refreshMessages(ctx, delivered).then(() => undefined));
   return summary;
 }

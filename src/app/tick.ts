@@ -24,7 +24,7 @@ export async function tick(ctx: EngineContext): Promise<TickSummary> {
   // Messages Slack refused earlier, whose next try has come; and now and then every open message.
   if (ctx.clock.now() - ctx.lastRefreshAt >= REFRESH_EVERY_MS) {
     ctx.lastRefreshAt = ctx.clock.now();
-    await refreshMessages(ctx);
+    void ctx.background.start('refresh of the request messages', refreshMessages(ctx).then(() => undefined));
   }
   ctx.notices.kick();
   return { expired, driven: inDoubt + approved, ...polled };

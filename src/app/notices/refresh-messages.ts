@@ -1,19 +1,28 @@
 /**
  * Every open request has its message in Slack, as it is now: on start and every ten minutes, each
- * live request with nothing waiting in the outbox gets a `message.refresh`, which posts a missing
- * message (once) and updates one that no longer shows the record. It heals what no event would:
- * a message lost with an outbox written by an older version, or edited away in Slack.
+ * live request with nothing waiting in the outbox is handed to the notifier as `message.refresh`,
+ * which posts a missing message (once) and updates one that no longer shows the record (it keeps
+ * a digest of what it sent, so an unchanged message costs no Slack call). It heals what no event
+ * would: a message whose event an older version lost, or one edited away in Slack. Not written to
+ * the outbox: it is derived from the records, and the next refresh does it again if Slack fails.
  */
+import { errorText } from '../error-text.js';
 import { stamp, type EngineContext } from '../context.js';
 
 export const REFRESH_EVERY_MS = 10 * 60_000;
 
-export async function refreshMessages(ctx: EngineContext): Promise<number> {
-  const waiting = new Set((await ctx.requests.outbox.pending()).map((e) => e.requestId));
-  const events = (await ctx.requests.listLive()).filter((r) => !waiting.has(r.id)).map((r) => stamp(ctx, r, { type: 'message.refresh' }));
-  if (events.length > 0) {
-    await ctx.requests.outbox.append(events);
-    ctx.notices.kick();
+/** `skip`: requests whose events were just delivered (their message is as fresh as it gets). */
+export async function refreshMessages(ctx: EngineContext, skip: ReadonlySet<string> = new Set()): Promise<number> {
+  const waiting = new Set([...skip, ...(await ctx.requests.outbox.pending()).map((e) => e.requestId)]);
+  let refreshed = 0;
+  for (const request of await ctx.requests.listLive()) {
+    if (waiting.has(request.id)) continue;
+    try {
+      await ctx.notifier.notify(stamp(ctx, request, { type: 'message.refresh' }));
+      refreshed++;
+    } catch (err) {
+      ctx.logger.warn('request message not refreshed; the next refresh tries again', { requestId: request.id, error: errorText(err) });
+    }
   }
-  return events.length;
+  return refreshed;
 }
