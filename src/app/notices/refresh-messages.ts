@@ -15,8 +15,11 @@ export const REFRESH_EVERY_MS = 10 * 60_000;
 export async function refreshMessages(ctx: EngineContext, skip: ReadonlySet<string> = new Set()): Promise<number> {
   const waiting = new Set([...skip, ...(await ctx.requests.outbox.pending()).map((e) => e.requestId)]);
   let refreshed = 0;
-  for (const request of await ctx.requests.listLive()) {
-    if (waiting.has(request.id)) continue;
+  // One record read at a time: a desk with thousands open keeps no copy of all of them meanwhile.
+  const ids = (await ctx.requests.listLive()).map((r) => r.id).filter((id) => !waiting.has(id));
+  for (const id of ids) {
+    const request = await ctx.requests.get(id);
+    if (request === undefined) continue;
     try {
       await ctx.notifier.notify(stamp(ctx, request, { type: 'message.refresh' }));
       refreshed++;
