@@ -33,6 +33,19 @@ async function desk(text: string, userId: string = USERS.approver1, responseId =
 }
 
 describe('App Home', () => {
+  it('shows no desk data to someone outside the desk: no amounts, destinations or recent activity', async () => {
+    const { requestId } = await requestCrypto(d);
+    // Finished: before the fix, recent activity showed it to anyone who opened the tab.
+    expect(await d.bot.engine.reject(requestId, USERS.approver1, 'not this week')).toMatchObject({ ok: true });
+    await d.settle();
+    expect(JSON.stringify(await openHome(USERS.approver1))).toContain(requestId);
+    const home = JSON.stringify(await openHome(USERS.outsider));
+    expect(home).not.toContain(requestId);
+    expect(home).not.toContain('150.12');
+    expect(home).not.toContain('Recent activity');
+    expect(home).toContain("serves the desk's traders, approvers and compliance officers");
+  });
+
   it('shows what waits for me with the buttons, my open requests and recent activity; approving there updates both', async () => {
     const { requestId } = await requestCrypto(d);
     const approverHome = await openHome(USERS.approver1);

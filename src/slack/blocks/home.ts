@@ -28,6 +28,8 @@ export interface HomeViewInput {
   recent: readonly HomeRequest[];
   isApprover: boolean;
   isRequester: boolean;
+  /** False for someone outside the desk: no desk data at all. */
+  isDeskMember?: boolean;
   /** Messages Slack keeps refusing (approvers only): a person must fix the channel, membership or token. */
   deliveryProblems?: readonly DeliveryProblem[];
   at: number;
@@ -61,8 +63,12 @@ export function homeView(v: HomeViewInput): HomeView {
     blocks.push(section(v.myOpen.length === 0 ? 'None.' : v.myOpen.slice(0, MAX_LINES).map(requestLine).join('\n')));
   }
 
-  blocks.push(divider(), header('Recent activity'));
-  blocks.push(section(v.recent.length === 0 ? 'No finished requests yet.' : v.recent.slice(0, MAX_LINES).map(requestLine).join('\n')));
+  if (v.isDeskMember === false) {
+    blocks.push(divider(), section("This bot serves the desk's traders, approvers and compliance officers. Ask the desk to add you if you need it."));
+  } else {
+    blocks.push(divider(), header('Recent activity'));
+    blocks.push(section(v.recent.length === 0 ? 'No finished requests yet.' : v.recent.slice(0, MAX_LINES).map(requestLine).join('\n')));
+  }
 
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
 }

@@ -24,6 +24,8 @@ type PublishClient = { views: { publish(args: { user_id: string; view: ReturnTyp
 
 /** What the engine says about `userId`'s requests. */
 export async function homeDataFor(ctx: SlackContext, userId: string): Promise<HomeData> {
+  // Amounts, destinations and bank details are the desk's business only: anyone else sees none.
+  if (!ctx.roles.isDeskMember(userId)) return { waitingForMe: [], myOpen: [], recent: [] };
   if (ctx.deps.homeData) return ctx.deps.homeData(userId);
   const desk = ctx.deps.desk;
   if (!desk) return { waitingForMe: [], myOpen: [], recent: [] };
@@ -45,6 +47,7 @@ export async function publishHome(ctx: SlackContext, client: PublishClient, user
     ...data,
     isApprover: ctx.roles.isApprover(userId),
     isRequester: ctx.roles.isRequester(userId),
+    isDeskMember: ctx.roles.isDeskMember(userId),
     at: ctx.deps.clock.now(),
     sandbox: ctx.sandbox,
   });
