@@ -267,6 +267,7 @@ export class FakeSlackApi {
       }),
       'chat.postMessage': (a) => {
         if (!a.channel) return { ok: false, error: 'channel_not_found' };
+        if (duplicateIds(a.blocks)) return { ok: false, error: 'invalid_blocks' };
         if (!a.text && !a.blocks) return { ok: false, error: 'no_text' };
         const ts = this.#nextTs();
         const channel = channelOf(a.channel);
@@ -274,6 +275,7 @@ export class FakeSlackApi {
       },
       'chat.update': (a) => {
         if (!a.channel || !a.ts) return { ok: false, error: 'message_not_found' };
+        if (duplicateIds(a.blocks)) return { ok: false, error: 'invalid_blocks' };
         return { ok: true, channel: a.channel, ts: a.ts, text: a.text, message: { text: a.text, blocks: a.blocks } };
       },
       'chat.postEphemeral': (a) => {
@@ -281,16 +283,17 @@ export class FakeSlackApi {
         return { ok: true, message_ts: this.#nextTs() };
       },
       'chat.getPermalink': (a) => ({ ok: true, channel: a.channel, permalink: `https://fake.slack.test/archives/${String(a.channel)}/p${String(a.message_ts).replace('.', '')}` }),
-      'views.open': (a) => (a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
-      'views.push': (a) => (a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
+      'views.open': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
+      'views.push': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
       'views.update': (a) => {
         const id = typeof a.view_id === 'string' ? a.view_id : undefined;
         const existing = id ? this.#views.get(id) : undefined;
         if (!id || !existing) return { ok: false, error: 'not_found' };
+        if (duplicateIds(viewBlocks(a))) return { ok: false, error: 'invalid_blocks' };
         if (typeof a.hash === 'string' && a.hash !== existing.hash) return { ok: false, error: 'hash_conflict' };
         return { ok: true, view: this.#storeView(a, id) };
       },
-      'views.publish': (a) => (a.user_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_arguments' }),
+      'views.publish': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.user_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_arguments' }),
       'conversations.open': (a) => {
         const users = String(a.users ?? '').split(',').filter(Boolean);
         if (users.length !== 1) return { ok: false, error: users.length === 0 ? 'users_list_not_supplied' : 'not_supported' };
@@ -305,6 +308,28 @@ export class FakeSlackApi {
       },
     };
   }
+}
+
+function viewBlocks(a: Record<string, unknown>): unknown {
+  return (a.view as { blocks?: unknown } | undefined)?.blocks;
+}
+
+/**
+ * Slack refuses a message or view whose blocks repeat a block_id, or whose block repeats an
+ * action_id (`invalid_blocks`); so does this stand-in, so a test cannot pass on blocks Slack refuses.
+ */
+export function duplicateIds(blocks: unknown): boolean {
+  if (!Array.isArray(blocks)) return false;
+  const blockIds = new Set<string>();
+  for (const block of blocks as Array<{ block_id?: string; elements?: Array<{ action_id?: string }>; accessory?: { action_id?: string } }>) {
+    if (block.block_id !== undefined) {
+      if (blockIds.has(block.block_id)) return true;
+      blockIds.add(block.block_id);
+    }
+    const actionIds = [...(block.elements ?? []), ...(block.accessory ? [block.accessory] : [])].map((e) => e.action_id).filter((id): id is string => id !== undefined);
+    if (new Set(actionIds).size !== actionIds.length) return true;
+  }
+  return false;
 }
 
 /** Start a fake Slack Web API on 127.0.0.1 with a free port. */

@@ -33,6 +33,19 @@ async function desk(text: string, userId: string = USERS.approver1, responseId =
 }
 
 describe('App Home', () => {
+  it('two requests waiting: both cards with their buttons, block ids unique (Slack refuses repeats)', async () => {
+    const first = await requestCrypto(d);
+    const second = await requestCrypto(d, { amount: '20' });
+    const home = await openHome(USERS.approver1);
+    expect(d.fake.callsTo('views.publish').at(-1)!.response.ok).toBe(true);
+    const ids = home.map((b) => b.block_id).filter((id): id is string => id !== undefined);
+    expect(new Set(ids).size).toBe(ids.length);
+    const text = JSON.stringify(home);
+    expect(text).toContain(first.requestId);
+    expect(text).toContain(second.requestId);
+    expect(text).toContain('Waiting for your approval (2)');
+  });
+
   it('shows no desk data to someone outside the desk: no amounts, destinations or recent activity', async () => {
     const { requestId } = await requestCrypto(d);
     // Finished: before the fix, recent activity showed it to anyone who opened the tab.

@@ -68,10 +68,13 @@ export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
   return message(fallbackText(input), blocks);
 }
 
-/** Summary and detail blocks of a request, shared by the message and the App Home cards. */
-export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'requesterId' | 'createdAt' | 'request'>): KnownBlock[] {
+/**
+ * Summary and detail blocks of a request, shared by the message and the App Home cards. `idSuffix`
+ * keeps block ids unique where several requests share one view (App Home): Slack refuses repeats.
+ */
+export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'requesterId' | 'createdAt' | 'request'>, idSuffix = ''): KnownBlock[] {
   const fields = [`*Requested by*\n${mention(input.requesterId)} ${slackDate(input.createdAt)}`, `*Request*\n${code(input.requestId, 40)}`, ...detailFields(input.request)];
-  const blocks: KnownBlock[] = [fieldsSection(fields, BLOCK.approvalSummary)];
+  const blocks: KnownBlock[] = [fieldsSection(fields, BLOCK.approvalSummary + idSuffix)];
   const extra: string[] = [];
   const { note, purpose } = input.request;
   if (purpose) extra.push(`*Purpose:* ${escapeMrkdwn(purpose, 1_000)}`);
@@ -81,7 +84,7 @@ export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'r
 }
 
 /** Approve (with a confirmation), Reject and Cancel; values from approvalButtonValue. */
-export function approvalButtons(input: Pick<ApprovalMessageInput, 'requestId' | 'request' | 'snapshotHash'>): KnownBlock {
+export function approvalButtons(input: Pick<ApprovalMessageInput, 'requestId' | 'request' | 'snapshotHash'>, idSuffix = ''): KnownBlock {
   const what = escapeMrkdwn(`${KIND_LABEL[input.request.kind].toLowerCase()} ${headline(input.request)}`, 200);
   return actions(
     [
@@ -92,7 +95,7 @@ export function approvalButtons(input: Pick<ApprovalMessageInput, 'requestId' | 
       button(APPROVAL_BUTTON.reject, ACTION.reject, input.requestId, { style: 'danger' }),
       button(APPROVAL_BUTTON.cancel, ACTION.cancel, input.requestId),
     ],
-    BLOCK.approvalActions,
+    BLOCK.approvalActions + idSuffix,
   );
 }
 

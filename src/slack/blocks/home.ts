@@ -53,7 +53,8 @@ export function homeView(v: HomeViewInput): HomeView {
     if (v.waitingForMe.length === 0) blocks.push(section('Nothing waits for you.'));
     for (const r of v.waitingForMe.slice(0, MAX_CARDS)) {
       // Waiting for approval, or (approved, outcome unknown) for a person's decision.
-      blocks.push(...requestBlocks(r), context([progressLine(r)]), ...(r.question ? questionBlocks(r.question) : [approvalButtons(r)]));
+      const id = `:${r.requestId}`;
+      blocks.push(...requestBlocks(r, id), context([progressLine(r)]), ...(r.question ? questionBlocks(r.question) : [approvalButtons(r, id)]));
     }
     if (v.waitingForMe.length > MAX_CARDS) blocks.push(context([`${v.waitingForMe.length - MAX_CARDS} more in the approval channel.`]));
   }

@@ -235,8 +235,9 @@ export function fiatOverview(input: FiatOverviewInput): MessagePayload {
   part('Recent deposits', input.deposits.lines, 'None.');
   blocks.push(context([[input.sandbox ? ':test_tube: SANDBOX' : '', `as of ${slackDate(input.at, '{time_secs}')}`].filter(Boolean).join(' · ')]));
   const more = [
-    ...(input.withdrawals.more ? [button('More withdrawals', ACTION.listMore, encodeMore(input.withdrawals.more))] : []),
-    ...(input.deposits.more ? [button('More deposits', ACTION.listMore, encodeMore(input.deposits.more))] : []),
+    // One action_id per button within the block (Slack refuses repeats); listeners route on the part before ":".
+    ...(input.withdrawals.more ? [button('More withdrawals', `${ACTION.listMore}:withdrawals`, encodeMore(input.withdrawals.more))] : []),
+    ...(input.deposits.more ? [button('More deposits', `${ACTION.listMore}:deposits`, encodeMore(input.deposits.more))] : []),
   ];
   if (more.length > 0) blocks.push(actions(more, BLOCK.listMore));
   return message('Fiat: fees, limits, recent withdrawals and deposits', blocks);

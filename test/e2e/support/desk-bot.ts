@@ -177,7 +177,7 @@ export function buttonValue(blocks: Block[], actionId: string): string | undefin
 }
 
 export function hasButtons(blocks: Block[]): boolean {
-  return blocks.some((b) => b.block_id === BLOCK.approvalActions);
+  return blocks.some((b) => (b.block_id ?? '').split(':')[0] === BLOCK.approvalActions);
 }
 
 /** Top-level posts in the approval channel. */
