@@ -3,6 +3,7 @@
  * interactivity, options and events) unless an app token is configured, then Socket Mode.
  * `processBeforeResponse: false`: an ack() answers Slack at once and the listener goes on.
  */
+import { refusingFutureRequests } from './request-freshness.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger } from '@slack/bolt';
@@ -73,6 +74,7 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
       ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
       ...(logger ? { logger } : { logLevel }),
     });
+    httpReceiver.requestListener = refusingFutureRequests(httpReceiver.requestListener);
     app = new App({ ...common, receiver: httpReceiver });
   }
 

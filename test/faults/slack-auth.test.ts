@@ -59,6 +59,8 @@ const ATTACKS: Array<[string, (body: string) => Record<string, string>]> = [
   ['signature of another timestamp', (body) => ({ ...sign(body, now() - 30), 'x-slack-request-timestamp': String(now()) })],
   ['correctly signed but 6 minutes old', (body) => sign(body, now() - 6 * 60)],
   ['correctly signed, an hour old (a replay)', (body) => sign(body, now() - 3_600)],
+  ['correctly signed, an hour in the future (replayable for an hour)', (body) => sign(body, now() + 3_600)],
+  ['correctly signed, 6 minutes in the future', (body) => sign(body, now() + 6 * 60)],
   ['no signature headers', () => ({})],
   ['timestamp without signature', () => ({ 'x-slack-request-timestamp': String(now()) })],
   ['signature without timestamp', (body) => ({ 'x-slack-signature': sign(body)['x-slack-signature'] })],
