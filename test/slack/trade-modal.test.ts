@@ -10,6 +10,7 @@ import { stateOf, type StateValues } from './support/signed-requests.js';
 
 const quotes: QuoteTermsView[] = [];
 let quoteFails = false;
+let quoteFailMessage = 'Pair is suspended';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
@@ -18,7 +19,7 @@ beforeAll(async () => {
       tradePairs: ['BTC-SGD', 'ETH-SGD'],
       previewQuote: async (terms) => {
         quotes.push(terms);
-        if (quoteFails) throw new ExchangeError({ kind: 'unprocessable', operation: 'createQuote', status: 422, messages: ['Pair is suspended'] });
+        if (quoteFails) throw new ExchangeError({ kind: 'unprocessable', operation: 'createQuote', status: 422, messages: [quoteFailMessage] });
         return { price: '90000', expiresAt: Date.now() + 2_500 };
       },
     },
@@ -48,10 +49,10 @@ async function open(): Promise<View> {
   return viewOf(await h.fake.waitFor((c) => c.method === 'views.open', { after: mark }));
 }
 
-async function change(view: View, actionId: string, values: StateValues): Promise<View> {
+async function change(view: View, actionId: string, values: StateValues, userId: string = PEOPLE.requester): Promise<View> {
   const mark = h.fake.calls.length;
   await h.slack.blockAction({
-    userId: PEOPLE.requester,
+    userId,
     actionId,
     container: { type: 'view', viewId: view.id, view: { hash: view.hash, private_metadata: view.private_metadata, callback_id: view.callback_id, state: { values } } },
   });
@@ -103,5 +104,24 @@ describe('/trade', () => {
     const failed = await change(view, ACTION.tradeRefreshQuote, form({ pair: 'ETH-SGD', quantity: '2' }));
     quoteFails = false;
     expect(quoteText(failed)).toBe(':warning: No quote: Pair is suspended');
+  });
+
+  it('a form still open for someone no longer a requester takes no quote: the form says why', async () => {
+    const view = await open();
+    const before = quotes.length;
+    const refused = (await change(view, ACTION.tradeRefreshQuote, form({ pair: 'BTC-SGD', quantity: '1' }), PEOPLE.outsider)) as unknown as { blocks: { text?: { text: string } }[] };
+    expect(quotes.length).toBe(before);
+    expect(JSON.stringify(refused.blocks)).toContain('You are not allowed to make requests.');
+  });
+
+  it('an exchange error of any length fits the form: the form still updates', async () => {
+    quoteFails = true;
+    quoteFailMessage = 'x'.repeat(5_000);
+    const view = await open();
+    const failed = await change(view, ACTION.tradeRefreshQuote, form({ pair: 'ETH-SGD', quantity: '2' }));
+    quoteFails = false;
+    quoteFailMessage = 'Pair is suspended';
+    expect(quoteText(failed)).toContain(':warning: No quote: xxxx');
+    expect(failed.private_metadata.length).toBeLessThanOrEqual(3_000);
   });
 });

@@ -9,12 +9,17 @@ import type { SlackContext } from '../context.js';
 import { quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../forms/trade-form.js';
 import { ACTION } from '../ids.js';
 import { readMetadata, type StateValues } from '../view-state.js';
+import { stillRequester } from '../forms/requester-only.js';
+
+/** The longest exchange error kept for the form (the exchange's own words, cut). */
+const QUOTE_ERROR_MAX = 500;
 
 export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockAction>> {
   return async ({ ack, body, action, client }) => {
     await ack();
     const view = body.view;
     if (!view) return;
+    if (!(await stillRequester(ctx, client, view, body.user.id, 'Trade'))) return;
     const knownPairs = ctx.deps.tradePairs ?? [];
     const state = tradeState(view.state.values as StateValues);
     const old = readMetadata<TradeMeta>(view.private_metadata);
@@ -31,13 +36,14 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
           meta.q = { p: q.price, e: q.expiresAt, t: termsKey(terms), s: { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, quantityCurrency: terms.quantityCurrency ?? '' } };
         } catch (err) {
           delete meta.q;
-          meta.qe = err instanceof ExchangeError ? err.userMessage : 'the quote could not be taken.';
+          // Kept in private_metadata (3,000 characters at most, with the rest of the form's state).
+          meta.qe = (err instanceof ExchangeError ? err.userMessage : 'the quote could not be taken.').slice(0, QUOTE_ERROR_MAX);
           if (!(err instanceof ExchangeError)) ctx.logger.error(`preview quote failed: ${err instanceof Error ? err.name : typeof err}`);
         }
       }
     }
-    const next = renderTradeForm(state, meta, { knownPairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
     try {
+      const next = renderTradeForm(state, meta, { knownPairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {
       ctx.logger.info(`trade form refresh skipped: ${err instanceof Error ? err.message : String(err)}`);

@@ -6,6 +6,7 @@ import { fillWithdrawForm } from '../forms/withdraw-flow.js';
 import type { WithdrawMeta } from '../forms/withdraw-form.js';
 import { CALLBACK } from '../ids.js';
 import { readMetadata } from '../view-state.js';
+import { stillRequester } from '../forms/requester-only.js';
 
 export function withdrawChooseAction(kind: WithdrawMeta['k']) {
   return (ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> =>
@@ -13,6 +14,7 @@ export function withdrawChooseAction(kind: WithdrawMeta['k']) {
       await ack();
       const view = body.view;
       if (!view) return;
+      if (!(await stillRequester(ctx, client, view, body.user.id, 'Withdraw'))) return;
       const channel = readMetadata<WithdrawMeta>(view.private_metadata).c;
       const meta: WithdrawMeta = { k: kind, ...(channel ? { c: channel } : {}) };
       const loading = await client.views.update({

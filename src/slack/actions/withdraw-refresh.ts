@@ -8,12 +8,14 @@ import type { SlackContext } from '../context.js';
 import { fillWithdrawForm } from '../forms/withdraw-flow.js';
 import { renderWithdrawForm, type WithdrawMeta } from '../forms/withdraw-form.js';
 import { readMetadata, type StateValues } from '../view-state.js';
+import { stillRequester } from '../forms/requester-only.js';
 
 export function withdrawRefreshAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockAction>> {
   return async ({ ack, body, client }) => {
     await ack();
     const view = body.view;
     if (!view) return;
+    if (!(await stillRequester(ctx, client, view, body.user.id, 'Withdraw'))) return;
     const meta = readMetadata<WithdrawMeta>(view.private_metadata);
     const data = ctx.modals.get(view.id);
     if (!data) {
