@@ -95,6 +95,8 @@ describe('format', () => {
   it('groups amounts on the string, keeping every decimal', () => {
     expect(formatAmount('1234567.12345678', 'BTC')).toBe('1,234,567.12345678 BTC');
     expect(formatAmount('-1000')).toBe('-1,000');
+    // Not a decimal (the exchange's text): shown as it is, escaped, so it can mention nobody.
+    expect(formatAmount('<!channel> 12', 'USD')).toBe('&lt;!channel&gt; 12 USD');
     expect(formatAmount('12')).toBe('12');
   });
   it('shortens addresses and masks accounts', () => {

@@ -45,3 +45,4 @@ describe('the question blocks', () => {
     expect(candidateLine(candidate('w-1'), 'USDT', 0)).toMatch(/^1\. 100 USDT · pending/);
   });
 });
+

@@ -2,6 +2,7 @@
  * How amounts, addresses and times read in Slack. Amounts stay decimal strings (grouping is
  * done on the string); times use Slack's date token so each reader sees their own time zone.
  */
+import { escapeMrkdwn } from './text.js';
 import { isSignedDecimal } from '../../domain/money.js';
 
 /**
@@ -9,7 +10,8 @@ import { isSignedDecimal } from '../../domain/money.js';
  * Non-decimal input (an exchange sent something odd) is returned as it is.
  */
 export function formatAmount(value: string, currency?: string): string {
-  const grouped = isSignedDecimal(value) ? group(value) : value;
+  // An amount is a decimal; anything else the exchange sends is shown as text, escaped for mrkdwn.
+  const grouped = isSignedDecimal(value) ? group(value) : escapeMrkdwn(value, 60);
   return currency ? `${grouped} ${currency}` : grouped;
 }
 
