@@ -36,6 +36,15 @@ function strangerLike(world: World, like: DeskRequest, createdAt: number): strin
   return id;
 }
 
+/** One withdrawal done, then one whose send was lost (nothing reached the exchange), with the clock offset measured. */
+async function lostAfterASeed(): Promise<{ world: World; r: DeskRequest }> {
+  const world = new World();
+  world.exchange.measuredOffsetMs = 0;
+  expect((await requestAndApprove(world, cryptoInput('20'))).state).toBe('submitted');
+  world.exchange.fail('createCryptoWithdrawal', lostBefore);
+  return { world, r: await requestAndApprove(world, cryptoInput('100')) };
+}
+
 const sends = (world: World) => world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal').length;
 
 describe('who may settle an unknown outcome', () => {
@@ -112,12 +121,7 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
   });
 
   it('made after our send while ours was committed too: both are shown, an approver says which; the stranger cancelling changes nothing', async () => {
-    const world = new World();
-    world.exchange.measuredOffsetMs = 0;
-    const seed = await requestAndApprove(world, cryptoInput('20'));
-    expect(seed.state).toBe('submitted');
-    world.exchange.fail('createCryptoWithdrawal', lostBefore);
-    const r = await requestAndApprove(world, cryptoInput('100'));
+    const { world, r } = await lostAfterASeed();
     // Ours commits late (after the client gave up), and someone makes a look-alike by hand.
     world.clock.advance(20_000);
     const ours = strangerLike(world, r, world.clock.now());
@@ -141,12 +145,7 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
   });
 
   it('"none of these": the candidates never count again, and the question becomes "not found"', async () => {
-    const world = new World();
-    world.exchange.measuredOffsetMs = 0;
-    const seed = await requestAndApprove(world, cryptoInput('20'));
-    expect(seed.state).toBe('submitted');
-    world.exchange.fail('createCryptoWithdrawal', lostBefore);
-    const r = await requestAndApprove(world, cryptoInput('100'));
+    const { world, r } = await lostAfterASeed();
     world.clock.advance(20_000);
     const a = strangerLike(world, r, world.clock.now());
     world.clock.advance(1_000);

@@ -33,20 +33,26 @@ async function life(dir: string, notifier: Notifier): Promise<{ engine: Engine; 
   return { engine, stores };
 }
 
+/** A life that makes one request and stops. */
+async function firstLife(dir: string, notifier: Notifier): Promise<{ id: string }> {
+  const first = await life(dir, notifier);
+  const made = await first.engine.request('U_REQ', cryptoInput());
+  if (!made.ok) throw new Error('fixture');
+  await first.engine.idle();
+  await first.stores.close();
+  return made.request;
+}
+
 describe('the outbox across a restart', () => {
   it('a request saved while Slack was down gets its message after the restart, once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-restart-'));
     dirs.push(dir);
-    const first = await life(dir, { notify: () => Promise.reject(new Error('Slack is down')) });
-    const made = await first.engine.request('U_REQ', cryptoInput());
-    if (!made.ok) throw new Error('fixture');
-    await first.engine.idle();
-    await first.stores.close();
+    const made = await firstLife(dir, { notify: () => Promise.reject(new Error('Slack is down')) });
 
     const seen: DeskEvent[] = [];
     const second = await life(dir, { notify: (event) => void seen.push(event) });
     await second.engine.idle();
-    expect(seen.map((e) => [e.type, e.requestId])).toEqual([['request.created', made.request.id]]);
+    expect(seen.map((e) => [e.type, e.requestId])).toEqual([['request.created', made.id]]);
     await second.engine.tick();
     await second.engine.idle();
     expect(seen).toHaveLength(1);
@@ -57,11 +63,7 @@ describe('the outbox across a restart', () => {
   it('an open request with nothing in the outbox is refreshed on start: its message is posted if missing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-restart-'));
     dirs.push(dir);
-    const first = await life(dir, { notify: () => {} });
-    const made = await first.engine.request('U_REQ', cryptoInput());
-    if (!made.ok) throw new Error('fixture');
-    await first.engine.idle();
-    await first.stores.close();
+    const made = await firstLife(dir, { notify: () => {} });
     const seen: DeskEvent[] = [];
     const second = await life(dir, { notify: (event) => void seen.push(event) });
     await second.engine.idle();
