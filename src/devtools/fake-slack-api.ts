@@ -264,6 +264,7 @@ export class FakeSlackApi {
         team_id: this.options.teamId ?? 'T0FAKE001',
         user_id: this.options.botUserId ?? 'U0BOT0001',
         bot_id: this.options.botId ?? 'B0BOT0001',
+        app_id: 'A0FAKE001',
       }),
       'chat.postMessage': (a) => {
         if (!a.channel) return { ok: false, error: 'channel_not_found' };

@@ -3,6 +3,7 @@
  * interactivity, options and events) unless an app token is configured, then Socket Mode.
  * `processBeforeResponse: false`: an ack() answers Slack at once and the listener goes on.
  */
+import { onlyThisWorkspace } from './workspace-binding.js';
 import { refusingFutureRequests } from './request-freshness.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,6 +101,7 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
       inFlight.delete(work);
     }
   });
+  app.use(onlyThisWorkspace(() => app.client.auth.test(), (m) => app.logger.warn(m)));
   registerListeners(app, context);
   app.error(async (error) => {
     // Bolt's errors can carry the request; log the kind and message only.

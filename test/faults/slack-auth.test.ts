@@ -122,3 +122,30 @@ describe('the same requests correctly signed', () => {
     expect((await d.requests.get(requestId))?.state).toBe('rejected');
   });
 });
+
+/**
+ * Correctly signed, but for another workspace or app: no listener runs. Bolt then answers no ack
+ * (its unhandled-request timeout), and nothing changes.
+ */
+describe('Slack requests for another workspace or app', () => {
+  const FORGERIES: Array<[string, (body: string) => string]> = [
+    ['another team', (body) => body.replaceAll('T0FAKE001', 'T0OTHER01')],
+    ['another app', (body) => body.replaceAll('A0FAKE001', 'A0OTHER01')],
+  ];
+  for (const [what, forge] of FORGERIES) {
+    it(`${what}: signed with our secret, and still nothing happens on any surface`, async () => {
+      const before = await footprint();
+      // At once: each waits out Bolt's unhandled-request timeout (about 3 s).
+      await Promise.all(
+        surfaces().map(async (s) => {
+          const body = forge(s.body);
+          expect(body, s.name).not.toBe(s.body);
+          const res = await post(body, s.contentType, sign(body));
+          // Bolt acknowledges an event itself before any middleware; the rest go unacknowledged.
+          if (!s.name.includes('event')) expect(res.status, `${s.name}: ${what}`).not.toBe(200);
+        }),
+      );
+      expect(await footprint()).toEqual(before);
+    }, 30_000);
+  }
+});
