@@ -13,7 +13,8 @@
  * marked permanent: kept, shown to approvers, and tried again slowly.
  */
 import { createHash } from 'node:crypto';
-import type { DeskEvent, KeyValueStore, Logger, Notifier } from '../app/ports.js';
+import { KeyedLock } from '../app/keyed-lock.js';
+import type { DeliveryProgress, DeskEvent, KeyValueStore, Logger, Notifier } from '../app/ports.js';
 import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './blocks/from-record.js';
 import { withSandboxBanner, type MessagePayload } from './blocks/kit.js';
 import { decisionDm, outcomeDm } from './blocks/notices.js';
@@ -31,6 +32,8 @@ export interface ApprovalMessageRef {
   ts: string;
   /** SHA-256 of the payload last sent (absent for refs written before it was kept). */
   hash?: string;
+  /** `updatedAt` of the record the message shows (absent for refs written before it was kept). */
+  recordAt?: number;
 }
 
 function payloadHash(payload: MessagePayload): string {
@@ -65,6 +68,9 @@ const NO_UPDATE = new Set<DeskEvent['type']>(['approval.refused']);
 export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   const retry: SlackRetryOptions = { ...DEFAULT_SLACK_RETRY, ...o.retry };
   const dmChannels = new Map<string, string>();
+  // The outbox delivery and the message refresh call in independently; one request's calls run one
+  // at a time, so the second sees the message the first posted instead of posting another.
+  const requests = new KeyedLock();
   const call = <T>(what: string, event: DeskEvent, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type });
 
   /** Posts the message and persists where it is before anything else can refer to it. */
@@ -74,7 +80,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
       o.client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false, unfurl_media: false }),
     );
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-    const ref: ApprovalMessageRef = { channel: res.channel ?? o.channel, ts: res.ts, hash: payloadHash(payload) };
+    const ref: ApprovalMessageRef = { channel: res.channel ?? o.channel, ts: res.ts, hash: payloadHash(payload), recordAt: event.request.updatedAt };
     await o.kv.set(approvalMessageKey(event.requestId), ref);
     return ref;
   }
@@ -82,7 +88,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   async function update(event: DeskEvent, ref: ApprovalMessageRef): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
     await call('chat.update (approval message)', event, () => o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
-    const next = { ...ref, hash: payloadHash(payload) };
+    const next = { ...ref, hash: payloadHash(payload), recordAt: event.request.updatedAt };
     await o.kv.set(approvalMessageKey(event.requestId), next);
     return next;
   }
@@ -115,39 +121,45 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
      * when the outbox tries the event again only what is left is sent; a failure stops the event
      * there (its later steps, and the request's later events, wait their turn).
      */
-    async notify(event, progress) {
-      const done = new Set(progress?.done ?? []);
-      const step = async (name: string, fn: () => Promise<void>) => {
-        if (done.has(name)) return;
-        await fn();
-        done.add(name);
-        await progress?.markDone(name);
-      };
-      let ref = await findApprovalMessage(o.kv, event.requestId);
-      await step('message', async () => {
-        if (ref === undefined) ref = await post(event);
-        else if (NO_UPDATE.has(event.type)) return;
-        // A refresh (start, periodic) updates only a message that no longer shows the record.
-        else if (event.type !== 'message.refresh' || ref.hash !== payloadHash(approvalMessageFor(event.request, o.sandbox))) ref = await update(event, ref);
-      });
-      const threadEvent = threadEventOf(event);
-      if (threadEvent) {
-        await step('thread', async () => {
-          if (ref === undefined) throw new Error('no approval message to post under yet');
-          await thread(event, ref, threadPost(threadEvent));
-        });
-      }
-      const message = dmOf(event);
-      if (message) await step('dm', () => dm(event, event.request.requester, message));
-      if (o.afterEvent) {
-        try {
-          await o.afterEvent(event);
-        } catch (err) {
-          o.logger.warn('after-event hook failed', { requestId: event.requestId, event: event.type, error: err instanceof Error ? err.message : String(err) });
-        }
-      }
+    notify(event, progress) {
+      return requests.run(event.requestId, () => deliver(event, progress));
     },
   };
+
+  async function deliver(event: DeskEvent, progress: DeliveryProgress | undefined): Promise<void> {
+    const done = new Set(progress?.done ?? []);
+    const step = async (name: string, fn: () => Promise<void>) => {
+      if (done.has(name)) return;
+      await fn();
+      done.add(name);
+      await progress?.markDone(name);
+    };
+    let ref = await findApprovalMessage(o.kv, event.requestId);
+    await step('message', async () => {
+      if (ref === undefined) ref = await post(event);
+      else if (NO_UPDATE.has(event.type)) return;
+      // A refresh reads the record before it waits its turn here: one older than the message shows stays out.
+      else if (ref.recordAt !== undefined && event.request.updatedAt < ref.recordAt) return;
+      // A refresh (start, periodic) updates only a message that no longer shows the record.
+      else if (event.type !== 'message.refresh' || ref.hash !== payloadHash(approvalMessageFor(event.request, o.sandbox))) ref = await update(event, ref);
+    });
+    const threadEvent = threadEventOf(event);
+    if (threadEvent) {
+      await step('thread', async () => {
+        if (ref === undefined) throw new Error('no approval message to post under yet');
+        await thread(event, ref, threadPost(threadEvent));
+      });
+    }
+    const message = dmOf(event);
+    if (message) await step('dm', () => dm(event, event.request.requester, message));
+    if (o.afterEvent) {
+      try {
+        await o.afterEvent(event);
+      } catch (err) {
+        o.logger.warn('after-event hook failed', { requestId: event.requestId, event: event.type, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
 }
 
 /** The thread post an event calls for, if any. */

@@ -135,4 +135,27 @@ describe('the Slack notifier', () => {
     expect(JSON.stringify(thread[0]!.args.blocks)).toContain('SANDBOX');
   });
 
+  it('a refresh and an event of the same request at once post one approval message, not two', async () => {
+    const { n } = notifier();
+    const r = record();
+    // The periodic refresh and the outbox delivery run independently and can meet on a request with no message yet.
+    await Promise.all([n.notify(event('message.refresh', r)), n.notify(event('request.created', r))]);
+    expect(fake.callsTo('chat.postMessage').filter((c) => c.response.ok)).toHaveLength(1);
+  });
+
+  it('a refresh that read the record before a later event was delivered does not put the message back in time', async () => {
+    const { n } = notifier();
+    const r = record();
+    await n.notify(event('request.created', r));
+    const counted = { ...r, updatedAt: T0 + 1_000, approvals: [{ userId: 'U0APP0001', at: T0 + 1_000, snapshotHash: r.snapshotHash }] };
+    await n.notify(event('approval.counted', counted, { by: 'U0APP0001', count: 1, required: 2 }));
+    expect(fake.callsTo('chat.update')).toHaveLength(1);
+    // The refresh read `r` (no approvals yet) before the approval was delivered.
+    await n.notify(event('message.refresh', r));
+    expect(fake.callsTo('chat.update')).toHaveLength(1);
+    // A record newer than the message is still shown.
+    await n.notify(event('message.refresh', { ...counted, updatedAt: T0 + 2_000, approvals: [] }));
+    expect(fake.callsTo('chat.update')).toHaveLength(2);
+  });
+
 });
