@@ -22,7 +22,7 @@ import { decisionLine } from './blocks/person-question.js';
 import { threadPost, type ExecutedThing, type ThreadEvent } from './blocks/thread-status.js';
 import type { SlackClient } from './context.js';
 import { BLOCK } from './ids.js';
-import { DEFAULT_SLACK_RETRY, withSlackRetry, type SlackRetryOptions } from './slack-retry.js';
+import { DEFAULT_SLACK_RETRY, RECIPIENT_REFUSALS, SlackDeliveryError, withSlackRetry, type SlackRetryOptions } from './slack-retry.js';
 
 export const APPROVAL_MESSAGE_KEY_PREFIX = 'slack:approval-message:';
 
@@ -114,6 +114,15 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
     await call('chat.postMessage (DM)', event, () => o.client.chat.postMessage({ channel: to, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
   }
 
+  async function dmUnlessGone(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {
+    try {
+      await dm(event, userId, payload);
+    } catch (err) {
+      if (!(err instanceof SlackDeliveryError && RECIPIENT_REFUSALS.has(err.reason))) throw err;
+      o.logger.error('the requester cannot receive DMs from the bot; this DM is given up (the approval message shows the outcome)', { requestId: event.requestId, event: event.type, user: userId, error: err.reason });
+    }
+  }
+
   return {
     /**
      * The steps of an event, in order: the approval message (posted if it is missing, else
@@ -151,7 +160,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
       });
     }
     const message = dmOf(event);
-    if (message) await step('dm', () => dm(event, event.request.requester, message));
+    if (message) await step('dm', () => dmUnlessGone(event, event.request.requester, message));
     if (o.afterEvent) {
       try {
         await o.afterEvent(event);

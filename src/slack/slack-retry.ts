@@ -40,6 +40,13 @@ export const PERMANENT_PLATFORM_ERRORS = new Set([
   'restricted_action',
 ]);
 
+/**
+ * Refusals about the person a DM is for (deactivated, gone, a bot): no fix on our side makes
+ * Slack take it, so the DM is given up (logged as an error) rather than holding up the request's
+ * later messages in the approval channel, which keep showing the outcome.
+ */
+export const RECIPIENT_REFUSALS = new Set(['user_disabled', 'user_not_found', 'user_not_visible', 'cannot_dm_bot']);
+
 /** A Slack call of an outbox delivery that failed; `permanent` when a person must fix something. */
 export class SlackDeliveryError extends Error {
   override name = 'SlackDeliveryError';

@@ -135,6 +135,20 @@ describe('the Slack notifier', () => {
     expect(JSON.stringify(thread[0]!.args.blocks)).toContain('SANDBOX');
   });
 
+  it('a DM the requester can no longer receive (deactivated) is given up with an error, so the request\'s later messages are not held behind it', async () => {
+    const { n } = notifier();
+    const r = record();
+    await n.notify(event('request.created', r));
+    const failed = { ...r, state: 'failed' as const, execution: newExecution(T0), failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
+    const done: string[] = [];
+    const progress = { done, markDone: async (step: string) => void done.push(step) };
+    fake.failNext('conversations.open', 'user_disabled');
+    await n.notify(event('execution.failed', failed, failed.failure), progress);
+    expect(done).toEqual(['message', 'thread', 'dm']);
+    expect(fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === undefined && c.args.channel !== CHANNEL)).toHaveLength(0);
+    expect(lines).toContainEqual({ level: 'error', message: expect.stringContaining('cannot receive') });
+  });
+
   it('a refresh and an event of the same request at once post one approval message, not two', async () => {
     const { n } = notifier();
     const r = record();
