@@ -11,8 +11,22 @@ import { stamp, type EngineContext } from '../context.js';
 
 export const REFRESH_EVERY_MS = 10 * 60_000;
 
-/** `skip`: requests whose events were just delivered (their message is as fresh as it gets). */
-export async function refreshMessages(ctx: EngineContext, skip: ReadonlySet<string> = new Set()): Promise<number> {
+/** The pass running per engine: Slack can slow one past its ten minutes, and two would double every call. */
+const running = new WeakMap<EngineContext, Promise<number>>();
+
+/**
+ * `skip`: requests whose events were just delivered (their message is as fresh as it gets).
+ * While a pass runs, another call joins it instead of starting a second one.
+ */
+export function refreshMessages(ctx: EngineContext, skip: ReadonlySet<string> = new Set()): Promise<number> {
+  const current = running.get(ctx);
+  if (current) return current;
+  const pass = refreshAll(ctx, skip).finally(() => running.delete(ctx));
+  running.set(ctx, pass);
+  return pass;
+}
+
+async function refreshAll(ctx: EngineContext, skip: ReadonlySet<string>): Promise<number> {
   const waiting = new Set([...skip, ...(await ctx.requests.outbox.pending()).map((e) => e.requestId)]);
   let refreshed = 0;
   // One record read at a time: a desk with thousands open keeps no copy of all of them meanwhile.
