@@ -57,6 +57,11 @@ export interface SlackNotifierOptions {
   sandbox: boolean;
   logger: Logger;
   retry?: Partial<SlackRetryOptions>;
+  /**
+   * Pause after a refresh that called Slack (default 1 s, on `retry.sleep`): a refresh of every open
+   * message (after an upgrade changed how they look) stays near chat.update's ~1 per second.
+   */
+  refreshGapMs?: number;
   /** Called after each event is handled (App Home refreshes); its failures are logged. */
   afterEvent?: (event: DeskEvent) => Promise<void> | void;
 }
@@ -130,12 +135,16 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
      * when the outbox tries the event again only what is left is sent; a failure stops the event
      * there (its later steps, and the request's later events, wait their turn).
      */
-    notify(event, progress) {
-      return requests.run(event.requestId, () => deliver(event, progress));
+    async notify(event, progress) {
+      const called = await requests.run(event.requestId, () => deliver(event, progress));
+      // Outside the request's turn: its own next event need not wait for the pause.
+      if (called && event.type === 'message.refresh') await retry.sleep(o.refreshGapMs ?? 1_000);
     },
   };
 
-  async function deliver(event: DeskEvent, progress: DeliveryProgress | undefined): Promise<void> {
+  /** True when the approval message was posted or updated. */
+  async function deliver(event: DeskEvent, progress: DeliveryProgress | undefined): Promise<boolean> {
+    let called = false;
     const done = new Set(progress?.done ?? []);
     const step = async (name: string, fn: () => Promise<void>) => {
       if (done.has(name)) return;
@@ -145,12 +154,17 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
     };
     let ref = await findApprovalMessage(o.kv, event.requestId);
     await step('message', async () => {
-      if (ref === undefined) ref = await post(event);
-      else if (NO_UPDATE.has(event.type)) return;
+      if (ref === undefined) {
+        called = true;
+        ref = await post(event);
+      } else if (NO_UPDATE.has(event.type)) return;
       // A refresh reads the record before it waits its turn here: one older than the message shows stays out.
       else if (ref.recordAt !== undefined && event.request.updatedAt < ref.recordAt) return;
       // A refresh (start, periodic) updates only a message that no longer shows the record.
-      else if (event.type !== 'message.refresh' || ref.hash !== payloadHash(approvalMessageFor(event.request, o.sandbox))) ref = await update(event, ref);
+      else if (event.type !== 'message.refresh' || ref.hash !== payloadHash(approvalMessageFor(event.request, o.sandbox))) {
+        called = true;
+        ref = await update(event, ref);
+      }
     });
     const threadEvent = threadEventOf(event);
     if (threadEvent) {
@@ -168,6 +182,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
         o.logger.warn('after-event hook failed', { requestId: event.requestId, event: event.type, error: err instanceof Error ? err.message : String(err) });
       }
     }
+    return called;
   }
 }
 

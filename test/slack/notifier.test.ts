@@ -149,6 +149,17 @@ describe('the Slack notifier', () => {
     expect(lines).toContainEqual({ level: 'error', message: expect.stringContaining('cannot receive') });
   });
 
+  it('a refresh that changes a message waits a second after it (chat.update is about 1 per second per channel); one that changes nothing costs nothing', async () => {
+    const { n, sleeps } = notifier();
+    const r = record();
+    await n.notify(event('request.created', r));
+    await n.notify(event('message.refresh', r));
+    expect(sleeps).toEqual([]);
+    await n.notify(event('message.refresh', { ...r, updatedAt: T0 + 1_000, approvals: [{ userId: 'U0APP0001', at: T0 + 1_000, snapshotHash: r.snapshotHash }] }));
+    expect(fake.callsTo('chat.update')).toHaveLength(1);
+    expect(sleeps).toEqual([1_000]);
+  });
+
   it('a refresh and an event of the same request at once post one approval message, not two', async () => {
     const { n } = notifier();
     const r = record();
