@@ -76,12 +76,12 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   // The outbox delivery and the message refresh call in independently; one request's calls run one
   // at a time, so the second sees the message the first posted instead of posting another.
   const requests = new KeyedLock();
-  const call = <T>(what: string, event: DeskEvent, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type });
+  const call = <T>(what: string, event: DeskEvent, where: string, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type }, where);
 
   /** Posts the message and persists where it is before anything else can refer to it. */
   async function post(event: DeskEvent): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
-    const res = await call('chat.postMessage (approval message)', event, () =>
+    const res = await call('chat.postMessage (approval message)', event, o.channel, () =>
       o.client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false, unfurl_media: false }),
     );
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
@@ -92,7 +92,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
 
   async function update(event: DeskEvent, ref: ApprovalMessageRef): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
-    await call('chat.update (approval message)', event, () => o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
+    await call('chat.update (approval message)', event, ref.channel, () => o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
     const next = { ...ref, hash: payloadHash(payload), recordAt: event.request.updatedAt };
     await o.kv.set(approvalMessageKey(event.requestId), next);
     return next;
@@ -101,7 +101,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
 
   async function thread(event: DeskEvent, ref: ApprovalMessageRef, payload: MessagePayload): Promise<void> {
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
-    await call('chat.postMessage (thread)', event, () =>
+    await call('chat.postMessage (thread)', event, ref.channel, () =>
       o.client.chat.postMessage({ channel: ref.channel, thread_ts: ref.ts, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }),
     );
   }
@@ -109,14 +109,14 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   async function dm(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {
     let channel = dmChannels.get(userId);
     if (channel === undefined) {
-      const opened = await call('conversations.open', event, () => o.client.conversations.open({ users: userId }));
+      const opened = await call('conversations.open', event, `a DM to ${userId}`, () => o.client.conversations.open({ users: userId }));
       channel = opened.channel?.id;
       if (!channel) throw new Error('conversations.open answered without a channel');
       dmChannels.set(userId, channel);
     }
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
     const to = channel;
-    await call('chat.postMessage (DM)', event, () => o.client.chat.postMessage({ channel: to, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
+    await call('chat.postMessage (DM)', event, `a DM to ${userId}`, () => o.client.chat.postMessage({ channel: to, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
   }
 
   async function dmUnlessGone(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {

@@ -54,8 +54,10 @@ export class SlackDeliveryError extends Error {
     readonly what: string,
     readonly reason: string,
     readonly permanent: boolean,
+    /** The channel (or DM's person) Slack refused, so the one who fixes it knows where to look. */
+    readonly where?: string,
   ) {
-    super(`${what}: ${reason}`);
+    super(`${what}${where ? ` in ${where}` : ''}: ${reason}`);
   }
 }
 
@@ -95,15 +97,15 @@ export function slackRetryDecision(err: unknown): { retry: boolean; minDelayMs: 
  * Runs `call` until it succeeds, a failure cannot pass, or the attempts are spent; then logs
  * the failure (never silently) and rethrows it.
  */
-export async function withSlackRetry<T>(what: string, call: () => Promise<T>, o: SlackRetryOptions, logger: Logger, data: Record<string, unknown> = {}): Promise<T> {
+export async function withSlackRetry<T>(what: string, call: () => Promise<T>, o: SlackRetryOptions, logger: Logger, data: Record<string, unknown> = {}, where?: string): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
     } catch (err) {
       const decision = slackRetryDecision(err);
       if (!decision.retry || attempt >= o.attempts) {
-        logger.warn(`Slack ${what} failed`, { ...data, error: decision.what, attempts: attempt });
-        throw new SlackDeliveryError(what, decision.what, PERMANENT_PLATFORM_ERRORS.has(decision.what));
+        logger.warn(`Slack ${what} failed`, { ...data, ...(where ? { where } : {}), error: decision.what, attempts: attempt });
+        throw new SlackDeliveryError(what, decision.what, PERMANENT_PLATFORM_ERRORS.has(decision.what), where);
       }
       const backoff = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
       const delay = Math.min(o.maxDelayMs, Math.max(backoff, decision.minDelayMs));

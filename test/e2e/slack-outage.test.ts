@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appHomeOpened } from '../slack/support/signed-requests.js';
-import { approvalPosts, destinations, dmsTo, startDeskBot, threadTexts, USERS, type Block, type DeskBot } from './support/desk-bot.js';
+import { APPROVAL_CHANNEL, approvalPosts, destinations, dmsTo, startDeskBot, threadTexts, USERS, type Block, type DeskBot } from './support/desk-bot.js';
 
 let d: DeskBot;
 beforeEach(async () => {
@@ -61,6 +61,8 @@ describe('Slack down: the outbox delivers when Slack is back', () => {
     const home = JSON.stringify((d.fake.homeOf(USERS.approver1)?.blocks ?? []) as Block[]);
     expect(home).toContain('Slack delivery problem');
     expect(home).toContain('channel_not_found');
+    // Which channel refused: the operator knows where to look.
+    expect(home).toContain(APPROVAL_CHANNEL);
     expect(home).toContain(id);
     await d.runFor(11 * 60_000, 30_000);
     expect(approvalPosts(d.fake).filter((c) => c.response.ok)).toHaveLength(1);

@@ -109,7 +109,7 @@ describe('the Slack notifier', () => {
     expect(await findApprovalMessage(kv, r.id)).toBeUndefined();
     expect(done).toEqual([]);
     fake.failNext('chat.postMessage', 'channel_not_found');
-    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({ permanent: true, reason: 'channel_not_found' });
+    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({ permanent: true, reason: 'channel_not_found', where: CHANNEL });
     await n.notify(event('request.created', r), progress);
     expect(fake.callsTo('chat.postMessage').filter((c) => c.response.ok)).toHaveLength(1);
     expect(done).toEqual(['message']);

@@ -81,12 +81,12 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
   const lines = [...byError].map(([error, ps]) => {
     const since = Math.min(...ps.map((p) => p.since));
     const requests = [...new Set(ps.map((p) => p.requestId))].slice(0, 10).map((id) => code(id, 40)).join(', ');
-    return `• ${code(error, 200)} since ${slackDate(since)}: ${ps.length} message(s) waiting (${requests})${ps.some((p) => p.permanent) ? ' · needs a person: check the approval channel, that the bot is in it, and its token' : ''}`;
+    return `• ${code(error, 200)} since ${slackDate(since)}: ${ps.length} message(s) waiting (${requests})${ps.some((p) => p.permanent) ? ' · needs a person: check that channel, that the bot is in it, and its token' : ''}`;
   });
   return [
     divider(),
     header(':warning: Slack delivery problem'),
-    section(`Messages about these requests have not reached the approval channel. They are kept and sent as soon as Slack takes them.\n${lines.join('\n')}`.slice(0, 2_900)),
+    section(`Messages about these requests have not reached Slack (the channel or DM is in each line). They are kept and sent as soon as Slack takes them.\n${lines.join('\n')}`.slice(0, 2_900)),
   ];
 }
 
