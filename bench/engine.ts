@@ -8,6 +8,7 @@
  * Also: exchange reads of one polling cycle with 1,000 withdrawals in flight (in-memory ports),
  * against the pages needed to list them, and under the default rate cap.
  */
+import { createExchangePort } from '../src/exchange/engine-port/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +69,7 @@ async function openWorld(dir: string): Promise<BenchWorld> {
   const stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [] }));
   const { requests, kv, audit } = stores;
   const engine = createEngine({
-    exchange,
+    exchange: createExchangePort(exchange),
     requests,
     kv,
     audit,
@@ -154,7 +155,7 @@ async function pollCycle(poll: { ratePerSecond?: number; burst?: number }): Prom
   const exchange = new FakeExchange(clock);
   exchange.balances.set('USDT', '100000000');
   const engine = createEngine({
-    exchange,
+    exchange: createExchangePort(exchange),
     requests: memoryRepository<DeskRequest>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),

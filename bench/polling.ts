@@ -16,7 +16,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createEngine } from '../src/app/engine.js';
-import { currencyEntryFacts, destinationFacts } from '../src/app/exchange-facts.js';
+import { createExchangePort } from '../src/exchange/engine-port/index.js';
+import { currencyEntry, savedAddress } from '../src/exchange/engine-port/lookups.js';
 import { createRandomIds } from '../src/app/ids.js';
 import { DEFAULT_ENGINE_CONFIG } from '../src/app/config.js';
 import { DESK_REQUEST_SCHEMA } from '../src/app/record-schema.js';
@@ -25,7 +26,7 @@ import { isFinishedRequest, newExecution, newRequest, type DeskRequest } from '.
 import { buildCryptoWithdrawal } from '../src/domain/request.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/exchange/assumptions.js';
 import { createExchangeClient, systemClock } from '../src/exchange/client.js';
-import type { AddressBookAddress, CryptoWithdrawal } from '../src/exchange/schemas.js';
+import type { AddressBookAddress, CryptoCurrencyEntry, CryptoWithdrawal } from '../src/exchange/schemas.js';
 import { createSigner, parsePrivateKey } from '../src/exchange/signer.js';
 import { startSandbox, type AccessLogEntry } from '../src/sandbox/index.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../src/store/memory.js';
@@ -84,7 +85,7 @@ export async function benchPolling(): Promise<BenchRow[]> {
     // ---- poll with the production client and engine settings ----
     const client = createExchangeClient({ baseUrl: sandbox.url, signer, rateLimit: { perSecond: DEFAULT_RATE_LIMIT_PER_SECOND } });
     const engine = createEngine({
-      exchange: client,
+      exchange: createExchangePort(client),
       requests,
       kv: memoryKv(),
       audit: memoryAuditLog(),
@@ -152,11 +153,13 @@ function submittedRecord(
   w: CryptoWithdrawal,
   requestKey: string,
   id: string,
-  entry: Parameters<typeof currencyEntryFacts>[0],
+  entry: CryptoCurrencyEntry,
   address: AddressBookAddress,
   policy: ReturnType<typeof createPolicy>,
 ): DeskRequest {
-  const built = buildCryptoWithdrawal(currencyEntryFacts(entry)!, destinationFacts(address), { amount: w.amount });
+  const facts = currencyEntry(entry);
+  if (facts.precision === null) throw new Error('bench set-up: the entry has no precision');
+  const built = buildCryptoWithdrawal({ ...facts, precision: facts.precision }, savedAddress(address), { amount: w.amount });
   if (!built.ok) throw new Error(`bench set-up: ${built.message}`);
   const at = w.created_at;
   const base = newRequest({ id, requester: 'U0REQ0001', snapshot: built.value, now: at - 60_000, policy });

@@ -13,6 +13,7 @@
  * of this process; bodies are built here and signed there with the current time.
  * `BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the bot's process.
  */
+import { createExchangePort } from '../src/exchange/engine-port/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,7 +137,7 @@ async function seedPendingRequests(env: Record<string, string>, n: number): Prom
   const exchange = createExchangeClient({ baseUrl: config.exchange.baseUrl, signer: createSigner(parsePrivateKey(env.EXCHANGE_PRIVATE_KEY!)), clock: systemClock, rateLimit: false });
   const stores = await openStores(config.dataDir, systemClock, [], logger);
   try {
-    const engine = createEngine({ exchange, ...stores, notifier: { notify() {} }, clock: systemClock, ids: createRandomIds(), policy: policyOf(config), config: { poll: { intervalMs: config.pollIntervalMs } }, logger });
+    const engine = createEngine({ exchange: createExchangePort(exchange), ...stores, notifier: { notify() {} }, clock: systemClock, ids: createRandomIds(), policy: policyOf(config), config: { poll: { intervalMs: config.pollIntervalMs } }, logger });
     const dest = (await findFirst(exchange.listAddressBook({ pageSize: 100 }), (a) => a.label === 'OTC partner (TRC20)'))!;
     const out: { id: string; hash: string }[] = [];
     for (let i = 0; i < n; i++) {

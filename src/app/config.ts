@@ -1,7 +1,7 @@
 /**
  * Engine settings with their defaults. Every timing the engine uses is here, in milliseconds.
  */
-import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../exchange/assumptions.js';
+import type { ExchangeLimits } from '../ports/exchange.js';
 
 export interface EngineConfig {
   /** A quote with less than this left before expires_at is not ordered on: re-quote first. */
@@ -93,9 +93,10 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
     backoffFactor: 1.5,
     maxIntervalMs: 300_000,
     maxAgeMs: 7 * 24 * 3_600_000,
-    ratePerSecond: DEFAULT_RATE_LIMIT_PER_SECOND,
-    burst: DEFAULT_RATE_LIMIT_PER_SECOND,
-    pageSize: MAX_PAGE_SIZE,
+    // The exchange's own limits (ExchangePort.limits) unless set: see resolveConfig.
+    ratePerSecond: 0,
+    burst: 0,
+    pageSize: 0,
     maxPages: 20,
     singleReadsPerCycle: 2,
   },
@@ -103,6 +104,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 
 export type EngineConfigInput = Partial<Omit<EngineConfig, 'poll'>> & { poll?: Partial<PollConfig> };
 
-export function resolveConfig(input: EngineConfigInput = {}): EngineConfig {
-  return { ...DEFAULT_ENGINE_CONFIG, ...input, poll: { ...DEFAULT_ENGINE_CONFIG.poll, ...input.poll } };
+/** The settings with their defaults; polling's rate and page size default to the exchange's limits. */
+export function resolveConfig(input: EngineConfigInput, limits: ExchangeLimits): EngineConfig {
+  const fromExchange = { ratePerSecond: limits.requestsPerSecond, burst: limits.requestsPerSecond, pageSize: limits.maxPageSize };
+  return { ...DEFAULT_ENGINE_CONFIG, ...input, poll: { ...DEFAULT_ENGINE_CONFIG.poll, ...fromExchange, ...input.poll } };
 }

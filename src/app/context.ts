@@ -64,7 +64,7 @@ const consoleLogger: Logger = {
 };
 
 export function createContext(deps: EngineDeps): EngineContext {
-  const config = resolveConfig(deps.config);
+  const config = resolveConfig(deps.config ?? {}, deps.exchange.limits);
   const logger = deps.logger ?? consoleLogger;
   return {
     exchange: deps.exchange,

@@ -1,69 +1,15 @@
 /**
  * What the approval engine needs from the world. Adapters implement these: exchange/ (the
  * client), store/ (durable files), slack/ (the notifier), main.ts wires them. Tests pass the
- * in-memory versions. app/ may import *types* and pure helpers from exchange/ (schemas, errors,
- * statuses, assumptions) but never the client or transport.
+ * in-memory versions. The exchange port (ports/exchange.ts) speaks the engine's terms; app/ never
+ * imports exchange/.
  */
-import type {
-  AddressBookAddress,
-  Balance,
-  BankAccount,
-  CreateCryptoWithdrawalBody,
-  CreateFiatWithdrawalBody,
-  CreateOrderBody,
-  CreateQuoteBody,
-  CryptoCurrencyEntry,
-  CryptoDeposit,
-  CryptoWithdrawal,
-  CryptoWithdrawalListItem,
-  FiatWithdrawal,
-  FiatWithdrawalFee,
-  FiatWithdrawalLimit,
-  FiatWithdrawalListItem,
-  Order,
-  Quote,
-  CounterpartyInfoBody,
-  KnownWallet,
-  Network,
-  FiatDeposit,
-} from '../exchange/schemas.js';
 import type { DeskEvent } from './events.js';
 import type { Clock } from '../ports/clock.js';
 import type { ListOptions } from '../ports/list-options.js';
+import type { ExchangePort } from '../ports/exchange.js';
 
-export type { Clock, ListOptions };
-
-// ---- exchange ---------------------------------------------------------------------------------
-
-/**
- * The exchange as the engine and the Slack layer see it. Every method throws ExchangeError
- * (exchange/errors.ts) and nothing else. Writes are never retried inside; reads may be.
- */
-export interface ExchangePort {
-  listBalances(query?: { currency?: string }): Promise<Balance[]>;
-  listBankAccounts(query?: { currency?: string }, opts?: ListOptions): AsyncIterable<BankAccount>;
-  deleteBankAccount(id: string): Promise<void>;
-  listCryptoDeposits(query?: { created_at_after?: number; created_at_before?: number }, opts?: ListOptions): AsyncIterable<CryptoDeposit>;
-  createCryptoWithdrawal(body: CreateCryptoWithdrawalBody): Promise<CryptoWithdrawal>;
-  listCryptoWithdrawals(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<CryptoWithdrawalListItem>;
-  getCryptoWithdrawal(id: string): Promise<CryptoWithdrawal>;
-  listKnownWallets(query?: { name?: string }): Promise<KnownWallet[]>;
-  listFiatDeposits(opts?: ListOptions): AsyncIterable<FiatDeposit>;
-  listFiatWithdrawalFees(): Promise<FiatWithdrawalFee[]>;
-  listFiatWithdrawalLimits(): Promise<FiatWithdrawalLimit[]>;
-  listFiatWithdrawals(opts?: ListOptions): AsyncIterable<FiatWithdrawalListItem>;
-  createFiatWithdrawal(body: CreateFiatWithdrawalBody): Promise<FiatWithdrawal>;
-  submitCounterpartyInfo(transactionId: string, body: CounterpartyInfoBody): Promise<Record<string, unknown>>;
-  listNetworks(): Promise<Network[]>;
-  listCryptoCurrencies(): Promise<CryptoCurrencyEntry[]>;
-  listAddressBook(opts?: ListOptions): AsyncIterable<AddressBookAddress>;
-  createQuote(body: CreateQuoteBody): Promise<Quote>;
-  createOrder(body: CreateOrderBody): Promise<Order>;
-  getOrder(id: string): Promise<Order>;
-  listOrders(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<Order>;
-  /** The exchange's clock minus ours in ms, from the latest response's Date header; undefined before any. */
-  clockOffsetMs(): number | undefined;
-}
+export type { Clock, ListOptions, ExchangePort };
 
 // ---- ids --------------------------------------------------------------------------------------
 

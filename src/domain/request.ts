@@ -116,6 +116,12 @@ export interface CurrencyEntryFacts {
 }
 
 /** What the builder needs to know about a saved destination (from the address book). */
+/** Blank and absent tags are the same: no tag. */
+export function sameTag(a: string | null | undefined, b: string | null | undefined): boolean {
+  const norm = (t: string | null | undefined) => (t === null || t === undefined || t.trim() === '' ? null : t.trim());
+  return norm(a) === norm(b);
+}
+
 export interface DestinationFacts {
   id: string;
   label: string;

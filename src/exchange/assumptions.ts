@@ -121,6 +121,14 @@ export function isQuoteUnusableMessage(message: string): boolean {
   return /quote/i.test(message) && /(expired|superseded|already been used|not found)/i.test(message);
 }
 
+/** The counterparty operation's refusal when info exists for the transaction (reference: 422 "Counterparty info already exists"). */
+export const COUNTERPARTY_EXISTS_STATUS = 422;
+export const COUNTERPARTY_EXISTS_MESSAGE = 'Counterparty info already exists';
+
+export function isCounterpartyExistsMessage(message: string): boolean {
+  return /already exists/i.test(message);
+}
+
 /** Payment methods (only `user_balance` is shown). */
 export const PAYMENT_METHODS = ['user_balance'] as const;
 

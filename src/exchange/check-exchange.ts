@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Clock } from '../ports/clock.js';
 import { add } from '../domain/money.js';
 import { createExchangeClient, systemClock } from './client.js';
-import { ExchangeError } from './errors.js';
+import { ExchangeError } from '../ports/exchange-error.js';
 import { hasKeyConfig, loadExchangeKey, type KeyConfig } from './keys.js';
 import type { Balance } from './schemas.js';
 import { KeyError } from './signer.js';

@@ -5,7 +5,7 @@
  */
 import type { ListOptions } from '../ports/list-options.js';
 import { MAX_PAGE_SIZE } from './assumptions.js';
-import { ExchangeError } from './errors.js';
+import { ExchangeError } from '../ports/exchange-error.js';
 import { HEADER } from './protocol.js';
 import type { TransportResponse } from './transport.js';
 

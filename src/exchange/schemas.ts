@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { gt } from '../domain/money.js';
+import { KNOWN_WALLET_ID } from '../ports/exchange.js';
 
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string');
 /** A price: a decimal above zero. A zero or negative price from the exchange is malformed, never traded on. */
@@ -170,13 +171,8 @@ export type BankAccount = z.infer<typeof bankAccount>;
 
 // ---- known wallets ---------------------------------------------------------------------------
 
-/**
- * The interface states the id pattern as 8-4-4-4-4-8 lowercase hex groups; real ids are UUIDs
- * (8-4-4-4-12). Both are accepted, lowercase only, as stated.
- */
-export const knownWalletId = z
-  .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-(?:[0-9a-f]{12}|[0-9a-f]{4}-[0-9a-f]{8})$/, 'expected a lowercase wallet id');
+/** The pattern is the port's (ports/exchange.ts), one definition for the form check and the wire. */
+export const knownWalletId = z.string().regex(KNOWN_WALLET_ID, 'expected a lowercase wallet id');
 
 export const knownWallet = z.strictObject({
   id: knownWalletId,

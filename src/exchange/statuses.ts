@@ -1,13 +1,6 @@
+/** Which exchange statuses are final, by kind of record (the values are in assumptions.ts). */
+import { normalizeStatus } from '../domain/status.js';
 import { ORDER_FINAL_STATUSES, WITHDRAWAL_FINAL_STATUSES, FIAT_WITHDRAWAL_FINAL_STATUSES } from './assumptions.js';
-
-/** Order statuses arrive as `Completed` or `completed`: compare in one place, case-insensitively. */
-export function normalizeStatus(status: string): string {
-  return status.trim().toLowerCase();
-}
-
-export function sameStatus(a: string, b: string): boolean {
-  return normalizeStatus(a) === normalizeStatus(b);
-}
 
 export function isFinalOrderStatus(status: string): boolean {
   return (ORDER_FINAL_STATUSES as readonly string[]).includes(normalizeStatus(status));

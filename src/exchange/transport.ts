@@ -6,7 +6,7 @@
 import type { ClockOffset } from './clock-offset.js';
 import type { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
-import { ExchangeError, type ExchangeErrorKind } from './errors.js';
+import { ExchangeError, type ExchangeErrorKind } from '../ports/exchange-error.js';
 import { API_PREFIX, HEADER } from './protocol.js';
 import type { RateLimiter } from './rate-limit.js';
 import { parseRetryAfter, shouldRetry, type AttemptFailure, type RetryPolicy } from './retry.js';

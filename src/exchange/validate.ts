@@ -3,7 +3,7 @@
  * and the path of the field at fault (`[3].amount`), never the value.
  */
 import type { z } from 'zod';
-import { ExchangeError, type ExchangeErrorKind } from './errors.js';
+import { ExchangeError, type ExchangeErrorKind } from '../ports/exchange-error.js';
 
 /** `[3].amount`, `locked_balance.orders`, `errors[0]`; the empty path is `(body)`. */
 export function formatPath(path: readonly PropertyKey[]): string {

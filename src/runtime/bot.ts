@@ -21,6 +21,7 @@ import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/retention.js';
 import type { SlackReceiverOptions } from '../slack/app.js';
 import { connectExchange } from './exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
+import { migrateStoredValues } from './migrations.js';
 import { openStores } from './stores.js';
 
 export interface RunOptions {
@@ -82,6 +83,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
     if (pruned > 0) logger.info('pruned Slack references past their retention', { keys: pruned });
   };
+  await migrateStoredValues(kv, logger.child('store'));
   await pruneSlackKeys();
 
   const policy = policyOf(config);
@@ -91,6 +93,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   const bot = await startBot({
     config,
     exchange,
+    listings: connected.listings,
     kv,
     audit,
     clock,

@@ -1,10 +1,13 @@
 /**
  * The exchange the bot talks to: the real one at EXCHANGE_BASE_URL with the configured key, or,
  * when it is unset, the embedded sandbox started here on loopback with a key pair made for this
- * run (registered with every scope). Everything above sees only the ExchangePort.
+ * run (registered with every scope). The engine sees only its ExchangePort (in its own terms);
+ * the Slack listings read the records as the exchange lists them (ExchangeListings).
  */
 import { randomBytes } from 'node:crypto';
-import type { ExchangePort } from '../app/ports.js';
+import type { ExchangePort } from '../ports/exchange.js';
+import type { ExchangeListings } from '../exchange/api.js';
+import { createExchangePort } from '../exchange/engine-port/index.js';
 import type { ExchangeConfig } from '../config/config.js';
 import { createExchangeClient, systemClock } from '../exchange/client.js';
 import { Secret } from '../exchange/secret.js';
@@ -15,6 +18,8 @@ import type { ProcessLogger } from './logger.js';
 
 export interface ConnectedExchange {
   exchange: ExchangePort;
+  /** The same client, as the `/desk` listings read it. */
+  listings: ExchangeListings;
   /** Present when running on the embedded sandbox. */
   sandbox?: Sandbox;
   /** The private key hex of this run, for the log redactor (never printed). */
@@ -39,7 +44,7 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
 
   if (config.kind === 'remote') {
     const signer = createSigner(config.privateKey, config.apiKey);
-    const exchange = createExchangeClient({
+    const client = createExchangeClient({
       baseUrl: config.baseUrl,
       signer,
       clock: systemClock,
@@ -48,7 +53,7 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     log.info('exchange: remote', { baseUrl: config.baseUrl, apiKey: signer.apiKey });
-    return { exchange, close: async () => {} };
+    return { exchange: createExchangePort(client), listings: client, close: async () => {} };
   }
 
   const privateKey = new Secret(new Uint8Array(randomBytes(32)));
@@ -58,7 +63,7 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
     ...(options.sandboxQuoteLifetimeMs !== undefined ? { quoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
     keys: [{ publicKeyHex: publicKeyHex(privateKey), scopes: [...SCOPES] }],
   });
-  const exchange = createExchangeClient({
+  const client = createExchangeClient({
     baseUrl: sandbox.url,
     signer: createSigner(privateKey),
     clock: systemClock,
@@ -68,7 +73,8 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
   });
   log.warn('SANDBOX: no EXCHANGE_BASE_URL, running on the embedded sandbox exchange; no real funds move', { url: sandbox.url });
   return {
-    exchange,
+    exchange: createExchangePort(client),
+    listings: client,
     sandbox,
     secretHex: Buffer.from(privateKey.reveal()).toString('hex'),
     close: () => sandbox.close(),

@@ -12,6 +12,7 @@
 import { webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Engine } from '../app/engine.js';
 import type { AuditLog, Clock, DeskEvent, ExchangePort, KeyValueStore, Logger, Notifier } from '../app/ports.js';
+import type { ExchangeListings } from '../exchange/api.js';
 import type { Config } from '../config/config.js';
 import { createSlackApp, type SlackApp, type SlackReceiverOptions } from './app.js';
 import type { SlackClient, SlackDeps } from './context.js';
@@ -21,8 +22,10 @@ import type { SlackRetryOptions } from './slack-retry.js';
 
 export interface StartBotOptions {
   config: Config;
-  /** Read-only use by the listeners (forms, listings); writes go through the engine. */
+  /** Read-only use by the listeners (forms, balances, wallet search); writes go through the engine. */
   exchange: ExchangePort;
+  /** The `/desk` listings. */
+  listings: ExchangeListings;
   /** Where approval messages (channel, ts) and form dedupe tokens are persisted; the engine's KV is fine. */
   kv: KeyValueStore;
   clock: Clock;
@@ -76,6 +79,7 @@ const HOME_EVENTS = new Set<DeskEvent['type']>([
 export async function startBot(o: StartBotOptions): Promise<Bot> {
   const deps: SlackDeps = {
     exchange: o.exchange,
+    listings: o.listings,
     clock: o.clock,
     kv: o.kv,
     ...(o.audit ? { audit: o.audit } : {}),

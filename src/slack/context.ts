@@ -5,6 +5,7 @@
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
 import type { Config } from '../config/config.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../app/ports.js';
+import type { ExchangeListings } from '../exchange/api.js';
 import type { Engine } from '../app/engine.js';
 import type { Declarations } from '../app/compliance/declare.js';
 import type { HomeViewInput } from './blocks/home.js';
@@ -22,8 +23,10 @@ export type FormData = WithdrawFormData;
 export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> & Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
 
 export interface SlackDeps {
-  /** Read-only use here (balances, listings, lookups); writes go through the approval engine. */
+  /** Read-only use here (balances, lookups for the forms, wallet search); writes go through the approval engine. */
   exchange: ExchangePort;
+  /** The `/desk` listings: the exchange's records as it lists them. */
+  listings: ExchangeListings;
   clock: Clock;
   /** The engine's view of a user's requests for App Home; absent until wired (empty lists). */
   homeData?: (userId: string) => Promise<HomeData>;

@@ -1,5 +1,5 @@
 /** How a failed exchange read is told to a person: the exchange's own words when it gave any. */
-import { ExchangeError } from '../exchange/errors.js';
+import { ExchangeError } from '../ports/exchange-error.js';
 import type { Logger } from '@slack/bolt';
 import { escapeMrkdwn } from './blocks/text.js';
 

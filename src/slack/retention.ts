@@ -15,7 +15,7 @@
  *   or no longer takes a declaration. One still waiting for a declaration is kept, however old.
  * Compliance's declaration markers and the audit log are never pruned.
  */
-import { acceptsDeclaration, isStillMoving } from '../app/compliance/deposit-status.js';
+import { isStillMoving } from '../app/compliance/deposit-status.js';
 import { DEPOSIT_MESSAGE_KEY_PREFIX, type DepositMessageRef } from './compliance/notifier.js';
 import { SUBMISSION_KEY_PREFIX } from './submissions.js';
 import { APPROVAL_MESSAGE_KEY_PREFIX, type ApprovalMessageRef } from './notifier.js';
@@ -43,7 +43,7 @@ export function expiredSlackKey(now: number, openRequestIds: ReadonlySet<string>
       const ref = value as Partial<DepositMessageRef> | null;
       const postedAt = slackTsMs(ref?.ts);
       if (postedAt === undefined || now - postedAt <= DEPOSIT_MESSAGE_RETENTION_MS || !ref?.deposit) return false;
-      return !isStillMoving(ref.deposit) && (ref.declaration !== undefined || !acceptsDeclaration(ref.deposit));
+      return !isStillMoving(ref.deposit) && (ref.declaration !== undefined || !ref.deposit.acceptsDeclaration);
     }
     return false;
   };

@@ -36,6 +36,8 @@ export interface DurableKeyValueStore extends KeyValueStore {
    * It is committed in its turn among the sets, so a value set just before is the one judged.
    */
   prune(drop: (key: string, value: unknown) => boolean): Promise<number>;
+  /** The keys that start with `prefix` (migrations at start walk them). */
+  keys(prefix: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,10 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<Durab
         // Copied now, as JSON: a caller changing its object afterwards cannot change what is stored.
         const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
         return new Promise<void>((resolve, reject) => commits.add({ key, value: json, resolve: () => resolve(), reject }));
+      },
+      async keys(prefix: string): Promise<string[]> {
+        assertOpen();
+        return Object.keys(db.data.values).filter((key) => key.startsWith(prefix));
       },
       async prune(drop: (key: string, value: unknown) => boolean): Promise<number> {
         assertOpen();

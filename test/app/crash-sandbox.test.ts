@@ -6,6 +6,7 @@
  * closed and reopened on the same files, a new engine starts (recovery) and ticks until the request
  * settles. Every time: the sandbox executed it exactly once, and the record tracks that execution.
  */
+import type { ExchangeApi } from '../../src/exchange/api.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,13 +26,14 @@ import { Crashed, crashingRepository, guard } from './support/world.js';
 
 let sandbox: Sandbox;
 let exchange: ExchangePort;
+let api: ExchangeApi;
 let clock: Clock;
 let dir: string;
 const ids = new SequentialIds('C');
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 
 beforeAll(async () => {
-  ({ sandbox, exchange, clock } = await startSandboxExchange('engine-crash'));
+  ({ sandbox, exchange, api, clock } = await startSandboxExchange('engine-crash'));
   dir = mkdtempSync(join(tmpdir(), 'engine-crash-'));
 });
 afterAll(async () => {
@@ -170,8 +172,8 @@ async function crashTrials(kind: string, input: (trial: number) => RequestInput,
 
 describe('crash at every persisted step, against the sandbox dropping the connection after commit', () => {
   it('crypto withdrawal: executed exactly once whatever the step the process died at', async () => {
-    const book = await collect(exchange.listAddressBook({ pageSize: 100 }));
-    const entries = await exchange.listCryptoCurrencies();
+    const book = await collect(api.listAddressBook({ pageSize: 100 }));
+    const entries = await api.listCryptoCurrencies();
     const target = book.find((a) => a.status === 'verified' && a.wallet_identity && !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > sandbox.clock.now()))!;
     const entry = entries.find((e) => target.crypto_currency_networks.some((n) => n.uuid === e.network_id) && e.precision !== undefined)!;
     sandbox.control.setFaults([{ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals' }]);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/app/config.js';
+import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decide, type Facts, type Observation, type Step } from '../../src/app/executing/decide.js';
 import { openInDoubt } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
@@ -13,7 +14,7 @@ import type { Snapshot } from '../../src/domain/request.js';
 import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
 const T0 = 1_800_000_000_000;
-const config = resolveConfig({});
+const config = resolveConfig({}, EXCHANGE_LIMITS);
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 let keys = 0;
 const facts = (over: Partial<Facts> = {}): Facts => ({ config, policy, quoteSuperseded: false, newKey: () => `new-${++keys}`, measuredOffsetMs: null, ...over });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createExchangePort } from '../../src/exchange/engine-port/index.js';
 import { createEngine } from '../../src/app/engine.js';
 import { createRandomIds } from '../../src/app/ids.js';
 import { FakeClock } from '../../src/app/testing/fake-clock.js';
@@ -19,7 +20,7 @@ describe('engine edges', () => {
     let down = true;
     const requests = memoryRepository<DeskRequest>(isFinishedRequest);
     const engine = createEngine({
-      exchange: new FakeExchange(clock),
+      exchange: createExchangePort(new FakeExchange(clock)),
       requests,
       kv: memoryKv(),
       audit: memoryAuditLog(),

@@ -35,9 +35,9 @@ beforeAll(async () => {
     config: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } },
   });
   await engine.start();
-  const book = await collect(sx.exchange.listAddressBook({ pageSize: 100 }));
+  const book = await collect(sx.api.listAddressBook({ pageSize: 100 }));
   destination = book.find((a) => a.status === 'verified' && a.wallet_identity && !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > sx.clock.now()))!;
-  entry = (await sx.exchange.listCryptoCurrencies()).find((e) => destination.crypto_currency_networks.some((n) => n.uuid === e.network_id))!;
+  entry = (await sx.api.listCryptoCurrencies()).find((e) => destination.crypto_currency_networks.some((n) => n.uuid === e.network_id))!;
 });
 afterAll(() => sx.sandbox.close());
 
@@ -73,7 +73,7 @@ describe('engine against the sandbox', () => {
   });
 
   it('fiat withdrawal and bank account removal', async () => {
-    const banks = await collect(sx.exchange.listBankAccounts({ currency: 'USD' }, { pageSize: 100 }));
+    const banks = await collect(sx.api.listBankAccounts({ currency: 'USD' }, { pageSize: 100 }));
     const fiat = await approved({ kind: 'fiat_withdrawal', currency: 'USD', bankAccountId: banks[0]!.id, amount: '1500' });
     expect(fiat.state).toBe('submitted');
     await runFor(130_000, 10_000);
@@ -81,7 +81,7 @@ describe('engine against the sandbox', () => {
 
     const removal = await approved({ kind: 'bank_account_removal', bankAccountId: banks.at(-1)!.id });
     expect(removal.state).toBe('completed');
-    expect((await collect(sx.exchange.listBankAccounts(undefined, { pageSize: 100 }))).some((b) => b.id === banks.at(-1)!.id)).toBe(false);
+    expect((await collect(sx.api.listBankAccounts(undefined, { pageSize: 100 }))).some((b) => b.id === banks.at(-1)!.id)).toBe(false);
   });
 
   it('trade: the quote expires during the approvals, is re-quoted within the limit and ordered; the order completes', async () => {

@@ -4,13 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/app/config.js';
+import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decideLook, openInDoubt, type Look, type LookDecision } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { newExecution, newRequest, type Attempt, type Candidate, type DeskRequest } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
 import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
-const config = resolveConfig({});
+const config = resolveConfig({}, EXCHANGE_LIMITS);
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 const T0 = 1_800_000_000_000;
 const SEND = T0 + 1_000;

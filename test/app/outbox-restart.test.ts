@@ -4,6 +4,7 @@
  * whose outbox entry is gone (a data folder of an older version) still gets its message: every
  * open request's message is refreshed on start.
  */
+import { createExchangePort } from '../../src/exchange/engine-port/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2']
 
 async function life(dir: string, notifier: Notifier): Promise<{ engine: Engine; stores: Stores }> {
   const stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [], write: () => {} }));
-  const engine = createEngine({ exchange: new FakeExchange(clock), requests: stores.requests, kv: stores.kv, audit: stores.audit, notifier, clock, ids: new SequentialIds(), policy, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+  const engine = createEngine({ exchange: createExchangePort(new FakeExchange(clock)), requests: stores.requests, kv: stores.kv, audit: stores.audit, notifier, clock, ids: new SequentialIds(), policy, logger: { info: () => {}, warn: () => {}, error: () => {} } });
   await engine.start();
   return { engine, stores };
 }

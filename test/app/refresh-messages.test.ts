@@ -2,6 +2,7 @@
  * The periodic message refresh: one at a time. A refresh slowed by Slack (rate limits, an outage)
  * can outlast its ten minutes; the next tick must not start a second pass over the same messages.
  */
+import { createExchangePort } from '../../src/exchange/engine-port/index.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../src/app/engine.js';
 import type { DeskEvent, Notifier } from '../../src/app/ports.js';
@@ -29,7 +30,7 @@ describe('the message refresh', () => {
       },
     };
     const engine = createEngine({
-      exchange: new FakeExchange(clock),
+      exchange: createExchangePort(new FakeExchange(clock)),
       requests: memoryRepository<DeskRequest>(isFinishedRequest),
       kv: memoryKv(),
       audit: memoryAuditLog({ clock }),

@@ -5,12 +5,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ISO_COUNTRY_CODES } from '../../src/app/compliance/country-codes.js';
-import { checkDeclaration, DECLARATION_MESSAGES, type DeclarationForm } from '../../src/app/compliance/declaration.js';
+import { checkDeclaration, DECLARATION_MESSAGES, type CheckedDeclaration, type DeclarationForm } from '../../src/app/compliance/declaration.js';
 import { recipientDetailsAdvice, RECIPIENT_DETAILS_ADVICE } from '../../src/app/compliance/recipient-advice.js';
+import { counterpartyBody } from '../../src/exchange/engine-port/counterparty.js';
 import { counterpartyInfoBody } from '../../src/exchange/schemas.js';
 
 const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 const base: DeclarationForm = { transactionId: TX, entityType: 'entity', legalName: 'Acme Pte Ltd', ownership: 'first_party' };
+
+/** The body the exchange port sends for a checked declaration. */
+function bodyOf(checked: CheckedDeclaration) {
+  return counterpartyBody(checked.declaration);
+}
 
 function errorsOf(form: DeclarationForm) {
   const r = checkDeclaration(form);
@@ -22,13 +28,13 @@ describe('country code rules', () => {
     for (const field of ['address1', 'address2', 'postcode', 'district', 'region'] as const) {
       expect(errorsOf({ ...base, [field]: 'x' })).toEqual({ countryCode: DECLARATION_MESSAGES.countryRequired });
       const ok = checkDeclaration({ ...base, [field]: ' x ', countryCode: 'SG' });
-      expect(ok.ok && ok.value.body.wallet_identity_attributes.address_attributes).toEqual({ country_code: 'SG', [field]: 'x' });
+      expect(ok.ok && bodyOf(ok.value).wallet_identity_attributes.address_attributes).toEqual({ country_code: 'SG', [field]: 'x' });
     }
   });
 
   it('accepts assigned ISO 3166-1 alpha-2 codes in any letter case, and refuses reserved or made-up ones', () => {
     const r = checkDeclaration({ ...base, countryCode: ' gb ' });
-    expect(r.ok && r.value.body.wallet_identity_attributes.address_attributes).toEqual({ country_code: 'GB' });
+    expect(r.ok && bodyOf(r.value).wallet_identity_attributes.address_attributes).toEqual({ country_code: 'GB' });
     for (const bad of ['UK', 'EU', 'XK', 'ZZ', 'S', 'SGP', '12', 'S G']) expect(errorsOf({ ...base, countryCode: bad })).toEqual({ countryCode: DECLARATION_MESSAGES.countryUnknown });
   });
 
@@ -44,7 +50,7 @@ describe('country code rules', () => {
 
   it('sends no address_attributes when no address field and no country is filled (blank counts as empty)', () => {
     const r = checkDeclaration({ ...base, address1: '   ', countryCode: '' });
-    expect(r.ok && r.value.body).toStrictEqual({ wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Acme Pte Ltd', ownership: 'first_party' } });
+    expect(r.ok && bodyOf(r.value)).toStrictEqual({ wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Acme Pte Ltd', ownership: 'first_party' } });
   });
 });
 
@@ -52,13 +58,15 @@ describe('the wallet part', () => {
   it('sends the listed wallet id, or the typed name, never both and never empty', () => {
     const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
     const listed = checkDeclaration({ ...base, walletId: id });
-    expect(listed.ok && listed.value).toMatchObject({ body: { crypto_wallet_attributes: { id } }, createsUnverifiedWallet: false });
+    expect(listed.ok && listed.value).toMatchObject({ createsUnverifiedWallet: false });
+    expect(listed.ok && bodyOf(listed.value)).toMatchObject({ crypto_wallet_attributes: { id } });
     const typed = checkDeclaration({ ...base, walletName: '  My cold storage ' });
-    expect(typed.ok && typed.value).toMatchObject({ body: { crypto_wallet_attributes: { name: 'My cold storage' } }, createsUnverifiedWallet: true });
+    expect(typed.ok && typed.value).toMatchObject({ createsUnverifiedWallet: true });
+    expect(typed.ok && bodyOf(typed.value)).toMatchObject({ crypto_wallet_attributes: { name: 'My cold storage' } });
     expect(errorsOf({ ...base, walletId: id, walletName: 'n' })).toEqual({ walletName: DECLARATION_MESSAGES.walletBoth });
     expect(errorsOf({ ...base, walletId: 'not a wallet' })).toEqual({ walletId: DECLARATION_MESSAGES.walletId });
     const none = checkDeclaration({ ...base, walletName: ' ' });
-    expect(none.ok && 'crypto_wallet_attributes' in none.value.body).toBe(false);
+    expect(none.ok && 'crypto_wallet_attributes' in bodyOf(none.value)).toBe(false);
   });
 });
 
@@ -89,11 +97,12 @@ describe('required fields', () => {
       fc.property(form, (f) => {
         const r = checkDeclaration({ transactionId: TX, ...f });
         if (!r.ok) return;
-        expect(counterpartyInfoBody.parse(r.value.body)).toStrictEqual(r.value.body);
-        const w = r.value.body.wallet_identity_attributes;
+        const body = bodyOf(r.value);
+        expect(counterpartyInfoBody.parse(body)).toStrictEqual(body);
+        const w = body.wallet_identity_attributes;
         if (w.address_attributes) expect(w.address_attributes.country_code).toMatch(/^[A-Z]{2}$/);
         for (const v of Object.values(w.address_attributes ?? {})) expect(v.trim()).not.toBe('');
-        const cw = r.value.body.crypto_wallet_attributes;
+        const cw = body.crypto_wallet_attributes;
         if (cw) expect(Object.keys(cw)).toHaveLength(1);
       }),
       { numRuns: 300 },

@@ -40,7 +40,7 @@ const person = (tx: string, extra: Partial<DeclarationRequest> = {}): Declaratio
 describe('counterparty declaration', () => {
   it('sends exactly the reference object for a listed wallet, with a filled address, and reports it once', async () => {
     const deposit = receive();
-    const [kraken] = await world.exchange.listKnownWallets({ name: 'krakn' });
+    const [kraken] = await world.api.listKnownWallets({ name: 'krakn' });
     expect(kraken!.name).toBe('Kraken');
 
     const outcome = await declarations().declare(
@@ -78,7 +78,7 @@ describe('counterparty declaration', () => {
       ['counterparty.answer', 'exchange'],
     ]);
     // The audit keeps what was sent, but only the last four characters of the document number.
-    expect(lines[0]!.data!.body.wallet_identity_attributes.entity_identity_document_number).toBe('*****567D');
+    expect(lines[0]!.data!.declaration.documentNumber).toBe('*****567D');
     expect(lines[1]!.data).toMatchObject({ transactionId: deposit.transaction.uuid, outcome: 'done', status: 201 });
   });
 
@@ -108,7 +108,7 @@ describe('counterparty declaration', () => {
     await declarations().declare(person(deposit.transaction.uuid, { walletName: 'Unknown wallet' }));
     await watch.poll();
     await watch.poll();
-    expect(notifier.changed().map((c) => c.changes)).toEqual([{ travel_rule_status: { from: 'required', to: 'submitted' } }]);
+    expect(notifier.changed().map((c) => c.changes)).toEqual([{ travelRuleStatus: { from: 'required', to: 'submitted' } }]);
   });
 
   it('maps 404 to "Transaction not found" on the transaction field, audits it, and lets a corrected id through', async () => {
@@ -128,7 +128,7 @@ describe('counterparty declaration', () => {
   it('says plainly when the exchange already has a declaration (422), and never sends for it again', async () => {
     const deposit = receive();
     // Declared outside this bot (the exchange's app, another tool).
-    await world.exchange.submitCounterpartyInfo(deposit.transaction.uuid, { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Elsewhere', ownership: 'third_party' } });
+    await world.api.submitCounterpartyInfo(deposit.transaction.uuid, { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Elsewhere', ownership: 'third_party' } });
     const postsBefore = world.counterpartyPosts();
 
     const d = declarations();

@@ -37,8 +37,8 @@ describe('deposit watch', () => {
     expect(first).toMatchObject({ newDeposits: 1, delivered: 1, caughtUp: true, tracked: 1 });
     expect(notifier.seen()).toHaveLength(1);
     const seen = notifier.seen()[0]!;
-    expect(seen).toMatchObject({ id: injected.id, amount: '0.75', status: 'pending', travel_rule_status: 'required', transaction: { uuid: injected.transaction.uuid } });
-    expect(seen.link_explorer).toContain(injected.transaction_hash);
+    expect(seen).toMatchObject({ id: injected.id, amount: '0.75', status: 'pending', travelRuleStatus: 'required', transactionId: injected.transaction.uuid, needsDeclaration: true, acceptsDeclaration: true, final: false });
+    expect(seen.linkExplorer).toContain(injected.transaction_hash);
 
     world.sandbox.control.advance(5_000);
     expect((await w.poll()).newDeposits).toBe(0);
@@ -92,7 +92,7 @@ describe('deposit watch', () => {
     expect(notifier.changed()).toHaveLength(1);
     expect(notifier.changed()[0]).toMatchObject({
       deposit: { id: d.id, status: 'completed' },
-      changes: { status: { from: 'pending', to: 'completed' }, travel_rule_status: { from: 'pending', to: 'approved' } },
+      changes: { status: { from: 'pending', to: 'completed' }, travelRuleStatus: { from: 'pending', to: 'approved' } },
     });
     world.sandbox.control.advance(60_000);
     expect((await w.poll()).changes).toBe(0);
@@ -175,8 +175,8 @@ describe('deposit watch', () => {
     const w = watch({ initialLookbackMs: 24 * 3_600_000 });
     const s = await w.poll();
     expect(s.newDeposits).toBe(2);
-    expect(notifier.seen().map((d) => d.travel_rule_status)).toEqual(['required', 'required']);
-    expect(notifier.seen()[0]!.created_at).toBeLessThan(notifier.seen()[1]!.created_at);
+    expect(notifier.seen().map((d) => d.travelRuleStatus)).toEqual(['required', 'required']);
+    expect(notifier.seen()[0]!.createdAt).toBeLessThan(notifier.seen()[1]!.createdAt);
   });
 
   it('refuses to start over from a stored state it cannot read (it would report everything again)', async () => {

@@ -124,7 +124,7 @@ describe('opening the declaration modal', () => {
   it('the wallet search lists known wallets with type and risk level', async () => {
     const res = await bot.slack.blockSuggestion({ userId: PEOPLE.compliance, actionId: INPUT.cpWallet, value: 'krak' });
     const options = (res.json as { options: { text: { text: string }; value: string; description?: { text: string } }[] }).options;
-    const kraken = (await world.exchange.listKnownWallets({ name: 'Kraken' })).find((w) => w.name === 'Kraken')!;
+    const kraken = (await world.api.listKnownWallets({ name: 'Kraken' })).find((w) => w.name === 'Kraken')!;
     expect(options[0]).toMatchObject({ text: { text: 'Kraken' }, value: kraken.id });
     expect(options[0]!.description!.text).toMatch(/hosted .*low risk/);
   });
@@ -144,7 +144,7 @@ describe('submitting the declaration', () => {
     const watch = bot.watch();
     await watch.poll();
     const post = depositPosts()[0]!;
-    const kraken = (await world.exchange.listKnownWallets({ name: 'Kraken' })).find((w) => w.name === 'Kraken')!;
+    const kraken = (await world.api.listKnownWallets({ name: 'Kraken' })).find((w) => w.name === 'Kraken')!;
     const { view } = await openByCommand(d.transaction.uuid);
 
     const { res, mark } = await submit(
@@ -228,7 +228,7 @@ describe('submitting the declaration', () => {
 
   it('says plainly that a transaction is already declared (422), and sends nothing again', async () => {
     const d = receive();
-    await world.exchange.submitCounterpartyInfo(d.transaction.uuid, { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Elsewhere', ownership: 'third_party' } });
+    await world.api.submitCounterpartyInfo(d.transaction.uuid, { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Elsewhere', ownership: 'third_party' } });
     const posts = world.counterpartyPosts();
     for (let i = 0; i < 2; i++) {
       const { view } = await openByCommand(d.transaction.uuid);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collect } from '../../src/app/collect.js';
-import { ExchangeError } from '../../src/exchange/errors.js';
+import { ExchangeError } from '../../src/ports/exchange-error.js';
 import { API, harness, useNock } from './support/client.js';
 import { balanceBTC, bankAccountItem } from './support/fixtures.js';
 

@@ -2,7 +2,7 @@
 import { inspect } from 'node:util';
 import type nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { ExchangeError } from '../../src/exchange/errors.js';
+import { ExchangeError } from '../../src/ports/exchange-error.js';
 import { collect } from '../../src/app/collect.js';
 import type { RequestLogEntry } from '../../src/exchange/transport.js';
 import { API, DROP, harness, ORIGIN, TEST_API_KEY, useNock } from './support/client.js';

@@ -12,7 +12,8 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDeclaration, DECLARATION_FIELDS } from '../../src/app/compliance/declaration.js';
-import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../../src/app/exchange-facts.js';
+import { createExchangePort } from '../../src/exchange/engine-port/index.js';
+import type { CurrencyEntry, SavedAddress, SavedBankAccount } from '../../src/ports/exchange.js';
 import type { ExchangePort } from '../../src/app/ports.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createPolicy } from '../../src/domain/policy.js';
@@ -78,13 +79,19 @@ const seldom = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 7, arbitrary: fc
 const text = (value: string | null) => ({ type: 'plain_text_input', value });
 const select = (value: string | null) => ({ type: 'static_select', selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value } });
 
+/** A form offers only entries with a precision (withdraw-data.ts). */
+function withPrecision(entry: CurrencyEntry): CurrencyEntry & { precision: number } {
+  if (entry.precision === null) throw new Error(`entry ${entry.id} has no precision`);
+  return { ...entry, precision: entry.precision };
+}
+
 // ---- the world ------------------------------------------------------------------------------------
 
 let sandbox: Sandbox;
 let exchange: ExchangePort;
-let entries: CryptoCurrencyEntry[];
-let addresses: AddressBookAddress[];
-let banks: BankAccount[];
+let entries: CurrencyEntry[];
+let addresses: SavedAddress[];
+let banks: SavedBankAccount[];
 let crypto: CryptoFormData;
 let fiat: FiatFormData;
 let slack: SlackContext;
@@ -96,12 +103,13 @@ beforeAll(async () => {
   // The exchange side is user-typed too: labels and names come from people in the mobile app.
   account.addressBook.find((a) => a.label === 'OTC partner (TRC20)')!.label = HOSTILE_LABEL;
   account.bankAccounts[0]!.beneficiary_name = 'ACME <!here> <@U0BOSS001>';
-  exchange = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.hex)), rateLimit: false });
-  entries = await exchange.listCryptoCurrencies();
+  const api = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.hex)), rateLimit: false });
+  exchange = createExchangePort(api);
+  entries = await exchange.currencyEntries();
   addresses = [];
-  for await (const a of exchange.listAddressBook({ pageSize: 100 })) addresses.push(a);
+  for await (const a of exchange.savedAddresses({ pageSize: 100 })) addresses.push(a);
   banks = [];
-  for await (const b of exchange.listBankAccounts(undefined, { pageSize: 100 })) banks.push(b);
+  for await (const b of exchange.bankAccounts(undefined, { pageSize: 100 })) banks.push(b);
   for (const r of [...sandbox.control.withdrawals(), ...sandbox.control.deposits()]) if (r.link_explorer) ALLOW.urls.push(r.link_explorer);
   crypto = await loadCryptoForm(exchange);
   fiat = await loadFiatForm(exchange);
@@ -115,7 +123,7 @@ beforeAll(async () => {
     COMPLIANCE_USER_IDS: PEOPLE.compliance,
     LOG_LEVEL: 'error',
   });
-  slack = createSlackApp({ config, deps: { exchange, clock: { now: () => Date.now(), sleep: async () => {} }, tradePairs: ['BTC-USD', 'ETH-SGD', 'USDT-SGD'] } }).context;
+  slack = createSlackApp({ config, deps: { exchange, listings: api, clock: { now: () => Date.now(), sleep: async () => {} }, tradePairs: ['BTC-USD', 'ETH-SGD', 'USDT-SGD'] } }).context;
 }, 30_000);
 afterAll(async () => {
   await sandbox?.close();
@@ -228,8 +236,8 @@ describe('crypto withdrawal form submissions', () => {
         const c = checked.value;
         expect(new Big(c.amount).eq(typedDecimal(s.amount)!)).toBe(true);
         const built = buildCryptoWithdrawal(
-          currencyEntryFacts(entries.find((e) => e.id === c.cryptoCurrencyId)!)!,
-          destinationFacts(addresses.find((a) => a.id === c.destinationId)!),
+          withPrecision(entries.find((e) => e.id === c.cryptoCurrencyId)!),
+          addresses.find((a) => a.id === c.destinationId)!,
           { amount: c.amount, note: c.note ?? null, purpose: c.purpose ?? null },
         );
         if (!built.ok) {
@@ -274,7 +282,7 @@ describe('fiat withdrawal form submissions', () => {
           expect(new Big(c.amount).eq(typedDecimal(s.amount)!)).toBe(true);
           const rules = fiat.currencies.find((x) => x.currency === c.currency)!;
           const account = banks.find((b) => b.id === c.bankAccountId)!;
-          const built = buildFiatWithdrawal({ currency: c.currency, fee: rules.fee, minimum: rules.minimum, maximum: rules.maximum, bankAccount: bankAccountRef(account) }, { amount: c.amount });
+          const built = buildFiatWithdrawal({ currency: c.currency, fee: rules.fee, minimum: rules.minimum, maximum: rules.maximum, bankAccount: account }, { amount: c.amount });
           expect(built.ok).toBe(true);
           if (built.ok) for (const m of messagesFor(built.value)) expect(unsafeSequences(m, ALLOW)).toEqual([]);
           tally.built++;
@@ -389,7 +397,7 @@ describe('counterparty declarations', () => {
           }
           return;
         }
-        const name = r.value.body.wallet_identity_attributes.entity_name;
+        const name = r.value.declaration.legalName;
         expect(name).toBe(values.legalName!.trim());
         tally.built++;
       }),

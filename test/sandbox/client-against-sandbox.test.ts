@@ -4,10 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClient } from '../../src/exchange/client.js';
-import { ExchangeError } from '../../src/exchange/errors.js';
+import { ExchangeError } from '../../src/ports/exchange-error.js';
 import { collect } from '../../src/app/collect.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
-import { isFinalOrderStatus, normalizeStatus } from '../../src/exchange/statuses.js';
+import { normalizeStatus } from '../../src/domain/status.js';
+import { isFinalOrderStatus } from '../../src/exchange/statuses.js';
 import { QUOTE_UNUSABLE_MESSAGES, SCOPE_FAILURE_STATUS } from '../../src/exchange/assumptions.js';
 import { createSandboxClock } from '../../src/sandbox/clock.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';

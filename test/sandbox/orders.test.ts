@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { add, sub } from '../../src/domain/money.js';
 import { DUPLICATE_CLIENT_ORDER_ID_MESSAGE, DUPLICATE_CLIENT_ORDER_ID_STATUS } from '../../src/exchange/assumptions.js';
-import { isFinalOrderStatus, normalizeStatus } from '../../src/exchange/statuses.js';
+import { normalizeStatus } from '../../src/domain/status.js';
+import { isFinalOrderStatus } from '../../src/exchange/statuses.js';
 import { order as orderSchema } from '../../src/exchange/schemas.js';
 import { ORDER_COMPLETE_AFTER_MS, ORDER_OPEN_AFTER_MS } from '../../src/sandbox/timings.js';
 import { makeKey } from './support/sign.js';

@@ -1,4 +1,5 @@
 /** The pure Block Kit builders: structure, escaping of user text, and Block Kit's limits. */
+import { balance } from '../../src/exchange/engine-port/lookups.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Balance } from '../../src/exchange/schemas.js';
@@ -260,7 +261,7 @@ describe('thread posts and notices', () => {
 describe('balances', () => {
   it('totals regular + both locked parts and ignores the deprecated locked', () => {
     const item: Balance = { currency: 'ETH', regular: '0.1', locked: '5', locked_balance: { orders: '0.2', alternative_products: '0.3' } };
-    const row = balanceRow(item);
+    const row = balanceRow(balance(item));
     const msg = balancesMessage({ rows: [row], at: T0, sandbox: true });
     const text = JSON.stringify(msg.blocks);
     expect(text).toMatch(/ETH +0\.1 +0\.2 +0\.3 +0\.6/);

@@ -1,4 +1,5 @@
 /** Modal builders and the withdrawal form data: structure, escaping and limits. */
+import { balance, currencyEntry, fiatTerms, savedAddress, savedBankAccount } from '../../src/exchange/engine-port/lookups.js';
 import { describe, expect, it } from 'vitest';
 import type { AddressBookAddress, Balance, CryptoCurrencyEntry } from '../../src/exchange/schemas.js';
 import { loadingView, noticeView } from '../../src/slack/blocks/modals/common.js';
@@ -87,7 +88,7 @@ describe('modal builders', () => {
   });
 
   it('wallet options show type and risk, within option limits', () => {
-    const opts = walletOptions(Array.from({ length: 120 }, (_, i) => ({ id: `0f8fad5b-d9cb-469f-a165-${String(i).padStart(12, '0')}`, name: 'N'.repeat(100), type: 'hosted' as const, risk_level: 'high' as const })));
+    const opts = walletOptions(Array.from({ length: 120 }, (_, i) => ({ id: `0f8fad5b-d9cb-469f-a165-${String(i).padStart(12, '0')}`, name: 'N'.repeat(100), type: 'hosted' as const, riskLevel: 'high' as const })));
     expect(opts).toHaveLength(100);
     expect(opts[0]!.text.text.length).toBeLessThanOrEqual(75);
     expect(opts[0]!.description?.text).toBe('hosted (exchange or custodian) · HIGH risk');
@@ -108,23 +109,25 @@ describe('withdrawal form data', () => {
   const balances: Balance[] = [{ currency: 'btc', regular: '2', locked: '0', locked_balance: { orders: '1', alternative_products: '0' } }];
 
   it('keeps entries with a precision, matches destinations by network and takes the available balance', () => {
-    const data = cryptoFormData(entries, balances, addresses);
+    const data = cryptoFormData(entries.map(currencyEntry), balances.map(balance), addresses.map(savedAddress));
     expect(data.entries).toEqual([{ id: 1, asset: 'BTC', network: 'Bitcoin', precision: 8, fee: '0.0005', available: '2' }]);
     expect(data.destinations[1]).toEqual([{ id: addresses[0]!.id, label: 'A', address: 'addr-a', addressTag: null, verified: true, cooldownUntil: NOW }]);
   });
 
   it('offers a fiat currency only with both a limit and a fee row', () => {
     const data = fiatFormData(
-      [{ currency: 'SGD', fee: '5', asset: { id: 1, name: 'SGD', symbol: 'SGD', asset_type: 'fiat' } }],
-      [
-        { currency: 'SGD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '1000' },
-        { currency: 'USD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '1000' },
-      ],
+      fiatTerms(
+        [{ currency: 'SGD', fee: '5', asset: { id: 1, name: 'SGD', symbol: 'SGD', asset_type: 'fiat' } }],
+        [
+          { currency: 'SGD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '1000' },
+          { currency: 'USD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '1000' },
+        ],
+      ),
       [],
       [
         { id: 1, currency: 'SGD', account_number: '111122223333', beneficiary_name: 'Desk' },
         { id: 2, currency: 'USD', account_number: '999988887777', beneficiary_name: 'Desk' },
-      ],
+      ].map(savedBankAccount),
     );
     expect(data.currencies.map((c) => c.currency)).toEqual(['SGD']);
     expect(data.banks.SGD?.map((b) => b.id)).toEqual([1]);

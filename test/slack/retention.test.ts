@@ -1,5 +1,6 @@
 /** Retention of the Slack side's references in the key-value file (src/slack/retention.ts). */
 import { describe, expect, it } from 'vitest';
+import { deposit as depositRecord } from '../../src/exchange/engine-port/deposits.js';
 import { approvalMessageKey } from '../../src/slack/notifier.js';
 import { depositMessageKey } from '../../src/slack/compliance/notifier.js';
 import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
@@ -31,7 +32,10 @@ describe('expiredSlackKey', () => {
 
   it('drops a deposit message reference only when old and nothing can happen to the deposit any more', () => {
     const old = slackTs(NOW - DEPOSIT_MESSAGE_RETENTION_MS - 1_000);
-    const ref = (deposit: Record<string, unknown>, declared: boolean, ts = old) => ({ channel: 'C2', ts, deposit, ...(declared ? { declaration: { by: 'U0CMP0001', at: 1 } } : {}) });
+    // What the exchange listed, read by the port as the watch stores it.
+    const stored = (d: { status: string; travel_rule_status: string }) =>
+      depositRecord({ id: '7C1D2E3F-0000-4000-8000-0000000000AA', created_at: 0, invoice_downloadable: false, transaction: { uuid: '7C1D2E3F-0000-4000-8000-000000000001' }, ...d });
+    const ref = (deposit: { status: string; travel_rule_status: string }, declared: boolean, ts = old) => ({ channel: 'C2', ts, deposit: stored(deposit), ...(declared ? { declaration: { by: 'U0CMP0001', at: 1 } } : {}) });
     const key = depositMessageKey('7C1D2E3F-0000-4000-8000-000000000001');
     // Final, review closed, declared: nothing reads it again.
     expect(expired(key, ref({ status: 'completed', travel_rule_status: 'approved' }, true))).toBe(true);

@@ -1,7 +1,7 @@
 /** /trade through Bolt's receiver: the form, the indicative quote, and the submit checks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlackCall } from '../../src/devtools/fake-slack-api.js';
-import { ExchangeError } from '../../src/exchange/errors.js';
+import { ExchangeError } from '../../src/ports/exchange-error.js';
 import type { QuoteTermsView } from '../../src/slack/context.js';
 import { ACTION, BLOCK, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { viewViolations } from './support/block-limits.js';

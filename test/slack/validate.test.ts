@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkDeclaration } from '../../src/app/compliance/declaration.js';
-import { counterpartyInfoBody } from '../../src/exchange/schemas.js';
+import { counterpartyBody } from '../../src/exchange/engine-port/counterparty.js';
 import { errorsByInput } from '../../src/slack/compliance/form-fields.js';
 import { counterpartyValues } from '../../src/slack/forms/counterparty-form.js';
 import type { StateValues } from '../../src/slack/view-state.js';
@@ -188,18 +188,16 @@ describe('counterparty modal -> the use case\'s check (app/compliance/declaratio
       ok: true,
       value: {
         transactionId: TX,
-        body: {
-          wallet_identity_attributes: {
-            entity_type: 'individual',
-            entity_name: 'Jane Tan',
-            ownership: 'third_party',
-            address_attributes: { country_code: 'SG', address1: '1 Raffles Place' },
-          },
-        },
+        declaration: { entityType: 'individual', legalName: 'Jane Tan', ownership: 'third_party', address: { countryCode: 'SG', address1: '1 Raffles Place' } },
         createsUnverifiedWallet: false,
       },
     });
-    if (r.ok) expect(counterpartyInfoBody.parse(r.value.body)).toEqual(r.value.body);
+    // And the port sends it as exactly the reference's body.
+    if (r.ok) {
+      expect(counterpartyBody(r.value.declaration)).toEqual({
+        wallet_identity_attributes: { entity_type: 'individual', entity_name: 'Jane Tan', ownership: 'third_party', address_attributes: { country_code: 'SG', address1: '1 Raffles Place' } },
+      });
+    }
   });
 
   it('puts each problem under the modal input at fault (block ids from ids.ts)', () => {

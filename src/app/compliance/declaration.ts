@@ -1,11 +1,11 @@
 /**
  * A counterparty declaration as a person fills it in (plain strings, any of them missing) ->
- * exactly the reference's counterparty object (exchange/schemas.ts counterpartyInfoBody): no
- * field it does not define, nested objects only when filled, country_code required once any
- * address field is filled, and a wallet id or name whenever the wallet part is sent.
+ * the port's CounterpartyDeclaration (the port maps it to the reference's object): optional
+ * parts only when filled, a country code required once any address field is filled, and a
+ * wallet id or name, not both.
  * Pure: the Slack layer uses it to answer a modal at once, the use case again before sending.
  */
-import { counterpartyInfoBody, knownWalletId, type CounterpartyInfoBody } from '../../exchange/schemas.js';
+import { KNOWN_WALLET_ID, type CounterpartyDeclaration } from '../../ports/exchange.js';
 import { isIsoCountryCode } from './country-codes.js';
 
 export const DECLARATION_FIELDS = [
@@ -33,7 +33,7 @@ export type DeclarationErrors = Partial<Record<DeclarationField, string>>;
 
 export interface CheckedDeclaration {
   transactionId: string;
-  body: CounterpartyInfoBody;
+  declaration: CounterpartyDeclaration;
   /** A typed wallet name creates an unverified wallet at the exchange and starts a compliance review. */
   createsUnverifiedWallet: boolean;
 }
@@ -90,22 +90,18 @@ export function checkDeclaration(form: DeclarationForm): DeclarationCheck {
   const walletId = v('walletId');
   const walletName = v('walletName');
   if (walletId !== undefined && walletName !== undefined) errors.walletName = DECLARATION_MESSAGES.walletBoth;
-  else if (walletId !== undefined && !knownWalletId.safeParse(walletId).success) errors.walletId = DECLARATION_MESSAGES.walletId;
+  else if (walletId !== undefined && !KNOWN_WALLET_ID.test(walletId)) errors.walletId = DECLARATION_MESSAGES.walletId;
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
   const documentNumber = v('documentNumber');
-  const body: CounterpartyInfoBody = {
-    wallet_identity_attributes: {
-      entity_type: entityType as 'individual' | 'entity',
-      entity_name: legalName!,
-      ownership: ownership as 'first_party' | 'third_party',
-      ...(documentNumber !== undefined ? { entity_identity_document_number: documentNumber } : {}),
-      ...(country !== undefined ? { address_attributes: { country_code: country, ...address } } : {}),
-    },
-    ...(walletId !== undefined ? { crypto_wallet_attributes: { id: walletId } } : walletName !== undefined ? { crypto_wallet_attributes: { name: walletName } } : {}),
+  const declaration: CounterpartyDeclaration = {
+    entityType: entityType as 'individual' | 'entity',
+    legalName: legalName!,
+    ownership: ownership as 'first_party' | 'third_party',
+    ...(documentNumber !== undefined ? { documentNumber } : {}),
+    ...(country !== undefined ? { address: { countryCode: country, ...address } } : {}),
+    ...(walletId !== undefined ? { wallet: { id: walletId } } : walletName !== undefined ? { wallet: { name: walletName } } : {}),
   };
-  // A body the reference's schema refuses would be our bug, not the person's: fail loudly.
-  counterpartyInfoBody.parse(body);
-  return { ok: true, value: { transactionId: transactionId!, body, createsUnverifiedWallet: walletId === undefined && walletName !== undefined } };
+  return { ok: true, value: { transactionId: transactionId!, declaration, createsUnverifiedWallet: walletId === undefined && walletName !== undefined } };
 }

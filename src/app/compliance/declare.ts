@@ -1,15 +1,15 @@
 /**
  * The Travel Rule declaration use case: a compliance officer says who sent a received deposit.
- * Only the compliance set may declare; every attempt is audited, refusals included. The body
- * sent is exactly the reference's counterparty object (declaration.ts).
+ * Only the compliance set may declare; every attempt is audited, refusals included. The
+ * declaration is checked (declaration.ts) and the port sends it as the reference's object.
  *
  * Sent at most once per transaction: a marker is persisted before the call and an in-process
  * guard stops a redelivered or double-clicked submission while the first is in flight. The
  * exchange answers 422 "already exists" to a second declaration, so after an unknown outcome
  * (timeout, dropped connection, 5xx) sending again is safe and tells whether the first arrived.
  */
-import { isExchangeError, type ExchangeError } from '../../exchange/errors.js';
-import type { CounterpartyInfoBody } from '../../exchange/schemas.js';
+import { isExchangeError, type ExchangeError } from '../../ports/exchange-error.js';
+import type { CounterpartyDeclaration } from '../../ports/exchange.js';
 import { isCompliance, type Policy } from '../../domain/policy.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger } from '../ports.js';
 import { checkDeclaration, type DeclarationErrors, type DeclarationForm } from './declaration.js';
@@ -56,7 +56,7 @@ export const DECLARE_MESSAGES = {
 } as const;
 
 export interface DeclarationDeps {
-  exchange: Pick<ExchangePort, 'submitCounterpartyInfo'>;
+  exchange: Pick<ExchangePort, 'declareCounterparty'>;
   kv: KeyValueStore;
   audit: AuditLog;
   notifier: ComplianceNotifier;
@@ -99,7 +99,7 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
       await refuse(req.userId, 'invalid', { transactionId: rawTx, fields: checked.errors });
       return { kind: 'invalid', errors: checked.errors };
     }
-    const { transactionId: tx, body, createsUnverifiedWallet } = checked.value;
+    const { transactionId: tx, declaration, createsUnverifiedWallet } = checked.value;
     // Check and claim in one synchronous step: a second delivery cannot slip in between.
     if (inFlight.has(tx.toLowerCase())) {
       await refuse(req.userId, 'in_flight', { transactionId: tx });
@@ -107,13 +107,13 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     }
     inFlight.add(tx.toLowerCase());
     try {
-      return await send(req, tx, body, createsUnverifiedWallet);
+      return await send(req, tx, declaration, createsUnverifiedWallet);
     } finally {
       inFlight.delete(tx.toLowerCase());
     }
   }
 
-  async function send(req: DeclarationRequest, tx: string, body: CounterpartyInfoBody, createsUnverifiedWallet: boolean): Promise<DeclarationOutcome> {
+  async function send(req: DeclarationRequest, tx: string, declaration: CounterpartyDeclaration, createsUnverifiedWallet: boolean): Promise<DeclarationOutcome> {
     const previous = await kv.get<DeclarationMarker>(key(tx));
     if (previous?.state === 'done') {
       if (previous.submissionId !== undefined && previous.submissionId === req.submissionId && previous.by === req.userId) {
@@ -128,25 +128,25 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     const resend = previous !== undefined;
     const now = clock.now();
     await kv.set<DeclarationMarker>(key(tx), { state: 'sending', by: req.userId, at: now, ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}) });
-    await audit.append({ type: 'counterparty.attempt', actor: req.userId, data: { transactionId: tx, body: auditedBody(body), createsUnverifiedWallet, resend } });
+    await audit.append({ type: 'counterparty.attempt', actor: req.userId, data: { transactionId: tx, declaration: audited(declaration), createsUnverifiedWallet, resend } });
 
     try {
-      const result = await exchange.submitCounterpartyInfo(tx, body);
-      return await accepted(req, tx, body, createsUnverifiedWallet, false, { status: 201, result: resultFacts(result) });
+      const result = await exchange.declareCounterparty(tx, declaration);
+      return await accepted(req, tx, declaration, createsUnverifiedWallet, false, { status: 201, result: resultFacts(result) });
     } catch (err) {
       if (!isExchangeError(err)) {
         // Not an answer of the exchange (a bug of ours): whether it went out is unknown.
         await markUnknown(req, tx, 'internal', err instanceof Error ? err.message : String(err));
         throw err;
       }
-      return answered(req, tx, body, createsUnverifiedWallet, resend, err);
+      return answered(req, tx, declaration, createsUnverifiedWallet, resend, err);
     }
   }
 
   async function answered(
     req: DeclarationRequest,
     tx: string,
-    body: CounterpartyInfoBody,
+    declaration: CounterpartyDeclaration,
     createsUnverifiedWallet: boolean,
     resend: boolean,
     err: ExchangeError,
@@ -154,7 +154,7 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     const answer = { status: err.status ?? null, kind: err.kind, message: err.messages.join('; ') || null };
     if (err.kind === 'invalid_response' && err.status !== undefined && err.status >= 200 && err.status < 300) {
       // The exchange said 2xx; only its body was odd: the declaration is in.
-      return accepted(req, tx, body, createsUnverifiedWallet, false, answer);
+      return accepted(req, tx, declaration, createsUnverifiedWallet, false, answer);
     }
     if (err.outcomeUnknown || err.kind === 'invalid_response') {
       await markUnknown(req, tx, err.kind, err.message);
@@ -165,10 +165,10 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
       await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'not_found', ...answer } });
       return { kind: 'invalid', errors: { transactionId: DECLARE_MESSAGES.notFound } };
     }
-    if (err.status === 422 && err.messages.some((m) => /already exists/i.test(m))) {
+    if (err.refusal === 'counterparty_already_declared') {
       if (resend) {
         // Our earlier call's answer was lost, and this says it had arrived.
-        return accepted(req, tx, body, createsUnverifiedWallet, true, { ...answer, outcome: 'already_exists_after_unknown' });
+        return accepted(req, tx, declaration, createsUnverifiedWallet, true, { ...answer, outcome: 'already_exists_after_unknown' });
       }
       await kv.set<DeclarationMarker>(key(tx), { state: 'done', by: 'exchange', at: clock.now() });
       await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'already_exists', ...answer } });
@@ -183,7 +183,7 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
   async function accepted(
     req: DeclarationRequest,
     tx: string,
-    body: CounterpartyInfoBody,
+    declaration: CounterpartyDeclaration,
     createsUnverifiedWallet: boolean,
     confirmedLate: boolean,
     answer: Record<string, unknown>,
@@ -191,17 +191,17 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     const at = clock.now();
     await kv.set<DeclarationMarker>(key(tx), { state: 'done', by: req.userId, at, ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}) });
     await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'done', ...answer } });
-    const w = body.crypto_wallet_attributes;
+    const w = declaration.wallet;
     const done: DeclarationDone = {
       transactionId: tx,
       userId: req.userId,
       at,
-      entityType: body.wallet_identity_attributes.entity_type,
-      entityName: body.wallet_identity_attributes.entity_name,
-      ownership: body.wallet_identity_attributes.ownership,
-      ...(w?.id !== undefined
+      entityType: declaration.entityType,
+      entityName: declaration.legalName,
+      ownership: declaration.ownership,
+      ...(w !== undefined && 'id' in w
         ? { wallet: { kind: 'listed' as const, id: w.id, ...(req.walletLabel?.trim() ? { label: req.walletLabel.trim() } : {}) } }
-        : w?.name !== undefined
+        : w !== undefined
           ? { wallet: { kind: 'unlisted' as const, name: w.name } }
           : {}),
       createsUnverifiedWallet,
@@ -233,14 +233,14 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
 }
 
 /**
- * The body as audited: everything sent except the identity document number, of which only the
+ * The declaration as audited: everything sent except the identity document number, of which only the
  * last four characters are kept (the exchange holds the full number; the audit need not).
  */
-function auditedBody(body: CounterpartyInfoBody): CounterpartyInfoBody {
-  const doc = body.wallet_identity_attributes.entity_identity_document_number;
-  if (doc === undefined) return body;
+function audited(declaration: CounterpartyDeclaration): CounterpartyDeclaration {
+  const doc = declaration.documentNumber;
+  if (doc === undefined) return declaration;
   const masked = doc.length <= 4 ? '*'.repeat(doc.length) : `${'*'.repeat(doc.length - 4)}${doc.slice(-4)}`;
-  return { ...body, wallet_identity_attributes: { ...body.wallet_identity_attributes, entity_identity_document_number: masked } };
+  return { ...declaration, documentNumber: masked };
 }
 
 /** The 201 body's fields are not shown: keep its id and status when it has them. */

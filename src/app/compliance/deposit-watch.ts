@@ -7,8 +7,7 @@
  *
  * Call `poll()` on an interval (main.ts); overlapping calls share one run.
  */
-import { MAX_PAGE_SIZE } from '../../exchange/assumptions.js';
-import type { CryptoDeposit } from '../../exchange/schemas.js';
+import type { Deposit } from '../../ports/exchange.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger } from '../ports.js';
 import { depositChanges, isStillMoving } from './deposit-status.js';
 import type { ComplianceNotifier, DepositChanges } from './notifier.js';
@@ -36,7 +35,7 @@ export interface DepositWatchOptions {
 }
 
 export interface DepositWatchDeps {
-  exchange: Pick<ExchangePort, 'listCryptoDeposits'>;
+  exchange: Pick<ExchangePort, 'cryptoDeposits' | 'limits'>;
   kv: KeyValueStore;
   audit: AuditLog;
   notifier: ComplianceNotifier;
@@ -63,7 +62,7 @@ export interface DepositWatch {
 }
 
 interface Walk {
-  items: CryptoDeposit[];
+  items: Deposit[];
   /** The bound was reached: older deposits in the window may be unread. */
   cut: boolean;
 }
@@ -72,7 +71,7 @@ interface Walk {
 export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatchOptions = {}): DepositWatch {
   const o = {
     initialLookbackMs: options.initialLookbackMs ?? 24 * HOUR,
-    pageSize: Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE),
+    pageSize: Math.min(options.pageSize ?? deps.exchange.limits.maxPageSize, deps.exchange.limits.maxPageSize),
     pagesPerWalk: options.pagesPerWalk ?? 5,
     walksPerPoll: options.walksPerPoll ?? 4,
     trackForMs: options.trackForMs ?? 30 * 24 * HOUR,
@@ -90,11 +89,11 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
    */
   async function walk(from: number, to: number | null): Promise<Walk> {
     const bound = o.pageSize * o.pagesPerWalk;
-    const query = { created_at_after: Math.max(0, from - 1), ...(to !== null ? { created_at_before: to + 1 } : {}) };
-    const items: CryptoDeposit[] = [];
-    for await (const d of exchange.listCryptoDeposits(query, { pageSize: o.pageSize, maxPages: o.pagesPerWalk + 1, maxItems: bound + 1 })) {
+    const window = { createdAfter: Math.max(0, from - 1), ...(to !== null ? { createdBefore: to + 1 } : {}) };
+    const items: Deposit[] = [];
+    for await (const d of exchange.cryptoDeposits(window, { pageSize: o.pageSize, maxPages: o.pagesPerWalk + 1, maxItems: bound + 1 })) {
       // The filter is the exchange's; checked again so a looser server cannot make us repeat.
-      if (d.created_at >= from && (to === null || d.created_at <= to)) items.push(d);
+      if (d.createdAt >= from && (to === null || d.createdAt <= to)) items.push(d);
     }
     return { items, cut: items.length > bound };
   }
@@ -119,7 +118,7 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
           return delivered;
         }
         logger.error('deposit notification failed too often; dropped', { depositId: entry.deposit.id, kind: entry.kind, attempts: entry.attempts, error: message });
-        await audit.append({ type: 'deposit.notify_failed', actor: 'system', data: { depositId: entry.deposit.id, transactionId: entry.deposit.transaction.uuid, kind: entry.kind, attempts: entry.attempts, error: message } });
+        await audit.append({ type: 'deposit.notify_failed', actor: 'system', data: { depositId: entry.deposit.id, transactionId: entry.deposit.transactionId, kind: entry.kind, attempts: entry.attempts, error: message } });
         state.outbox.shift();
       }
       // Marked delivered at once: a restart repeats at most the one call in flight.
@@ -140,18 +139,18 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
       const unique = found.filter((d, k) => found.findIndex((x) => x.id === d.id) === k);
       for (const d of unique) {
         await audit.append({ type: 'deposit.seen', actor: 'exchange', data: depositFacts(d) });
-        state.seen[d.id] = d.created_at;
+        state.seen[d.id] = d.createdAt;
         if (isStillMoving(d)) state.tracked[d.id] = { deposit: d, firstSeenAt: clock.now() };
         state.outbox.push({ kind: 'seen', deposit: d, attempts: 0 });
       }
       fresh += unique.length;
       let stuck = false;
       if (cut) {
-        const oldest = Math.min(...items.map((d) => d.created_at));
+        const oldest = Math.min(...items.map((d) => d.createdAt));
         stuck = window !== null && oldest >= window;
         state.ceiling = oldest;
       } else {
-        const newest = items.length > 0 ? Math.max(...items.map((d) => d.created_at)) : state.after;
+        const newest = items.length > 0 ? Math.max(...items.map((d) => d.createdAt)) : state.after;
         state.after = window !== null ? window : Math.max(state.after, newest);
         state.ceiling = null;
         state.seen = Object.fromEntries(Object.entries(state.seen).filter(([, at]) => at >= state.after));
@@ -171,8 +170,8 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
   async function refreshTracked(state: WatchState, run: { blocked: boolean }): Promise<{ changes: number; delivered: number; cut: boolean }> {
     const now = clock.now();
     for (const [id, t] of Object.entries(state.tracked)) {
-      if (now - t.deposit.created_at > o.trackForMs) {
-        logger.info('deposit no longer followed (too old)', { depositId: id, status: t.deposit.status, travel_rule_status: t.deposit.travel_rule_status ?? null });
+      if (now - t.deposit.createdAt > o.trackForMs) {
+        logger.info('deposit no longer followed (too old)', { depositId: id, status: t.deposit.status, travelRuleStatus: t.deposit.travelRuleStatus });
         delete state.tracked[id];
       }
     }
@@ -181,8 +180,8 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
       state.refreshCeiling = null;
       return { changes: 0, delivered: 0, cut: false };
     }
-    const from = Math.min(...tracked.map((t) => t.deposit.created_at));
-    const to = state.refreshCeiling ?? Math.max(...tracked.map((t) => t.deposit.created_at));
+    const from = Math.min(...tracked.map((t) => t.deposit.createdAt));
+    const to = state.refreshCeiling ?? Math.max(...tracked.map((t) => t.deposit.createdAt));
     const { items, cut } = await walk(from, to);
     let changes = 0;
     for (const d of [...items].sort(oldestFirst)) {
@@ -190,14 +189,14 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
       if (!before) continue;
       const moved = depositChanges(before.deposit, d);
       if (moved) {
-        await audit.append({ type: 'deposit.changed', actor: 'exchange', data: { ...depositFacts(d), changes: changeFacts(moved) } });
+        await audit.append({ type: 'deposit.changed', actor: 'exchange', data: { ...depositFacts(d), changes: moved } });
         state.outbox.push({ kind: 'changed', deposit: d, changes: moved, attempts: 0 });
         changes++;
       }
       if (isStillMoving(d)) state.tracked[d.id] = { ...before, deposit: d };
       else delete state.tracked[d.id];
     }
-    const oldest = items.length > 0 ? Math.min(...items.map((d) => d.created_at)) : to;
+    const oldest = items.length > 0 ? Math.min(...items.map((d) => d.createdAt)) : to;
     state.refreshCeiling = cut && oldest < to ? oldest : null;
     await saveWatchState(kv, state);
     return { changes, delivered: await deliver(state, run), cut };
@@ -224,22 +223,18 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
 }
 
 /** What the audit keeps of a deposit: the facts, never more than the exchange listed. */
-function depositFacts(d: CryptoDeposit): Record<string, unknown> {
+function depositFacts(d: Deposit): Record<string, unknown> {
   return {
     depositId: d.id,
-    transactionId: d.transaction.uuid,
-    asset: d.crypto_currency?.code ?? null,
-    amount: d.amount ?? null,
-    toAddress: d.to_address ?? null,
-    transactionHash: d.transaction_hash ?? null,
+    transactionId: d.transactionId,
+    asset: d.currency?.code ?? null,
+    amount: d.amount,
+    toAddress: d.toAddress,
+    transactionHash: d.transactionHash,
     status: d.status,
-    travelRuleStatus: d.travel_rule_status ?? null,
-    createdAt: d.created_at,
+    travelRuleStatus: d.travelRuleStatus,
+    createdAt: d.createdAt,
   };
-}
-
-function changeFacts(c: DepositChanges): Record<string, unknown> {
-  return { ...(c.status ? { status: c.status } : {}), ...(c.travel_rule_status ? { travelRuleStatus: c.travel_rule_status } : {}) };
 }
 
 export type { OutboxEntry };

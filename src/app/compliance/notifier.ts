@@ -5,9 +5,9 @@
  * is tried again on a later poll, and a crash between a call and its "delivered" mark repeats
  * that call once: implementations keep a call idempotent (update the message they already posted).
  */
-import type { CryptoDeposit } from '../../exchange/schemas.js';
+import type { Deposit } from '../../ports/exchange.js';
 
-/** A status that moved, as `from` -> `to` (travel_rule_status may be absent: null). */
+/** A status that moved, as `from` -> `to` (the Travel Rule status may be absent: null). */
 export interface Change<T> {
   from: T;
   to: T;
@@ -16,7 +16,7 @@ export interface Change<T> {
 /** Only the fields that changed are present. */
 export interface DepositChanges {
   status?: Change<string>;
-  travel_rule_status?: Change<string | null>;
+  travelRuleStatus?: Change<string | null>;
 }
 
 /** A counterparty declaration the exchange accepted (201). */
@@ -39,9 +39,9 @@ export interface DeclarationDone {
 
 export interface ComplianceNotifier {
   /** A deposit seen for the first time. */
-  depositSeen(deposit: CryptoDeposit): Promise<void> | void;
-  /** A tracked deposit's status or travel_rule_status moved; `deposit` is its latest form. */
-  depositChanged(deposit: CryptoDeposit, changes: DepositChanges): Promise<void> | void;
+  depositSeen(deposit: Deposit): Promise<void> | void;
+  /** A tracked deposit's status or Travel Rule status moved; `deposit` is its latest form. */
+  depositChanged(deposit: Deposit, changes: DepositChanges): Promise<void> | void;
   /** The exchange accepted a declaration for `transactionId`. */
   declarationDone(done: DeclarationDone): Promise<void> | void;
 }

@@ -11,26 +11,45 @@
  * - `outbox`: notifications persisted before they are delivered, removed once delivered.
  */
 import { z } from 'zod';
-import { cryptoDeposit, type CryptoDeposit } from '../../exchange/schemas.js';
+import type { Deposit } from '../../ports/exchange.js';
 import type { KeyValueStore } from '../ports.js';
 import type { DepositChanges } from './notifier.js';
 
 export const WATCH_STATE_KEY = 'compliance:deposit-watch';
-export const WATCH_STATE_VERSION = 1;
+/** 2: deposits kept in the port's terms (ports/exchange.ts Deposit); 1 kept the exchange's bodies (migrated at start, runtime/migrations.ts). */
+export const WATCH_STATE_VERSION = 2;
 
 const change = <T extends z.ZodType>(t: T) => z.strictObject({ from: t, to: t });
 const depositChangesSchema = z.strictObject({
   status: change(z.string()).optional(),
-  travel_rule_status: change(z.string().nullable()).optional(),
+  travelRuleStatus: change(z.string().nullable()).optional(),
+});
+
+const nullableString = z.string().nullable();
+const deposit = z.strictObject({
+  id: z.string(),
+  transactionId: z.string(),
+  createdAt: z.number().int(),
+  status: z.string(),
+  travelRuleStatus: nullableString,
+  amount: nullableString,
+  currency: z.strictObject({ code: z.string(), name: z.string() }).nullable(),
+  toAddress: nullableString,
+  transactionHash: nullableString,
+  linkExplorer: nullableString,
+  final: z.boolean(),
+  needsDeclaration: z.boolean(),
+  acceptsDeclaration: z.boolean(),
+  reviewOpen: z.boolean(),
 });
 
 const outboxEntry = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('seen'), deposit: cryptoDeposit, attempts: z.number().int().nonnegative() }),
-  z.strictObject({ kind: z.literal('changed'), deposit: cryptoDeposit, changes: depositChangesSchema, attempts: z.number().int().nonnegative() }),
+  z.strictObject({ kind: z.literal('seen'), deposit, attempts: z.number().int().nonnegative() }),
+  z.strictObject({ kind: z.literal('changed'), deposit, changes: depositChangesSchema, attempts: z.number().int().nonnegative() }),
 ]);
 
 const trackedDeposit = z.strictObject({
-  deposit: cryptoDeposit,
+  deposit,
   /** Our clock when the watch first saw it (ms). */
   firstSeenAt: z.number().int(),
 });
@@ -49,9 +68,11 @@ export type WatchState = z.infer<typeof watchStateSchema>;
 export type OutboxEntry = z.infer<typeof outboxEntry>;
 export type TrackedDeposit = z.infer<typeof trackedDeposit>;
 
-/** Compile-time check: the stored changes are the notifier's DepositChanges. */
+/** Compile-time checks: what is stored is the notifier's DepositChanges and the port's Deposit, both ways. */
 const _sameChanges: (c: z.infer<typeof depositChangesSchema>) => DepositChanges = (c) => c;
+const _sameDeposit: [(d: z.infer<typeof deposit>) => Deposit, (d: Deposit) => z.infer<typeof deposit>] = [(d) => d, (d) => d];
 void _sameChanges;
+void _sameDeposit;
 
 /** The state of a watch that has never run: handle deposits created from `after` on. */
 export function initialWatchState(after: number): WatchState {
@@ -80,6 +101,6 @@ export function saveWatchState(kv: KeyValueStore, state: WatchState): Promise<vo
 }
 
 /** Oldest first, ties by id: the order deposits are reported in. */
-export function oldestFirst(a: CryptoDeposit, b: CryptoDeposit): number {
-  return a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+export function oldestFirst(a: Deposit, b: Deposit): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

@@ -12,15 +12,17 @@ import {
   buildFiatWithdrawal,
   buildTrade,
   checkTradeFields,
+  type BankAccountRef,
   type BuildResult,
+  type DestinationFacts,
   type IndicativeQuote,
   type Snapshot,
   type TradeFields,
 } from '../../domain/request.js';
-import { isExchangeError } from '../../exchange/errors.js';
+import type { SavedAddress, SavedBankAccount } from '../../ports/exchange.js';
+import { isExchangeError } from '../../ports/exchange-error.js';
 import { collect, findFirst } from '../collect.js';
 import { audit, stamp, type EngineContext } from '../context.js';
-import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../exchange-facts.js';
 import { takeQuote } from '../executing/quotes.js';
 
 export type RequestInput =
@@ -101,25 +103,24 @@ async function build(ctx: EngineContext, input: RequestInput): Promise<BuildResu
 }
 
 async function buildCrypto(ctx: EngineContext, input: Extract<RequestInput, { kind: 'crypto_withdrawal' }>): Promise<BuildResult<Snapshot>> {
-  const entries = await ctx.exchange.listCryptoCurrencies();
+  const entries = await ctx.exchange.currencyEntries();
   const entry = entries.find((e) => e.id === input.cryptoCurrencyId);
   if (entry === undefined) return invalid('currency', 'This currency entry is not offered by the exchange.');
-  const facts = currencyEntryFacts(entry);
-  if (facts === undefined) return invalid('currency', 'The exchange gives no precision for this currency entry, so the amount cannot be rounded as it will be.');
-  const address = await findFirst(ctx.exchange.listAddressBook(LOOKUP_LIMIT), (a) => a.id === input.addressBookId);
+  const { precision } = entry;
+  if (precision === null) return invalid('currency', 'The exchange gives no precision for this currency entry, so the amount cannot be rounded as it will be.');
+  const address = await findFirst(ctx.exchange.savedAddresses(LOOKUP_LIMIT), (a) => a.id === input.addressBookId);
   if (address === undefined) return invalid('destination', 'This destination is not in the address book.');
-  return buildCryptoWithdrawal(facts, destinationFacts(address), { amount: input.amount, note: input.note ?? null, purpose: input.purpose ?? null });
+  return buildCryptoWithdrawal({ ...entry, precision }, destinationOf(address), { amount: input.amount, note: input.note ?? null, purpose: input.purpose ?? null });
 }
 
 async function buildFiat(ctx: EngineContext, input: Extract<RequestInput, { kind: 'fiat_withdrawal' }>): Promise<BuildResult<Snapshot>> {
-  const [fees, limits] = await Promise.all([ctx.exchange.listFiatWithdrawalFees(), ctx.exchange.listFiatWithdrawalLimits()]);
-  const fee = fees.find((f) => f.currency === input.currency);
-  const limit = limits.find((l) => l.currency === input.currency);
-  if (fee === undefined || limit === undefined) return invalid('currency', `Fiat withdrawals in ${input.currency} are not enabled for this account.`);
-  const account = await findFirst(ctx.exchange.listBankAccounts({ currency: input.currency }, LOOKUP_LIMIT), (b) => b.id === input.bankAccountId);
+  const terms = (await ctx.exchange.fiatTerms()).find((t) => t.currency === input.currency);
+  const fee = terms?.fee ?? null;
+  if (terms === undefined || fee === null) return invalid('currency', `Fiat withdrawals in ${input.currency} are not enabled for this account.`);
+  const account = await findFirst(ctx.exchange.bankAccounts({ currency: input.currency }, LOOKUP_LIMIT), (b) => b.id === input.bankAccountId);
   if (account === undefined) return invalid('bank_account', `No ${input.currency} bank account with this id.`);
   return buildFiatWithdrawal(
-    { currency: input.currency, fee: fee.fee, minimum: limit.minimum_withdrawal_amount, maximum: limit.maximum_withdrawal_amount, bankAccount: bankAccountRef(account) },
+    { currency: input.currency, fee, minimum: terms.minimum, maximum: terms.maximum, bankAccount: bankRefOf(account) },
     { amount: input.amount, note: input.note ?? null },
   );
 }
@@ -133,12 +134,22 @@ async function buildTradeRequest(ctx: EngineContext, input: Extract<RequestInput
 }
 
 async function buildRemoval(ctx: EngineContext, input: Extract<RequestInput, { kind: 'bank_account_removal' }>): Promise<BuildResult<Snapshot>> {
-  const accounts = await collect(ctx.exchange.listBankAccounts(undefined, LOOKUP_LIMIT));
+  const accounts = await collect(ctx.exchange.bankAccounts(undefined, LOOKUP_LIMIT));
   const account = accounts.find((b) => b.id === input.bankAccountId);
   if (account === undefined) return invalid('bank_account', 'No bank account with this id.');
   const open = (await ctx.requests.listLive()).find((r) => r.snapshot.kind === 'bank_account_removal' && r.snapshot.bankAccount.id === account.id);
   if (open !== undefined) return invalid('bank_account', `A removal of this bank account is already open (${open.id}).`);
-  return buildBankRemoval(bankAccountRef(account), { note: input.note ?? null });
+  return buildBankRemoval(bankRefOf(account), { note: input.note ?? null });
+}
+
+/** What a snapshot keeps of a saved address: the facts approved, not its current status. */
+function destinationOf(a: SavedAddress): DestinationFacts {
+  return { id: a.id, label: a.label, address: a.address, addressTag: a.addressTag, verified: a.verified, networkIds: a.networkIds };
+}
+
+/** What a snapshot keeps of a bank account: the number only as its digest. */
+function bankRefOf(b: SavedBankAccount): BankAccountRef {
+  return { id: b.id, currency: b.currency, display: b.display, accountNumberDigest: b.accountNumberDigest };
 }
 
 /** An indicative quote for a trade (the Slack modal's preview uses the same path). */

@@ -6,10 +6,9 @@
  */
 import { gt, lt } from '../../domain/money.js';
 import type { DeskRequest } from '../../domain/record.js';
-import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../domain/request.js';
+import { sameTag, type CryptoWithdrawalSnapshot, type FiatWithdrawalSnapshot } from '../../domain/request.js';
 import { findFirst } from '../collect.js';
 import type { EngineContext } from '../context.js';
-import { accountNumberDigest, isVerified, sameTag } from '../exchange-facts.js';
 
 export type CheckOutcome = { ok: true } | { ok: false; action: 'fail'; reason: string } | { ok: false; action: 'schedule'; at: number; reason: string };
 
@@ -24,7 +23,7 @@ export async function checkBeforeExecution(ctx: EngineContext, request: DeskRequ
     case 'fiat_withdrawal':
       return checkFiat(ctx, s);
     case 'bank_account_removal': {
-      const account = await findFirst(ctx.exchange.listBankAccounts(undefined, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id);
+      const account = await findFirst(ctx.exchange.bankAccounts(undefined, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id);
       return account === undefined ? fail('The bank account no longer exists on the exchange.') : OK;
     }
     case 'trade':
@@ -33,15 +32,15 @@ export async function checkBeforeExecution(ctx: EngineContext, request: DeskRequ
 }
 
 async function checkCrypto(ctx: EngineContext, s: CryptoWithdrawalSnapshot): Promise<CheckOutcome> {
-  const entry = (await ctx.exchange.listCryptoCurrencies()).find((e) => e.id === s.cryptoCurrencyId);
+  const entry = (await ctx.exchange.currencyEntries()).find((e) => e.id === s.cryptoCurrencyId);
   if (entry === undefined) return fail(`${s.asset} on ${s.network} is no longer offered for withdrawal.`);
-  if (gt(entry.withdrawal_fee, s.fee)) return fail(`The withdrawal fee rose from ${s.fee} to ${entry.withdrawal_fee} ${s.asset} since approval; request again.`);
-  const address = await findFirst(ctx.exchange.listAddressBook(LOOKUP_LIMIT), (a) => a.id === s.destination.id);
+  if (gt(entry.withdrawalFee, s.fee)) return fail(`The withdrawal fee rose from ${s.fee} to ${entry.withdrawalFee} ${s.asset} since approval; request again.`);
+  const address = await findFirst(ctx.exchange.savedAddresses(LOOKUP_LIMIT), (a) => a.id === s.destination.id);
   if (address === undefined) return fail(`The destination "${s.destination.label}" is no longer in the address book.`);
   if (address.address !== s.destination.address) return fail(`The destination "${s.destination.label}" now points to another address.`);
-  if (!sameTag(address.address_tag, s.destination.addressTag)) return fail(`The destination "${s.destination.label}" now has another tag/memo than the one approved.`);
-  if (!isVerified(address)) return fail(`The destination "${s.destination.label}" is not verified (status: ${address.status}).`);
-  const cooldownUntil = address.withdrawal_cooldown_until ?? null;
+  if (!sameTag(address.addressTag, s.destination.addressTag)) return fail(`The destination "${s.destination.label}" now has another tag/memo than the one approved.`);
+  if (!address.verified) return fail(`The destination "${s.destination.label}" is not verified (status: ${address.status}).`);
+  const cooldownUntil = address.cooldownUntil;
   if (cooldownUntil !== null && cooldownUntil > ctx.clock.now()) {
     return { ok: false, action: 'schedule', at: cooldownUntil, reason: `The destination "${s.destination.label}" is in its withdrawal cooldown.` };
   }
@@ -49,25 +48,23 @@ async function checkCrypto(ctx: EngineContext, s: CryptoWithdrawalSnapshot): Pro
 }
 
 async function checkFiat(ctx: EngineContext, s: FiatWithdrawalSnapshot): Promise<CheckOutcome> {
-  const [limits, fees] = await Promise.all([ctx.exchange.listFiatWithdrawalLimits(), ctx.exchange.listFiatWithdrawalFees()]);
-  const limit = limits.find((l) => l.currency === s.currency);
-  if (limit === undefined) return fail(`Fiat withdrawals in ${s.currency} are no longer enabled.`);
-  if (lt(s.amount, limit.minimum_withdrawal_amount)) return fail(`${s.amount} ${s.currency} is now below the minimum of ${limit.minimum_withdrawal_amount}.`);
-  if (gt(s.amount, limit.maximum_withdrawal_amount)) return fail(`${s.amount} ${s.currency} is now above the maximum of ${limit.maximum_withdrawal_amount}.`);
-  const fee = fees.find((f) => f.currency === s.currency);
-  if (fee !== undefined && gt(fee.fee, s.fee)) return fail(`The withdrawal fee rose from ${s.fee} to ${fee.fee} ${s.currency} since approval; request again.`);
-  const account = await findFirst(ctx.exchange.listBankAccounts({ currency: s.currency }, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id);
+  const terms = (await ctx.exchange.fiatTerms()).find((t) => t.currency === s.currency);
+  if (terms === undefined) return fail(`Fiat withdrawals in ${s.currency} are no longer enabled.`);
+  if (lt(s.amount, terms.minimum)) return fail(`${s.amount} ${s.currency} is now below the minimum of ${terms.minimum}.`);
+  if (gt(s.amount, terms.maximum)) return fail(`${s.amount} ${s.currency} is now above the maximum of ${terms.maximum}.`);
+  if (terms.fee !== null && gt(terms.fee, s.fee)) return fail(`The withdrawal fee rose from ${s.fee} to ${terms.fee} ${s.currency} since approval; request again.`);
+  const account = await findFirst(ctx.exchange.bankAccounts({ currency: s.currency }, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id);
   if (account === undefined) return fail(`The bank account ${s.bankAccount.display} no longer exists on the exchange.`);
-  if ((account.currency ?? null) !== s.bankAccount.currency) return fail(`The bank account ${s.bankAccount.display} is now in ${account.currency ?? 'no currency'}, not ${s.bankAccount.currency ?? 'the one approved'}.`);
-  if (s.bankAccount.accountNumberDigest !== undefined && accountNumberDigest(account.account_number) !== s.bankAccount.accountNumberDigest) {
+  if (account.currency !== s.bankAccount.currency) return fail(`The bank account ${s.bankAccount.display} is now in ${account.currency ?? 'no currency'}, not ${s.bankAccount.currency ?? 'the one approved'}.`);
+  if (s.bankAccount.accountNumberDigest !== undefined && account.accountNumberDigest !== s.bankAccount.accountNumberDigest) {
     return fail(`The bank account ${s.bankAccount.display} now has another account number than the one approved.`);
   }
   return checkBalance(ctx, s.currency, s.total, 'amount plus fee');
 }
 
 async function checkBalance(ctx: EngineContext, currency: string, needed: string, what: string): Promise<CheckOutcome> {
-  const balance = (await ctx.exchange.listBalances({ currency })).find((b) => b.currency === currency);
-  const available = balance?.regular ?? '0';
+  const balance = (await ctx.exchange.balances({ currency })).find((b) => b.currency === currency);
+  const available = balance?.available ?? '0';
   if (lt(available, needed)) return fail(`The available ${currency} balance (${available}) does not cover the ${what} (${needed}).`);
   return OK;
 }

@@ -5,7 +5,7 @@
  */
 import type { DeskRequest } from '../../domain/record.js';
 import type { TradeSnapshot } from '../../domain/request.js';
-import { isExchangeError } from '../../exchange/errors.js';
+import { isExchangeError } from '../../ports/exchange-error.js';
 import { checkBeforeExecution } from './checks.js';
 import { inDoubtTwin } from './look-alikes.js';
 import type { EngineContext } from '../context.js';

@@ -2,12 +2,9 @@
  * Taking quotes: always through the quote book, so a new quote on a key waits for whoever is
  * quoting-and-ordering on it, and is recorded as the key's newest.
  */
-import { normalize } from '../../domain/money.js';
-import { quoteKey, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
-import type { CreateQuoteBody } from '../../exchange/schemas.js';
+import { quoteKey, type IndicativeQuote } from '../../domain/request.js';
+import type { QuoteTerms } from '../../ports/exchange.js';
 import type { EngineContext } from '../context.js';
-
-export type QuoteTerms = Pick<TradeSnapshot, 'symbol' | 'side' | 'quantity' | 'quantityCurrency' | 'paymentMethod'>;
 
 /** Takes the key's lock, then a fresh quote. */
 export function takeQuote(ctx: EngineContext, terms: QuoteTerms): Promise<IndicativeQuote> {
@@ -16,9 +13,7 @@ export function takeQuote(ctx: EngineContext, terms: QuoteTerms): Promise<Indica
 
 /** A fresh quote, for a caller that already holds the key's lock. */
 export async function quoteHoldingKey(ctx: EngineContext, terms: QuoteTerms): Promise<IndicativeQuote> {
-  const body: CreateQuoteBody = { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, payment_method: terms.paymentMethod };
-  if (terms.quantityCurrency !== null) body.currency = terms.quantityCurrency;
-  const quote = await ctx.exchange.createQuote(body);
-  ctx.quotes.taken(quoteKey(terms), quote.quote_id);
-  return { quoteId: quote.quote_id, price: normalize(quote.locked_price), expiresAt: quote.expires_at };
+  const quote = await ctx.exchange.quote(terms);
+  ctx.quotes.taken(quoteKey(terms), quote.quoteId);
+  return quote;
 }

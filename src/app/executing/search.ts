@@ -11,8 +11,8 @@
 import { cmp } from '../../domain/money.js';
 import { attemptKeys, type Candidate, type DeskRequest, type InDoubt } from '../../domain/record.js';
 import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../domain/request.js';
-import { isExchangeError } from '../../exchange/errors.js';
-import type { CryptoWithdrawalListItem, FiatWithdrawalListItem } from '../../exchange/schemas.js';
+import { isExchangeError } from '../../ports/exchange-error.js';
+import type { ListedCryptoWithdrawal, ListedFiatWithdrawal } from '../../ports/exchange.js';
 import { collect, findFirst } from '../collect.js';
 import { ownedExchangeIds } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
@@ -43,31 +43,31 @@ async function search(ctx: EngineContext, request: DeskRequest, inDoubt: InDoubt
   const s = request.snapshot;
   switch (s.kind) {
     case 'trade': {
-      const order = await findFirst(ctx.exchange.listOrders({ from_time: inDoubt.window.from }, limit), (o) => typeof o.client_order_id === 'string' && keys.includes(o.client_order_id));
-      return order === undefined ? none() : { kind: 'found', exchangeId: String(order.id) };
+      const order = await findFirst(ctx.exchange.orders({ from: inDoubt.window.from }, limit), (o) => o.clientOrderId !== null && keys.includes(o.clientOrderId));
+      return order === undefined ? none() : { kind: 'found', exchangeId: order.exchangeId };
     }
     case 'crypto_withdrawal': {
       // Once the window has closed, also what came after it: shown to a person, never adopted.
       const closed = ctx.clock.now() >= inDoubt.settleUntil;
-      const items = await collect(ctx.exchange.listCryptoWithdrawals({ from_time: inDoubt.window.from, ...(closed ? {} : { to_time: inDoubt.window.to }) }, limit));
+      const items = await collect(ctx.exchange.cryptoWithdrawals({ from: inDoubt.window.from, ...(closed ? {} : { to: inDoubt.window.to }) }, limit));
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      const mine = items.find((w) => typeof w.request_id === 'string' && keys.includes(w.request_id));
-      if (mine !== undefined) return { kind: 'found', exchangeId: mine.id };
-      const matching = items.filter((w) => matchesCrypto(w, s) && !owned.has(w.id) && !carriesOtherKey(w.request_id, keys)).map((w) => cryptoCandidate(w, s));
+      const mine = items.find((w) => w.requestId !== null && keys.includes(w.requestId));
+      if (mine !== undefined) return { kind: 'found', exchangeId: mine.exchangeId };
+      const matching = items.filter((w) => matchesCrypto(w, s) && !owned.has(w.exchangeId) && !carriesOtherKey(w.requestId, keys)).map((w) => cryptoCandidate(w, s));
       return candidates(matching, inDoubt);
     }
     case 'fiat_withdrawal': {
-      const items = await collect(ctx.exchange.listFiatWithdrawals(limit));
+      const items = await collect(ctx.exchange.fiatWithdrawals(limit));
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      const mine = items.find((f) => typeof f.request_id === 'string' && keys.includes(f.request_id) && f.id !== undefined);
-      if (mine !== undefined) return { kind: 'found', exchangeId: String(mine.id) };
+      const mine = items.find((f) => f.requestId !== null && keys.includes(f.requestId));
+      if (mine !== undefined) return { kind: 'found', exchangeId: mine.exchangeId };
       return candidates(
-        items.filter((f) => f.id !== undefined && matchesFiat(f, s, inDoubt) && !owned.has(String(f.id)) && !carriesOtherKey(f.request_id, keys)).map((f) => fiatCandidate(f, s, inDoubt)),
+        items.filter((f) => matchesFiat(f, s, inDoubt) && !owned.has(f.exchangeId) && !carriesOtherKey(f.requestId, keys)).map((f) => fiatCandidate(f, s, inDoubt)),
         inDoubt,
       );
     }
     case 'bank_account_removal': {
-      const account = await findFirst(ctx.exchange.listBankAccounts(undefined, limit), (b) => b.id === s.bankAccount.id);
+      const account = await findFirst(ctx.exchange.bankAccounts(undefined, limit), (b) => b.id === s.bankAccount.id);
       // Absence is the finding here ("removed"); a cut list is caught by the caller.
       return account === undefined ? { kind: 'found', exchangeId: String(s.bankAccount.id) } : none();
     }
@@ -87,50 +87,43 @@ function candidates(list: Candidate[], inDoubt: InDoubt): Look {
 }
 
 /** A listed request_id that is none of ours marks a record another sender made. */
-function carriesOtherKey(requestId: unknown, keys: string[]): boolean {
-  return typeof requestId === 'string' && requestId !== '' && !keys.includes(requestId);
+function carriesOtherKey(requestId: string | null, keys: string[]): boolean {
+  return requestId !== null && !keys.includes(requestId);
 }
 
-function matchesCrypto(w: CryptoWithdrawalListItem, s: CryptoWithdrawalSnapshot): boolean {
-  const destination = w.address_book_address?.id === s.destination.id || (w.address !== undefined && w.address === s.destination.address);
-  return w.crypto_currency.id === s.cryptoCurrencyId && cmp(w.amount, s.amount) === 0 && destination;
+function matchesCrypto(w: ListedCryptoWithdrawal, s: CryptoWithdrawalSnapshot): boolean {
+  const destination = w.destinationId === s.destination.id || (w.address !== null && w.address === s.destination.address);
+  return w.cryptoCurrencyId === s.cryptoCurrencyId && cmp(w.amount, s.amount) === 0 && destination;
 }
 
-function cryptoCandidate(w: CryptoWithdrawalListItem, s: CryptoWithdrawalSnapshot): Candidate {
+function cryptoCandidate(w: ListedCryptoWithdrawal, s: CryptoWithdrawalSnapshot): Candidate {
   return {
-    exchangeId: w.id,
-    createdAt: w.created_at,
+    exchangeId: w.exchangeId,
+    createdAt: w.createdAt,
     amount: w.amount,
-    status: w.status,
-    requestId: typeof w.request_id === 'string' ? w.request_id : null,
-    destination: w.address_book_address?.label ?? w.address ?? s.destination.label,
+    status: w.status ?? 'unknown',
+    requestId: w.requestId,
+    destination: w.destinationLabel ?? w.address ?? s.destination.label,
   };
 }
 
-function matchesFiat(f: FiatWithdrawalListItem, s: FiatWithdrawalSnapshot, inDoubt: InDoubt): boolean {
-  if (f.amount === undefined || !/^-?\d+(\.\d+)?$/.test(f.amount) || cmp(f.amount, s.amount) !== 0) return false;
-  if (f.currency !== undefined && f.currency !== s.currency) return false;
-  if (typeof f.bank_account_id === 'number' && f.bank_account_id !== s.bankAccount.id) return false;
-  const created = createdAtMs(f.created_at);
-  // Before the window: not ours. Without a readable time it cannot be ruled out (fiatCandidate puts it in the window).
-  return created === undefined || created >= inDoubt.window.from;
+/** A record without an amount that is a decimal cannot be ours; one without a readable time cannot be ruled out. */
+function matchesFiat(f: ListedFiatWithdrawal, s: FiatWithdrawalSnapshot, inDoubt: InDoubt): boolean {
+  if (f.amount === null || cmp(f.amount, s.amount) !== 0) return false;
+  if (f.currency !== null && f.currency !== s.currency) return false;
+  if (f.bankAccountId !== null && f.bankAccountId !== s.bankAccount.id) return false;
+  // Before the window: not ours (fiatCandidate puts a record without a time in the window).
+  return f.createdAt === null || f.createdAt >= inDoubt.window.from;
 }
 
-function fiatCandidate(f: FiatWithdrawalListItem, s: FiatWithdrawalSnapshot, inDoubt: InDoubt): Candidate {
+function fiatCandidate(f: ListedFiatWithdrawal, s: FiatWithdrawalSnapshot, inDoubt: InDoubt): Candidate {
   return {
-    exchangeId: String(f.id),
+    exchangeId: f.exchangeId,
     // Without a readable time: inside any window, so a person sees it rather than nobody.
-    createdAt: createdAtMs(f.created_at) ?? inDoubt.window.from,
+    createdAt: f.createdAt ?? inDoubt.window.from,
     amount: f.amount ?? '',
     status: f.status ?? 'unknown',
-    requestId: typeof f.request_id === 'string' ? f.request_id : null,
+    requestId: f.requestId,
     destination: s.bankAccount.display,
   };
-}
-
-function createdAtMs(value: string | number | undefined): number | undefined {
-  if (typeof value === 'number') return value;
-  if (value === undefined) return undefined;
-  const parsed = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  return Number.isFinite(parsed) ? parsed : undefined;
 }

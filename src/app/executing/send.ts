@@ -5,11 +5,9 @@
  */
 import type { DeskRequest } from '../../domain/record.js';
 import type { IndicativeQuote } from '../../domain/request.js';
-import { DUPLICATE_CLIENT_ORDER_ID_STATUS, QUOTE_UNUSABLE_STATUS, isDuplicateClientOrderIdMessage, isQuoteUnusableMessage } from '../../exchange/assumptions.js';
-import { isExchangeError, type ExchangeError } from '../../exchange/errors.js';
-import type { CreateCryptoWithdrawalBody, CreateFiatWithdrawalBody } from '../../exchange/schemas.js';
+import type { RemoteView } from '../../ports/exchange.js';
+import { isExchangeError, type ExchangeError } from '../../ports/exchange-error.js';
 import type { EngineContext } from '../context.js';
-import { fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, type RemoteView } from '../following/remote-view.js';
 
 export type SendOutcome =
   | { kind: 'submitted'; exchangeId: string; view: RemoteView | undefined }
@@ -24,7 +22,7 @@ export async function send(ctx: EngineContext, request: DeskRequest, key: string
   try {
     return await call(ctx, request, key, quote);
   } catch (err) {
-    if (isExchangeError(err)) return outcomeOf(request, err);
+    if (isExchangeError(err)) return outcomeOf(err);
     throw err;
   }
 }
@@ -33,24 +31,20 @@ async function call(ctx: EngineContext, request: DeskRequest, key: string, quote
   const s = request.snapshot;
   switch (s.kind) {
     case 'crypto_withdrawal': {
-      const body: CreateCryptoWithdrawalBody = { crypto_currency_id: s.cryptoCurrencyId, amount: s.amount, address_book_address_id: s.destination.id, request_id: key };
-      if (s.note !== null) body.note = s.note;
-      if (s.purpose !== null) body.transaction_purpose = s.purpose;
-      const w = await ctx.exchange.createCryptoWithdrawal(body);
-      return { kind: 'submitted', exchangeId: w.id, view: fromCryptoWithdrawal(w) };
+      const view = await ctx.exchange.withdrawCrypto({ cryptoCurrencyId: s.cryptoCurrencyId, amount: s.amount, destinationId: s.destination.id, note: s.note, purpose: s.purpose }, key);
+      return { kind: 'submitted', exchangeId: view.exchangeId, view };
     }
     case 'fiat_withdrawal': {
-      const body: CreateFiatWithdrawalBody = { bank_account_id: s.bankAccount.id, currency: s.currency, amount: s.amount, request_id: key };
-      const f = await ctx.exchange.createFiatWithdrawal(body);
-      return { kind: 'submitted', exchangeId: String(f.id), view: fromFiatWithdrawal(f) };
+      const view = await ctx.exchange.withdrawFiat({ bankAccountId: s.bankAccount.id, currency: s.currency, amount: s.amount }, key);
+      return { kind: 'submitted', exchangeId: view.exchangeId, view };
     }
     case 'trade': {
       if (quote === null) throw new Error(`trade ${request.id}: no quote to order on`);
-      const order = await ctx.exchange.createOrder({ execution_type: 'rfq', order_quote_id: quote.quoteId, client_order_id: key });
-      return { kind: 'submitted', exchangeId: String(order.id), view: fromOrder(order) };
+      const view = await ctx.exchange.placeOrder(quote.quoteId, key);
+      return { kind: 'submitted', exchangeId: view.exchangeId, view };
     }
     case 'bank_account_removal':
-      await ctx.exchange.deleteBankAccount(String(s.bankAccount.id));
+      await ctx.exchange.removeBankAccount(s.bankAccount.id);
       return { kind: 'completed' };
   }
 }
@@ -59,17 +53,17 @@ async function call(ctx: EngineContext, request: DeskRequest, key: string, quote
  * Timeouts, dropped connections and 5xx leave the outcome unknown. So do a 2xx we could not
  * read (the exchange acted) and a 429 (safer to look before sending again). Other 4xx settle it.
  */
-function outcomeOf(request: DeskRequest, err: ExchangeError): SendOutcome {
+function outcomeOf(err: ExchangeError): SendOutcome {
   if (err.outcomeUnknown || err.kind === 'invalid_response' || err.kind === 'rate_limited') return { kind: 'unknown', message: err.userMessage, duplicate: false };
   // A reused client_order_id is refused because the order exists: never "failed", always "find it".
-  if (request.kind === 'trade' && (err.status === undefined || err.status === DUPLICATE_CLIENT_ORDER_ID_STATUS) && err.messages.some(isDuplicateClientOrderIdMessage)) {
+  if (err.refusal === 'duplicate_client_order_id') {
     return { kind: 'unknown', message: `The exchange already has an order with this client order id (${err.userMessage}); looking for it.`, duplicate: true };
   }
   return {
     kind: 'refused',
     status: err.status,
     message: err.userMessage,
-    quoteUnusable: (err.status === undefined || err.status === QUOTE_UNUSABLE_STATUS) && err.messages.some(isQuoteUnusableMessage),
+    quoteUnusable: err.refusal === 'quote_unusable',
     notFound: err.kind === 'not_found',
   };
 }

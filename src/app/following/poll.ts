@@ -10,9 +10,9 @@
  * crash between the two drops that notice; see events.ts).
  */
 import { mustAdvance, type DeskRequest, type RecordChanges } from '../../domain/record.js';
-import { isExchangeError } from '../../exchange/errors.js';
+import { isExchangeError } from '../../ports/exchange-error.js';
 import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from '../context.js';
-import { changedFields, finalFailureReason, fromCryptoWithdrawal, fromOrder, remoteStatusOf, type RemoteView } from './remote-view.js';
+import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-view.js';
 import { POLLED_KINDS, type PolledKind, type Sweep } from './poll-schedules.js';
 import { closeSweep, startSweep, unreached, walk } from './sweep.js';
 
@@ -140,7 +140,7 @@ async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSu
   summary.calls++;
   const id = request.execution!.exchangeId!;
   try {
-    const view = request.kind === 'trade' ? fromOrder(await ctx.exchange.getOrder(id)) : fromCryptoWithdrawal(await ctx.exchange.getCryptoWithdrawal(id));
+    const view = request.kind === 'trade' ? await ctx.exchange.order(id) : await ctx.exchange.cryptoWithdrawal(id);
     await applyAndReschedule(ctx, request, view, summary);
   } catch (err) {
     if (!isExchangeError(err)) throw err;

@@ -14,7 +14,7 @@
 import { firstSentAt, type DeskRequest } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';
 import type { PolledKind, Sweep } from './poll-schedules.js';
-import { fromCryptoWithdrawal, fromFiatWithdrawal, fromOrder, type RemoteView } from './remote-view.js';
+import type { RemoteView } from './remote-view.js';
 
 /**
  * Opens the list for `targets` (nothing is fetched yet). The page cap covers the targets plus
@@ -28,15 +28,15 @@ export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readon
   // The window of the targets only: a list that serves newest first cannot starve older ones.
   const sentAt = targets.map((r) => firstSentAt(r) ?? r.execution!.submittedAt ?? 0);
   const window = {
-    from_time: Math.max(0, Math.min(...sentAt) - ctx.config.clockSkewMs),
-    to_time: Math.max(...targets.map((r) => r.execution!.submittedAt ?? 0)) + ctx.config.clockSkewMs,
+    from: Math.max(0, Math.min(...sentAt) - ctx.config.clockSkewMs),
+    to: Math.max(...targets.map((r) => r.execution!.submittedAt ?? 0)) + ctx.config.clockSkewMs,
   };
   const views =
     kind === 'crypto_withdrawal'
-      ? mapped(ctx.exchange.listCryptoWithdrawals(window, bounds), fromCryptoWithdrawal)
+      ? viewsOf(ctx.exchange.cryptoWithdrawals(window, bounds))
       : kind === 'trade'
-        ? mapped(ctx.exchange.listOrders(window, bounds), fromOrder)
-        : mapped(ctx.exchange.listFiatWithdrawals(bounds), fromFiatWithdrawal);
+        ? viewsOf(ctx.exchange.orders(window, bounds))
+        : viewsOf(ctx.exchange.fiatWithdrawals(bounds));
   return {
     targets: new Map(targets.map((r) => [r.execution!.exchangeId!, false])),
     reached: 0,
@@ -95,6 +95,7 @@ export async function closeSweep(sweep: Sweep): Promise<void> {
   await sweep.iterator.return?.();
 }
 
-async function* mapped<T>(items: AsyncIterable<T>, view: (item: T) => RemoteView | undefined): AsyncGenerator<RemoteView | undefined, void, undefined> {
-  for await (const item of items) yield view(item);
+/** The list as a generator the sweep can pause and resume. */
+async function* viewsOf(items: AsyncIterable<RemoteView>): AsyncGenerator<RemoteView, void, undefined> {
+  yield* items;
 }

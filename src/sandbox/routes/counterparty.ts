@@ -3,6 +3,7 @@
  * transaction. 404 "Transaction not found", 422 "Counterparty info already exists", 422 for a
  * body that breaks the reference's object, 422 for a transaction that is not a RECEIVE.
  */
+import { COUNTERPARTY_EXISTS_MESSAGE, COUNTERPARTY_EXISTS_STATUS } from '../../exchange/assumptions.js';
 import { counterpartyInfoBody } from '../../exchange/schemas.js';
 import { startDepositReview } from '../lifecycle.js';
 import { created, fail, validate, type Route } from '../router.js';
@@ -17,7 +18,7 @@ export const counterpartyRoutes: Route[] = [
       const tx = findTransaction(account, params.transaction_id!);
       if (!tx) fail(404, 'Transaction not found');
       if (tx.type !== 'RECEIVE') fail(422, 'Counterparty info is only supported for RECEIVE transactions');
-      if (account.counterparty.some((c) => c.transaction_id === params.transaction_id)) fail(422, 'Counterparty info already exists');
+      if (account.counterparty.some((c) => c.transaction_id === params.transaction_id)) fail(COUNTERPARTY_EXISTS_STATUS, COUNTERPARTY_EXISTS_MESSAGE);
       const info = validate(counterpartyInfoBody, body);
       const wallet = info.crypto_wallet_attributes;
       const known = wallet?.id !== undefined ? state.wallets.find((w) => w.id === wallet.id) : undefined;

@@ -11,7 +11,7 @@ import {
   QUOTE_UNUSABLE_MESSAGES,
   QUOTE_UNUSABLE_STATUS,
 } from '../../exchange/assumptions.js';
-import { normalizeStatus } from '../../exchange/statuses.js';
+import { normalizeStatus } from '../../domain/status.js';
 import { createOrderBody } from '../../exchange/schemas.js';
 import { available, lockForOrder } from '../ledger.js';
 import { newestFirst, numberedPage, timeParam } from '../pagination.js';

@@ -4,7 +4,7 @@
  */
 import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { PAYMENT_METHODS } from '../../exchange/assumptions.js';
-import { ExchangeError } from '../../exchange/errors.js';
+import { ExchangeError } from '../../ports/exchange-error.js';
 import type { SlackContext } from '../context.js';
 import { quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../forms/trade-form.js';
 import { ACTION } from '../ids.js';

@@ -3,6 +3,7 @@
  * total of the three, summed with money.ts. The deprecated `locked` total is never read.
  */
 import { add, isZero } from '../../domain/money.js';
+import type { Balance } from '../../ports/exchange.js';
 import { context, header, message, section, type KnownBlock, type MessagePayload } from './kit.js';
 import { formatAmount, slackDate } from './format.js';
 import { escapeMrkdwn } from './text.js';
@@ -15,9 +16,9 @@ export interface BalanceRow {
   lockedOther: string;
 }
 
-/** From the exchange's balance item, reading `locked_balance` and never `locked`. */
-export function balanceRow(b: { currency: string; regular: string; locked_balance: { orders: string; alternative_products: string } }): BalanceRow {
-  return { currency: b.currency, available: b.regular, lockedOrders: b.locked_balance.orders, lockedOther: b.locked_balance.alternative_products };
+/** From the port's balance, reading the locked parts and never the deprecated `locked` total. */
+export function balanceRow(b: Pick<Balance, 'currency' | 'available' | 'lockedInOrders' | 'lockedInOtherProducts'>): BalanceRow {
+  return { currency: b.currency, available: b.available, lockedOrders: b.lockedInOrders, lockedOther: b.lockedInOtherProducts };
 }
 
 export function balanceTotal(r: BalanceRow): string {

@@ -22,7 +22,7 @@ export function balancesCommand(ctx: SlackContext): Middleware<SlackCommandMiddl
     await ack();
     const asset = arg === '' ? undefined : arg.toUpperCase();
     try {
-      const balances = await ctx.deps.exchange.listBalances(asset ? { currency: asset } : undefined);
+      const balances = await ctx.deps.exchange.balances(asset ? { currency: asset } : undefined);
       const rows = balances.map(balanceRow).filter((r) => !asset || r.currency.toUpperCase() === asset);
       const payload = balancesMessage({ rows, ...(asset ? { asset } : {}), at: ctx.deps.clock.now(), sandbox: ctx.sandbox });
       await respond({ response_type: 'ephemeral', ...payload });

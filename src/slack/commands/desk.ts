@@ -54,7 +54,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
 /** One page of a listing as an ephemeral reply (also used by the More button). */
 export async function postListPage(ctx: SlackContext, respond: RespondFn, list: ListName, offset: number, arg?: string): Promise<void> {
   try {
-    const fetched = await fetchListPage(ctx.deps.exchange, list, offset, PAGE_SIZE, arg);
+    const fetched = await fetchListPage(ctx.deps.listings, list, offset, PAGE_SIZE, arg);
     const payload = listPage({
       title: LIST_TITLES[list] + (arg ? ` (${arg})` : ''),
       lines: fetched.lines,
@@ -73,7 +73,7 @@ export async function postListPage(ctx: SlackContext, respond: RespondFn, list: 
 /** Fees and limits per currency, then the first page of fiat withdrawals and deposits. */
 async function fiat(ctx: SlackContext, respond: RespondFn): Promise<void> {
   try {
-    const ex = ctx.deps.exchange;
+    const ex = ctx.deps.listings;
     const [fees, limits, withdrawals, deposits] = await Promise.all([
       ex.listFiatWithdrawalFees(),
       ex.listFiatWithdrawalLimits(),

@@ -2,9 +2,8 @@
  * The deposit's message in the compliance channel and the lines in its thread: pure builders.
  * Every exchange and user text is escaped for mrkdwn (blocks/text.ts) and cut to Block Kit's limits.
  */
-import { acceptsDeclaration, needsDeclaration } from '../../app/compliance/deposit-status.js';
 import type { DeclarationDone, DepositChanges } from '../../app/compliance/notifier.js';
-import type { CryptoDeposit } from '../../exchange/schemas.js';
+import type { Deposit } from '../../ports/exchange.js';
 import { formatAmount, shortAddress, slackDate } from '../blocks/format.js';
 import { actions, button, context, fieldsSection, message, sandboxBanner, section, type KnownBlock, type MessagePayload } from '../blocks/kit.js';
 import { code, escapeMrkdwn, link, mention } from '../blocks/text.js';
@@ -19,7 +18,7 @@ export const DEPOSIT_BLOCK = {
 } as const;
 
 export interface DepositMessageInput {
-  deposit: CryptoDeposit;
+  deposit: Deposit;
   declaration?: DeclarationDone;
   sandbox: boolean;
 }
@@ -28,8 +27,8 @@ const ENTITY = { individual: 'individual', entity: 'entity' } as const;
 const OWNERSHIP = { first_party: 'first party', third_party: 'third party' } as const;
 
 /** "1.5 BTC" with the asset's code, escaped. */
-function amountText(d: CryptoDeposit): string {
-  const asset = d.crypto_currency?.code ?? '';
+function amountText(d: Deposit): string {
+  const asset = d.currency?.code ?? '';
   return d.amount ? formatAmount(escapeMrkdwn(d.amount, 60), escapeMrkdwn(asset, 20)) : escapeMrkdwn(asset || 'amount not shown', 60);
 }
 
@@ -38,10 +37,10 @@ function statusText(value: string | undefined | null): string {
 }
 
 /** The transaction hash, linked to the explorer when the exchange gave a link. */
-function hashText(d: CryptoDeposit): string {
-  if (!d.transaction_hash) return '_not on chain yet_';
-  const short = shortAddress(d.transaction_hash, 10, 8);
-  return d.link_explorer ? link(d.link_explorer, short) : code(short, 40);
+function hashText(d: Deposit): string {
+  if (!d.transactionHash) return '_not on chain yet_';
+  const short = shortAddress(d.transactionHash, 10, 8);
+  return d.linkExplorer ? link(d.linkExplorer, short) : code(short, 40);
 }
 
 /** What the declaration said, in one line (no document number, no address: the channel is wide). */
@@ -58,19 +57,19 @@ export function depositMessage(input: DepositMessageInput): MessagePayload {
   const d = input.deposit;
   const blocks: KnownBlock[] = [];
   if (input.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
-  const waiting = needsDeclaration(d) && !input.declaration;
+  const waiting = d.needsDeclaration && !input.declaration;
   const icon = waiting ? ':rotating_light:' : ':inbox_tray:';
-  const asset = d.crypto_currency ? ` · ${escapeMrkdwn(d.crypto_currency.name, 60)}` : '';
-  blocks.push(section(`${icon} *Deposit received:* ${amountText(d)}${asset} ${slackDate(d.created_at)}`, DEPOSIT_BLOCK.summary));
+  const asset = d.currency ? ` · ${escapeMrkdwn(d.currency.name, 60)}` : '';
+  blocks.push(section(`${icon} *Deposit received:* ${amountText(d)}${asset} ${slackDate(d.createdAt)}`, DEPOSIT_BLOCK.summary));
   blocks.push(
     fieldsSection(
       [
         `*Amount*\n${amountText(d)}`,
-        `*To address*\n${d.to_address ? code(d.to_address, 120) : '_not shown_'}`,
+        `*To address*\n${d.toAddress ? code(d.toAddress, 120) : '_not shown_'}`,
         `*Transaction hash*\n${hashText(d)}`,
-        `*Transaction id*\n${code(d.transaction.uuid, 40)}`,
+        `*Transaction id*\n${code(d.transactionId, 40)}`,
         `*Status*\n${statusText(d.status)}`,
-        `*Travel Rule*\n${statusText(d.travel_rule_status)}`,
+        `*Travel Rule*\n${statusText(d.travelRuleStatus)}`,
       ],
       DEPOSIT_BLOCK.facts,
     ),
@@ -81,10 +80,10 @@ export function depositMessage(input: DepositMessageInput): MessagePayload {
   } else if (waiting) {
     blocks.push(context([':warning: The exchange needs the sender declared (Travel Rule) before this deposit is credited.'], DEPOSIT_BLOCK.declaration));
   }
-  if (!input.declaration && acceptsDeclaration(d)) {
-    blocks.push(actions([button('Declare counterparty', ACTION.declareCounterparty, d.transaction.uuid, waiting ? { style: 'primary' } : {})], DEPOSIT_BLOCK.actions));
+  if (!input.declaration && d.acceptsDeclaration) {
+    blocks.push(actions([button('Declare counterparty', ACTION.declareCounterparty, d.transactionId, waiting ? { style: 'primary' } : {})], DEPOSIT_BLOCK.actions));
   }
-  const fallback = `Deposit received: ${d.amount ?? ''} ${d.crypto_currency?.code ?? ''}, status ${d.status}, Travel Rule ${d.travel_rule_status ?? 'not shown'}`;
+  const fallback = `Deposit received: ${d.amount ?? ''} ${d.currency?.code ?? ''}, status ${d.status}, Travel Rule ${d.travelRuleStatus ?? 'not shown'}`;
   return message(escapeMrkdwn(fallback, 300), blocks);
 }
 
@@ -96,10 +95,10 @@ export function declarationConfirmation(done: DeclarationDone): MessagePayload {
 }
 
 /** The thread line when the status or Travel Rule status moved. */
-export function depositChangeLine(deposit: CryptoDeposit, changes: DepositChanges): MessagePayload {
+export function depositChangeLine(deposit: Deposit, changes: DepositChanges): MessagePayload {
   const parts: string[] = [];
   if (changes.status) parts.push(`status ${statusText(changes.status.from)} → ${statusText(changes.status.to)}`);
-  if (changes.travel_rule_status) parts.push(`Travel Rule ${statusText(changes.travel_rule_status.from)} → ${statusText(changes.travel_rule_status.to)}`);
+  if (changes.travelRuleStatus) parts.push(`Travel Rule ${statusText(changes.travelRuleStatus.from)} → ${statusText(changes.travelRuleStatus.to)}`);
   const text = `:arrows_counterclockwise: ${amountText(deposit)}: ${parts.join(', ')}`;
   return message(text, [section(text)]);
 }

@@ -6,7 +6,7 @@
  */
 import type { ComplianceNotifier, DeclarationDone } from '../../app/compliance/notifier.js';
 import type { KeyValueStore, Logger } from '../../app/ports.js';
-import type { CryptoDeposit } from '../../exchange/schemas.js';
+import type { Deposit } from '../../ports/exchange.js';
 import type { SlackClient } from '../context.js';
 import type { MessagePayload } from '../blocks/kit.js';
 import { declarationConfirmation, depositChangeLine, depositMessage } from './deposit-message.js';
@@ -17,7 +17,7 @@ export const DEPOSIT_MESSAGE_KEY_PREFIX = 'slack:deposit-message:';
 export interface DepositMessageRef {
   channel: string;
   ts: string;
-  deposit: CryptoDeposit;
+  deposit: Deposit;
   declaration?: DeclarationDone;
 }
 
@@ -43,17 +43,17 @@ export function findDepositMessage(kv: KeyValueStore, transactionId: string): Pr
 export function createSlackComplianceNotifier(o: SlackComplianceNotifierOptions): ComplianceNotifier {
   const { client, kv } = o;
 
-  async function post(deposit: CryptoDeposit, declaration?: DeclarationDone): Promise<DepositMessageRef> {
+  async function post(deposit: Deposit, declaration?: DeclarationDone): Promise<DepositMessageRef> {
     const payload = depositMessage({ deposit, sandbox: o.sandbox, ...(declaration ? { declaration } : {}) });
     const res = await client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false });
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
     const ref: DepositMessageRef = { channel: res.channel ?? o.channel, ts: res.ts, deposit, ...(declaration ? { declaration } : {}) };
-    await kv.set(depositMessageKey(deposit.transaction.uuid), ref);
+    await kv.set(depositMessageKey(deposit.transactionId), ref);
     return ref;
   }
 
   async function update(ref: DepositMessageRef): Promise<void> {
-    await kv.set(depositMessageKey(ref.deposit.transaction.uuid), ref);
+    await kv.set(depositMessageKey(ref.deposit.transactionId), ref);
     const payload = depositMessage({ deposit: ref.deposit, sandbox: o.sandbox, ...(ref.declaration ? { declaration: ref.declaration } : {}) });
     await client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks });
   }
@@ -64,13 +64,13 @@ export function createSlackComplianceNotifier(o: SlackComplianceNotifierOptions)
 
   return {
     async depositSeen(deposit) {
-      const ref = await findDepositMessage(kv, deposit.transaction.uuid);
+      const ref = await findDepositMessage(kv, deposit.transactionId);
       if (ref) await update({ ...ref, deposit });
       else await post(deposit);
     },
 
     async depositChanged(deposit, changes) {
-      const ref = await findDepositMessage(kv, deposit.transaction.uuid);
+      const ref = await findDepositMessage(kv, deposit.transactionId);
       if (!ref) {
         // Never posted (the channel was configured later): post it now, as it is.
         await post(deposit);

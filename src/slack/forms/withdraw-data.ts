@@ -1,10 +1,8 @@
 /**
- * The withdrawal forms' data: exchange records mapped (through app/facts.ts, the one place that
- * knows what each exchange field means) to the options the modals show.
+ * The withdrawal forms' data: the exchange port's records (ports/exchange.ts, already in the
+ * engine's terms) mapped to the options the modals show.
  */
-import { bankAccountRef, currencyEntryFacts, destinationFacts } from '../../app/exchange-facts.js';
-import type { ExchangePort } from '../../app/ports.js';
-import type { AddressBookAddress, Balance, BankAccount, CryptoCurrencyEntry, FiatWithdrawalFee, FiatWithdrawalLimit } from '../../exchange/schemas.js';
+import type { Balance, CurrencyEntry, ExchangePort, FiatTerms, SavedAddress, SavedBankAccount } from '../../ports/exchange.js';
 import type { BankOption, CryptoEntryOption, DestinationOption, FiatCurrencyOption } from '../blocks/modals/withdraw.js';
 
 /** Bound on saved addresses and bank accounts read for one form. */
@@ -26,58 +24,49 @@ export interface FiatFormData {
 export type WithdrawFormData = CryptoFormData | FiatFormData;
 
 function availableOf(balances: readonly Balance[], currency: string): string {
-  return balances.find((b) => b.currency.toUpperCase() === currency.toUpperCase())?.regular ?? '0';
+  return balances.find((b) => b.currency.toUpperCase() === currency.toUpperCase())?.available ?? '0';
 }
 
 /** Pure mapping; entries without a precision are left out (an amount could not be rounded as the exchange does). */
-export function cryptoFormData(entries: readonly CryptoCurrencyEntry[], balances: readonly Balance[], addresses: readonly AddressBookAddress[]): CryptoFormData {
+export function cryptoFormData(entries: readonly CurrencyEntry[], balances: readonly Balance[], addresses: readonly SavedAddress[]): CryptoFormData {
   const options: CryptoEntryOption[] = [];
   const destinations: Record<number, DestinationOption[]> = {};
   for (const entry of entries) {
-    const facts = currencyEntryFacts(entry);
-    if (!facts) continue;
+    if (entry.precision === null) continue;
     options.push({
-      id: facts.id,
-      asset: facts.asset,
-      network: facts.network,
-      precision: facts.precision,
-      fee: facts.withdrawalFee,
-      ...(facts.minimumWithdrawal !== null ? { minimum: facts.minimumWithdrawal } : {}),
-      available: availableOf(balances, facts.asset),
+      id: entry.id,
+      asset: entry.asset,
+      network: entry.network,
+      precision: entry.precision,
+      fee: entry.withdrawalFee,
+      ...(entry.minimumWithdrawal !== null ? { minimum: entry.minimumWithdrawal } : {}),
+      available: availableOf(balances, entry.asset),
     });
-    destinations[facts.id] = addresses
-      .map((a) => ({ record: a, facts: destinationFacts(a) }))
-      .filter(({ facts: d }) => facts.networkId === null || d.networkIds.length === 0 || d.networkIds.includes(facts.networkId))
-      .map(({ record, facts: d }) => ({
+    destinations[entry.id] = addresses
+      .filter((d) => entry.networkId === null || d.networkIds.length === 0 || d.networkIds.includes(entry.networkId))
+      .map((d) => ({
         id: d.id,
         label: d.label || 'Unnamed address',
         address: d.address,
         addressTag: d.addressTag,
         verified: d.verified,
-        cooldownUntil: record.withdrawal_cooldown_until ?? null,
+        cooldownUntil: d.cooldownUntil,
       }));
   }
   options.sort((a, b) => a.asset.localeCompare(b.asset) || a.network.localeCompare(b.network));
   return { kind: 'crypto', entries: options, destinations };
 }
 
-export function fiatFormData(fees: readonly FiatWithdrawalFee[], limits: readonly FiatWithdrawalLimit[], balances: readonly Balance[], accounts: readonly BankAccount[]): FiatFormData {
+export function fiatFormData(terms: readonly FiatTerms[], balances: readonly Balance[], accounts: readonly SavedBankAccount[]): FiatFormData {
   const currencies: FiatCurrencyOption[] = [];
   const banks: Record<string, BankOption[]> = {};
-  for (const limit of limits) {
-    const fee = fees.find((f) => f.currency === limit.currency);
+  for (const t of terms) {
     // A currency without a fee row is not enabled for this account's legal entity.
-    if (!fee) continue;
-    currencies.push({
-      currency: limit.currency,
-      fee: fee.fee,
-      minimum: limit.minimum_withdrawal_amount,
-      maximum: limit.maximum_withdrawal_amount,
-      available: availableOf(balances, limit.currency),
-    });
-    banks[limit.currency] = accounts
-      .filter((a) => a.currency == null || a.currency.toUpperCase() === limit.currency.toUpperCase())
-      .map((a) => ({ id: a.id, display: bankAccountRef(a).display, ...(a.verified !== undefined ? { verified: a.verified } : {}) }));
+    if (t.fee === null) continue;
+    currencies.push({ currency: t.currency, fee: t.fee, minimum: t.minimum, maximum: t.maximum, available: availableOf(balances, t.currency) });
+    banks[t.currency] = accounts
+      .filter((a) => a.currency === null || a.currency.toUpperCase() === t.currency.toUpperCase())
+      .map((a) => ({ id: a.id, display: a.display, ...(a.verified !== null ? { verified: a.verified } : {}) }));
   }
   return { kind: 'fiat', currencies, banks };
 }
@@ -89,16 +78,11 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 export async function loadCryptoForm(exchange: ExchangePort): Promise<CryptoFormData> {
-  const [entries, balances, addresses] = await Promise.all([exchange.listCryptoCurrencies(), exchange.listBalances(), all(exchange.listAddressBook(LOOKUP))]);
+  const [entries, balances, addresses] = await Promise.all([exchange.currencyEntries(), exchange.balances(), all(exchange.savedAddresses(LOOKUP))]);
   return cryptoFormData(entries, balances, addresses);
 }
 
 export async function loadFiatForm(exchange: ExchangePort): Promise<FiatFormData> {
-  const [fees, limits, balances, accounts] = await Promise.all([
-    exchange.listFiatWithdrawalFees(),
-    exchange.listFiatWithdrawalLimits(),
-    exchange.listBalances(),
-    all(exchange.listBankAccounts(undefined, LOOKUP)),
-  ]);
-  return fiatFormData(fees, limits, balances, accounts);
+  const [terms, balances, accounts] = await Promise.all([exchange.fiatTerms(), exchange.balances(), all(exchange.bankAccounts(undefined, LOOKUP))]);
+  return fiatFormData(terms, balances, accounts);
 }

@@ -18,7 +18,7 @@ export function walletSearchOptions(ctx: SlackContext): Middleware<SlackOptionsM
       return;
     }
     try {
-      const wallets = await Promise.race([ctx.deps.exchange.listKnownWallets({ name: query.slice(0, 100) }), ctx.deps.clock.sleep(OPTIONS_DEADLINE_MS).then(() => 'timeout' as const)]);
+      const wallets = await Promise.race([ctx.deps.exchange.knownWallets({ name: query.slice(0, 100) }), ctx.deps.clock.sleep(OPTIONS_DEADLINE_MS).then(() => 'timeout' as const)]);
       if (wallets === 'timeout') {
         ctx.logger.warn('known-wallet search took too long; answered no options');
         await ack({ options: [] });

@@ -1,13 +1,14 @@
 /**
- * An in-memory exchange implementing ExchangePort, for engine tests: the reference's rules that
+ * An in-memory exchange implementing the wire API (ExchangeApi; the engine gets it through the real port), for engine tests: the reference's rules that
  * matter to the engine (quote usability, unique client_order_id, balance plus fee, saved and
  * verified destinations, cooldown), plus faults on demand: a definitive refusal, a 5xx, a timeout
  * or a dropped connection, each either before the exchange acts or after it committed.
  */
-import type { Clock, ExchangePort, ListOptions } from '../../../src/app/ports.js';
+import type { Clock, ListOptions } from '../../../src/app/ports.js';
+import type { ExchangeApi } from '../../../src/exchange/api.js';
 import { add, cmp, lt, sub } from '../../../src/domain/money.js';
 import { QUOTE_UNUSABLE_MESSAGES, QUOTE_UNUSABLE_STATUS } from '../../../src/exchange/assumptions.js';
-import { ExchangeError } from '../../../src/exchange/errors.js';
+import { ExchangeError } from '../../../src/ports/exchange-error.js';
 import type {
   AddressBookAddress,
   Balance,
@@ -51,7 +52,7 @@ export const ADDR_OK = 'aaaaaaaa-0000-4000-8000-000000000001';
 export const ADDR_UNVERIFIED = 'aaaaaaaa-0000-4000-8000-000000000002';
 export const ADDR_COOLDOWN = 'aaaaaaaa-0000-4000-8000-000000000003';
 
-export class FakeExchange implements ExchangePort {
+export class FakeExchange implements ExchangeApi {
   balances = new Map<string, string>([
     ['USDT', '100000'],
     ['BTC', '10'],

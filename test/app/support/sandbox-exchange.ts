@@ -1,5 +1,7 @@
 /** The sandbox on loopback with a manual clock, and the real client signed for it: the ExchangePort the engine gets in production. */
 import type { Clock, ExchangePort } from '../../../src/app/ports.js';
+import type { ExchangeApi } from '../../../src/exchange/api.js';
+import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { createExchangeClient } from '../../../src/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
 import { createSandboxClock } from '../../../src/sandbox/clock.js';
@@ -9,7 +11,10 @@ import { T0 } from '../../sandbox/support/sandbox.js';
 
 export interface SandboxExchange {
   sandbox: Sandbox;
+  /** The engine's port over `api`. */
   exchange: ExchangePort;
+  /** The client itself, for a test's own reads and writes on the exchange. */
+  api: ExchangeApi;
   /** The engine's clock is the exchange's: quote expiry and cooldowns are compared on one time line. */
   clock: Clock;
 }
@@ -21,12 +26,12 @@ export async function startSandboxExchange(seed: string): Promise<SandboxExchang
     clock: createSandboxClock({ startMs: T0, followRealTime: false }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
   });
-  const exchange = createExchangeClient({
+  const api = createExchangeClient({
     baseUrl: sandbox.url,
     signer: createSigner(parsePrivateKey(key.privateKeyHex)),
     rateLimit: false,
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     timeoutMs: 5_000,
   });
-  return { sandbox, exchange, clock: { now: () => sandbox.clock.now(), sleep: async () => {} } };
+  return { sandbox, exchange: createExchangePort(api), api, clock: { now: () => sandbox.clock.now(), sleep: async () => {} } };
 }

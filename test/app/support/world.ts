@@ -6,7 +6,8 @@
 import { createEngine, type Engine } from '../../../src/app/engine.js';
 import type { EngineConfigInput } from '../../../src/app/config.js';
 import type { DeskEvent } from '../../../src/app/events.js';
-import type { ExchangePort, Logger, Repository } from '../../../src/app/ports.js';
+import type { Logger, Repository } from '../../../src/app/ports.js';
+import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { FakeClock } from '../../../src/app/testing/fake-clock.js';
 import { SequentialIds } from '../../../src/app/testing/sequential-ids.js';
 import { createPolicy, type Policy, type PolicyInput } from '../../../src/domain/policy.js';
@@ -99,7 +100,7 @@ export class World {
       error: (message, data) => this.logs.push({ level: 'error', message, ...(data ? { data } : {}) }),
     };
     return createEngine({
-      exchange: guard(this.exchange as ExchangePort, alive),
+      exchange: createExchangePort(guard(this.exchange, alive)),
       requests: crashingRepository(this.requests, life),
       kv: guard(this.kv, alive),
       audit: guard(this.audit, alive),

@@ -10,7 +10,8 @@ import type { Clock, Logger } from '../../../src/app/ports.js';
 import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../src/app/compliance/notifier.js';
 import { createPolicy, type Policy } from '../../../src/domain/policy.js';
 import { createExchangeClient, type ExchangeClient } from '../../../src/exchange/client.js';
-import type { CryptoDeposit } from '../../../src/exchange/schemas.js';
+import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
+import type { Deposit, ExchangePort } from '../../../src/ports/exchange.js';
 import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
@@ -27,8 +28,8 @@ export function testPolicy(): Policy {
 }
 
 export type NotifierCall =
-  | { kind: 'seen'; deposit: CryptoDeposit }
-  | { kind: 'changed'; deposit: CryptoDeposit; changes: DepositChanges }
+  | { kind: 'seen'; deposit: Deposit }
+  | { kind: 'changed'; deposit: Deposit; changes: DepositChanges }
   | { kind: 'declared'; done: DeclarationDone };
 
 /** Records every call; `failNext(n)` makes the next n calls throw (Slack down). */
@@ -47,12 +48,12 @@ export class RecordingNotifier implements ComplianceNotifier {
     }
   }
 
-  depositSeen(deposit: CryptoDeposit): void {
+  depositSeen(deposit: Deposit): void {
     this.#maybeFail();
     this.calls.push({ kind: 'seen', deposit });
   }
 
-  depositChanged(deposit: CryptoDeposit, changes: DepositChanges): void {
+  depositChanged(deposit: Deposit, changes: DepositChanges): void {
     this.#maybeFail();
     this.calls.push({ kind: 'changed', deposit, changes });
   }
@@ -62,7 +63,7 @@ export class RecordingNotifier implements ComplianceNotifier {
     this.calls.push({ kind: 'declared', done });
   }
 
-  seen(): CryptoDeposit[] {
+  seen(): Deposit[] {
     return this.calls.flatMap((c) => (c.kind === 'seen' ? [c.deposit] : []));
   }
 
@@ -96,7 +97,10 @@ export interface AuditLine {
 
 export interface World {
   sandbox: Sandbox;
-  exchange: ExchangeClient;
+  /** The engine's port over `api`. */
+  exchange: ExchangePort;
+  /** The client itself. */
+  api: ExchangeClient;
   /** The exchange's clock, which the use cases read too. */
   clock: Clock;
   dir: string;
@@ -118,7 +122,7 @@ export async function startWorld(seed = 'compliance'): Promise<World> {
     clock: createSandboxClock({ startMs: T0, followRealTime: false }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
   });
-  const exchange = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 2_000 });
+  const api = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 2_000 });
   const clock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'compliance-'));
   const open = async () => ({
@@ -128,7 +132,8 @@ export async function startWorld(seed = 'compliance'): Promise<World> {
   const stores = await open();
   const world: World = {
     sandbox,
-    exchange,
+    exchange: createExchangePort(api),
+    api,
     clock,
     dir,
     kv: stores.kv,

@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../../src/app/engine.js';
 import { createRandomIds } from '../../../src/app/ids.js';
-import type { Clock, ExchangePort, Logger } from '../../../src/app/ports.js';
+import type { Clock, Logger } from '../../../src/app/ports.js';
+import type { ExchangeApi } from '../../../src/exchange/api.js';
+import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/devtools/fake-slack-api.js';
@@ -44,7 +46,8 @@ export const USERS = {
 
 export interface DeskBot {
   sandbox: Sandbox;
-  exchange: ExchangePort;
+  /** The client (wrapped as asked): the bot gets the engine's port over it, and its listings. */
+  exchange: ExchangeApi;
   fake: FakeSlackApi;
   slack: SlackRequester;
   bot: Bot;
@@ -68,7 +71,7 @@ export interface DeskBot {
 export interface DeskBotOptions {
   seed?: string;
   env?: Record<string, string>;
-  exchange?: (port: ExchangePort) => ExchangePort;
+  exchange?: (api: ExchangeApi) => ExchangeApi;
   /** The exchange client's timeout (default 5 s). */
   clientTimeoutMs?: number;
 }
@@ -82,6 +85,7 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
   });
   const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000 });
   const exchange = o.exchange ? o.exchange(client) : client;
+  const port = createExchangePort(exchange);
   const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.
   const slackClock: Clock = { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
@@ -111,14 +115,15 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
   };
   const bot = await startBot({
     config,
-    exchange,
+    exchange: port,
+    listings: exchange,
     kv,
     audit,
     clock: slackClock,
     logger,
     tradePairs: ['BTC-USD', 'ETH-USD', 'BTC-SGD'],
     createEngine: (notifier) =>
-      createEngine({ exchange, requests, kv, audit, notifier, clock: engineClock, ids: createRandomIds(), policy, config: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } }, logger }),
+      createEngine({ exchange: port, requests, kv, audit, notifier, clock: engineClock, ids: createRandomIds(), policy, config: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } }, logger }),
     receiverOptions: { port: 0, retryConfig: { retries: 0 } },
     notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
   });
@@ -206,7 +211,7 @@ export function dmsTo(fake: FakeSlackApi, userId: string): string[] {
 }
 
 /** The sandbox's seeded destinations: a usable one and the one without recipient details. */
-export async function destinations(exchange: ExchangePort): Promise<{ ok: { address: AddressBookAddress; entry: CryptoCurrencyEntry }; noRecipient: { address: AddressBookAddress; entry: CryptoCurrencyEntry } }> {
+export async function destinations(exchange: ExchangeApi): Promise<{ ok: { address: AddressBookAddress; entry: CryptoCurrencyEntry }; noRecipient: { address: AddressBookAddress; entry: CryptoCurrencyEntry } }> {
   const book: AddressBookAddress[] = [];
   for await (const a of exchange.listAddressBook({ pageSize: 100 })) book.push(a);
   const entries = await exchange.listCryptoCurrencies();

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { EngineConfigInput } from '../../../src/app/config.js';
 import { createEngine, type Engine } from '../../../src/app/engine.js';
 import { createRandomIds } from '../../../src/app/ids.js';
-import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger, Notifier, Repository } from '../../../src/app/ports.js';
+import type { AuditLog, Clock, KeyValueStore, Logger, Notifier, Repository } from '../../../src/app/ports.js';
+import type { ExchangeApi } from '../../../src/exchange/api.js';
+import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
 import { createPolicy } from '../../../src/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
@@ -35,7 +37,7 @@ export interface DeskOptions {
   redact?: string[];
   /** Wrap a port before the engine gets it (kill switches, counters). */
   wrap?: {
-    exchange?: (port: ExchangePort) => ExchangePort;
+    exchange?: (api: ExchangeApi) => ExchangeApi;
     requests?: (port: Repository<DeskRequest>) => Repository<DeskRequest>;
     kv?: (port: KeyValueStore) => KeyValueStore;
     audit?: (port: AuditLog) => AuditLog;
@@ -44,7 +46,8 @@ export interface DeskOptions {
 
 export interface Desk {
   engine: Engine;
-  exchange: ExchangePort;
+  /** The client (the engine gets the port over it, wrapped as asked). */
+  exchange: ExchangeApi;
   requests: DurableRepository<DeskRequest>;
   kv: DurableKeyValueStore;
   audit: DurableAuditLog;
@@ -70,7 +73,7 @@ export async function openDesk(o: DeskOptions): Promise<Desk> {
   });
   const w = o.wrap ?? {};
   const engine = createEngine({
-    exchange: w.exchange ? w.exchange(exchange) : exchange,
+    exchange: createExchangePort(w.exchange ? w.exchange(exchange) : exchange),
     requests: w.requests ? w.requests(requests) : requests,
     kv: w.kv ? w.kv(kv) : kv,
     audit: w.audit ? w.audit(audit) : audit,

@@ -5,7 +5,9 @@
 import type { EngineConfigInput } from '../../../src/app/config.js';
 import { createEngine, type Engine } from '../../../src/app/engine.js';
 import { createRandomIds } from '../../../src/app/ids.js';
-import type { Clock, ExchangePort, Logger } from '../../../src/app/ports.js';
+import type { Clock, Logger } from '../../../src/app/ports.js';
+import type { ExchangeApi } from '../../../src/exchange/api.js';
+import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { createPolicy } from '../../../src/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
@@ -13,10 +15,11 @@ import { memoryAuditLog, memoryKv, memoryRepository, type MemoryRepository } fro
 import { DESK_PEOPLE } from './desk.js';
 import { withTag, type PlanItem } from './plan.js';
 
-export function memoryDesk(o: { exchange: ExchangePort; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<DeskRequest> } {
+/** `exchange`: the client; the engine gets the port over it. */
+export function memoryDesk(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<DeskRequest> } {
   const requests = memoryRepository<DeskRequest>(isFinishedRequest);
   const engine = createEngine({
-    exchange: o.exchange,
+    exchange: createExchangePort(o.exchange),
     requests,
     kv: memoryKv(),
     audit: memoryAuditLog({ clock: o.clock }),

@@ -3,7 +3,9 @@
  * behind SLACK_API_URL, and whatever ExchangePort the test passes. Configuration goes through
  * loadConfig like production.
  */
-import type { ExchangePort, Clock } from '../../../src/app/ports.js';
+import type { Clock } from '../../../src/app/ports.js';
+import type { ExchangeApi } from '../../../src/exchange/api.js';
+import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
 import { createSlackApp, EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
@@ -31,11 +33,12 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
-  exchange: ExchangePort;
+  /** The exchange on the wire (often a fakeExchange): the listeners get the real port over it, and its listings. */
+  exchange: ExchangeApi;
   clock?: Clock;
   env?: Record<string, string>;
   /** Optional deps beyond exchange and clock (homeData, previewQuote, tradePairs). */
-  deps?: Omit<Partial<SlackDeps>, 'exchange' | 'clock'>;
+  deps?: Omit<Partial<SlackDeps>, 'exchange' | 'listings' | 'clock'>;
 }
 
 export const realClock: Clock = {
@@ -58,7 +61,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   });
   const app = createSlackApp({
     config,
-    deps: { ...opts.deps, exchange: opts.exchange, clock: opts.clock ?? realClock },
+    deps: { ...opts.deps, exchange: createExchangePort(opts.exchange), listings: opts.exchange, clock: opts.clock ?? realClock },
     receiverOptions: { port: 0, retryConfig: { retries: 0 } },
   });
   const { port } = await app.start();
@@ -75,10 +78,10 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   };
 }
 
-/** An ExchangePort whose every method throws unless the test supplies it. */
-export function fakeExchange(methods: Partial<ExchangePort>): ExchangePort & { calls: { method: string; args: unknown[] }[] } {
+/** The exchange's wire API whose every method throws unless the test supplies it. */
+export function fakeExchange(methods: Partial<ExchangeApi>): ExchangeApi & { calls: { method: string; args: unknown[] }[] } {
   const calls: { method: string; args: unknown[] }[] = [];
-  return new Proxy({ calls } as ExchangePort & { calls: typeof calls }, {
+  return new Proxy({ calls } as ExchangeApi & { calls: typeof calls }, {
     get(target, prop: string) {
       if (prop === 'calls') return calls;
       const impl = (methods as Record<string, (...a: unknown[]) => unknown>)[prop];

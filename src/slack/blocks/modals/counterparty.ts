@@ -3,6 +3,7 @@
  * reference's counterparty object; the wallet is a search over the known wallets or, when not
  * listed, a free-text name that creates an unverified wallet and starts a compliance review.
  */
+import type { KnownWallet } from '../../../ports/exchange.js';
 import { BLOCK, CALLBACK, INPUT } from '../../ids.js';
 import {
   context,
@@ -77,12 +78,7 @@ export function counterpartyView(v: CounterpartyViewInput): ModalView {
   return modal(blocks, { callbackId: CALLBACK.counterparty, title: 'Counterparty', submit: 'Declare', privateMetadata: v.privateMetadata });
 }
 
-export interface WalletChoice {
-  id: string;
-  name: string;
-  type: 'private' | 'hosted';
-  risk_level?: 'low' | 'medium' | 'high';
-}
+export type WalletChoice = Pick<KnownWallet, 'id' | 'name' | 'type'> & Partial<Pick<KnownWallet, 'riskLevel'>>;
 
 const RISK_LABEL = { low: 'low risk', medium: 'medium risk', high: 'HIGH risk' } as const;
 
@@ -90,6 +86,6 @@ const RISK_LABEL = { low: 'low risk', medium: 'medium risk', high: 'HIGH risk' }
 export function walletOptions(wallets: readonly WalletChoice[]): PlainTextOption[] {
   return wallets.slice(0, LIMITS.selectOptions).map((w) => {
     const kind = w.type === 'hosted' ? 'hosted (exchange or custodian)' : 'private wallet';
-    return option(w.name, w.id, w.risk_level ? `${kind} · ${RISK_LABEL[w.risk_level]}` : kind);
+    return option(w.name, w.id, w.riskLevel ? `${kind} · ${RISK_LABEL[w.riskLevel]}` : kind);
   });
 }

@@ -1,5 +1,6 @@
 /**
- * One error model for everything the exchange boundary can throw. Callers branch on `kind`;
+ * One error model for everything the exchange boundary can throw (the client, and the engine's
+ * exchange port over it). Callers branch on `kind`;
  * `messages` are the exchange's own `errors[].message` texts, shown to people as they are.
  * Nothing secret is ever put into one: no headers, no key, no signature.
  */
@@ -16,8 +17,18 @@ export const EXCHANGE_ERROR_KINDS = [
 ] as const;
 export type ExchangeErrorKind = (typeof EXCHANGE_ERROR_KINDS)[number];
 
+/**
+ * What a refusal means for the engine, read by the exchange port (exchange/engine-port/) from the
+ * status and the exchange's words, so the engine never parses either:
+ * - `duplicate_client_order_id`: an order with this client_order_id exists: it was placed, find it;
+ * - `quote_unusable`: the quote expired or was used: take a new one;
+ * - `counterparty_already_declared`: the exchange has counterparty info for the transaction already.
+ */
+export type ExchangeRefusal = 'duplicate_client_order_id' | 'quote_unusable' | 'counterparty_already_declared';
+
 export interface ExchangeErrorInit {
   kind: ExchangeErrorKind;
+  refusal?: ExchangeRefusal;
   operation: string;
   status?: number;
   messages?: string[];
@@ -34,6 +45,7 @@ export interface ExchangeErrorInit {
 export class ExchangeError extends Error {
   override name = 'ExchangeError';
   readonly kind: ExchangeErrorKind;
+  readonly refusal: ExchangeRefusal | undefined;
   readonly operation: string;
   readonly status: number | undefined;
   readonly messages: string[];
@@ -45,6 +57,7 @@ export class ExchangeError extends Error {
   constructor(init: ExchangeErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
+    this.refusal = init.refusal;
     this.operation = init.operation;
     this.status = init.status;
     this.messages = init.messages ?? [];
@@ -52,6 +65,12 @@ export class ExchangeError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.serverTimeMs = init.serverTimeMs;
     this.detail = init.detail;
+  }
+
+  /** The same error, read as `refusal` (the port's reading of the exchange's words). */
+  as(refusal: ExchangeRefusal): ExchangeError {
+    const { kind, operation, status, messages, fieldPath, retryAfterMs, serverTimeMs, detail } = this;
+    return new ExchangeError({ kind, operation, status, messages, fieldPath, retryAfterMs, serverTimeMs, detail, refusal, cause: this });
   }
 
   /**

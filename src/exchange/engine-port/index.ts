@@ -1,0 +1,62 @@
+/**
+ * The engine's exchange port (ports/exchange.ts) over the wire API (api.ts): the one place that
+ * maps the exchange's bodies to the engine's records and back.
+ */
+import type { ExchangeLimits, ExchangePort } from '../../ports/exchange.js';
+import type { ExchangeApi } from '../api.js';
+import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../assumptions.js';
+import { declareCounterparty } from './counterparty.js';
+import { deposit } from './deposits.js';
+import { balance, currencyEntry, fiatTerms, knownWallet, savedAddress, savedBankAccount } from './lookups.js';
+import { cryptoWithdrawalView, listedCryptoWithdrawal, listedFiatWithdrawal, listedOrder, orderView } from './remote-views.js';
+import { sends } from './sends.js';
+
+/** What the exchange allows, as assumptions.ts states it. */
+export const EXCHANGE_LIMITS: ExchangeLimits = { maxPageSize: MAX_PAGE_SIZE, requestsPerSecond: DEFAULT_RATE_LIMIT_PER_SECOND };
+
+export function createExchangePort(api: ExchangeApi): ExchangePort {
+  return {
+    limits: EXCHANGE_LIMITS,
+    currencyEntries: async () => (await api.listCryptoCurrencies()).map(currencyEntry),
+    savedAddresses: (opts) => mapped(api.listAddressBook(opts), savedAddress),
+    bankAccounts: (query, opts) => mapped(api.listBankAccounts(query, opts), savedBankAccount),
+    fiatTerms: async () => {
+      const [fees, limits] = await Promise.all([api.listFiatWithdrawalFees(), api.listFiatWithdrawalLimits()]);
+      return fiatTerms(fees, limits);
+    },
+    balances: async (query) => (await api.listBalances(query)).map(balance),
+    knownWallets: async (query) => (await api.listKnownWallets(query)).map(knownWallet),
+
+    ...sends(api),
+
+    cryptoWithdrawal: async (id) => cryptoWithdrawalView(await api.getCryptoWithdrawal(id)),
+    order: async (id) => orderView(await api.getOrder(id)),
+    cryptoWithdrawals: (window, opts) => mapped(api.listCryptoWithdrawals(timeQuery(window), opts), listedCryptoWithdrawal),
+    fiatWithdrawals: (opts) => mapped(api.listFiatWithdrawals(opts), listedFiatWithdrawal),
+    orders: (window, opts) => mapped(api.listOrders(timeQuery(window), opts), listedOrder),
+
+    cryptoDeposits: (window, opts) =>
+      mapped(
+        api.listCryptoDeposits(
+          { ...(window.createdAfter !== undefined ? { created_at_after: window.createdAfter } : {}), ...(window.createdBefore !== undefined ? { created_at_before: window.createdBefore } : {}) },
+          opts,
+        ),
+        deposit,
+      ),
+    declareCounterparty: (transactionId, declaration) => declareCounterparty(api, transactionId, declaration),
+
+    clockOffsetMs: () => api.clockOffsetMs(),
+  };
+}
+
+function timeQuery(window: { from?: number; to?: number }): { from_time?: number; to_time?: number } {
+  return { ...(window.from !== undefined ? { from_time: window.from } : {}), ...(window.to !== undefined ? { to_time: window.to } : {}) };
+}
+
+/** Maps each item as the list is walked; an item mapped to undefined is left out. */
+async function* mapped<T, U>(items: AsyncIterable<T>, map: (t: T) => U | undefined): AsyncIterable<U> {
+  for await (const item of items) {
+    const out = map(item);
+    if (out !== undefined) yield out;
+  }
+}
