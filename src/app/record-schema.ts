@@ -4,7 +4,7 @@
  * type-level check at the bottom: change one without the other and the build fails.
  */
 import { z } from 'zod';
-import type { DeskRequest } from '../domain/record.js';
+import { REMOTE_RESULT_FIELDS, type DeskRequest, type RemoteResultField } from '../domain/record.js';
 import { REQUEST_KINDS } from '../domain/request.js';
 import { REQUEST_STATES } from '../domain/state-machine.js';
 
@@ -16,6 +16,23 @@ export const DESK_REQUEST_STORE_NAME = 'requests';
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
 const int = z.number().int();
 const nullableString = z.string().nullable();
+
+/**
+ * Records written before the exchange port spoke the engine's terms kept the result under the
+ * exchange's field names: read them under the new ones (written back so on the record's next write).
+ */
+const RESULT_FIELDS_BEFORE: Record<string, RemoteResultField> = {
+  order_receipt_id: 'receiptId',
+  fee_currency: 'feeCurrency',
+  net_amount: 'netAmount',
+  received_currency: 'receivedCurrency',
+  cancel_reason: 'cancelReason',
+  bank_reference: 'bankReference',
+};
+const remoteResult = z.preprocess(
+  (value) => (value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [RESULT_FIELDS_BEFORE[k] ?? k, v])) : value),
+  z.strictObject(Object.fromEntries(REMOTE_RESULT_FIELDS.map((f) => [f, nullableString.optional()])) as Record<RemoteResultField, z.ZodOptional<z.ZodNullable<z.ZodString>>>),
+);
 
 const quote = z.strictObject({ quoteId: z.string(), price: decimal, expiresAt: int });
 const bankAccount = z.strictObject({ id: int, currency: nullableString, display: z.string(), accountNumberDigest: z.string().regex(/^[0-9a-f]{64}$/).optional() });
@@ -124,7 +141,7 @@ export const deskRequestSchema = z.strictObject({
   decision: z.strictObject({ by: z.string(), at: int, reason: nullableString }).nullable(),
   execution: execution.nullable(),
   remote: remote.nullable(),
-  result: z.record(z.string(), nullableString).nullable(),
+  result: remoteResult.nullable(),
   failure: z.strictObject({ stage: z.enum(['checks', 'quote', 'exchange', 'final_status', 'reconcile']), reason: z.string(), exchangeMessage: nullableString }).nullable(),
   pollingStoppedAt: int.nullable(),
 });

@@ -161,11 +161,16 @@ export interface DeskRequest {
   decision: Decision | null;
   execution: Execution | null;
   remote: RemoteStatus | null;
-  /** Order result fields once known (price, fee, net_amount ...), verbatim. */
-  result: Record<string, string | null> | null;
+  /** What an order (or a fiat withdrawal) came to, once the exchange says. */
+  result: RemoteResult | null;
   failure: Failure | null;
   pollingStoppedAt: number | null;
 }
+
+export const REMOTE_RESULT_FIELDS = ['receiptId', 'price', 'fee', 'feeCurrency', 'netAmount', 'receivedCurrency', 'cancelReason', 'bankReference'] as const;
+export type RemoteResultField = (typeof REMOTE_RESULT_FIELDS)[number];
+/** The exchange's values, verbatim strings; a field the exchange did not give is absent or null. */
+export type RemoteResult = Partial<Record<RemoteResultField, string | null>>;
 
 /** A new pending request with its hash, required count and deadline. */
 export function newRequest(init: { id: string; requester: string; snapshot: Snapshot; now: number; policy: Policy }): DeskRequest {

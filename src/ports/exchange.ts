@@ -5,7 +5,7 @@
  * forms use only this. Every method throws ExchangeError (ports/exchange-error.ts) and nothing else.
  * Writes are never retried inside; reads may be.
  */
-import type { RemoteStatus } from '../domain/record.js';
+import type { RemoteResult, RemoteStatus } from '../domain/record.js';
 import type { BankAccountRef, CurrencyEntryFacts, DestinationFacts, IndicativeQuote, TradeSnapshot } from '../domain/request.js';
 import type { ListOptions } from './list-options.js';
 
@@ -57,8 +57,8 @@ export type QuoteTerms = Pick<TradeSnapshot, 'symbol' | 'side' | 'quantity' | 'q
 export interface RemoteView extends RemoteStatus {
   exchangeId: string;
   final: 'completed' | 'failed' | null;
-  /** The order's result fields (or a fiat bank reference), verbatim under the exchange's names. */
-  result: Record<string, string | null> | null;
+  /** What an order (or a fiat withdrawal: its bank reference) came to. */
+  result: RemoteResult | null;
 }
 
 /** A crypto withdrawal as a list shows it: what a search matches a request by. */

@@ -104,7 +104,7 @@ describe('polling', () => {
     const r = await requestAndApprove(world, tradeInput());
     world.exchange.setOrderStatus(r.execution!.exchangeId!, 'Completed', { net_amount: '0.999', fee: '0.001', fee_currency: 'BTC' });
     await world.advanceAndTick(10_000);
-    expect(await world.record(r.id)).toMatchObject({ state: 'completed', remote: { status: 'Completed' }, result: { net_amount: '0.999', fee_currency: 'BTC' } });
+    expect(await world.record(r.id)).toMatchObject({ state: 'completed', remote: { status: 'Completed' }, result: { netAmount: '0.999', feeCurrency: 'BTC' } });
     expect(world.exchange.calls.filter((c) => c.op === 'getOrder')).toHaveLength(0);
   });
 

@@ -189,7 +189,7 @@ export async function applyRemote(ctx: EngineContext, requestId: string, view: R
       view.final === 'completed'
         ? mustAdvance(current, 'complete', now, changes)
         : view.final === 'failed'
-          ? mustAdvance(current, 'fail', now, { ...changes, failure: { stage: 'final_status', reason: finalFailureReason(current.kind, view), exchangeMessage: view.result?.cancel_reason ?? null } })
+          ? mustAdvance(current, 'fail', now, { ...changes, failure: { stage: 'final_status', reason: finalFailureReason(current.kind, view), exchangeMessage: view.result?.cancelReason ?? null } })
           : mustAdvance(current, 'status_changed', now, changes);
     return { next, result: { request: next, changed, final: view.final } };
   });

@@ -32,7 +32,7 @@ export function remoteStatusOf(view: RemoteView): RemoteStatus {
 
 /** A plain sentence for a final failure status. */
 export function finalFailureReason(kind: string, view: RemoteView): string {
-  const cancelReason = view.result?.cancel_reason;
+  const cancelReason = view.result?.cancelReason;
   const what = kind === 'trade' ? 'The order' : 'The withdrawal';
   return `${what} ended as "${view.status}" on the exchange${cancelReason ? `: ${cancelReason}` : ''}.`;
 }

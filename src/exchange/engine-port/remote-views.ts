@@ -47,13 +47,13 @@ export function orderView(o: Wire.Order): RemoteView {
     linkExplorer: null,
     final: isFinalOrderStatus(o.status) ? (sameStatus(o.status, 'completed') ? 'completed' : 'failed') : null,
     result: {
-      order_receipt_id: o.order_receipt_id ?? null,
+      receiptId: o.order_receipt_id ?? null,
       price: o.price ?? null,
       fee: o.fee ?? null,
-      fee_currency: o.fee_currency ?? null,
-      net_amount: o.net_amount ?? null,
-      received_currency: o.received_currency ?? null,
-      cancel_reason: o.cancel_reason ?? null,
+      feeCurrency: o.fee_currency ?? null,
+      netAmount: o.net_amount ?? null,
+      receivedCurrency: o.received_currency ?? null,
+      cancelReason: o.cancel_reason ?? null,
     },
   };
 }
@@ -73,7 +73,7 @@ export function fiatWithdrawalView(f: Wire.FiatWithdrawal | (Wire.FiatWithdrawal
     transactionHash: null,
     linkExplorer: null,
     final: status !== null && isFinalFiatWithdrawalStatus(status) ? (sameStatus(status, 'completed') ? 'completed' : 'failed') : null,
-    result: f.bank_reference ? { bank_reference: f.bank_reference } : null,
+    result: f.bank_reference ? { bankReference: f.bank_reference } : null,
   };
 }
 

@@ -41,9 +41,9 @@ export function orderResultOf(r: DeskRequest): OrderResult | undefined {
     status: r.remote?.status ?? 'submitted',
     price: f.price ?? null,
     fee: f.fee ?? null,
-    feeCurrency: f.fee_currency ?? null,
-    netAmount: f.net_amount ?? null,
-    receivedCurrency: f.received_currency ?? null,
+    feeCurrency: f.feeCurrency ?? null,
+    netAmount: f.netAmount ?? null,
+    receivedCurrency: f.receivedCurrency ?? null,
   };
 }
 

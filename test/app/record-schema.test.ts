@@ -1,0 +1,23 @@
+/** The stored request record: what the schema accepts, and records written by earlier versions. */
+import { describe, expect, it } from 'vitest';
+import { DESK_REQUEST_SCHEMA } from '../../src/app/record-schema.js';
+import { createPolicy } from '../../src/domain/policy.js';
+import { newRequest } from '../../src/domain/record.js';
+import { tradeSnapshot } from './support/snapshots.js';
+
+const policy = createPolicy({ requesters: ['R'], approvers: ['A', 'B'] });
+const trade = newRequest({ id: 'RTRADE', requester: 'R', snapshot: tradeSnapshot({ quoteId: 'q1', price: '100', expiresAt: 2_000 }, '101'), now: 1_000, policy });
+
+describe('the request record schema', () => {
+  it('reads an order result stored under the exchange field names (before the port spoke the engine terms) under the new names', () => {
+    const stored = { ...trade, result: { order_receipt_id: 'RCPT-1', price: '100', fee: '0.1', fee_currency: 'USD', net_amount: '0.0099', received_currency: 'BTC', cancel_reason: null } };
+    const parsed = DESK_REQUEST_SCHEMA.parse(stored);
+    expect(parsed.result).toEqual({ receiptId: 'RCPT-1', price: '100', fee: '0.1', feeCurrency: 'USD', netAmount: '0.0099', receivedCurrency: 'BTC', cancelReason: null });
+  });
+
+  it('keeps a result in the new names as it is, and refuses a field it does not know', () => {
+    const result = { receiptId: 'RCPT-2', price: '99', bankReference: null };
+    expect(DESK_REQUEST_SCHEMA.parse({ ...trade, result }).result).toEqual(result);
+    expect(DESK_REQUEST_SCHEMA.safeParse({ ...trade, result: { surprise: '1' } }).success).toBe(false);
+  });
+});
