@@ -9,6 +9,7 @@ import { StoreCorruptError, StoreLockedError } from './store/errors.js';
 import { runDesk } from './runtime/bot.js';
 import { startPreview, wantsPreview, PREVIEW_DESK } from './runtime/preview.js';
 import { SANDBOX_BANNER } from './sandbox/index.js';
+import { errorText } from './domain/error-text.js';
 
 async function main(): Promise<void> {
   const preview = wantsPreview(process.env) ? await startPreview(process.env) : undefined;
@@ -54,7 +55,7 @@ main().catch((err: unknown) => {
   if (err instanceof ConfigError || err instanceof StoreCorruptError || err instanceof StoreLockedError) {
     console.error(err.message);
   } else {
-    console.error('desk bot failed to start:', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+    console.error('desk bot failed to start:', errorText(err));
   }
   process.exit(1);
 });

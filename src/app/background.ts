@@ -1,5 +1,6 @@
 /** Work the engine started without awaiting (executions after a last approval), so `idle()` can wait for it. */
 import type { Logger } from './ports.js';
+import { errorText } from '../domain/error-text.js';
 
 export class Background {
   readonly #running = new Set<Promise<void>>();
@@ -8,7 +9,7 @@ export class Background {
 
   /** Tracks `work`; its failure is logged here, and the returned promise never rejects. */
   start(what: string, work: Promise<void>): Promise<void> {
-    const tracked = work.catch((err: unknown) => this.logger.error(`${what} failed`, { error: err instanceof Error ? err.message : String(err) }));
+    const tracked = work.catch((err: unknown) => this.logger.error(`${what} failed`, { error: errorText(err) }));
     this.#running.add(tracked);
     void tracked.finally(() => this.#running.delete(tracked));
     return tracked;

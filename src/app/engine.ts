@@ -26,6 +26,7 @@ import { tick, type TickSummary } from './tick.js';
 import type { PersonDecision, PersonDecisionResult } from './executing/person-decision.js';
 import { decideByPerson } from './executing/person.js';
 import type { DeliveryProblem } from './notices/outbox-delivery.js';
+import { errorText } from '../domain/error-text.js';
 
 export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
@@ -97,7 +98,7 @@ export function createEngine(deps: EngineDeps): Engine {
         try {
           await engine.tick();
         } catch (err) {
-          ctx.logger.error('tick failed', { error: err instanceof Error ? err.message : String(err) });
+          ctx.logger.error('tick failed', { error: errorText(err) });
         }
         await ctx.clock.sleep(intervalMs);
       }

@@ -5,6 +5,7 @@
  */
 import { playStory, StoryFailed } from './story.js';
 import { createTranscript } from './transcript.js';
+import { errorText } from '../domain/error-text.js';
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -12,7 +13,7 @@ async function main(): Promise<number> {
   try {
     await playStory(transcript);
   } catch (err) {
-    process.stderr.write(`\ndemo failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`\ndemo failed: ${errorText(err)}\n`);
     if (err instanceof StoryFailed && err.logs.length > 0) {
       process.stderr.write('the bot logged (warn and error, last 20):\n');
       for (const line of err.logs.slice(-20)) process.stderr.write(`  ${line}\n`);

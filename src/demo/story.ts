@@ -15,6 +15,7 @@ import { Scene } from './scene.js';
 import { Screens } from './screens.js';
 import { startStage, type Stage } from './stage.js';
 import type { Transcript } from './transcript.js';
+import { errorText } from '../domain/error-text.js';
 
 export interface StoryOptions {
   /** Sandbox quote lifetime; the test shortens it so the quote runs out in a fraction of a second. */
@@ -59,7 +60,7 @@ export async function playStory(transcript: Transcript, o: StoryOptions = {}): P
 
     transcript.narrate('The end. Everything above went through the real bot, its stores and the sandbox exchange.');
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorText(err);
     throw new StoryFailed(message, stage.logs);
   } finally {
     await stage.stop();

@@ -23,6 +23,7 @@ import { threadPost, type ExecutedThing, type ThreadEvent } from './blocks/threa
 import type { SlackClient } from './context.js';
 import { BLOCK } from './ids.js';
 import { DEFAULT_SLACK_RETRY, RECIPIENT_REFUSALS, SlackDeliveryError, withSlackRetry, type SlackRetryOptions } from './slack-retry.js';
+import { errorText } from '../domain/error-text.js';
 
 export const APPROVAL_MESSAGE_KEY_PREFIX = 'slack:approval-message:';
 
@@ -179,7 +180,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
       try {
         await o.afterEvent(event);
       } catch (err) {
-        o.logger.warn('after-event hook failed', { requestId: event.requestId, event: event.type, error: err instanceof Error ? err.message : String(err) });
+        o.logger.warn('after-event hook failed', { requestId: event.requestId, event: event.type, error: errorText(err) });
       }
     }
     return called;

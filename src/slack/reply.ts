@@ -5,6 +5,7 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import type { SlackClient, SlackContext } from './context.js';
+import { errorText } from '../domain/error-text.js';
 
 export interface ClickOrigin {
   body: { user: { id: string }; response_url?: string; channel?: { id: string } | undefined };
@@ -20,7 +21,7 @@ export async function replyToClicker(ctx: SlackContext, origin: ClickOrigin, tex
     else if (body.channel?.id) await client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text });
     else await client.chat.postMessage({ channel: body.user.id, text });
   } catch (err) {
-    ctx.logger.warn(`answer to ${body.user.id} not delivered: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.logger.warn(`answer to ${body.user.id} not delivered: ${errorText(err)}`);
   }
 }
 

@@ -5,6 +5,7 @@
  * The retry decision is a pure function, so it is tested on its own.
  */
 import type { Logger } from '../app/ports.js';
+import { errorText } from '../domain/error-text.js';
 
 export interface SlackRetryOptions {
   /** Calls in all, the first included. */
@@ -89,7 +90,7 @@ export function slackRetryDecision(err: unknown): { retry: boolean; minDelayMs: 
       return { retry: TRANSIENT_PLATFORM_ERRORS.has(error), minDelayMs: 0, what: error };
     }
     default:
-      return { retry: false, minDelayMs: 0, what: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+      return { retry: false, minDelayMs: 0, what: errorText(err) };
   }
 }
 

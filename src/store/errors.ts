@@ -1,3 +1,4 @@
+import { errorText } from '../domain/error-text.js';
 /**
  * The store's error model. A corrupt or unknown file stops the bot with a message naming the file
  * and the problem; the file itself is never reset or overwritten.
@@ -42,7 +43,7 @@ export class StoreFailedError extends Error {
 
   constructor(file: string, cause: unknown) {
     super(
-      `${file}: a write failed (${cause instanceof Error ? cause.message : String(cause)}); ` +
+      `${file}: a write failed (${errorText(cause)}); ` +
         'the store refuses further writes until it is reopened (restart the bot)',
       { cause },
     );

@@ -14,6 +14,7 @@ import { isCompliance, type Policy } from '../../domain/policy.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger } from '../ports.js';
 import { checkDeclaration, type DeclarationErrors, type DeclarationForm } from './declaration.js';
 import type { ComplianceNotifier, DeclarationDone } from './notifier.js';
+import { errorText } from '../../domain/error-text.js';
 
 export const DECLARATION_KEY_PREFIX = 'compliance:declaration:';
 
@@ -136,7 +137,7 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     } catch (err) {
       if (!isExchangeError(err)) {
         // Not an answer of the exchange (a bug of ours): whether it went out is unknown.
-        await markUnknown(req, tx, 'internal', err instanceof Error ? err.message : String(err));
+        await markUnknown(req, tx, 'internal', errorText(err));
         throw err;
       }
       return answered(req, tx, declaration, createsUnverifiedWallet, resend, err);
@@ -211,7 +212,7 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
       await notifier.declarationDone(done);
     } catch (err) {
       // The declaration stands; only the Slack echo failed.
-      logger.warn('declaration notification failed', { transactionId: tx, error: err instanceof Error ? err.message : String(err) });
+      logger.warn('declaration notification failed', { transactionId: tx, error: errorText(err) });
     }
     return { kind: 'done', transactionId: tx, createsUnverifiedWallet, confirmedLate, replayed: false };
   }

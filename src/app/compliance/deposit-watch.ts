@@ -12,6 +12,7 @@ import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger } from '../po
 import { depositChanges, isStillMoving } from './deposit-status.js';
 import type { ComplianceNotifier, DepositChanges } from './notifier.js';
 import { initialWatchState, loadWatchState, oldestFirst, saveWatchState, type OutboxEntry, type WatchState } from './watch-state.js';
+import { errorText } from '../../domain/error-text.js';
 
 const HOUR = 3_600_000;
 
@@ -110,7 +111,7 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
         delivered++;
       } catch (err) {
         entry.attempts++;
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorText(err);
         if (entry.attempts < o.maxDeliveryAttempts) {
           logger.warn('deposit notification failed; will retry next poll', { depositId: entry.deposit.id, kind: entry.kind, attempts: entry.attempts, error: message });
           await saveWatchState(kv, state);

@@ -6,7 +6,7 @@
  * it shows in `problems()` for approvers. Runs when something is appended (kick) and on the
  * engine's tick; a restart resumes from the outbox as stored.
  */
-import { errorText } from '../error-text.js';
+import { errorText } from '../../domain/error-text.js';
 import type { Clock, Logger, Notifier, Outbox, OutboxEntry } from '../ports.js';
 
 const FIRST_RETRY_MS = 1_000;

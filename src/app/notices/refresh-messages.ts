@@ -6,7 +6,7 @@
  * would: a message whose event an older version lost, or one edited away in Slack. Not written to
  * the outbox: it is derived from the records, and the next refresh does it again if Slack fails.
  */
-import { errorText } from '../error-text.js';
+import { errorText } from '../../domain/error-text.js';
 import { stamp, type EngineContext } from '../context.js';
 
 export const REFRESH_EVERY_MS = 10 * 60_000;

@@ -13,6 +13,7 @@ import { refusalReply } from '../blocks/notices.js';
 import type { SlackContext } from '../context.js';
 import { refreshHome } from '../home/app-home-opened.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../reply.js';
+import { errorText } from '../../domain/error-text.js';
 
 export function approveAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> {
   return async ({ ack, body, action, client, respond, context }) => {
@@ -31,7 +32,7 @@ export function approveAction(ctx: SlackContext): Middleware<SlackActionMiddlewa
         await replyToClicker(ctx, origin, refusalReply(result.message));
       }
     } catch (err) {
-      ctx.logger.error(`approve failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      ctx.logger.error(`approve failed: ${errorText(err)}`);
       await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);
     }
     if (body.view?.type === 'home') await refreshHome(ctx, client, body.user.id);

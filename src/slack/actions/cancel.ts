@@ -9,6 +9,7 @@ import { refusalReply } from '../blocks/notices.js';
 import type { SlackContext } from '../context.js';
 import { refreshHome } from '../home/app-home-opened.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../reply.js';
+import { errorText } from '../../domain/error-text.js';
 
 export function cancelAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> {
   return async ({ ack, body, action, client, respond, context }) => {
@@ -23,7 +24,7 @@ export function cancelAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
       // A redelivered click that cancelled is not answered again.
       if (!result.ok && !(context.retryNum && result.reason === 'already_decided')) await replyToClicker(ctx, origin, refusalReply(result.message));
     } catch (err) {
-      ctx.logger.error(`cancel failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      ctx.logger.error(`cancel failed: ${errorText(err)}`);
       await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);
     }
     if (body.view?.type === 'home') await refreshHome(ctx, client, body.user.id);

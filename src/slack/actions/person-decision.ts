@@ -13,6 +13,7 @@ import type { SlackContext } from '../context.js';
 import { refreshHome } from '../home/app-home-opened.js';
 import { ACTION } from '../ids.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../reply.js';
+import { errorText } from '../../domain/error-text.js';
 
 /** What the decision modal carries: the request, the question's time, the action and the candidate. */
 export interface DecisionMeta {
@@ -42,7 +43,7 @@ export function personDecisionAction(ctx: SlackContext): Middleware<SlackActionM
         const result = await desk.decide(parsed.requestId, body.user.id, { action: 'look_again' });
         await replyToClicker(ctx, origin, result.ok ? ':mag: Looking on the exchange again now; the message changes if it is found.' : refusalReply(result.message));
       } catch (err) {
-        ctx.logger.error(`look again failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+        ctx.logger.error(`look again failed: ${errorText(err)}`);
         await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);
       }
       return;

@@ -10,6 +10,7 @@ import { quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } fro
 import { ACTION } from '../ids.js';
 import { readMetadata, type StateValues } from '../view-state.js';
 import { stillRequester } from '../forms/requester-only.js';
+import { errorText } from '../../domain/error-text.js';
 
 /** The longest exchange error kept for the form (the exchange's own words, cut). */
 const QUOTE_ERROR_MAX = 500;
@@ -46,7 +47,7 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
       const next = renderTradeForm(state, meta, { knownPairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {
-      ctx.logger.info(`trade form refresh skipped: ${err instanceof Error ? err.message : String(err)}`);
+      ctx.logger.info(`trade form refresh skipped: ${errorText(err)}`);
     }
   };
 }

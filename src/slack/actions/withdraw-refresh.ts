@@ -9,6 +9,7 @@ import { fillWithdrawForm } from '../forms/withdraw-flow.js';
 import { renderWithdrawForm, type WithdrawMeta } from '../forms/withdraw-form.js';
 import { readMetadata, type StateValues } from '../view-state.js';
 import { stillRequester } from '../forms/requester-only.js';
+import { errorText } from '../../domain/error-text.js';
 
 export function withdrawRefreshAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockAction>> {
   return async ({ ack, body, client }) => {
@@ -28,7 +29,7 @@ export function withdrawRefreshAction(ctx: SlackContext): Middleware<SlackAction
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {
       // hash_conflict: a newer state is already on screen; the next change refreshes again.
-      ctx.logger.info(`withdraw form refresh skipped: ${err instanceof Error ? err.message : String(err)}`);
+      ctx.logger.info(`withdraw form refresh skipped: ${errorText(err)}`);
     }
   };
 }

@@ -12,6 +12,7 @@ import { channelMention, code, escapeMrkdwn } from '../blocks/text.js';
 import type { SlackContext } from '../context.js';
 import { refusalSentence } from '../forms/request-flow.js';
 import { INTERNAL_ERROR_TEXT } from '../reply.js';
+import { errorText } from '../../domain/error-text.js';
 
 type Ack = (answer?: { response_type: 'ephemeral'; text: string }) => Promise<void>;
 
@@ -23,7 +24,7 @@ async function guarded(ctx: SlackContext, respond: RespondFn, what: string, fn: 
   try {
     await fn();
   } catch (err) {
-    ctx.logger.error(`/desk ${what} failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+    ctx.logger.error(`/desk ${what} failed: ${errorText(err)}`);
     await respond({ response_type: 'ephemeral', text: INTERNAL_ERROR_TEXT });
   }
 }

@@ -20,6 +20,7 @@ import { counterpartyValues, type CounterpartyMeta } from '../forms/counterparty
 import { readMetadata, type StateValues } from '../view-state.js';
 import { outcomeView, refillForm, sendingView } from './declaration-views.js';
 import { errorsByInput, walletLabel, type SubmittedValues } from './form-fields.js';
+import { errorText } from '../../domain/error-text.js';
 
 const TITLE = 'Counterparty';
 
@@ -59,7 +60,7 @@ export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMi
     try {
       outcome = await declarations.declare(request);
     } catch (err) {
-      ctx.logger.error(`counterparty declaration failed: ${err instanceof Error ? err.message : String(err)}`);
+      ctx.logger.error(`counterparty declaration failed: ${errorText(err)}`);
       await client.views.update({ view_id: view.id, view: noticeView(TITLE, 'The declaration could not be completed because of an internal error. It has been logged; check the deposit message before trying again.') });
       return;
     }

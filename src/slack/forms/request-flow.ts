@@ -11,6 +11,7 @@ import { noticeView } from '../blocks/modals/common.js';
 import { alreadySentView, sentView } from '../blocks/modals/submitted.js';
 import type { SlackClient, SlackContext } from '../context.js';
 import { submitOnce, type SubmitOutcome } from '../submissions.js';
+import { errorText } from '../../domain/error-text.js';
 
 export interface RequestFormSubmission {
   title: string;
@@ -60,7 +61,7 @@ async function showOutcome(ctx: SlackContext, client: SlackClient, s: Pick<Reque
       view = s.refill?.(outcome.result) ?? noticeView(s.title, refusalSentence(outcome.result));
     }
   } catch (err) {
-    ctx.logger.error(`request from a form failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+    ctx.logger.error(`request from a form failed: ${errorText(err)}`);
     view = noticeView(s.title, 'The request could not be completed because of an internal error. It has been logged; check the approval channel before trying again.');
   }
   await show(ctx, client, s.viewId, view);
@@ -71,6 +72,6 @@ async function show(ctx: SlackContext, client: SlackClient, viewId: string, view
     await client.views.update({ view_id: viewId, view });
   } catch (err) {
     // Closed meanwhile: the request (if any) is in the approval channel all the same.
-    ctx.logger.info(`request form not updated: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.logger.info(`request form not updated: ${errorText(err)}`);
   }
 }

@@ -5,6 +5,7 @@
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { noticeView } from '../blocks/modals/common.js';
 import type { SlackClient, SlackContext } from '../context.js';
+import { errorText } from '../../domain/error-text.js';
 
 /** False (and the form replaced by the refusal) when `userId` may not make requests. */
 export async function stillRequester(ctx: SlackContext, client: SlackClient, view: { id: string; hash?: string }, userId: string, title: string): Promise<boolean> {
@@ -12,7 +13,7 @@ export async function stillRequester(ctx: SlackContext, client: SlackClient, vie
   try {
     await client.views.update({ view_id: view.id, view: noticeView(title, REFUSAL_MESSAGES.not_allowed_to_request) });
   } catch (err) {
-    ctx.logger.info(`form of a non-requester not replaced: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.logger.info(`form of a non-requester not replaced: ${errorText(err)}`);
   }
   return false;
 }

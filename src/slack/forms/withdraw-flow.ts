@@ -7,6 +7,7 @@ import type { SlackClient, SlackContext } from '../context.js';
 import { exchangeFailureText } from '../exchange-text.js';
 import { renderWithdrawForm, type WithdrawMeta } from './withdraw-form.js';
 import { loadCryptoForm, loadFiatForm } from './withdraw-data.js';
+import { errorText } from '../../domain/error-text.js';
 
 /** Load the data for `meta.k` and replace the open view `viewId` with the filled form. */
 export async function fillWithdrawForm(ctx: SlackContext, client: SlackClient, viewId: string, hash: string | undefined, meta: WithdrawMeta): Promise<void> {
@@ -22,6 +23,6 @@ export async function fillWithdrawForm(ctx: SlackContext, client: SlackClient, v
     await client.views.update({ view_id: viewId, ...(hash ? { hash } : {}), view });
   } catch (err) {
     // The person may have closed the modal meanwhile; nothing to do then.
-    ctx.logger.info(`withdraw form not updated: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.logger.info(`withdraw form not updated: ${errorText(err)}`);
   }
 }

@@ -8,6 +8,7 @@ import type { Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { homeRequestOf } from '../blocks/from-record.js';
 import { homeView } from '../blocks/home.js';
 import type { HomeData, SlackContext } from '../context.js';
+import { errorText } from '../../domain/error-text.js';
 
 /** Finished requests shown under "Recent activity". */
 export const RECENT_LIMIT = 10;
@@ -60,6 +61,6 @@ export async function refreshHome(ctx: SlackContext, client: PublishClient, user
   try {
     await publishHome(ctx, client, userId);
   } catch (err) {
-    ctx.logger.warn(`App Home of ${userId} not refreshed: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.logger.warn(`App Home of ${userId} not refreshed: ${errorText(err)}`);
   }
 }

@@ -6,6 +6,7 @@
 import type { BlockSuggestion, Middleware, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { walletOptions, WALLET_MIN_QUERY } from '../blocks/modals/counterparty.js';
 import type { SlackContext } from '../context.js';
+import { errorText } from '../../domain/error-text.js';
 
 /** Slack waits 3 s for options; leave room for the network. */
 export const OPTIONS_DEADLINE_MS = 2_000;
@@ -26,7 +27,7 @@ export function walletSearchOptions(ctx: SlackContext): Middleware<SlackOptionsM
       }
       await ack({ options: walletOptions(wallets) });
     } catch (err) {
-      ctx.logger.warn(`known-wallet search failed: ${err instanceof Error ? err.message : String(err)}`);
+      ctx.logger.warn(`known-wallet search failed: ${errorText(err)}`);
       await ack({ options: [] });
     }
   };

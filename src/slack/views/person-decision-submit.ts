@@ -13,6 +13,7 @@ import { code } from '../blocks/text.js';
 import type { SlackContext } from '../context.js';
 import { INPUT } from '../ids.js';
 import { fieldValue, readMetadata, type StateValues } from '../view-state.js';
+import { errorText } from '../../domain/error-text.js';
 
 const TITLE = 'Decision';
 
@@ -51,13 +52,13 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
       const result = await desk.decide(meta.r, body.user.id, decision);
       text = result.ok ? DONE[meta.a](meta.r) : refusalReply(result.message);
     } catch (err) {
-      ctx.logger.error(`decision failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      ctx.logger.error(`decision failed: ${errorText(err)}`);
       text = ':warning: The decision could not be recorded because of an internal error. It has been logged; look at the request message before trying again.';
     }
     try {
       await client.views.update({ view_id: view.id, view: { ...noticeView(TITLE, '', 'info'), blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] } });
     } catch (err) {
-      ctx.logger.info(`decision modal not updated: ${err instanceof Error ? err.message : String(err)}`);
+      ctx.logger.info(`decision modal not updated: ${errorText(err)}`);
     }
   };
 }

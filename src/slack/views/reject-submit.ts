@@ -10,6 +10,7 @@ import type { SlackContext } from '../context.js';
 import type { RejectMeta } from '../forms/reject-form.js';
 import { INPUT } from '../ids.js';
 import { fieldValue, readMetadata, type StateValues } from '../view-state.js';
+import { errorText } from '../../domain/error-text.js';
 
 const TITLE = 'Reject request';
 
@@ -32,13 +33,13 @@ export function rejectSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlew
       const result = await desk.reject(meta.r, body.user.id, reason);
       text = result.ok ? `:no_entry: Request \`${result.request.id}\` is rejected. The requester is told why.` : refusalReply(result.message);
     } catch (err) {
-      ctx.logger.error(`reject failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      ctx.logger.error(`reject failed: ${errorText(err)}`);
       text = ':warning: The rejection could not be recorded because of an internal error. It has been logged; check the approval message.';
     }
     try {
       await client.views.update({ view_id: view.id, view: resultView(text) });
     } catch (err) {
-      ctx.logger.info(`reject modal not updated: ${err instanceof Error ? err.message : String(err)}`);
+      ctx.logger.info(`reject modal not updated: ${errorText(err)}`);
     }
   };
 }
