@@ -10,6 +10,7 @@
  * await engine.approve(r.request.id, 'U2', r.request.snapshotHash);
  * setInterval(() => void engine.tick(), 1000);
  */
+import { runEvery } from './run-loop.js';
 import { isApprover } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
 import type { IndicativeQuote } from '../domain/request.js';
@@ -26,7 +27,6 @@ import { tick, type TickSummary } from './tick.js';
 import type { PersonDecision, PersonDecisionResult } from './executing/person-decision.js';
 import { decideByPerson } from './executing/person.js';
 import type { DeliveryProblem } from './notices/outbox-delivery.js';
-import { errorText } from '../domain/error-text.js';
 
 export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
@@ -93,16 +93,7 @@ export function createEngine(deps: EngineDeps): Engine {
       await ctx.background.idle();
       await ctx.notices.drained();
     },
-    run: async (signal, intervalMs = 1_000) => {
-      while (!signal.aborted) {
-        try {
-          await engine.tick();
-        } catch (err) {
-          ctx.logger.error('tick failed', { error: errorText(err) });
-        }
-        await ctx.clock.sleep(intervalMs);
-      }
-    },
+    run: (signal, intervalMs = 1_000) => runEvery({ signal, clock: ctx.clock, intervalMs, what: 'tick', logger: ctx.logger }, () => engine.tick()),
   };
   return engine;
 }

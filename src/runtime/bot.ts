@@ -21,6 +21,7 @@ import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/retention.js';
 import type { SlackReceiverOptions } from '../slack/app.js';
 import { connectExchange } from './exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
+import { runEvery } from '../app/run-loop.js';
 import { migrateStoredValues } from './migrations.js';
 import { openStores } from './stores.js';
 
@@ -128,14 +129,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   pruning.unref();
   if (config.channels.compliance) {
     const watch = createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog });
-    loops.push(
-      (async () => {
-        while (!abort.signal.aborted) {
-          await watch.poll().catch((err: unknown) => complianceLog.error('deposit poll failed', { error: err }));
-          await sleepUnlessAborted(clock, config.pollIntervalMs, abort.signal);
-        }
-      })(),
-    );
+    loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: complianceLog }, () => watch.poll()));
   }
 
   logger.info('desk bot started', {
@@ -201,21 +195,5 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
     return await Promise.race([work.then(() => true as const), late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Sleep on the engine's clock, but wake at once on shutdown. */
-async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return;
-  let wake = (): void => {};
-  const aborted = new Promise<void>((resolve) => {
-    wake = () => resolve();
-    signal.addEventListener('abort', wake, { once: true });
-  });
-  try {
-    await Promise.race([clock.sleep(ms), aborted]);
-  } finally {
-    // One listener per sleep would pile up on the signal for as long as the bot runs.
-    signal.removeEventListener('abort', wake);
   }
 }

@@ -64,7 +64,7 @@ describe('the outbox across a restart', () => {
   it('an open request with nothing in the outbox is refreshed on start: its message is posted if missing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-restart-'));
     dirs.push(dir);
-    const made = await firstLife(dir, { notify: () => {} });
+    await firstLife(dir, { notify: () => {} });
     const seen: DeskEvent[] = [];
     const second = await life(dir, { notify: (event) => void seen.push(event) });
     await second.engine.idle();

@@ -20,7 +20,6 @@ import { createPolicy } from '../../src/domain/policy.js';
 import { newRequest } from '../../src/domain/record.js';
 import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot } from '../../src/domain/request.js';
 import { createExchangeClient } from '../../src/exchange/client.js';
-import type { AddressBookAddress, BankAccount, CryptoCurrencyEntry } from '../../src/exchange/schemas.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createSlackApp } from '../../src/slack/app.js';
