@@ -140,6 +140,11 @@ export function isCompliance(policy: Policy, userId: string): boolean {
   return policy.compliance.has(userId);
 }
 
+/** Requester, approver or compliance: may read balances, records and the desk's activity. */
+export function isDeskMember(policy: Policy, userId: string): boolean {
+  return mayRequest(policy, userId) || isApprover(policy, userId) || isCompliance(policy, userId);
+}
+
 /** Approvals needed for this snapshot: the highest of the base count, its kind's and any threshold met. */
 export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number {
   let required = Math.max(policy.requiredApprovals, policy.approvalsByKind[snapshot.kind] ?? 0);

@@ -95,6 +95,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     config,
     exchange,
     listings: connected.listings,
+    policy,
     kv,
     audit,
     clock,

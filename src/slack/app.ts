@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger } from '@slack/bolt';
 import type { Config, LogLevelName } from '../config/config.js';
-import { rolesFrom, type SlackContext, type SlackDeps } from './context.js';
+import { rolesOf, type SlackContext, type SlackDeps } from './context.js';
 import { registerListeners } from './listeners.js';
 import { AckGate } from './ack-gate.js';
 import { ModalCache } from './modal-cache.js';
@@ -82,7 +82,7 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
   const context: SlackContext = {
     config,
     deps,
-    roles: rolesFrom(config),
+    roles: rolesOf(deps.policy),
     sandbox: config.exchange.kind === 'sandbox',
     logger: app.logger,
     modals: new ModalCache(deps.clock),

@@ -9,6 +9,7 @@
  *   createEngine: (notifier) => createEngine({ exchange, requests, kv, audit, notifier, clock, ids, policy, config: engineConfig, logger }) });
  * void bot.engine.run(abort.signal, 1_000);
  */
+import type { Policy } from '../domain/policy.js';
 import { webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Engine } from '../app/engine.js';
 import type { AuditLog, Clock, DeskEvent, ExchangePort, KeyValueStore, Logger, Notifier } from '../app/ports.js';
@@ -26,6 +27,8 @@ export interface StartBotOptions {
   exchange: ExchangePort;
   /** The `/desk` listings. */
   listings: ExchangeListings;
+  /** Who may do what (runtime/bot.ts policyOf). */
+  policy: Policy;
   /** Where approval messages (channel, ts) and form dedupe tokens are persisted; the engine's KV is fine. */
   kv: KeyValueStore;
   clock: Clock;
@@ -80,6 +83,7 @@ export async function startBot(o: StartBotOptions): Promise<Bot> {
   const deps: SlackDeps = {
     exchange: o.exchange,
     listings: o.listings,
+    policy: o.policy,
     clock: o.clock,
     kv: o.kv,
     ...(o.audit ? { audit: o.audit } : {}),

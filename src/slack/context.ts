@@ -2,6 +2,7 @@
  * What every listener gets: the configuration, the ports it may use, and who is who on the desk.
  * Built once in app.ts and handed to the listener factories in listeners.ts.
  */
+import { isApprover, isCompliance, isDeskMember, mayRequest, type Policy } from '../domain/policy.js';
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
 import type { Config } from '../config/config.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../app/ports.js';
@@ -23,6 +24,8 @@ export type FormData = WithdrawFormData;
 export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> & Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
 
 export interface SlackDeps {
+  /** Who may request, approve and declare (domain/policy.ts), built once by the composition root. */
+  policy: Policy;
   /** Read-only use here (balances, lookups for the forms, wallet search); writes go through the approval engine. */
   exchange: ExchangePort;
   /** The `/desk` listings: the exchange's records as it lists them. */
@@ -81,14 +84,12 @@ export interface SlackContext {
   submissions: Map<string, Promise<unknown>>;
 }
 
-export function rolesFrom(config: Config): Roles {
-  const requesters = new Set(config.users.requesters);
-  const approvers = new Set(config.users.approvers);
-  const compliance = new Set(config.users.compliance);
+/** The listeners' view of who is who: the policy's answers, never a second list. */
+export function rolesOf(policy: Policy): Roles {
   return {
-    isRequester: (u) => requesters.has(u),
-    isApprover: (u) => approvers.has(u),
-    isCompliance: (u) => compliance.has(u),
-    isDeskMember: (u) => requesters.has(u) || approvers.has(u) || compliance.has(u),
+    isRequester: (u) => mayRequest(policy, u),
+    isApprover: (u) => isApprover(policy, u),
+    isCompliance: (u) => isCompliance(policy, u),
+    isDeskMember: (u) => isDeskMember(policy, u),
   };
 }

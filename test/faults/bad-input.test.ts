@@ -8,6 +8,7 @@
  * planted on the exchange side too (a destination and a bank account named with mentions).
  * Commands go through the real command listeners with a recording Slack client.
  */
+import { policyOf } from '../../src/runtime/bot.js';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,7 +123,7 @@ beforeAll(async () => {
     COMPLIANCE_USER_IDS: PEOPLE.compliance,
     LOG_LEVEL: 'error',
   });
-  slack = createSlackApp({ config, deps: { exchange, listings: api, clock: { now: () => Date.now(), sleep: async () => {} }, tradePairs: ['BTC-USD', 'ETH-SGD', 'USDT-SGD'] } }).context;
+  slack = createSlackApp({ config, deps: { exchange, listings: api, policy: policyOf(config), clock: { now: () => Date.now(), sleep: async () => {} }, tradePairs: ['BTC-USD', 'ETH-SGD', 'USDT-SGD'] } }).context;
 }, 30_000);
 afterAll(async () => {
   await sandbox?.close();

@@ -45,7 +45,7 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
   const policy = policyOf(config);
   // Listeners bound their waits with clock.sleep (the wallet search's deadline): a real one here.
   const clock = { now: world.clock.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-  const deps: SlackDeps = { exchange: world.exchange, listings: world.api, clock, audit: world.audit };
+  const deps: SlackDeps = { exchange: world.exchange, listings: world.api, policy, clock, audit: world.audit };
   const app = createSlackApp({ config, deps, receiverOptions: { port: 0, retryConfig: { retries: 0 } } });
   const notifier = () => createSlackComplianceNotifier({ client: app.app.client, channel: config.channels.compliance!, kv: world.kv, sandbox: app.context.sandbox, logger: world.logger });
   const declarations = createDeclarations({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), policy, clock: world.clock, logger: world.logger });

@@ -117,6 +117,7 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     config,
     exchange: port,
     listings: exchange,
+    policy,
     kv,
     audit,
     clock: slackClock,

@@ -3,6 +3,7 @@
  * behind SLACK_API_URL, and whatever ExchangePort the test passes. Configuration goes through
  * loadConfig like production.
  */
+import { policyOf } from '../../../src/runtime/bot.js';
 import type { Clock } from '../../../src/app/ports.js';
 import type { ExchangeApi } from '../../../src/exchange/api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
@@ -61,7 +62,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   });
   const app = createSlackApp({
     config,
-    deps: { ...opts.deps, exchange: createExchangePort(opts.exchange), listings: opts.exchange, clock: opts.clock ?? realClock },
+    deps: { ...opts.deps, exchange: createExchangePort(opts.exchange), listings: opts.exchange, policy: policyOf(config), clock: opts.clock ?? realClock },
     receiverOptions: { port: 0, retryConfig: { retries: 0 } },
   });
   const { port } = await app.start();
