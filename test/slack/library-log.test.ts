@@ -17,9 +17,9 @@ import { loadConfig } from '../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { createSlackApp } from '../../src/slack/app.js';
+import type { SlackDeps } from '../../src/slack/context.js';
 import { guardSlackLogger } from '../../src/slack/library-log.js';
 import { until } from '../support/until.js';
-import { fakeExchange, realClock } from './support/harness.js';
 import { startSocketModeServer, type SocketModeServer } from './support/socket-mode-server.js';
 
 const BOT_TOKEN = 'xoxb-test-000000000-SECRETBOTTOKEN';
@@ -35,6 +35,10 @@ const ADDRESS = 'ul. Wiśniowa 17/3, 02-520 Warszawa';
 const VERIFICATION_TOKEN = 'vErIfIcAtIoNtOkEn4242';
 const TICKET = 'f3c9a1de-7b42-4c8e-9d15-ticketsecret';
 const SECRETS = [LEGAL_NAME, DOCUMENT_NUMBER, ADDRESS, 'Wiśniowa', VERIFICATION_TOKEN, TICKET];
+
+/** Nothing in these sessions reaches the exchange (the App Home is an outsider's, empty): any call refuses. */
+const noExchange = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => Promise.reject(new Error(`exchange ${String(p)}: not in this test`))) });
+const DEPS = { exchange: noExchange, listings: noExchange, clock: { now: () => Date.now(), sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)) } } as unknown as SlackDeps;
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -117,7 +121,7 @@ async function socketModeSession(logger: Logger | undefined): Promise<{ server: 
     COMPLIANCE_USER_IDS: 'U0CMP0001',
     LOG_LEVEL: 'debug',
   });
-  const slack = createSlackApp({ config, deps: { exchange: fakeExchange({}), clock: realClock }, receiverOptions: { retryConfig: { retries: 0 }, ...(logger ? { logger } : {}) } });
+  const slack = createSlackApp({ config, deps: DEPS, receiverOptions: { retryConfig: { retries: 0 }, ...(logger ? { logger } : {}) } });
   // A submission answered with a modal that names the counterparty, as a form refilled would be.
   slack.app.view('library_log_check', async ({ ack }) => {
     await ack({ response_action: 'update', view: { type: 'modal', title: { type: 'plain_text', text: 'Counterparty' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `${LEGAL_NAME}, ${ADDRESS}` } }] } });
