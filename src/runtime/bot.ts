@@ -100,7 +100,8 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     audit,
     clock,
     logger: logger.child('slack'),
-    ...(options.receiverOptions ? { receiverOptions: options.receiverOptions } : { receiverOptions: { logger: logger.bolt() } }),
+    // The Slack libraries log through the process logger even when a caller (tests) tunes the receiver.
+    receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
     createEngine: (notifier) =>
       createEngine({
         exchange,

@@ -11,7 +11,11 @@ const RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, erro
 
 export interface ProcessLogger extends Logger {
   debug(message: string, data?: Record<string, unknown>): void;
-  /** The same sink, shaped for Bolt (which logs variadic arguments). */
+  /**
+   * The same sink, shaped for Bolt (which logs variadic arguments). createSlackApp gives it to the
+   * Slack libraries behind guardSlackLogger (slack/library-log.ts), which keeps their debug lines
+   * free of envelopes, payloads and Socket Mode tickets.
+   */
   bolt(): BoltLogger;
   child(name: string): ProcessLogger;
 }

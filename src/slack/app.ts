@@ -7,12 +7,13 @@ import { onlyThisWorkspace } from './workspace-binding.js';
 import { refusingFutureRequests } from './request-freshness.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger } from '@slack/bolt';
-import type { Config, LogLevelName } from '../config/config.js';
+import { App, HTTPReceiver, SocketModeReceiver, type Logger } from '@slack/bolt';
+import type { Config } from '../config/config.js';
 import { rolesOf, type SlackContext, type SlackDeps } from './context.js';
 import { registerListeners } from './listeners.js';
 import { AckGate } from './ack-gate.js';
 import { ModalCache } from './modal-cache.js';
+import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -23,6 +24,7 @@ export interface SlackReceiverOptions {
   unhandledRequestTimeoutMillis?: number;
   /** Web API client retries; tests pass { retries: 0 } so a failing fake fails fast. */
   retryConfig?: { retries: number };
+  /** Where Bolt, Socket Mode and the WebClient log (through guardSlackLogger); default: the console at LOG_LEVEL. */
   logger?: Logger;
 }
 
@@ -42,27 +44,22 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-const BOLT_LEVEL: Record<LogLevelName, LogLevel> = {
-  debug: LogLevel.DEBUG,
-  info: LogLevel.INFO,
-  warn: LogLevel.WARN,
-  error: LogLevel.ERROR,
-};
-
 /** Create the Slack app over the ports in `deps`; nothing listens until start(). */
 export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSlackAppOptions): SlackApp {
-  const logLevel = BOLT_LEVEL[config.logLevel];
   const botToken = config.slack.botToken.reveal();
   const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
-  const logger = receiverOptions.logger;
+  // Every Slack library gets this logger, never a logLevel: given only a level, Bolt, the receivers
+  // and Socket Mode each build a console logger of their own, which would print the envelopes and
+  // tickets the guard withholds (library-log.ts). The WebClients share the App's logger.
+  const logger = guardSlackLogger(receiverOptions.logger ?? consoleSlackLogger(config.logLevel));
   // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
-  const common = { token: botToken, clientOptions, convoStore: false as const, ...(logger ? { logger } : { logLevel }) };
+  const common = { token: botToken, clientOptions, convoStore: false as const, logger };
 
   let app: App;
   let httpReceiver: HTTPReceiver | undefined;
   const appToken = config.slack.appToken?.reveal();
   if (appToken !== undefined) {
-    const receiver = new SocketModeReceiver({ appToken, ...(logger ? { logger } : { logLevel }) });
+    const receiver = new SocketModeReceiver({ appToken, logger });
     app = new App({ ...common, receiver });
   } else {
     const signingSecret = config.slack.signingSecret?.reveal();
@@ -73,7 +70,7 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
       endpoints: EVENTS_PATH,
       processBeforeResponse: false,
       ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
-      ...(logger ? { logger } : { logLevel }),
+      logger,
     });
     httpReceiver.requestListener = refusingFutureRequests(httpReceiver.requestListener);
     app = new App({ ...common, receiver: httpReceiver });
