@@ -11,6 +11,7 @@
  * a message naming them and publishes the Home tab on the fake Web API. The libraries log every
  * step; the test reads what reached the log.
  */
+import { createPolicy } from '../../src/domain/policy.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '@slack/bolt';
 import { loadConfig } from '../../src/config/index.js';
@@ -38,7 +39,7 @@ const SECRETS = [LEGAL_NAME, DOCUMENT_NUMBER, ADDRESS, 'Wiśniowa', VERIFICATION
 
 /** Nothing in these sessions reaches the exchange (the App Home is an outsider's, empty): any call refuses. */
 const noExchange = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => Promise.reject(new Error(`exchange ${String(p)}: not in this test`))) });
-const DEPS = { exchange: noExchange, listings: noExchange, clock: { now: () => Date.now(), sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)) } } as unknown as SlackDeps;
+const DEPS = { exchange: noExchange, listings: noExchange, policy: createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002'] }), clock: { now: () => Date.now(), sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)) } } as unknown as SlackDeps;
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
