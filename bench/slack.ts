@@ -29,7 +29,7 @@ import { createSigner, parsePrivateKey } from '../src/exchange/signer.js';
 import { SCOPES } from '../src/exchange/assumptions.js';
 import { createLogger } from '../src/runtime/logger.js';
 import { openStores } from '../src/runtime/stores.js';
-import { policyOf } from '../src/runtime/bot.js';
+import { policyOf } from '../src/runtime/compose.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { EVENTS_PATH } from '../src/slack/app.js';
 import { approvalButtonValue } from '../src/slack/blocks/approval-message.js';

@@ -10,11 +10,9 @@
  * await engine.approve(r.request.id, 'U2', r.request.snapshotHash);
  * setInterval(() => void engine.tick(), 1000);
  */
+import { createDeskReads, type DeskReads } from './desk-reads.js';
 import { runEvery } from './run-loop.js';
-import { isApprover } from '../domain/policy.js';
-import type { DeskRequest } from '../domain/record.js';
 import type { IndicativeQuote } from '../domain/request.js';
-import { isDecidable } from '../domain/state-machine.js';
 import { approve, type ApproveResult } from './deciding/approve.js';
 import { cancel } from './deciding/cancel.js';
 import { createContext, type EngineDeps } from './context.js';
@@ -31,7 +29,8 @@ import type { DeliveryProblem } from './notices/outbox-delivery.js';
 export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
 
-export interface Engine {
+/** The commands, and the reads (desk-reads.ts) over the same stores. */
+export interface Engine extends DeskReads {
   /** A requester asks; the engine reads the exchange and freezes the snapshot approvers will see. */
   request(userId: string, input: RequestInput): Promise<RequestResult>;
   /** Counts an approval of the snapshot the approver saw (its hash); the last one starts execution. */
@@ -51,15 +50,6 @@ export interface Engine {
   start(): Promise<RecoverySummary>;
   /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
   previewQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
-  get(requestId: string): Promise<DeskRequest | undefined>;
-  /** Open and in-flight requests. */
-  listLive(): Promise<DeskRequest[]>;
-  /** Finished requests, most recent first. */
-  recent(limit: number): Promise<DeskRequest[]>;
-  /** Requests `userId` could approve now, or decide on (an unknown outcome waiting for a person), for App Home. */
-  waitingFor(userId: string): Promise<DeskRequest[]>;
-  /** Messages Slack keeps refusing (for approvers, in App Home). */
-  deliveryProblems(): Promise<DeliveryProblem[]>;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
   idle(): Promise<void>;
   /** Ticks every `intervalMs` of the engine clock until `signal` aborts. */
@@ -78,17 +68,7 @@ export function createEngine(deps: EngineDeps): Engine {
     tick: () => (ticking ??= tick(ctx).finally(() => (ticking = undefined))),
     start: () => recover(ctx),
     previewQuote: (terms) => takeQuote(ctx, terms),
-    get: (requestId) => ctx.requests.get(requestId),
-    listLive: () => ctx.requests.listLive(),
-    recent: (limit) => ctx.requests.recentHistory(limit),
-    waitingFor: async (userId) =>
-      (await ctx.requests.listLive()).filter(
-        (r) =>
-          r.requester !== userId &&
-          isApprover(ctx.policy, userId) &&
-          ((isDecidable(r.state) && !r.approvals.some((a) => a.userId === userId)) || (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
-      ),
-    deliveryProblems: () => ctx.notices.delivery.problems(),
+    ...createDeskReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
     idle: async () => {
       await ctx.background.idle();
       await ctx.notices.drained();

@@ -1,24 +1,18 @@
 /**
  * The whole bot, assembled: configuration in, a running desk out. main.ts calls it with the
  * process environment; the demo calls it with a local one. Order matters and is the point of this
- * file: stores first (a corrupt or locked file stops everything before Slack hears of us), then
- * recovery of in-flight executions, then listening, then the loops.
+ * file: the exchange and the stores first (a corrupt or locked file stops everything before Slack
+ * hears of us), stored values migrated, then the desk composed (compose.ts), recovery of in-flight
+ * executions, listening, then the loops.
  */
 import type { Engine } from '../app/engine.js';
-import { createEngine } from '../app/engine.js';
-import { createRandomIds } from '../app/ids.js';
 import type { Clock } from '../app/ports.js';
-import { createDeclarations } from '../app/compliance/declare.js';
-import { createDepositWatch } from '../app/compliance/deposit-watch.js';
-import type { ComplianceNotifier } from '../app/compliance/notifier.js';
 import type { Config } from '../config/config.js';
-import { createPolicy, type Policy } from '../domain/policy.js';
 import { systemClock } from '../exchange/client.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { startBot, type Bot } from '../slack/bot.js';
-import { createSlackComplianceNotifier } from '../slack/compliance/notifier.js';
 import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/retention.js';
 import type { SlackReceiverOptions } from '../slack/app.js';
+import { composeDesk, type ComposedDesk } from './compose.js';
 import { connectExchange } from './exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
 import { runEvery } from '../app/run-loop.js';
@@ -52,7 +46,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export interface RunningDesk {
   config: Config;
   engine: Engine;
-  bot: Bot;
+  desk: ComposedDesk;
   sandbox: Sandbox | undefined;
   logger: ProcessLogger;
   /** HTTP mode: the bound port. */
@@ -72,7 +66,6 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     ...(options.sandboxQuoteLifetimeMs !== undefined ? { sandboxQuoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
   });
   if (connected.secretHex) secrets.push(connected.secretHex);
-  const { exchange } = connected;
 
   const stores = await openStores(config.dataDir, clock, secrets, logger).catch(async (err: unknown) => {
     await connected.close();
@@ -87,56 +80,32 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   await migrateStoredValues(kv, logger.child('store'));
   await pruneSlackKeys();
 
-  const policy = policyOf(config);
-
-  let complianceNotifier: ComplianceNotifier = { depositSeen() {}, depositChanged() {}, declarationDone() {} };
-  const complianceLog = logger.child('compliance');
-  const bot = await startBot({
+  const desk = composeDesk({
     config,
-    exchange,
+    clock,
+    exchange: connected.exchange,
     listings: connected.listings,
-    policy,
+    requests,
     kv,
     audit,
-    clock,
-    logger: logger.child('slack'),
+    logger: (part) => logger.child(part),
     // The Slack libraries log through the process logger even when a caller (tests) tunes the receiver.
     receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
-    createEngine: (notifier) =>
-      createEngine({
-        exchange,
-        requests,
-        kv,
-        audit,
-        notifier,
-        clock,
-        ids: createRandomIds(),
-        policy,
-        config: { quoteSafetyMarginMs: config.approvals.quoteSafetyMarginMs, unknownSettleWindowMs: config.approvals.unknownSettleWindowMs, poll: { intervalMs: config.pollIntervalMs } },
-        logger: logger.child('engine'),
-      }),
-    extraDeps: (client) => {
-      if (config.channels.compliance) {
-        complianceNotifier = createSlackComplianceNotifier({ client, channel: config.channels.compliance, kv, sandbox: connected.sandbox !== undefined, logger: complianceLog });
-      }
-      return { declarations: createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog }) };
-    },
   });
-  const engine = bot.engine;
+  const { engine } = desk;
+  const { port } = await desk.start();
 
   const abort = new AbortController();
   const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
   // A wall-clock timer, unref'd and cleared on stop: a day-long sleep must not keep a stopped process alive.
   const pruning = setInterval(() => void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err })), PRUNE_INTERVAL_MS);
   pruning.unref();
-  if (config.channels.compliance) {
-    const watch = createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog });
-    loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: complianceLog }, () => watch.poll()));
-  }
+  const watch = desk.depositWatch;
+  if (watch) loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, () => watch.poll()));
 
   logger.info('desk bot started', {
     mode: config.slack.mode,
-    port: bot.port,
+    port,
     exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
     dataDir: config.dataDir,
     requiredApprovals: config.approvals.required,
@@ -146,16 +115,16 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   return {
     config,
     engine,
-    bot,
+    desk,
     sandbox: connected.sandbox,
     logger,
-    port: bot.port,
+    port,
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();
         clearInterval(pruning);
         const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
-        const inFlight = Promise.allSettled([bot.stop(), ...loops]);
+        const inFlight = Promise.allSettled([desk.stop(), ...loops]);
         if (!(await settlesWithin(inFlight, graceMs))) {
           logger.warn('stopping without waiting longer for work in flight (a slow exchange or Slack); a restart reconciles whatever was cut off', { graceMs });
         }
@@ -164,22 +133,6 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
         logger.info('desk bot stopped');
       })()),
   };
-}
-
-/** Who may do what, and how long approvals may take, as configured. */
-export function policyOf(config: Config): Policy {
-  return createPolicy({
-    requesters: config.users.requesters,
-    approvers: config.users.approvers,
-    compliance: config.users.compliance,
-    requiredApprovals: config.approvals.required,
-    expiryMs: {
-      crypto_withdrawal: config.approvals.withdrawalExpiryMs,
-      fiat_withdrawal: config.approvals.withdrawalExpiryMs,
-      bank_account_removal: config.approvals.withdrawalExpiryMs,
-      trade: config.approvals.tradeExpiryMs,
-    },
-  });
 }
 
 /** Every secret value the configuration holds, for the redactors. */

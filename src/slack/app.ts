@@ -83,7 +83,6 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
     sandbox: config.exchange.kind === 'sandbox',
     logger: app.logger,
     modals: new ModalCache(deps.clock),
-    homeViewers: new Set(),
     ackGate: new AckGate(),
     submissions: new Map(),
   };

@@ -3,7 +3,6 @@ import type { SlackContext } from './context.js';
 import { errorText } from '../domain/error-text.js';
 
 export async function auditCounterpartyRefusal(ctx: SlackContext, userId: string, transactionId: string | undefined, where: string): Promise<void> {
-  if (!ctx.deps.audit) return;
   try {
     await ctx.deps.audit.append({ type: 'counterparty.refused', actor: userId, data: { reason: 'not_compliance', where, ...(transactionId ? { transactionId } : {}) } });
   } catch (err) {

@@ -8,8 +8,9 @@ import type { Config } from '../config/config.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../app/ports.js';
 import type { ExchangeListings } from '../exchange/api.js';
 import type { Engine } from '../app/engine.js';
+import type { DeskReads } from '../app/desk-reads.js';
+import type { Homes } from './home/homes.js';
 import type { Declarations } from '../app/compliance/declare.js';
-import type { HomeViewInput } from './blocks/home.js';
 import type { ModalCache } from './modal-cache.js';
 import type { AckGate } from './ack-gate.js';
 import type { WithdrawFormData } from './forms/withdraw-data.js';
@@ -20,35 +21,35 @@ export type SlackClient = AllMiddlewareArgs['client'];
 /** What an open modal was filled with, by view id. */
 export type FormData = WithdrawFormData;
 
-/** The parts of App Home that come from the approval engine (wired by the lead). */
-export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> & Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
 
+/**
+ * Everything the listeners use, built by the composition root (runtime/compose.ts) before the app
+ * exists: nothing is optional and nothing is wired later.
+ */
 export interface SlackDeps {
-  /** Who may request, approve and declare (domain/policy.ts), built once by the composition root. */
+  /** Who may request, approve and declare (domain/policy.ts). */
   policy: Policy;
   /** Read-only use here (balances, lookups for the forms, wallet search); writes go through the approval engine. */
   exchange: ExchangePort;
   /** The `/desk` listings: the exchange's records as it lists them. */
   listings: ExchangeListings;
   clock: Clock;
-  /** The engine's view of a user's requests for App Home; absent until wired (empty lists). */
-  homeData?: (userId: string) => Promise<HomeData>;
-  /** An indicative quote for the trade form (the engine's previewQuote); absent: no quote shown. */
-  previewQuote?: (terms: QuoteTermsView) => Promise<{ price: string; expiresAt: number }>;
-  /** Pairs the desk trades, e.g. ["BTC-SGD"]; empty or absent: any well-formed pair. */
-  tradePairs?: readonly string[];
+  /** The approval engine: its commands, its reads, and indicative quotes for the trade form. */
+  desk: DeskPort;
+  /** App Home: who has it open, and publishing it again after a change. */
+  homes: Homes;
+  /** The counterparty declaration use case (app/compliance/declare.ts). */
+  declarations: Declarations;
+  /** Pairs the desk trades, e.g. ["BTC-SGD"]; empty: any well-formed pair. */
+  tradePairs: readonly string[];
   /** Where refused attempts the issues ask to audit are recorded (e.g. a counterparty declaration by a non-officer). */
-  audit?: AuditLog;
-  /** The counterparty declaration use case (app/compliance/declare.ts); absent: submissions say "not wired". */
-  declarations?: Declarations;
-  /** The approval engine (app/engine.ts); absent: the buttons and submissions that need it say "not wired". */
-  desk?: DeskPort;
+  audit: AuditLog;
   /** Durable small values: the dedupe tokens of submitted forms (submissions.ts). */
-  kv?: KeyValueStore;
+  kv: KeyValueStore;
 }
 
 /** What the Slack layer asks of the approval engine. */
-export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'get' | 'listLive' | 'recent' | 'waitingFor' | 'deliveryProblems'>;
+export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'previewQuote'> & DeskReads;
 
 /** The terms of a quote as the engine takes them (app/quotes.ts QuoteTerms). */
 export interface QuoteTermsView {
@@ -76,8 +77,6 @@ export interface SlackContext {
   logger: Logger;
   /** Data of open modals, by view id. */
   modals: ModalCache<FormData>;
-  /** Users who opened App Home since start: their home is refreshed when requests change. */
-  homeViewers: Set<string>;
   /** Acknowledgements before work (ack-gate.ts). */
   ackGate: AckGate;
   /** Form submissions in flight or done, by view id (submissions.ts). */

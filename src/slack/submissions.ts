@@ -42,12 +42,12 @@ async function run(ctx: SlackContext, viewId: string, send: () => Promise<Reques
   const kv = ctx.deps.kv;
   const key = `${SUBMISSION_KEY_PREFIX}${viewId}`;
   const now = () => ctx.deps.clock.now();
-  const earlier = kv ? await kv.get<SubmissionRecord>(key) : undefined;
+  const earlier = await kv.get<SubmissionRecord>(key);
   if (earlier?.state === 'created') return { kind: 'earlier', requestId: earlier.requestId };
   // Started and never finished: the process stopped meanwhile. A request may exist; never risk a second.
   if (earlier?.state === 'started') return { kind: 'earlier', requestId: undefined };
-  if (kv) await kv.set<SubmissionRecord>(key, { state: 'started', at: now() });
+  await kv.set<SubmissionRecord>(key, { state: 'started', at: now() });
   const result = await send();
-  if (kv) await kv.set<SubmissionRecord>(key, result.ok ? { state: 'created', requestId: result.request.id, at: now() } : { state: 'refused', at: now() });
+  await kv.set<SubmissionRecord>(key, result.ok ? { state: 'created', requestId: result.request.id, at: now() } : { state: 'refused', at: now() });
   return { kind: 'result', result };
 }

@@ -8,7 +8,8 @@
  * planted on the exchange side too (a destination and a bank account named with mentions).
  * Commands go through the real command listeners with a recording Slack client.
  */
-import { policyOf } from '../../src/runtime/bot.js';
+import { composeDesk } from '../../src/runtime/compose.js';
+import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,12 +19,11 @@ import type { CurrencyEntry, SavedAddress, SavedBankAccount } from '../../src/po
 import type { ExchangePort } from '../../src/app/ports.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { newRequest } from '../../src/domain/record.js';
+import { isFinishedRequest, newRequest, type DeskRequest } from '../../src/domain/record.js';
 import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot } from '../../src/domain/request.js';
 import { createExchangeClient } from '../../src/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createSlackApp } from '../../src/slack/app.js';
 import { approvalMessageFor, statusMessageFor } from '../../src/slack/blocks/from-record.js';
 import type { SlackContext } from '../../src/slack/context.js';
 import { loadCryptoForm, loadFiatForm, type CryptoFormData, type FiatFormData } from '../../src/slack/forms/withdraw-data.js';
@@ -123,7 +123,18 @@ beforeAll(async () => {
     COMPLIANCE_USER_IDS: PEOPLE.compliance,
     LOG_LEVEL: 'error',
   });
-  slack = createSlackApp({ config, deps: { exchange, listings: api, policy: policyOf(config), clock: { now: () => Date.now(), sleep: async () => {} }, tradePairs: ['BTC-USD', 'ETH-SGD', 'USDT-SGD'] } }).context;
+  const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+  slack = composeDesk({
+    config,
+    clock: { now: () => Date.now(), sleep: async () => {} },
+    exchange,
+    listings: api,
+    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    kv: memoryKv(),
+    audit: memoryAuditLog(),
+    logger: () => quiet,
+    tradePairs: ['BTC-USD', 'ETH-SGD', 'USDT-SGD'],
+  }).slack.context;
 }, 30_000);
 afterAll(async () => {
   await sandbox?.close();
@@ -296,7 +307,7 @@ describe('fiat withdrawal form submissions', () => {
 
 describe('trade form submissions', () => {
   it('are a field error or an exact request (quantity and limit exact decimals) whose approval message is safe', () => {
-    const pairs = slack.deps.tradePairs!;
+    const pairs = slack.deps.tradePairs;
     const submission = fc.record({
       pair: mostly(fc.constantFrom(...pairs, 'btc/usd', 'ethsgd', 'BTC USD', ' eth - sgd '), hostileText),
       side: fc.constantFrom('buy', 'sell', 'junk'),

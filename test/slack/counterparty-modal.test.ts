@@ -8,9 +8,11 @@ import { stateOf, type StateValues } from './support/signed-requests.js';
 
 const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 const audit: AuditEntryInput[] = [];
+/** The exchange takes a declaration (201); what it received is kept in its calls. */
+const exchange = fakeExchange({ submitCounterpartyInfo: async () => ({ id: 'cp-1', status: 'submitted' }) });
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ exchange: fakeExchange({}), deps: { audit: { append: async (e) => void audit.push(e) } } });
+  h = await startHarness({ exchange: exchange, audit: { append: async (e) => void audit.push(e) } });
 });
 afterAll(async () => {
   await h?.stop();
@@ -81,7 +83,12 @@ describe('/counterparty', () => {
       },
     });
     res = await submit(PEOPLE.compliance, values({ region: 'Central', country: 'sg' }));
-    expect(res.json).toMatchObject({ response_action: 'update', view: { callback_id: CALLBACK.notice } });
+    expect(res.json).toMatchObject({ response_action: 'update' });
+    // Sent once, as the reference's object, and its answer audited.
+    await expect.poll(() => audit.some((e) => e.type === 'counterparty.answer' && e.data?.outcome === 'done')).toBe(true);
+    expect(exchange.calls.filter((c) => c.method === 'submitCounterpartyInfo').map((c) => c.args)).toEqual([
+      [TX, { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Acme Pte Ltd', ownership: 'third_party', address_attributes: { country_code: 'SG', region: 'Central' } } }],
+    ]);
     const before = audit.length;
     res = await submit(PEOPLE.approver1, values({}));
     expect(JSON.stringify(res.json)).toContain('Only compliance officers');

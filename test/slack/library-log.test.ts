@@ -11,6 +11,10 @@
  * a message naming them and publishes the Home tab on the fake Web API. The libraries log every
  * step; the test reads what reached the log.
  */
+import { createDeskReads } from '../../src/app/desk-reads.js';
+import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
+import { createHomes } from '../../src/slack/home/homes.js';
+import { memoryRepository } from '../../src/store/memory.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '@slack/bolt';
@@ -39,7 +43,24 @@ const SECRETS = [LEGAL_NAME, DOCUMENT_NUMBER, ADDRESS, 'Wiśniowa', VERIFICATION
 
 /** Nothing in these sessions reaches the exchange (the App Home is an outsider's, empty): any call refuses. */
 const noExchange = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => Promise.reject(new Error(`exchange ${String(p)}: not in this test`))) });
-const DEPS = { exchange: noExchange, listings: noExchange, policy: createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002'] }), clock: { now: () => Date.now(), sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)) } } as unknown as SlackDeps;
+const POLICY = createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002'] });
+const CLOCK = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
+/** The listeners this session reaches: App Home (an outsider's, empty) and the view submission's own handler. */
+const DEPS = {
+  exchange: noExchange,
+  listings: noExchange,
+  policy: POLICY,
+  clock: CLOCK,
+  homes: createHomes({
+    reads: createDeskReads({ requests: memoryRepository<DeskRequest>(isFinishedRequest), policy: POLICY, clock: CLOCK }),
+    policy: POLICY,
+    clock: CLOCK,
+    sandbox: false,
+    logger: QUIET,
+    client: { views: { publish: () => Promise.reject(new Error('no refresh in this test')) } },
+  }),
+} as unknown as SlackDeps;
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {

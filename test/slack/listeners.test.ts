@@ -121,18 +121,22 @@ describe('Reject', () => {
   });
 });
 
-describe('buttons without the approval engine', () => {
-  it.each([ACTION.approve, ACTION.cancel])('%s is acknowledged and says nothing changed', async (actionId) => {
+describe('buttons on a request the desk does not have', () => {
+  it.each([
+    [ACTION.approve, 'R7K2QX', 'This request changed since you saw it'],
+    [ACTION.cancel, 'R7K2QX', 'No such request.'],
+    [ACTION.approve, `R7K2QX:${'a'.repeat(64)}`, 'No such request.'],
+  ])('%s %s is acknowledged and the clicker told what is wrong, privately', async (actionId, value, says) => {
     const mark = h.fake.calls.length;
     const res = await h.slack.blockAction({
       userId: PEOPLE.approver1,
       actionId,
-      value: 'R7K2QX',
+      value,
       container: { type: 'message', channelId: 'C0APPROVE1', messageTs: '1700000000.000101' },
-      responseUrl: h.fake.responseUrl(`nw${actionId}`),
+      responseUrl: h.fake.responseUrl(`nw${actionId}${value.length}`),
     });
     expect(res.status).toBe(200);
-    const reply = await h.fake.waitFor((c) => c.responseUrlId === `nw${actionId}`, { after: mark });
-    expect(reply.args).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining('Nothing was changed') });
+    const reply = await h.fake.waitFor((c) => c.responseUrlId === `nw${actionId}${value.length}`, { after: mark });
+    expect(reply.args).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining(says) });
   });
 });

@@ -2,27 +2,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlackCall } from '../../src/devtools/fake-slack-api.js';
 import { ExchangeError } from '../../src/ports/exchange-error.js';
-import type { QuoteTermsView } from '../../src/slack/context.js';
+import type { CreateQuoteBody } from '../../src/exchange/schemas.js';
 import { ACTION, BLOCK, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { viewViolations } from './support/block-limits.js';
 import { fakeExchange, PEOPLE, startHarness, type Harness } from './support/harness.js';
 import { stateOf, type StateValues } from './support/signed-requests.js';
 
-const quotes: QuoteTermsView[] = [];
+/** The quote bodies the exchange received (the form's preview goes through the engine and its port). */
+const quotes: CreateQuoteBody[] = [];
 let quoteFails = false;
 let quoteFailMessage = 'Pair is suspended';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
-    exchange: fakeExchange({}),
-    deps: {
-      tradePairs: ['BTC-SGD', 'ETH-SGD'],
-      previewQuote: async (terms) => {
-        quotes.push(terms);
+    exchange: fakeExchange({
+      createQuote: async (body) => {
+        quotes.push(body);
         if (quoteFails) throw new ExchangeError({ kind: 'unprocessable', operation: 'createQuote', status: 422, messages: [quoteFailMessage] });
-        return { price: '90000', expiresAt: Date.now() + 2_500 };
+        return { quote_id: `q${quotes.length}`, locked_price: '90000', expires_at: Date.now() + 2_500 };
       },
-    },
+    }),
+    tradePairs: ['BTC-SGD', 'ETH-SGD'],
   });
 });
 afterAll(async () => {
@@ -74,7 +74,7 @@ describe('/trade', () => {
     const view = await open();
     const before = quotes.length;
     const quoted = await change(view, INPUT.tradeQuantity, form({ pair: 'btc-sgd', quantity: '0.5' }));
-    expect(quotes.slice(before)).toEqual([{ symbol: 'BTC-SGD', side: 'buy', quantity: '0.5', quantityCurrency: 'BTC', paymentMethod: 'user_balance' }]);
+    expect(quotes.slice(before)).toEqual([{ symbol: 'BTC-SGD', side: 'buy', quantity: '0.5', currency: 'BTC', payment_method: 'user_balance' }]);
     expect(quoteText(quoted)).toContain('at *90,000 SGD*');
 
     let res = await submit(quoted, form({ pair: 'btc-sgd', quantity: '0.5', limit: '89000' }));

@@ -24,6 +24,13 @@ export interface DeliveryProblem {
   permanent: boolean;
 }
 
+/** Entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
+export function deliveryProblemsOf(pending: readonly OutboxEntry[], now: number): DeliveryProblem[] {
+  return pending
+    .filter((e) => e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
+    .map((e) => ({ requestId: e.requestId, event: e.event.type, error: e.lastError ?? 'unknown', since: e.failingSince!, attempts: e.attempts, permanent: e.permanent }));
+}
+
 export class OutboxDelivery {
   #running: Promise<void> | undefined;
   #again = false;
@@ -59,13 +66,6 @@ export class OutboxDelivery {
   }
 
   /** Entries Slack refused permanently, or that have failed for a minute or more. */
-  async problems(): Promise<DeliveryProblem[]> {
-    const now = this.clock.now();
-    return (await this.outbox.pending())
-      .filter((e) => e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
-      .map((e) => ({ requestId: e.requestId, event: e.event.type, error: e.lastError ?? 'unknown', since: e.failingSince!, attempts: e.attempts, permanent: e.permanent }));
-  }
-
   async #passes(): Promise<void> {
     do {
       this.#again = false;

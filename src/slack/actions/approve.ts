@@ -11,7 +11,6 @@ import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseApprovalButtonValue } from '../blocks/approval-message.js';
 import { refusalReply } from '../blocks/notices.js';
 import type { SlackContext } from '../context.js';
-import { refreshHome } from '../home/app-home-opened.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../reply.js';
 import { errorText } from '../../domain/error-text.js';
 
@@ -21,7 +20,6 @@ export function approveAction(ctx: SlackContext): Middleware<SlackActionMiddlewa
     const origin = { body, respond, client };
     const desk = ctx.deps.desk;
     const parsed = parseApprovalButtonValue(action.value);
-    if (!desk) return replyToClicker(ctx, origin, ':construction: Approving is not wired yet: it needs the approval engine. Nothing was changed.');
     if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
     // A button without the hash predates the snapshot binding: the approver must look again.
     if (!parsed.snapshotHash) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.stale_snapshot));
@@ -35,6 +33,6 @@ export function approveAction(ctx: SlackContext): Middleware<SlackActionMiddlewa
       ctx.logger.error(`approve failed: ${errorText(err)}`);
       await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);
     }
-    if (body.view?.type === 'home') await refreshHome(ctx, client, body.user.id);
+    if (body.view?.type === 'home') await ctx.deps.homes.refresh(body.user.id, client);
   };
 }

@@ -7,7 +7,6 @@ import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseApprovalButtonValue } from '../blocks/approval-message.js';
 import { refusalReply } from '../blocks/notices.js';
 import type { SlackContext } from '../context.js';
-import { refreshHome } from '../home/app-home-opened.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../reply.js';
 import { errorText } from '../../domain/error-text.js';
 
@@ -17,7 +16,6 @@ export function cancelAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
     const origin = { body, respond, client };
     const desk = ctx.deps.desk;
     const parsed = parseApprovalButtonValue(action.value);
-    if (!desk) return replyToClicker(ctx, origin, ':construction: Cancelling is not wired yet: it needs the approval engine. Nothing was changed.');
     if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
     try {
       const result = await desk.cancel(parsed.requestId, body.user.id);
@@ -27,6 +25,6 @@ export function cancelAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
       ctx.logger.error(`cancel failed: ${errorText(err)}`);
       await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);
     }
-    if (body.view?.type === 'home') await refreshHome(ctx, client, body.user.id);
+    if (body.view?.type === 'home') await ctx.deps.homes.refresh(body.user.id, client);
   };
 }

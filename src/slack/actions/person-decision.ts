@@ -10,7 +10,6 @@ import { parseDecisionButtonValue } from '../blocks/person-question.js';
 import { personDecisionView, type ConfirmedAction } from '../blocks/modals/person-decision.js';
 import { refusalReply } from '../blocks/notices.js';
 import type { SlackContext } from '../context.js';
-import { refreshHome } from '../home/app-home-opened.js';
 import { ACTION } from '../ids.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../reply.js';
 import { errorText } from '../../domain/error-text.js';
@@ -36,7 +35,7 @@ export function personDecisionAction(ctx: SlackContext): Middleware<SlackActionM
     const origin = { body, respond, client };
     const parsed = parseDecisionButtonValue(action.value);
     const desk = ctx.deps.desk;
-    if (!parsed || !desk) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
+    if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
     const base = action.action_id.split(':')[0]!;
     if (base === ACTION.lookAgain) {
       try {
@@ -56,6 +55,6 @@ export function personDecisionAction(ctx: SlackContext): Middleware<SlackActionM
       trigger_id: body.trigger_id,
       view: personDecisionView({ requestId: parsed.requestId, action: confirmed, ...(parsed.exchangeId ? { candidate: parsed.exchangeId } : {}), privateMetadata: JSON.stringify(meta) }),
     });
-    if (body.view?.type === 'home') await refreshHome(ctx, client, body.user.id);
+    if (body.view?.type === 'home') await ctx.deps.homes.refresh(body.user.id, client);
   };
 }

@@ -21,26 +21,21 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
     const view = body.view;
     if (!view) return;
     if (!(await stillRequester(ctx, client, view, body.user.id, 'Trade'))) return;
-    const knownPairs = ctx.deps.tradePairs ?? [];
+    const knownPairs = ctx.deps.tradePairs;
     const state = tradeState(view.state.values as StateValues);
     const old = readMetadata<TradeMeta>(view.private_metadata);
     const meta: TradeMeta = { k: 'trade', ...(old.c ? { c: old.c } : {}), ...(old.q ? { q: old.q } : {}) };
     const terms = quoteTerms(state, knownPairs);
     const wantsQuote = action.action_id === ACTION.tradeRefreshQuote || (terms !== undefined && (!old.q || old.q.t !== termsKey(terms)));
     if (terms && wantsQuote) {
-      if (!ctx.deps.previewQuote) {
-        meta.qe = 'quotes are not wired yet.';
+      try {
+        const q = await ctx.deps.desk.previewQuote(terms);
+        meta.q = { p: q.price, e: q.expiresAt, t: termsKey(terms), s: { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, quantityCurrency: terms.quantityCurrency ?? '' } };
+      } catch (err) {
         delete meta.q;
-      } else {
-        try {
-          const q = await ctx.deps.previewQuote(terms);
-          meta.q = { p: q.price, e: q.expiresAt, t: termsKey(terms), s: { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, quantityCurrency: terms.quantityCurrency ?? '' } };
-        } catch (err) {
-          delete meta.q;
-          // Kept in private_metadata (3,000 characters at most, with the rest of the form's state).
-          meta.qe = (err instanceof ExchangeError ? err.userMessage : 'the quote could not be taken.').slice(0, QUOTE_ERROR_MAX);
-          if (!(err instanceof ExchangeError)) ctx.logger.error(`preview quote failed: ${err instanceof Error ? err.name : typeof err}`);
-        }
+        // Kept in private_metadata (3,000 characters at most, with the rest of the form's state).
+        meta.qe = (err instanceof ExchangeError ? err.userMessage : 'the quote could not be taken.').slice(0, QUOTE_ERROR_MAX);
+        if (!(err instanceof ExchangeError)) ctx.logger.error(`preview quote failed: ${err instanceof Error ? err.name : typeof err}`);
       }
     }
     try {

@@ -18,7 +18,6 @@ type Ack = (answer?: { response_type: 'ephemeral'; text: string }) => Promise<vo
 
 const REQUEST_ID = /^[A-Za-z0-9]{1,20}$/;
 const BANK_ID = /^\d{1,15}$/;
-const NOT_WIRED = ':construction: This needs the approval engine, which is not wired yet. Nothing was changed.';
 
 async function guarded(ctx: SlackContext, respond: RespondFn, what: string, fn: () => Promise<void>): Promise<void> {
   try {
@@ -32,7 +31,6 @@ async function guarded(ctx: SlackContext, respond: RespondFn, what: string, fn: 
 /** `/desk pending` */
 export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondFn): Promise<void> {
   const desk = ctx.deps.desk;
-  if (!desk) return ack({ response_type: 'ephemeral', text: NOT_WIRED });
   await ack();
   await guarded(ctx, respond, 'pending', async () => {
     const waiting = (await desk.listLive()).filter((r) => isDecidable(r.state)).sort((a, b) => a.createdAt - b.createdAt);
@@ -44,7 +42,6 @@ export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondF
 export async function deskStatus(ctx: SlackContext, ack: Ack, respond: RespondFn, arg: string | undefined): Promise<void> {
   const desk = ctx.deps.desk;
   if (!arg || !REQUEST_ID.test(arg)) return ack({ response_type: 'ephemeral', text: 'Usage: `/desk status <request id>`, e.g. `/desk status R7K2QX`.' });
-  if (!desk) return ack({ response_type: 'ephemeral', text: NOT_WIRED });
   await ack();
   await guarded(ctx, respond, 'status', async () => {
     const request = (await desk.get(arg)) ?? (await desk.get(arg.toUpperCase()));
@@ -61,7 +58,6 @@ export async function deskRemoveBank(ctx: SlackContext, ack: Ack, respond: Respo
   const desk = ctx.deps.desk;
   if (!ctx.roles.isRequester(userId)) return ack({ response_type: 'ephemeral', text: refusalText('not_requester') });
   if (!arg || !BANK_ID.test(arg)) return ack({ response_type: 'ephemeral', text: 'Usage: `/desk remove-bank <bank account id>`; `/desk banks` lists the ids.' });
-  if (!desk) return ack({ response_type: 'ephemeral', text: NOT_WIRED });
   // A redelivery of a command already received: the first delivery answers.
   if (redelivered) return ack();
   await ack({ response_type: 'ephemeral', text: `:hourglass_flowing_sand: Asking for approval to remove bank account ${code(arg, 20)}…` });

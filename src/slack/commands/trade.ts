@@ -17,7 +17,7 @@ export function tradeCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewa
     const view = renderTradeForm(
       { pairText, side: 'buy', quantityText: undefined, quantityIn: 'base', paymentMethod: PAYMENT_METHODS[0], limitText: undefined, slippageText: undefined },
       meta,
-      { knownPairs: ctx.deps.tradePairs ?? [], paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox },
+      { knownPairs: ctx.deps.tradePairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox },
     );
     await client.views.open({ trigger_id: command.trigger_id, view });
   };

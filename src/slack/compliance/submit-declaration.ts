@@ -12,8 +12,6 @@ import type { DeclarationOutcome, DeclarationRequest } from '../../app/complianc
 import { counterpartyView } from '../blocks/modals/counterparty.js';
 import { noticeView } from '../blocks/modals/common.js';
 import { refusalText } from '../blocks/notices.js';
-import { notWiredText } from '../commands/not-wired.js';
-import { auditCounterpartyRefusal } from '../compliance-refusal.js';
 import type { SlackContext } from '../context.js';
 import { INPUT } from '../ids.js';
 import { counterpartyValues, type CounterpartyMeta } from '../forms/counterparty-form.js';
@@ -37,9 +35,8 @@ export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMi
 
     if (!ctx.roles.isCompliance(body.user.id)) {
       await ack({ response_action: 'update', view: noticeView(TITLE, refusalText('not_compliance')) });
-      // The use case refuses and audits, sending nothing; not wired yet, the refusal is audited here.
-      if (declarations) await declarations.declare(request);
-      else await auditCounterpartyRefusal(ctx, body.user.id, meta.t, 'declaration submit');
+      // The use case refuses and audits, sending nothing.
+      await declarations.declare(request);
       return;
     }
     const checked = checkDeclaration(form);
@@ -47,11 +44,7 @@ export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMi
       const { byInput, elsewhere } = errorsByInput(checked.errors, shown);
       if (elsewhere.length > 0) await ack({ response_action: 'update', view: noticeView(TITLE, elsewhere.join(' ')) });
       else await ack({ response_action: 'errors', errors: byInput });
-      if (declarations) await declarations.declare(request); // audits the attempt; sends nothing
-      return;
-    }
-    if (!declarations) {
-      await ack({ response_action: 'update', view: noticeView(TITLE, notWiredText('Sending the declaration').replace(/^:construction: /, ''), 'info') });
+      await declarations.declare(request); // audits the attempt; sends nothing
       return;
     }
 

@@ -33,7 +33,6 @@ export function refusalSentence(refusal: Refusal): string {
 /** Ask the engine for the request and show the outcome in the modal `viewId`. */
 export async function sendRequestForm(ctx: SlackContext, client: SlackClient, s: RequestFormSubmission): Promise<void> {
   const desk = ctx.deps.desk;
-  if (!desk) return show(ctx, client, s.viewId, noticeView(s.title, 'Asking for approval is not wired yet: it needs the approval engine. Nothing was changed.', 'info'));
   return showOutcome(ctx, client, s, () => submitOnce(ctx, s.viewId, () => desk.request(s.userId, s.input)));
 }
 

@@ -33,7 +33,7 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
     }
     const meta = readMetadata<DecisionMeta>(view.private_metadata);
     const desk = ctx.deps.desk;
-    if (!desk || !meta.r || !meta.a) {
+    if (!meta.r || !meta.a) {
       await ack({ response_action: 'update', view: noticeView(TITLE, 'This form is out of date; use the buttons on the request again.', 'info') });
       return;
     }

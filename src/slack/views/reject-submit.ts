@@ -23,8 +23,8 @@ export function rejectSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlew
     }
     const meta = readMetadata<RejectMeta>(view.private_metadata);
     const desk = ctx.deps.desk;
-    if (!desk || !meta.r) {
-      await ack({ response_action: 'update', view: noticeView(TITLE, desk ? 'This form is out of date; use the Reject button again.' : 'Rejecting is not wired yet: it needs the approval engine. Nothing was changed.', 'info') });
+    if (!meta.r) {
+      await ack({ response_action: 'update', view: noticeView(TITLE, 'This form is out of date; use the Reject button again.', 'info') });
       return;
     }
     await ack({ response_action: 'update', view: noticeView(TITLE, `Rejecting request ${meta.r}…`, 'info') });

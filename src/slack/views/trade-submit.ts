@@ -22,7 +22,7 @@ export function tradeSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlewa
     const meta = { k: 'trade' as const, ...readMetadata<TradeMeta>(view.private_metadata) };
     const values = view.state.values as StateValues;
     const state = tradeState(values);
-    const checked = checkTradeSubmission(state, meta, ctx.deps.tradePairs ?? []);
+    const checked = checkTradeSubmission(state, meta, ctx.deps.tradePairs);
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
@@ -57,7 +57,7 @@ const FIELD_BLOCK: Record<string, string> = {
 
 function refill(ctx: SlackContext, state: TradeFormState, meta: TradeMeta, values: StateValues, refusal: Refusal) {
   if (refusal.reason !== 'invalid_input' && refusal.reason !== 'exchange_error') return undefined;
-  const form = renderTradeForm(state, meta, { knownPairs: ctx.deps.tradePairs ?? [], paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
+  const form = renderTradeForm(state, meta, { knownPairs: ctx.deps.tradePairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
   const block = refusal.field === 'limit' ? (state.slippageText ? INPUT.tradeSlippage : INPUT.tradeLimitPrice) : refusal.field ? FIELD_BLOCK[refusal.field] : undefined;
   return refillForm(form, values, { top: refusalSentence(refusal), ...(block ? { fields: { [block]: refusal.message } } : {}) });
 }

@@ -3,14 +3,15 @@
  * Slack Web API recording every call, the sandbox exchange and the file stores of a World, wired
  * the way main.ts wires them (deposit watch -> Slack notifier; declarations in the Slack deps).
  */
-import { createDeclarations, type Declarations } from '../../../src/app/compliance/declare.js';
+import type { Declarations } from '../../../src/app/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../../../src/app/compliance/deposit-watch.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
-import { policyOf } from '../../../src/runtime/bot.js';
-import { createSlackApp, EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
+import { composeDesk } from '../../../src/runtime/compose.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
+import { memoryRepository } from '../../../src/store/memory.js';
+import { EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
 import { createSlackComplianceNotifier } from '../../../src/slack/compliance/notifier.js';
-import type { SlackDeps } from '../../../src/slack/context.js';
 import { BOT_TOKEN, PEOPLE, SIGNING_SECRET } from '../../slack/support/harness.js';
 import { SlackRequester } from '../../slack/support/signed-requests.js';
 import type { World } from './world.js';
@@ -42,16 +43,24 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
     COMPLIANCE_USER_IDS: PEOPLE.compliance,
     LOG_LEVEL: 'error',
   });
-  const policy = policyOf(config);
   // Listeners bound their waits with clock.sleep (the wallet search's deadline): a real one here.
   const clock = { now: world.clock.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-  const deps: SlackDeps = { exchange: world.exchange, listings: world.api, policy, clock, audit: world.audit };
-  const app = createSlackApp({ config, deps, receiverOptions: { port: 0, retryConfig: { retries: 0 } } });
+  const desk = composeDesk({
+    config,
+    clock,
+    exchange: world.exchange,
+    listings: world.api,
+    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    kv: world.kv,
+    audit: world.audit,
+    logger: () => world.logger,
+    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+  });
+  const app = desk.slack;
+  const { declarations } = desk;
+  // A watch over the world's current stores (they change on world.restart()), posting as the bot does.
   const notifier = () => createSlackComplianceNotifier({ client: app.app.client, channel: config.channels.compliance!, kv: world.kv, sandbox: app.context.sandbox, logger: world.logger });
-  const declarations = createDeclarations({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), policy, clock: world.clock, logger: world.logger });
-  // The notifier needs the app's client and the app's listeners need the use case: set before start.
-  app.context.deps.declarations = declarations;
-  const { port } = await app.start();
+  const { port } = await desk.start();
   return {
     fake,
     slack: new SlackRequester(`http://127.0.0.1:${port}${EVENTS_PATH}`, SIGNING_SECRET),
@@ -60,7 +69,7 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
     declarations,
     watch: () => createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 }),
     async stop() {
-      await app.stop();
+      await desk.stop();
       await fake.stop();
     },
   };

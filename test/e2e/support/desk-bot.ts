@@ -1,6 +1,6 @@
 /**
- * The whole bot for end-to-end tests, wired the way main.ts wires it (src/slack/bot.ts
- * startBot): Bolt's real HTTP receiver on loopback with signed requests, the fake Slack Web API
+ * The whole bot for end-to-end tests, composed by the composition root main.ts uses
+ * (src/runtime/compose.ts): Bolt's real HTTP receiver on loopback with signed requests, the fake Slack Web API
  * recording every call (SLACK_API_URL), the sandbox exchange over real HTTP with the real signed
  * client, the real engine, and the durable file stores in a temporary folder. The sandbox clock
  * only moves when the test advances it, and the engine and the listeners read that same clock.
@@ -8,21 +8,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine } from '../../../src/app/engine.js';
-import { createRandomIds } from '../../../src/app/ids.js';
 import type { Clock, Logger } from '../../../src/app/ports.js';
 import type { ExchangeApi } from '../../../src/exchange/api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/devtools/fake-slack-api.js';
-import { policyOf } from '../../../src/runtime/bot.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
 import { createExchangeClient } from '../../../src/exchange/client.js';
 import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/exchange/schemas.js';
 import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { startBot, type Bot } from '../../../src/slack/bot.js';
+import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
 import { EVENTS_PATH } from '../../../src/slack/app.js';
 import { ACTION, BLOCK } from '../../../src/slack/ids.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
@@ -50,7 +47,7 @@ export interface DeskBot {
   exchange: ExchangeApi;
   fake: FakeSlackApi;
   slack: SlackRequester;
-  bot: Bot;
+  bot: ComposedDesk;
   config: Config;
   requests: DurableRepository<DeskRequest>;
   kv: DurableKeyValueStore;
@@ -106,29 +103,28 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     LOG_LEVEL: 'error',
     ...o.env,
   });
-  const policy = policyOf(config);
   const logs: DeskBot['logs'] = [];
   const logger: Logger = {
     info: () => {},
     warn: (message, data) => void logs.push({ level: 'warn', message, ...(data ? { data } : {}) }),
     error: (message, data) => void logs.push({ level: 'error', message, ...(data ? { data } : {}) }),
   };
-  const bot = await startBot({
+  const bot = composeDesk({
     config,
+    clock: slackClock,
     exchange: port,
     listings: exchange,
-    policy,
+    requests,
     kv,
     audit,
-    clock: slackClock,
-    logger,
+    logger: () => logger,
     tradePairs: ['BTC-USD', 'ETH-USD', 'BTC-SGD'],
-    createEngine: (notifier) =>
-      createEngine({ exchange: port, requests, kv, audit, notifier, clock: engineClock, ids: createRandomIds(), policy, config: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } }, logger }),
+    engineConfig: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } },
     receiverOptions: { port: 0, retryConfig: { retries: 0 } },
     notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
   });
-  const slack = new SlackRequester(`http://127.0.0.1:${bot.port}${EVENTS_PATH}`, SIGNING_SECRET);
+  const { port: boundPort } = await bot.start();
+  const slack = new SlackRequester(`http://127.0.0.1:${boundPort}${EVENTS_PATH}`, SIGNING_SECRET);
   const idle = () => bot.engine.idle();
   return {
     sandbox,

@@ -1,16 +1,18 @@
 /**
- * The Slack app under test: real Bolt over HTTP on 127.0.0.1 (port 0), the fake Slack Web API
- * behind SLACK_API_URL, and whatever ExchangePort the test passes. Configuration goes through
- * loadConfig like production.
+ * The Slack app under test, composed as production composes it (runtime/compose.ts): real Bolt over
+ * HTTP on 127.0.0.1 (port 0), the fake Slack Web API behind SLACK_API_URL, a real engine over
+ * in-memory stores, and whatever wire exchange the test passes (often a fakeExchange). Configuration
+ * goes through loadConfig like production.
  */
-import { policyOf } from '../../../src/runtime/bot.js';
-import type { Clock } from '../../../src/app/ports.js';
+import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
+import type { AuditLog, Clock } from '../../../src/app/ports.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
+import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/store/memory.js';
 import type { ExchangeApi } from '../../../src/exchange/api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
-import { createSlackApp, EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
-import type { SlackDeps } from '../../../src/slack/context.js';
+import { EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
 import { SlackRequester } from './signed-requests.js';
 
 export const PEOPLE = {
@@ -29,6 +31,7 @@ export interface Harness {
   fake: FakeSlackApi;
   slack: SlackRequester;
   app: SlackApp;
+  desk: ComposedDesk;
   config: Config;
   stop(): Promise<void>;
 }
@@ -38,8 +41,9 @@ export interface HarnessOptions {
   exchange: ExchangeApi;
   clock?: Clock;
   env?: Record<string, string>;
-  /** Optional deps beyond exchange and clock (homeData, previewQuote, tradePairs). */
-  deps?: Omit<Partial<SlackDeps>, 'exchange' | 'listings' | 'clock'>;
+  tradePairs?: readonly string[];
+  /** Where the audit lines go (default: in memory). */
+  audit?: AuditLog;
 }
 
 export const realClock: Clock = {
@@ -60,20 +64,31 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     LOG_LEVEL: 'error',
     ...opts.env,
   });
-  const app = createSlackApp({
+  const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+  const desk = composeDesk({
     config,
-    deps: { ...opts.deps, exchange: createExchangePort(opts.exchange), listings: opts.exchange, policy: policyOf(config), clock: opts.clock ?? realClock },
+    clock: opts.clock ?? realClock,
+    exchange: createExchangePort(opts.exchange),
+    listings: opts.exchange,
+    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    kv: memoryKv(),
+    audit: opts.audit ?? memoryAuditLog(),
+    logger: () => quiet,
+    ...(opts.tradePairs ? { tradePairs: opts.tradePairs } : {}),
     receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+    notifierRetry: { attempts: 1 },
   });
-  const { port } = await app.start();
+  const { port } = await desk.start();
+  const app = desk.slack;
   const slack = new SlackRequester(`http://127.0.0.1:${port}${EVENTS_PATH}`, SIGNING_SECRET);
   return {
     fake,
     slack,
     app,
+    desk,
     config,
     async stop() {
-      await app.stop();
+      await desk.stop();
       await fake.stop();
     },
   };

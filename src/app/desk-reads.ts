@@ -1,0 +1,40 @@
+/**
+ * What the desk's screens read (App Home, `/desk pending`, the approval buttons' checks): the
+ * stored requests and the outbox, seen through the policy. Reads only, so the Slack side can be
+ * given them before the engine exists (the engine reports through the Slack notifier, and App
+ * Home refreshes read these): no cycle to close by hand.
+ */
+import { isDecidable } from '../domain/state-machine.js';
+import { isApprover, type Policy } from '../domain/policy.js';
+import type { DeskRequest } from '../domain/record.js';
+import { deliveryProblemsOf, type DeliveryProblem } from './notices/outbox-delivery.js';
+import type { Clock, Repository } from './ports.js';
+
+export interface DeskReads {
+  get(requestId: string): Promise<DeskRequest | undefined>;
+  /** Open and in-flight requests. */
+  listLive(): Promise<DeskRequest[]>;
+  /** Finished requests, most recent first. */
+  recent(limit: number): Promise<DeskRequest[]>;
+  /** Requests `userId` could approve now, or decide on (an unknown outcome waiting for a person), for App Home. */
+  waitingFor(userId: string): Promise<DeskRequest[]>;
+  /** Messages Slack keeps refusing (for approvers, in App Home). */
+  deliveryProblems(): Promise<DeliveryProblem[]>;
+}
+
+export function createDeskReads(deps: { requests: Repository<DeskRequest>; policy: Policy; clock: Pick<Clock, 'now'> }): DeskReads {
+  const { requests, policy, clock } = deps;
+  return {
+    get: (requestId) => requests.get(requestId),
+    listLive: () => requests.listLive(),
+    recent: (limit) => requests.recentHistory(limit),
+    waitingFor: async (userId) =>
+      (await requests.listLive()).filter(
+        (r) =>
+          r.requester !== userId &&
+          isApprover(policy, userId) &&
+          ((isDecidable(r.state) && !r.approvals.some((a) => a.userId === userId)) || (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
+      ),
+    deliveryProblems: async () => deliveryProblemsOf(await requests.outbox.pending(), clock.now()),
+  };
+}

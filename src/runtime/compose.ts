@@ -1,0 +1,149 @@
+/**
+ * The composition root: every part of the desk built once, in order, each from the parts before
+ * it, with nothing optional and nothing wired later.
+ *
+ *   policy -> reads (the stores seen through the policy) -> the notifiers' Slack client
+ *   -> App Home (reads only) -> the Slack notifier (reports the engine's events; refreshes homes)
+ *   -> the engine -> compliance (its notifier, declarations, deposit watch)
+ *   -> the Slack app, its listeners given all of the above.
+ *
+ * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
+ * with theirs. start() recovers in-flight work before listening; the loops are the caller's.
+ */
+import { createDeclarations, type Declarations } from '../app/compliance/declare.js';
+import { createDepositWatch, type DepositWatch } from '../app/compliance/deposit-watch.js';
+import type { ComplianceNotifier } from '../app/compliance/notifier.js';
+import type { EngineConfigInput } from '../app/config.js';
+import { createDeskReads } from '../app/desk-reads.js';
+import { createEngine, type Engine } from '../app/engine.js';
+import { createRandomIds } from '../app/ids.js';
+import type { AuditLog, Clock, Ids, KeyValueStore, Logger, Notifier, Repository } from '../app/ports.js';
+import type { Config } from '../config/config.js';
+import { createPolicy, type Policy } from '../domain/policy.js';
+import type { DeskRequest } from '../domain/record.js';
+import type { ExchangeListings } from '../exchange/api.js';
+import type { ExchangePort } from '../ports/exchange.js';
+import { createSlackApp, type SlackApp, type SlackReceiverOptions } from '../slack/app.js';
+import { createSlackComplianceNotifier } from '../slack/compliance/notifier.js';
+import { consoleSlackLogger } from '../slack/library-log.js';
+import { createHomes } from '../slack/home/homes.js';
+import { createSlackNotifier } from '../slack/notifier.js';
+import type { SlackRetryOptions } from '../slack/slack-retry.js';
+import { notifierClient } from '../slack/web-clients.js';
+
+export interface DeskParts {
+  config: Config;
+  clock: Clock;
+  exchange: ExchangePort;
+  listings: ExchangeListings;
+  requests: Repository<DeskRequest>;
+  kv: KeyValueStore;
+  audit: AuditLog;
+  /** The logger of each part (the process logger's children in production). */
+  logger: (part: 'engine' | 'slack' | 'compliance') => Logger;
+  receiverOptions?: SlackReceiverOptions;
+  /** Tests: faster Slack retries, another engine timing, fixed ids, trade pairs. */
+  notifierRetry?: Partial<SlackRetryOptions>;
+  engineConfig?: EngineConfigInput;
+  ids?: Ids;
+  tradePairs?: readonly string[];
+}
+
+export interface ComposedDesk {
+  policy: Policy;
+  engine: Engine;
+  notifier: Notifier;
+  declarations: Declarations;
+  /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
+  depositWatch: DepositWatch | undefined;
+  slack: SlackApp;
+  /** Recovers in-flight work (engine.start), then listens. Resolves with the bound port in HTTP mode. */
+  start(): Promise<{ port?: number }>;
+  /** Stops listening and waits for listeners and queued notices. */
+  stop(): Promise<void>;
+}
+
+export function composeDesk(p: DeskParts): ComposedDesk {
+  const { config, clock, exchange, requests, kv, audit } = p;
+  const sandbox = config.exchange.kind === 'sandbox';
+  const policy = policyOf(config);
+  const reads = createDeskReads({ requests, policy, clock });
+  const client = notifierClient(config, p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel));
+
+  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client });
+  const notifier = createSlackNotifier({
+    client,
+    channel: config.channels.approval,
+    kv,
+    sandbox,
+    logger: p.logger('slack'),
+    ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
+    afterEvent: (event) => homes.afterEvent(event),
+  });
+  const engine = createEngine({
+    exchange,
+    requests,
+    kv,
+    audit,
+    notifier,
+    clock,
+    ids: p.ids ?? createRandomIds(),
+    policy,
+    config: {
+      quoteSafetyMarginMs: config.approvals.quoteSafetyMarginMs,
+      unknownSettleWindowMs: config.approvals.unknownSettleWindowMs,
+      ...p.engineConfig,
+      poll: { intervalMs: config.pollIntervalMs, ...p.engineConfig?.poll },
+    },
+    logger: p.logger('engine'),
+  });
+
+  const complianceLog = p.logger('compliance');
+  const channel = config.channels.compliance;
+  // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
+  // their answer is shown to the officer in the modal.
+  const complianceNotifier: ComplianceNotifier = channel ? createSlackComplianceNotifier({ client, channel, kv, sandbox, logger: complianceLog }) : NO_DEPOSIT_CHANNEL;
+  const declarations = createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog });
+  const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog }) : undefined;
+
+  const slack = createSlackApp({
+    config,
+    deps: { policy, exchange, listings: p.listings, clock, desk: engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
+    ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
+  });
+
+  return {
+    policy,
+    engine,
+    notifier,
+    declarations,
+    depositWatch,
+    slack,
+    async start() {
+      await engine.start();
+      return slack.start();
+    },
+    async stop() {
+      await slack.stop();
+      await engine.idle();
+    },
+  };
+}
+
+const NO_DEPOSIT_CHANNEL: ComplianceNotifier = { depositSeen() {}, depositChanged() {}, declarationDone() {} };
+
+/** Who may do what, and how long approvals may take, as configured. */
+export function policyOf(config: Config): Policy {
+  return createPolicy({
+    requesters: config.users.requesters,
+    approvers: config.users.approvers,
+    compliance: config.users.compliance,
+    requiredApprovals: config.approvals.required,
+    expiryMs: {
+      crypto_withdrawal: config.approvals.withdrawalExpiryMs,
+      fiat_withdrawal: config.approvals.withdrawalExpiryMs,
+      bank_account_removal: config.approvals.withdrawalExpiryMs,
+      trade: config.approvals.tradeExpiryMs,
+    },
+  });
+}
