@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../src/app/record-schema.js';
+import { DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../src/domain/record-schema.js';
 import { createPolicy } from '../src/domain/policy.js';
 import { newRequest, type DeskRequest } from '../src/domain/record.js';
 import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot } from '../src/domain/request.js';

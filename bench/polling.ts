@@ -20,7 +20,7 @@ import { createExchangePort } from '../src/exchange/engine-port/index.js';
 import { currencyEntry, savedAddress } from '../src/exchange/engine-port/lookups.js';
 import { createRandomIds } from '../src/app/ids.js';
 import { DEFAULT_ENGINE_CONFIG } from '../src/app/config.js';
-import { DESK_REQUEST_SCHEMA } from '../src/app/record-schema.js';
+import { DESK_REQUEST_SCHEMA } from '../src/domain/record-schema.js';
 import { createPolicy } from '../src/domain/policy.js';
 import { isFinishedRequest, newExecution, newRequest, type DeskRequest } from '../src/domain/record.js';
 import { buildCryptoWithdrawal } from '../src/domain/request.js';

@@ -5,172 +5,43 @@
  */
 import type { Policy } from './policy.js';
 import { expiryFor, requiredApprovalsFor } from './policy.js';
-import type { IndicativeQuote, RequestKind, Snapshot } from './request.js';
+import type { z } from 'zod';
+import type {
+  approvalSchema,
+  attemptOutcomeSchema,
+  attemptSchema,
+  candidateSchema,
+  decisionSchema,
+  deskRequestSchema,
+  executionSchema,
+  failureSchema,
+  inDoubtSchema,
+  pastRoundSchema,
+  personDecisionRecordSchema,
+  personQuestionSchema,
+  remoteResultSchema,
+  remoteStatusSchema,
+} from './record-schema.js';
+import type { Snapshot } from './request.js';
 import { snapshotHash } from './request.js';
-import { isFinalState, transition, type Command, type RequestState } from './state-machine.js';
+import { isFinalState, transition, type Command } from './state-machine.js';
 
-export interface Approval {
-  userId: string;
-  at: number;
-  /** The snapshot hash the approver saw; only approvals of the current hash count. */
-  snapshotHash: string;
-}
-
-/** Who ended the request while it waited for people, and why (reject, cancel, expire). */
-export interface Decision {
-  by: string;
-  at: number;
-  reason: string | null;
-}
-
-/** `duplicate`: an order refused for its client_order_id, which means it exists (found later, or looked for). */
-export type AttemptOutcome = 'in_flight' | 'submitted' | 'refused' | 'unknown' | 'duplicate' | 'quote_unusable' | 'reconciled' | 'completed';
-
-/** One money-moving call, persisted (outcome `in_flight`) before it is sent. */
-export interface Attempt {
-  /** Idempotency key: client_order_id for orders, request_id for withdrawals; a retry after an unknown outcome reuses it. */
-  key: string;
-  startedAt: number;
-  /** Trades: the quote this order executes. */
-  quote: IndicativeQuote | null;
-  outcome: AttemptOutcome;
-  /** The exchange's message for a refusal or the error for an unknown outcome. */
-  message: string | null;
-  endedAt: number | null;
-}
-
-/** A record on the exchange that may be the one our send created (a withdrawal matched on its terms). */
-export interface Candidate {
-  exchangeId: string;
-  /** The exchange's created_at, epoch ms. */
-  createdAt: number;
-  amount: string;
-  status: string;
-  /** request_id as the exchange listed it, when it did. */
-  requestId: string | null;
-  /** Where it goes: the saved address label or bank account, as the exchange shows it. */
-  destination: string | null;
-}
-
-/** What the exchange could not settle and a person must: which candidate is ours, or was it sent at all. */
-export interface PersonQuestion {
-  askedAt: number;
-  /** not_found: nothing appeared within the settle window; ambiguous: more than one candidate. */
-  kind: 'not_found' | 'ambiguous';
-  candidates: Candidate[];
-}
-
-/**
- * A money-moving call whose outcome is unknown. Everything the search needs is fixed here when the
- * outcome became unknown (the window never grows with the clock), and every next look is a time
- * in the record, so a restart resumes exactly where it was.
- */
-export interface InDoubt {
-  since: number;
-  /** The exchange's created_at window a record of ours can be in: first send minus the clock offset allowed, last send plus the settle window. */
-  window: { from: number; to: number };
-  /** Until then the bot keeps looking on its own; after, a person is asked (withdrawals). */
-  settleUntil: number;
-  looks: number;
-  lastLookAt: number | null;
-  nextLookAt: number;
-  question: PersonQuestion | null;
-  /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
-  excluded: string[];
-}
-
-/** A person's decision on an execution the exchange could not settle (audited too). */
-export interface PersonDecisionRecord {
-  by: string;
-  at: number;
-  action: 'look_again' | 'send_again' | 'mark_not_sent' | 'choose';
-  /** choose: the exchange id they said is ours, or null for "none of these". */
-  exchangeId: string | null;
-  /** What they checked on the exchange, in their words. */
-  checked: string | null;
-}
-
-export interface Execution {
-  /** When the last approval of the executed round came in. */
-  approvedAt: number;
-  /** Not before this time (a destination's withdrawal cooldown). */
-  scheduledAt: number | null;
-  scheduleReason: string | null;
-  attempts: Attempt[];
-  /** Re-quotes after an order was refused for an unusable quote (bounded). */
-  unusableRequotes: number;
-  exchangeId: string | null;
-  submittedAt: number | null;
-  unknownSince: number | null;
-  /** Set while the outcome of the last attempt is unknown (state `unknown`). */
-  inDoubt: InDoubt | null;
-  /** The exchange's clock minus ours (ms, from its Date header) when the first attempt was sent; null if never measured. */
-  clockOffsetMs: number | null;
-  /** People's decisions on an unknown outcome, oldest first. */
-  decisions: PersonDecisionRecord[];
-  /** A pre-execution read that failed (nothing sent): try again at `nextAt`. */
-  retry: { nextAt: number; failures: number } | null;
-}
-
-/** What polling last reported for a submitted request (persisted before it is notified). */
-export interface RemoteStatus {
-  status: string | null;
-  travelRuleStatus: string | null;
-  pendingReason: string | null;
-  transactionHash: string | null;
-  linkExplorer: string | null;
-}
-
-export type FailureStage = 'checks' | 'quote' | 'exchange' | 'final_status' | 'reconcile';
-
-export interface Failure {
-  stage: FailureStage;
-  /** Plain sentence for people. */
-  reason: string;
-  /** The exchange's own words, kept verbatim, when it gave any. */
-  exchangeMessage: string | null;
-}
-
-/** A finished approval round (a trade re-quoted beyond its limit starts a new one). */
-export interface PastRound {
-  round: number;
-  snapshot: Snapshot;
-  snapshotHash: string;
-  approvals: Approval[];
-  endedAt: number;
-}
-
-export interface DeskRequest {
-  /** Short human-typable id, e.g. R7K2QX. */
-  id: string;
-  kind: RequestKind;
-  requester: string;
-  createdAt: number;
-  updatedAt: number;
-  state: RequestState;
-  snapshot: Snapshot;
-  snapshotHash: string;
-  round: number;
-  roundStartedAt: number;
-  /** The current round expires at this time if still waiting for approvals. */
-  expiresAt: number;
-  requiredApprovals: number;
-  /** Approvals of the current round. */
-  approvals: Approval[];
-  pastRounds: PastRound[];
-  decision: Decision | null;
-  execution: Execution | null;
-  remote: RemoteStatus | null;
-  /** What an order (or a fiat withdrawal) came to, once the exchange says. */
-  result: RemoteResult | null;
-  failure: Failure | null;
-  pollingStoppedAt: number | null;
-}
-
-export const REMOTE_RESULT_FIELDS = ['receiptId', 'price', 'fee', 'feeCurrency', 'netAmount', 'receivedCurrency', 'cancelReason', 'bankReference'] as const;
-export type RemoteResultField = (typeof REMOTE_RESULT_FIELDS)[number];
-/** The exchange's values, verbatim strings; a field the exchange did not give is absent or null. */
-export type RemoteResult = Partial<Record<RemoteResultField, string | null>>;
+/** The record's parts, each inferred from its schema (record-schema.ts, where the fields are described). */
+export type Approval = z.infer<typeof approvalSchema>;
+export type Decision = z.infer<typeof decisionSchema>;
+export type AttemptOutcome = z.infer<typeof attemptOutcomeSchema>;
+export type Attempt = z.infer<typeof attemptSchema>;
+export type Candidate = z.infer<typeof candidateSchema>;
+export type PersonQuestion = z.infer<typeof personQuestionSchema>;
+export type InDoubt = z.infer<typeof inDoubtSchema>;
+export type PersonDecisionRecord = z.infer<typeof personDecisionRecordSchema>;
+export type Execution = z.infer<typeof executionSchema>;
+export type RemoteStatus = z.infer<typeof remoteStatusSchema>;
+export type RemoteResult = z.infer<typeof remoteResultSchema>;
+export type Failure = z.infer<typeof failureSchema>;
+export type FailureStage = Failure['stage'];
+export type PastRound = z.infer<typeof pastRoundSchema>;
+export type DeskRequest = z.infer<typeof deskRequestSchema>;
 
 /** A new pending request with its hash, required count and deadline. */
 export function newRequest(init: { id: string; requester: string; snapshot: Snapshot; now: number; policy: Policy }): DeskRequest {

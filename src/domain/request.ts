@@ -3,7 +3,17 @@
  * approvals bind to. Builders take plain facts (the app maps exchange records into them) and
  * return either a snapshot or a field error a driver can show next to the field at fault.
  */
+import type { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical.js';
+import type {
+  bankAccountRefSchema,
+  bankRemovalSnapshotSchema,
+  cryptoWithdrawalSnapshotSchema,
+  fiatWithdrawalSnapshotSchema,
+  indicativeQuoteSchema,
+  snapshotSchema,
+  tradeSnapshotSchema,
+} from './record-schema.js';
 import { add, applyBps, gt, gte, isDecimal, isZero, lt, mul, normalize, roundDown } from './money.js';
 
 export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
@@ -12,82 +22,15 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
 /** Free text a person typed (note, purpose): stored raw here, escaped by whoever displays it. */
 export const MAX_NOTE_LENGTH = 1000;
 
-export interface CryptoWithdrawalSnapshot {
-  kind: 'crypto_withdrawal';
-  /** Numeric id of the currency entry (asset on one network): what the exchange is sent. */
-  cryptoCurrencyId: number;
-  /** Asset symbol, also the balance currency, e.g. "USDT". */
-  asset: string;
-  /** Network display name, e.g. "Tron (TRC20)". */
-  network: string;
-  precision: number;
-  /** Already rounded down to `precision`: the exact string sent. */
-  amount: string;
-  fee: string;
-  /** amount + fee: what the balance must cover. */
-  total: string;
-  destination: { id: string; label: string; address: string; addressTag: string | null };
-  note: string | null;
-  purpose: string | null;
-}
-
-export interface FiatWithdrawalSnapshot {
-  kind: 'fiat_withdrawal';
-  currency: string;
-  bankAccount: BankAccountRef;
-  amount: string;
-  fee: string;
-  total: string;
-  note: string | null;
-}
-
-export type TradeSide = 'buy' | 'sell';
-
-export interface IndicativeQuote {
-  quoteId: string;
-  price: string;
-  /** Epoch milliseconds. */
-  expiresAt: number;
-}
-
-export interface TradeSnapshot {
-  kind: 'trade';
-  /** BASE-COUNTER, e.g. "BTC-USD". */
-  symbol: string;
-  side: TradeSide;
-  quantity: string;
-  /** Currency `quantity` is expressed in; null lets the exchange default it (counter for buy, base for sell). */
-  quantityCurrency: string | null;
-  paymentMethod: string;
-  /** The worst price approvers accept: a ceiling for a buy, a floor for a sell. */
-  limitPrice: string;
-  /** Set when the limit was derived from the indicative price by a slippage, for re-approval rounds. */
-  slippageBps: number | null;
-  /** The quote shown to approvers: informative; execution re-quotes within the limit. */
-  quote: IndicativeQuote;
-  note: string | null;
-}
-
-export interface BankAccountRef {
-  id: number;
-  currency: string | null;
-  /** e.g. "DBS USD ••••6789 (ACME PTE LTD)" */
-  display: string;
-  /**
-   * SHA-256 of the account number as approved, so the check before execution sees a changed
-   * number without the number itself in the snapshot (and the audit log). Absent in snapshots
-   * made before it was kept.
-   */
-  accountNumberDigest?: string;
-}
-
-export interface BankRemovalSnapshot {
-  kind: 'bank_account_removal';
-  bankAccount: BankAccountRef;
-  note: string | null;
-}
-
-export type Snapshot = CryptoWithdrawalSnapshot | FiatWithdrawalSnapshot | TradeSnapshot | BankRemovalSnapshot;
+/** The snapshots, each inferred from its schema (record-schema.ts, where the fields are described). */
+export type CryptoWithdrawalSnapshot = z.infer<typeof cryptoWithdrawalSnapshotSchema>;
+export type FiatWithdrawalSnapshot = z.infer<typeof fiatWithdrawalSnapshotSchema>;
+export type TradeSnapshot = z.infer<typeof tradeSnapshotSchema>;
+export type TradeSide = TradeSnapshot['side'];
+export type IndicativeQuote = z.infer<typeof indicativeQuoteSchema>;
+export type BankAccountRef = z.infer<typeof bankAccountRefSchema>;
+export type BankRemovalSnapshot = z.infer<typeof bankRemovalSnapshotSchema>;
+export type Snapshot = z.infer<typeof snapshotSchema>;
 
 export type BuildResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 

@@ -6,7 +6,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { DIR_MODE } from '../store/durable-io.js';
 import { join } from 'node:path';
 import type { AuditLog, Clock, Repository } from '../app/ports.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../app/record-schema.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
 import type { DeskRequest } from '../domain/record.js';
 import { AUDIT_FILE_NAME, openAuditLog } from '../store/audit-log.js';

@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { DeskEvent } from '../../src/app/events.js';
-import { deskRequestSchema } from '../../src/app/record-schema.js';
+import { deskRequestSchema } from '../../src/domain/record-schema.js';
 import { approvalsNeeded, countingApprovals } from '../../src/domain/policy.js';
 import type { DeskRequest } from '../../src/domain/record.js';
 import { withinLimit } from '../../src/domain/request.js';

@@ -1,6 +1,6 @@
 /** The stored request record: what the schema accepts, and records written by earlier versions. */
 import { describe, expect, it } from 'vitest';
-import { DESK_REQUEST_SCHEMA } from '../../src/app/record-schema.js';
+import { DESK_REQUEST_SCHEMA } from '../../src/domain/record-schema.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { newRequest } from '../../src/domain/record.js';
 import { tradeSnapshot } from './support/snapshots.js';

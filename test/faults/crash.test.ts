@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineConfigInput } from '../../src/app/config.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../src/app/record-schema.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../src/domain/record-schema.js';
 import { cmp } from '../../src/domain/money.js';
 import { attemptKeys, isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
 import { createRng, type Rng } from '../../src/sandbox/prng.js';

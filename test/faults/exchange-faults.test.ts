@@ -16,7 +16,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineConfigInput } from '../../src/app/config.js';
 import type { Engine } from '../../src/app/engine.js';
-import { DESK_REQUEST_SCHEMA } from '../../src/app/record-schema.js';
+import { DESK_REQUEST_SCHEMA } from '../../src/domain/record-schema.js';
 import { cmp } from '../../src/domain/money.js';
 import type { DeskRequest } from '../../src/domain/record.js';
 import { createExchangeClient } from '../../src/exchange/client.js';

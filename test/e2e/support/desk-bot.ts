@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Clock, Logger } from '../../../src/app/ports.js';
 import type { ExchangeApi } from '../../../src/exchange/api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/domain/record-schema.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/devtools/fake-slack-api.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';

@@ -10,7 +10,7 @@ import { createRandomIds } from '../../../src/app/ids.js';
 import type { AuditLog, Clock, KeyValueStore, Logger, Notifier, Repository } from '../../../src/app/ports.js';
 import type { ExchangeApi } from '../../../src/exchange/api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/app/record-schema.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/domain/record-schema.js';
 import { createPolicy } from '../../../src/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
 import { createExchangeClient, systemClock, type ExchangeClientOptions } from '../../../src/exchange/client.js';

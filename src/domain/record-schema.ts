@@ -1,0 +1,266 @@
+/**
+ * The stored request record, defined once as its schema: the types in record.ts and the snapshot
+ * types in request.ts are inferred from it (z.infer), and the durable store checks every record
+ * against it on load and before every write (openRepository's `schema`).
+ */
+import { z } from 'zod';
+import { REQUEST_KINDS } from './request.js';
+import { REQUEST_STATES } from './state-machine.js';
+
+/** Written into the live file; any other version found on load stops the bot (see store/). */
+export const DESK_REQUEST_VERSION = 1;
+/** File stem of the request repository in the data folder. */
+export const DESK_REQUEST_STORE_NAME = 'requests';
+
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
+const int = z.number().int();
+const nullableString = z.string().nullable();
+
+// ---- snapshots: exactly what will be executed, frozen at request time -------------------------
+
+export const indicativeQuoteSchema = z.strictObject({
+  quoteId: z.string(),
+  price: decimal,
+  /** Epoch milliseconds. */
+  expiresAt: int,
+});
+
+export const bankAccountRefSchema = z.strictObject({
+  id: int,
+  currency: nullableString,
+  /** e.g. "DBS USD ••••6789 (ACME PTE LTD)" */
+  display: z.string(),
+  /**
+   * SHA-256 of the account number as approved, so the check before execution sees a changed
+   * number without the number itself in the snapshot (and the audit log). Absent in snapshots
+   * made before it was kept.
+   */
+  accountNumberDigest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
+
+export const cryptoWithdrawalSnapshotSchema = z.strictObject({
+  kind: z.literal('crypto_withdrawal'),
+  /** Numeric id of the currency entry (asset on one network): what the exchange is sent. */
+  cryptoCurrencyId: int,
+  /** Asset symbol, also the balance currency, e.g. "USDT". */
+  asset: z.string(),
+  /** Network display name, e.g. "Tron (TRC20)". */
+  network: z.string(),
+  precision: int,
+  /** At most `precision` decimals: the exact string sent. */
+  amount: decimal,
+  fee: decimal,
+  /** amount + fee: what the balance must cover. */
+  total: decimal,
+  destination: z.strictObject({ id: z.string(), label: z.string(), address: z.string(), addressTag: nullableString }),
+  note: nullableString,
+  purpose: nullableString,
+});
+
+export const fiatWithdrawalSnapshotSchema = z.strictObject({
+  kind: z.literal('fiat_withdrawal'),
+  currency: z.string(),
+  bankAccount: bankAccountRefSchema,
+  amount: decimal,
+  fee: decimal,
+  total: decimal,
+  note: nullableString,
+});
+
+export const tradeSnapshotSchema = z.strictObject({
+  kind: z.literal('trade'),
+  /** BASE-COUNTER, e.g. "BTC-USD". */
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  quantity: decimal,
+  /** Currency `quantity` is expressed in; null lets the exchange default it (counter for buy, base for sell). */
+  quantityCurrency: nullableString,
+  paymentMethod: z.string(),
+  /** The worst price approvers accept: a ceiling for a buy, a floor for a sell. */
+  limitPrice: decimal,
+  /** Set when the limit was derived from the indicative price by a slippage, for re-approval rounds. */
+  slippageBps: int.nullable(),
+  /** The quote shown to approvers: informative; execution re-quotes within the limit. */
+  quote: indicativeQuoteSchema,
+  note: nullableString,
+});
+
+export const bankRemovalSnapshotSchema = z.strictObject({ kind: z.literal('bank_account_removal'), bankAccount: bankAccountRefSchema, note: nullableString });
+
+export const snapshotSchema = z.discriminatedUnion('kind', [cryptoWithdrawalSnapshotSchema, fiatWithdrawalSnapshotSchema, tradeSnapshotSchema, bankRemovalSnapshotSchema]);
+
+// ---- the record around it ---------------------------------------------------------------------
+
+export const approvalSchema = z.strictObject({
+  userId: z.string(),
+  at: int,
+  /** The snapshot hash the approver saw; only approvals of the current hash count. */
+  snapshotHash: z.string(),
+});
+
+/** Who ended the request while it waited for people, and why (reject, cancel, expire). */
+export const decisionSchema = z.strictObject({ by: z.string(), at: int, reason: nullableString });
+
+/** `duplicate`: an order refused for its client_order_id, which means it exists (found later, or looked for). */
+export const attemptOutcomeSchema = z.enum(['in_flight', 'submitted', 'refused', 'unknown', 'duplicate', 'quote_unusable', 'reconciled', 'completed']);
+
+/** One money-moving call, persisted (outcome `in_flight`) before it is sent. */
+export const attemptSchema = z.strictObject({
+  /** Idempotency key: client_order_id for orders, request_id for withdrawals; a retry after an unknown outcome reuses it. */
+  key: z.string(),
+  startedAt: int,
+  /** Trades: the quote this order executes. */
+  quote: indicativeQuoteSchema.nullable(),
+  outcome: attemptOutcomeSchema,
+  /** The exchange's message for a refusal or the error for an unknown outcome. */
+  message: nullableString,
+  endedAt: int.nullable(),
+});
+
+/** A record on the exchange that may be the one our send created (a withdrawal matched on its terms). */
+export const candidateSchema = z.strictObject({
+  exchangeId: z.string(),
+  /** The exchange's created_at, epoch ms. */
+  createdAt: int,
+  amount: z.string(),
+  status: z.string(),
+  /** request_id as the exchange listed it, when it did. */
+  requestId: nullableString,
+  /** Where it goes: the saved address label or bank account, as the exchange shows it. */
+  destination: nullableString,
+});
+
+/** What the exchange could not settle and a person must: which candidate is ours, or was it sent at all. */
+export const personQuestionSchema = z.strictObject({
+  askedAt: int,
+  /** not_found: nothing appeared within the settle window; ambiguous: more than one candidate. */
+  kind: z.enum(['not_found', 'ambiguous']),
+  candidates: z.array(candidateSchema),
+});
+
+/**
+ * A money-moving call whose outcome is unknown. Everything the search needs is fixed here when the
+ * outcome became unknown (the window never grows with the clock), and every next look is a time
+ * in the record, so a restart resumes exactly where it was.
+ */
+export const inDoubtSchema = z.strictObject({
+  since: int,
+  /** The exchange's created_at window a record of ours can be in: first send minus the clock offset allowed, last send plus the settle window. */
+  window: z.strictObject({ from: int, to: int }),
+  /** Until then the bot keeps looking on its own; after, a person is asked (withdrawals). */
+  settleUntil: int,
+  looks: int,
+  lastLookAt: int.nullable(),
+  nextLookAt: int,
+  question: personQuestionSchema.nullable(),
+  /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
+  excluded: z.array(z.string()),
+});
+
+/** A person's decision on an execution the exchange could not settle (audited too). */
+export const personDecisionRecordSchema = z.strictObject({
+  by: z.string(),
+  at: int,
+  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
+  /** choose: the exchange id they said is ours, or null for "none of these". */
+  exchangeId: nullableString,
+  /** What they checked on the exchange, in their words. */
+  checked: nullableString,
+});
+
+export const executionSchema = z.strictObject({
+  /** When the last approval of the executed round came in. */
+  approvedAt: int,
+  /** Not before this time (a destination's withdrawal cooldown). */
+  scheduledAt: int.nullable(),
+  scheduleReason: nullableString,
+  attempts: z.array(attemptSchema),
+  /** Re-quotes after an order was refused for an unusable quote (bounded). */
+  unusableRequotes: int,
+  exchangeId: nullableString,
+  submittedAt: int.nullable(),
+  unknownSince: int.nullable(),
+  // Added after version 1 was written: records stored before read as "none yet".
+  /** Set while the outcome of the last attempt is unknown (state `unknown`). */
+  inDoubt: inDoubtSchema.nullable().default(null),
+  /** The exchange's clock minus ours (ms, from its Date header) when the first attempt was sent; null if never measured. */
+  clockOffsetMs: int.nullable().default(null),
+  /** People's decisions on an unknown outcome, oldest first. */
+  decisions: z.array(personDecisionRecordSchema).default([]),
+  /** A pre-execution read that failed (nothing sent): try again at `nextAt`. */
+  retry: z.strictObject({ nextAt: int, failures: int }).nullable().default(null),
+});
+
+/** What polling last reported for a submitted request (persisted before it is notified). */
+export const remoteStatusSchema = z.strictObject({
+  status: nullableString,
+  travelRuleStatus: nullableString,
+  pendingReason: nullableString,
+  transactionHash: nullableString,
+  linkExplorer: nullableString,
+});
+
+export const REMOTE_RESULT_FIELDS = ['receiptId', 'price', 'fee', 'feeCurrency', 'netAmount', 'receivedCurrency', 'cancelReason', 'bankReference'] as const;
+export type RemoteResultField = (typeof REMOTE_RESULT_FIELDS)[number];
+
+/**
+ * Records written before the exchange port spoke the engine's terms kept the result under the
+ * exchange's field names: read them under the new ones (written back so on the record's next write).
+ */
+const RESULT_FIELDS_BEFORE: Record<string, RemoteResultField> = {
+  order_receipt_id: 'receiptId',
+  fee_currency: 'feeCurrency',
+  net_amount: 'netAmount',
+  received_currency: 'receivedCurrency',
+  cancel_reason: 'cancelReason',
+  bank_reference: 'bankReference',
+};
+
+/** What an order (or a fiat withdrawal) came to: the exchange's values, verbatim strings; a field it did not give is absent or null. */
+export const remoteResultSchema = z.preprocess(
+  (value) => (value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [RESULT_FIELDS_BEFORE[k] ?? k, v])) : value),
+  z.strictObject(Object.fromEntries(REMOTE_RESULT_FIELDS.map((f) => [f, nullableString.optional()])) as Record<RemoteResultField, z.ZodOptional<z.ZodNullable<z.ZodString>>>),
+);
+
+export const failureSchema = z.strictObject({
+  stage: z.enum(['checks', 'quote', 'exchange', 'final_status', 'reconcile']),
+  /** Plain sentence for people. */
+  reason: z.string(),
+  /** The exchange's own words, kept verbatim, when it gave any. */
+  exchangeMessage: nullableString,
+});
+
+/** A finished approval round (a trade re-quoted beyond its limit starts a new one). */
+export const pastRoundSchema = z.strictObject({ round: int, snapshot: snapshotSchema, snapshotHash: z.string(), approvals: z.array(approvalSchema), endedAt: int });
+
+export const deskRequestSchema = z.strictObject({
+  /** Short human-typable id, e.g. R7K2QX. */
+  id: z.string().min(1),
+  kind: z.enum(REQUEST_KINDS),
+  requester: z.string(),
+  createdAt: int,
+  updatedAt: int,
+  state: z.enum(REQUEST_STATES),
+  snapshot: snapshotSchema,
+  snapshotHash: z.string().regex(/^[0-9a-f]{64}$/),
+  round: int,
+  roundStartedAt: int,
+  /** The current round expires at this time if still waiting for approvals. */
+  expiresAt: int,
+  requiredApprovals: int,
+  /** Approvals of the current round. */
+  approvals: z.array(approvalSchema),
+  pastRounds: z.array(pastRoundSchema),
+  decision: decisionSchema.nullable(),
+  execution: executionSchema.nullable(),
+  remote: remoteStatusSchema.nullable(),
+  result: remoteResultSchema.nullable(),
+  failure: failureSchema.nullable(),
+  pollingStoppedAt: int.nullable(),
+});
+
+/** The schema typed as the record it parses to, for openRepository's `schema` option (its input may be an older form). */
+export const DESK_REQUEST_SCHEMA = deskRequestSchema as unknown as z.ZodType<z.output<typeof deskRequestSchema>>;
