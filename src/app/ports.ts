@@ -110,8 +110,8 @@ export type { DeskEvent, DeskEventType } from './events.js';
  * repeats none. An error with `permanent: true` (Slack refused for a reason that will not pass by
  * itself) is tried again only slowly, and shown to approvers.
  */
-export interface Notifier {
-  notify(event: DeskEvent, progress?: DeliveryProgress): Promise<void> | void;
+export interface Notifier<E extends { type: string } = DeskEvent> {
+  notify(event: E, progress?: DeliveryProgress): Promise<void> | void;
 }
 
 export interface DeliveryProgress {

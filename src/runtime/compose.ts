@@ -130,7 +130,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   };
 }
 
-const NO_DEPOSIT_CHANNEL: ComplianceNotifier = { depositSeen() {}, depositChanged() {}, declarationDone() {} };
+const NO_DEPOSIT_CHANNEL: ComplianceNotifier = { notify() {} };
 
 /** Who may do what, and how long approvals may take, as configured. */
 export function policyOf(config: Config): Policy {

@@ -209,7 +209,7 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
       confirmedLate,
     };
     try {
-      await notifier.declarationDone(done);
+      await notifier.notify({ type: 'declaration.done', done });
     } catch (err) {
       // The declaration stands; only the Slack echo failed.
       logger.warn('declaration notification failed', { transactionId: tx, error: errorText(err) });

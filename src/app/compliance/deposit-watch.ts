@@ -1,7 +1,7 @@
 /**
- * The deposit watch: polls crypto deposits, reports each new one once (ComplianceNotifier
- * .depositSeen), follows the ones still moving and reports each status or travel_rule_status
- * change once (depositChanged). Every new deposit and change is audited, then persisted with its
+ * The deposit watch: polls crypto deposits, reports each new one once (the event
+ * `deposit.seen`), follows the ones still moving and reports each status or travel_rule_status
+ * change once (`deposit.changed`). Every new deposit and change is audited, then persisted with its
  * notification in the outbox (watch-state.ts), then delivered: a restart neither misses nor
  * repeats a deposit, and a notifier that fails is tried again on the next poll.
  *
@@ -105,8 +105,7 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     while (state.outbox.length > 0 && !run.blocked) {
       const entry = state.outbox[0]!;
       try {
-        if (entry.kind === 'seen') await notifier.depositSeen(entry.deposit);
-        else await notifier.depositChanged(entry.deposit, entry.changes);
+        await notifier.notify(entry.kind === 'seen' ? { type: 'deposit.seen', deposit: entry.deposit } : { type: 'deposit.changed', deposit: entry.deposit, changes: entry.changes });
         state.outbox.shift();
         delivered++;
       } catch (err) {

@@ -6,6 +6,7 @@
  * that call once: implementations keep a call idempotent (update the message they already posted).
  */
 import type { Deposit } from '../../ports/exchange.js';
+import type { Notifier } from '../ports.js';
 
 /** A status that moved, as `from` -> `to` (the Travel Rule status may be absent: null). */
 export interface Change<T> {
@@ -37,11 +38,13 @@ export interface DeclarationDone {
   confirmedLate: boolean;
 }
 
-export interface ComplianceNotifier {
+/** What compliance tells the world: events, like the engine's (app/events.ts), through the same Notifier port. */
+export type ComplianceEvent =
   /** A deposit seen for the first time. */
-  depositSeen(deposit: Deposit): Promise<void> | void;
+  | { type: 'deposit.seen'; deposit: Deposit }
   /** A tracked deposit's status or Travel Rule status moved; `deposit` is its latest form. */
-  depositChanged(deposit: Deposit, changes: DepositChanges): Promise<void> | void;
-  /** The exchange accepted a declaration for `transactionId`. */
-  declarationDone(done: DeclarationDone): Promise<void> | void;
-}
+  | { type: 'deposit.changed'; deposit: Deposit; changes: DepositChanges }
+  /** The exchange accepted a declaration for `done.transactionId`. */
+  | { type: 'declaration.done'; done: DeclarationDone };
+
+export type ComplianceNotifier = Notifier<ComplianceEvent>;

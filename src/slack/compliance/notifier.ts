@@ -2,9 +2,9 @@
  * The ComplianceNotifier on Slack: each deposit gets one message in COMPLIANCE_CHANNEL_ID, kept
  * by transaction id in the KeyValueStore (channel, ts and what the message shows), updated in
  * place (chat.update) when its status moves or it is declared, with a line in its thread for
- * each. A repeated depositSeen (the watch's outbox after a restart) updates instead of posting.
+ * each. A repeated `deposit.seen` (the watch's outbox after a restart) updates instead of posting.
  */
-import type { ComplianceNotifier, DeclarationDone } from '../../app/compliance/notifier.js';
+import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../app/compliance/notifier.js';
 import type { KeyValueStore, Logger } from '../../app/ports.js';
 import type { Deposit } from '../../ports/exchange.js';
 import type { SlackClient } from '../context.js';
@@ -62,35 +62,46 @@ export function createSlackComplianceNotifier(o: SlackComplianceNotifierOptions)
     await client.chat.postMessage({ channel: ref.channel, thread_ts: ref.ts, text: payload.text, blocks: payload.blocks, unfurl_links: false });
   }
 
+  async function seen(deposit: Deposit): Promise<void> {
+    const ref = await findDepositMessage(kv, deposit.transactionId);
+    if (ref) await update({ ...ref, deposit });
+    else await post(deposit);
+  }
+
+  async function changed(deposit: Deposit, changes: DepositChanges): Promise<void> {
+    const ref = await findDepositMessage(kv, deposit.transactionId);
+    if (!ref) {
+      // Never posted (the channel was configured later): post it now, as it is.
+      await post(deposit);
+      return;
+    }
+    await update({ ...ref, deposit });
+    await thread(ref, depositChangeLine(deposit, changes));
+  }
+
+  async function declared(done: DeclarationDone): Promise<void> {
+    const ref = await findDepositMessage(kv, done.transactionId);
+    const payload = declarationConfirmation(done);
+    if (!ref) {
+      // A deposit the watch never posted (older than its look-back): say it in the channel.
+      await client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false });
+      o.logger.info('declaration confirmed without a deposit message', { transactionId: done.transactionId });
+      return;
+    }
+    await update({ ...ref, declaration: done });
+    await thread(ref, payload);
+  }
+
   return {
-    async depositSeen(deposit) {
-      const ref = await findDepositMessage(kv, deposit.transactionId);
-      if (ref) await update({ ...ref, deposit });
-      else await post(deposit);
-    },
-
-    async depositChanged(deposit, changes) {
-      const ref = await findDepositMessage(kv, deposit.transactionId);
-      if (!ref) {
-        // Never posted (the channel was configured later): post it now, as it is.
-        await post(deposit);
-        return;
+    async notify(event) {
+      switch (event.type) {
+        case 'deposit.seen':
+          return seen(event.deposit);
+        case 'deposit.changed':
+          return changed(event.deposit, event.changes);
+        case 'declaration.done':
+          return declared(event.done);
       }
-      await update({ ...ref, deposit });
-      await thread(ref, depositChangeLine(deposit, changes));
-    },
-
-    async declarationDone(done) {
-      const ref = await findDepositMessage(kv, done.transactionId);
-      const payload = declarationConfirmation(done);
-      if (!ref) {
-        // A deposit the watch never posted (older than its look-back): say it in the channel.
-        await client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false });
-        o.logger.info('declaration confirmed without a deposit message', { transactionId: done.transactionId });
-        return;
-      }
-      await update({ ...ref, declaration: done });
-      await thread(ref, payload);
     },
   };
 }

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock, Logger } from '../../../src/app/ports.js';
-import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../src/app/compliance/notifier.js';
+import type { ComplianceEvent, ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../src/app/compliance/notifier.js';
 import { createPolicy, type Policy } from '../../../src/domain/policy.js';
 import { createExchangeClient, type ExchangeClient } from '../../../src/exchange/client.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
@@ -48,19 +48,11 @@ export class RecordingNotifier implements ComplianceNotifier {
     }
   }
 
-  depositSeen(deposit: Deposit): void {
+  notify(event: ComplianceEvent): void {
     this.#maybeFail();
-    this.calls.push({ kind: 'seen', deposit });
-  }
-
-  depositChanged(deposit: Deposit, changes: DepositChanges): void {
-    this.#maybeFail();
-    this.calls.push({ kind: 'changed', deposit, changes });
-  }
-
-  declarationDone(done: DeclarationDone): void {
-    this.#maybeFail();
-    this.calls.push({ kind: 'declared', done });
+    if (event.type === 'deposit.seen') this.calls.push({ kind: 'seen', deposit: event.deposit });
+    else if (event.type === 'deposit.changed') this.calls.push({ kind: 'changed', deposit: event.deposit, changes: event.changes });
+    else this.calls.push({ kind: 'declared', done: event.done });
   }
 
   seen(): Deposit[] {
