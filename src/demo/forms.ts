@@ -1,10 +1,10 @@
 /**
  * What the demo's people type into the bot's modals: view.state.values as Slack sends them on a
- * block action or a submission (ids from slack/ids.ts), the options they pick read from the
+ * block action or a submission (ids from slack/kit/slack-ids.ts), the options they pick read from the
  * modal the bot drew, and the same values as a person sees them in the transcript.
  */
 import { stateOf, type StateValues } from '../devtools/slack-requests.js';
-import { dynamicBlockId, INPUT } from '../slack/ids.js';
+import { dynamicBlockId, INPUT } from '../slack/kit/slack-ids.js';
 import { isObject } from './render.js';
 
 export interface PickedOption {

@@ -7,7 +7,7 @@
  */
 import type { FakeSlackCall } from '../devtools/fake-slack-api.js';
 import type { SlackResponse } from '../devtools/slack-requests.js';
-import { BLOCK } from '../slack/ids.js';
+import { BLOCK } from '../slack/kit/slack-ids.js';
 import { isObject, renderMessage, renderView, viewTitle, type FilledValues, type RenderContext } from './render.js';
 
 export interface Seen {

@@ -17,7 +17,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../devtools/fake-slack-api
 import { SlackRequester } from '../devtools/slack-requests.js';
 import { runDesk, type RunningDesk } from '../runtime/bot.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { EVENTS_PATH } from '../slack/app.js';
+import { EVENTS_PATH } from '../slack/app/slack-app.js';
 import { CHANNELS, DESK_TIME_ZONE, PEOPLE } from './people.js';
 
 export interface StageOptions {

@@ -6,7 +6,7 @@
  * deposit that compliance must declare. Every beat writes what each person sees in Slack.
  */
 import type { FakeSlackCall } from '../devtools/fake-slack-api.js';
-import { CALLBACK, ACTION, INPUT } from '../slack/ids.js';
+import { CALLBACK, ACTION, INPUT } from '../slack/kit/slack-ids.js';
 import { SANDBOX_TIMINGS } from '../sandbox/index.js';
 import { cryptoWithdrawalShown, cryptoWithdrawalValues, pickOption, tradeShown, tradeValues, type TradeInput } from './forms.js';
 import { CHANNELS, channelsById, DESK_TIME_ZONE, namesById, PEOPLE, type Person } from './people.js';

@@ -23,13 +23,13 @@ import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
 import type { ExchangeListings } from '../exchange/api.js';
 import type { ExchangePort } from '../ports/exchange.js';
-import { createSlackApp, type SlackApp, type SlackReceiverOptions } from '../slack/app.js';
-import { createSlackComplianceNotifier } from '../slack/compliance/notifier.js';
-import { consoleSlackLogger } from '../slack/library-log.js';
+import { createSlackApp, type SlackApp, type SlackReceiverOptions } from '../slack/app/slack-app.js';
+import { createSlackComplianceNotifier } from '../slack/compliance/deposit-notifier.js';
+import { consoleSlackLogger } from '../slack/app/library-log.js';
 import { createHomes } from '../slack/home/homes.js';
-import { createSlackNotifier } from '../slack/notifier.js';
-import type { SlackRetryOptions } from '../slack/slack-retry.js';
-import { notifierClient } from '../slack/web-clients.js';
+import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
+import type { SlackRetryOptions } from '../slack/app/slack-retry.js';
+import { notifierClient } from '../slack/app/web-clients.js';
 
 export interface DeskParts {
   config: Config;

@@ -10,7 +10,7 @@ import { WATCH_STATE_KEY } from '../app/compliance/watch-state.js';
 import { deposit as depositRecord } from '../exchange/engine-port/deposits.js';
 import { cryptoDeposit } from '../exchange/schemas.js';
 import type { Deposit } from '../ports/exchange.js';
-import { DEPOSIT_MESSAGE_KEY_PREFIX } from '../slack/compliance/notifier.js';
+import { DEPOSIT_MESSAGE_KEY_PREFIX } from '../slack/compliance/deposit-notifier.js';
 import type { DurableKeyValueStore } from '../store/kv.js';
 
 interface Log {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DECLARE_MESSAGES } from '../../src/app/compliance/declare.js';
 import type { FakeSlackCall } from '../../src/devtools/fake-slack-api.js';
 import { DEPOSIT_BLOCK } from '../../src/slack/compliance/deposit-message.js';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { limitViolations } from '../slack/support/block-limits.js';
 import { stateOf, type StateValues } from '../slack/support/signed-requests.js';
 import { COMPLIANCE_CHANNEL, PEOPLE, startComplianceBot, type ComplianceBot } from './support/slack.js';

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION } from '../../src/slack/kit/slack-ids.js';
 import { appHomeOpened } from '../slack/support/signed-requests.js';
 import { approvalMessage, buttonValue, dmsTo, hasButtons, startDeskBot, USERS, type Block, type DeskBot } from './support/desk-bot.js';
 import { click, requestCrypto } from './support/flows.js';

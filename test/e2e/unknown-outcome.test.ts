@@ -6,7 +6,7 @@
  * message shows who decided.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { stateOf } from '../slack/support/signed-requests.js';
 import { click, repliesTo, requestCrypto, submitView } from './support/flows.js';
 import { approvalMessage, buttonValue, startDeskBot, textOf, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECIPIENT_DETAILS_ADVICE } from '../../src/app/compliance/recipient-advice.js';
-import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/ids.js';
-import { findApprovalMessage } from '../../src/slack/notifier.js';
+import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
+import { findApprovalMessage } from '../../src/slack/approvals/approval-notifier.js';
 import { stateOf, type StateValues } from '../slack/support/signed-requests.js';
 import { click, createdRequestId, openWithdrawForm, requestCrypto, submitView } from './support/flows.js';
 import { limitViolations } from '../slack/support/block-limits.js';

@@ -24,15 +24,15 @@ import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot }
 import { createExchangeClient } from '../../src/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { approvalMessageFor, statusMessageFor } from '../../src/slack/blocks/from-record.js';
-import type { SlackContext } from '../../src/slack/context.js';
-import { loadCryptoForm, loadFiatForm, type CryptoFormData, type FiatFormData } from '../../src/slack/forms/withdraw-data.js';
-import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from '../../src/slack/forms/withdraw-form.js';
-import { checkTradeSubmission, quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../../src/slack/forms/trade-form.js';
-import { dynamicBlockId, INPUT } from '../../src/slack/ids.js';
-import { COMMAND_LISTENERS } from '../../src/slack/listeners.js';
-import { checkAmount } from '../../src/slack/validate/amount.js';
-import type { StateValues } from '../../src/slack/view-state.js';
+import { approvalMessageFor, statusMessageFor } from '../../src/slack/approvals/from-record.js';
+import type { SlackContext } from '../../src/slack/app/slack-context.js';
+import { loadCryptoForm, loadFiatForm, type CryptoFormData, type FiatFormData } from '../../src/slack/withdrawals/withdraw-data.js';
+import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from '../../src/slack/withdrawals/withdraw-form.js';
+import { checkTradeSubmission, quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../../src/slack/trades/trade-form.js';
+import { dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
+import { COMMAND_LISTENERS } from '../../src/slack/app/registrations.js';
+import { checkAmount } from '../../src/slack/request-forms/amount-field.js';
+import type { StateValues } from '../../src/slack/kit/view-state.js';
 import { makeFaultKey } from './support/keys.js';
 import { unsafeSequences } from './support/mrkdwn-scan.js';
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 import { SlackRequester, slackSignature, commandBody, FORM, stateOf, type StateValues } from '../../src/devtools/slack-requests.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { blocksOf, buttonValue } from '../e2e/support/desk-bot.js';
 import { until } from '../support/until.js';
 import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from './support/child-process.js';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackSignature, commandBody, FORM, appHomeOpened, blockActionPayload, viewSubmissionPayload, blockSuggestionPayload, stateOf } from '../../src/devtools/slack-requests.js';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { SIGNING_SECRET } from '../slack/support/harness.js';
 import { approvalMessage, buttonValue, startDeskBot, USERS, APPROVAL_CHANNEL, type DeskBot } from '../e2e/support/desk-bot.js';
 import { requestCrypto } from '../e2e/support/flows.js';

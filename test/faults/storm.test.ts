@@ -12,8 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmp } from '../../src/domain/money.js';
 import { createRng } from '../../src/sandbox/prng.js';
-import { ACTION } from '../../src/slack/ids.js';
-import { INTERNAL_ERROR_TEXT } from '../../src/slack/reply.js';
+import { ACTION } from '../../src/slack/kit/slack-ids.js';
+import { INTERNAL_ERROR_TEXT } from '../../src/slack/kit/reply.js';
 import { approvalMessage, APPROVAL_CHANNEL, buttonValue, destinations, hasButtons, startDeskBot, USERS, type DeskBot } from '../e2e/support/desk-bot.js';
 
 const SEED = process.env.STORM_SEED ?? 'storm-1';

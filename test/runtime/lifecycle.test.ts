@@ -15,13 +15,13 @@ import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-sl
 import { SCOPES } from '../../src/exchange/assumptions.js';
 import { runDesk, type RunningDesk } from '../../src/runtime/bot.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { EVENTS_PATH } from '../../src/slack/app.js';
+import { EVENTS_PATH } from '../../src/slack/app/slack-app.js';
 import { makeKey } from '../sandbox/support/sign.js';
 import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
 import { SlackRequester } from '../slack/support/signed-requests.js';
 import { until } from '../support/until.js';
-import { SUBMISSION_KEY_PREFIX } from '../../src/slack/submissions.js';
-import { SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
+import { SUBMISSION_KEY_PREFIX } from '../../src/slack/app/submission-markers.js';
+import { SUBMISSION_RETENTION_MS } from '../../src/slack/app/retention.js';
 
 const TRADER = 'U0REQ0001';
 const GRACE_MS = 300;
@@ -44,10 +44,14 @@ interface Started {
 /** The bot on a fresh sandbox and fake Slack; `prepare` may put files in the data folder first. */
 async function startDesk(prepare: (dataDir: string) => void = () => {}): Promise<Started> {
   const key = makeKey();
-  const sandbox = await startSandbox({ seed: 'lifecycle', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
-  cleanup.push(() => sandbox.close());
+  // Cleanup runs in reverse: the exchange goes first, so work the stop cut off (a listener waiting
+  // on a hung exchange) ends and answers while the fake Slack still listens, and no call of it is
+  // left to fail against a closed server after the test.
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
   cleanup.push(() => fake.stop());
+  cleanup.push(() => new Promise((r) => setTimeout(r, 200)));
+  const sandbox = await startSandbox({ seed: 'lifecycle', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
+  cleanup.push(() => sandbox.close());
   const dataDir = mkdtempSync(join(tmpdir(), 'lifecycle-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   prepare(dataDir);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadWatchState, WATCH_STATE_KEY } from '../../src/app/compliance/watch-state.js';
 import { migrateStoredValues } from '../../src/runtime/migrations.js';
-import { depositMessageKey } from '../../src/slack/compliance/notifier.js';
+import { depositMessageKey } from '../../src/slack/compliance/deposit-notifier.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../src/store/kv.js';
 
 const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';

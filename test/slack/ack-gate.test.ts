@@ -1,6 +1,6 @@
 /** The AckGate: work after an ack waits for the other acks, never longer than its bound. */
 import { describe, expect, it } from 'vitest';
-import { AckGate } from '../../src/slack/ack-gate.js';
+import { AckGate } from '../../src/slack/app/ack-gate.js';
 
 describe('AckGate', () => {
   it('lets work go on once no request waits for its ack', async () => {

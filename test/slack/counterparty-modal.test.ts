@@ -1,7 +1,7 @@
 /** /counterparty and the Declare counterparty button through Bolt's receiver (issue 6's modal). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntryInput } from '../../src/app/ports.js';
-import { ACTION, BLOCK, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION, BLOCK, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { viewViolations } from './support/block-limits.js';
 import { fakeExchange, PEOPLE, startHarness, type Harness } from './support/harness.js';
 import { stateOf, type StateValues } from './support/signed-requests.js';

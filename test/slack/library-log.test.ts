@@ -1,5 +1,5 @@
 /**
- * What the Slack libraries write at LOG_LEVEL=debug (src/slack/library-log.ts): no envelope, no
+ * What the Slack libraries write at LOG_LEVEL=debug (src/slack/app/library-log.ts): no envelope, no
  * payload, no Socket Mode ticket; their ordinary lines still.
  *
  * The first two tests run a whole Socket Mode session through the real libraries, wired by
@@ -21,9 +21,9 @@ import type { Logger } from '@slack/bolt';
 import { loadConfig } from '../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 import { createLogger } from '../../src/runtime/logger.js';
-import { createSlackApp } from '../../src/slack/app.js';
-import type { SlackDeps } from '../../src/slack/context.js';
-import { guardSlackLogger } from '../../src/slack/library-log.js';
+import { createSlackApp } from '../../src/slack/app/slack-app.js';
+import type { SlackDeps } from '../../src/slack/app/slack-context.js';
+import { guardSlackLogger } from '../../src/slack/app/library-log.js';
 import { until } from '../support/until.js';
 import { startSocketModeServer, type SocketModeServer } from './support/socket-mode-server.js';
 

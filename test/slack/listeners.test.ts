@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_LISTENERS } from '../../src/slack/listeners.js';
-import { ACTION, BLOCK, CALLBACK, COMMAND, INPUT } from '../../src/slack/ids.js';
+import { COMMAND_LISTENERS } from '../../src/slack/app/registrations.js';
+import { ACTION, BLOCK, CALLBACK, COMMAND, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
 import { stateOf } from './support/signed-requests.js';
 import { appHomeOpened, deferred, fakeExchangeAndHarness } from './support/listeners-support.js';

@@ -2,13 +2,13 @@
 import { balance, currencyEntry, fiatTerms, savedAddress, savedBankAccount } from '../../src/exchange/engine-port/lookups.js';
 import { describe, expect, it } from 'vitest';
 import type { AddressBookAddress, Balance, CryptoCurrencyEntry } from '../../src/exchange/schemas.js';
-import { loadingView, noticeView } from '../../src/slack/blocks/modals/common.js';
-import { counterpartyView, walletOptions } from '../../src/slack/blocks/modals/counterparty.js';
-import { rejectReasonView } from '../../src/slack/blocks/modals/reject.js';
-import { tradeView } from '../../src/slack/blocks/modals/trade.js';
-import { cryptoWithdrawView, destinationState, fiatWithdrawView, withdrawChoiceView } from '../../src/slack/blocks/modals/withdraw.js';
-import { cryptoFormData, fiatFormData } from '../../src/slack/forms/withdraw-data.js';
-import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/ids.js';
+import { loadingView, noticeView } from '../../src/slack/kit/modal-views.js';
+import { counterpartyView, walletOptions } from '../../src/slack/compliance/counterparty-modal.js';
+import { rejectReasonView } from '../../src/slack/approvals/reject-modal.js';
+import { tradeView } from '../../src/slack/trades/trade-modal.js';
+import { cryptoWithdrawView, destinationState, fiatWithdrawView, withdrawChoiceView } from '../../src/slack/withdrawals/withdraw-modal.js';
+import { cryptoFormData, fiatFormData } from '../../src/slack/withdrawals/withdraw-data.js';
+import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { viewViolations } from './support/block-limits.js';
 
 const NOW = Date.UTC(2024, 4, 1, 12);

@@ -11,8 +11,8 @@ import type { Logger } from '../../src/app/ports.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { newExecution, newRequest, type DeskRequest } from '../../src/domain/record.js';
-import { createSlackNotifier, findApprovalMessage } from '../../src/slack/notifier.js';
-import { slackRetryDecision } from '../../src/slack/slack-retry.js';
+import { createSlackNotifier, findApprovalMessage } from '../../src/slack/approvals/approval-notifier.js';
+import { slackRetryDecision } from '../../src/slack/app/slack-retry.js';
 import { memoryKv } from '../../src/store/memory.js';
 
 const CHANNEL = 'C0APPROVE1';

@@ -1,8 +1,8 @@
 /** The question an unknown outcome puts to a person, as Block Kit: ids unique, text escaped, words true. */
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../src/domain/record.js';
-import { candidateLine, decisionLine, decisionsBlock, parseDecisionButtonValue, questionBlocks } from '../../src/slack/blocks/person-question.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { candidateLine, decisionLine, decisionsBlock, parseDecisionButtonValue, questionBlocks } from '../../src/slack/approvals/person-question.js';
+import { ACTION } from '../../src/slack/kit/slack-ids.js';
 import { limitViolations } from './support/block-limits.js';
 
 const T = 1_800_000_000_000;

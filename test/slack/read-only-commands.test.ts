@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Balance, CryptoWithdrawalListItem } from '../../src/exchange/schemas.js';
 import { ExchangeError } from '../../src/ports/exchange-error.js';
-import { ACTION, BLOCK } from '../../src/slack/ids.js';
+import { ACTION, BLOCK } from '../../src/slack/kit/slack-ids.js';
 import { deferred, fakeExchange, listOf, PEOPLE, startHarness, type Harness } from './support/harness.js';
 
 const balances: Balance[] = [

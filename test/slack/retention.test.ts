@@ -1,10 +1,10 @@
-/** Retention of the Slack side's references in the key-value file (src/slack/retention.ts). */
+/** Retention of the Slack side's references in the key-value file (src/slack/app/retention.ts). */
 import { describe, expect, it } from 'vitest';
 import { deposit as depositRecord } from '../../src/exchange/engine-port/deposits.js';
-import { approvalMessageKey } from '../../src/slack/notifier.js';
-import { depositMessageKey } from '../../src/slack/compliance/notifier.js';
-import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/retention.js';
-import { SUBMISSION_KEY_PREFIX } from '../../src/slack/submissions.js';
+import { approvalMessageKey } from '../../src/slack/approvals/approval-notifier.js';
+import { depositMessageKey } from '../../src/slack/compliance/deposit-notifier.js';
+import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/app/retention.js';
+import { SUBMISSION_KEY_PREFIX } from '../../src/slack/app/submission-markers.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const slackTs = (ms: number) => `${Math.floor(ms / 1000)}.000100`;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlackCall } from '../../src/devtools/fake-slack-api.js';
 import { ExchangeError } from '../../src/ports/exchange-error.js';
 import type { CreateQuoteBody } from '../../src/exchange/schemas.js';
-import { ACTION, BLOCK, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION, BLOCK, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { viewViolations } from './support/block-limits.js';
 import { fakeExchange, PEOPLE, startHarness, type Harness } from './support/harness.js';
 import { stateOf, type StateValues } from './support/signed-requests.js';

@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { checkDeclaration } from '../../src/app/compliance/declaration.js';
 import { counterpartyBody } from '../../src/exchange/engine-port/counterparty.js';
 import { errorsByInput } from '../../src/slack/compliance/form-fields.js';
-import { counterpartyValues } from '../../src/slack/forms/counterparty-form.js';
-import type { StateValues } from '../../src/slack/view-state.js';
+import { counterpartyValues } from '../../src/slack/compliance/counterparty-form.js';
+import type { StateValues } from '../../src/slack/kit/view-state.js';
 import { decimalPlaces, isDecimal, normalize } from '../../src/domain/money.js';
-import { dynamicBlockId, INPUT } from '../../src/slack/ids.js';
-import { checkAmount } from '../../src/slack/validate/amount.js';
-import { destinationProblem } from '../../src/slack/validate/destination.js';
-import { checkTrade, checkTradeLimit, parsePair, parseSlippage } from '../../src/slack/validate/trade.js';
-import { checkCryptoWithdrawal, checkFiatWithdrawal } from '../../src/slack/validate/withdrawal.js';
+import { dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
+import { checkAmount } from '../../src/slack/request-forms/amount-field.js';
+import { destinationProblem } from '../../src/slack/withdrawals/destination-check.js';
+import { checkTrade, checkTradeLimit, parsePair, parseSlippage } from '../../src/slack/trades/trade-validation.js';
+import { checkCryptoWithdrawal, checkFiatWithdrawal } from '../../src/slack/withdrawals/withdraw-validation.js';
 
 const BTC = { currency: 'BTC', precision: 8 };
 const err = (text: string, rules: Parameters<typeof checkAmount>[1] = BTC) => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressBookAddress, Balance, CryptoCurrencyEntry } from '../../src/exchange/schemas.js';
-import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/ids.js';
+import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { deferred, fakeExchange, listOf, PEOPLE, startHarness, type Harness } from './support/harness.js';
 import { stateOf, type StateValues } from './support/signed-requests.js';
 import type { FakeSlackCall } from '../../src/devtools/fake-slack-api.js';

@@ -3,10 +3,10 @@
  * again as it was filled in with the exchange's objection on the field at fault. Pure builders.
  */
 import type { DeclarationOutcome } from '../../app/compliance/declare.js';
-import { context, modal, section, type KnownBlock, type ModalView } from '../blocks/kit.js';
-import { code, escapeMrkdwn, mention } from '../blocks/text.js';
-import { slackDate } from '../blocks/format.js';
-import { BLOCK, CALLBACK } from '../ids.js';
+import { context, modal, section, type KnownBlock, type ModalView } from '../kit/blocks.js';
+import { code, escapeMrkdwn, mention } from '../kit/mrkdwn.js';
+import { slackDate } from '../kit/format.js';
+import { BLOCK, CALLBACK } from '../kit/slack-ids.js';
 import type { SubmittedValues } from './form-fields.js';
 
 const TITLE = 'Counterparty';

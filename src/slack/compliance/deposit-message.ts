@@ -1,13 +1,13 @@
 /**
  * The deposit's message in the compliance channel and the lines in its thread: pure builders.
- * Every exchange and user text is escaped for mrkdwn (blocks/text.ts) and cut to Block Kit's limits.
+ * Every exchange and user text is escaped for mrkdwn (kit/mrkdwn.ts) and cut to Block Kit's limits.
  */
 import type { DeclarationDone, DepositChanges } from '../../app/compliance/notifier.js';
 import type { Deposit } from '../../ports/exchange.js';
-import { formatAmount, shortAddress, slackDate } from '../blocks/format.js';
-import { actions, button, context, fieldsSection, message, sandboxBanner, section, type KnownBlock, type MessagePayload } from '../blocks/kit.js';
-import { code, escapeMrkdwn, link, mention } from '../blocks/text.js';
-import { ACTION, BLOCK } from '../ids.js';
+import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
+import { actions, button, context, fieldsSection, message, sandboxBanner, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
+import { code, escapeMrkdwn, link, mention } from '../kit/mrkdwn.js';
+import { ACTION, BLOCK } from '../kit/slack-ids.js';
 
 /** block_ids of the deposit message (tests and updates find parts by them). */
 export const DEPOSIT_BLOCK = {

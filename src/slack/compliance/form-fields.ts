@@ -3,9 +3,9 @@
  * land on the input at fault, and a submitted form can be shown again as it was filled in.
  */
 import type { DeclarationErrors, DeclarationField } from '../../app/compliance/declaration.js';
-import { INPUT } from '../ids.js';
+import { INPUT } from '../kit/slack-ids.js';
 
-/** Use-case field -> the modal input (block_id and action_id alike, see ids.ts). */
+/** Use-case field -> the modal input (block_id and action_id alike, see kit/slack-ids.ts). */
 export const FIELD_INPUT: Readonly<Record<DeclarationField, string>> = {
   transactionId: INPUT.cpTransaction,
   entityType: INPUT.cpEntityType,

@@ -8,8 +8,8 @@ import type { DeskReads } from '../../app/desk-reads.js';
 import type { Clock, DeskEvent, Logger } from '../../app/ports.js';
 import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
-import { homeRequestOf } from '../blocks/from-record.js';
-import { homeView, type HomeViewInput } from '../blocks/home.js';
+import { homeRequestOf } from '../approvals/from-record.js';
+import { homeView, type HomeViewInput } from './home-view.js';
 
 /** Finished requests shown under "Recent activity". */
 export const RECENT_LIMIT = 10;

@@ -10,8 +10,8 @@ import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake
 import { composeDesk } from '../../../src/runtime/compose.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
 import { memoryRepository } from '../../../src/store/memory.js';
-import { EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
-import { createSlackComplianceNotifier } from '../../../src/slack/compliance/notifier.js';
+import { EVENTS_PATH, type SlackApp } from '../../../src/slack/app/slack-app.js';
+import { createSlackComplianceNotifier } from '../../../src/slack/compliance/deposit-notifier.js';
 import { BOT_TOKEN, PEOPLE, SIGNING_SECRET } from '../../slack/support/harness.js';
 import { SlackRequester } from '../../slack/support/signed-requests.js';
 import type { World } from './world.js';

@@ -20,8 +20,8 @@ import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/excha
 import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
-import { EVENTS_PATH } from '../../../src/slack/app.js';
-import { ACTION, BLOCK } from '../../../src/slack/ids.js';
+import { EVENTS_PATH } from '../../../src/slack/app/slack-app.js';
+import { ACTION, BLOCK } from '../../../src/slack/kit/slack-ids.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/store/kv.js';
 import { openRepository, type DurableRepository } from '../../../src/store/repository.js';

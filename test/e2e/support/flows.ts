@@ -1,6 +1,6 @@
 /** What people do in Slack, as signed requests to the bot under test (desk-bot.ts). */
 import { expect } from 'vitest';
-import { CALLBACK, dynamicBlockId, INPUT } from '../../../src/slack/ids.js';
+import { CALLBACK, dynamicBlockId, INPUT } from '../../../src/slack/kit/slack-ids.js';
 import { stateOf, type SignOptions, type StateValues } from '../../slack/support/signed-requests.js';
 import { APPROVAL_CHANNEL, destinations, USERS, type DeskBot } from './desk-bot.js';
 

@@ -2,7 +2,7 @@
  * Walks Block Kit JSON and reports every text over its limit (limits.ts), so tests can assert
  * that no builder produces something Slack would refuse.
  */
-import { LIMITS } from '../../../src/slack/blocks/limits.js';
+import { LIMITS } from '../../../src/slack/kit/limits.js';
 
 type Json = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import type { ExchangeApi } from '../../../src/exchange/api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
-import { EVENTS_PATH, type SlackApp } from '../../../src/slack/app.js';
+import { EVENTS_PATH, type SlackApp } from '../../../src/slack/app/slack-app.js';
 import { SlackRequester } from './signed-requests.js';
 
 export const PEOPLE = {

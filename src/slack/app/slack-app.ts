@@ -1,0 +1,130 @@
+/**
+ * Builds the Bolt app: HTTP mode (HTTPReceiver, one endpoint /slack/events for commands,
+ * interactivity, options and events) unless an app token is configured, then Socket Mode.
+ * `processBeforeResponse: false`: an ack() answers Slack at once and the listener goes on.
+ */
+import { onlyThisWorkspace } from './workspace-binding.js';
+import { refusingFutureRequests } from './request-freshness.js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver, SocketModeReceiver, type Logger } from '@slack/bolt';
+import type { Config } from '../../config/config.js';
+import { rolesOf, type SlackContext, type SlackDeps } from './slack-context.js';
+import { registerListeners } from './registrations.js';
+import { AckGate } from './ack-gate.js';
+import { ModalCache } from './modal-cache.js';
+import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
+
+export const EVENTS_PATH = '/slack/events';
+
+export interface SlackReceiverOptions {
+  /** Overrides config.slack.port (tests pass 0 for a free port). */
+  port?: number;
+  /** Bolt answers 404 when no listener acks within this time (default 3001 ms). */
+  unhandledRequestTimeoutMillis?: number;
+  /** Web API client retries; tests pass { retries: 0 } so a failing fake fails fast. */
+  retryConfig?: { retries: number };
+  /** Where Bolt, Socket Mode and the WebClient log (through guardSlackLogger); default: the console at LOG_LEVEL. */
+  logger?: Logger;
+}
+
+export interface CreateSlackAppOptions {
+  config: Config;
+  deps: SlackDeps;
+  receiverOptions?: SlackReceiverOptions;
+}
+
+export interface SlackApp {
+  app: App;
+  context: SlackContext;
+  mode: 'http' | 'socket';
+  /** Starts listening (HTTP) or connecting (Socket Mode). Resolves with the bound port in HTTP mode. */
+  start(): Promise<{ port?: number }>;
+  /** Stops listening, then waits for the listeners still at work after their ack. */
+  stop(): Promise<void>;
+}
+
+/** Create the Slack app over the ports in `deps`; nothing listens until start(). */
+export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSlackAppOptions): SlackApp {
+  const botToken = config.slack.botToken.reveal();
+  const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
+  // Every Slack library gets this logger, never a logLevel: given only a level, Bolt, the receivers
+  // and Socket Mode each build a console logger of their own, which would print the envelopes and
+  // tickets the guard withholds (library-log.ts). The WebClients share the App's logger.
+  const logger = guardSlackLogger(receiverOptions.logger ?? consoleSlackLogger(config.logLevel));
+  // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
+  const common = { token: botToken, clientOptions, convoStore: false as const, logger };
+
+  let app: App;
+  let httpReceiver: HTTPReceiver | undefined;
+  const appToken = config.slack.appToken?.reveal();
+  if (appToken !== undefined) {
+    const receiver = new SocketModeReceiver({ appToken, logger });
+    app = new App({ ...common, receiver });
+  } else {
+    const signingSecret = config.slack.signingSecret?.reveal();
+    // loadConfig refuses HTTP mode without a signing secret; this guards hand-built configs.
+    if (!signingSecret) throw new Error('SLACK_SIGNING_SECRET is required in HTTP mode');
+    httpReceiver = new HTTPReceiver({
+      signingSecret,
+      endpoints: EVENTS_PATH,
+      processBeforeResponse: false,
+      ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
+      logger,
+    });
+    httpReceiver.requestListener = refusingFutureRequests(httpReceiver.requestListener);
+    app = new App({ ...common, receiver: httpReceiver });
+  }
+
+  const context: SlackContext = {
+    config,
+    deps,
+    roles: rolesOf(deps.policy),
+    sandbox: config.exchange.kind === 'sandbox',
+    logger: app.logger,
+    modals: new ModalCache(deps.clock),
+    ackGate: new AckGate(),
+    submissions: new Map(),
+  };
+  // Listeners go on after their ack; stop() waits for them so nothing they do meets closed stores.
+  const inFlight = new Set<Promise<unknown>>();
+  app.use(async ({ next }) => {
+    const work = next();
+    inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      inFlight.delete(work);
+    }
+  });
+  app.use(onlyThisWorkspace(() => app.client.auth.test(), (m) => app.logger.warn(m)));
+  registerListeners(app, context);
+  app.error(async (error) => {
+    // Bolt's errors can carry the request; log the kind and message only.
+    app.logger.error(`listener failed: ${error.name}: ${error.message}`);
+  });
+
+  return {
+    app,
+    context,
+    mode: httpReceiver ? 'http' : 'socket',
+    async start() {
+      if (!httpReceiver) {
+        await app.start();
+        return {};
+      }
+      const server = (await app.start(receiverOptions.port ?? config.slack.port)) as Server;
+      // A request waits for its ack from arrival until its response is sent (ack-gate.ts).
+      server.on('request', (_req, res) => {
+        const release = context.ackGate.enter();
+        res.once('finish', release);
+        res.once('close', release);
+      });
+      return { port: (server.address() as AddressInfo).port };
+    },
+    async stop() {
+      await app.stop();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

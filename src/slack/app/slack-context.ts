@@ -1,0 +1,94 @@
+/**
+ * What every listener gets: the configuration, the ports it may use, and who is who on the desk.
+ * Built once in slack-app.ts and handed to the listener factories in registrations.ts.
+ */
+import { isApprover, isCompliance, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
+import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
+import type { Config } from '../../config/config.js';
+import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../../app/ports.js';
+import type { ExchangeListings } from '../../exchange/api.js';
+import type { Engine } from '../../app/engine.js';
+import type { DeskReads } from '../../app/desk-reads.js';
+import type { Homes } from '../home/homes.js';
+import type { Declarations } from '../../app/compliance/declare.js';
+import type { ModalCache } from './modal-cache.js';
+import type { AckGate } from './ack-gate.js';
+import type { WithdrawFormData } from '../withdrawals/withdraw-data.js';
+
+/** Bolt's Web API client as listeners receive it. */
+export type SlackClient = AllMiddlewareArgs['client'];
+
+/** What an open modal was filled with, by view id. */
+export type FormData = WithdrawFormData;
+
+
+/**
+ * Everything the listeners use, built by the composition root (runtime/compose.ts) before the app
+ * exists: nothing is optional and nothing is wired later.
+ */
+export interface SlackDeps {
+  /** Who may request, approve and declare (domain/policy.ts). */
+  policy: Policy;
+  /** Read-only use here (balances, lookups for the forms, wallet search); writes go through the approval engine. */
+  exchange: ExchangePort;
+  /** The `/desk` listings: the exchange's records as it lists them. */
+  listings: ExchangeListings;
+  clock: Clock;
+  /** The approval engine: its commands, its reads, and indicative quotes for the trade form. */
+  desk: DeskPort;
+  /** App Home: who has it open, and publishing it again after a change. */
+  homes: Homes;
+  /** The counterparty declaration use case (app/compliance/declare.ts). */
+  declarations: Declarations;
+  /** Pairs the desk trades, e.g. ["BTC-SGD"]; empty: any well-formed pair. */
+  tradePairs: readonly string[];
+  /** Where refused attempts the issues ask to audit are recorded (e.g. a counterparty declaration by a non-officer). */
+  audit: AuditLog;
+  /** Durable small values: the dedupe tokens of submitted forms (submissions.ts). */
+  kv: KeyValueStore;
+}
+
+/** What the Slack layer asks of the approval engine. */
+export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'previewQuote'> & DeskReads;
+
+/** The terms of a quote as the engine takes them (app/quotes.ts QuoteTerms). */
+export interface QuoteTermsView {
+  symbol: string;
+  side: 'buy' | 'sell';
+  quantity: string;
+  quantityCurrency: string | null;
+  paymentMethod: string;
+}
+
+export interface Roles {
+  isRequester(userId: string): boolean;
+  isApprover(userId: string): boolean;
+  isCompliance(userId: string): boolean;
+  /** Requester, approver or compliance: may read balances and records. */
+  isDeskMember(userId: string): boolean;
+}
+
+export interface SlackContext {
+  config: Config;
+  deps: SlackDeps;
+  roles: Roles;
+  /** The embedded sandbox exchange: every post carries a SANDBOX banner. */
+  sandbox: boolean;
+  logger: Logger;
+  /** Data of open modals, by view id. */
+  modals: ModalCache<FormData>;
+  /** Acknowledgements before work (ack-gate.ts). */
+  ackGate: AckGate;
+  /** Form submissions in flight or done, by view id (submissions.ts). */
+  submissions: Map<string, Promise<unknown>>;
+}
+
+/** The listeners' view of who is who: the policy's answers, never a second list. */
+export function rolesOf(policy: Policy): Roles {
+  return {
+    isRequester: (u) => mayRequest(policy, u),
+    isApprover: (u) => isApprover(policy, u),
+    isCompliance: (u) => isCompliance(policy, u),
+    isDeskMember: (u) => isDeskMember(policy, u),
+  };
+}

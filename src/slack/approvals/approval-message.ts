@@ -1,0 +1,227 @@
+/**
+ * The approval message in APPROVAL_CHANNEL_ID: what, who asked, the amounts, the destination,
+ * the progress, and Approve / Reject / Cancel until decided; afterwards the outcome, who and when,
+ * and the execution status line. Rebuilt whole after every change and sent with chat.update.
+ */
+import { ACTION, BLOCK } from '../kit/slack-ids.js';
+import {
+  actions,
+  button,
+  confirm,
+  context,
+  fieldsSection,
+  header,
+  message,
+  sandboxBanner,
+  section,
+  type KnownBlock,
+  type MessagePayload,
+} from '../kit/blocks.js';
+import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
+import { code, escapeMrkdwn, link, mention } from '../kit/mrkdwn.js';
+import { decisionsBlock, questionBlocks, type QuestionView } from './person-question.js';
+import type { PersonDecisionRecord } from '../../domain/record.js';
+import { KIND_LABEL, tradeQuantityCurrency, type Approval, type BankAccountView, type Decision, type RequestView, type StatusLine } from './request-view.js';
+
+export interface ApprovalMessageInput {
+  requestId: string;
+  requesterId: string;
+  createdAt: number;
+  /** When a request still pending stops being approvable. */
+  expiresAt?: number;
+  request: RequestView;
+  /** The snapshot hash approvals bind to; carried by the Approve button when given. */
+  snapshotHash?: string;
+  requiredApprovals: number;
+  approvals: readonly Approval[];
+  decision?: Decision;
+  status?: StatusLine;
+  /** A warning above the buttons, e.g. a trade sent back for approval after a re-quote. */
+  notice?: string;
+  /** An unknown outcome the exchange could not settle: the question and its buttons. */
+  question?: QuestionView;
+  /** People's decisions on an unknown outcome, oldest first. */
+  decisions?: readonly PersonDecisionRecord[];
+  sandbox: boolean;
+}
+
+/** Button labels, exactly as the issue asks. */
+export const APPROVAL_BUTTON = { approve: 'Approve', reject: 'Reject', cancel: 'Cancel' } as const;
+
+/** The whole approval message. */
+export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
+  const blocks: KnownBlock[] = [];
+  if (input.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
+  blocks.push(header(`${KIND_LABEL[input.request.kind]} · ${headline(input.request)}`));
+  blocks.push(...requestBlocks(input));
+  blocks.push(context([progressLine(input)], BLOCK.approvalProgress));
+  if (input.decision) blocks.push(section(outcomeLine(input.decision), BLOCK.approvalOutcome));
+  if (input.status) blocks.push(context([statusLineText(input.status)], BLOCK.approvalStatus));
+  if (input.question) blocks.push(...questionBlocks(input.question));
+  const decided = decisionsBlock(input.requestId, input.decisions ?? []);
+  if (decided) blocks.push(decided);
+  if (!input.decision) {
+    if (input.notice) blocks.push(section(`:warning: ${escapeMrkdwn(input.notice, 2_900)}`));
+    if (input.expiresAt !== undefined) blocks.push(context([`Expires ${slackDate(input.expiresAt)} unless approved.`]));
+    blocks.push(approvalButtons(input));
+  }
+  return message(fallbackText(input), blocks);
+}
+
+/**
+ * Summary and detail blocks of a request, shared by the message and the App Home cards. `idSuffix`
+ * keeps block ids unique where several requests share one view (App Home): Slack refuses repeats.
+ */
+export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'requesterId' | 'createdAt' | 'request'>, idSuffix = ''): KnownBlock[] {
+  const fields = [`*Requested by*\n${mention(input.requesterId)} ${slackDate(input.createdAt)}`, `*Request*\n${code(input.requestId, 40)}`, ...detailFields(input.request)];
+  const blocks: KnownBlock[] = [fieldsSection(fields, BLOCK.approvalSummary + idSuffix)];
+  const extra: string[] = [];
+  const { note, purpose } = input.request;
+  if (purpose) extra.push(`*Purpose:* ${escapeMrkdwn(purpose, 1_000)}`);
+  if (note) extra.push(`*Note:* ${escapeMrkdwn(note, 1_500)}`);
+  if (extra.length > 0) blocks.push(section(extra.join('\n')));
+  return blocks;
+}
+
+/** Approve (with a confirmation), Reject and Cancel; values from approvalButtonValue. */
+export function approvalButtons(input: Pick<ApprovalMessageInput, 'requestId' | 'request' | 'snapshotHash'>, idSuffix = ''): KnownBlock {
+  const what = escapeMrkdwn(`${KIND_LABEL[input.request.kind].toLowerCase()} ${headline(input.request)}`, 200);
+  return actions(
+    [
+      button(APPROVAL_BUTTON.approve, ACTION.approve, approvalButtonValue(input.requestId, input.snapshotHash), {
+        style: 'primary',
+        confirm: confirm('Approve this request?', `You approve the ${what} (request ${escapeMrkdwn(input.requestId, 40)}).`, 'Approve', 'Not yet', 'primary'),
+      }),
+      button(APPROVAL_BUTTON.reject, ACTION.reject, input.requestId, { style: 'danger' }),
+      button(APPROVAL_BUTTON.cancel, ACTION.cancel, input.requestId),
+    ],
+    BLOCK.approvalActions + idSuffix,
+  );
+}
+
+/**
+ * The value of the approval buttons: the request id, and the snapshot hash the clicker saw, so an
+ * approval binds to exactly what was on screen ("R7K2QX" or "R7K2QX:3f2a…").
+ */
+export function approvalButtonValue(requestId: string, snapshotHash?: string): string {
+  return snapshotHash ? `${requestId}:${snapshotHash}` : requestId;
+}
+
+/** Reads approvalButtonValue back; undefined for anything malformed. */
+export function parseApprovalButtonValue(value: string | undefined): { requestId: string; snapshotHash?: string } | undefined {
+  const m = /^([A-Za-z0-9_-]{1,64})(?::([A-Za-z0-9]{1,128}))?$/.exec(value ?? '');
+  if (!m) return undefined;
+  return m[2] ? { requestId: m[1]!, snapshotHash: m[2] } : { requestId: m[1]! };
+}
+
+/** "1 of 2 approvals: <@U1>"; after approval "Approved by <@U1> and <@U2>". */
+export function progressLine(input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'decision'>): string {
+  const who = input.approvals.map((a) => mention(a.userId));
+  if (input.decision?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
+  const count = `${input.approvals.length} of ${input.requiredApprovals} approvals`;
+  return who.length === 0 ? `${count} so far` : `${count}: ${who.join(', ')}`;
+}
+
+export function outcomeLine(decision: Decision): string {
+  switch (decision.outcome) {
+    case 'approved':
+      return `:white_check_mark: *Approved* ${slackDate(decision.at)}`;
+    case 'rejected':
+      return `:no_entry: *Rejected* by ${mention(decision.by)} ${slackDate(decision.at)}\n>${escapeMrkdwn(decision.reason, 2_000).replace(/\n/g, '\n>')}`;
+    case 'cancelled':
+      return `:heavy_multiplication_x: *Cancelled* by ${mention(decision.by)} ${slackDate(decision.at)}`;
+    case 'expired':
+      return `:hourglass: *Expired* ${slackDate(decision.at)} without enough approvals`;
+  }
+}
+
+const TONE_EMOJI: Record<StatusLine['tone'], string> = {
+  progress: ':arrows_counterclockwise:',
+  success: ':white_check_mark:',
+  failure: ':x:',
+  warning: ':warning:',
+};
+
+export function statusLineText(status: StatusLine): string {
+  const linkText = status.link ? ` · ${link(status.link.url, status.link.label)}` : '';
+  return `${TONE_EMOJI[status.tone]} ${escapeMrkdwn(status.text, 2_000)}${linkText} · ${slackDate(status.at, '{time}')}`;
+}
+
+/** "1.5 BTC to Cold wallet", "Buy 0.5 BTC with SGD": plain words for headers and fallbacks. */
+export function headline(r: RequestView): string {
+  switch (r.kind) {
+    case 'crypto_withdrawal':
+      return `${formatAmount(r.amount, r.asset)} to ${r.destination.label}`;
+    case 'fiat_withdrawal':
+      return `${formatAmount(r.amount, r.currency)} to ${r.bankAccount.display}`;
+    case 'trade': {
+      const [base = r.symbol, counter = ''] = r.symbol.split('-');
+      const verb = r.side === 'buy' ? 'Buy' : 'Sell';
+      const other = r.side === 'buy' ? 'with' : 'for';
+      const currency = tradeQuantityCurrency(r);
+      return currency === base ? `${verb} ${formatAmount(r.quantity, base)} ${other} ${counter}` : `${verb} ${base} for ${formatAmount(r.quantity, currency)}`;
+    }
+    case 'bank_account_removal':
+      return r.bankAccount.display;
+  }
+}
+
+function detailFields(r: RequestView): string[] {
+  switch (r.kind) {
+    case 'crypto_withdrawal':
+      return [
+        `*Amount*\n${formatAmount(r.amount, esc(r.asset))} (${esc(r.network)})`,
+        `*Fee*\n${formatAmount(r.fee, esc(r.asset))}`,
+        `*Total*\n*${formatAmount(r.total, esc(r.asset))}*`,
+        `*Destination*\n${esc(r.destination.label)}\n${code(r.destination.address, 300)}${r.destination.addressTag ? `\nTag/memo ${code(r.destination.addressTag, 100)}` : ''}`,
+      ];
+    case 'fiat_withdrawal':
+      return [
+        `*Amount*\n${formatAmount(r.amount, esc(r.currency))}`,
+        `*Fee*\n${formatAmount(r.fee, esc(r.currency))}`,
+        `*Total*\n*${formatAmount(r.total, esc(r.currency))}*`,
+        `*Bank account*\n${bankText(r.bankAccount)}`,
+      ];
+    case 'trade': {
+      const [, counter = ''] = r.symbol.split('-');
+      const limitWord = r.side === 'buy' ? 'at most' : 'at least';
+      const slippage = r.slippageBps == null ? '' : ` (${bpsText(r.slippageBps)} from indicative)`;
+      return [
+        `*Trade*\n${r.side === 'buy' ? 'Buy' : 'Sell'} ${esc(r.symbol)}`,
+        `*Quantity*\n${formatAmount(r.quantity, esc(tradeQuantityCurrency(r)))}`,
+        `*Indicative price*\n${formatAmount(r.quote.price, esc(counter))}`,
+        `*Worst acceptable price*\n${limitWord} ${formatAmount(r.limitPrice, esc(counter))}${slippage}`,
+        `*Quote expires*\n${slackDate(r.quote.expiresAt, '{time_secs}')} (re-quoted within the limit on execution)`,
+        `*Paid from*\n${esc(r.paymentMethod)}`,
+      ];
+    }
+    case 'bank_account_removal':
+      return [`*Bank account*\n${bankText(r.bankAccount)}`, `*Account id*\n${code(String(r.bankAccount.id), 60)}`];
+  }
+}
+
+function bankText(bank: BankAccountView): string {
+  return esc(bank.display);
+}
+
+/** 50 -> "0.5%". */
+export function bpsText(bps: number): string {
+  const whole = Math.floor(bps / 100);
+  const rest = bps % 100;
+  return `${whole}${rest === 0 ? '' : `.${String(rest).padStart(2, '0').replace(/0$/, '')}`}%`;
+}
+
+function fallbackText(input: ApprovalMessageInput): string {
+  const r = input.request;
+  const where = r.kind === 'crypto_withdrawal' ? ` (${shortAddress(r.destination.address)})` : '';
+  const state = input.decision ? input.decision.outcome : `${input.approvals.length} of ${input.requiredApprovals} approvals`;
+  const sandbox = input.sandbox ? '[SANDBOX] ' : '';
+  return `${sandbox}${KIND_LABEL[r.kind]} ${escapeMrkdwn(input.requestId, 40)}: ${escapeMrkdwn(headline(r) + where, 500)}, asked by ${mention(input.requesterId)}: ${state}`;
+}
+
+const esc = (text: string): string => escapeMrkdwn(text, 500);
+
+function joinWords(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

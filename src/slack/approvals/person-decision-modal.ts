@@ -1,0 +1,51 @@
+/**
+ * The confirmation a person fills in before settling an unknown outcome: what will happen, in the
+ * reference's terms, and what they checked on the exchange (required, kept in the audit log and
+ * shown on the request).
+ */
+import { CALLBACK, INPUT } from '../kit/slack-ids.js';
+import { input, modal, section, textInput, type ModalView } from '../kit/blocks.js';
+import { code } from '../kit/mrkdwn.js';
+
+export const CHECKED_MAX = 1_000;
+
+export type ConfirmedAction = 'send_again' | 'mark_not_sent' | 'choose' | 'none_of_these';
+
+const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: string, candidate?: string) => string }> = {
+  send_again: {
+    title: 'Send again',
+    submit: 'Send again',
+    what: (id) =>
+      `:warning: Request ${code(id, 40)} will be sent to the exchange *again*, as a new withdrawal of the same amount to the same destination. ` +
+      'The exchange does not prevent duplicate withdrawals: if the first one exists after all, this pays twice. ' +
+      "Send again only if the exchange's withdrawal history shows no withdrawal of this amount to this destination since it was first sent.",
+  },
+  mark_not_sent: {
+    title: 'Mark as not sent',
+    submit: 'Mark as not sent',
+    what: (id) => `Request ${code(id, 40)} will end as *failed*: nothing more is sent or looked for. If the withdrawal appears on the exchange later, it is not followed here.`,
+  },
+  choose: {
+    title: 'This one is ours',
+    submit: 'It is ours',
+    what: (id, candidate) => `The exchange's withdrawal ${code(candidate ?? '?', 80)} will be taken as request ${code(id, 40)}'s own and followed until it is final. Nothing is sent.`,
+  },
+  none_of_these: {
+    title: 'None of these',
+    submit: 'None is ours',
+    what: (id) => `The withdrawals shown will never be taken as request ${code(id, 40)}'s own. The request then waits as "not found": you can send it again or mark it as not sent.`,
+  },
+};
+
+export function personDecisionView(o: { requestId: string; action: ConfirmedAction; candidate?: string; privateMetadata: string }): ModalView {
+  const t = TEXT[o.action];
+  return modal(
+    [
+      section(t.what(o.requestId, o.candidate)),
+      input(INPUT.decisionChecked, 'What did you check on the exchange?', textInput(INPUT.decisionChecked, { multiline: true, maxLength: CHECKED_MAX, placeholder: 'e.g. No 100 USDT withdrawal to OTC partner in the history since 09:00' }), {
+        hint: 'Kept in the audit log and shown on the request.',
+      }),
+    ],
+    { callbackId: CALLBACK.personDecision, title: t.title, submit: t.submit, privateMetadata: o.privateMetadata },
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * What the approval message shows while an unknown outcome waits for a person, and what people
+ * decided. Every sentence is true to the exchange's reference: a withdrawal's request_id "must not
+ * be relied on to prevent duplicates", so sending again is said to risk a second withdrawal.
+ */
+import type { Candidate, PersonDecisionRecord, PersonQuestion } from '../../domain/record.js';
+import { ACTION, BLOCK } from '../kit/slack-ids.js';
+import { formatAmount, slackDate } from '../kit/format.js';
+import { actions, button, context, section, type KnownBlock } from '../kit/blocks.js';
+import { code, escapeMrkdwn, mention } from '../kit/mrkdwn.js';
+
+export interface QuestionView {
+  requestId: string;
+  question: PersonQuestion;
+  /** "withdrawal" for the sentences. */
+  what: string;
+  /** The asset or currency of the amounts. */
+  currency: string;
+}
+
+/** A button's value: the request, the question it answers (its time) and, for a candidate, which. */
+export function decisionButtonValue(requestId: string, askedAt: number, exchangeId?: string): string {
+  return [requestId, String(askedAt), ...(exchangeId === undefined ? [] : [exchangeId])].join(':');
+}
+
+export function parseDecisionButtonValue(value: string | undefined): { requestId: string; askedAt: number; exchangeId?: string } | undefined {
+  const m = /^([A-Za-z0-9_-]{1,64}):(\d{1,16})(?::([A-Za-z0-9_-]{1,80}))?$/.exec(value ?? '');
+  if (!m) return undefined;
+  return { requestId: m[1]!, askedAt: Number(m[2]), ...(m[3] ? { exchangeId: m[3] } : {}) };
+}
+
+/** The warning, the candidates (if any) and the buttons. Block ids carry the request id: unique in App Home too. */
+export function questionBlocks(v: QuestionView): KnownBlock[] {
+  const q = v.question;
+  const since = slackDate(q.askedAt);
+  const blocks: KnownBlock[] = [];
+  if (q.kind === 'not_found') {
+    blocks.push(
+      section(
+        `:warning: *The exchange did not confirm this ${v.what}, and it has not appeared in the exchange's list* (asked ${since}). ` +
+          `It may still appear; the bot keeps looking. Check the exchange's ${v.what} history before you decide: ` +
+          `the exchange does not prevent duplicates, so sending again while the first one exists pays twice.`,
+        `${BLOCK.personQuestion}:${v.requestId}`,
+      ),
+    );
+    blocks.push(
+      actions(
+        [
+          button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)),
+          button('Send again…', ACTION.sendAgain, decisionButtonValue(v.requestId, q.askedAt), { style: 'danger' }),
+          button('Mark as not sent', ACTION.markNotSent, decisionButtonValue(v.requestId, q.askedAt)),
+        ],
+        `${BLOCK.personActions}:${v.requestId}`,
+      ),
+    );
+    return blocks;
+  }
+  const lead =
+    q.candidates.length === 1
+      ? `:warning: *A ${v.what} with these terms appeared on the exchange later than ours could have* (asked ${since}). It may be ours, committed late, or someone else's. The bot does not guess: an approver says, after checking the exchange.`
+      : `:warning: *More than one ${v.what} on the exchange could be this one* (asked ${since}). The bot does not choose: an approver says which is ours, after checking the exchange.`;
+  blocks.push(section(`${lead}\n${q.candidates.map((c, i) => candidateLine(c, v.currency, i)).join('\n')}`, `${BLOCK.personQuestion}:${v.requestId}`));
+  const buttons = q.candidates.slice(0, 4).map((c, i) => button(`Ours: ${i + 1}`, `${ACTION.chooseCandidate}:${i}`, decisionButtonValue(v.requestId, q.askedAt, c.exchangeId)));
+  blocks.push(
+    actions(
+      [...buttons, button('None of these', ACTION.noneOfThese, decisionButtonValue(v.requestId, q.askedAt)), button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt))],
+      `${BLOCK.personActions}:${v.requestId}`,
+    ),
+  );
+  if (q.candidates.length > 4) blocks.push(context([`${q.candidates.length - 4} more candidates are listed above without a button: check them on the exchange.`]));
+  return blocks;
+}
+
+/** "1. 100 USDT · pending · created 09:01 · OTC partner · `d5093294…`". */
+export function candidateLine(c: Candidate, currency: string, index?: number): string {
+  const n = index === undefined ? '•' : `${index + 1}.`;
+  const where = c.destination ? ` · ${escapeMrkdwn(c.destination, 200)}` : '';
+  return `${n} ${formatAmount(c.amount, escapeMrkdwn(currency, 20))} · ${escapeMrkdwn(c.status, 60)} · created ${slackDate(c.createdAt, '{date_short} {time_secs}')}${where} · ${code(c.exchangeId, 80)}`;
+}
+
+/** Who decided what, oldest first: shown on the message for as long as it exists. */
+export function decisionsBlock(requestId: string, decisions: readonly PersonDecisionRecord[]): KnownBlock | undefined {
+  const lines = decisions.filter((d) => d.action !== 'look_again').map(decisionLine);
+  if (lines.length === 0) return undefined;
+  return context([lines.join('\n').slice(0, 2_900)], `${BLOCK.personDecisions}:${requestId}`);
+}
+
+export function decisionLine(d: PersonDecisionRecord): string {
+  const checked = d.checked ? ` after checking: “${escapeMrkdwn(d.checked, 500)}”` : '';
+  const when = slackDate(d.at);
+  switch (d.action) {
+    case 'send_again':
+      return `:repeat: ${mention(d.by)} decided to send it again ${when}${checked}`;
+    case 'mark_not_sent':
+      return `:heavy_multiplication_x: ${mention(d.by)} marked it as not sent ${when}${checked}`;
+    case 'choose':
+      return d.exchangeId === null
+        ? `:mag: ${mention(d.by)} said none of the candidates is ours ${when}${checked}`
+        : `:white_check_mark: ${mention(d.by)} said ${code(d.exchangeId, 80)} is ours ${when}${checked}`;
+    case 'look_again':
+      return `:mag: ${mention(d.by)} asked to look again ${when}`;
+  }
+}

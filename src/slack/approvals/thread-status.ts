@@ -1,0 +1,160 @@
+/**
+ * Posts in a request's thread (execution, re-quotes, status changes, the final result) and the
+ * matching status line of the main message, from one description of what happened.
+ */
+import { context, message, section, type MessagePayload } from '../kit/blocks.js';
+import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
+import { code, escapeMrkdwn, link } from '../kit/mrkdwn.js';
+import type { StatusLine } from './request-view.js';
+
+export interface OrderResult {
+  orderId: string;
+  status: string;
+  price?: string | null;
+  fee?: string | null;
+  feeCurrency?: string | null;
+  netAmount?: string | null;
+  receivedCurrency?: string | null;
+}
+
+/** Something that happened to an approved request. Texts inside are escaped by the builder. */
+export type ThreadEvent =
+  | { type: 'executing'; at: number }
+  | { type: 'requoted'; at: number; pair: string; oldPrice?: string; newPrice: string; limitPrice: string; counter: string }
+  | { type: 'requote_beyond_limit'; at: number; pair: string; newPrice: string; limitPrice: string; counter: string }
+  | { type: 'submitted'; at: number; exchangeId: string; status: string }
+  | { type: 'status_changed'; at: number; from?: string; to: string; detail?: string }
+  | { type: 'completed'; at: number; explorerUrl?: string | null; transactionHash?: string | null; order?: OrderResult }
+  | { type: 'failed'; at: number; message: string; hint?: string }
+  | { type: 'outcome_unknown'; at: number; message: string; what: ExecutedThing }
+  /** A withdrawal whose destination is cooling down: executed when the cooldown ends. */
+  | { type: 'scheduled'; at: number; executeAt: number; reason: string }
+  /** After an unknown outcome: found on the exchange, or not (the next post says what follows). */
+  | { type: 'reconciled'; at: number; found: boolean; exchangeId: string | null }
+  | { type: 'resending'; at: number; attempt: number; what: ExecutedThing }
+  /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
+  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous'; candidates: number; waitedMinutes: number }
+  | { type: 'person_decided'; at: number; line: string }
+  | { type: 'polling_stopped'; at: number; status: string | null };
+
+/** What was sent, for the sentences that differ by what the exchange does with a repeat. */
+export type ExecutedThing = 'withdrawal' | 'order' | 'removal';
+
+/** The thread post for an event. */
+export function threadPost(event: ThreadEvent): MessagePayload {
+  const text = threadText(event);
+  const blocks = [section(text)];
+  if (event.type === 'failed' && event.hint) blocks.push(context([`:information_source: ${escapeMrkdwn(event.hint, 2_000)}`]));
+  return message(text, blocks);
+}
+
+function threadText(e: ThreadEvent): string {
+  switch (e.type) {
+    case 'executing':
+      return ':arrows_counterclockwise: Approved: executing on the exchange.';
+    case 'requoted': {
+      const was = e.oldPrice ? ` (was ${formatAmount(e.oldPrice, esc(e.counter))})` : '';
+      return `:repeat: Quote expired, re-quoted ${esc(e.pair)} at *${formatAmount(e.newPrice, esc(e.counter))}*${was}, within your limit of ${formatAmount(e.limitPrice, esc(e.counter))}: ordering.`;
+    }
+    case 'requote_beyond_limit':
+      return `:warning: Re-quoted ${esc(e.pair)} at *${formatAmount(e.newPrice, esc(e.counter))}*, beyond the approved limit of ${formatAmount(e.limitPrice, esc(e.counter))}: nothing was ordered. The request needs approving again at the new price.`;
+    case 'submitted':
+      return `:outbox_tray: Sent to the exchange as ${code(e.exchangeId, 80)}: status *${esc(e.status)}*.`;
+    case 'status_changed': {
+      const from = e.from ? `${esc(e.from)} → ` : '';
+      const detail = e.detail ? ` (${esc(e.detail)})` : '';
+      return `:large_blue_circle: Status ${from}*${esc(e.to)}*${detail}.`;
+    }
+    case 'completed':
+      return `:white_check_mark: *Completed.*${completedDetail(e)}`;
+    case 'failed':
+      return `:x: *Failed:* ${escapeMrkdwn(e.message, 2_000)}`;
+    case 'outcome_unknown':
+      return `:grey_question: No clear answer from the exchange (${escapeMrkdwn(e.message, 500)}), so it is not known yet whether ${UNKNOWN_WHAT[e.what]}`;
+    case 'scheduled':
+      return `:hourglass_flowing_sand: ${escapeMrkdwn(e.reason, 500)} Executes ${slackDate(e.executeAt)}.`;
+    case 'reconciled':
+      return e.found ? `:mag: Found on the exchange as ${code(e.exchangeId ?? '?', 80)}: nothing is sent again.` : ':mag: Not found on the exchange.';
+    case 'resending':
+      return `:repeat: ${RESENDING[e.what]} (attempt ${e.attempt}).`;
+    case 'needs_person':
+      return e.kind === 'not_found'
+        ? `:raising_hand: The withdrawal has not appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again*, *Send again…* or *Mark as not sent*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`
+        : e.candidates === 1
+          ? ':raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else\'s, and the bot does not guess. An approver must say on the request message whether it is ours.'
+          : `:raising_hand: ${e.candidates} withdrawals on the exchange could be this one, and the bot does not guess. An approver must say on the request message which one is ours, or none of them.`;
+    case 'person_decided':
+      return e.line;
+    case 'polling_stopped':
+      return `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
+  }
+}
+
+function completedDetail(e: Extract<ThreadEvent, { type: 'completed' }>): string {
+  const parts: string[] = [];
+  if (e.transactionHash) parts.push(`Transaction ${code(shortAddress(e.transactionHash, 10, 8), 40)}`);
+  if (e.explorerUrl) parts.push(link(e.explorerUrl, 'View on the explorer'));
+  if (e.order) {
+    const o = e.order;
+    parts.push(`Order ${code(o.orderId, 80)} ${esc(o.status)}`);
+    if (o.price) parts.push(`price ${formatAmount(o.price)}`);
+    if (o.netAmount) parts.push(`received ${formatAmount(o.netAmount, esc(o.receivedCurrency ?? ''))}`.trimEnd());
+    if (o.fee) parts.push(`fee ${formatAmount(o.fee, esc(o.feeCurrency ?? ''))}`.trimEnd());
+  }
+  return parts.length === 0 ? '' : ` ${parts.join(' · ')}`;
+}
+
+/** The main message's status line for the same event. */
+export function statusLineFor(e: ThreadEvent): StatusLine {
+  switch (e.type) {
+    case 'executing':
+      return { text: 'Executing on the exchange', tone: 'progress', at: e.at };
+    case 'requoted':
+      return { text: `Re-quoted at ${e.newPrice} ${e.counter}, within the limit: ordering`, tone: 'progress', at: e.at };
+    case 'requote_beyond_limit':
+      return { text: `Re-quoted at ${e.newPrice} ${e.counter}, beyond the limit ${e.limitPrice}: needs approval again`, tone: 'warning', at: e.at };
+    case 'submitted':
+      return { text: `Submitted: ${e.status}`, tone: 'progress', at: e.at };
+    case 'status_changed':
+      return { text: `Status: ${e.to}${e.detail ? ` (${e.detail})` : ''}`, tone: 'progress', at: e.at };
+    case 'completed':
+      return {
+        text: e.order ? `Completed: order ${e.order.orderId}` : 'Completed',
+        tone: 'success',
+        at: e.at,
+        ...(e.explorerUrl ? { link: { url: e.explorerUrl, label: 'explorer' } } : {}),
+      };
+    case 'failed':
+      return { text: `Failed: ${e.message}`, tone: 'failure', at: e.at };
+    case 'outcome_unknown':
+      return { text: 'Outcome unknown: looking for it on the exchange', tone: 'warning', at: e.at };
+    case 'scheduled':
+      return { text: 'Waiting for the destination\'s cooldown', tone: 'warning', at: e.at };
+    case 'reconciled':
+      return { text: e.found ? 'Found on the exchange' : 'Not found on the exchange', tone: 'progress', at: e.at };
+    case 'resending':
+      return { text: e.what === 'order' ? 'Sending the order again with the same client order id' : 'Sending again', tone: 'progress', at: e.at };
+    case 'needs_person':
+      return { text: 'Outcome unknown: an approver must decide', tone: 'warning', at: e.at };
+    case 'person_decided':
+      return { text: 'An approver decided', tone: 'progress', at: e.at };
+    case 'polling_stopped':
+      return { text: `Status no longer followed (last: ${e.status ?? 'unknown'})`, tone: 'warning', at: e.at };
+  }
+}
+
+const esc = (text: string): string => escapeMrkdwn(text, 300);
+
+/** The rest of the unknown-outcome sentence: what the bot does, true to what the exchange promises. */
+const UNKNOWN_WHAT: Record<ExecutedThing, string> = {
+  withdrawal:
+    "the withdrawal was created. Nothing is sent again on the bot's own (the exchange does not prevent duplicate withdrawals): it looks for it on the exchange, and asks an approver if it does not appear.",
+  order: 'the order was placed. The bot looks for it by its client order id; an order sent again keeps that id, and the exchange refuses a second order with it.',
+  removal: 'the bank account was removed. The bot checks whether it is still there; asking again cannot remove anything twice.',
+};
+
+const RESENDING: Record<ExecutedThing, string> = {
+  withdrawal: 'Sending the withdrawal again, as an approver decided',
+  order: 'Sending the order again with the same client order id; the exchange refuses a second order with it',
+  removal: 'Asking the exchange again to remove the bank account',
+};

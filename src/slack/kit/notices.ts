@@ -1,0 +1,86 @@
+/**
+ * Short texts for one person: the requester's direct message on each decision, and the
+ * ephemeral answer to a refused click, in plain words that say why.
+ */
+import { context, message, section, type MessagePayload } from './blocks.js';
+import { slackDate } from './format.js';
+import { headline } from '../approvals/approval-message.js';
+import { KIND_LABEL, type Decision, type RequestView } from '../approvals/request-view.js';
+import { code, escapeMrkdwn, link, mention } from './mrkdwn.js';
+
+export interface DecisionDmInput {
+  requestId: string;
+  request: RequestView;
+  decision: Decision;
+  /** Who approved, for an approval. */
+  approvers?: readonly string[];
+  /** Permalink of the approval message, when known. */
+  messageUrl?: string;
+}
+
+/** The requester's direct message when their request is decided. */
+export function decisionDm(input: DecisionDmInput): MessagePayload {
+  const what = `${KIND_LABEL[input.request.kind].toLowerCase()} ${code(input.requestId, 40)} (${escapeMrkdwn(headline(input.request), 300)})`;
+  const d = input.decision;
+  let text: string;
+  switch (d.outcome) {
+    case 'approved':
+      text = `:white_check_mark: Your ${what} was approved${input.approvers?.length ? ` by ${input.approvers.map(mention).join(' and ')}` : ''} ${slackDate(d.at)}. Execution follows in the approval thread.`;
+      break;
+    case 'rejected':
+      text = `:no_entry: Your ${what} was rejected by ${mention(d.by)} ${slackDate(d.at)}:\n>${escapeMrkdwn(d.reason, 2_000).replace(/\n/g, '\n>')}`;
+      break;
+    case 'cancelled':
+      text = `:heavy_multiplication_x: Your ${what} was cancelled by ${mention(d.by)} ${slackDate(d.at)}.`;
+      break;
+    case 'expired':
+      text = `:hourglass: Your ${what} expired ${slackDate(d.at)} without enough approvals. Ask again if it is still needed.`;
+      break;
+  }
+  const blocks = [section(text)];
+  if (input.messageUrl) blocks.push(context([link(input.messageUrl, 'Open the approval message')]));
+  return message(text, blocks);
+}
+
+export interface OutcomeDmInput {
+  requestId: string;
+  request: RequestView;
+  outcome: { kind: 'completed'; at: number; explorerUrl?: string | null; orderText?: string } | { kind: 'failed'; at: number; reason: string };
+}
+
+/**
+ * The requester's direct message when an approved request ends: completed, or failed with the
+ * reason (which says what to do when there is something to do, e.g. missing recipient details).
+ */
+export function outcomeDm(input: OutcomeDmInput): MessagePayload {
+  const what = `${KIND_LABEL[input.request.kind].toLowerCase()} ${code(input.requestId, 40)} (${escapeMrkdwn(headline(input.request), 300)})`;
+  const o = input.outcome;
+  const text =
+    o.kind === 'completed'
+      ? `:white_check_mark: Your ${what} completed ${slackDate(o.at)}.${o.orderText ? ` ${escapeMrkdwn(o.orderText, 500)}` : ''}${o.explorerUrl ? ` ${link(o.explorerUrl, 'View on the explorer')}` : ''}`
+      : `:x: Your ${what} failed ${slackDate(o.at)}:\n>${escapeMrkdwn(o.reason, 2_000).replace(/\n/g, '\n>')}`;
+  return message(text, [section(text)]);
+}
+
+/**
+ * Refusals decided in the Slack layer itself (who may use a command at all). Refusals of the
+ * approval engine (own request, already approved, …) carry their own sentence
+ * (domain/refusals.ts) and are shown with refusalReply.
+ */
+export type SlackRefusal = 'not_desk_member' | 'not_requester' | 'not_compliance';
+
+const SLACK_REFUSAL: Record<SlackRefusal, string> = {
+  not_desk_member: 'This is for the desk\'s members only.',
+  not_requester: 'Only the desk\'s requesters can ask for withdrawals and trades.',
+  not_compliance: 'Only compliance officers can submit counterparty declarations. The attempt was recorded.',
+};
+
+/** The ephemeral answer to a command or click the Slack layer refuses. */
+export function refusalText(reason: SlackRefusal): string {
+  return SLACK_REFUSAL[reason];
+}
+
+/** The ephemeral answer to a refusal with its own sentence (e.g. the engine's), escaped. */
+export function refusalReply(message: string): string {
+  return `:no_entry_sign: ${escapeMrkdwn(message, 1_000)}`;
+}

@@ -1,0 +1,22 @@
+/** /desk help: what each command does, in the words a trader would use. */
+import { context, header, message, section, type MessagePayload } from '../kit/blocks.js';
+import { code } from '../kit/mrkdwn.js';
+
+export const DESK_HELP_LINES = [
+  '`/withdraw` · ask for a crypto or fiat withdrawal (`/withdraw crypto`, `/withdraw fiat`)',
+  '`/trade [BTC-SGD]` · ask for an RFQ trade with a worst acceptable price',
+  '`/balances [ASSET]` · available, locked and total balances',
+  '`/desk pending` · requests waiting for approval',
+  '`/desk status <request id>` · where one request stands',
+  '`/desk withdrawals` · `/desk deposits` · `/desk orders` · recent records on the exchange',
+  '`/desk fiat` · fiat deposits, withdrawals, fees and limits',
+  '`/desk banks` · bank accounts; `/desk remove-bank <id>` asks for approval to remove one',
+  '`/counterparty [transaction id]` · declare who sent a deposit (compliance)',
+] as const;
+
+export function deskHelp(unknownSubcommand?: string): MessagePayload {
+  const blocks = [header('Desk Bot'), section(DESK_HELP_LINES.join('\n')), context(['Every money movement needs two approvals by people other than the requester.'])];
+  const lead = unknownSubcommand === undefined ? 'Desk Bot commands' : `Unknown /desk command. Desk Bot commands`;
+  if (unknownSubcommand !== undefined) blocks.unshift(section(`I don't know ${code(`/desk ${unknownSubcommand}`, 60)}. Here is what I can do:`));
+  return message(lead, blocks);
+}

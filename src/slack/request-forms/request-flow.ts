@@ -1,0 +1,76 @@
+/**
+ * After a request form passed its checks and was acknowledged ("checking with the exchange…"):
+ * the engine is asked once per form (submissions.ts), and the modal shows the answer: the
+ * request id, "already submitted", or the form again with the engine's objection on the field
+ * at fault and the exchange's own words.
+ */
+import type { RequestInput } from '../../app/engine.js';
+import type { Refusal } from '../../domain/refusals.js';
+import type { ModalView } from '../kit/blocks.js';
+import { noticeView } from '../kit/modal-views.js';
+import { alreadySentView, sentView } from './submitted-views.js';
+import type { SlackClient, SlackContext } from '../app/slack-context.js';
+import { submitOnce, type SubmitOutcome } from '../app/submission-markers.js';
+import { errorText } from '../../domain/error-text.js';
+
+export interface RequestFormSubmission {
+  title: string;
+  viewId: string;
+  userId: string;
+  input: RequestInput;
+  /** The form again with the refusal shown; undefined: a notice with the refusal's words. */
+  refill?: (refusal: Refusal) => ModalView | undefined;
+  /** After the request was created (e.g. drop the form's cached data). */
+  onCreated?: () => void;
+}
+
+/** "Not sent: …" in plain words; the exchange's message is kept as it came. */
+export function refusalSentence(refusal: Refusal): string {
+  if (refusal.reason === 'exchange_error') return `Not sent: the exchange answered "${refusal.message}". Nothing was requested; try again in a moment.`;
+  return `Not sent: ${refusal.message}`;
+}
+
+/** Ask the engine for the request and show the outcome in the modal `viewId`. */
+export async function sendRequestForm(ctx: SlackContext, client: SlackClient, s: RequestFormSubmission): Promise<void> {
+  const desk = ctx.deps.desk;
+  return showOutcome(ctx, client, s, () => submitOnce(ctx, s.viewId, () => desk.request(s.userId, s.input)));
+}
+
+/**
+ * A form submitted again after its request was made (its cached data is gone by then): the
+ * answer of the first submission, shown again. False when this view was never submitted here.
+ */
+export async function repeatSubmission(ctx: SlackContext, client: SlackClient, title: string, viewId: string, ack: () => Promise<void>): Promise<boolean> {
+  const earlier = ctx.submissions.get(viewId) as Promise<SubmitOutcome> | undefined;
+  if (!earlier) return false;
+  await ack();
+  await showOutcome(ctx, client, { title, viewId }, () => earlier);
+  return true;
+}
+
+async function showOutcome(ctx: SlackContext, client: SlackClient, s: Pick<RequestFormSubmission, 'title' | 'viewId' | 'refill' | 'onCreated'>, run: () => Promise<SubmitOutcome>): Promise<void> {
+  let view: ModalView;
+  try {
+    const outcome = await run();
+    if (outcome.kind === 'earlier') view = alreadySentView(s.title, outcome.requestId);
+    else if (outcome.result.ok) {
+      view = sentView(s.title, outcome.result.request.kind, outcome.result.request.id, ctx.config.channels.approval);
+      s.onCreated?.();
+    } else {
+      view = s.refill?.(outcome.result) ?? noticeView(s.title, refusalSentence(outcome.result));
+    }
+  } catch (err) {
+    ctx.logger.error(`request from a form failed: ${errorText(err)}`);
+    view = noticeView(s.title, 'The request could not be completed because of an internal error. It has been logged; check the approval channel before trying again.');
+  }
+  await show(ctx, client, s.viewId, view);
+}
+
+async function show(ctx: SlackContext, client: SlackClient, viewId: string, view: ModalView): Promise<void> {
+  try {
+    await client.views.update({ view_id: viewId, view });
+  } catch (err) {
+    // Closed meanwhile: the request (if any) is in the approval channel all the same.
+    ctx.logger.info(`request form not updated: ${errorText(err)}`);
+  }
+}
