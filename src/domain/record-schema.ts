@@ -4,8 +4,10 @@
  * against it on load and before every write (openRepository's `schema`).
  */
 import { z } from 'zod';
-import { REQUEST_KINDS } from './request.js';
 import { REQUEST_STATES } from './state-machine.js';
+
+/** The kinds of request (re-exported by request.ts with its RequestKind type). */
+export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
 
 /** Written into the live file; any other version found on load stops the bot (see store/). */
 export const DESK_REQUEST_VERSION = 1;

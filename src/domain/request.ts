@@ -14,9 +14,11 @@ import type {
   snapshotSchema,
   tradeSnapshotSchema,
 } from './record-schema.js';
+import { REQUEST_KINDS } from './record-schema.js';
 import { add, applyBps, gt, gte, isDecimal, isZero, lt, mul, normalize, roundDown } from './money.js';
 
-export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
+/** Defined with the record's schema (record-schema.ts), so that file need not import this one. */
+export { REQUEST_KINDS };
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
 /** Free text a person typed (note, purpose): stored raw here, escaped by whoever displays it. */
