@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createEngine } from '../src/app/engine.js';
 import { createRandomIds } from '../src/app/ids.js';
-import { findFirst } from '../src/app/collect.js';
+import { findFirst } from '../src/app/bounded-lists.js';
 import { loadConfig } from '../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../src/devtools/fake-slack-api.js';
 import { createExchangeClient, systemClock } from '../src/exchange/client.js';

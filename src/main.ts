@@ -1,12 +1,12 @@
 /**
  * `npm start`: the composition root. Reads the environment once (config/), starts the desk
- * (runtime/bot.ts), and stops it cleanly on SIGINT/SIGTERM so the store's lock files go.
+ * (runtime/run-desk.ts), and stops it cleanly on SIGINT/SIGTERM so the store's lock files go.
  * With nothing configured it runs the local preview (runtime/preview.ts): sandbox exchange and a
  * local stand-in for Slack, so a fresh machine can run the product without any account.
  */
 import { ConfigError, loadConfig } from './config/index.js';
 import { StoreCorruptError, StoreLockedError } from './store/errors.js';
-import { runDesk } from './runtime/bot.js';
+import { runDesk } from './runtime/run-desk.js';
 import { startPreview, wantsPreview, PREVIEW_DESK } from './runtime/preview.js';
 import { SANDBOX_BANNER } from './sandbox/index.js';
 import { errorText } from './domain/error-text.js';

@@ -7,7 +7,7 @@ import type { Policy } from '../domain/policy.js';
 import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/record.js';
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
-import { resolveConfig, type EngineConfig, type EngineConfigInput } from './config.js';
+import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engine-config.js';
 import type { DeskEvent, EventInput } from './events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';

@@ -1,13 +1,13 @@
 /**
  * What the approval engine needs from the world. Adapters implement these: exchange/ (the
  * client), store/ (durable files), slack/ (the notifier), main.ts wires them. Tests pass the
- * in-memory versions. The exchange port (ports/exchange.ts) speaks the engine's terms; app/ never
+ * in-memory versions. The exchange port (ports/exchange-port.ts) speaks the engine's terms; app/ never
  * imports exchange/.
  */
 import type { DeskEvent } from './events.js';
 import type { Clock } from '../ports/clock.js';
 import type { ListOptions } from '../ports/list-options.js';
-import type { ExchangePort } from '../ports/exchange.js';
+import type { ExchangePort } from '../ports/exchange-port.js';
 
 export type { Clock, ListOptions, ExchangePort };
 

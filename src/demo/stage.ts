@@ -15,7 +15,7 @@ import type { Clock } from '../app/ports.js';
 import { loadConfig } from '../config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../devtools/fake-slack-api.js';
 import { SlackRequester } from '../devtools/slack-requests.js';
-import { runDesk, type RunningDesk } from '../runtime/bot.js';
+import { runDesk, type RunningDesk } from '../runtime/run-desk.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { EVENTS_PATH } from '../slack/app/slack-app.js';
 import { CHANNELS, DESK_TIME_ZONE, PEOPLE } from './people.js';

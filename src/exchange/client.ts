@@ -43,7 +43,7 @@ export const systemClock: Clock = {
   sleep: (ms) => delay(ms),
 };
 
-/** Create a client (the engine's ExchangePort, as runtime/exchange.ts wires it), plus the unauthenticated `getSpotPrice`. */
+/** Create a client (the engine's ExchangePort, as runtime/connect-exchange.ts wires it), plus the unauthenticated `getSpotPrice`. */
 export function createExchangeClient(options: ExchangeClientOptions) {
   const clock = options.clock ?? systemClock;
   const retry = options.retry === false ? { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 } : { ...DEFAULT_RETRY_POLICY, ...stripRandom(options.retry) };

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { gt } from '../domain/money.js';
-import { KNOWN_WALLET_ID } from '../ports/exchange.js';
+import { KNOWN_WALLET_ID } from '../ports/exchange-port.js';
 
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string');
 /** A price: a decimal above zero. A zero or negative price from the exchange is malformed, never traded on. */
@@ -171,7 +171,7 @@ export type BankAccount = z.infer<typeof bankAccount>;
 
 // ---- known wallets ---------------------------------------------------------------------------
 
-/** The pattern is the port's (ports/exchange.ts), one definition for the form check and the wire. */
+/** The pattern is the port's (ports/exchange-port.ts), one definition for the form check and the wire. */
 export const knownWalletId = z.string().regex(KNOWN_WALLET_ID, 'expected a lowercase wallet id');
 
 export const knownWallet = z.strictObject({

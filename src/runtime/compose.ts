@@ -12,8 +12,8 @@
  */
 import { createDeclarations, type Declarations } from '../app/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../app/compliance/deposit-watch.js';
-import type { ComplianceNotifier } from '../app/compliance/notifier.js';
-import type { EngineConfigInput } from '../app/config.js';
+import type { ComplianceNotifier } from '../app/compliance/compliance-events.js';
+import type { EngineConfigInput } from '../app/engine-config.js';
 import { createDeskReads } from '../app/desk-reads.js';
 import { createEngine, type Engine } from '../app/engine.js';
 import { createRandomIds } from '../app/ids.js';
@@ -21,8 +21,8 @@ import type { AuditLog, Clock, Ids, KeyValueStore, Logger, Notifier, Repository 
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
-import type { ExchangeListings } from '../exchange/api.js';
-import type { ExchangePort } from '../ports/exchange.js';
+import type { ExchangeListings } from '../exchange/wire-api.js';
+import type { ExchangePort } from '../ports/exchange-port.js';
 import { createSlackApp, type SlackApp, type SlackReceiverOptions } from '../slack/app/slack-app.js';
 import { createSlackComplianceNotifier } from '../slack/compliance/deposit-notifier.js';
 import { consoleSlackLogger } from '../slack/app/library-log.js';

@@ -4,12 +4,12 @@
  *
  * - Deposits were kept as the exchange's bodies (snake_case) in the deposit watch's state and
  *   in each deposit message reference; they are now the port's Deposit records
- *   (ports/exchange.ts), read through the same mapping the exchange port uses.
+ *   (ports/exchange-port.ts), read through the same mapping the exchange port uses.
  */
 import { WATCH_STATE_KEY } from '../app/compliance/watch-state.js';
-import { deposit as depositRecord } from '../exchange/engine-port/deposits.js';
+import { deposit as depositRecord } from '../exchange/engine-port/deposit-records.js';
 import { cryptoDeposit } from '../exchange/schemas.js';
-import type { Deposit } from '../ports/exchange.js';
+import type { Deposit } from '../ports/exchange-port.js';
 import { DEPOSIT_MESSAGE_KEY_PREFIX } from '../slack/compliance/deposit-notifier.js';
 import type { DurableKeyValueStore } from '../store/kv.js';
 

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { SCOPE_FAILURE_STATUS } from '../exchange/assumptions.js';
 import { API_PREFIX } from '../exchange/protocol.js';
 import { authenticate } from './auth.js';
-import type { SandboxClock } from './clock.js';
+import type { SandboxClock } from './sandbox-clock.js';
 import type { KeyRegistry } from './keys.js';
 import { settle } from './lifecycle.js';
 import { errorBody, HttpError, matchRoute, type SandboxResponse } from './router.js';

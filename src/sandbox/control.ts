@@ -15,7 +15,7 @@ import { midPrice, setPrice } from './prices.js';
 import { HttpError } from './router.js';
 import { addAccount, chainAddress, DEFAULT_ACCOUNT, seedState, txHash } from './seed.js';
 import { balanceOf, entryById, networkByUuid, type AccountState, type CryptoDepositRecord, type SandboxState, type WalletIdentityRecord } from './state.js';
-import type { SandboxClock } from './clock.js';
+import type { SandboxClock } from './sandbox-clock.js';
 import { DEPOSIT_CONFIRM_MS } from './timings.js';
 
 export interface AccessLogEntry {

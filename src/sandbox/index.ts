@@ -3,7 +3,7 @@
  * clock, inspect and steer it. Nothing in src/ outside main.ts and demo/ may import it.
  */
 export { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
-export { createSandboxClock, type SandboxClock, type SandboxClockOptions } from './clock.js';
+export { createSandboxClock, type SandboxClock, type SandboxClockOptions } from './sandbox-clock.js';
 export type { SandboxControl, AccessLogEntry, InjectDepositInput, AddressChange } from './control.js';
 export { CONTROL_PREFIX } from './control-http.js';
 export { FAULT_KINDS, type FaultKind, type FaultRule } from './faults.js';

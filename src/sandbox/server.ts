@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_TIMESTAMP_WINDOW_MS } from '../exchange/assumptions.js';
 import { HEADER } from '../exchange/protocol.js';
 import { serveApi } from './api.js';
-import { createSandboxClock, type SandboxClock } from './clock.js';
+import { createSandboxClock, type SandboxClock } from './sandbox-clock.js';
 import { createControl, type AccessLogEntry, type SandboxControl } from './control.js';
 import { CONTROL_PREFIX, handleControl } from './control-http.js';
 import { FaultSet, type FaultRule } from './faults.js';

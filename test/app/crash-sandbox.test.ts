@@ -6,14 +6,14 @@
  * closed and reopened on the same files, a new engine starts (recovery) and ticks until the request
  * settles. Every time: the sandbox executed it exactly once, and the record tracks that execution.
  */
-import type { ExchangeApi } from '../../src/exchange/api.js';
+import type { ExchangeApi } from '../../src/exchange/wire-api.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/app/engine.js';
 import type { Clock, ExchangePort, KeyValueStore } from '../../src/app/ports.js';
-import type { RequestInput } from '../../src/app/deciding/request.js';
+import type { RequestInput } from '../../src/app/deciding/make-request.js';
 import { SequentialIds } from '../../src/app/testing/sequential-ids.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import type { DeskRequest } from '../../src/domain/record.js';
@@ -21,7 +21,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { openStores, type Stores } from '../../src/runtime/stores.js';
 import { startSandboxExchange } from './support/sandbox-exchange.js';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import { Crashed, crashingRepository, guard } from './support/world.js';
 
 let sandbox: Sandbox;

@@ -4,7 +4,7 @@
  * effect it asks for, and what it must never do. No I/O, no clock but the one given.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/app/config.js';
+import { resolveConfig } from '../../src/app/engine-config.js';
 import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decide, type Facts, type Observation, type Step } from '../../src/app/executing/decide.js';
 import { openInDoubt } from '../../src/app/executing/in-doubt.js';

@@ -12,8 +12,8 @@ import { createPolicy } from '../../src/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
 import { startSandboxExchange, type SandboxExchange } from './support/sandbox-exchange.js';
-import { collect } from '../../src/app/collect.js';
-import type { RequestInput } from '../../src/app/deciding/request.js';
+import { collect } from '../../src/app/bounded-lists.js';
+import type { RequestInput } from '../../src/app/deciding/make-request.js';
 
 let sx: SandboxExchange;
 let engine: Engine;

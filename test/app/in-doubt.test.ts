@@ -3,7 +3,7 @@
  * what must follow. No I/O: the rows are the rules of app/executing/in-doubt.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/app/config.js';
+import { resolveConfig } from '../../src/app/engine-config.js';
 import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decideLook, openInDoubt, type Look, type LookDecision } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ISO_COUNTRY_CODES } from '../../src/app/compliance/country-codes.js';
 import { checkDeclaration, DECLARATION_MESSAGES, type CheckedDeclaration, type DeclarationForm } from '../../src/app/compliance/declaration.js';
 import { recipientDetailsAdvice, RECIPIENT_DETAILS_ADVICE } from '../../src/app/compliance/recipient-advice.js';
-import { counterpartyBody } from '../../src/exchange/engine-port/counterparty.js';
+import { counterpartyBody } from '../../src/exchange/engine-port/counterparty-body.js';
 import { counterpartyInfoBody } from '../../src/exchange/schemas.js';
 
 const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';

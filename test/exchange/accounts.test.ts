@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import { ExchangeError } from '../../src/ports/exchange-error.js';
 import { API, harness, useNock } from './support/client.js';
 import { balanceBTC, bankAccountItem } from './support/fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import { API, harness, useNock } from './support/client.js';
 import { cryptoDepositItem, cryptoWithdrawalFull, cryptoWithdrawalItem, withdrawalId } from './support/fixtures.js';
 

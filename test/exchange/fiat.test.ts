@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import { unwrapJsonApi } from '../../src/exchange/operations/fiat.js';
 import { API, harness, useNock } from './support/client.js';
 import { fiatDepositItem, fiatFeeItem, fiatLimitItem, fiatWithdrawalCreated, many } from './support/fixtures.js';

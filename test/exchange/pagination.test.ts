@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_SIZE } from '../../src/exchange/assumptions.js';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import { DEFAULT_MAX_PAGES } from '../../src/exchange/pagination.js';
 import { API, harness, useNock } from './support/client.js';
 import { cryptoWithdrawalItem, many } from './support/fixtures.js';

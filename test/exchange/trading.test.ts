@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QUOTE_UNUSABLE_MESSAGES, isQuoteUnusableMessage } from '../../src/exchange/assumptions.js';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import { isFinalOrderStatus } from '../../src/exchange/statuses.js';
 import { API, harness, useNock } from './support/client.js';
 import { many, orderItem, quoteCreated } from './support/fixtures.js';

@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import type nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { ExchangeError } from '../../src/ports/exchange-error.js';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import type { RequestLogEntry } from '../../src/exchange/transport.js';
 import { API, DROP, harness, ORIGIN, TEST_API_KEY, useNock } from './support/client.js';
 import { addressBookItem, balanceBTC, cryptoWithdrawalFull, orderItem, withdrawalId } from './support/fixtures.js';

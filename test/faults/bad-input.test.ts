@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDeclaration, DECLARATION_FIELDS } from '../../src/app/compliance/declaration.js';
 import { createExchangePort } from '../../src/exchange/engine-port/index.js';
-import type { CurrencyEntry, SavedAddress, SavedBankAccount } from '../../src/ports/exchange.js';
+import type { CurrencyEntry, SavedAddress, SavedBankAccount } from '../../src/ports/exchange-port.js';
 import type { ExchangePort } from '../../src/app/ports.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createPolicy } from '../../src/domain/policy.js';

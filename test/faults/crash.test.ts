@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineConfigInput } from '../../src/app/config.js';
+import type { EngineConfigInput } from '../../src/app/engine-config.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../src/domain/record-schema.js';
 import { cmp } from '../../src/domain/money.js';
 import { attemptKeys, isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';

@@ -14,7 +14,7 @@
  * starts using later is covered without editing this file.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EngineConfigInput } from '../../src/app/config.js';
+import type { EngineConfigInput } from '../../src/app/engine-config.js';
 import type { Engine } from '../../src/app/engine.js';
 import { DESK_REQUEST_SCHEMA } from '../../src/domain/record-schema.js';
 import { cmp } from '../../src/domain/money.js';

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 import { SCOPES } from '../../src/exchange/assumptions.js';
-import { runDesk, type RunningDesk } from '../../src/runtime/bot.js';
+import { runDesk, type RunningDesk } from '../../src/runtime/run-desk.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { EVENTS_PATH } from '../../src/slack/app/slack-app.js';
 import { makeKey } from '../sandbox/support/sign.js';

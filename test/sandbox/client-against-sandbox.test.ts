@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClient } from '../../src/exchange/client.js';
 import { ExchangeError } from '../../src/ports/exchange-error.js';
-import { collect } from '../../src/app/collect.js';
+import { collect } from '../../src/app/bounded-lists.js';
 import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import { normalizeStatus } from '../../src/domain/status.js';
 import { isFinalOrderStatus } from '../../src/exchange/statuses.js';
 import { QUOTE_UNUSABLE_MESSAGES, SCOPE_FAILURE_STATUS } from '../../src/exchange/assumptions.js';
-import { createSandboxClock } from '../../src/sandbox/clock.js';
+import { createSandboxClock } from '../../src/sandbox/sandbox-clock.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { makeKey, type TestKey } from './support/sign.js';
 import { T0 } from './support/sandbox.js';

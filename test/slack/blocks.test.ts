@@ -1,5 +1,5 @@
 /** The pure Block Kit builders: structure, escaping of user text, and Block Kit's limits. */
-import { balance } from '../../src/exchange/engine-port/lookups.js';
+import { balance } from '../../src/exchange/engine-port/lookup-records.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Balance } from '../../src/exchange/schemas.js';

@@ -1,5 +1,5 @@
 /** Modal builders and the withdrawal form data: structure, escaping and limits. */
-import { balance, currencyEntry, fiatTerms, savedAddress, savedBankAccount } from '../../src/exchange/engine-port/lookups.js';
+import { balance, currencyEntry, fiatTerms, savedAddress, savedBankAccount } from '../../src/exchange/engine-port/lookup-records.js';
 import { describe, expect, it } from 'vitest';
 import type { AddressBookAddress, Balance, CryptoCurrencyEntry } from '../../src/exchange/schemas.js';
 import { loadingView, noticeView } from '../../src/slack/kit/modal-views.js';

@@ -1,6 +1,6 @@
 /** Retention of the Slack side's references in the key-value file (src/slack/app/retention.ts). */
 import { describe, expect, it } from 'vitest';
-import { deposit as depositRecord } from '../../src/exchange/engine-port/deposits.js';
+import { deposit as depositRecord } from '../../src/exchange/engine-port/deposit-records.js';
 import { approvalMessageKey } from '../../src/slack/approvals/approval-notifier.js';
 import { depositMessageKey } from '../../src/slack/compliance/deposit-notifier.js';
 import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/app/retention.js';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkDeclaration } from '../../src/app/compliance/declaration.js';
-import { counterpartyBody } from '../../src/exchange/engine-port/counterparty.js';
+import { counterpartyBody } from '../../src/exchange/engine-port/counterparty-body.js';
 import { errorsByInput } from '../../src/slack/compliance/form-fields.js';
 import { counterpartyValues } from '../../src/slack/compliance/counterparty-form.js';
 import type { StateValues } from '../../src/slack/kit/view-state.js';

@@ -5,7 +5,7 @@
  * wallet id or name, not both.
  * Pure: the Slack layer uses it to answer a modal at once, the use case again before sending.
  */
-import { KNOWN_WALLET_ID, type CounterpartyDeclaration } from '../../ports/exchange.js';
+import { KNOWN_WALLET_ID, type CounterpartyDeclaration } from '../../ports/exchange-port.js';
 import { isIsoCountryCode } from './country-codes.js';
 
 export const DECLARATION_FIELDS = [

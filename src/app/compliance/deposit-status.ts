@@ -1,10 +1,10 @@
 /**
  * What moved in a deposit between two reads. What its statuses mean (final, waiting for a
- * declaration, review open) is read by the exchange port (ports/exchange.ts Deposit).
+ * declaration, review open) is read by the exchange port (ports/exchange-port.ts Deposit).
  */
 import { normalizeStatus } from '../../domain/status.js';
-import type { Deposit } from '../../ports/exchange.js';
-import type { DepositChanges } from './notifier.js';
+import type { Deposit } from '../../ports/exchange-port.js';
+import type { DepositChanges } from './compliance-events.js';
 
 /** Worth watching for changes: not final yet, or its Travel Rule review is still open. */
 export function isStillMoving(deposit: Pick<Deposit, 'final' | 'reviewOpen'>): boolean {

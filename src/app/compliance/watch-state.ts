@@ -11,12 +11,12 @@
  * - `outbox`: notifications persisted before they are delivered, removed once delivered.
  */
 import { z } from 'zod';
-import type { Deposit } from '../../ports/exchange.js';
+import type { Deposit } from '../../ports/exchange-port.js';
 import type { KeyValueStore } from '../ports.js';
-import type { DepositChanges } from './notifier.js';
+import type { DepositChanges } from './compliance-events.js';
 
 export const WATCH_STATE_KEY = 'compliance:deposit-watch';
-/** 2: deposits kept in the port's terms (ports/exchange.ts Deposit); 1 kept the exchange's bodies (migrated at start, runtime/migrations.ts). */
+/** 2: deposits kept in the port's terms (ports/exchange-port.ts Deposit); 1 kept the exchange's bodies (migrated at start, runtime/migrations.ts). */
 export const WATCH_STATE_VERSION = 2;
 
 const change = <T extends z.ZodType>(t: T) => z.strictObject({ from: t, to: t });

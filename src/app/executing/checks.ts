@@ -7,7 +7,7 @@
 import { gt, lt } from '../../domain/money.js';
 import type { DeskRequest } from '../../domain/record.js';
 import { sameTag, type CryptoWithdrawalSnapshot, type FiatWithdrawalSnapshot } from '../../domain/request.js';
-import { findFirst } from '../collect.js';
+import { findFirst } from '../bounded-lists.js';
 import type { EngineContext } from '../context.js';
 
 export type CheckOutcome = { ok: true } | { ok: false; action: 'fail'; reason: string } | { ok: false; action: 'schedule'; at: number; reason: string };

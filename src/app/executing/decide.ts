@@ -19,9 +19,9 @@ import { lastAttempt, newRound, orderKeyFor, settleLastAttempt, type DeskRequest
 import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
 import type { Command } from '../../domain/state-machine.js';
 import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
-import type { EngineConfig } from '../config.js';
+import type { EngineConfig } from '../engine-config.js';
 import type { EventInput, RequoteReason } from '../events.js';
-import type { RemoteView } from '../following/remote-view.js';
+import type { RemoteView } from '../following/remote-changes.js';
 import { decideLook, openInDoubt, type Look } from './in-doubt.js';
 
 /** What a check of the exchange before a withdrawal found. */

@@ -10,7 +10,7 @@ import { checkBeforeExecution } from './checks.js';
 import { inDoubtTwin } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
 import type { RequoteReason } from '../events.js';
-import { quoteHoldingKey } from './quotes.js';
+import { quoteHoldingKey } from './take-quote.js';
 import { send } from './send.js';
 import type { Effect, Observation } from './decide.js';
 import { openInDoubt } from './in-doubt.js';

@@ -19,7 +19,7 @@
  * and the question goes; a second candidate turns "not found" into "which one".
  */
 import type { Attempt, Candidate, DeskRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
-import type { EngineConfig } from '../config.js';
+import type { EngineConfig } from '../engine-config.js';
 
 /** What one look on the exchange saw. */
 export type Look =

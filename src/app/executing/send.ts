@@ -5,7 +5,7 @@
  */
 import type { DeskRequest } from '../../domain/record.js';
 import type { IndicativeQuote } from '../../domain/request.js';
-import type { RemoteView } from '../../ports/exchange.js';
+import type { RemoteView } from '../../ports/exchange-port.js';
 import { isExchangeError, type ExchangeError } from '../../ports/exchange-error.js';
 import type { EngineContext } from '../context.js';
 

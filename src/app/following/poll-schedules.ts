@@ -5,7 +5,7 @@
  * restart that forgets it only reads everything once more. What decides correctness (retries,
  * looks after an unknown outcome) is a time in the record.
  */
-import type { RemoteView } from './remote-view.js';
+import type { RemoteView } from './remote-changes.js';
 
 export const POLLED_KINDS = ['crypto_withdrawal', 'trade', 'fiat_withdrawal'] as const;
 export type PolledKind = (typeof POLLED_KINDS)[number];

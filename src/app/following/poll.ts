@@ -12,7 +12,7 @@
 import { mustAdvance, type DeskRequest, type RecordChanges } from '../../domain/record.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from '../context.js';
-import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-view.js';
+import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-changes.js';
 import { POLLED_KINDS, type PolledKind, type Sweep } from './poll-schedules.js';
 import { closeSweep, startSweep, unreached, walk } from './sweep.js';
 

@@ -14,7 +14,7 @@
 import { firstSentAt, type DeskRequest } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';
 import type { PolledKind, Sweep } from './poll-schedules.js';
-import type { RemoteView } from './remote-view.js';
+import type { RemoteView } from './remote-changes.js';
 
 /**
  * Opens the list for `targets` (nothing is fetched yet). The page cap covers the targets plus

@@ -1,13 +1,13 @@
 /**
- * The engine's exchange port (ports/exchange.ts) over the wire API (api.ts): the one place that
+ * The engine's exchange port (ports/exchange-port.ts) over the wire API (wire-api.ts): the one place that
  * maps the exchange's bodies to the engine's records and back.
  */
-import type { ExchangeLimits, ExchangePort } from '../../ports/exchange.js';
-import type { ExchangeApi } from '../api.js';
+import type { ExchangeLimits, ExchangePort } from '../../ports/exchange-port.js';
+import type { ExchangeApi } from '../wire-api.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../assumptions.js';
-import { declareCounterparty } from './counterparty.js';
-import { deposit } from './deposits.js';
-import { balance, currencyEntry, fiatTerms, knownWallet, savedAddress, savedBankAccount } from './lookups.js';
+import { declareCounterparty } from './counterparty-body.js';
+import { deposit } from './deposit-records.js';
+import { balance, currencyEntry, fiatTerms, knownWallet, savedAddress, savedBankAccount } from './lookup-records.js';
 import { cryptoWithdrawalView, listedCryptoWithdrawal, listedFiatWithdrawal, listedOrder, orderView } from './remote-views.js';
 import { sends } from './sends.js';
 

@@ -4,7 +4,7 @@
  * and the order result. Statuses are kept verbatim.
  */
 import { decimalString } from '../schemas.js';
-import type { ListedCryptoWithdrawal, ListedFiatWithdrawal, ListedOrder, RemoteView } from '../../ports/exchange.js';
+import type { ListedCryptoWithdrawal, ListedFiatWithdrawal, ListedOrder, RemoteView } from '../../ports/exchange-port.js';
 import { sameStatus } from '../../domain/status.js';
 import { WITHDRAWAL_SUCCESS_STATUS } from '../assumptions.js';
 import type * as Wire from '../schemas.js';

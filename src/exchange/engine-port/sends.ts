@@ -5,9 +5,9 @@
  */
 import { normalize } from '../../domain/money.js';
 import type { IndicativeQuote } from '../../domain/request.js';
-import type { ExchangePort, QuoteTerms, RemoteView } from '../../ports/exchange.js';
+import type { ExchangePort, QuoteTerms, RemoteView } from '../../ports/exchange-port.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
-import type { ExchangeApi } from '../api.js';
+import type { ExchangeApi } from '../wire-api.js';
 import { DUPLICATE_CLIENT_ORDER_ID_STATUS, QUOTE_UNUSABLE_STATUS, isDuplicateClientOrderIdMessage, isQuoteUnusableMessage } from '../assumptions.js';
 import type { CreateCryptoWithdrawalBody, CreateQuoteBody } from '../schemas.js';
 import { cryptoWithdrawalView, fiatWithdrawalView, orderView } from './remote-views.js';

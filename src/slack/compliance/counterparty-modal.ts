@@ -3,7 +3,7 @@
  * reference's counterparty object; the wallet is a search over the known wallets or, when not
  * listed, a free-text name that creates an unverified wallet and starts a compliance review.
  */
-import type { KnownWallet } from '../../ports/exchange.js';
+import type { KnownWallet } from '../../ports/exchange-port.js';
 import { BLOCK, CALLBACK, INPUT } from '../kit/slack-ids.js';
 import {
   context,

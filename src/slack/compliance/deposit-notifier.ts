@@ -4,9 +4,9 @@
  * place (chat.update) when its status moves or it is declared, with a line in its thread for
  * each. A repeated `deposit.seen` (the watch's outbox after a restart) updates instead of posting.
  */
-import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../app/compliance/notifier.js';
+import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../app/compliance/compliance-events.js';
 import type { KeyValueStore, Logger } from '../../app/ports.js';
-import type { Deposit } from '../../ports/exchange.js';
+import type { Deposit } from '../../ports/exchange-port.js';
 import type { SlackClient } from '../app/slack-context.js';
 import type { MessagePayload } from '../kit/blocks.js';
 import { declarationConfirmation, depositChangeLine, depositMessage } from './deposit-message.js';

@@ -3,7 +3,7 @@
  * total of the three, summed with money.ts. The deprecated `locked` total is never read.
  */
 import { add, isZero } from '../../domain/money.js';
-import type { Balance } from '../../ports/exchange.js';
+import type { Balance } from '../../ports/exchange-port.js';
 import { context, header, message, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
 import { formatAmount, slackDate } from '../kit/format.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';

@@ -3,7 +3,7 @@
  * are walked from the start with a bound (the port hides cursors), so a page costs at most
  * offset + size + 1 records, and offsets stop at MAX_LIST_OFFSET.
  */
-import type { ExchangeListings } from '../../exchange/api.js';
+import type { ExchangeListings } from '../../exchange/wire-api.js';
 import { bankLine, depositLine, fiatRecordLine, MAX_LIST_OFFSET, orderLine, withdrawalLine, type ListName, type MoreCursor } from './listing-lines.js';
 
 export const PAGE_SIZE = 10;

@@ -1,8 +1,8 @@
 /**
- * The withdrawal forms' data: the exchange port's records (ports/exchange.ts, already in the
+ * The withdrawal forms' data: the exchange port's records (ports/exchange-port.ts, already in the
  * engine's terms) mapped to the options the modals show.
  */
-import type { Balance, CurrencyEntry, ExchangePort, FiatTerms, SavedAddress, SavedBankAccount } from '../../ports/exchange.js';
+import type { Balance, CurrencyEntry, ExchangePort, FiatTerms, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
 import type { BankOption, CryptoEntryOption, DestinationOption, FiatCurrencyOption } from './withdraw-modal.js';
 
 /** Bound on saved addresses and bank accounts read for one form. */

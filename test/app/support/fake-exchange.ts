@@ -5,7 +5,7 @@
  * or a dropped connection, each either before the exchange acts or after it committed.
  */
 import type { Clock, ListOptions } from '../../../src/app/ports.js';
-import type { ExchangeApi } from '../../../src/exchange/api.js';
+import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
 import { add, cmp, lt, sub } from '../../../src/domain/money.js';
 import { QUOTE_UNUSABLE_MESSAGES, QUOTE_UNUSABLE_STATUS } from '../../../src/exchange/assumptions.js';
 import { ExchangeError } from '../../../src/ports/exchange-error.js';

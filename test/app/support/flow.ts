@@ -1,5 +1,5 @@
 /** Short paths through the engine for tests that start later in a request's life. */
-import type { RequestInput } from '../../../src/app/deciding/request.js';
+import type { RequestInput } from '../../../src/app/deciding/make-request.js';
 import type { DeskRequest } from '../../../src/domain/record.js';
 import { REQUESTER, type World } from './world.js';
 

@@ -1,5 +1,5 @@
 /** Ready-made request inputs against the fake exchange's seed data. */
-import type { RequestInput } from '../../../src/app/deciding/request.js';
+import type { RequestInput } from '../../../src/app/deciding/make-request.js';
 import { ADDR_OK } from './fake-exchange.js';
 
 export const cryptoInput = (amount = '250.1234567', over: Partial<Extract<RequestInput, { kind: 'crypto_withdrawal' }>> = {}): RequestInput => ({

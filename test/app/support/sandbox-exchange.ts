@@ -1,10 +1,10 @@
 /** The sandbox on loopback with a manual clock, and the real client signed for it: the ExchangePort the engine gets in production. */
 import type { Clock, ExchangePort } from '../../../src/app/ports.js';
-import type { ExchangeApi } from '../../../src/exchange/api.js';
+import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { createExchangeClient } from '../../../src/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
-import { createSandboxClock } from '../../../src/sandbox/clock.js';
+import { createSandboxClock } from '../../../src/sandbox/sandbox-clock.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { makeKey } from '../../sandbox/support/sign.js';
 import { T0 } from '../../sandbox/support/sandbox.js';

@@ -4,7 +4,7 @@
  * right after its n-th persisted write (every port call after that throws, as if it had died).
  */
 import { createEngine, type Engine } from '../../../src/app/engine.js';
-import type { EngineConfigInput } from '../../../src/app/config.js';
+import type { EngineConfigInput } from '../../../src/app/engine-config.js';
 import type { DeskEvent } from '../../../src/app/events.js';
 import type { Logger, Repository } from '../../../src/app/ports.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';

@@ -4,11 +4,11 @@
  * against a sandbox URL. What the test wants to watch or break is injected (loggers, port wrappers).
  */
 import { join } from 'node:path';
-import type { EngineConfigInput } from '../../../src/app/config.js';
+import type { EngineConfigInput } from '../../../src/app/engine-config.js';
 import { createEngine, type Engine } from '../../../src/app/engine.js';
 import { createRandomIds } from '../../../src/app/ids.js';
 import type { AuditLog, Clock, KeyValueStore, Logger, Notifier, Repository } from '../../../src/app/ports.js';
-import type { ExchangeApi } from '../../../src/exchange/api.js';
+import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/domain/record-schema.js';
 import { createPolicy } from '../../../src/domain/policy.js';

@@ -2,11 +2,11 @@
  * The engine on in-memory stores against a sandbox, and the desk's plan of requests on the
  * sandbox's seeded account: what the in-process fault trials (exchange faults, late commits) share.
  */
-import type { EngineConfigInput } from '../../../src/app/config.js';
+import type { EngineConfigInput } from '../../../src/app/engine-config.js';
 import { createEngine, type Engine } from '../../../src/app/engine.js';
 import { createRandomIds } from '../../../src/app/ids.js';
 import type { Clock, Logger } from '../../../src/app/ports.js';
-import type { ExchangeApi } from '../../../src/exchange/api.js';
+import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { createPolicy } from '../../../src/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';

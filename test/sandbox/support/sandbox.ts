@@ -3,7 +3,7 @@
  * scope, and `api()` that signs with node:crypto and fetches over real HTTP on loopback.
  */
 import type { z } from 'zod';
-import { createSandboxClock } from '../../../src/sandbox/clock.js';
+import { createSandboxClock } from '../../../src/sandbox/sandbox-clock.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
 import type { Scope } from '../../../src/exchange/assumptions.js';
 import { makeKey, signedHeaders, type TestKey } from './sign.js';

@@ -8,7 +8,7 @@ import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js'
 import type { AuditLog, Clock } from '../../../src/app/ports.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/store/memory.js';
-import type { ExchangeApi } from '../../../src/exchange/api.js';
+import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';

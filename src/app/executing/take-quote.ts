@@ -3,7 +3,7 @@
  * quoting-and-ordering on it, and is recorded as the key's newest.
  */
 import { quoteKey, type IndicativeQuote } from '../../domain/request.js';
-import type { QuoteTerms } from '../../ports/exchange.js';
+import type { QuoteTerms } from '../../ports/exchange-port.js';
 import type { EngineContext } from '../context.js';
 
 /** Takes the key's lock, then a fresh quote. */

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { bankAccountDisplay } from '../../domain/request.js';
 import { sameStatus } from '../../domain/status.js';
-import type { Balance, CurrencyEntry, FiatTerms, KnownWallet, SavedAddress, SavedBankAccount } from '../../ports/exchange.js';
+import type { Balance, CurrencyEntry, FiatTerms, KnownWallet, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
 import { ADDRESS_VERIFIED_STATUS } from '../assumptions.js';
 import type * as Wire from '../schemas.js';
 

@@ -5,8 +5,8 @@
  * the Slack listings read the records as the exchange lists them (ExchangeListings).
  */
 import { randomBytes } from 'node:crypto';
-import type { ExchangePort } from '../ports/exchange.js';
-import type { ExchangeListings } from '../exchange/api.js';
+import type { ExchangePort } from '../ports/exchange-port.js';
+import type { ExchangeListings } from '../exchange/wire-api.js';
 import { createExchangePort } from '../exchange/engine-port/index.js';
 import type { ExchangeConfig } from '../config/config.js';
 import { createExchangeClient, systemClock } from '../exchange/client.js';

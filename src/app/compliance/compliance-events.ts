@@ -5,7 +5,7 @@
  * is tried again on a later poll, and a crash between a call and its "delivered" mark repeats
  * that call once: implementations keep a call idempotent (update the message they already posted).
  */
-import type { Deposit } from '../../ports/exchange.js';
+import type { Deposit } from '../../ports/exchange-port.js';
 import type { Notifier } from '../ports.js';
 
 /** A status that moved, as `from` -> `to` (the Travel Rule status may be absent: null). */

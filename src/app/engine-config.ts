@@ -1,7 +1,7 @@
 /**
  * Engine settings with their defaults. Every timing the engine uses is here, in milliseconds.
  */
-import type { ExchangeLimits } from '../ports/exchange.js';
+import type { ExchangeLimits } from '../ports/exchange-port.js';
 
 export interface EngineConfig {
   /** A quote with less than this left before expires_at is not ordered on: re-quote first. */

@@ -4,7 +4,7 @@
  * case-insensitively).
  */
 import { normalizeStatus } from '../../domain/status.js';
-import type { Deposit } from '../../ports/exchange.js';
+import type { Deposit } from '../../ports/exchange-port.js';
 import { DEPOSIT_FINAL_STATUSES, TRAVEL_RULE_DECLARABLE_STATUSES, TRAVEL_RULE_DECLARATION_NEEDED, TRAVEL_RULE_OPEN_STATUSES } from '../assumptions.js';
 import type { CryptoDeposit } from '../schemas.js';
 

@@ -1,7 +1,7 @@
 /** A counterparty declaration -> exactly the reference's counterparty object, and the refusal that means "declared already". */
-import type { CounterpartyDeclaration } from '../../ports/exchange.js';
+import type { CounterpartyDeclaration } from '../../ports/exchange-port.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
-import type { ExchangeApi } from '../api.js';
+import type { ExchangeApi } from '../wire-api.js';
 import { COUNTERPARTY_EXISTS_STATUS, isCounterpartyExistsMessage } from '../assumptions.js';
 import { counterpartyInfoBody, type CounterpartyInfoBody } from '../schemas.js';
 

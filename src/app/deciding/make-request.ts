@@ -19,11 +19,11 @@ import {
   type Snapshot,
   type TradeFields,
 } from '../../domain/request.js';
-import type { SavedAddress, SavedBankAccount } from '../../ports/exchange.js';
+import type { SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
-import { collect, findFirst } from '../collect.js';
+import { collect, findFirst } from '../bounded-lists.js';
 import { audit, stamp, type EngineContext } from '../context.js';
-import { takeQuote } from '../executing/quotes.js';
+import { takeQuote } from '../executing/take-quote.js';
 
 export type RequestInput =
   | { kind: 'crypto_withdrawal'; cryptoCurrencyId: number; addressBookId: string; amount: string; note?: string | null; purpose?: string | null }

@@ -13,7 +13,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/app/retention.js';
 import type { SlackReceiverOptions } from '../slack/app/slack-app.js';
 import { composeDesk, type ComposedDesk } from './compose.js';
-import { connectExchange } from './exchange.js';
+import { connectExchange } from './connect-exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
 import { runEvery } from '../app/run-loop.js';
 import { migrateStoredValues } from './migrations.js';
