@@ -6,7 +6,7 @@
  *
  * Every rule is written by top-level folder of src/ (path patterns), never by single file, so
  * moving files inside a folder never touches this file. The only file names below are the
- * exchange's pure modules that slack/ and config/ may still read (see slack-only-pure-exchange).
+ * exchange's pure modules that config/ may read (see config-only-pure-exchange).
  *
  * See the report: npx depcruise src --config .dependency-cruiser.cjs --output-type err-long
  */
@@ -21,7 +21,7 @@ const under = (...folders) => `^src/(${folders.join('|')})/`;
 const LAYERS = ['domain', 'ports', 'app', 'exchange', 'store', 'config', 'slack', 'sandbox', 'devtools', 'demo', 'runtime'];
 
 /** exchange/ files with pure protocol facts and types, no I/O. */
-const EXCHANGE_PURE = ['api', 'schemas', 'statuses', 'assumptions', 'secret'];
+const EXCHANGE_PURE = ['wire-api', 'schemas', 'statuses', 'assumptions', 'secret'];
 /** @param {string[]} names exchange/ files (top level, without .ts) */
 const exchangeFiles = (names) => `^src/exchange/(${names.join('|')})\\.ts$`;
 
@@ -68,25 +68,13 @@ module.exports = {
     ),
     layer(
       'slack',
-      ['app', 'domain', 'ports', 'config', 'exchange'],
-      'slack/ drives the engine (app/) and renders domain facts; it never imports the store (issue 12: "Slack not importing exchange or store"); exchange only as slack-only-pure-exchange allows.',
+      ['app', 'domain', 'ports', 'config'],
+      'slack/ drives the engine (app/), reads the exchange only through the ports (ports/exchange-port.ts, ports/exchange-listings.ts) and renders domain facts; it imports neither the store nor the exchange (issue 12).',
     ),
     layer('sandbox', ['exchange', 'domain', 'ports'], 'The local exchange shares the protocol facts of exchange/ and nothing of the bot.'),
     layer('devtools', [], 'The fake Slack Web API stands alone: it imports nothing of src/.'),
     // demo/, runtime/ and main.ts are the composition: they may import anything (no rule).
 
-    {
-      name: 'slack-only-pure-exchange',
-      comment:
-        'Issue 12 target: slack/ imports no exchange/ at all. Today it still reads the pure exchange files ' +
-        '(api, schemas, statuses, assumptions, secret: no I/O). To tighten, delete the pathNot line below.',
-      severity: 'error',
-      from: { path: under('slack') },
-      to: {
-        path: under('exchange'),
-        pathNot: exchangeFiles(EXCHANGE_PURE), // today's allowance: delete this line to forbid slack -> exchange entirely
-      },
-    },
     {
       name: 'config-only-pure-exchange',
       comment:

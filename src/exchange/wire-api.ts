@@ -1,7 +1,6 @@
 /**
  * The exchange's operations the bot uses, on the wire: the reference's own bodies (schemas.ts).
- * The client (client.ts) implements it; the engine port (engine-port/) and the Slack listings
- * read through it. Every method throws ExchangeError (ports/exchange-error.ts) and nothing else.
+ * The client (client.ts) implements it; the engine's ports (engine-port/) read through it. Every method throws ExchangeError (ports/exchange-error.ts) and nothing else.
  * Writes are never retried inside; reads may be.
  */
 import type { ListOptions } from '../ports/list-options.js';
@@ -54,9 +53,3 @@ export interface ExchangeApi {
   /** The exchange's clock minus ours in ms, from the latest response's Date header; undefined before any. */
   clockOffsetMs(): number | undefined;
 }
-
-/** What the Slack listings read (`/desk` lists, fiat terms): the records as the exchange lists them. */
-export type ExchangeListings = Pick<
-  ExchangeApi,
-  'listCryptoWithdrawals' | 'listCryptoDeposits' | 'listOrders' | 'listBankAccounts' | 'listFiatDeposits' | 'listFiatWithdrawals' | 'listFiatWithdrawalFees' | 'listFiatWithdrawalLimits'
->;

@@ -156,6 +156,8 @@ export interface ExchangeLimits {
 
 export interface ExchangePort {
   readonly limits: ExchangeLimits;
+  /** How a trade may be paid (the reference shows only `user_balance`). */
+  readonly paymentMethods: readonly [string, ...string[]];
 
   // lookups
   currencyEntries(): Promise<CurrencyEntry[]>;

@@ -21,7 +21,7 @@ import type { AuditLog, Clock, Ids, KeyValueStore, Logger, Notifier, Repository 
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
-import type { ExchangeListings } from '../exchange/wire-api.js';
+import type { ExchangeListings } from '../ports/exchange-listings.js';
 import type { ExchangePort } from '../ports/exchange-port.js';
 import { createSlackApp, type SlackApp, type SlackReceiverOptions } from '../slack/app/slack-app.js';
 import { createSlackComplianceNotifier } from '../slack/compliance/deposit-notifier.js';

@@ -2,12 +2,13 @@
  * The exchange the bot talks to: the real one at EXCHANGE_BASE_URL with the configured key, or,
  * when it is unset, the embedded sandbox started here on loopback with a key pair made for this
  * run (registered with every scope). The engine sees only its ExchangePort (in its own terms);
- * the Slack listings read the records as the exchange lists them (ExchangeListings).
+ * the Slack listings read the exchange's records as listed, through their own port (ExchangeListings).
  */
 import { randomBytes } from 'node:crypto';
 import type { ExchangePort } from '../ports/exchange-port.js';
-import type { ExchangeListings } from '../exchange/wire-api.js';
+import type { ExchangeListings } from '../ports/exchange-listings.js';
 import { createExchangePort } from '../exchange/engine-port/index.js';
+import { createExchangeListings } from '../exchange/engine-port/listings.js';
 import type { ExchangeConfig } from '../config/config.js';
 import { createExchangeClient, systemClock } from '../exchange/client.js';
 import { Secret } from '../exchange/secret.js';
@@ -18,7 +19,7 @@ import type { ProcessLogger } from './logger.js';
 
 export interface ConnectedExchange {
   exchange: ExchangePort;
-  /** The same client, as the `/desk` listings read it. */
+  /** The same client, as the `/desk` listings read it (ports/exchange-listings.ts). */
   listings: ExchangeListings;
   /** Present when running on the embedded sandbox. */
   sandbox?: Sandbox;
@@ -53,7 +54,7 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     log.info('exchange: remote', { baseUrl: config.baseUrl, apiKey: signer.apiKey });
-    return { exchange: createExchangePort(client), listings: client, close: async () => {} };
+    return { exchange: createExchangePort(client), listings: createExchangeListings(client), close: async () => {} };
   }
 
   const privateKey = new Secret(new Uint8Array(randomBytes(32)));
@@ -74,7 +75,7 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
   log.warn('SANDBOX: no EXCHANGE_BASE_URL, running on the embedded sandbox exchange; no real funds move', { url: sandbox.url });
   return {
     exchange: createExchangePort(client),
-    listings: client,
+    listings: createExchangeListings(client),
     sandbox,
     secretHex: Buffer.from(privateKey.reveal()).toString('hex'),
     close: () => sandbox.close(),

@@ -34,12 +34,12 @@ const FIXTURE: Record<string, readonly string[]> = {
     './tick.js', // the cycle engine -> tick -> engine: no-circular
   ],
   'src/app/tick.ts': ['./engine.js'],
-  'src/exchange/client.ts': ['./api.js', '../ports/exchange.js', '../app/engine.js'], // allowed, allowed, exchange-arrows-down
-  'src/exchange/api.ts': [],
+  'src/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../app/engine.js'], // allowed, allowed, exchange-arrows-down
+  'src/exchange/wire-api.ts': [],
   'src/exchange/signer.ts': [],
   'src/store/db.ts': ['../app/engine.js', '../exchange/client.js', '../slack/render.js'], // allowed, allowed, store-arrows-down
   'src/config/load.ts': [
-    '../exchange/api.js', // allowed: pure
+    '../exchange/wire-api.js', // allowed: pure
     '../exchange/signer.js', // allowed for config only
     '../exchange/client.js', // config-only-pure-exchange
     '../app/engine.js', // config-arrows-down
@@ -47,11 +47,10 @@ const FIXTURE: Record<string, readonly string[]> = {
   'src/slack/render.ts': [
     '../app/engine.js', // allowed
     '../config/load.js', // allowed
-    '../exchange/api.js', // allowed today (pure)
-    '../exchange/signer.js', // slack-only-pure-exchange
+    '../exchange/wire-api.js', // slack-arrows-down: slack reads the exchange through the ports only
     '../store/db.js', // slack-arrows-down
   ],
-  'src/sandbox/index.ts': ['../exchange/api.js', '../slack/render.js'], // allowed, sandbox-arrows-down
+  'src/sandbox/index.ts': ['../exchange/wire-api.js', '../slack/render.js'], // allowed, sandbox-arrows-down
   'src/devtools/fake.ts': ['../domain/money.js'], // devtools-arrows-down
   'src/runtime/bot.ts': ['../sandbox/index.js', '../store/db.js', '../slack/render.js'], // allowed: composition
   'src/demo/cli.ts': ['../sandbox/index.js'], // allowed: composition
@@ -76,8 +75,8 @@ const EXPECTED = [
   ['ports-arrows-down', 'src/ports/exchange.ts', 'src/app/engine.ts'],
   ['sandbox-arrows-down', 'src/sandbox/index.ts', 'src/slack/render.ts'],
   ['sandbox-only-from-composition', 'src/app/engine.ts', 'src/sandbox/index.ts'],
+  ['slack-arrows-down', 'src/slack/render.ts', 'src/exchange/wire-api.ts'],
   ['slack-arrows-down', 'src/slack/render.ts', 'src/store/db.ts'],
-  ['slack-only-pure-exchange', 'src/slack/render.ts', 'src/exchange/signer.ts'],
   ['store-arrows-down', 'src/store/db.ts', 'src/slack/render.ts'],
 ].map((v) => v.join(' '));
 

@@ -8,6 +8,7 @@
  * planted on the exchange side too (a destination and a bank account named with mentions).
  * Commands go through the real command listeners with a recording Slack client.
  */
+import { createExchangeListings } from '../../src/exchange/engine-port/listings.js';
 import { composeDesk } from '../../src/runtime/compose.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
 import Big from 'big.js';
@@ -128,7 +129,7 @@ beforeAll(async () => {
     config,
     clock: { now: () => Date.now(), sleep: async () => {} },
     exchange,
-    listings: api,
+    listings: createExchangeListings(api),
     requests: memoryRepository<DeskRequest>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),

@@ -287,7 +287,7 @@ describe('listings', () => {
   });
 
   it('pages with a More button only when there is more', () => {
-    const line = withdrawalLine({ id: 'x', created_at: T0, status: 'completed', amount: '1', crypto_currency: { code: 'BTC' } });
+    const line = withdrawalLine({ id: 'x', createdAt: T0, status: 'completed', amount: '1', asset: 'BTC', address: null, label: null, linkExplorer: null, travelRuleStatus: null });
     const withMore = listPage({ title: 'W', lines: [line], offset: 0, more: { list: 'withdrawals', offset: 10 }, emptyText: 'none', at: T0, sandbox: false });
     expect(actionsOf(withMore.blocks)[0]?.elements?.[0]).toMatchObject({ action_id: ACTION.listMore, text: { text: 'More' } });
     const last = listPage({ title: 'W', lines: [line], offset: 10, emptyText: 'none', at: T0, sandbox: false });

@@ -4,11 +4,12 @@
  */
 import type { ExchangeLimits, ExchangePort } from '../../ports/exchange-port.js';
 import type { ExchangeApi } from '../wire-api.js';
-import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../assumptions.js';
+import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE, PAYMENT_METHODS } from '../assumptions.js';
 import { declareCounterparty } from './counterparty-body.js';
 import { deposit } from './deposit-records.js';
 import { balance, currencyEntry, fiatTerms, knownWallet, savedAddress, savedBankAccount } from './lookup-records.js';
 import { cryptoWithdrawalView, listedCryptoWithdrawal, listedFiatWithdrawal, listedOrder, orderView } from './remote-views.js';
+import { mapped } from './mapped.js';
 import { sends } from './sends.js';
 
 /** What the exchange allows, as assumptions.ts states it. */
@@ -17,6 +18,7 @@ export const EXCHANGE_LIMITS: ExchangeLimits = { maxPageSize: MAX_PAGE_SIZE, req
 export function createExchangePort(api: ExchangeApi): ExchangePort {
   return {
     limits: EXCHANGE_LIMITS,
+    paymentMethods: PAYMENT_METHODS,
     currencyEntries: async () => (await api.listCryptoCurrencies()).map(currencyEntry),
     savedAddresses: (opts) => mapped(api.listAddressBook(opts), savedAddress),
     bankAccounts: (query, opts) => mapped(api.listBankAccounts(query, opts), savedBankAccount),
@@ -51,12 +53,4 @@ export function createExchangePort(api: ExchangeApi): ExchangePort {
 
 function timeQuery(window: { from?: number; to?: number }): { from_time?: number; to_time?: number } {
   return { ...(window.from !== undefined ? { from_time: window.from } : {}), ...(window.to !== undefined ? { to_time: window.to } : {}) };
-}
-
-/** Maps each item as the list is walked; an item mapped to undefined is left out. */
-async function* mapped<T, U>(items: AsyncIterable<T>, map: (t: T) => U | undefined): AsyncIterable<U> {
-  for await (const item of items) {
-    const out = map(item);
-    if (out !== undefined) yield out;
-  }
 }

@@ -6,7 +6,7 @@ import { isApprover, isCompliance, isDeskMember, mayRequest, type Policy } from 
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
 import type { Config } from '../../config/config.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../../app/ports.js';
-import type { ExchangeListings } from '../../exchange/wire-api.js';
+import type { ExchangeListings } from '../../ports/exchange-listings.js';
 import type { Engine } from '../../app/engine.js';
 import type { DeskReads } from '../../app/desk-reads.js';
 import type { Homes } from '../home/homes.js';

@@ -75,8 +75,8 @@ async function fiat(ctx: SlackContext, respond: RespondFn): Promise<void> {
   try {
     const ex = ctx.deps.listings;
     const [fees, limits, withdrawals, deposits] = await Promise.all([
-      ex.listFiatWithdrawalFees(),
-      ex.listFiatWithdrawalLimits(),
+      ex.fiatFees(),
+      ex.fiatLimits(),
       fetchListPage(ex, 'fiat_withdrawals', 0, 5),
       fetchListPage(ex, 'fiat_deposits', 0, 5),
     ]);

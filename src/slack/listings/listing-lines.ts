@@ -2,6 +2,8 @@
  * Read-only listings for /desk (withdrawals, deposits, orders, fiat records, bank accounts): one
  * line per record, and a "More" button carrying the next page when there is one.
  */
+import type { Deposit } from '../../ports/exchange-port.js';
+import type { BankListing, FiatFee, FiatLimit, FiatRecordListing, OrderListing, WithdrawalListing } from '../../ports/exchange-listings.js';
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
 import { actions, button, context, cutMrkdwn, header, message, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
 import { formatAmount, maskAccount, shortAddress, slackDate, toEpochMs } from '../kit/format.js';
@@ -88,7 +90,7 @@ function packLines(lines: readonly string[], max: number): string[] {
 }
 
 // ---- one line per record ---------------------------------------------------------------------
-// Inputs are the fields each line shows; the exchange's records fit them as they are.
+// Inputs are the listings port's records (ports/exchange-listings.ts): what the exchange listed.
 
 const esc = (t: string | null | undefined, max = 200): string => escapeMrkdwn(t ?? '', max);
 const when = (v: number | string | null | undefined): string => {
@@ -96,109 +98,49 @@ const when = (v: number | string | null | undefined): string => {
   return ms === undefined ? (v ? esc(String(v), 40) : '—') : slackDate(ms, '{date_short} {time}');
 };
 
-export interface WithdrawalLineInput {
-  id: string;
-  created_at: number;
-  status: string;
-  amount: string;
-  crypto_currency: { code: string; network?: { name?: string } };
-  address?: string;
-  address_book_address?: { label?: string; address?: string } | null;
-  link_explorer?: string | null;
-  travel_rule_status?: string | null;
+export function withdrawalLine(w: WithdrawalListing): string {
+  const to = [w.label ? esc(w.label, 60) : '', w.address ? code(shortAddress(w.address), 30) : ''].filter(Boolean).join(' ');
+  const explorer = w.linkExplorer ? ` · ${link(w.linkExplorer, 'explorer')}` : '';
+  const travel = w.travelRuleStatus ? ` · travel rule ${esc(w.travelRuleStatus, 30)}` : '';
+  return `${when(w.createdAt)} · *${formatAmount(w.amount, esc(w.asset, 20))}* → ${to || '—'} · ${esc(w.status, 30)}${travel}${explorer}`;
 }
 
-export function withdrawalLine(w: WithdrawalLineInput): string {
-  const address = w.address ?? w.address_book_address?.address;
-  const label = w.address_book_address?.label;
-  const to = [label ? esc(label, 60) : '', address ? code(shortAddress(address), 30) : ''].filter(Boolean).join(' ');
-  const explorer = w.link_explorer ? ` · ${link(w.link_explorer, 'explorer')}` : '';
-  const travel = w.travel_rule_status ? ` · travel rule ${esc(w.travel_rule_status, 30)}` : '';
-  return `${when(w.created_at)} · *${formatAmount(w.amount, esc(w.crypto_currency.code, 20))}* → ${to || '—'} · ${esc(w.status, 30)}${travel}${explorer}`;
+export function depositLine(d: Deposit): string {
+  const amount = d.amount ? formatAmount(d.amount, esc(d.currency?.code ?? '', 20)) : '—';
+  const hash = d.transactionHash ? ` · ${d.linkExplorer ? link(d.linkExplorer, shortAddress(d.transactionHash, 8, 6)) : code(shortAddress(d.transactionHash, 8, 6), 30)}` : '';
+  const travel = d.travelRuleStatus ? ` · travel rule ${esc(d.travelRuleStatus, 30)}` : '';
+  return `${when(d.createdAt)} · *${amount}* · ${esc(d.status, 30)}${travel}${hash} · tx ${code(d.transactionId, 40)}`;
 }
 
-export interface DepositLineInput {
-  created_at: number;
-  status: string;
-  amount?: string;
-  crypto_currency?: { code: string };
-  transaction_hash?: string;
-  travel_rule_status?: string;
-  link_explorer?: string;
-  transaction: { uuid: string };
-}
-
-export function depositLine(d: DepositLineInput): string {
-  const amount = d.amount ? formatAmount(d.amount, esc(d.crypto_currency?.code ?? '', 20)) : '—';
-  const hash = d.transaction_hash ? ` · ${d.link_explorer ? link(d.link_explorer, shortAddress(d.transaction_hash, 8, 6)) : code(shortAddress(d.transaction_hash, 8, 6), 30)}` : '';
-  const travel = d.travel_rule_status ? ` · travel rule ${esc(d.travel_rule_status, 30)}` : '';
-  return `${when(d.created_at)} · *${amount}* · ${esc(d.status, 30)}${travel}${hash} · tx ${code(d.transaction.uuid, 40)}`;
-}
-
-export interface OrderLineInput {
-  id: string | number;
-  status: string;
-  created_at?: number;
-  price?: string | null;
-  net_amount?: string | null;
-  received_currency?: string | null;
-  fee?: string | null;
-  fee_currency?: string | null;
-  client_order_id?: string | null;
-  /** Not named by the reference, shown when the exchange sends them. */
-  symbol?: unknown;
-  side?: unknown;
-}
-
-export function orderLine(o: OrderLineInput): string {
-  const what = [typeof o.side === 'string' ? esc(o.side, 10) : '', typeof o.symbol === 'string' ? esc(o.symbol, 20) : ''].filter(Boolean).join(' ');
-  const parts = [when(o.created_at), code(String(o.id), 60), what, esc(o.status, 30)];
+export function orderLine(o: OrderListing): string {
+  const what = [o.side !== null ? esc(o.side, 10) : '', o.symbol !== null ? esc(o.symbol, 20) : ''].filter(Boolean).join(' ');
+  const parts = [when(o.createdAt ?? undefined), code(o.id, 60), what, esc(o.status, 30)];
   if (o.price) parts.push(`price ${formatAmount(o.price)}`);
-  if (o.net_amount) parts.push(`received ${formatAmount(o.net_amount, esc(o.received_currency ?? '', 20))}`.trimEnd());
-  if (o.fee) parts.push(`fee ${formatAmount(o.fee, esc(o.fee_currency ?? '', 20))}`.trimEnd());
+  if (o.netAmount) parts.push(`received ${formatAmount(o.netAmount, esc(o.receivedCurrency ?? '', 20))}`.trimEnd());
+  if (o.fee) parts.push(`fee ${formatAmount(o.fee, esc(o.feeCurrency ?? '', 20))}`.trimEnd());
   return parts.filter(Boolean).join(' · ');
 }
 
-export interface BankLineInput {
-  id: number;
-  currency?: string | null;
-  account_number: string;
-  beneficiary_name: string;
-  verified?: boolean;
-  last_used_at?: number | null;
-  bank?: { name?: string | null } | null;
+export function bankLine(b: BankListing): string {
+  const verified = b.verified === null ? '' : b.verified ? ' · verified by the exchange' : ' · self-added';
+  const used = b.lastUsedAt ? ` · last used ${when(b.lastUsedAt)}` : '';
+  return `${code(String(b.id), 20)} · *${esc(b.bankName ?? 'Bank', 80)}* ${code(maskAccount(b.accountNumber), 20)} ${esc(b.currency ?? '', 10)} · ${esc(b.beneficiary, 100)}${verified}${used}`;
 }
 
-export function bankLine(b: BankLineInput): string {
-  const verified = b.verified === undefined ? '' : b.verified ? ' · verified by the exchange' : ' · self-added';
-  const used = b.last_used_at ? ` · last used ${when(b.last_used_at)}` : '';
-  return `${code(String(b.id), 20)} · *${esc(b.bank?.name ?? 'Bank', 80)}* ${code(maskAccount(b.account_number), 20)} ${esc(b.currency ?? '', 10)} · ${esc(b.beneficiary_name, 100)}${verified}${used}`;
-}
-
-export interface FiatRecordLineInput {
-  id?: string | number;
-  currency?: string;
-  amount?: string;
-  status?: string;
-  created_at?: string | number;
-  withdrawal_fee?: string | null;
-  bank_reference?: string | null;
-}
-
-/** Fiat deposits and withdrawals: their fields are "not shown", so every one is optional. */
-export function fiatRecordLine(r: FiatRecordLineInput): string {
-  const parts = [when(r.created_at)];
-  if (r.id !== undefined) parts.push(code(String(r.id), 40));
+/** Fiat deposits and withdrawals: their fields are "not shown", so every one may be missing. */
+export function fiatRecordLine(r: FiatRecordListing): string {
+  const parts = [when(r.createdAt ?? undefined)];
+  if (r.id !== null) parts.push(code(r.id, 40));
   parts.push(r.amount ? `*${formatAmount(r.amount, esc(r.currency ?? '', 10))}*` : esc(r.currency ?? '—', 10));
   if (r.status) parts.push(esc(r.status, 30));
-  if (r.withdrawal_fee) parts.push(`fee ${formatAmount(r.withdrawal_fee, esc(r.currency ?? '', 10))}`.trimEnd());
-  if (r.bank_reference) parts.push(`ref ${code(r.bank_reference, 60)}`);
+  if (r.withdrawalFee) parts.push(`fee ${formatAmount(r.withdrawalFee, esc(r.currency ?? '', 10))}`.trimEnd());
+  if (r.bankReference) parts.push(`ref ${code(r.bankReference, 60)}`);
   return parts.join(' · ');
 }
 
 export interface FiatTermsInput {
-  fees: readonly { currency: string; fee: string }[];
-  limits: readonly { currency: string; minimum_withdrawal_amount: string; maximum_withdrawal_amount: string }[];
+  fees: readonly FiatFee[];
+  limits: readonly FiatLimit[];
 }
 
 /** Per fiat currency: fee and limits of a withdrawal. */
@@ -209,7 +151,7 @@ export function fiatTermsText(t: FiatTermsInput): string {
     const fee = t.fees.find((f) => f.currency === c);
     const limit = t.limits.find((l) => l.currency === c);
     const feeText = fee ? `fee ${formatAmount(fee.fee, esc(c, 10))}` : 'no fee listed';
-    const limitText = limit ? `from ${formatAmount(limit.minimum_withdrawal_amount)} to ${formatAmount(limit.maximum_withdrawal_amount)}` : 'no limits listed';
+    const limitText = limit ? `from ${formatAmount(limit.minimum)} to ${formatAmount(limit.maximum)}` : 'no limits listed';
     return `*${esc(c, 10)}* withdrawals ${limitText} · ${feeText}`;
   });
   return lines.join('\n');

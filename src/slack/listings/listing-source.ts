@@ -3,7 +3,7 @@
  * are walked from the start with a bound (the port hides cursors), so a page costs at most
  * offset + size + 1 records, and offsets stop at MAX_LIST_OFFSET.
  */
-import type { ExchangeListings } from '../../exchange/wire-api.js';
+import type { ExchangeListings } from '../../ports/exchange-listings.js';
 import { bankLine, depositLine, fiatRecordLine, MAX_LIST_OFFSET, orderLine, withdrawalLine, type ListName, type MoreCursor } from './listing-lines.js';
 
 export const PAGE_SIZE = 10;
@@ -49,16 +49,16 @@ export async function fetchListPage(exchange: ExchangeListings, list: ListName, 
   };
   switch (list) {
     case 'withdrawals':
-      return take(exchange.listCryptoWithdrawals(undefined, opts), withdrawalLine);
+      return take(exchange.withdrawals(opts), withdrawalLine);
     case 'deposits':
-      return take(exchange.listCryptoDeposits(undefined, opts), depositLine);
+      return take(exchange.deposits(opts), depositLine);
     case 'orders':
-      return take(exchange.listOrders(undefined, opts), orderLine);
+      return take(exchange.orders(opts), orderLine);
     case 'banks':
-      return take(exchange.listBankAccounts(arg ? { currency: arg } : undefined, opts), bankLine);
+      return take(exchange.bankAccounts(arg ? { currency: arg } : undefined, opts), bankLine);
     case 'fiat_deposits':
-      return take(exchange.listFiatDeposits(opts), fiatRecordLine);
+      return take(exchange.fiatDeposits(opts), fiatRecordLine);
     case 'fiat_withdrawals':
-      return take(exchange.listFiatWithdrawals(opts), fiatRecordLine);
+      return take(exchange.fiatWithdrawals(opts), fiatRecordLine);
   }
 }

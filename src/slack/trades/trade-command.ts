@@ -1,6 +1,5 @@
 /** `/trade [PAIR]`: acknowledged at once, the trade form opened (it needs no exchange data to open). */
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { PAYMENT_METHODS } from '../../exchange/assumptions.js';
 import { refusalText } from '../kit/notices.js';
 import type { SlackContext } from '../app/slack-context.js';
 import { renderTradeForm, type TradeMeta } from './trade-form.js';
@@ -15,9 +14,9 @@ export function tradeCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewa
     const pairText = command.text.trim().split(/\s+/)[0] || undefined;
     const meta: TradeMeta = { k: 'trade', c: command.channel_id };
     const view = renderTradeForm(
-      { pairText, side: 'buy', quantityText: undefined, quantityIn: 'base', paymentMethod: PAYMENT_METHODS[0], limitText: undefined, slippageText: undefined },
+      { pairText, side: 'buy', quantityText: undefined, quantityIn: 'base', paymentMethod: ctx.deps.exchange.paymentMethods[0], limitText: undefined, slippageText: undefined },
       meta,
-      { knownPairs: ctx.deps.tradePairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox },
+      { knownPairs: ctx.deps.tradePairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox },
     );
     await client.views.open({ trigger_id: command.trigger_id, view });
   };

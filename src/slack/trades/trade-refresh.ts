@@ -3,7 +3,6 @@
  * quote is taken (after the ack) and shown with its expiry.
  */
 import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { PAYMENT_METHODS } from '../../exchange/assumptions.js';
 import { ExchangeError } from '../../ports/exchange-error.js';
 import type { SlackContext } from '../app/slack-context.js';
 import { quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from './trade-form.js';
@@ -39,7 +38,7 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
       }
     }
     try {
-      const next = renderTradeForm(state, meta, { knownPairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
+      const next = renderTradeForm(state, meta, { knownPairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox });
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {
       ctx.logger.info(`trade form refresh skipped: ${errorText(err)}`);

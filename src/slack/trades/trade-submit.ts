@@ -6,7 +6,6 @@
  */
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import type { Refusal } from '../../domain/refusals.js';
-import { PAYMENT_METHODS } from '../../exchange/assumptions.js';
 import { sendingView } from '../request-forms/submitted-views.js';
 import { refillForm } from '../compliance/declaration-views.js';
 import type { SlackContext } from '../app/slack-context.js';
@@ -57,7 +56,7 @@ const FIELD_BLOCK: Record<string, string> = {
 
 function refill(ctx: SlackContext, state: TradeFormState, meta: TradeMeta, values: StateValues, refusal: Refusal) {
   if (refusal.reason !== 'invalid_input' && refusal.reason !== 'exchange_error') return undefined;
-  const form = renderTradeForm(state, meta, { knownPairs: ctx.deps.tradePairs, paymentMethods: PAYMENT_METHODS, sandbox: ctx.sandbox });
+  const form = renderTradeForm(state, meta, { knownPairs: ctx.deps.tradePairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox });
   const block = refusal.field === 'limit' ? (state.slippageText ? INPUT.tradeSlippage : INPUT.tradeLimitPrice) : refusal.field ? FIELD_BLOCK[refusal.field] : undefined;
   return refillForm(form, values, { top: refusalSentence(refusal), ...(block ? { fields: { [block]: refusal.message } } : {}) });
 }

@@ -3,6 +3,7 @@
  * Slack Web API recording every call, the sandbox exchange and the file stores of a World, wired
  * the way main.ts wires them (deposit watch -> Slack notifier; declarations in the Slack deps).
  */
+import { createExchangeListings } from '../../../src/exchange/engine-port/listings.js';
 import type { Declarations } from '../../../src/app/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../../../src/app/compliance/deposit-watch.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
@@ -49,7 +50,7 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
     config,
     clock,
     exchange: world.exchange,
-    listings: world.api,
+    listings: createExchangeListings(world.api),
     requests: memoryRepository<DeskRequest>(isFinishedRequest),
     kv: world.kv,
     audit: world.audit,

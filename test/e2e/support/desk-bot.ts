@@ -5,6 +5,7 @@
  * client, the real engine, and the durable file stores in a temporary folder. The sandbox clock
  * only moves when the test advances it, and the engine and the listeners read that same clock.
  */
+import { createExchangeListings } from '../../../src/exchange/engine-port/listings.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,7 +114,7 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     config,
     clock: slackClock,
     exchange: port,
-    listings: exchange,
+    listings: createExchangeListings(exchange),
     requests,
     kv,
     audit,

@@ -4,6 +4,7 @@
  * in-memory stores, and whatever wire exchange the test passes (often a fakeExchange). Configuration
  * goes through loadConfig like production.
  */
+import { createExchangeListings } from '../../../src/exchange/engine-port/listings.js';
 import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
 import type { AuditLog, Clock } from '../../../src/app/ports.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
@@ -69,7 +70,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     config,
     clock: opts.clock ?? realClock,
     exchange: createExchangePort(opts.exchange),
-    listings: opts.exchange,
+    listings: createExchangeListings(opts.exchange),
     requests: memoryRepository<DeskRequest>(isFinishedRequest),
     kv: memoryKv(),
     audit: opts.audit ?? memoryAuditLog(),
