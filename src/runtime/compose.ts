@@ -108,7 +108,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
 
   const slack = createSlackApp({
     config,
-    deps: { policy, exchange, listings: p.listings, clock, desk: engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
+    deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
   });
 

@@ -35,7 +35,7 @@ export interface SlackDeps {
   listings: ExchangeListings;
   clock: Clock;
   /** The approval engine: its commands, its reads, and indicative quotes for the trade form. */
-  desk: DeskPort;
+  engine: EnginePort;
   /** App Home: who has it open, and publishing it again after a change. */
   homes: Homes;
   /** The counterparty declaration use case (app/compliance/declare.ts). */
@@ -49,9 +49,9 @@ export interface SlackDeps {
 }
 
 /** What the Slack layer asks of the approval engine. */
-export type DeskPort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'previewQuote'> & DeskReads;
+export type EnginePort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'previewQuote'> & DeskReads;
 
-/** The terms of a quote as the engine takes them (app/quotes.ts QuoteTerms). */
+/** The terms of a quote as the engine takes them (ports/exchange-port.ts QuoteTerms). */
 export interface QuoteTermsView {
   symbol: string;
   side: 'buy' | 'sell';

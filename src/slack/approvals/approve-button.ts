@@ -18,13 +18,13 @@ export function approveAction(ctx: SlackContext): Middleware<SlackActionMiddlewa
   return async ({ ack, body, action, client, respond, context }) => {
     await ack();
     const origin = { body, respond, client };
-    const desk = ctx.deps.desk;
+    const engine = ctx.deps.engine;
     const parsed = parseApprovalButtonValue(action.value);
     if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
     // A button without the hash predates the snapshot binding: the approver must look again.
     if (!parsed.snapshotHash) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.stale_snapshot));
     try {
-      const result = await desk.approve(parsed.requestId, body.user.id, parsed.snapshotHash);
+      const result = await engine.approve(parsed.requestId, body.user.id, parsed.snapshotHash);
       if (!result.ok) {
         if (result.reason === 'already_approved' && context.retryNum) return;
         await replyToClicker(ctx, origin, refusalReply(result.message));

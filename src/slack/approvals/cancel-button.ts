@@ -14,11 +14,11 @@ export function cancelAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
   return async ({ ack, body, action, client, respond, context }) => {
     await ack();
     const origin = { body, respond, client };
-    const desk = ctx.deps.desk;
+    const engine = ctx.deps.engine;
     const parsed = parseApprovalButtonValue(action.value);
     if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
     try {
-      const result = await desk.cancel(parsed.requestId, body.user.id);
+      const result = await engine.cancel(parsed.requestId, body.user.id);
       // A redelivered click that cancelled is not answered again.
       if (!result.ok && !(context.retryNum && result.reason === 'already_decided')) await replyToClicker(ctx, origin, refusalReply(result.message));
     } catch (err) {

@@ -34,12 +34,12 @@ export function personDecisionAction(ctx: SlackContext): Middleware<SlackActionM
     await ack();
     const origin = { body, respond, client };
     const parsed = parseDecisionButtonValue(action.value);
-    const desk = ctx.deps.desk;
+    const engine = ctx.deps.engine;
     if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
     const base = action.action_id.split(':')[0]!;
     if (base === ACTION.lookAgain) {
       try {
-        const result = await desk.decide(parsed.requestId, body.user.id, { action: 'look_again' });
+        const result = await engine.decide(parsed.requestId, body.user.id, { action: 'look_again' });
         await replyToClicker(ctx, origin, result.ok ? ':mag: Looking on the exchange again now; the message changes if it is found.' : refusalReply(result.message));
       } catch (err) {
         ctx.logger.error(`look again failed: ${errorText(err)}`);

@@ -32,13 +32,13 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
       return;
     }
     const meta = readMetadata<DecisionMeta>(view.private_metadata);
-    const desk = ctx.deps.desk;
+    const engine = ctx.deps.engine;
     if (!meta.r || !meta.a) {
       await ack({ response_action: 'update', view: noticeView(TITLE, 'This form is out of date; use the buttons on the request again.', 'info') });
       return;
     }
     // The question this form answered must still be the one open: a newer one needs a new look.
-    const current = await desk.get(meta.r);
+    const current = await engine.get(meta.r);
     const open = current?.state === 'unknown' ? current.execution?.inDoubt?.question : null;
     if (!open || open.askedAt !== meta.q) {
       await ack({ response_action: 'update', view: noticeView(TITLE, 'The request changed since this form was opened (it may have been found or decided). Nothing was done; look at the request message.', 'info') });
@@ -49,7 +49,7 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
       meta.a === 'none_of_these' ? { action: 'choose', exchangeId: null, checked } : meta.a === 'choose' ? { action: 'choose', exchangeId: meta.x ?? '', checked } : { action: meta.a, checked };
     let text: string;
     try {
-      const result = await desk.decide(meta.r, body.user.id, decision);
+      const result = await engine.decide(meta.r, body.user.id, decision);
       text = result.ok ? DONE[meta.a](meta.r) : refusalReply(result.message);
     } catch (err) {
       ctx.logger.error(`decision failed: ${errorText(err)}`);

@@ -22,7 +22,7 @@ export function rejectSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlew
       return;
     }
     const meta = readMetadata<RejectMeta>(view.private_metadata);
-    const desk = ctx.deps.desk;
+    const engine = ctx.deps.engine;
     if (!meta.r) {
       await ack({ response_action: 'update', view: noticeView(TITLE, 'This form is out of date; use the Reject button again.', 'info') });
       return;
@@ -30,7 +30,7 @@ export function rejectSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlew
     await ack({ response_action: 'update', view: noticeView(TITLE, `Rejecting request ${meta.r}…`, 'info') });
     let text: string;
     try {
-      const result = await desk.reject(meta.r, body.user.id, reason);
+      const result = await engine.reject(meta.r, body.user.id, reason);
       text = result.ok ? `:no_entry: Request \`${result.request.id}\` is rejected. The requester is told why.` : refusalReply(result.message);
     } catch (err) {
       ctx.logger.error(`reject failed: ${errorText(err)}`);

@@ -30,21 +30,21 @@ async function guarded(ctx: SlackContext, respond: RespondFn, what: string, fn: 
 
 /** `/desk pending` */
 export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondFn): Promise<void> {
-  const desk = ctx.deps.desk;
+  const engine = ctx.deps.engine;
   await ack();
   await guarded(ctx, respond, 'pending', async () => {
-    const waiting = (await desk.listLive()).filter((r) => isDecidable(r.state)).sort((a, b) => a.createdAt - b.createdAt);
+    const waiting = (await engine.listLive()).filter((r) => isDecidable(r.state)).sort((a, b) => a.createdAt - b.createdAt);
     await respond({ response_type: 'ephemeral', ...pendingList(waiting.map(homeRequestOf), ctx.sandbox) });
   });
 }
 
 /** `/desk status <id>` */
 export async function deskStatus(ctx: SlackContext, ack: Ack, respond: RespondFn, arg: string | undefined): Promise<void> {
-  const desk = ctx.deps.desk;
+  const engine = ctx.deps.engine;
   if (!arg || !REQUEST_ID.test(arg)) return ack({ response_type: 'ephemeral', text: 'Usage: `/desk status <request id>`, e.g. `/desk status R7K2QX`.' });
   await ack();
   await guarded(ctx, respond, 'status', async () => {
-    const request = (await desk.get(arg)) ?? (await desk.get(arg.toUpperCase()));
+    const request = (await engine.get(arg)) ?? (await engine.get(arg.toUpperCase()));
     if (!request) {
       await respond({ response_type: 'ephemeral', text: `No request ${code(arg, 40)}. \`/desk pending\` lists the open ones.` });
       return;
@@ -55,14 +55,14 @@ export async function deskStatus(ctx: SlackContext, ack: Ack, respond: RespondFn
 
 /** `/desk remove-bank <bank account id>`: a request for approval, like a withdrawal. */
 export async function deskRemoveBank(ctx: SlackContext, ack: Ack, respond: RespondFn, userId: string, arg: string | undefined, redelivered: boolean): Promise<void> {
-  const desk = ctx.deps.desk;
+  const engine = ctx.deps.engine;
   if (!ctx.roles.isRequester(userId)) return ack({ response_type: 'ephemeral', text: refusalText('not_requester') });
   if (!arg || !BANK_ID.test(arg)) return ack({ response_type: 'ephemeral', text: 'Usage: `/desk remove-bank <bank account id>`; `/desk banks` lists the ids.' });
   // A redelivery of a command already received: the first delivery answers.
   if (redelivered) return ack();
   await ack({ response_type: 'ephemeral', text: `:hourglass_flowing_sand: Asking for approval to remove bank account ${code(arg, 20)}…` });
   await guarded(ctx, respond, 'remove-bank', async () => {
-    const result = await desk.request(userId, { kind: 'bank_account_removal', bankAccountId: Number(arg) });
+    const result = await engine.request(userId, { kind: 'bank_account_removal', bankAccountId: Number(arg) });
     const text = result.ok
       ? `:white_check_mark: Removal of ${escapeMrkdwn(result.request.snapshot.kind === 'bank_account_removal' ? result.request.snapshot.bankAccount.display : arg, 300)} is waiting for approval as ${code(result.request.id, 40)} in ${channelMention(ctx.config.channels.approval)}.`
       : refusalReply(refusalSentence(result));

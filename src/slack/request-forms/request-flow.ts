@@ -32,8 +32,8 @@ export function refusalSentence(refusal: Refusal): string {
 
 /** Ask the engine for the request and show the outcome in the modal `viewId`. */
 export async function sendRequestForm(ctx: SlackContext, client: SlackClient, s: RequestFormSubmission): Promise<void> {
-  const desk = ctx.deps.desk;
-  return showOutcome(ctx, client, s, () => submitOnce(ctx, s.viewId, () => desk.request(s.userId, s.input)));
+  const engine = ctx.deps.engine;
+  return showOutcome(ctx, client, s, () => submitOnce(ctx, s.viewId, () => engine.request(s.userId, s.input)));
 }
 
 /**
