@@ -89,3 +89,12 @@ export function applyBps(price: string, bps: number): string {
   if (!Number.isInteger(bps)) throw new TypeError('basis points must be a whole number');
   return big(price).times(new Big(10_000 + bps)).div(10_000).toString();
 }
+
+/** The integer part grouped with commas, on the string: "-12345.5" -> "-12,345.5". For a signed decimal only. */
+export function groupThousands(value: string): string {
+  const negative = value.startsWith('-');
+  const unsigned = negative ? value.slice(1) : value;
+  const [int = '0', frac] = unsigned.split('.');
+  const withCommas = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${withCommas}${frac === undefined ? '' : `.${frac}`}`;
+}

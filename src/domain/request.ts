@@ -4,6 +4,7 @@
  * return either a snapshot or a field error a driver can show next to the field at fault.
  */
 import type { z } from 'zod';
+import { checkAmount, FIAT_PRECISION, PRICE_DECIMALS, TRADE_QUANTITY_PRECISION } from './amount.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import type {
   bankAccountRefSchema,
@@ -15,7 +16,7 @@ import type {
   tradeSnapshotSchema,
 } from './record-schema.js';
 import { REQUEST_KINDS } from './record-schema.js';
-import { add, applyBps, gt, gte, isDecimal, isZero, lt, mul, normalize, roundDown } from './money.js';
+import { applyBps, gt, gte, mul, normalize, roundDown } from './money.js';
 
 /** Defined with the record's schema (record-schema.ts), so that file need not import this one. */
 export { REQUEST_KINDS };
@@ -83,7 +84,7 @@ export interface CryptoWithdrawalFields {
   purpose?: string | null;
 }
 
-/** Crypto withdrawal snapshot; the amount is rounded down to the entry's precision, as the exchange does. */
+/** Crypto withdrawal snapshot; the amount is checked by the one amount rule (amount.ts): never rounded. */
 export function buildCryptoWithdrawal(
   entry: CurrencyEntryFacts,
   destination: DestinationFacts,
@@ -91,12 +92,14 @@ export function buildCryptoWithdrawal(
 ): BuildResult<CryptoWithdrawalSnapshot> {
   const text = checkNotes(fields.note, fields.purpose);
   if (!text.ok) return text;
-  if (!isDecimal(fields.amount)) return fieldError('amount', 'Amount must be a plain number such as 12.5.');
-  const amount = roundDown(fields.amount, entry.precision);
-  if (isZero(amount)) return fieldError('amount', `Amount rounds down to 0 at ${entry.precision} decimal places.`);
-  if (entry.minimumWithdrawal !== null && lt(amount, entry.minimumWithdrawal)) {
-    return fieldError('amount', `Amount is below the minimum withdrawal of ${entry.minimumWithdrawal} ${entry.asset}.`);
-  }
+  const checked = checkAmount(fields.amount, {
+    currency: entry.asset,
+    precision: entry.precision,
+    fee: entry.withdrawalFee,
+    ...(entry.minimumWithdrawal !== null ? { minimum: entry.minimumWithdrawal } : {}),
+  });
+  if (!checked.ok) return fieldError('amount', checked.error);
+  const { amount, fee, total } = checked;
   if (!destination.verified) return fieldError('destination', 'This destination is not verified yet; verify it in the mobile app.');
   if (entry.networkId !== null && destination.networkIds.length > 0 && !destination.networkIds.includes(entry.networkId)) {
     return fieldError('destination', `This destination is not saved for the ${entry.network} network.`);
@@ -110,8 +113,8 @@ export function buildCryptoWithdrawal(
       network: entry.network,
       precision: entry.precision,
       amount,
-      fee: normalize(entry.withdrawalFee),
-      total: add(amount, entry.withdrawalFee),
+      fee,
+      total,
       destination: { id: destination.id, label: destination.label, address: destination.address, addressTag: destination.addressTag },
       note: text.note,
       purpose: text.purpose,
@@ -133,11 +136,9 @@ export interface FiatFacts {
 export function buildFiatWithdrawal(facts: FiatFacts, fields: { amount: string; note?: string | null }): BuildResult<FiatWithdrawalSnapshot> {
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
-  if (!isDecimal(fields.amount)) return fieldError('amount', 'Amount must be a plain number such as 1000.');
-  const amount = normalize(fields.amount);
-  if (isZero(amount)) return fieldError('amount', 'Amount must be more than 0.');
-  if (lt(amount, facts.minimum)) return fieldError('amount', `Amount is below the minimum of ${facts.minimum} ${facts.currency}.`);
-  if (gt(amount, facts.maximum)) return fieldError('amount', `Amount is above the maximum of ${facts.maximum} ${facts.currency}.`);
+  const checked = checkAmount(fields.amount, { currency: facts.currency, precision: FIAT_PRECISION, fee: facts.fee, minimum: facts.minimum, maximum: facts.maximum });
+  if (!checked.ok) return fieldError('amount', checked.error);
+  const { amount, fee, total } = checked;
   if (facts.bankAccount.currency !== null && facts.bankAccount.currency !== facts.currency) {
     return fieldError('bank_account', `This bank account holds ${facts.bankAccount.currency}, not ${facts.currency}.`);
   }
@@ -148,8 +149,8 @@ export function buildFiatWithdrawal(facts: FiatFacts, fields: { amount: string; 
       currency: facts.currency,
       bankAccount: facts.bankAccount,
       amount,
-      fee: normalize(facts.fee),
-      total: add(amount, facts.fee),
+      fee,
+      total,
       note: text.note,
     },
   };
@@ -179,10 +180,12 @@ export function checkTradeFields(fields: TradeFields): BuildResult<TradeFields> 
   if (!text.ok) return text;
   if (!SYMBOL.test(fields.symbol)) return fieldError('symbol', 'Pair must look like BTC-USD.');
   if (fields.side !== 'buy' && fields.side !== 'sell') return fieldError('side', 'Side must be buy or sell.');
-  if (!isDecimal(fields.quantity) || isZero(fields.quantity)) return fieldError('quantity', 'Quantity must be a number above 0.');
+  const quantity = checkAmount(fields.quantity, { currency: fields.quantityCurrency ?? 'The quantity', precision: TRADE_QUANTITY_PRECISION, what: 'quantity' });
+  if (!quantity.ok) return fieldError('quantity', quantity.error);
   if (fields.paymentMethod.trim() === '') return fieldError('payment_method', 'Payment method is required.');
   if ('price' in fields.limit) {
-    if (!isDecimal(fields.limit.price) || isZero(fields.limit.price)) return fieldError('limit', 'Limit price must be a number above 0.');
+    const price = checkAmount(fields.limit.price, { currency: fields.symbol.split('-')[1] ?? '', precision: PRICE_DECIMALS, what: 'price' });
+    if (!price.ok) return fieldError('limit', price.error);
   } else if (!Number.isInteger(fields.limit.slippageBps) || fields.limit.slippageBps < 0 || fields.limit.slippageBps > MAX_SLIPPAGE_BPS) {
     return fieldError('limit', `Slippage must be a whole number of basis points from 0 to ${MAX_SLIPPAGE_BPS}.`);
   }

@@ -9,7 +9,7 @@ async function pending(world: World) {
 }
 
 describe('requests', () => {
-  it('freezes the snapshot from exchange facts: rounded amount, fee, total, destination', async () => {
+  it('freezes the snapshot from exchange facts: the amount as typed, fee, total, destination', async () => {
     const world = new World();
     const request = await pending(world);
     expect(request.state).toBe('pending');
@@ -28,6 +28,13 @@ describe('requests', () => {
     await world.engine.idle();
     expect(world.eventsOf('request.created')).toHaveLength(1);
     expect(world.auditOf('request.created', request.id)[0]).toMatchObject({ actor: REQUESTER, data: { snapshotHash: request.snapshotHash } });
+  });
+
+  it('refuses an amount with more decimals than the asset takes, whoever sends it (never rounds money away)', async () => {
+    const world = new World();
+    const r = await world.engine.request(REQUESTER, cryptoInput('250.1234567'));
+    expect(r).toMatchObject({ ok: false, reason: 'invalid_input', field: 'amount', message: 'USDT takes at most 6 decimals. Did you mean 250.123456? (rounded down)' });
+    expect(await world.engine.listLive()).toEqual([]);
   });
 
   it('refuses non-requesters, bad input and exchange errors with reasons, and audits them', async () => {

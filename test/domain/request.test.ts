@@ -17,16 +17,18 @@ const entry: CurrencyEntryFacts = { id: 7, asset: 'USDT', network: 'Tron', netwo
 const dest: DestinationFacts = { id: 'd1', label: 'Cold', address: 'TXYZ', addressTag: null, verified: true, networkIds: ['n-tron'] };
 
 describe('crypto withdrawal snapshot', () => {
-  it('rounds the amount down to the precision and adds the fee', () => {
-    const r = buildCryptoWithdrawal(entry, dest, { amount: '12.349', note: ' ', purpose: 'rent' });
+  it('keeps the amount as typed and adds the fee; more decimals than the precision are refused, never rounded', () => {
+    const r = buildCryptoWithdrawal(entry, dest, { amount: '12.340', note: ' ', purpose: 'rent' });
     expect(r).toEqual({
       ok: true,
       value: expect.objectContaining({ amount: '12.34', fee: '1.5', total: '13.84', note: null, purpose: 'rent', cryptoCurrencyId: 7 }),
     });
+    expect(buildCryptoWithdrawal(entry, dest, { amount: '12.349' })).toEqual({ ok: false, field: 'amount', message: 'USDT takes at most 2 decimals. Did you mean 12.34? (rounded down)' });
   });
 
-  it('refuses a zero after rounding, below the minimum, unverified, or other-network destinations', () => {
+  it('refuses zero, below the minimum, not a number, unverified, or other-network destinations', () => {
     expect(buildCryptoWithdrawal(entry, dest, { amount: '0.001' })).toMatchObject({ ok: false, field: 'amount' });
+    expect(buildCryptoWithdrawal(entry, dest, { amount: '0' })).toMatchObject({ ok: false, field: 'amount' });
     expect(buildCryptoWithdrawal(entry, dest, { amount: '9.99' })).toMatchObject({ ok: false, field: 'amount' });
     expect(buildCryptoWithdrawal(entry, dest, { amount: '1e3' })).toMatchObject({ ok: false, field: 'amount' });
     expect(buildCryptoWithdrawal(entry, { ...dest, verified: false }, { amount: '20' })).toMatchObject({ ok: false, field: 'destination' });
@@ -41,6 +43,8 @@ describe('fiat withdrawal snapshot', () => {
     expect(buildFiatWithdrawal(facts, { amount: '50000.01' })).toMatchObject({ ok: false, field: 'amount' });
     expect(buildFiatWithdrawal({ ...facts, bankAccount: { ...facts.bankAccount, currency: 'SGD' } }, { amount: '500' })).toMatchObject({ ok: false, field: 'bank_account' });
     expect(buildFiatWithdrawal(facts, { amount: '500.0' })).toMatchObject({ ok: true, value: { amount: '500', total: '520' } });
+    // Two decimals for fiat: the third is refused, not rounded away.
+    expect(buildFiatWithdrawal(facts, { amount: '500.005' })).toEqual({ ok: false, field: 'amount', message: 'USD takes at most 2 decimals. Did you mean 500? (rounded down)' });
   });
 });
 

@@ -32,7 +32,7 @@ import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from '
 import { checkTradeSubmission, quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../../src/slack/trades/trade-form.js';
 import { dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { COMMAND_LISTENERS } from '../../src/slack/app/registrations.js';
-import { checkAmount } from '../../src/slack/request-forms/amount-field.js';
+import { checkAmount } from '../../src/domain/amount.js';
 import type { StateValues } from '../../src/slack/kit/view-state.js';
 import { makeFaultKey } from './support/keys.js';
 import { unsafeSequences } from './support/mrkdwn-scan.js';

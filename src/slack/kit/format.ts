@@ -3,7 +3,7 @@
  * done on the string); times use Slack's date token so each reader sees their own time zone.
  */
 import { escapeMrkdwn } from './mrkdwn.js';
-import { isSignedDecimal } from '../../domain/money.js';
+import { groupThousands, isSignedDecimal } from '../../domain/money.js';
 
 /**
  * Group the integer part with thin commas and add the currency: "12345.5", "BTC" -> "12,345.5 BTC".
@@ -11,16 +11,8 @@ import { isSignedDecimal } from '../../domain/money.js';
  */
 export function formatAmount(value: string, currency?: string): string {
   // An amount is a decimal; anything else the exchange sends is shown as text, escaped for mrkdwn.
-  const grouped = isSignedDecimal(value) ? group(value) : escapeMrkdwn(value, 60);
+  const grouped = isSignedDecimal(value) ? groupThousands(value) : escapeMrkdwn(value, 60);
   return currency ? `${grouped} ${currency}` : grouped;
-}
-
-function group(value: string): string {
-  const negative = value.startsWith('-');
-  const unsigned = negative ? value.slice(1) : value;
-  const [int = '0', frac] = unsigned.split('.');
-  const withCommas = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${withCommas}${frac === undefined ? '' : `.${frac}`}`;
 }
 
 /** "0x1234567890abcdef" -> "0x1234…cdef"; short addresses unchanged. */

@@ -7,13 +7,11 @@ import { DEFAULT_PAYMENT_METHOD, tradeView, type QuoteShown } from './trade-moda
 import type { ModalView } from '../kit/blocks.js';
 import type { QuoteTermsView } from '../app/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
-import { checkAmount } from '../request-forms/amount-field.js';
+import { checkAmount, TRADE_QUANTITY_PRECISION } from '../../domain/amount.js';
 import type { Checked } from '../request-forms/field-errors.js';
 import { checkTrade, parsePair, type TradeChecked } from './trade-validation.js';
 import { fieldValue, type StateValues } from '../kit/view-state.js';
 
-/** Decimal places accepted for a trade quantity here; the exchange has the last word. */
-export const TRADE_QUANTITY_PRECISION = 8;
 
 export interface TradeMeta {
   k: 'trade';

@@ -5,7 +5,7 @@
 import { applyBps, decimalPlaces, gt, isZero, lt, mul, normalize } from '../../domain/money.js';
 import { formatAmount } from '../kit/format.js';
 import { INPUT } from '../kit/slack-ids.js';
-import { checkAmount } from '../request-forms/amount-field.js';
+import { checkAmount, PRICE_DECIMALS } from '../../domain/amount.js';
 import { invalid, valid, type Checked, type FieldErrors } from '../request-forms/field-errors.js';
 
 const PAIR = /^[A-Z0-9]{2,12}-[A-Z0-9]{2,12}$/;
@@ -14,7 +14,6 @@ const PAIR = /^[A-Z0-9]{2,12}-[A-Z0-9]{2,12}$/;
 export const MAX_SLIPPAGE_PERCENT = 10;
 /** A price limit this far from the indicative price (as a ratio) is refused as a likely typo. */
 export const MAX_LIMIT_DISTANCE = '0.5';
-const PRICE_DECIMALS = 18;
 
 /** "btc/sgd", "BTC sgd", "btcsgd" (when a known pair) -> "BTC-SGD", or a plain-words error. */
 export function parsePair(text: string | null | undefined, knownPairs: readonly string[]): { ok: true; pair: string } | { ok: false; error: string } {

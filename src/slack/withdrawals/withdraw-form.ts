@@ -2,8 +2,8 @@
  * The withdrawal forms between Slack and the builders: which view to show for the data and the
  * choices so far, and the submit check, both pure.
  */
-import { checkAmount } from '../request-forms/amount-field.js';
-import { checkCryptoWithdrawal, checkFiatWithdrawal, FIAT_PRECISION, type CryptoWithdrawalChecked, type FiatWithdrawalChecked } from './withdraw-validation.js';
+import { checkAmount, FIAT_PRECISION } from '../../domain/amount.js';
+import { checkCryptoWithdrawal, checkFiatWithdrawal, type CryptoWithdrawalChecked, type FiatWithdrawalChecked } from './withdraw-validation.js';
 import type { Checked } from '../request-forms/field-errors.js';
 import { cryptoWithdrawView, fiatWithdrawView, type WithdrawSummary } from './withdraw-modal.js';
 import type { ModalView } from '../kit/blocks.js';

@@ -43,7 +43,7 @@ export interface DestinationOption {
   cooldownUntil?: number | null;
 }
 
-/** Figures shown under the amount once it parses (computed with request-forms/amount-field.ts). */
+/** Figures shown under the amount once it parses (computed by domain/amount.ts). */
 export interface WithdrawSummary {
   currency: string;
   amount: string;

@@ -1,6 +1,6 @@
 /** Submit checks of the withdrawal modals: each field's error under that field. */
 import { dynamicBlockId, INPUT } from '../kit/slack-ids.js';
-import { checkAmount } from '../request-forms/amount-field.js';
+import { checkAmount, FIAT_PRECISION } from '../../domain/amount.js';
 import { destinationProblem, type DestinationState } from './destination-check.js';
 import { invalid, valid, type Checked, type FieldErrors } from '../request-forms/field-errors.js';
 
@@ -91,7 +91,6 @@ export interface FiatWithdrawalChecked {
   total: string;
 }
 
-export const FIAT_PRECISION = 2;
 
 export function checkFiatWithdrawal(i: FiatWithdrawalInput): Checked<FiatWithdrawalChecked> {
   const errors: FieldErrors = {};

@@ -2,7 +2,7 @@
 import type { RequestInput } from '../../../src/app/deciding/make-request.js';
 import { ADDR_OK } from './fake-exchange.js';
 
-export const cryptoInput = (amount = '250.1234567', over: Partial<Extract<RequestInput, { kind: 'crypto_withdrawal' }>> = {}): RequestInput => ({
+export const cryptoInput = (amount = '250.123456', over: Partial<Extract<RequestInput, { kind: 'crypto_withdrawal' }>> = {}): RequestInput => ({
   kind: 'crypto_withdrawal',
   cryptoCurrencyId: 1,
   addressBookId: ADDR_OK,

@@ -1,9 +1,21 @@
 /**
- * Amounts typed into a modal: what a person means, checked against the rules of the asset,
- * answered in plain words. Never a JS number: decimal strings through money.ts only.
+ * The one rule for an amount: read what a person typed (or a driver sent), check it against the
+ * rules of the asset (precision, minimum, maximum), and work out the fee and the total, answered in
+ * plain words. Too many decimals is refused with the rounded-down value offered, never rounded
+ * silently: money moves only as typed. The request builders (request.ts) and the Slack forms use
+ * this and nothing else. Never a JS number: decimal strings through money.ts only.
  */
-import { add, decimalPlaces, gt, isZero, lt, normalize, roundDown } from '../../domain/money.js';
-import { formatAmount } from '../kit/format.js';
+import { add, decimalPlaces, groupThousands, gt, isZero, lt, normalize, roundDown } from './money.js';
+
+/** Decimal places of a fiat amount. */
+export const FIAT_PRECISION = 2;
+/** Decimal places accepted for a trade quantity; the exchange has the last word. */
+export const TRADE_QUANTITY_PRECISION = 8;
+/** Decimal places accepted for a limit price. */
+export const PRICE_DECIMALS = 18;
+
+/** "12,345.5 BTC" (values are decimals here). */
+const formatAmount = (value: string, currency: string): string => `${groupThousands(value)} ${currency}`;
 
 export interface AmountRules {
   /** Shown in messages, e.g. "BTC". */
