@@ -1,4 +1,5 @@
 /** The pure Block Kit builders: structure, escaping of user text, and Block Kit's limits. */
+import { pendingList } from '../../src/slack/listings/pending-list.js';
 import { balance } from '../../src/exchange/engine-port/lookup-records.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -314,6 +315,20 @@ describe('App Home', () => {
     expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
   });
 
+  it('says what it left out: open requests past 15, and that older finished ones exist', () => {
+    const mine = Array.from({ length: 20 }, (_, i) => cryptoRequest({ requestId: `RMINE${i}` }));
+    const recent = Array.from({ length: 11 }, (_, i) => ({ ...cryptoRequest({ requestId: `ROLD${i}` }), decision: { outcome: 'expired' as const, at: T0 } }));
+    const text = JSON.stringify(homeView({ userId: 'U0REQ0001', waitingForMe: [], myOpen: mine, recent, isApprover: false, isRequester: true, isDeskMember: true, at: T0, sandbox: false }).blocks);
+    expect(text).toContain('RMINE14');
+    expect(text).not.toContain('RMINE15');
+    expect(text).toContain('…and 5 more, not shown here');
+    expect(text).toContain('ROLD9');
+    expect(text).not.toContain('ROLD10');
+    expect(text).toContain('Older finished requests are not shown here');
+    const few = JSON.stringify(homeView({ userId: 'U0REQ0001', waitingForMe: [], myOpen: mine.slice(0, 3), recent: recent.slice(0, 10), isApprover: false, isRequester: true, isDeskMember: true, at: T0, sandbox: false }).blocks);
+    expect(few).not.toContain('not shown here');
+  });
+
   it('stays under 100 blocks with many waiting requests', () => {
     const many = Array.from({ length: 60 }, (_, i) => cryptoRequest({ requestId: `R${i}` }));
     const view = homeView({ userId: 'U0APP0001', waitingForMe: many, myOpen: many, recent: many, isApprover: true, isRequester: true, at: T0, sandbox: true });
@@ -324,5 +339,23 @@ describe('App Home', () => {
 describe('limits file', () => {
   it('holds Block Kit\'s published numbers', () => {
     expect(LIMITS).toMatchObject({ sectionText: 3000, headerText: 150, buttonText: 75, optionText: 75, modalTitle: 24, messageBlocks: 50, viewBlocks: 100 });
+  });
+});
+
+describe('/desk pending', () => {
+  it('lists every waiting request up to 40, however long the lines, and says how many more there are', () => {
+    const base = cryptoRequest();
+    const long = { ...base.request, destination: { label: 'Counterparty settlement wallet '.repeat(3), address: '0xabc' } } as ApprovalMessageInput['request'];
+    const waiting = (n: number) => Array.from({ length: n }, (_, i) => cryptoRequest({ requestId: `RWAIT${String(i).padStart(2, '0')}`, request: long }));
+    const forty = pendingList(waiting(40), false);
+    const text = JSON.stringify(forty.blocks);
+    // 40 lines are more than one section holds (3,000 characters): none is dropped on the way.
+    for (let i = 0; i < 40; i++) expect(text).toContain(`RWAIT${String(i).padStart(2, '0')}`);
+    expect(text).not.toContain('more, not shown');
+    expect(limitViolations(forty.blocks)).toEqual([]);
+    const more = JSON.stringify(pendingList(waiting(45), false).blocks);
+    expect(more).toContain('RWAIT39');
+    expect(more).not.toContain('RWAIT40');
+    expect(more).toContain('…and 5 more, not shown here');
   });
 });

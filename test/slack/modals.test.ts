@@ -38,6 +38,20 @@ describe('modal builders', () => {
     expect(ids(v)).toContain(dynamicBlockId.withdrawDestination(3));
     expect(ids(v)).toContain(BLOCK.withdrawSummary);
     expect(v.submit?.text).toBe('Ask for approval');
+    // Slack shows at most 100 options: the cut is said under each select, with where to see the rest.
+    const inputs = (v.blocks as { type: string; block_id?: string; element?: { options?: unknown[] }; hint?: { text: string } }[]).filter((b) => b.type === 'input');
+    const entrySelect = inputs.find((b) => b.block_id === INPUT.withdrawEntry)!;
+    expect(entrySelect.element?.options).toHaveLength(100);
+    expect(entrySelect.hint?.text).toBe('Lists the first 100 of 150 currencies and networks (Slack shows at most 100); /balances shows every asset.');
+    const destinationSelect = inputs.find((b) => b.block_id === dynamicBlockId.withdrawDestination(3))!;
+    expect(destinationSelect.element?.options).toHaveLength(100);
+    expect(destinationSelect.hint?.text).toMatch(/^Lists the first 100 of 120 saved addresses for this network/);
+  });
+
+  it('says nothing of a cut when every option fits', () => {
+    const entries = Array.from({ length: 100 }, (_, i) => ({ id: i, asset: `A${i}`, network: 'N', precision: 8, fee: '0.1', available: '1' }));
+    const v = cryptoWithdrawView({ entries, selectedEntryId: undefined, destinations: [], now: NOW, privateMetadata: '{}', sandbox: false });
+    expect(JSON.stringify(v)).not.toContain('Lists the first');
   });
 
   it('says so when a network has no saved address', () => {

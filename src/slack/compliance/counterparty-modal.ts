@@ -70,7 +70,7 @@ export function counterpartyView(v: CounterpartyViewInput): ModalView {
       INPUT.cpWallet,
       'Known wallet or exchange',
       { type: 'external_select', action_id: INPUT.cpWallet, placeholder: { type: 'plain_text', text: 'Type to search the known wallets' }, min_query_length: WALLET_MIN_QUERY },
-      { optional: true },
+      { optional: true, hint: `Lists at most ${LIMITS.selectOptions} matches: type more of the name to narrow them.` },
     ),
     input(INPUT.cpWalletName, 'Or, if it is not listed, its name', textInput(INPUT.cpWalletName, { maxLength: 200 }), { optional: true }),
     context([':warning: A name typed here creates a new *unverified* wallet at the exchange and starts a compliance review. Search the list first.'], BLOCK.cpWalletWarning),

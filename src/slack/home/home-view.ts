@@ -7,6 +7,7 @@ import { context, divider, header, sandboxBanner, section, type HomeView, type K
 import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMessageInput } from '../approvals/approval-message.js';
 import { slackDate } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
+import { linesWithMore, packLines } from '../kit/cut-lists.js';
 import { KIND_LABEL, type Decision } from '../approvals/request-view.js';
 import { questionBlocks } from '../approvals/person-question.js';
 import type { DeliveryProblem } from '../../app/notices/outbox-delivery.js';
@@ -39,6 +40,8 @@ export interface HomeViewInput {
 /** Cards with buttons cost about 4 blocks; keep within Slack's 100 blocks per view. */
 const MAX_CARDS = 12;
 const MAX_LINES = 15;
+/** Finished requests shown under "Recent activity" (homes.ts reads one more, to know whether to say so). */
+export const RECENT_SHOWN = 10;
 
 export function homeView(v: HomeViewInput): HomeView {
   const blocks: KnownBlock[] = [];
@@ -61,14 +64,20 @@ export function homeView(v: HomeViewInput): HomeView {
 
   if (v.isRequester || v.myOpen.length > 0) {
     blocks.push(divider(), header(`Your open requests (${v.myOpen.length})`));
-    blocks.push(section(v.myOpen.length === 0 ? 'None.' : v.myOpen.slice(0, MAX_LINES).map(requestLine).join('\n')));
+    if (v.myOpen.length === 0) blocks.push(section('None.'));
+    else blocks.push(...linesWithMore(v.myOpen.map(requestLine), MAX_LINES, '`/desk status <id>` shows any one, and its message in the approval channel follows it.'));
   }
 
   if (v.isDeskMember === false) {
     blocks.push(divider(), section("This bot serves the desk's traders, approvers and compliance officers. Ask the desk to add you if you need it."));
   } else {
     blocks.push(divider(), header('Recent activity'));
-    blocks.push(section(v.recent.length === 0 ? 'No finished requests yet.' : v.recent.slice(0, MAX_LINES).map(requestLine).join('\n')));
+    if (v.recent.length === 0) blocks.push(section('No finished requests yet.'));
+    else {
+      blocks.push(...packLines(v.recent.slice(0, RECENT_SHOWN).map(requestLine)).map((chunk) => section(chunk)));
+      // homes.ts reads one more than shown: there are older ones, their number unread.
+      if (v.recent.length > RECENT_SHOWN) blocks.push(context(['Older finished requests are not shown here: each keeps its message in the approval channel, and `/desk status <id>` shows any one.']));
+    }
   }
 
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };

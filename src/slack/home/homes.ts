@@ -9,10 +9,8 @@ import type { Clock, DeskEvent, Logger } from '../../app/ports.js';
 import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
 import { homeRequestOf } from '../approvals/from-record.js';
-import { homeView, type HomeViewInput } from './home-view.js';
+import { homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
 
-/** Finished requests shown under "Recent activity". */
-export const RECENT_LIMIT = 10;
 
 export type PublishClient = { views: { publish(args: { user_id: string; view: ReturnType<typeof homeView> }): Promise<unknown> } };
 
@@ -54,7 +52,8 @@ export function createHomes(o: { reads: DeskReads; policy: Policy; clock: Pick<C
     const [waiting, live, recent, problems] = await Promise.all([
       o.reads.waitingFor(userId),
       o.reads.listLive(),
-      o.reads.recent(RECENT_LIMIT),
+      // One more than shown, so the view can say that older ones exist.
+      o.reads.recent(RECENT_SHOWN + 1),
       approver ? o.reads.deliveryProblems() : Promise.resolve([]),
     ]);
     return {

@@ -5,9 +5,10 @@
 import type { Deposit } from '../../ports/exchange-port.js';
 import type { BankListing, FiatFee, FiatLimit, FiatRecordListing, OrderListing, WithdrawalListing } from '../../ports/exchange-listings.js';
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
-import { actions, button, context, cutMrkdwn, header, message, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
+import { actions, button, context, header, message, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
 import { formatAmount, maskAccount, shortAddress, slackDate, toEpochMs } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
+import { packLines } from '../kit/cut-lists.js';
 import { code, escapeMrkdwn, link } from '../kit/mrkdwn.js';
 
 export const LIST_NAMES = ['withdrawals', 'deposits', 'orders', 'banks', 'fiat_deposits', 'fiat_withdrawals'] as const;
@@ -72,21 +73,6 @@ export function listPage(input: ListPageInput): MessagePayload {
   // Leave room for the trailing context and More blocks when there are very many sections.
   const trimmed = blocks.length > LIMITS.messageBlocks ? [...blocks.slice(0, LIMITS.messageBlocks - 2), ...blocks.slice(-2)] : blocks;
   return message(`${input.title}: ${input.lines.length} records`, trimmed);
-}
-
-function packLines(lines: readonly string[], max: number): string[] {
-  const chunks: string[] = [];
-  let current = '';
-  for (const line of lines) {
-    const l = cutMrkdwn(line, max);
-    if (current && current.length + 1 + l.length > max) {
-      chunks.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n${l}` : l;
-  }
-  if (current) chunks.push(current);
-  return chunks;
 }
 
 // ---- one line per record ---------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * what the exchange said (mapped to plain data) and the user's choices so far; the listener
  * rebuilds and views.update's the form when a choice changes the rest.
  */
+import { moreOptionsHint } from '../kit/cut-lists.js';
 import { MAX_NOTE_LENGTH } from '../../domain/request.js';
 import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../kit/slack-ids.js';
 import { actions, button, context, input, modal, option, sandboxBanner, section, staticSelect, textInput, type KnownBlock, type ModalView } from '../kit/blocks.js';
@@ -79,6 +80,7 @@ export function cryptoWithdrawView(v: CryptoWithdrawViewInput): ModalView {
   blocks.push(
     input(INPUT.withdrawEntry, 'Currency and network', staticSelect(INPUT.withdrawEntry, entryOptions, 'Choose an asset and network', entry ? String(entry.id) : undefined), {
       dispatchAction: true,
+      ...hint(moreOptionsHint(entryOptions.length, 'currencies and networks', '/balances shows every asset.')),
     }),
   );
   if (entry) {
@@ -106,7 +108,8 @@ function destinationBlocks(entry: CryptoEntryOption, destinations: readonly Dest
     return [section(`No saved address for ${esc(entry.asset)} on ${esc(entry.network)}. Addresses are added and verified in the exchange's mobile app; the API cannot add them.`)];
   }
   const options = destinations.map((d) => option(`${d.label} · ${shortAddress(d.address)}`, d.id, destinationState(d, now)));
-  return [input(dynamicBlockId.withdrawDestination(entry.id), 'Destination', staticSelect(INPUT.withdrawDestination, options, 'Choose a saved address'))];
+  const more = moreOptionsHint(options.length, 'saved addresses for this network', "the exchange's mobile app shows the whole address book.");
+  return [input(dynamicBlockId.withdrawDestination(entry.id), 'Destination', staticSelect(INPUT.withdrawDestination, options, 'Choose a saved address'), hint(more))];
 }
 
 /** "verified", "not verified", "verified · cooldown ends in 2 h" (plain text: a duration reads the same in every zone). */
@@ -162,7 +165,7 @@ export function fiatWithdrawView(v: FiatWithdrawViewInput): ModalView {
   }
   const selected = v.currencies.find((c) => c.currency === v.selectedCurrency);
   const options = v.currencies.map((c) => option(c.currency, c.currency, `available ${formatAmount(c.available)} · fee ${formatAmount(c.fee)}`));
-  blocks.push(input(INPUT.fiatCurrency, 'Currency', staticSelect(INPUT.fiatCurrency, options, 'Choose a currency', selected?.currency), { dispatchAction: true }));
+  blocks.push(input(INPUT.fiatCurrency, 'Currency', staticSelect(INPUT.fiatCurrency, options, 'Choose a currency', selected?.currency), { dispatchAction: true, ...hint(moreOptionsHint(options.length, 'currencies', '/desk fiat shows them all.')) }));
   if (selected) {
     const c = esc(selected.currency);
     blocks.push(
@@ -174,7 +177,8 @@ export function fiatWithdrawView(v: FiatWithdrawViewInput): ModalView {
       blocks.push(section(`No bank account for ${c} on this account. Bank accounts are added on the exchange.`));
     } else {
       const bankOptions = v.banks.map((b) => option(b.display, String(b.id), b.verified === false ? 'self-added, not verified by the exchange' : undefined));
-      blocks.push(input(dynamicBlockId.fiatBank(selected.currency), 'Bank account', staticSelect(INPUT.fiatBank, bankOptions, 'Choose a bank account')));
+      const more = moreOptionsHint(bankOptions.length, `${selected.currency} bank accounts`, `/desk banks ${selected.currency} lists them all.`);
+      blocks.push(input(dynamicBlockId.fiatBank(selected.currency), 'Bank account', staticSelect(INPUT.fiatBank, bankOptions, 'Choose a bank account'), hint(more)));
     }
   }
   blocks.push(
@@ -189,3 +193,8 @@ export function fiatWithdrawView(v: FiatWithdrawViewInput): ModalView {
 }
 
 const esc = (t: string): string => escapeMrkdwn(t, 100);
+
+/** An input's hint when there is one to give. */
+function hint(text: string | undefined): { hint?: string } {
+  return text === undefined ? {} : { hint: text };
+}
