@@ -4,6 +4,9 @@
  * tokens resolved (`<@U…>` -> @Name, links, Slack date tokens in the reader's zone, a few emoji),
  * entities unescaped. It reads what the bot sent to the fake Slack API, as untyped JSON.
  */
+import { tz } from '@date-fns/tz';
+import { differenceInCalendarDays, format } from 'date-fns';
+import { offsetZone } from '../slack/kit/format.js';
 
 export interface RenderContext {
   /** Display names by user id. */
@@ -43,23 +46,18 @@ const EMOJI: Record<string, string> = {
   bank: '🏦',
 };
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /** A Slack date token's format, filled for the reader's zone ({time}, {time_secs}, {date_short_pretty}, …). */
-export function formatSlackDate(epochSec: number, format: string, ctx: RenderContext): string {
-  const shift = ctx.tzOffsetSeconds * 1000;
-  const at = new Date(epochSec * 1000 + shift);
-  const today = new Date(ctx.now() + shift);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const time = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}`;
-  const days = Math.round((Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) - Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate())) / 86_400_000);
-  const date = `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+export function formatSlackDate(epochSec: number, tokenFormat: string, ctx: RenderContext): string {
+  const zone = { in: tz(offsetZone(ctx.tzOffsetSeconds)) };
+  const at = epochSec * 1000;
+  const days = differenceInCalendarDays(at, ctx.now(), zone);
+  const date = format(at, 'd MMM yyyy', zone);
   const pretty = days === 0 ? 'today' : days === 1 ? 'tomorrow' : days === -1 ? 'yesterday' : date;
-  return format
-    .replace(/\{time_secs\}/g, `${time}:${two(at.getUTCSeconds())}`)
-    .replace(/\{time\}/g, time)
+  return tokenFormat
+    .replace(/\{time_secs\}/g, format(at, 'HH:mm:ss', zone))
+    .replace(/\{time\}/g, format(at, 'HH:mm', zone))
     .replace(/\{date_short_pretty\}|\{date_pretty\}|\{date_long_pretty\}/g, pretty)
-    .replace(/\{date_num\}/g, at.toISOString().slice(0, 10))
+    .replace(/\{date_num\}/g, format(at, 'yyyy-MM-dd', zone))
     .replace(/\{date(_short|_long)?\}/g, date);
 }
 

@@ -2,6 +2,8 @@
  * How amounts, addresses and times read in Slack. Amounts stay decimal strings (grouping is
  * done on the string); times use Slack's date token so each reader sees their own time zone.
  */
+import { tz } from '@date-fns/tz';
+import { format } from 'date-fns';
 import { escapeMrkdwn } from './mrkdwn.js';
 import { groupThousands, isSignedDecimal } from '../../domain/money.js';
 
@@ -29,19 +31,24 @@ export function maskAccount(accountNumber: string): string {
 
 /** "2024-05-01 14:03 UTC": the fallback where Slack cannot render a date token. */
 export function utcText(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${format(ms, 'yyyy-MM-dd HH:mm', { in: tz('UTC') })} UTC`;
 }
 
 /** The same instant at a fixed offset from users.info `tz_offset` (seconds): "2024-05-01 22:03 UTC+8". */
 export function zonedText(ms: number, tzOffsetSeconds: number): string {
-  const iso = new Date(ms + tzOffsetSeconds * 1000).toISOString();
   const sign = tzOffsetSeconds < 0 ? '-' : '+';
   const abs = Math.abs(tzOffsetSeconds);
   const h = Math.floor(abs / 3600);
   const m = Math.floor((abs % 3600) / 60);
   const zone = abs === 0 ? 'UTC' : `UTC${sign}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} ${zone}`;
+  return `${format(ms, 'yyyy-MM-dd HH:mm', { in: tz(offsetZone(tzOffsetSeconds)) })} ${zone}`;
+}
+
+/** A fixed offset as @date-fns/tz reads it: 28800 -> "+08:00". */
+export function offsetZone(tzOffsetSeconds: number): string {
+  const abs = Math.abs(tzOffsetSeconds);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${tzOffsetSeconds < 0 ? '-' : '+'}${two(Math.floor(abs / 3600))}:${two(Math.floor((abs % 3600) / 60))}`;
 }
 
 /**
