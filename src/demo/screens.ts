@@ -2,7 +2,7 @@
  * Who sees what: turns the bot's calls to the (fake) Slack Web API, and the bodies it answered a
  * request with, into "what a person sees, where": a channel post for everyone, a thread reply,
  * an update of a message seen earlier (only what changed), an ephemeral answer for one person, a
- * DM, a modal. Calls nobody sees (auth.test, users.info, conversations.open, App Home publishes)
+ * DM, a modal. Calls nobody sees (auth.test, users.info, App Home publishes)
  * are left out.
  */
 import type { FakeSlackCall } from '../devtools/fake-slack-api.js';
@@ -17,7 +17,7 @@ export interface Seen {
 
 /** The repeated SANDBOX banner is said once at the top of the transcript, not on every post. */
 const HIDDEN_BLOCKS: ReadonlySet<string> = new Set([BLOCK.sandboxBanner]);
-const INVISIBLE = new Set(['auth.test', 'users.info', 'conversations.open', 'chat.getPermalink', 'views.publish']);
+const INVISIBLE = new Set(['auth.test', 'users.info', 'chat.getPermalink', 'views.publish']);
 
 /** What a person does next: whose response_url and trigger the bot answers to. */
 export interface Actor {

@@ -71,6 +71,7 @@ export class FakeSlackApi {
   #hashCounter = 0;
   #waiters: { predicate: (c: FakeSlackCall) => boolean; after: number; resolve: (c: FakeSlackCall) => void }[] = [];
   #failures = new Map<string, string[]>();
+  #dmRefusals = new Map<string, string>();
   #users = new Map<string, FakeUser>();
   #views = new Map<string, { hash: string; view: Record<string, unknown> }>();
   #handlers: Record<string, Handler>;
@@ -145,6 +146,11 @@ export class FakeSlackApi {
     const queue = this.#failures.get(method) ?? [];
     queue.push(error);
     this.#failures.set(method, queue);
+  }
+
+  /** Direct messages to `userId` (chat.postMessage with the user id as channel) are refused with `error`, e.g. user_disabled. */
+  refuseDmTo(userId: string, error: string): void {
+    this.#dmRefusals.set(userId, error);
   }
 
   setUser(user: FakeUser): void {
@@ -268,6 +274,8 @@ export class FakeSlackApi {
       }),
       'chat.postMessage': (a) => {
         if (!a.channel) return { ok: false, error: 'channel_not_found' };
+        const refusal = this.#dmRefusals.get(String(a.channel));
+        if (refusal) return { ok: false, error: refusal };
         if (duplicateIds(a.blocks)) return { ok: false, error: 'invalid_blocks' };
         if (!a.text && !a.blocks) return { ok: false, error: 'no_text' };
         const ts = this.#nextTs();

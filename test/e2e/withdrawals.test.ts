@@ -49,7 +49,7 @@ describe('crypto withdrawal, from /withdraw to completed', () => {
     expect(hasButtons(after2.blocks)).toBe(false);
     expect(JSON.stringify(after2.blocks)).toContain(`Approved by <@${USERS.approver1}> and <@${USERS.approver2}>`);
     expect(dmsTo(d.fake, USERS.requester).some((t) => t.includes('was approved'))).toBe(true);
-    expect(d.fake.callsTo('conversations.open').some((c) => c.args.users === USERS.requester)).toBe(true);
+    expect(d.fake.callsTo('chat.postMessage').some((c) => c.args.channel === USERS.requester)).toBe(true);
 
     await d.runFor(80_000);
     const record = (await d.bot.engine.get(requestId))!;

@@ -65,7 +65,7 @@ describe('manifests/manifest.json', () => {
   });
 
   it('asks for no more bot scopes than the bot uses', () => {
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'commands', 'im:write']);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'commands']);
   });
 
   it('gives every command a usage hint and leaves escaping off', () => {

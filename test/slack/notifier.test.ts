@@ -142,10 +142,12 @@ describe('the Slack notifier', () => {
     const failed = { ...r, state: 'failed' as const, execution: newExecution(T0), failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
     const done: string[] = [];
     const progress = { done, markDone: async (step: string) => void done.push(step) };
-    fake.failNext('conversations.open', 'user_disabled');
+    fake.refuseDmTo(r.requester, 'user_disabled');
     await n.notify(event('execution.failed', failed, failed.failure), progress);
     expect(done).toEqual(['message', 'thread', 'dm']);
-    expect(fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === undefined && c.args.channel !== CHANNEL)).toHaveLength(0);
+    // Tried once, refused for its recipient, and not tried again.
+    const dms = fake.callsTo('chat.postMessage').filter((c) => c.args.channel === r.requester);
+    expect(dms.map((c) => (c.response as { ok: boolean; error?: string }).error)).toEqual(['user_disabled']);
     expect(lines).toContainEqual({ level: 'error', message: expect.stringContaining('cannot receive') });
   });
 

@@ -51,7 +51,7 @@ export function findApprovalMessage(kv: KeyValueStore, requestId: string): Promi
 }
 
 export interface SlackNotifierOptions {
-  client: { chat: Pick<SlackClient['chat'], 'postMessage' | 'update'>; conversations: Pick<SlackClient['conversations'], 'open'> };
+  client: { chat: Pick<SlackClient['chat'], 'postMessage' | 'update'> };
   /** APPROVAL_CHANNEL_ID. */
   channel: string;
   kv: KeyValueStore;
@@ -73,7 +73,6 @@ const NO_UPDATE = new Set<DeskEvent['type']>(['approval.refused']);
 /** Build the Slack notifier. */
 export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   const retry: SlackRetryOptions = { ...DEFAULT_SLACK_RETRY, ...o.retry };
-  const dmChannels = new Map<string, string>();
   // The outbox delivery and the message refresh call in independently; one request's calls run one
   // at a time, so the second sees the message the first posted instead of posting another.
   const requests = new KeyedLock();
@@ -107,17 +106,10 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
     );
   }
 
+  /** To the user id: Slack posts it in the bot's direct message with them (chat:write only; no conversations.open, no im:write). */
   async function dm(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {
-    let channel = dmChannels.get(userId);
-    if (channel === undefined) {
-      const opened = await call('conversations.open', event, `a DM to ${userId}`, () => o.client.conversations.open({ users: userId }));
-      channel = opened.channel?.id;
-      if (!channel) throw new Error('conversations.open answered without a channel');
-      dmChannels.set(userId, channel);
-    }
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
-    const to = channel;
-    await call('chat.postMessage (DM)', event, `a DM to ${userId}`, () => o.client.chat.postMessage({ channel: to, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
+    await call('chat.postMessage (DM)', event, `a DM to ${userId}`, () => o.client.chat.postMessage({ channel: userId, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
   }
 
   async function dmUnlessGone(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {

@@ -202,10 +202,9 @@ export function threadTexts(fake: FakeSlackApi, ts: string): string[] {
   return fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === ts).map((c) => String(c.args.text));
 }
 
-/** Direct messages to a user: to the DM channel conversations.open gave (the fake: D + id without the U) or to the user id. */
+/** Direct messages to a user: posted to the user id (Slack puts them in the bot's DM with them). */
 export function dmsTo(fake: FakeSlackApi, userId: string): string[] {
-  const channels = [`D${userId.slice(1)}`, userId];
-  return fake.callsTo('chat.postMessage').filter((c) => channels.includes(String(c.args.channel))).map((c) => String(c.args.text));
+  return fake.callsTo('chat.postMessage').filter((c) => c.args.channel === userId).map((c) => String(c.args.text));
 }
 
 /** The sandbox's seeded destinations: a usable one and the one without recipient details. */
