@@ -1,13 +1,12 @@
 /**
- * The modal's states after a submission was acknowledged: "sending", the outcome, or the form
- * again as it was filled in with the exchange's objection on the field at fault. Pure builders.
+ * The counterparty modal's states after a submission was acknowledged: "sending" and the outcome
+ * (the form again, refilled, is kit/refill-form.ts). Pure builders.
  */
 import type { DeclarationOutcome } from '../../app/compliance/declare.js';
-import { context, modal, section, type KnownBlock, type ModalView } from '../kit/blocks.js';
+import { context, modal, section, type ModalView } from '../kit/blocks.js';
 import { code, escapeMrkdwn, mention } from '../kit/mrkdwn.js';
 import { slackDate } from '../kit/format.js';
-import { BLOCK, CALLBACK } from '../kit/slack-ids.js';
-import type { SubmittedValues } from './form-fields.js';
+import { CALLBACK } from '../kit/slack-ids.js';
 
 const TITLE = 'Counterparty';
 
@@ -42,47 +41,4 @@ export function outcomeView(outcome: DeclarationOutcome): ModalView | undefined 
     default:
       return undefined;
   }
-}
-
-export interface RefillNotes {
-  /** Shown above the form. */
-  top?: string;
-  /** Shown under the input, by block_id. */
-  fields?: Record<string, string>;
-}
-
-/**
- * The form again, as it was submitted: each input gets its submitted value back, and the notes
- * (plain text, escaped here) sit above the form and under the inputs at fault.
- */
-export function refillForm(view: ModalView, values: SubmittedValues | undefined, notes: RefillNotes): ModalView {
-  const blocks: KnownBlock[] = [];
-  const source = view.blocks as KnownBlock[];
-  const firstAfterBanner = source[0]?.block_id === BLOCK.sandboxBanner ? 1 : 0;
-  source.forEach((block, i) => {
-    if (i === firstAfterBanner && notes.top) blocks.push(section(`:warning: ${escapeMrkdwn(notes.top, 2_000)}`));
-    blocks.push(block.type === 'input' && block.block_id ? withValue(block, values?.[block.block_id]) : block);
-    const note = block.block_id ? notes.fields?.[block.block_id] : undefined;
-    if (note) blocks.push(context([`:warning: ${escapeMrkdwn(note, 1_000)}`]));
-  });
-  return { ...view, blocks };
-}
-
-function withValue(block: Extract<KnownBlock, { type: 'input' }>, state: Record<string, { value?: string | null; selected_option?: { value: string; text?: { text?: string } } | null }> | undefined): KnownBlock {
-  const element = block.element as unknown as Record<string, unknown>;
-  const submitted = state?.[String(element.action_id)];
-  if (!submitted) return block;
-  if (element.type === 'plain_text_input' && submitted.value) return { ...block, element: { ...element, initial_value: submitted.value } } as KnownBlock;
-  const chosen = submitted.selected_option;
-  if (!chosen) return block;
-  if (element.type === 'radio_buttons' || element.type === 'static_select') {
-    const options = (element.options ?? []) as { value: string }[];
-    const match = options.find((o) => o.value === chosen.value);
-    return match ? ({ ...block, element: { ...element, initial_option: match } } as KnownBlock) : block;
-  }
-  if (element.type === 'external_select') {
-    const text = chosen.text?.text ?? chosen.value;
-    return { ...block, element: { ...element, initial_option: { text: { type: 'plain_text', text }, value: chosen.value } } } as KnownBlock;
-  }
-  return block;
 }

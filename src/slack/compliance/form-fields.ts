@@ -2,6 +2,7 @@
  * The declaration modal's inputs and the use case's fields, one to one: errors of the use case
  * land on the input at fault, and a submitted form can be shown again as it was filled in.
  */
+import type { SubmittedValues } from '../kit/refill-form.js';
 import type { DeclarationErrors, DeclarationField } from '../../app/compliance/declaration.js';
 import { INPUT } from '../kit/slack-ids.js';
 
@@ -38,9 +39,6 @@ export function errorsByInput(errors: DeclarationErrors, shown: (blockId: string
   return { byInput, elsewhere };
 }
 
-type ElementState = { type?: string; value?: string | null; selected_option?: { value: string; text?: { text?: string } } | null };
-/** view.state.values as Slack sends it. */
-export type SubmittedValues = Record<string, Record<string, ElementState>>;
 
 /** The chosen known wallet's label (the option text), for the confirmation; undefined when none. */
 export function walletLabel(values: SubmittedValues | undefined): string | undefined {

@@ -16,8 +16,9 @@ import type { SlackContext } from '../app/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { counterpartyValues, type CounterpartyMeta } from './counterparty-form.js';
 import { readMetadata, type StateValues } from '../kit/view-state.js';
-import { outcomeView, refillForm, sendingView } from './declaration-views.js';
-import { errorsByInput, walletLabel, type SubmittedValues } from './form-fields.js';
+import { outcomeView, sendingView } from './declaration-views.js';
+import { refillForm, type SubmittedValues } from '../kit/refill-form.js';
+import { errorsByInput, walletLabel } from './form-fields.js';
 import { errorText } from '../../domain/error-text.js';
 
 const TITLE = 'Counterparty';

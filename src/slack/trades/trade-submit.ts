@@ -7,7 +7,7 @@
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import type { Refusal } from '../../domain/refusals.js';
 import { sendingView } from '../request-forms/submitted-views.js';
-import { refillForm } from '../compliance/declaration-views.js';
+import { refillForm } from '../kit/refill-form.js';
 import type { SlackContext } from '../app/slack-context.js';
 import { refusalSentence, sendRequestForm } from '../request-forms/request-flow.js';
 import { checkTradeSubmission, renderTradeForm, tradeState, type TradeFormState, type TradeMeta } from './trade-form.js';

@@ -9,7 +9,7 @@ import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import type { RequestInput } from '../../app/engine.js';
 import type { Refusal } from '../../domain/refusals.js';
 import { sendingView } from '../request-forms/submitted-views.js';
-import { refillForm } from '../compliance/declaration-views.js';
+import { refillForm } from '../kit/refill-form.js';
 import type { SlackContext } from '../app/slack-context.js';
 import type { CryptoFormData, FiatFormData } from './withdraw-data.js';
 import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from './withdraw-form.js';
