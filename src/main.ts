@@ -17,7 +17,7 @@ async function main(): Promise<void> {
 
   let desk;
   try {
-    desk = await runDesk(loadConfig(env));
+    desk = await runDesk(loadConfig(env), preview?.runOptions ?? {});
   } catch (err) {
     await preview?.close();
     throw err;

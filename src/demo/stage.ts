@@ -15,6 +15,7 @@ import type { Clock } from '../app/ports.js';
 import { loadConfig } from '../config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../devtools/fake-slack-api.js';
 import { SlackRequester } from '../devtools/slack-requests.js';
+import { LOOPBACK } from '../runtime/preview.js';
 import { runDesk, type RunningDesk } from '../runtime/run-desk.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { EVENTS_PATH } from '../slack/app/slack-app.js';
@@ -85,6 +86,8 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
       clock,
       tickMs: 100,
       logWrite: (line) => void logs.push(line),
+      // Local only, like the preview: nothing of the demo is for other machines.
+      receiverOptions: { host: LOOPBACK },
       ...(o.quoteLifetimeMs !== undefined ? { sandboxQuoteLifetimeMs: o.quoteLifetimeMs } : {}),
     });
   } catch (err) {

@@ -58,7 +58,7 @@ export interface ComposedDesk {
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
   /** Recovers in-flight work (engine.start), then listens. Resolves with the bound port in HTTP mode. */
-  start(): Promise<{ port?: number }>;
+  start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening and waits for listeners and queued notices. */
   stop(): Promise<void>;
 }

@@ -17,6 +17,9 @@ export const PREVIEW_DESK = {
   complianceChannel: 'CPREVCOMPLY',
 } as const;
 
+/** Everything the preview runs listens here: the bot, the Slack stand-in, the sandbox. */
+export const LOOPBACK = '127.0.0.1';
+
 const CONFIGURING = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'EXCHANGE_BASE_URL', 'APPROVAL_CHANNEL_ID'];
 
 /** True when the environment configures nothing that matters: run the local preview. */
@@ -26,6 +29,8 @@ export function wantsPreview(env: NodeJS.ProcessEnv): boolean {
 
 export interface Preview {
   env: NodeJS.ProcessEnv;
+  /** How the bot runs beside it: listening on 127.0.0.1 only (nothing here is for other machines). */
+  runOptions: { receiverOptions: { host: string } };
   slack: FakeSlackApi;
   /** Signing secret made up for this run (the local requests are signed with it). */
   signingSecret: string;
@@ -52,5 +57,5 @@ export async function startPreview(base: NodeJS.ProcessEnv): Promise<Preview> {
     COMPLIANCE_USER_IDS: PREVIEW_DESK.compliance,
     DATA_DIR: base.DATA_DIR ?? './data/preview',
   };
-  return { env, slack, signingSecret, close: () => slack.stop() };
+  return { env, slack, signingSecret, runOptions: { receiverOptions: { host: LOOPBACK } }, close: () => slack.stop() };
 }

@@ -49,8 +49,9 @@ export interface RunningDesk {
   desk: ComposedDesk;
   sandbox: Sandbox | undefined;
   logger: ProcessLogger;
-  /** HTTP mode: the bound port. */
+  /** HTTP mode: the bound port, and the interface it listens on. */
   port: number | undefined;
+  host: string | undefined;
   /** Stop the loops, stop listening, let queued notices finish, close the files. */
   stop(): Promise<void>;
 }
@@ -93,7 +94,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
   });
   const { engine } = desk;
-  const { port } = await desk.start();
+  const { port, host } = await desk.start();
 
   const abort = new AbortController();
   const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
@@ -119,6 +120,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     sandbox: connected.sandbox,
     logger,
     port,
+    host,
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();

@@ -4,6 +4,7 @@
  * injection (faults.ts) in front of the API. Start it with startSandbox(); `npm run sandbox`
  * (cli.ts) runs it alone.
  */
+import { isFromThisMachine } from './local-only.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_TIMESTAMP_WINDOW_MS } from '../exchange/assumptions.js';
@@ -176,6 +177,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       let r: SandboxResponse;
       if (req.headers[HEADER.apiKey] !== undefined) {
         r = { status: 403, body: errorBody('The sandbox control surface does not accept exchange API keys') };
+      } else if (!isFromThisMachine(req.headers, port)) {
+        r = { status: 403, body: errorBody('The sandbox control surface answers only requests to 127.0.0.1 from this machine (Host and Origin must be its own)') };
       } else {
         try {
           const body = rawBody.length ? (JSON.parse(rawBody.toString('utf8')) as unknown) : undefined;

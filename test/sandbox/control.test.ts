@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cryptoDeposit } from '../../src/exchange/schemas.js';
 import { makeKey } from './support/sign.js';
@@ -18,6 +19,32 @@ describe('control surface', () => {
     expect(signed.body.errors[0].message).toMatch(/does not accept exchange API keys/);
     const reset = await t.api('POST', '/_sandbox/reset', { headers: { 'X-API-KEY': makeKey().compressedHex } });
     expect(reset.status).toBe(403);
+  });
+
+  it('answers only this machine: a forged Host (DNS rebinding) or another page\'s Origin is refused, and nothing changes', async () => {
+    // A sandbox of its own: this test moves the clock the others start from.
+    const own = await startTestSandbox();
+    const clock = async () => (await own.api('GET', '/_sandbox/clock', { unsigned: true })).body.now as number;
+    const before = await clock();
+    const port = new URL(own.sandbox.url).port;
+    const raw = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/_sandbox/clock/advance', headers: { 'content-type': 'text/plain', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ ms: 60_000 }));
+      });
+    expect(await raw({ host: `evil.example:${port}` })).toBe(403);
+    expect(await raw({ host: `127.0.0.1:${port}`, origin: 'http://evil.example' })).toBe(403);
+    expect(await raw({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${Number(port) + 1}` })).toBe(403);
+    expect(await clock()).toBe(before);
+    // The machine's own tools (no Origin, or a page of this same server) still may.
+    expect(await raw({ host: `localhost:${port}` })).toBe(200);
+    expect(await raw({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).toBe(200);
+    expect(await clock()).toBe(before + 120_000);
+    await own.close();
   });
 
   it('is not served under the public API prefix', async () => {

@@ -20,6 +20,8 @@ export const EVENTS_PATH = '/slack/events';
 export interface SlackReceiverOptions {
   /** Overrides config.slack.port (tests pass 0 for a free port). */
   port?: number;
+  /** Interface to listen on; default every interface (behind a load balancer). The local preview listens on 127.0.0.1 only. */
+  host?: string;
   /** Bolt answers 404 when no listener acks within this time (default 3001 ms). */
   unhandledRequestTimeoutMillis?: number;
   /** Web API client retries; tests pass { retries: 0 } so a failing fake fails fast. */
@@ -39,7 +41,7 @@ export interface SlackApp {
   context: SlackContext;
   mode: 'http' | 'socket';
   /** Starts listening (HTTP) or connecting (Socket Mode). Resolves with the bound port in HTTP mode. */
-  start(): Promise<{ port?: number }>;
+  start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening, then waits for the listeners still at work after their ack. */
   stop(): Promise<void>;
 }
@@ -113,14 +115,16 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
         await app.start();
         return {};
       }
-      const server = (await app.start(receiverOptions.port ?? config.slack.port)) as Server;
+      const port = receiverOptions.port ?? config.slack.port;
+      const server = (await app.start(receiverOptions.host === undefined ? port : { port, host: receiverOptions.host })) as Server;
       // A request waits for its ack from arrival until its response is sent (ack-gate.ts).
       server.on('request', (_req, res) => {
         const release = context.ackGate.enter();
         res.once('finish', release);
         res.once('close', release);
       });
-      return { port: (server.address() as AddressInfo).port };
+      const bound = server.address() as AddressInfo;
+      return { port: bound.port, host: bound.address };
     },
     async stop() {
       await app.stop();
