@@ -29,7 +29,7 @@ import { consoleSlackLogger } from '../slack/app/library-log.js';
 import { createHomes } from '../slack/home/homes.js';
 import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
 import type { SlackRetryOptions } from '../slack/app/slack-retry.js';
-import { notifierClient } from '../slack/app/web-clients.js';
+import { complianceClient, notifierClient } from '../slack/app/web-clients.js';
 
 export interface DeskParts {
   config: Config;
@@ -68,7 +68,8 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
   const reads = createDeskReads({ requests, policy, clock });
-  const client = notifierClient(config, p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel));
+  const slackLibraryLogger = p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel);
+  const client = notifierClient(config, slackLibraryLogger);
 
   const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client });
   const notifier = createSlackNotifier({
@@ -102,7 +103,9 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const channel = config.channels.compliance;
   // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
   // their answer is shown to the officer in the modal.
-  const complianceNotifier: ComplianceNotifier = channel ? createSlackComplianceNotifier({ client, channel, kv, sandbox, logger: complianceLog }) : NO_DEPOSIT_CHANNEL;
+  const complianceNotifier: ComplianceNotifier = channel
+    ? createSlackComplianceNotifier({ client: complianceClient(config, slackLibraryLogger, p.receiverOptions?.retryConfig), channel, kv, sandbox, logger: complianceLog })
+    : NO_DEPOSIT_CHANNEL;
   const declarations = createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog });
   const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog }) : undefined;
 

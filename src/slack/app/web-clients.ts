@@ -20,3 +20,18 @@ export function notifierClient(config: Config, logger: BoltLogger): InstanceType
     logger: guardSlackLogger(logger),
   });
 }
+
+/**
+ * The compliance notifier's client: posts and updates deposit messages with the Web API client's
+ * own retries (as Bolt's app client does), because a declaration's confirmation is not kept in an
+ * outbox: retrying in process is what carries it through a short Slack outage. `retryConfig`:
+ * tests pass { retries: 0 }.
+ */
+export function complianceClient(config: Config, logger: BoltLogger, retryConfig?: { retries: number }): InstanceType<typeof webApi.WebClient> {
+  return new webApi.WebClient(config.slack.botToken.reveal(), {
+    slackApiUrl: config.slack.apiUrl,
+    timeout: 10_000,
+    logger: guardSlackLogger(logger),
+    ...(retryConfig ? { retryConfig } : {}),
+  });
+}
