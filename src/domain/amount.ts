@@ -2,8 +2,10 @@
  * The one rule for an amount: read what a person typed (or a driver sent), check it against the
  * rules of the asset (precision, minimum, maximum), and work out the fee and the total, answered in
  * plain words. Too many decimals is refused with the rounded-down value offered, never rounded
- * silently: money moves only as typed. The request builders (request.ts) and the Slack forms use
- * this and nothing else. Never a JS number: decimal strings through money.ts only.
+ * silently: money moves only as typed. Each request kind's amount rule (request.ts:
+ * cryptoWithdrawalAmount, fiatWithdrawalAmount, checkTradeQuantity, checkLimitPrice) applies this
+ * with that kind's facts; the request builders and the Slack forms ask those and nothing else.
+ * Never a JS number: decimal strings through money.ts only.
  */
 import { add, decimalPlaces, groupThousands, gt, isZero, lt, normalize, roundDown } from './money.js';
 

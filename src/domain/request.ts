@@ -4,7 +4,7 @@
  * return either a snapshot or a field error a driver can show next to the field at fault.
  */
 import type { z } from 'zod';
-import { checkAmount, FIAT_PRECISION, PRICE_DECIMALS, TRADE_QUANTITY_PRECISION } from './amount.js';
+import { checkAmount, FIAT_PRECISION, PRICE_DECIMALS, TRADE_QUANTITY_PRECISION, type AmountCheck } from './amount.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import type {
   bankAccountRefSchema,
@@ -84,7 +84,26 @@ export interface CryptoWithdrawalFields {
   purpose?: string | null;
 }
 
-/** Crypto withdrawal snapshot; the amount is checked by the one amount rule (amount.ts): never rounded. */
+/** What a crypto withdrawal's amount rule reads from the currency entry. */
+export type CryptoAmountFacts = Pick<CurrencyEntryFacts, 'asset' | 'precision' | 'withdrawalFee' | 'minimumWithdrawal'>;
+
+/**
+ * The amount of a crypto withdrawal: the entry's precision (more decimals is refused with the
+ * rounded-down value offered, never rounded), its minimum, its fee, and the total. The builder below
+ * and the Slack form both ask this; with `available` (a form that knows the balance) the total must
+ * also fit in it.
+ */
+export function cryptoWithdrawalAmount(entry: CryptoAmountFacts, text: string | null | undefined, available?: string): AmountCheck {
+  return checkAmount(text, {
+    currency: entry.asset,
+    precision: entry.precision,
+    fee: entry.withdrawalFee,
+    ...(entry.minimumWithdrawal !== null ? { minimum: entry.minimumWithdrawal } : {}),
+    ...(available !== undefined ? { available } : {}),
+  });
+}
+
+/** Crypto withdrawal snapshot; the amount is checked by cryptoWithdrawalAmount: never rounded. */
 export function buildCryptoWithdrawal(
   entry: CurrencyEntryFacts,
   destination: DestinationFacts,
@@ -92,12 +111,7 @@ export function buildCryptoWithdrawal(
 ): BuildResult<CryptoWithdrawalSnapshot> {
   const text = checkNotes(fields.note, fields.purpose);
   if (!text.ok) return text;
-  const checked = checkAmount(fields.amount, {
-    currency: entry.asset,
-    precision: entry.precision,
-    fee: entry.withdrawalFee,
-    ...(entry.minimumWithdrawal !== null ? { minimum: entry.minimumWithdrawal } : {}),
-  });
+  const checked = cryptoWithdrawalAmount(entry, fields.amount);
   if (!checked.ok) return fieldError('amount', checked.error);
   const { amount, fee, total } = checked;
   if (!destination.verified) return fieldError('destination', 'This destination is not verified yet; verify it in the mobile app.');
@@ -132,11 +146,30 @@ export interface FiatFacts {
   bankAccount: BankAccountRef;
 }
 
-/** Fiat withdrawal snapshot; the amount must sit within the currency's limits. */
+/** What a fiat withdrawal's amount rule reads from the currency's terms. */
+export type FiatAmountFacts = Pick<FiatFacts, 'currency' | 'fee' | 'minimum' | 'maximum'>;
+
+/**
+ * The amount of a fiat withdrawal: two decimals (more is refused, never rounded), the currency's
+ * minimum and maximum, its fee, and the total; with `available`, the total must fit in it. Asked
+ * by the builder below and by the Slack form.
+ */
+export function fiatWithdrawalAmount(facts: FiatAmountFacts, text: string | null | undefined, available?: string): AmountCheck {
+  return checkAmount(text, {
+    currency: facts.currency,
+    precision: FIAT_PRECISION,
+    fee: facts.fee,
+    minimum: facts.minimum,
+    maximum: facts.maximum,
+    ...(available !== undefined ? { available } : {}),
+  });
+}
+
+/** Fiat withdrawal snapshot; the amount is checked by fiatWithdrawalAmount: within the limits, never rounded. */
 export function buildFiatWithdrawal(facts: FiatFacts, fields: { amount: string; note?: string | null }): BuildResult<FiatWithdrawalSnapshot> {
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
-  const checked = checkAmount(fields.amount, { currency: facts.currency, precision: FIAT_PRECISION, fee: facts.fee, minimum: facts.minimum, maximum: facts.maximum });
+  const checked = fiatWithdrawalAmount(facts, fields.amount);
   if (!checked.ok) return fieldError('amount', checked.error);
   const { amount, fee, total } = checked;
   if (facts.bankAccount.currency !== null && facts.bankAccount.currency !== facts.currency) {
@@ -174,39 +207,56 @@ export interface TradeFields {
 export const MAX_SLIPPAGE_BPS = 5000;
 const SYMBOL = /^[A-Z0-9]+-[A-Z0-9]+$/;
 
-/** Checks trade fields before a quote is taken (so a bad request costs no quote). */
+/** A trade's quantity: more than zero, at most TRADE_QUANTITY_PRECISION decimals (refused, never rounded). */
+export function checkTradeQuantity(text: string | null | undefined, quantityCurrency: string | null | undefined): AmountCheck {
+  return checkAmount(text, { currency: quantityCurrency || 'The quantity', precision: TRADE_QUANTITY_PRECISION, what: 'quantity' });
+}
+
+/** A worst price given directly, in the pair's counter currency. */
+export function checkLimitPrice(text: string | null | undefined, counter: string): AmountCheck {
+  return checkAmount(text, { currency: counter, precision: PRICE_DECIMALS, what: 'price' });
+}
+
+/**
+ * Checks trade fields before a quote is taken (so a bad request costs no quote), and answers them
+ * with the quantity and the price as the amount rule read them ("0.50" -> "0.5", ".5" -> "0.5"):
+ * the quote and the snapshot are taken for exactly these.
+ */
 export function checkTradeFields(fields: TradeFields): BuildResult<TradeFields> {
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
   if (!SYMBOL.test(fields.symbol)) return fieldError('symbol', 'Pair must look like BTC-USD.');
   if (fields.side !== 'buy' && fields.side !== 'sell') return fieldError('side', 'Side must be buy or sell.');
-  const quantity = checkAmount(fields.quantity, { currency: fields.quantityCurrency ?? 'The quantity', precision: TRADE_QUANTITY_PRECISION, what: 'quantity' });
+  const quantity = checkTradeQuantity(fields.quantity, fields.quantityCurrency);
   if (!quantity.ok) return fieldError('quantity', quantity.error);
   if (fields.paymentMethod.trim() === '') return fieldError('payment_method', 'Payment method is required.');
+  let limit: LimitInput = fields.limit;
   if ('price' in fields.limit) {
-    const price = checkAmount(fields.limit.price, { currency: fields.symbol.split('-')[1] ?? '', precision: PRICE_DECIMALS, what: 'price' });
+    const price = checkLimitPrice(fields.limit.price, fields.symbol.split('-')[1] ?? '');
     if (!price.ok) return fieldError('limit', price.error);
+    limit = { price: price.amount };
   } else if (!Number.isInteger(fields.limit.slippageBps) || fields.limit.slippageBps < 0 || fields.limit.slippageBps > MAX_SLIPPAGE_BPS) {
     return fieldError('limit', `Slippage must be a whole number of basis points from 0 to ${MAX_SLIPPAGE_BPS}.`);
   }
-  return { ok: true, value: fields };
+  return { ok: true, value: { ...fields, quantity: quantity.amount, limit } };
 }
 
 /** Trade snapshot from checked fields and the indicative quote taken for the approvers. */
-export function buildTrade(fields: TradeFields, quote: IndicativeQuote): BuildResult<TradeSnapshot> {
-  const checked = checkTradeFields(fields);
+export function buildTrade(input: TradeFields, quote: IndicativeQuote): BuildResult<TradeSnapshot> {
+  const checked = checkTradeFields(input);
   if (!checked.ok) return checked;
+  const fields = checked.value;
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
   const slippageBps = 'slippageBps' in fields.limit ? fields.limit.slippageBps : null;
-  const limitPrice = 'price' in fields.limit ? normalize(fields.limit.price) : limitFromSlippage(fields.side, quote.price, fields.limit.slippageBps);
+  const limitPrice = 'price' in fields.limit ? fields.limit.price : limitFromSlippage(fields.side, quote.price, fields.limit.slippageBps);
   return {
     ok: true,
     value: {
       kind: 'trade',
       symbol: fields.symbol,
       side: fields.side,
-      quantity: normalize(fields.quantity),
+      quantity: fields.quantity,
       quantityCurrency: fields.quantityCurrency ?? null,
       paymentMethod: fields.paymentMethod,
       limitPrice,

@@ -6,6 +6,11 @@ import {
   buildCryptoWithdrawal,
   buildFiatWithdrawal,
   buildTrade,
+  checkLimitPrice,
+  checkTradeFields,
+  checkTradeQuantity,
+  cryptoWithdrawalAmount,
+  fiatWithdrawalAmount,
   limitFromSlippage,
   snapshotHash,
   withinLimit,
@@ -15,6 +20,50 @@ import {
 
 const entry: CurrencyEntryFacts = { id: 7, asset: 'USDT', network: 'Tron', networkId: 'n-tron', precision: 2, withdrawalFee: '1.50', minimumWithdrawal: '10' };
 const dest: DestinationFacts = { id: 'd1', label: 'Cold', address: 'TXYZ', addressTag: null, verified: true, networkIds: ['n-tron'] };
+
+// The amount rule of each request kind, once (the generic reading: amount.test.ts). The builders
+// below and the Slack forms (test/slack/validate.test.ts) are only checked to show these answers.
+describe('the amount rule of each request kind', () => {
+  const btc = { asset: 'BTC', precision: 8, withdrawalFee: '0.0005', minimumWithdrawal: '0.001' };
+  const usd = { currency: 'USD', fee: '20', minimum: '100', maximum: '50000' };
+
+  it('crypto: the entry\'s precision refuses extra decimals naming the precision and the rounded-down value; the amount is never changed', () => {
+    expect(cryptoWithdrawalAmount(btc, '1.123456789')).toEqual({ ok: false, error: 'BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)' });
+    expect(cryptoWithdrawalAmount({ ...btc, asset: 'USDT', precision: 2 }, '12.349')).toEqual({ ok: false, error: 'USDT takes at most 2 decimals. Did you mean 12.34? (rounded down)' });
+    expect(cryptoWithdrawalAmount(btc, '0.000000001')).toEqual({ ok: false, error: 'BTC takes at most 8 decimals; this rounds down to 0.' });
+    expect(cryptoWithdrawalAmount(btc, '1.12345678')).toEqual({ ok: true, amount: '1.12345678', fee: '0.0005', total: '1.12395678' });
+  });
+
+  it('crypto: the minimum when the entry has one, the fee and the total (amount + fee, in decimal strings)', () => {
+    expect(cryptoWithdrawalAmount(btc, '0.0009')).toEqual({ ok: false, error: 'The minimum is 0.001 BTC.' });
+    expect(cryptoWithdrawalAmount({ ...btc, minimumWithdrawal: null }, '0.0009')).toEqual({ ok: true, amount: '0.0009', fee: '0.0005', total: '0.0014' });
+    // 0.1 + 0.2 in floating point is 0.30000000000000004: the total is decimal arithmetic.
+    expect(cryptoWithdrawalAmount({ ...btc, withdrawalFee: '0.2', minimumWithdrawal: null }, '0.1')).toMatchObject({ ok: true, total: '0.3' });
+    expect(cryptoWithdrawalAmount({ ...btc, withdrawalFee: '0.00050000' }, '2.50')).toEqual({ ok: true, amount: '2.5', fee: '0.0005', total: '2.5005' });
+  });
+
+  it('crypto: with a balance (the form knows it), the total must fit in it', () => {
+    expect(cryptoWithdrawalAmount(btc, '1.2', '1.2')).toEqual({ ok: false, error: '1.2 BTC plus the 0.0005 BTC fee is 1.2005 BTC, more than the 1.2 BTC available.' });
+    expect(cryptoWithdrawalAmount(btc, '1.1995', '1.2')).toEqual({ ok: true, amount: '1.1995', fee: '0.0005', total: '1.2' });
+  });
+
+  it('fiat: two decimals (more refused, never rounded), the minimum, the maximum, the fee and the total', () => {
+    expect(fiatWithdrawalAmount(usd, '500.005')).toEqual({ ok: false, error: 'USD takes at most 2 decimals. Did you mean 500? (rounded down)' });
+    expect(fiatWithdrawalAmount(usd, '99.99')).toEqual({ ok: false, error: 'The minimum is 100 USD.' });
+    expect(fiatWithdrawalAmount(usd, '50000.01')).toEqual({ ok: false, error: 'The maximum is 50,000 USD.' });
+    expect(fiatWithdrawalAmount(usd, '50000')).toEqual({ ok: true, amount: '50000', fee: '20', total: '50020' });
+    expect(fiatWithdrawalAmount(usd, '995', '1000')).toEqual({ ok: false, error: '995 USD plus the 20 USD fee is 1,015 USD, more than the 1,000 USD available.' });
+  });
+
+  it('trade: a quantity takes at most 8 decimals and a price at most 18, refused not rounded', () => {
+    expect(checkTradeQuantity('0.123456789', 'BTC')).toEqual({ ok: false, error: 'BTC takes at most 8 decimals. Did you mean 0.12345678? (rounded down)' });
+    expect(checkTradeQuantity('0.123456789', null)).toEqual({ ok: false, error: 'The quantity takes at most 8 decimals. Did you mean 0.12345678? (rounded down)' });
+    expect(checkTradeQuantity('.50', 'BTC')).toEqual({ ok: true, amount: '0.5', fee: '0', total: '0.5' });
+    expect(checkTradeQuantity('', 'BTC')).toEqual({ ok: false, error: 'Enter a quantity.' });
+    expect(checkLimitPrice('0.1234567890123456789', 'USD')).toEqual({ ok: false, error: 'USD takes at most 18 decimals. Did you mean 0.123456789012345678? (rounded down)' });
+    expect(checkLimitPrice('cheap', 'USD')).toEqual({ ok: false, error: 'That is not a number: use digits and a point, e.g. 0.25.' });
+  });
+});
 
 describe('crypto withdrawal snapshot', () => {
   it('keeps the amount as typed and adds the fee; more decimals than the precision are refused, never rounded', () => {
@@ -56,6 +105,16 @@ describe('trade snapshot', () => {
     expect(buildTrade({ ...base, limit: { slippageBps: 50 } }, quote)).toMatchObject({ ok: true, value: { limitPrice: '100.5', slippageBps: 50 } });
     expect(buildTrade({ ...base, side: 'sell', limit: { slippageBps: 50 } }, quote)).toMatchObject({ ok: true, value: { limitPrice: '99.5' } });
     expect(buildTrade({ ...base, limit: { price: '101.00' } }, quote)).toMatchObject({ ok: true, value: { limitPrice: '101', slippageBps: null } });
+  });
+
+  it('takes the quantity and the price as the amount rule reads them, and refuses too many decimals rather than rounding', () => {
+    expect(checkTradeFields({ ...base, quantity: ' .50 ', limit: { price: '101.' } })).toEqual({ ok: true, value: { ...base, quantity: '0.5', limit: { price: '101' } } });
+    expect(buildTrade({ ...base, quantity: '.5', limit: { price: ' 101.00' } }, quote)).toMatchObject({ ok: true, value: { quantity: '0.5', limitPrice: '101' } });
+    expect(buildTrade({ ...base, quantity: '0.123456789', quantityCurrency: 'BTC', limit: { slippageBps: 5 } }, quote)).toEqual({
+      ok: false,
+      field: 'quantity',
+      message: 'BTC takes at most 8 decimals. Did you mean 0.12345678? (rounded down)',
+    });
   });
 
   it('refuses bad pairs, quantities and slippage', () => {
