@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APPROVERS, OUTSIDER, REQUESTER, World } from './support/world.js';
-import { cryptoInput, tradeInput } from './support/requests.js';
+import { cryptoInput, fiatInput, tradeInput } from './support/requests.js';
+import { NET_BTC } from './support/fake-exchange.js';
 
 async function pending(world: World) {
   const r = await world.engine.request(REQUESTER, cryptoInput());
@@ -34,6 +35,49 @@ describe('requests', () => {
     const world = new World();
     const r = await world.engine.request(REQUESTER, cryptoInput('250.1234567'));
     expect(r).toMatchObject({ ok: false, reason: 'invalid_input', field: 'amount', message: 'USDT takes at most 6 decimals. Did you mean 250.123456? (rounded down)' });
+    expect(await world.engine.listLive()).toEqual([]);
+  });
+
+  // A driver other than the Slack form (or a form out of step with the exchange) reaches the same
+  // rule: the engine refuses with the domain's sentence, and nothing is written or quoted.
+  it('refuses an over-precise amount that bypasses the Slack form, for an 8-decimal asset, rather than rounding it', async () => {
+    const world = new World();
+    world.exchange.addresses.push({
+      id: 'aaaaaaaa-0000-4000-8000-0000000000b1',
+      label: 'BTC cold',
+      address: 'bc1qexampleexampleexampleexample0000',
+      address_tag: null,
+      status: 'verified',
+      crypto_currency_networks: [{ uuid: NET_BTC }],
+      withdrawal_cooldown_until: null,
+      wallet_identity: null,
+    });
+    const btc = (amount: string) => cryptoInput(amount, { cryptoCurrencyId: 2, addressBookId: 'aaaaaaaa-0000-4000-8000-0000000000b1' });
+    const r = await world.engine.request(REQUESTER, btc('1.123456789'));
+    expect(r).toEqual({ ok: false, reason: 'invalid_input', field: 'amount', message: 'BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)' });
+    expect(await world.engine.listLive()).toEqual([]);
+    expect(world.auditOf('request.refused')).toMatchObject([{ actor: REQUESTER, data: { field: 'amount', message: expect.stringContaining('Did you mean 1.12345678?') } }]);
+    // The value offered is accepted as it is, with the entry's fee added.
+    const ok = await world.engine.request(REQUESTER, btc('1.12345678'));
+    expect(ok).toMatchObject({ ok: true, request: { snapshot: { asset: 'BTC', amount: '1.12345678', fee: '0.0005', total: '1.12395678' } } });
+    expect(world.exchange.commits).toHaveLength(0);
+  });
+
+  it('refuses a fiat amount with a third decimal and a trade quantity with a ninth, before any quote is taken', async () => {
+    const world = new World();
+    expect(await world.engine.request(REQUESTER, fiatInput('1000.005'))).toEqual({
+      ok: false,
+      reason: 'invalid_input',
+      field: 'amount',
+      message: 'USD takes at most 2 decimals. Did you mean 1000? (rounded down)',
+    });
+    expect(await world.engine.request(REQUESTER, tradeInput({ quantity: '0.123456789' }))).toEqual({
+      ok: false,
+      reason: 'invalid_input',
+      field: 'quantity',
+      message: 'BTC takes at most 8 decimals. Did you mean 0.12345678? (rounded down)',
+    });
+    expect(world.exchange.quotes.size).toBe(0);
     expect(await world.engine.listLive()).toEqual([]);
   });
 
