@@ -81,6 +81,13 @@ describe('requests', () => {
     expect(await world.engine.listLive()).toEqual([]);
   });
 
+  it('quotes and freezes a trade for the quantity and price as the amount rule read them', async () => {
+    const world = new World();
+    const r = await world.engine.request(REQUESTER, tradeInput({ quantity: '.50', limit: { price: ' 60100.' } }));
+    expect(r).toMatchObject({ ok: true, request: { snapshot: { quantity: '0.5', limitPrice: '60100' } } });
+    expect([...world.exchange.quotes.values()].map((q) => q.body.quantity)).toEqual(['0.5']);
+  });
+
   it('refuses non-requesters, bad input and exchange errors with reasons, and audits them', async () => {
     const world = new World();
     expect(await world.engine.request(OUTSIDER, cryptoInput())).toMatchObject({ ok: false, reason: 'not_allowed_to_request' });

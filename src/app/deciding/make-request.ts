@@ -129,8 +129,9 @@ async function buildTradeRequest(ctx: EngineContext, input: Extract<RequestInput
   const { kind: _kind, ...fields } = input;
   const checked = checkTradeFields(fields);
   if (!checked.ok) return checked;
-  const quote = await indicativeQuote(ctx, fields);
-  return buildTrade(fields, quote);
+  // The quote is taken for the quantity as the amount rule read it, the one the snapshot freezes.
+  const quote = await indicativeQuote(ctx, checked.value);
+  return buildTrade(checked.value, quote);
 }
 
 async function buildRemoval(ctx: EngineContext, input: Extract<RequestInput, { kind: 'bank_account_removal' }>): Promise<BuildResult<Snapshot>> {
