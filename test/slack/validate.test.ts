@@ -1,14 +1,28 @@
-/** Modal input validation: plain-words field errors under the input at fault (the amount rule itself: test/domain/amount.test.ts). */
+/**
+ * Modal input validation: plain-words field errors under the input at fault. The amount rules are
+ * tested in the domain (test/domain/amount.test.ts, test/domain/request.test.ts); here the forms
+ * are only checked to show the domain's answer, where the user typed.
+ */
 import { describe, expect, it } from 'vitest';
 import { checkDeclaration } from '../../src/app/compliance/declaration.js';
 import { counterpartyBody } from '../../src/exchange/engine-port/counterparty-body.js';
 import { errorsByInput } from '../../src/slack/compliance/form-fields.js';
 import { counterpartyValues } from '../../src/slack/compliance/counterparty-form.js';
 import type { StateValues } from '../../src/slack/kit/view-state.js';
-import { dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
+import { BLOCK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
+import { checkLimitPrice, checkTradeQuantity, cryptoWithdrawalAmount, fiatWithdrawalAmount, limitFromSlippage } from '../../src/domain/request.js';
+import type { AmountCheck } from '../../src/domain/amount.js';
 import { destinationProblem } from '../../src/slack/withdrawals/destination-check.js';
 import { checkTrade, checkTradeLimit, parsePair, parseSlippage } from '../../src/slack/trades/trade-validation.js';
+import { quoteTerms, tradeState } from '../../src/slack/trades/trade-form.js';
 import { checkCryptoWithdrawal, checkFiatWithdrawal } from '../../src/slack/withdrawals/withdraw-validation.js';
+import { renderWithdrawForm } from '../../src/slack/withdrawals/withdraw-form.js';
+
+/** The domain's sentence for an amount it refuses (the test fails if it accepts it). */
+const refusal = (check: AmountCheck): string => {
+  if (check.ok) throw new Error(`the domain accepted ${check.amount}`);
+  return check.error;
+};
 
 describe('destinations', () => {
   const now = Date.UTC(2024, 4, 1, 12);
@@ -25,6 +39,24 @@ describe('destinations', () => {
 describe('checkCryptoWithdrawal', () => {
   const now = Date.UTC(2024, 4, 1, 12);
   const entry = { id: 7, asset: 'BTC', precision: 8, fee: '0.0005', minimum: '0.001', available: '1.2' };
+  /** The entry as the domain's amount rule reads it. */
+  const facts = { asset: 'BTC', precision: 8, withdrawalFee: '0.0005', minimumWithdrawal: '0.001' };
+  const amountError = (amountText: string) => {
+    const r = checkCryptoWithdrawal({ entry, destination: { id: 'd1', verified: true }, amountText, now });
+    return r.ok ? undefined : r.errors[INPUT.withdrawAmount];
+  };
+
+  it('shows the domain\'s answer under the amount: too many decimals refused with the rounded-down value, the minimum, the balance', () => {
+    expect(amountError('1.123456789')).toBe(refusal(cryptoWithdrawalAmount(facts, '1.123456789')));
+    expect(amountError('1.123456789')).toBe('BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)');
+    expect(amountError('0.0009')).toBe(refusal(cryptoWithdrawalAmount(facts, '0.0009')));
+    expect(amountError('1.2')).toBe(refusal(cryptoWithdrawalAmount(facts, '1.2', '1.2')));
+    expect(amountError('abc')).toBe(refusal(cryptoWithdrawalAmount(facts, 'abc')));
+    // An entry without a minimum has none on either side.
+    const { minimum: _minimum, ...noMinimum } = entry;
+    expect(checkCryptoWithdrawal({ entry: noMinimum, destination: { id: 'd1', verified: true }, amountText: '0.0009', now })).toMatchObject({ ok: true, value: { amount: '0.0009' } });
+  });
+
   it('puts each error under its own field', () => {
     const r = checkCryptoWithdrawal({ entry, destination: { id: 'd1', verified: false }, amountText: '5', now });
     expect(r).toEqual({
@@ -39,13 +71,33 @@ describe('checkCryptoWithdrawal', () => {
   it('returns the normalized request when everything holds', () => {
     const r = checkCryptoWithdrawal({ entry, destination: { id: 'd1', verified: true }, amountText: '0.50', note: '  hi ', purpose: '', now });
     expect(r).toEqual({ ok: true, value: { cryptoCurrencyId: 7, destinationId: 'd1', amount: '0.5', fee: '0.0005', total: '0.5005', note: 'hi' } });
+    // The amount, fee and total are the domain's, not worked out again here.
+    const domain = cryptoWithdrawalAmount(facts, '0.50', '1.2');
+    expect(r.ok && { amount: r.value.amount, fee: r.value.fee, total: r.value.total }).toEqual(domain.ok && { amount: domain.amount, fee: domain.fee, total: domain.total });
+  });
+
+  it('the live summary under the amount shows the domain\'s amount, fee and total, or its refusal', () => {
+    const data = { kind: 'crypto' as const, entries: [{ ...entry, network: 'Bitcoin' }], destinations: { 7: [] } };
+    const summaryOf = (amount: string) => {
+      const values = { [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: { type: 'static_select', selected_option: { value: '7' } } }, [INPUT.withdrawAmount]: { [INPUT.withdrawAmount]: { type: 'plain_text_input', value: amount } } } as StateValues;
+      const block = renderWithdrawForm(data, values, { now, sandbox: false, privateMetadata: '{}' }).blocks.find((b) => b.block_id === BLOCK.withdrawSummary) as { text?: { text: string } } | undefined;
+      return block?.text?.text;
+    };
+    expect(summaryOf('0.50')).toBe('Amount *0.5 BTC* + fee 0.0005 BTC = total *0.5005 BTC* · available 1.2 BTC');
+    expect(summaryOf('1.123456789')).toBe(`:warning: ${refusal(cryptoWithdrawalAmount(facts, '1.123456789'))}`);
   });
 });
 
 describe('checkFiatWithdrawal', () => {
   const sgd = { currency: 'SGD', fee: '5', minimum: '100', maximum: '200000', available: '1000' };
-  it('checks limits and two decimals', () => {
+  it('shows the domain\'s answer for limits and two decimals under the amount', () => {
+    expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: 42, amountText: '50' })).toEqual({ ok: false, errors: { [INPUT.fiatAmount]: refusal(fiatWithdrawalAmount(sgd, '50')) } });
     expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: 42, amountText: '50' })).toEqual({ ok: false, errors: { [INPUT.fiatAmount]: 'The minimum is 100 SGD.' } });
+    expect(checkFiatWithdrawal({ currency: { ...sgd, available: '1000000' }, bankAccountId: 42, amountText: '200000.01' })).toEqual({ ok: false, errors: { [INPUT.fiatAmount]: refusal(fiatWithdrawalAmount(sgd, '200000.01')) } });
+    expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: 42, amountText: '100.005' })).toEqual({
+      ok: false,
+      errors: { [INPUT.fiatAmount]: refusal(fiatWithdrawalAmount(sgd, '100.005')) },
+    });
     expect(checkFiatWithdrawal({ currency: sgd, bankAccountId: 42, amountText: '100.005' })).toEqual({
       ok: false,
       errors: { [INPUT.fiatAmount]: 'SGD takes at most 2 decimals. Did you mean 100? (rounded down)' },
@@ -75,9 +127,9 @@ describe('trade', () => {
     expect(parseSlippage('lots')).toMatchObject({ ok: false });
   });
 
-  it('turns slippage into a ceiling for a buy and a floor for a sell', () => {
+  it('turns slippage into a ceiling for a buy and a floor for a sell, as the engine will (domain limitFromSlippage)', () => {
     expect(checkTradeLimit({ side: 'buy', slippageText: '0.5', indicativePrice: '90000', counter: 'SGD' })).toEqual({ ok: true, value: { limitPrice: '90450', slippageBps: 50 } });
-    expect(checkTradeLimit({ side: 'sell', slippageText: '0.5', indicativePrice: '90000', counter: 'SGD' })).toEqual({ ok: true, value: { limitPrice: '89550', slippageBps: 50 } });
+    expect(checkTradeLimit({ side: 'sell', slippageText: '0.5', indicativePrice: '90000', counter: 'SGD' })).toEqual({ ok: true, value: { limitPrice: limitFromSlippage('sell', '90000', 50), slippageBps: 50 } });
     expect(checkTradeLimit({ side: 'buy', slippageText: '0.5', counter: 'SGD' })).toEqual({ ok: false, errors: { [INPUT.tradeSlippage]: expect.stringContaining('Get a quote first') } });
   });
 
@@ -94,11 +146,36 @@ describe('trade', () => {
   });
 
   it('checks the whole trade form at once', () => {
-    const r = checkTrade({ pairText: 'FOO-BAR', knownPairs: pairs, quantityText: 'x', quantityIn: 'base', quantityPrecision: 8, paymentMethod: 'user_balance', side: 'buy', counter: 'SGD' });
+    const r = checkTrade({ pairText: 'FOO-BAR', knownPairs: pairs, quantityText: 'x', quantityIn: 'base', paymentMethod: 'user_balance', side: 'buy', counter: 'SGD' });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(Object.keys(r.errors).sort()).toEqual([INPUT.tradeLimitPrice, INPUT.tradePair, INPUT.tradeQuantity].sort());
-    const ok = checkTrade({ pairText: 'btc-sgd', knownPairs: pairs, quantityText: '0.5', quantityIn: 'counter', quantityPrecision: 2, paymentMethod: 'user_balance', side: 'sell', slippageText: '1', indicativePrice: '90000', counter: '' });
+    const ok = checkTrade({ pairText: 'btc-sgd', knownPairs: pairs, quantityText: '0.5', quantityIn: 'counter', paymentMethod: 'user_balance', side: 'sell', slippageText: '1', indicativePrice: '90000', counter: '' });
     expect(ok).toEqual({ ok: true, value: { pair: 'BTC-SGD', side: 'sell', quantity: '0.5', quantityCurrency: 'SGD', paymentMethod: 'user_balance', limitPrice: '89100', slippageBps: 100 } });
+  });
+});
+
+describe('trade amounts: the form shows the domain\'s answer under the field', () => {
+  const pairs = ['BTC-SGD'];
+  const form = { pairText: 'BTC-SGD', knownPairs: pairs, quantityIn: 'base' as const, paymentMethod: 'user_balance', side: 'buy' as const, limitText: '91000', indicativePrice: '90000', counter: '' };
+
+  it('a quantity with a ninth decimal is refused with the rounded-down value offered, as the engine refuses it', () => {
+    const r = checkTrade({ ...form, quantityText: '0.123456789' });
+    expect(r).toEqual({ ok: false, errors: { [INPUT.tradeQuantity]: refusal(checkTradeQuantity('0.123456789', 'BTC')) } });
+    expect(r.ok || r.errors[INPUT.tradeQuantity]).toBe('BTC takes at most 8 decimals. Did you mean 0.12345678? (rounded down)');
+    // Nor is a quote asked for it.
+    const values = {
+      [INPUT.tradePair]: { [INPUT.tradePair]: { type: 'plain_text_input', value: 'BTC-SGD' } },
+      [INPUT.tradeQuantity]: { [INPUT.tradeQuantity]: { type: 'plain_text_input', value: '0.123456789' } },
+    } as StateValues;
+    expect(quoteTerms(tradeState(values), pairs)).toBeUndefined();
+  });
+
+  it('a quantity and a price are taken as the domain reads them', () => {
+    expect(checkTrade({ ...form, quantityText: '.50', limitText: '91000.0' })).toMatchObject({ ok: true, value: { quantity: '0.5', limitPrice: '91000' } });
+    expect(checkTradeLimit({ side: 'buy', limitText: '0.1234567890123456789', counter: 'SGD' })).toEqual({
+      ok: false,
+      errors: { [INPUT.tradeLimitPrice]: refusal(checkLimitPrice('0.1234567890123456789', 'SGD')) },
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import { DEFAULT_PAYMENT_METHOD, tradeView, type QuoteShown } from './trade-moda
 import type { ModalView } from '../kit/blocks.js';
 import type { QuoteTermsView } from '../app/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
-import { checkAmount, TRADE_QUANTITY_PRECISION } from '../../domain/amount.js';
+import { checkTradeQuantity } from '../../domain/request.js';
 import type { Checked } from '../request-forms/field-errors.js';
 import { checkTrade, parsePair, type TradeChecked } from './trade-validation.js';
 import { fieldValue, type StateValues } from '../kit/view-state.js';
@@ -51,9 +51,10 @@ export function quoteTerms(state: TradeFormState, knownPairs: readonly string[])
   const pair = parsePair(state.pairText, knownPairs);
   if (!pair.ok) return undefined;
   const [base = '', counter = ''] = pair.pair.split('-');
-  const quantity = checkAmount(state.quantityText, { currency: 'x', precision: TRADE_QUANTITY_PRECISION });
+  const quantityCurrency = state.quantityIn === 'base' ? base : counter;
+  const quantity = checkTradeQuantity(state.quantityText, quantityCurrency);
   if (!quantity.ok) return undefined;
-  return { symbol: pair.pair, side: state.side, quantity: quantity.amount, quantityCurrency: state.quantityIn === 'base' ? base : counter, paymentMethod: state.paymentMethod };
+  return { symbol: pair.pair, side: state.side, quantity: quantity.amount, quantityCurrency, paymentMethod: state.paymentMethod };
 }
 
 export function termsKey(t: QuoteTermsView): string {
@@ -93,7 +94,6 @@ export function checkTradeSubmission(state: TradeFormState, meta: TradeMeta, kno
     knownPairs,
     quantityText: state.quantityText,
     quantityIn: state.quantityIn,
-    quantityPrecision: TRADE_QUANTITY_PRECISION,
     paymentMethod: state.paymentMethod,
     side: state.side,
     limitText: state.limitText,

@@ -1,11 +1,12 @@
 /**
  * Submit checks of the trade modal: the pair, the quantity and the worst acceptable price, given
- * as a price or as slippage from the indicative quote.
+ * as a price or as slippage from the indicative quote. The quantity, a price and the limit a
+ * slippage gives are the domain's (domain/request.ts); this puts its answers under the fields.
  */
-import { applyBps, decimalPlaces, gt, isZero, lt, mul, normalize } from '../../domain/money.js';
+import { decimalPlaces, gt, isZero, lt, mul, normalize } from '../../domain/money.js';
+import { checkLimitPrice, checkTradeQuantity, limitFromSlippage } from '../../domain/request.js';
 import { formatAmount } from '../kit/format.js';
 import { INPUT } from '../kit/slack-ids.js';
-import { checkAmount, PRICE_DECIMALS } from '../../domain/amount.js';
 import { invalid, valid, type Checked, type FieldErrors } from '../request-forms/field-errors.js';
 
 const PAIR = /^[A-Z0-9]{2,12}-[A-Z0-9]{2,12}$/;
@@ -67,11 +68,11 @@ export function checkTradeLimit(i: TradeLimitInput): Checked<TradeLimit> {
     const s = parseSlippage(slippageText);
     if (!s.ok) return invalid({ [INPUT.tradeSlippage]: s.error });
     if (!i.indicativePrice) return invalid({ [INPUT.tradeSlippage]: 'Get a quote first: slippage is measured from the indicative price.' });
-    const limitPrice = applyBps(i.indicativePrice, i.side === 'buy' ? s.bps : -s.bps);
+    const limitPrice = limitFromSlippage(i.side, i.indicativePrice, s.bps);
     return valid({ limitPrice, slippageBps: s.bps });
   }
 
-  const price = checkAmount(limitText, { currency: i.counter, precision: PRICE_DECIMALS, what: 'price' });
+  const price = checkLimitPrice(limitText, i.counter);
   if (!price.ok) return invalid({ [INPUT.tradeLimitPrice]: price.error });
   const limit = price.amount;
   const ref = i.indicativePrice;
@@ -94,8 +95,6 @@ export interface TradeInput extends TradeLimitInput {
   knownPairs: readonly string[];
   quantityText: string | undefined;
   quantityIn: 'base' | 'counter';
-  /** Decimal places accepted for the quantity. */
-  quantityPrecision: number;
   paymentMethod: string | undefined;
 }
 
@@ -113,7 +112,7 @@ export function checkTrade(i: TradeInput): Checked<TradeChecked> {
   if (!pair.ok) errors[INPUT.tradePair] = pair.error;
   const [base = '', counter = ''] = pair.ok ? pair.pair.split('-') : [];
   const quantityCurrency = i.quantityIn === 'base' ? base : counter;
-  const quantity = checkAmount(i.quantityText, { currency: quantityCurrency || 'The quantity', precision: i.quantityPrecision, what: 'quantity' });
+  const quantity = checkTradeQuantity(i.quantityText, quantityCurrency);
   if (!quantity.ok) errors[INPUT.tradeQuantity] = quantity.error;
   const limit = checkTradeLimit({ ...i, counter: counter || i.counter });
   if (!limit.ok) Object.assign(errors, limit.errors);

@@ -2,8 +2,7 @@
  * The withdrawal forms between Slack and the builders: which view to show for the data and the
  * choices so far, and the submit check, both pure.
  */
-import { checkAmount, FIAT_PRECISION } from '../../domain/amount.js';
-import { checkCryptoWithdrawal, checkFiatWithdrawal, type CryptoWithdrawalChecked, type FiatWithdrawalChecked } from './withdraw-validation.js';
+import { checkCryptoWithdrawal, checkFiatWithdrawal, cryptoAmount, fiatAmount, type CryptoWithdrawalChecked, type FiatWithdrawalChecked } from './withdraw-validation.js';
 import type { Checked } from '../request-forms/field-errors.js';
 import { cryptoWithdrawView, fiatWithdrawView, type WithdrawSummary } from './withdraw-modal.js';
 import type { ModalView } from '../kit/blocks.js';
@@ -36,7 +35,7 @@ function renderCrypto(data: CryptoFormData, values: StateValues | undefined, o: 
   let summary: WithdrawSummary | undefined;
   let summaryError: string | undefined;
   if (entry && amountText !== undefined) {
-    const r = checkAmount(amountText, { currency: entry.asset, precision: entry.precision, fee: entry.fee, available: entry.available, ...(entry.minimum ? { minimum: entry.minimum } : {}) });
+    const r = cryptoAmount(entry, amountText);
     if (r.ok) summary = { currency: entry.asset, amount: r.amount, fee: r.fee, total: r.total, available: entry.available };
     else summaryError = r.error;
   }
@@ -58,7 +57,7 @@ function renderFiat(data: FiatFormData, values: StateValues | undefined, o: Rend
   let summary: WithdrawSummary | undefined;
   let summaryError: string | undefined;
   if (currency && amountText !== undefined) {
-    const r = checkAmount(amountText, { currency: currency.currency, precision: FIAT_PRECISION, fee: currency.fee, available: currency.available, minimum: currency.minimum, maximum: currency.maximum });
+    const r = fiatAmount(currency, amountText);
     if (r.ok) summary = { currency: currency.currency, amount: r.amount, fee: r.fee, total: r.total, available: currency.available };
     else summaryError = r.error;
   }

@@ -1,6 +1,11 @@
-/** Submit checks of the withdrawal modals: each field's error under that field. */
+/**
+ * Submit checks of the withdrawal modals: each field's error under that field. The amount is the
+ * domain's to judge (domain/request.ts: precision, minimum, maximum, fee, total): these only pass
+ * it what the form was filled with and put its answer under the amount.
+ */
 import { dynamicBlockId, INPUT } from '../kit/slack-ids.js';
-import { checkAmount, FIAT_PRECISION } from '../../domain/amount.js';
+import type { AmountCheck } from '../../domain/amount.js';
+import { cryptoWithdrawalAmount, fiatWithdrawalAmount } from '../../domain/request.js';
 import { destinationProblem, type DestinationState } from './destination-check.js';
 import { invalid, valid, type Checked, type FieldErrors } from '../request-forms/field-errors.js';
 
@@ -33,6 +38,11 @@ export interface CryptoWithdrawalChecked {
   purpose?: string;
 }
 
+/** The domain's answer for an amount typed for this entry, with the balance the form showed. */
+export function cryptoAmount(entry: CryptoEntryRules, text: string | undefined): AmountCheck {
+  return cryptoWithdrawalAmount({ asset: entry.asset, precision: entry.precision, withdrawalFee: entry.fee, minimumWithdrawal: entry.minimum ?? null }, text, entry.available);
+}
+
 export function checkCryptoWithdrawal(i: CryptoWithdrawalInput): Checked<CryptoWithdrawalChecked> {
   const errors: FieldErrors = {};
   if (!i.entry) {
@@ -45,13 +55,7 @@ export function checkCryptoWithdrawal(i: CryptoWithdrawalInput): Checked<CryptoW
     const problem = destinationProblem(i.destination, i.now);
     if (problem) errors[destinationBlock] = problem;
   }
-  const amount = checkAmount(i.amountText, {
-    currency: i.entry.asset,
-    precision: i.entry.precision,
-    available: i.entry.available,
-    fee: i.entry.fee,
-    ...(i.entry.minimum !== undefined ? { minimum: i.entry.minimum } : {}),
-  });
+  const amount = cryptoAmount(i.entry, i.amountText);
   if (!amount.ok) errors[INPUT.withdrawAmount] = amount.error;
   if (!amount.ok || !i.destination || Object.keys(errors).length > 0) return invalid(errors);
   const note = i.note?.trim();
@@ -73,8 +77,6 @@ export interface FiatCurrencyRules {
   minimum: string;
   maximum: string;
   available: string;
-  /** Decimal places of the currency; 2 unless the desk knows better. */
-  precision?: number;
 }
 
 export interface FiatWithdrawalInput {
@@ -91,19 +93,16 @@ export interface FiatWithdrawalChecked {
   total: string;
 }
 
+/** The domain's answer for an amount typed in this currency, with the balance the form showed. */
+export function fiatAmount(currency: FiatCurrencyRules, text: string | undefined): AmountCheck {
+  return fiatWithdrawalAmount(currency, text, currency.available);
+}
 
 export function checkFiatWithdrawal(i: FiatWithdrawalInput): Checked<FiatWithdrawalChecked> {
   const errors: FieldErrors = {};
   if (!i.currency) return invalid({ [INPUT.fiatCurrency]: 'Choose a currency.' });
   if (i.bankAccountId === undefined) errors[dynamicBlockId.fiatBank(i.currency.currency)] = 'Choose a bank account.';
-  const amount = checkAmount(i.amountText, {
-    currency: i.currency.currency,
-    precision: i.currency.precision ?? FIAT_PRECISION,
-    minimum: i.currency.minimum,
-    maximum: i.currency.maximum,
-    available: i.currency.available,
-    fee: i.currency.fee,
-  });
+  const amount = fiatAmount(i.currency, i.amountText);
   if (!amount.ok) errors[INPUT.fiatAmount] = amount.error;
   if (!amount.ok || i.bankAccountId === undefined) return invalid(errors);
   return valid({ currency: i.currency.currency, bankAccountId: i.bankAccountId, amount: amount.amount, fee: amount.fee, total: amount.total });
