@@ -14,7 +14,7 @@ export interface CryptoWithdrawalView extends Notes {
   kind: 'crypto_withdrawal';
   asset: string;
   network: string;
-  /** Rounded down to the entry's precision already. */
+  /** As typed, within the entry's precision (the domain refuses more decimals, never rounds). */
   amount: string;
   fee: string;
   total: string;

@@ -27,7 +27,7 @@ function availableOf(balances: readonly Balance[], currency: string): string {
   return balances.find((b) => b.currency.toUpperCase() === currency.toUpperCase())?.available ?? '0';
 }
 
-/** Pure mapping; entries without a precision are left out (an amount could not be rounded as the exchange does). */
+/** Pure mapping; entries without a precision are left out (the amount rule needs one; the engine refuses them too). */
 export function cryptoFormData(entries: readonly CurrencyEntry[], balances: readonly Balance[], addresses: readonly SavedAddress[]): CryptoFormData {
   const options: CryptoEntryOption[] = [];
   const destinations: Record<number, DestinationOption[]> = {};

@@ -44,15 +44,13 @@ export interface DestinationOption {
   cooldownUntil?: number | null;
 }
 
-/** Figures shown under the amount once it parses (computed by domain/amount.ts). */
+/** Figures shown under the amount once the domain accepts it (domain/request.ts works them out; shown as given). */
 export interface WithdrawSummary {
   currency: string;
   amount: string;
   fee: string;
   total: string;
   available: string;
-  /** Set when the typed amount had more decimals than allowed. */
-  roundedFrom?: string;
 }
 
 export interface CryptoWithdrawViewInput {
@@ -121,9 +119,8 @@ export function destinationState(d: DestinationOption, now: number): string {
 
 function summaryBlock(s: WithdrawSummary): KnownBlock {
   const c = esc(s.currency);
-  const rounded = s.roundedFrom ? ` (rounded down from ${escapeMrkdwn(s.roundedFrom, 60)})` : '';
   return section(
-    `Amount *${formatAmount(s.amount, c)}*${rounded} + fee ${formatAmount(s.fee, c)} = total *${formatAmount(s.total, c)}* · available ${formatAmount(s.available, c)}`,
+    `Amount *${formatAmount(s.amount, c)}* + fee ${formatAmount(s.fee, c)} = total *${formatAmount(s.total, c)}* · available ${formatAmount(s.available, c)}`,
     BLOCK.withdrawSummary,
   );
 }

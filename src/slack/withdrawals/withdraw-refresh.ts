@@ -1,7 +1,7 @@
 /**
  * A choice in a withdrawal form that changes the rest (asset and network, currency) or Enter in
- * the amount: the form is rebuilt from the cached data and the current state, with the fee, the
- * rounded amount and the total.
+ * the amount: the form is rebuilt from the cached data and the current state, with the domain's
+ * answer for the amount (the amount, the fee and the total, or why it is refused).
  */
 import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { SlackContext } from '../app/slack-context.js';
