@@ -358,4 +358,21 @@ describe('/desk pending', () => {
     expect(more).not.toContain('RWAIT40');
     expect(more).toContain('…and 5 more, not shown here');
   });
+
+  it('pages past 40: each page says how many more there are and which page shows them', () => {
+    const waiting = Array.from({ length: 100 }, (_, i) => cryptoRequest({ requestId: `RWAIT${String(i).padStart(3, '0')}` }));
+    const shown = (blocks: unknown) => waiting.map((r) => r.requestId).filter((id) => JSON.stringify(blocks).includes(`\`${id}\``));
+    const page1 = pendingList(waiting, false);
+    expect(shown(page1.blocks)).toEqual(waiting.slice(0, 40).map((r) => r.requestId));
+    expect(JSON.stringify(page1.blocks)).toContain('…and 60 more, not shown here: `/desk pending 2` shows the next 40.');
+    const page3 = pendingList(waiting, false, 3);
+    expect(shown(page3.blocks)).toEqual(waiting.slice(80).map((r) => r.requestId));
+    expect(JSON.stringify(page3.blocks)).toContain('Waiting for approval (100)* · 81–100, page 3 of 3');
+    expect(JSON.stringify(page3.blocks)).not.toContain('not shown here');
+    expect(page3.text).toBe('100 requests wait for approval · 81–100, page 3 of 3');
+    expect(limitViolations(page1.blocks)).toEqual([]);
+    const past = pendingList(waiting, false, 4);
+    expect(shown(past.blocks)).toEqual([]);
+    expect(past.text).toBe('There is no page 4. 100 requests wait for approval, on 3 pages: `/desk pending` shows the first.');
+  });
 });

@@ -4,6 +4,9 @@
  */
 import { cutMrkdwn, context, section, type KnownBlock } from './blocks.js';
 import { LIMITS } from './limits.js';
+import { moreNote } from './more-note.js';
+
+export { moreNote };
 
 /** Lines packed into as few section texts as Slack's limit allows (a line is never split). */
 export function packLines(lines: readonly string[], max: number = LIMITS.sectionText): string[] {
@@ -28,7 +31,7 @@ export function packLines(lines: readonly string[], max: number = LIMITS.section
 export function linesWithMore(lines: readonly string[], max: number, where: string): KnownBlock[] {
   const shown = lines.slice(0, max);
   const blocks: KnownBlock[] = packLines(shown).map((chunk) => section(chunk));
-  if (lines.length > shown.length) blocks.push(context([`…and ${lines.length - shown.length} more, not shown here: ${where}`]));
+  if (lines.length > shown.length) blocks.push(context([moreNote(lines.length - shown.length, where)]));
   return blocks;
 }
 
