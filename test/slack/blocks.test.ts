@@ -329,6 +329,36 @@ describe('App Home', () => {
     expect(few).not.toContain('not shown here');
   });
 
+  it('says how many waiting for me it left out past 12 cards, and where to see them', () => {
+    const waiting = (n: number) => Array.from({ length: n }, (_, i) => cryptoRequest({ requestId: `RWAIT${String(i).padStart(2, '0')}` }));
+    const home = (n: number) => homeView({ userId: 'U0APP0001', waitingForMe: waiting(n), myOpen: [], recent: [], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false });
+    const view = home(15);
+    expect(actionsOf(view.blocks)).toHaveLength(12);
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('Waiting for your approval (15)');
+    expect(text).toContain('RWAIT11');
+    expect(text).not.toContain('RWAIT12');
+    expect(text).toContain('…and 3 more, not shown here: `/desk pending` lists every request waiting for approval');
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+    expect(actionsOf(home(12).blocks)).toHaveLength(12);
+    expect(JSON.stringify(home(12).blocks)).not.toContain('not shown here');
+  });
+
+  it('names ten requests per delivery problem and counts the rest, and cuts no problem off', () => {
+    const problem = (requestId: string, error: string) => ({ requestId, event: 'request.created', error, since: T0, attempts: 3, permanent: true });
+    const sameError = Array.from({ length: 15 }, (_, i) => problem(`RPROB${String(i).padStart(2, '0')}`, 'channel_not_found'));
+    // Forty different errors: far more than one section's 3,000 characters.
+    const manyErrors = Array.from({ length: 40 }, (_, i) => problem(`RERR${String(i).padStart(2, '0')}`, `error_${String(i).padStart(2, '0')}_${'x'.repeat(60)}`));
+    const view = homeView({ userId: 'U0APP0001', waitingForMe: [], myOpen: [], recent: [], deliveryProblems: [...sameError, ...manyErrors], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false });
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('RPROB09');
+    expect(text).not.toContain('RPROB10');
+    expect(text).toContain('15 message(s) waiting (`RPROB00`');
+    expect(text).toContain('`RPROB09` and 5 more)');
+    for (let i = 0; i < 40; i++) expect(text).toContain(`RERR${String(i).padStart(2, '0')}`);
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+
   it('stays under 100 blocks with many waiting requests', () => {
     const many = Array.from({ length: 60 }, (_, i) => cryptoRequest({ requestId: `R${i}` }));
     const view = homeView({ userId: 'U0APP0001', waitingForMe: many, myOpen: many, recent: many, isApprover: true, isRequester: true, at: T0, sandbox: true });

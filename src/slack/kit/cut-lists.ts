@@ -35,6 +35,24 @@ export function linesWithMore(lines: readonly string[], max: number, where: stri
   return blocks;
 }
 
+/**
+ * Items joined with ", " in at most `maxChars` characters and at most `maxItems` items; when some
+ * are left out the text ends with how many: "BTC-SGD, ETH-SGD and 12 more".
+ */
+export function joinWithMore(items: readonly string[], maxChars: number, maxItems: number = items.length): string {
+  const more = (left: number): string => (left === 0 ? '' : ` and ${left} more`);
+  let shown = 0;
+  let length = 0;
+  for (const item of items.slice(0, maxItems)) {
+    const next = length + (shown > 0 ? 2 : 0) + item.length;
+    if (next + more(items.length - shown - 1).length > maxChars) break;
+    length = next;
+    shown += 1;
+  }
+  if (shown === 0 && items.length > 0) return `${items.length} (too long to list here)`;
+  return items.slice(0, shown).join(', ') + more(items.length - shown);
+}
+
 /** The hint under a select that holds only the first options Slack allows; undefined when all fit. */
 export function moreOptionsHint(total: number, what: string, where: string): string | undefined {
   if (total <= LIMITS.selectOptions) return undefined;
