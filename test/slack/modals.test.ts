@@ -85,6 +85,22 @@ describe('modal builders', () => {
     expect(JSON.stringify(v)).toContain('BTC (base)');
   });
 
+  it('the trade form\'s hint names every known pair it can hold, and counts the rest', () => {
+    const hintOf = (knownPairs: string[]) => {
+      const v = tradeView({ knownPairs, paymentMethods: ['user_balance'], privateMetadata: '{}', sandbox: false });
+      ok(v);
+      return (v.blocks as { block_id?: string; hint?: { text: string } }[]).find((b) => b.block_id === INPUT.tradePair)!.hint!.text;
+    };
+    const forty = Array.from({ length: 40 }, (_, i) => `C${String(i).padStart(2, '0')}-SGD`);
+    // Forty used to be cut to thirty without a word.
+    expect(hintOf(forty)).toBe(`Pairs: ${forty.join(', ')}`);
+    const many = Array.from({ length: 400 }, (_, i) => `C${String(i).padStart(3, '0')}-SGD`);
+    const hint = hintOf(many);
+    const named = many.filter((p) => hint.includes(p));
+    expect(hint).toBe(`Pairs: ${named.join(', ')} and ${400 - named.length} more`);
+    expect(hint.length).toBeLessThanOrEqual(2_000);
+  });
+
   it('the reject modal requires a reason', () => {
     const v = rejectReasonView({ requestId: 'R1', summary: '<!channel>', privateMetadata: '{}' });
     ok(v);
