@@ -40,6 +40,8 @@ export interface HomeViewInput {
 /** Cards with buttons cost about 4 blocks; keep within Slack's 100 blocks per view. */
 const MAX_CARDS = 12;
 const MAX_LINES = 15;
+/** Delivery problems (one line per Slack error) shown; a few sections at most. */
+const PROBLEM_LINES = 15;
 /** Request ids named in one delivery-problem line; the rest are counted. */
 const PROBLEM_IDS_SHOWN = 10;
 const PROBLEM_IDS_CHARS = 400;
@@ -98,7 +100,9 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
     return `• ${code(error, 200)} since ${slackDate(since)}: ${ps.length} message(s) waiting (${requests})${ps.some((p) => p.permanent) ? ' · needs a person: check that channel, that the bot is in it, and its token' : ''}`;
   });
   const lead = 'Messages about these requests have not reached Slack (the channel or DM is in each line). They are kept and sent as soon as Slack takes them; the bot\'s log names each one.';
-  return [divider(), header(':warning: Slack delivery problem'), ...packLines([lead, ...lines]).map((chunk) => section(chunk))];
+  const blocks = [divider(), header(':warning: Slack delivery problem'), ...packLines([lead, ...lines.slice(0, PROBLEM_LINES)]).map((chunk) => section(chunk))];
+  if (lines.length > PROBLEM_LINES) blocks.push(context([moreNote(lines.length - PROBLEM_LINES, "the bot's log names each message Slack refused, with its error.")]));
+  return blocks;
 }
 
 /** One request in a list: "Trade `R7K2QX` Buy 0.5 BTC with SGD · 1 of 2 approvals". */
