@@ -8,7 +8,7 @@ import { approvalMessage, APPROVAL_BUTTON, bpsText, parseApprovalButtonValue, ty
 import { balanceRow, balancesMessage } from '../../src/slack/listings/balances-table.js';
 import { formatAmount, maskAccount, relativeTime, shortAddress, slackDate, utcText, zonedText } from '../../src/slack/kit/format.js';
 import { homeView } from '../../src/slack/home/home-view.js';
-import { cutMrkdwn } from '../../src/slack/kit/blocks.js';
+import { cutMrkdwn, message, modal, section } from '../../src/slack/kit/blocks.js';
 import { LIMITS } from '../../src/slack/kit/limits.js';
 import { decodeMore, encodeMore, listPage, withdrawalLine } from '../../src/slack/listings/listing-lines.js';
 import { decisionDm, refusalReply, refusalText } from '../../src/slack/kit/notices.js';
@@ -365,6 +365,32 @@ describe('App Home', () => {
   it('stays under 100 blocks with many waiting requests', () => {
     const many = Array.from({ length: 60 }, (_, i) => cryptoRequest({ requestId: `R${i}` }));
     const view = homeView({ userId: 'U0APP0001', waitingForMe: many, myOpen: many, recent: many, isApprover: true, isRequester: true, at: T0, sandbox: true });
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+});
+
+describe('the last-resort block cut', () => {
+  it('a message or modal over Slack\'s block limit keeps what fits and says how many were left out', () => {
+    const sections = (n: number) => Array.from({ length: n }, (_, i) => section(`line ${i}`));
+    const msg = message('m', sections(60));
+    expect(msg.blocks).toHaveLength(LIMITS.messageBlocks);
+    expect(JSON.stringify(msg.blocks.at(-2))).toContain('line 48');
+    expect(JSON.stringify(msg.blocks.at(-1))).toContain('…and 11 more, not shown here: a message holds at most 50 blocks.');
+    expect(message('m', sections(50)).blocks).toHaveLength(50);
+    expect(JSON.stringify(message('m', sections(50)).blocks)).not.toContain('not shown here');
+    const view = modal(sections(130), { callbackId: 'c', title: 't' });
+    expect(view.blocks).toHaveLength(LIMITS.viewBlocks);
+    expect(JSON.stringify(view.blocks.at(-1))).toContain('…and 31 more, not shown here: a view holds at most 100 blocks.');
+  });
+
+  it('App Home over 100 blocks says so in its last block', () => {
+    // Twelve cards, each asking a person about forty long candidates: several sections a card.
+    const candidates = Array.from({ length: 40 }, (_, i) => ({ exchangeId: `w-${i}`, createdAt: T0, amount: '1', status: 'pending', requestId: null, destination: 'OTC partner settlement wallet '.repeat(4) }));
+    const question = { requestId: 'RW', question: { askedAt: T0, kind: 'ambiguous' as const, candidates }, what: 'withdrawal', currency: 'BTC' };
+    const waiting = Array.from({ length: 12 }, (_, i) => ({ ...cryptoRequest({ requestId: `RW${i}` }), question: { ...question, requestId: `RW${i}` } }));
+    const view = homeView({ userId: 'U0APP0001', waitingForMe: waiting, myOpen: [], recent: [], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false });
+    expect(view.blocks).toHaveLength(LIMITS.viewBlocks);
+    expect(JSON.stringify(view.blocks.at(-1))).toMatch(/…and \d+ more, not shown here: `\/desk pending` lists every request waiting for approval/);
     expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * requests, and recent activity. Published with views.publish on app_home_opened and after changes.
  */
 import { BLOCK } from '../kit/slack-ids.js';
-import { context, divider, header, sandboxBanner, section, type HomeView, type KnownBlock } from '../kit/blocks.js';
+import { context, divider, fitBlocks, header, sandboxBanner, section, type HomeView, type KnownBlock } from '../kit/blocks.js';
 import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMessageInput } from '../approvals/approval-message.js';
 import { slackDate } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
@@ -87,7 +87,7 @@ export function homeView(v: HomeViewInput): HomeView {
     }
   }
 
-  return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
+  return { type: 'home', blocks: fitBlocks(blocks, LIMITS.viewBlocks, '`/desk pending` lists every request waiting for approval, and `/desk status <id>` shows any one.') };
 }
 
 /** Slack is refusing the desk's messages: what, since when, how many wait. Kept until delivered. */
