@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
 import { ACTION } from '../../src/slack/kit/slack-ids.js';
 import { appHomeOpened } from '../slack/support/signed-requests.js';
-import { approvalMessage, buttonValue, dmsTo, hasButtons, startDeskBot, USERS, type Block, type DeskBot } from './support/desk-bot.js';
+import { PENDING_PAGE_SIZE } from '../../src/slack/listings/pending-list.js';
+import { approvalMessage, buttonValue, destinations, dmsTo, hasButtons, startDeskBot, USERS, type Block, type DeskBot } from './support/desk-bot.js';
 import { click, requestCrypto } from './support/flows.js';
 
 let d: DeskBot;
@@ -107,6 +108,33 @@ describe('/desk', () => {
     expect(hasButtons(blocks)).toBe(false);
     const missing = await desk('status RNOPE1', USERS.approver3, 's2');
     expect(String(missing.replies[0]!.args.text)).toContain('No request');
+  });
+
+  it('pending past one page says how many more and which page shows them, and that page does', async () => {
+    const { ok } = await destinations(d.exchange);
+    const ids: string[] = [];
+    for (let i = 0; i < PENDING_PAGE_SIZE + 3; i++) {
+      const r = await d.bot.engine.request(USERS.requester, { kind: 'crypto_withdrawal', cryptoCurrencyId: ok.entry.id, addressBookId: ok.address.id, amount: `${10 + i}` });
+      if (!r.ok) throw new Error(`fixture: ${r.message}`);
+      ids.push(r.request.id);
+    }
+    await d.settle();
+    const listed = (text: string) => ids.filter((id) => text.includes(`\`${id}\``));
+
+    const first = JSON.stringify((await desk('pending', USERS.approver1, 'pg1')).replies[0]!.args.blocks);
+    expect(listed(first)).toHaveLength(PENDING_PAGE_SIZE);
+    expect(first).toContain(`Waiting for approval (${ids.length})* · 1–${PENDING_PAGE_SIZE}, page 1 of 2`);
+    expect(first).toContain('…and 3 more, not shown here: `/desk pending 2` shows the next 3.');
+
+    const second = JSON.stringify((await desk('pending 2', USERS.approver1, 'pg2')).replies[0]!.args.blocks);
+    expect(listed(second)).toHaveLength(3);
+    expect(new Set([...listed(first), ...listed(second)]).size).toBe(ids.length);
+    expect(second).not.toContain('not shown here');
+
+    const past = await desk('pending 3', USERS.approver1, 'pg3');
+    expect(String(past.replies[0]!.args.text)).toContain('There is no page 3');
+    const wrong = await desk('pending two', USERS.approver1, 'pg4');
+    expect(wrong.res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Usage: `/desk pending [page]`') });
   });
 
   it('remove-bank asks for approval like any money movement, and is executed once approved', async () => {

@@ -8,7 +8,7 @@ import { approvalMessage, APPROVAL_BUTTON, bpsText, parseApprovalButtonValue, ty
 import { balanceRow, balancesMessage } from '../../src/slack/listings/balances-table.js';
 import { formatAmount, maskAccount, relativeTime, shortAddress, slackDate, utcText, zonedText } from '../../src/slack/kit/format.js';
 import { homeView } from '../../src/slack/home/home-view.js';
-import { cutMrkdwn } from '../../src/slack/kit/blocks.js';
+import { cutMrkdwn, message, modal, section } from '../../src/slack/kit/blocks.js';
 import { LIMITS } from '../../src/slack/kit/limits.js';
 import { decodeMore, encodeMore, listPage, withdrawalLine } from '../../src/slack/listings/listing-lines.js';
 import { decisionDm, refusalReply, refusalText } from '../../src/slack/kit/notices.js';
@@ -329,9 +329,68 @@ describe('App Home', () => {
     expect(few).not.toContain('not shown here');
   });
 
+  it('says how many waiting for me it left out past 12 cards, and where to see them', () => {
+    const waiting = (n: number) => Array.from({ length: n }, (_, i) => cryptoRequest({ requestId: `RWAIT${String(i).padStart(2, '0')}` }));
+    const home = (n: number) => homeView({ userId: 'U0APP0001', waitingForMe: waiting(n), myOpen: [], recent: [], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false });
+    const view = home(15);
+    expect(actionsOf(view.blocks)).toHaveLength(12);
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('Waiting for your approval (15)');
+    expect(text).toContain('RWAIT11');
+    expect(text).not.toContain('RWAIT12');
+    expect(text).toContain('…and 3 more, not shown here: `/desk pending` lists every request waiting for approval');
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+    expect(actionsOf(home(12).blocks)).toHaveLength(12);
+    expect(JSON.stringify(home(12).blocks)).not.toContain('not shown here');
+  });
+
+  it('names ten requests per delivery problem and counts the rest; past fifteen problems it counts them too', () => {
+    const problem = (requestId: string, error: string) => ({ requestId, event: 'request.created', error, since: T0, attempts: 3, permanent: true });
+    const sameError = Array.from({ length: 15 }, (_, i) => problem(`RPROB${String(i).padStart(2, '0')}`, 'channel_not_found'));
+    // Forty-one different errors: more than one section's 3,000 characters hold, and more than fifteen lines.
+    const manyErrors = Array.from({ length: 40 }, (_, i) => problem(`RERR${String(i).padStart(2, '0')}`, `error_${String(i).padStart(2, '0')}_${'x'.repeat(60)}`));
+    const view = homeView({ userId: 'U0APP0001', waitingForMe: [], myOpen: [], recent: [], deliveryProblems: [...sameError, ...manyErrors], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false });
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('RPROB09');
+    expect(text).not.toContain('RPROB10');
+    expect(text).toContain('15 message(s) waiting (`RPROB00`');
+    expect(text).toContain('`RPROB09` and 5 more)');
+    // One line per error, fifteen lines at most: the rest are counted, and the log names them.
+    for (let i = 0; i < 14; i++) expect(text).toContain(`RERR${String(i).padStart(2, '0')}`);
+    expect(text).not.toContain('RERR14');
+    expect(text).toContain("…and 26 more, not shown here: the bot's log names each message Slack refused");
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+
   it('stays under 100 blocks with many waiting requests', () => {
     const many = Array.from({ length: 60 }, (_, i) => cryptoRequest({ requestId: `R${i}` }));
     const view = homeView({ userId: 'U0APP0001', waitingForMe: many, myOpen: many, recent: many, isApprover: true, isRequester: true, at: T0, sandbox: true });
+    expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+});
+
+describe('the last-resort block cut', () => {
+  it('a message or modal over Slack\'s block limit keeps what fits and says how many were left out', () => {
+    const sections = (n: number) => Array.from({ length: n }, (_, i) => section(`line ${i}`));
+    const msg = message('m', sections(60));
+    expect(msg.blocks).toHaveLength(LIMITS.messageBlocks);
+    expect(JSON.stringify(msg.blocks.at(-2))).toContain('line 48');
+    expect(JSON.stringify(msg.blocks.at(-1))).toContain('…and 11 more, not shown here: a message holds at most 50 blocks.');
+    expect(message('m', sections(50)).blocks).toHaveLength(50);
+    expect(JSON.stringify(message('m', sections(50)).blocks)).not.toContain('not shown here');
+    const view = modal(sections(130), { callbackId: 'c', title: 't' });
+    expect(view.blocks).toHaveLength(LIMITS.viewBlocks);
+    expect(JSON.stringify(view.blocks.at(-1))).toContain('…and 31 more, not shown here: a view holds at most 100 blocks.');
+  });
+
+  it('App Home over 100 blocks says so in its last block', () => {
+    // Twelve cards, each asking a person about forty long candidates: several sections a card.
+    const candidates = Array.from({ length: 40 }, (_, i) => ({ exchangeId: `w-${i}`, createdAt: T0, amount: '1', status: 'pending', requestId: null, destination: 'OTC partner settlement wallet '.repeat(4) }));
+    const question = { requestId: 'RW', question: { askedAt: T0, kind: 'ambiguous' as const, candidates }, what: 'withdrawal', currency: 'BTC' };
+    const waiting = Array.from({ length: 12 }, (_, i) => ({ ...cryptoRequest({ requestId: `RW${i}` }), question: { ...question, requestId: `RW${i}` } }));
+    const view = homeView({ userId: 'U0APP0001', waitingForMe: waiting, myOpen: [], recent: [], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false });
+    expect(view.blocks).toHaveLength(LIMITS.viewBlocks);
+    expect(JSON.stringify(view.blocks.at(-1))).toMatch(/…and \d+ more, not shown here: `\/desk pending` lists every request waiting for approval/);
     expect(viewViolations(view as unknown as Record<string, unknown>)).toEqual([]);
   });
 });
@@ -357,5 +416,22 @@ describe('/desk pending', () => {
     expect(more).toContain('RWAIT39');
     expect(more).not.toContain('RWAIT40');
     expect(more).toContain('…and 5 more, not shown here');
+  });
+
+  it('pages past 40: each page says how many more there are and which page shows them', () => {
+    const waiting = Array.from({ length: 100 }, (_, i) => cryptoRequest({ requestId: `RWAIT${String(i).padStart(3, '0')}` }));
+    const shown = (blocks: unknown) => waiting.map((r) => r.requestId).filter((id) => JSON.stringify(blocks).includes(`\`${id}\``));
+    const page1 = pendingList(waiting, false);
+    expect(shown(page1.blocks)).toEqual(waiting.slice(0, 40).map((r) => r.requestId));
+    expect(JSON.stringify(page1.blocks)).toContain('…and 60 more, not shown here: `/desk pending 2` shows the next 40.');
+    const page3 = pendingList(waiting, false, 3);
+    expect(shown(page3.blocks)).toEqual(waiting.slice(80).map((r) => r.requestId));
+    expect(JSON.stringify(page3.blocks)).toContain('Waiting for approval (100)* · 81–100, page 3 of 3');
+    expect(JSON.stringify(page3.blocks)).not.toContain('not shown here');
+    expect(page3.text).toBe('100 requests wait for approval · 81–100, page 3 of 3');
+    expect(limitViolations(page1.blocks)).toEqual([]);
+    const past = pendingList(waiting, false, 4);
+    expect(shown(past.blocks)).toEqual([]);
+    expect(past.text).toBe('There is no page 4. 100 requests wait for approval, on 3 pages: `/desk pending` shows the first.');
   });
 });

@@ -72,6 +72,15 @@ describe('wallet search options', () => {
     expect(wallets.lastQuery).toBe('bina');
   });
 
+  it('past 100 matches, answers the first 100 in a group whose label says typing narrows them', async () => {
+    wallets.hold = deferred();
+    wallets.hold.resolve(Array.from({ length: 130 }, (_, i) => ({ id: `0f8fad5b-d9cb-469f-a165-${String(i).padStart(12, '0')}`, type: 'hosted' as const, name: `Bina ${i}` })));
+    const res = await h.slack.blockSuggestion({ userId: PEOPLE.compliance, actionId: INPUT.cpWallet, value: 'bina' });
+    wallets.hold = undefined;
+    const groups = (res.json as { option_groups: { label: { text: string }; options: unknown[] }[] }).option_groups;
+    expect(groups.map((g) => [g.label.text, g.options.length])).toEqual([['First 100 of 130 matches: type more to narrow', 100]]);
+  });
+
   it('gives nobody else any options and does not ask the exchange', async () => {
     wallets.lastQuery = undefined;
     const res = await h.slack.blockSuggestion({ userId: PEOPLE.requester, actionId: INPUT.cpWallet, value: 'bina' });

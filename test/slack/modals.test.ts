@@ -3,7 +3,7 @@ import { balance, currencyEntry, fiatTerms, savedAddress, savedBankAccount } fro
 import { describe, expect, it } from 'vitest';
 import type { AddressBookAddress, Balance, CryptoCurrencyEntry } from '../../src/exchange/schemas.js';
 import { loadingView, noticeView } from '../../src/slack/kit/modal-views.js';
-import { counterpartyView, walletOptions } from '../../src/slack/compliance/counterparty-modal.js';
+import { counterpartyView, walletOptions, walletSearchAnswer } from '../../src/slack/compliance/counterparty-modal.js';
 import { rejectReasonView } from '../../src/slack/approvals/reject-modal.js';
 import { tradeView } from '../../src/slack/trades/trade-modal.js';
 import { cryptoWithdrawView, destinationState, fiatWithdrawView, withdrawChoiceView } from '../../src/slack/withdrawals/withdraw-modal.js';
@@ -85,6 +85,22 @@ describe('modal builders', () => {
     expect(JSON.stringify(v)).toContain('BTC (base)');
   });
 
+  it('the trade form\'s hint names every known pair it can hold, and counts the rest', () => {
+    const hintOf = (knownPairs: string[]) => {
+      const v = tradeView({ knownPairs, paymentMethods: ['user_balance'], privateMetadata: '{}', sandbox: false });
+      ok(v);
+      return (v.blocks as { block_id?: string; hint?: { text: string } }[]).find((b) => b.block_id === INPUT.tradePair)!.hint!.text;
+    };
+    const forty = Array.from({ length: 40 }, (_, i) => `C${String(i).padStart(2, '0')}-SGD`);
+    // Forty used to be cut to thirty without a word.
+    expect(hintOf(forty)).toBe(`Pairs: ${forty.join(', ')}`);
+    const many = Array.from({ length: 400 }, (_, i) => `C${String(i).padStart(3, '0')}-SGD`);
+    const hint = hintOf(many);
+    const named = many.filter((p) => hint.includes(p));
+    expect(hint).toBe(`Pairs: ${named.join(', ')} and ${400 - named.length} more`);
+    expect(hint.length).toBeLessThanOrEqual(2_000);
+  });
+
   it('the reject modal requires a reason', () => {
     const v = rejectReasonView({ requestId: 'R1', summary: '<!channel>', privateMetadata: '{}' });
     ok(v);
@@ -106,6 +122,23 @@ describe('modal builders', () => {
     expect(opts).toHaveLength(100);
     expect(opts[0]!.text.text.length).toBeLessThanOrEqual(75);
     expect(opts[0]!.description?.text).toBe('hosted (exchange or custodian) · HIGH risk');
+  });
+});
+
+describe('wallet search answer', () => {
+  const wallet = (i: number) => ({ id: `0f8fad5b-d9cb-469f-a165-${String(i).padStart(12, '0')}`, name: `Wallet ${i}`, type: 'hosted' as const, riskLevel: 'low' as const });
+  it('past 100 matches, gives the first 100 under a label saying how many matched and that typing narrows them', () => {
+    const answer = walletSearchAnswer(Array.from({ length: 150 }, (_, i) => wallet(i)));
+    if (!('option_groups' in answer)) throw new Error('expected option groups');
+    expect(answer.option_groups).toHaveLength(1);
+    expect(answer.option_groups[0]!.label.text).toBe('First 100 of 150 matches: type more to narrow');
+    expect(answer.option_groups[0]!.options).toHaveLength(100);
+    expect(answer.option_groups[0]!.options.at(-1)!.text.text).toBe('Wallet 99');
+  });
+
+  it('gives plain options when every match fits', () => {
+    expect(walletSearchAnswer(Array.from({ length: 100 }, (_, i) => wallet(i)))).toEqual({ options: expect.any(Array) });
+    expect((walletSearchAnswer(Array.from({ length: 100 }, (_, i) => wallet(i))) as { options: unknown[] }).options).toHaveLength(100);
   });
 });
 

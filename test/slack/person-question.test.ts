@@ -44,5 +44,28 @@ describe('the question blocks', () => {
     expect(decisionLine({ by: 'U3', at: T, action: 'choose', exchangeId: 'w-9', checked: 'x' })).toContain('`w-9` is ours');
     expect(candidateLine(candidate('w-1'), 'USDT', 0)).toMatch(/^1\. 100 USDT · pending/);
   });
-});
 
+  it('lists every candidate however many, over more sections when one cannot hold them', () => {
+    const many = Array.from({ length: 20 }, (_, i) => ({ ...candidate(`w-${String(i).padStart(2, '0')}`), destination: 'OTC partner settlement wallet '.repeat(4) }));
+    const blocks = questionBlocks({ requestId: 'R1', question: { askedAt: T, kind: 'ambiguous', candidates: many }, what: 'withdrawal', currency: 'USDT' });
+    const text = JSON.stringify(blocks);
+    for (const c of many) expect(text).toContain(`\`${c.exchangeId}\``);
+    expect(text).toContain('16 more candidates are listed above without a button');
+    expect(limitViolations(blocks)).toEqual([]);
+  });
+
+  it('shows every decision while they fit, and says how many earlier ones gave way past a context\'s ten texts', () => {
+    const decision = (i: number) => ({ by: `U0D${String(i).padStart(6, '0')}`, at: T, action: 'send_again' as const, exchangeId: null, checked: `${i} `.padEnd(480, 'y') });
+    const few = JSON.stringify(decisionsBlock('R1', Array.from({ length: 8 }, (_, i) => decision(i))));
+    // Eight long decisions are more than the 2,900 characters they used to be cut to.
+    for (let i = 0; i < 8; i++) expect(few).toContain(`<@U0D${String(i).padStart(6, '0')}>`);
+    expect(few).not.toContain('not shown here');
+    const many = decisionsBlock('R1', Array.from({ length: 80 }, (_, i) => decision(i)))!;
+    const elements = (many as { elements: { text: string }[] }).elements;
+    expect(elements).toHaveLength(10);
+    const earlier = Number(/^(\d+) earlier decisions are not shown here: each is in this message's thread\.$/.exec(elements[0]!.text)![1]);
+    const shown = Array.from({ length: 80 }, (_, i) => i).filter((i) => JSON.stringify(many).includes(`<@U0D${String(i).padStart(6, '0')}>`));
+    expect(shown).toEqual(Array.from({ length: 80 - earlier }, (_, i) => earlier + i));
+    expect(limitViolations([many])).toEqual([]);
+  });
+});

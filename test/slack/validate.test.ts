@@ -4,6 +4,7 @@
  * are only checked to show the domain's answer, where the user typed.
  */
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/slack/kit/limits.js';
 import { checkDeclaration } from '../../src/app/compliance/declaration.js';
 import { counterpartyBody } from '../../src/exchange/engine-port/counterparty-body.js';
 import { errorsByInput } from '../../src/slack/compliance/form-fields.js';
@@ -116,6 +117,17 @@ describe('trade', () => {
     expect(parsePair('DOGE-SGD', pairs)).toEqual({ ok: false, error: 'Unknown pair DOGE-SGD. The desk trades BTC-SGD, ETH-SGD, BTC-USDT.' });
     expect(parsePair('BTC-BTC', [])).toEqual({ ok: false, error: 'The two sides of a pair must differ.' });
     expect(parsePair('<!channel>', pairs)).toMatchObject({ ok: false });
+  });
+
+  it('names as many known pairs as a field error holds, and says how many more and where they are', () => {
+    const many = Array.from({ length: 60 }, (_, i) => `C${String(i).padStart(2, '0')}-SGD`);
+    const r = parsePair('DOGE-SGD', many);
+    if (r.ok) throw new Error('expected an error');
+    const named = many.filter((p) => r.error.includes(p));
+    expect(named.length).toBeGreaterThan(10);
+    expect(named).toEqual(many.slice(0, named.length));
+    expect(r.error).toContain(`${named.at(-1)} and ${60 - named.length} more. The hint under Pair lists them.`);
+    expect(r.error.length).toBeLessThanOrEqual(LIMITS.fieldError);
   });
 
   it('reads slippage as basis points', () => {

@@ -8,6 +8,8 @@ import { ACTION, BLOCK } from '../kit/slack-ids.js';
 import { formatAmount, slackDate } from '../kit/format.js';
 import { actions, button, context, section, type KnownBlock } from '../kit/blocks.js';
 import { code, escapeMrkdwn, mention } from '../kit/mrkdwn.js';
+import { LIMITS } from '../kit/limits.js';
+import { packLines } from '../kit/cut-lists.js';
 
 export interface QuestionView {
   requestId: string;
@@ -59,7 +61,9 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
     q.candidates.length === 1
       ? `:warning: *A ${v.what} with these terms appeared on the exchange later than ours could have* (asked ${since}). It may be ours, committed late, or someone else's. The bot does not guess: an approver says, after checking the exchange.`
       : `:warning: *More than one ${v.what} on the exchange could be this one* (asked ${since}). The bot does not choose: an approver says which is ours, after checking the exchange.`;
-  blocks.push(section(`${lead}\n${q.candidates.map((c, i) => candidateLine(c, v.currency, i)).join('\n')}`, `${BLOCK.personQuestion}:${v.requestId}`));
+  // Every candidate is listed, over more sections when one cannot hold them (the note below counts on it).
+  const [first = lead, ...rest] = packLines([lead, ...q.candidates.map((c, i) => candidateLine(c, v.currency, i))]);
+  blocks.push(section(first, `${BLOCK.personQuestion}:${v.requestId}`), ...rest.map((chunk) => section(chunk)));
   const buttons = q.candidates.slice(0, 4).map((c, i) => button(`Ours: ${i + 1}`, `${ACTION.chooseCandidate}:${i}`, decisionButtonValue(v.requestId, q.askedAt, c.exchangeId)));
   blocks.push(
     actions(
@@ -82,7 +86,11 @@ export function candidateLine(c: Candidate, currency: string, index?: number): s
 export function decisionsBlock(requestId: string, decisions: readonly PersonDecisionRecord[]): KnownBlock | undefined {
   const lines = decisions.filter((d) => d.action !== 'look_again').map(decisionLine);
   if (lines.length === 0) return undefined;
-  return context([lines.join('\n').slice(0, 2_900)], `${BLOCK.personDecisions}:${requestId}`);
+  // A context holds 10 texts of 3,000 characters; past that the earliest decisions give way to a note.
+  let from = 0;
+  while (packLines(lines.slice(from), LIMITS.contextText).length > LIMITS.contextElements - (from > 0 ? 1 : 0)) from += 1;
+  const earlier = from > 0 ? [`${from} earlier ${from === 1 ? 'decision is' : 'decisions are'} not shown here: each is in this message's thread.`] : [];
+  return context([...earlier, ...packLines(lines.slice(from), LIMITS.contextText)], `${BLOCK.personDecisions}:${requestId}`);
 }
 
 export function decisionLine(d: PersonDecisionRecord): string {

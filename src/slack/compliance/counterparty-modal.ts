@@ -10,12 +10,14 @@ import {
   input,
   modal,
   option,
+  plain,
   radioButtons,
   sandboxBanner,
   section,
   textInput,
   type KnownBlock,
   type ModalView,
+  type PlainTextElement,
   type PlainTextOption,
 } from '../kit/blocks.js';
 import { formatAmount, shortAddress } from '../kit/format.js';
@@ -82,10 +84,20 @@ export type WalletChoice = Pick<KnownWallet, 'id' | 'name' | 'type'> & Partial<P
 
 const RISK_LABEL = { low: 'low risk', medium: 'medium risk', high: 'HIGH risk' } as const;
 
-/** Options for the wallet search: "Name", described by type and risk level. */
+/** Options for the wallet search: "Name", described by type and risk level (the first 100 matches). */
 export function walletOptions(wallets: readonly WalletChoice[]): PlainTextOption[] {
   return wallets.slice(0, LIMITS.selectOptions).map((w) => {
     const kind = w.type === 'hosted' ? 'hosted (exchange or custodian)' : 'private wallet';
     return option(w.name, w.id, w.riskLevel ? `${kind} · ${RISK_LABEL[w.riskLevel]}` : kind);
   });
+}
+
+/**
+ * The answer to a wallet search: the options, or, past Slack's 100, the first 100 in one group
+ * whose label says how many matched and that typing more narrows them.
+ */
+export function walletSearchAnswer(wallets: readonly WalletChoice[]): { options: PlainTextOption[] } | { option_groups: { label: PlainTextElement; options: PlainTextOption[] }[] } {
+  const options = walletOptions(wallets);
+  if (wallets.length <= options.length) return { options };
+  return { option_groups: [{ label: plain(`First ${options.length} of ${wallets.length} matches: type more to narrow`, LIMITS.optionGroupLabel), options }] };
 }

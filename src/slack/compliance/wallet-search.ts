@@ -4,7 +4,7 @@
  * the lookup is bounded: past OPTIONS_DEADLINE_MS the list comes back empty and the person types on.
  */
 import type { BlockSuggestion, Middleware, SlackOptionsMiddlewareArgs } from '@slack/bolt';
-import { walletOptions, WALLET_MIN_QUERY } from './counterparty-modal.js';
+import { walletSearchAnswer, WALLET_MIN_QUERY } from './counterparty-modal.js';
 import type { SlackContext } from '../app/slack-context.js';
 import { errorText } from '../../domain/error-text.js';
 
@@ -25,7 +25,7 @@ export function walletSearchOptions(ctx: SlackContext): Middleware<SlackOptionsM
         await ack({ options: [] });
         return;
       }
-      await ack({ options: walletOptions(wallets) });
+      await ack(walletSearchAnswer(wallets));
     } catch (err) {
       ctx.logger.warn(`known-wallet search failed: ${errorText(err)}`);
       await ack({ options: [] });

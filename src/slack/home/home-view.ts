@@ -3,11 +3,11 @@
  * requests, and recent activity. Published with views.publish on app_home_opened and after changes.
  */
 import { BLOCK } from '../kit/slack-ids.js';
-import { context, divider, header, sandboxBanner, section, type HomeView, type KnownBlock } from '../kit/blocks.js';
+import { context, divider, fitBlocks, header, sandboxBanner, section, type HomeView, type KnownBlock } from '../kit/blocks.js';
 import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMessageInput } from '../approvals/approval-message.js';
 import { slackDate } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
-import { linesWithMore, packLines } from '../kit/cut-lists.js';
+import { joinWithMore, linesWithMore, moreNote, packLines } from '../kit/cut-lists.js';
 import { KIND_LABEL, type Decision } from '../approvals/request-view.js';
 import { questionBlocks } from '../approvals/person-question.js';
 import type { DeliveryProblem } from '../../app/notices/outbox-delivery.js';
@@ -40,6 +40,11 @@ export interface HomeViewInput {
 /** Cards with buttons cost about 4 blocks; keep within Slack's 100 blocks per view. */
 const MAX_CARDS = 12;
 const MAX_LINES = 15;
+/** Delivery problems (one line per Slack error) shown; a few sections at most. */
+const PROBLEM_LINES = 15;
+/** Request ids named in one delivery-problem line; the rest are counted. */
+const PROBLEM_IDS_SHOWN = 10;
+const PROBLEM_IDS_CHARS = 400;
 /** Finished requests shown under "Recent activity" (homes.ts reads one more, to know whether to say so). */
 export const RECENT_SHOWN = 10;
 
@@ -59,13 +64,15 @@ export function homeView(v: HomeViewInput): HomeView {
       const id = `:${r.requestId}`;
       blocks.push(...requestBlocks(r, id), context([progressLine(r)]), ...(r.question ? questionBlocks(r.question) : [approvalButtons(r, id)]));
     }
-    if (v.waitingForMe.length > MAX_CARDS) blocks.push(context([`${v.waitingForMe.length - MAX_CARDS} more in the approval channel.`]));
+    if (v.waitingForMe.length > MAX_CARDS) {
+      blocks.push(context([moreNote(v.waitingForMe.length - MAX_CARDS, '`/desk pending` lists every request waiting for approval, and each has its message with the buttons in the approval channel.')]));
+    }
   }
 
   if (v.isRequester || v.myOpen.length > 0) {
     blocks.push(divider(), header(`Your open requests (${v.myOpen.length})`));
     if (v.myOpen.length === 0) blocks.push(section('None.'));
-    else blocks.push(...linesWithMore(v.myOpen.map(requestLine), MAX_LINES, '`/desk status <id>` shows any one, and its message in the approval channel follows it.'));
+    else blocks.push(...linesWithMore(v.myOpen.map(requestLine), MAX_LINES, '`/desk pending` lists those still waiting for approval, each has its message in the approval channel, and `/desk status <id>` shows any one.'));
   }
 
   if (v.isDeskMember === false) {
@@ -80,7 +87,7 @@ export function homeView(v: HomeViewInput): HomeView {
     }
   }
 
-  return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
+  return { type: 'home', blocks: fitBlocks(blocks, LIMITS.viewBlocks, '`/desk pending` lists every request waiting for approval, and `/desk status <id>` shows any one.') };
 }
 
 /** Slack is refusing the desk's messages: what, since when, how many wait. Kept until delivered. */
@@ -89,14 +96,13 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
   for (const p of problems) byError.set(p.error, [...(byError.get(p.error) ?? []), p]);
   const lines = [...byError].map(([error, ps]) => {
     const since = Math.min(...ps.map((p) => p.since));
-    const requests = [...new Set(ps.map((p) => p.requestId))].slice(0, 10).map((id) => code(id, 40)).join(', ');
+    const requests = joinWithMore([...new Set(ps.map((p) => p.requestId))].map((id) => code(id, 40)), PROBLEM_IDS_CHARS, PROBLEM_IDS_SHOWN);
     return `• ${code(error, 200)} since ${slackDate(since)}: ${ps.length} message(s) waiting (${requests})${ps.some((p) => p.permanent) ? ' · needs a person: check that channel, that the bot is in it, and its token' : ''}`;
   });
-  return [
-    divider(),
-    header(':warning: Slack delivery problem'),
-    section(`Messages about these requests have not reached Slack (the channel or DM is in each line). They are kept and sent as soon as Slack takes them.\n${lines.join('\n')}`.slice(0, 2_900)),
-  ];
+  const lead = 'Messages about these requests have not reached Slack (the channel or DM is in each line). They are kept and sent as soon as Slack takes them; the bot\'s log names each one.';
+  const blocks = [divider(), header(':warning: Slack delivery problem'), ...packLines([lead, ...lines.slice(0, PROBLEM_LINES)]).map((chunk) => section(chunk))];
+  if (lines.length > PROBLEM_LINES) blocks.push(context([moreNote(lines.length - PROBLEM_LINES, "the bot's log names each message Slack refused, with its error.")]));
+  return blocks;
 }
 
 /** One request in a list: "Trade `R7K2QX` Buy 0.5 BTC with SGD · 1 of 2 approvals". */

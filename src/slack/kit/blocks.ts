@@ -5,6 +5,7 @@
 import type { types } from '@slack/bolt';
 import { LIMITS } from './limits.js';
 import { cutPlain, escapeMrkdwn } from './mrkdwn.js';
+import { moreNote } from './more-note.js';
 
 export type KnownBlock = types.KnownBlock;
 export type ModalView = types.ModalView;
@@ -181,7 +182,7 @@ export function modal(blocks: KnownBlock[], opts: ModalOptions): ModalView {
     title: plain(opts.title, LIMITS.modalTitle),
     ...(opts.submit ? { submit: plain(opts.submit, LIMITS.modalButton) } : {}),
     close: plain(opts.close ?? 'Cancel', LIMITS.modalButton),
-    blocks: blocks.slice(0, LIMITS.viewBlocks),
+    blocks: fitBlocks(blocks, LIMITS.viewBlocks, `a view holds at most ${LIMITS.viewBlocks} blocks.`),
     ...(opts.privateMetadata !== undefined ? { private_metadata: opts.privateMetadata } : {}),
     ...(opts.clearOnClose ? { clear_on_close: true } : {}),
   };
@@ -189,7 +190,17 @@ export function modal(blocks: KnownBlock[], opts: ModalOptions): ModalView {
 
 /** Blocks for a message, at most Slack's 50. */
 export function message(text: string, blocks: KnownBlock[]): MessagePayload {
-  return { text: cutMrkdwn(text, LIMITS.messageText), blocks: blocks.slice(0, LIMITS.messageBlocks) };
+  return { text: cutMrkdwn(text, LIMITS.messageText), blocks: fitBlocks(blocks, LIMITS.messageBlocks, `a message holds at most ${LIMITS.messageBlocks} blocks.`) };
+}
+
+/**
+ * At most `max` blocks. The builders stay under Slack's limits themselves; this is the last
+ * resort, and it is not silent: past `max` the last block kept says how many were left out and
+ * `where` to see them.
+ */
+export function fitBlocks(blocks: KnownBlock[], max: number, where: string): KnownBlock[] {
+  if (blocks.length <= max) return blocks;
+  return [...blocks.slice(0, max - 1), context([moreNote(blocks.length - (max - 1), where)])];
 }
 
 /** The SANDBOX banner that every approval-channel post carries when the exchange is the sandbox. */

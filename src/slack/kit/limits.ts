@@ -21,6 +21,7 @@ export const LIMITS = {
   optionValue: 150,
   optionDescription: 75,
   selectOptions: 100,
+  optionGroupLabel: 75,
   placeholder: 150,
   inputLabel: 2_000,
   inputHint: 2_000,

@@ -1,5 +1,5 @@
 /**
- * `/desk help | pending | status <id> | withdrawals | deposits | orders | fiat | banks | remove-bank <id>`.
+ * `/desk help | pending [page] | status <id> | withdrawals | deposits | orders | fiat | banks | remove-bank <id>`.
  * Listings are read-only and ephemeral; help answers in the acknowledgement itself; the request
  * subcommands are in desk-requests.ts.
  */
@@ -31,7 +31,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
       await ack({ response_type: 'ephemeral', text: refusalText('not_desk_member') });
       return;
     }
-    if (word === 'pending') return deskPending(ctx, ack, respond);
+    if (word === 'pending') return deskPending(ctx, ack, respond, rest[0]);
     if (word === 'status') return deskStatus(ctx, ack, respond, rest[0]);
     if (word === 'remove-bank') return deskRemoveBank(ctx, ack, respond, command.user_id, rest[0], context.retryNum !== undefined);
     if (word === 'fiat') {

@@ -7,7 +7,7 @@ import type { RespondFn } from '@slack/bolt';
 import { isDecidable } from '../../domain/state-machine.js';
 import { homeRequestOf, statusMessageFor } from '../approvals/from-record.js';
 import { refusalReply, refusalText } from '../kit/notices.js';
-import { pendingList } from './pending-list.js';
+import { pendingList, PENDING_PAGE_SIZE } from './pending-list.js';
 import { channelMention, code, escapeMrkdwn } from '../kit/mrkdwn.js';
 import type { SlackContext } from '../app/slack-context.js';
 import { refusalSentence } from '../request-forms/request-flow.js';
@@ -18,6 +18,8 @@ type Ack = (answer?: { response_type: 'ephemeral'; text: string }) => Promise<vo
 
 const REQUEST_ID = /^[A-Za-z0-9]{1,20}$/;
 const BANK_ID = /^\d{1,15}$/;
+/** A page of `/desk pending`, from 1. */
+const PAGE = /^[1-9]\d{0,3}$/;
 
 async function guarded(ctx: SlackContext, respond: RespondFn, what: string, fn: () => Promise<void>): Promise<void> {
   try {
@@ -28,13 +30,15 @@ async function guarded(ctx: SlackContext, respond: RespondFn, what: string, fn: 
   }
 }
 
-/** `/desk pending` */
-export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondFn): Promise<void> {
+/** `/desk pending [page]` */
+export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondFn, arg?: string): Promise<void> {
   const engine = ctx.deps.engine;
+  if (arg !== undefined && !PAGE.test(arg)) return ack({ response_type: 'ephemeral', text: `Usage: \`/desk pending [page]\`, e.g. \`/desk pending 2\` for the requests after the first ${PENDING_PAGE_SIZE}.` });
+  const page = arg === undefined ? 1 : Number(arg);
   await ack();
   await guarded(ctx, respond, 'pending', async () => {
     const waiting = (await engine.listLive()).filter((r) => isDecidable(r.state)).sort((a, b) => a.createdAt - b.createdAt);
-    await respond({ response_type: 'ephemeral', ...pendingList(waiting.map(homeRequestOf), ctx.sandbox) });
+    await respond({ response_type: 'ephemeral', ...pendingList(waiting.map(homeRequestOf), ctx.sandbox, page) });
   });
 }
 

@@ -1,12 +1,13 @@
 /** /desk help: what each command does, in the words a trader would use. */
 import { context, header, message, section, type MessagePayload } from '../kit/blocks.js';
 import { code } from '../kit/mrkdwn.js';
+import { PENDING_PAGE_SIZE } from './pending-list.js';
 
 export const DESK_HELP_LINES = [
   '`/withdraw` · ask for a crypto or fiat withdrawal (`/withdraw crypto`, `/withdraw fiat`)',
   '`/trade [BTC-SGD]` · ask for an RFQ trade with a worst acceptable price',
   '`/balances [ASSET]` · available, locked and total balances',
-  '`/desk pending` · requests waiting for approval',
+  `\`/desk pending [page]\` · requests waiting for approval, ${PENDING_PAGE_SIZE} to a page`,
   '`/desk status <request id>` · where one request stands',
   '`/desk withdrawals` · `/desk deposits` · `/desk orders` · recent records on the exchange',
   '`/desk fiat` · fiat deposits, withdrawals, fees and limits',

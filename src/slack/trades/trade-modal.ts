@@ -21,6 +21,8 @@ import {
 } from '../kit/blocks.js';
 import { formatAmount, slackDate } from '../kit/format.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { LIMITS } from '../kit/limits.js';
+import { joinWithMore } from '../kit/cut-lists.js';
 
 export type QuoteShown = { pair: string; side: 'buy' | 'sell'; price: string; expiresAt: number; quantity: string; quantityCurrency: string } | { error: string };
 
@@ -42,7 +44,7 @@ export const DEFAULT_PAYMENT_METHOD = 'user_balance';
 export function tradeView(v: TradeViewInput): ModalView {
   const blocks: KnownBlock[] = [];
   if (v.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
-  const pairsHint = v.knownPairs.length > 0 ? `Pairs: ${v.knownPairs.slice(0, 30).join(', ')}` : 'BASE-COUNTER, e.g. BTC-SGD';
+  const pairsHint = v.knownPairs.length > 0 ? `Pairs: ${joinWithMore(v.knownPairs, LIMITS.inputHint - 'Pairs: '.length)}` : 'BASE-COUNTER, e.g. BTC-SGD';
   blocks.push(
     input(INPUT.tradePair, 'Pair', textInput(INPUT.tradePair, { placeholder: 'e.g. BTC-SGD', maxLength: 25, ...(v.pair ? { initial: v.pair } : {}), dispatchOnEnter: true }), {
       hint: pairsHint,

@@ -7,9 +7,13 @@ import { decimalPlaces, gt, isZero, lt, mul, normalize } from '../../domain/mone
 import { checkLimitPrice, checkTradeQuantity, limitFromSlippage } from '../../domain/request.js';
 import { formatAmount } from '../kit/format.js';
 import { INPUT } from '../kit/slack-ids.js';
+import { LIMITS } from '../kit/limits.js';
+import { joinWithMore } from '../kit/cut-lists.js';
 import { invalid, valid, type Checked, type FieldErrors } from '../request-forms/field-errors.js';
 
 const PAIR = /^[A-Z0-9]{2,12}-[A-Z0-9]{2,12}$/;
+/** Where an unknown pair's error sends the reader when it could not name every pair. */
+const UNDER_PAIR = ' The hint under Pair lists them.';
 
 /** Slippage above this is refused as a likely typo; a wider limit can be given as a price. */
 export const MAX_SLIPPAGE_PERCENT = 10;
@@ -26,7 +30,9 @@ export function parsePair(text: string | null | undefined, knownPairs: readonly 
   const [base, counter] = pair.split('-');
   if (base === counter) return { ok: false, error: 'The two sides of a pair must differ.' };
   if (knownPairs.length > 0 && !knownPairs.includes(pair)) {
-    return { ok: false, error: `Unknown pair ${pair}. The desk trades ${knownPairs.slice(0, 20).join(', ')}.` };
+    const lead = `Unknown pair ${pair}. The desk trades `;
+    const listed = joinWithMore(knownPairs, LIMITS.fieldError - lead.length - UNDER_PAIR.length - 1);
+    return { ok: false, error: `${lead}${listed}.${listed.endsWith(' more') ? UNDER_PAIR : ''}` };
   }
   return { ok: true, pair };
 }
