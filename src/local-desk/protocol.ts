@@ -1,0 +1,160 @@
+/**
+ * What the local desk's page and its server say to each other, on 127.0.0.1 only: the one
+ * definition both sides import. The server folds what the bot said to the Slack stand-in into a
+ * workspace (channels, threads, ephemeral answers, modal stacks, App Home) and sends each person's
+ * view of it; the page sends back what a person did, and the server turns that into the signed
+ * request Slack would send. Block Kit travels exactly as the bot wrote it: the page draws it.
+ */
+
+/** Who the page lets you be: the preview desk's people, plus one who is none of them. */
+export type Role = 'trader' | 'approver' | 'compliance' | 'outsider';
+
+export interface Person {
+  id: string;
+  /** Display name, as Slack shows it. */
+  name: string;
+  /** Two letters for the avatar. */
+  initials: string;
+  role: Role;
+  /** IANA time zone, for `<!date^…>` tokens. */
+  tz: string;
+}
+
+export interface Channel {
+  id: string;
+  /** Without '#'; a DM's name is the bot's. */
+  name: string;
+  kind: 'channel' | 'dm';
+  /** One line under the name: what the channel is for. */
+  purpose: string;
+}
+
+/** One message as the viewer sees it (ephemeral ones only for whom they are). */
+export interface DeskMessage {
+  channel: string;
+  ts: string;
+  /** Set on a reply: the parent's ts. */
+  threadTs?: string;
+  /** The notification text (fallback); may be the only content. */
+  text?: string;
+  /** Block Kit blocks exactly as sent. */
+  blocks?: unknown[];
+  /** "Only visible to you": set when the message is ephemeral (to the viewer). */
+  ephemeral?: boolean;
+  /** chat.update or replace_original changed it at least once. */
+  edited?: boolean;
+  /** Who wrote it: the bot, or a person (the commands they typed are shown as Slack does not, for the story). */
+  author: { kind: 'bot' } | { kind: 'person'; id: string };
+}
+
+/** A modal as the bot last sent it (views.open/push/update), with what Slack adds. */
+export interface DeskModal {
+  id: string;
+  hash: string;
+  /** The view object: type, title, blocks, submit, close, callback_id, private_metadata … */
+  view: Record<string, unknown>;
+  /** Field errors from `response_action: errors`, by block_id. */
+  errors?: Record<string, string>;
+}
+
+/** Everything one person sees; sent whole on every change (SSE event `snapshot`). */
+export interface Snapshot {
+  /** Increases with every change the server folds in. */
+  version: number;
+  me: string;
+  people: Person[];
+  channels: Channel[];
+  /** The channel the message box posts commands in. */
+  commandChannel: string;
+  messages: DeskMessage[];
+  /** The viewer's modal stack, bottom first (the last one is shown). */
+  modals: DeskModal[];
+  /** The viewer's App Home view (views.publish), if the bot published one. */
+  home?: Record<string, unknown>;
+  /** What the bot sent that the server could not place (e.g. an unknown method), never dropped silently. */
+  undrawn: { method: string; summary: string }[];
+}
+
+/** view.state.values: { [block_id]: { [action_id]: element state } }, as Slack sends it. */
+export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
+
+/** Where an action happened. */
+export type ActionContainer = { type: 'message'; channel: string; ts: string } | { type: 'view'; viewId: string } | { type: 'home' };
+
+/** Page → server, JSON bodies of POST /desk/api/<name>; every one carries `as`, the person acting. */
+export interface Requests {
+  /** A line typed in the message box: `/withdraw crypto`. */
+  command: { as: string; channel: string; text: string };
+  /** A button press, a select change, Enter in a dispatch_action input. `action` is the Block Kit action object Slack would send (action_id, block_id, type, value | selected_option | selected_options). */
+  action: { as: string; container: ActionContainer; action: Record<string, unknown>; values?: StateValues };
+  /** Submit of the top modal. */
+  submit: { as: string; viewId: string; values: StateValues };
+  /** Close (×, Cancel or Escape) of the top modal. */
+  close: { as: string; viewId: string };
+  /** Typing in an external_select. */
+  suggest: { as: string; viewId: string; blockId: string; actionId: string; value: string };
+  /** The person opened App Home. */
+  home: { as: string };
+}
+
+/** Server → page answers. */
+export interface Answers {
+  command: Ack;
+  action: Ack;
+  /** `errors` when the bot answered response_action: errors (also folded into the modal). */
+  submit: Ack & { errors?: Record<string, string> };
+  close: Ack;
+  /** Options as the bot answered (options or option_groups), unchanged. */
+  suggest: Ack & { options?: unknown[]; option_groups?: unknown[] };
+  home: Ack;
+}
+
+/** ok false: what went wrong in plain words (the bot's HTTP status, or a refused request). */
+export type Ack = { ok: true } | { ok: false; error: string };
+
+/** The sandbox panel (GET /desk/api/sandbox and POST /desk/api/sandbox/<op>). */
+export interface SandboxState {
+  /** Sandbox clock, epoch ms. */
+  now: number;
+  prices: { symbol: string; price: string }[];
+  currencies: string[];
+  /** The sandbox's active fault rules, each said in one line ("lost answer on POST /crypto/withdrawals, next 1"). */
+  faults: string[];
+}
+
+/** The faults the panel offers, in a desk's words; the server maps each to the sandbox's fault rule. */
+export const PANEL_FAULTS = {
+  slow: 'Slow (4 s per answer)',
+  hang: 'Hang (no answer until the bot gives up)',
+  lost_answer: 'Lost answer (the exchange does it, the answer never arrives)',
+  late_commit: 'Late commit (no answer now, done 15 s later on the sandbox clock)',
+} as const;
+export type PanelFault = keyof typeof PANEL_FAULTS;
+
+/** Which exchange calls a panel fault hits. */
+export const PANEL_FAULT_TARGETS = {
+  withdrawals: 'Crypto and fiat withdrawals',
+  orders: 'Orders (trades)',
+  quotes: 'Quotes',
+  any: 'Every call',
+} as const;
+export type PanelFaultTarget = keyof typeof PANEL_FAULT_TARGETS;
+
+export interface SandboxOps {
+  advance: { ms: number };
+  deposit: { currency: string; amount: string; needsCounterpartyInfo: boolean };
+  price: { symbol: string; price: string };
+  /** `times` unset: until cleared. */
+  fault: { fault: PanelFault; on: PanelFaultTarget; times?: number };
+  'clear-faults': Record<string, never>;
+}
+
+/** The local desk's routes (one place, both sides import it). */
+export const ROUTES = {
+  page: '/',
+  bundle: '/desk/app.js',
+  styles: '/desk/app.css',
+  events: '/desk/events',
+  api: '/desk/api/',
+  sandbox: '/desk/api/sandbox',
+} as const;
