@@ -158,3 +158,28 @@ export const ROUTES = {
   api: '/desk/api/',
   sandbox: '/desk/api/sandbox',
 } as const;
+
+/**
+ * The accessible names the page gives its own controls (Block Kit content is named by its own
+ * text and labels, as Slack does). The browser tests find things by role and these names.
+ * - people switcher: a <select> (role combobox) named LABELS.actAs, one option per person: "Name (role)";
+ * - channel list: role navigation named LABELS.channels; each channel a button named "#name" (a DM: the
+ *   bot's name), plus a button named LABELS.home; the current one has aria-current="page";
+ * - the open channel: role log named "#name"; each message an article; a reply count is a button
+ *   "N replies" opening role complementary named LABELS.thread;
+ * - message box: a textbox named LABELS.messageBox(channel name), sent with Enter;
+ * - a modal: role dialog named by its title; inputs labelled by their Block Kit label; static selects are
+ *   native <select>s; an external select is a combobox (typing asks the bot) whose suggestions are
+ *   options of a listbox; radio buttons a radiogroup; a field error is the input's description;
+ * - a confirm: role alertdialog named by the confirm's title, buttons by its confirm and deny texts;
+ * - the sandbox panel: role region named LABELS.sandbox.
+ */
+export const LABELS = {
+  actAs: 'Act as',
+  channels: 'Channels',
+  home: 'Home',
+  thread: 'Thread',
+  onlyVisibleToYou: 'Only visible to you',
+  sandbox: 'Sandbox',
+  messageBox: (channelName: string) => `Message ${channelName}`,
+} as const;
