@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { AuditEntryInput } from '../app/ports.js';
 
 /** `prev` of the first line. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -56,4 +57,38 @@ export function hashOfLine(line: Record<string, unknown>): string {
 export function toPlainJson(value: unknown): unknown {
   if (value === undefined) return undefined;
   return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown;
+}
+
+/** What an entry says, checked and redacted: everything but its place in the chain and its time. */
+export type AuditBody = Pick<AuditEntry, 'type' | 'actor' | 'requestId' | 'data'>;
+
+/** Where a chain continues: the last entry's seq and hash (0 and GENESIS_HASH when empty). */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * The body of an entry as it will be written: checked (TypeError on a bad type or actor), turned
+ * into plain JSON and passed through `redact`. Every audit log builds its entries with this.
+ */
+export function auditBody(input: AuditEntryInput, redact: (value: unknown) => unknown): AuditBody {
+  if (typeof input.type !== 'string' || input.type.length === 0) throw new TypeError('audit entry: type must be a non-empty string');
+  if (typeof input.actor !== 'string') throw new TypeError('audit entry: actor must be a string');
+  return redact(toPlainJson({ type: input.type, actor: input.actor, requestId: input.requestId, data: input.data })) as AuditBody;
+}
+
+/** The entry that follows `head`, and its line (JSON, no newline). */
+export function chainEntry(body: AuditBody, ts: string, head: ChainHead): { entry: AuditEntry; line: string } {
+  const content = {
+    seq: head.seq + 1,
+    ts,
+    type: body.type,
+    actor: body.actor,
+    ...(body.requestId === undefined ? {} : { requestId: body.requestId }),
+    ...(body.data === undefined ? {} : { data: body.data }),
+    prev: head.hash,
+  };
+  const entry: AuditEntry = { ...content, hash: hashOfLine(content) };
+  return { entry, line: JSON.stringify(entry) };
 }

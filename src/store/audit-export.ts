@@ -1,8 +1,8 @@
 /** The audit log as CSV for a time range, for compliance and accounting. */
 import { AuditLineSchema, canonicalJson } from './audit-entry.js';
 import { csvRows } from './csv.js';
+import { fileAuditLines, type AuditLines } from './audit-lines.js';
 import { StoreCorruptError } from './errors.js';
-import { scanLines } from './json-lines.js';
 
 export interface AuditExportRange {
   /** Inclusive; ISO 8601 string or Date. Absent: from the first line. */
@@ -20,12 +20,18 @@ export const AUDIT_CSV_COLUMNS = ['seq', 'ts', 'type', 'actor', 'requestId', 'da
  *
  * @example exportAuditCsv('data/audit.jsonl', { from: '2025-01-01T00:00:00Z', to: '2025-02-01T00:00:00Z' })
  */
-export async function exportAuditCsv(file: string, range: AuditExportRange = {}): Promise<string> {
+export function exportAuditCsv(file: string, range: AuditExportRange = {}): Promise<string> {
+  return exportAudit(fileAuditLines(file), range);
+}
+
+/** The CSV of `exportAuditCsv` from any audit source (a file, a database table). */
+export async function exportAudit(source: AuditLines, range: AuditExportRange = {}): Promise<string> {
+  const file = source.where;
   const from = toMillis(range.from, 'from') ?? Number.NEGATIVE_INFINITY;
   const to = toMillis(range.to, 'to') ?? Number.POSITIVE_INFINITY;
   if (from > to) throw new RangeError(`export range: from is after to`);
   const rows: string[][] = [[...AUDIT_CSV_COLUMNS]];
-  await scanLines(file, (line) => {
+  await source.scan((line) => {
     let raw: unknown;
     try {
       raw = JSON.parse(line.text);

@@ -6,7 +6,7 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntryInput, AuditLog, Clock } from '../app/ports.js';
-import { AuditLineSchema, GENESIS_HASH, hashOfLine, toPlainJson, type AuditEntry } from './audit-entry.js';
+import { AuditLineSchema, auditBody, chainEntry, GENESIS_HASH, hashOfLine, type ChainHead } from './audit-entry.js';
 import { appendDurablyAsync, DIR_MODE, FILE_MODE, fsyncDirectory } from './durable-io.js';
 import { GroupCommit } from './group-commit.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
@@ -35,7 +35,7 @@ export interface AuditLogOptions {
 export interface DurableAuditLog extends AuditLog {
   readonly file: string;
   /** seq and hash of the last line written (0 and GENESIS_HASH when empty). */
-  readonly head: { seq: number; hash: string };
+  readonly head: ChainHead;
   /** Waits for pending appends, then releases the lock. */
   close(): Promise<void>;
 }
@@ -58,7 +58,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
   const lock = acquireLock(`${file}.lock`, { warn });
   let fd: number;
-  let head: { seq: number; hash: string };
+  let head: ChainHead;
   try {
     if (!existsSync(file)) {
       closeSync(openSync(file, 'wx', FILE_MODE));
@@ -98,9 +98,9 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
       try {
         if (closed) throw new StoreClosedError(file);
         if (failure) throw failure;
-        const line = nextLine(input, head, clock, redact);
-        head = { seq: line.entry.seq, hash: line.entry.hash };
-        return new Promise<void>((resolve, reject) => commits.add({ line: line.text, resolve, reject }));
+        const { entry, line } = chainEntry(auditBody(input, redact), new Date(clock.now()).toISOString(), head);
+        head = { seq: entry.seq, hash: entry.hash };
+        return new Promise<void>((resolve, reject) => commits.add({ line: line + '\n', resolve, reject }));
       } catch (err) {
         return Promise.reject(err);
       }
@@ -126,33 +126,8 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   return log;
 }
 
-function nextLine(
-  input: AuditEntryInput,
-  head: { seq: number; hash: string },
-  clock: Pick<Clock, 'now'>,
-  redact: (value: unknown) => unknown,
-): { entry: AuditEntry; text: string } {
-  if (typeof input.type !== 'string' || input.type.length === 0) throw new TypeError('audit entry: type must be a non-empty string');
-  if (typeof input.actor !== 'string') throw new TypeError('audit entry: actor must be a string');
-  const body = redact(toPlainJson({ type: input.type, actor: input.actor, requestId: input.requestId, data: input.data })) as Pick<
-    AuditEntry,
-    'type' | 'actor' | 'requestId' | 'data'
-  >;
-  const content = {
-    seq: head.seq + 1,
-    ts: new Date(clock.now()).toISOString(),
-    type: body.type,
-    actor: body.actor,
-    ...(body.requestId === undefined ? {} : { requestId: body.requestId }),
-    ...(body.data === undefined ? {} : { data: body.data }),
-    prev: head.hash,
-  };
-  const entry: AuditEntry = { ...content, hash: hashOfLine(content) };
-  return { entry, text: JSON.stringify(entry) + '\n' };
-}
-
 /** Where the chain continues: the last complete line, checked on its own. */
-function readHead(file: string, warn: (message: string) => void): { seq: number; hash: string } {
+function readHead(file: string, warn: (message: string) => void): ChainHead {
   const tail = readLastLine(file);
   const head = tail.last === undefined ? { seq: 0, hash: GENESIS_HASH } : checkLastLine(file, tail.last.text);
   // Only after the last complete line proved sound: a corrupt file is left exactly as found.
@@ -166,7 +141,7 @@ function readHead(file: string, warn: (message: string) => void): { seq: number;
   return head;
 }
 
-function checkLastLine(file: string, text: string): { seq: number; hash: string } {
+function checkLastLine(file: string, text: string): ChainHead {
   const problem = 'its last line is not a valid audit entry';
   const hint = 'run `npm run audit -- verify` to find the first bad line';
   let raw: unknown;

@@ -1,6 +1,6 @@
-/** Checking the audit log's hash chain from the first line to the last. */
+/** Checking the audit log's hash chain from the first entry to the last, in a file or a database. */
 import { AuditLineSchema, GENESIS_HASH, hashOfLine } from './audit-entry.js';
-import { scanLines } from './json-lines.js';
+import { fileAuditLines, type AuditLines } from './audit-lines.js';
 
 export interface AuditVerifyResult {
   ok: boolean;
@@ -8,34 +8,41 @@ export interface AuditVerifyResult {
   entries: number;
   /** Hash of the last verified line: note it somewhere else to detect a later truncation. */
   lastHash: string;
-  /** 1-based line number of the first line that does not verify. */
+  /** 1-based position of the first line that does not verify. */
   firstBadLine?: number;
+  /** Where that line is, for an operator: "line 3" in a file, "the row with seq 3" in a table. */
+  firstBadAt?: string;
   reason?: string;
   /** Bytes after the last newline: an append a crash interrupted; the writer cuts them off. */
   incompleteLastLine?: boolean;
 }
 
+/** Verifies the audit log file at `file` (see verifyAudit). */
+export function verifyAuditLog(file: string): Promise<AuditVerifyResult> {
+  return verifyAudit(fileAuditLines(file));
+}
+
 /**
- * Verifies every line of the audit log at `file`: JSON, shape, its own hash, `seq` following the
- * previous one and `prev` equal to the previous hash. Reports the first line that fails and why.
- * A change, removal, insertion or reordering of lines is caught; dropping lines at the very end
- * is not (no chain can see that): compare `lastHash` with one recorded elsewhere.
+ * Verifies every line of an audit log: JSON, shape, its own hash, `seq` following the previous
+ * one and `prev` equal to the previous hash. Reports the first line that fails and why. A change,
+ * removal, insertion or reordering of lines is caught; dropping lines at the very end is not (no
+ * chain can see that): compare `lastHash` with one recorded elsewhere.
  */
-export async function verifyAuditLog(file: string): Promise<AuditVerifyResult> {
+export async function verifyAudit(source: AuditLines): Promise<AuditVerifyResult> {
   let entries = 0;
   let prev = GENESIS_HASH;
-  let bad: { line: number; reason: string } | undefined;
-  const scan = await scanLines(file, (line) => {
+  let bad: { line: number; at: string; reason: string } | undefined;
+  const scan = await source.scan((line) => {
     if (bad) return;
     const reason = checkLine(line.text, entries + 1, prev);
-    if (typeof reason === 'string') bad = { line: line.lineNo, reason };
+    if (typeof reason === 'string') bad = { line: line.lineNo, at: line.label, reason };
     else {
       entries++;
       prev = reason.hash;
     }
   });
-  const incomplete = scan.size > scan.completeEnd ? { incompleteLastLine: true } : {};
-  if (bad) return { ok: false, entries, lastHash: prev, firstBadLine: bad.line, reason: bad.reason, ...incomplete };
+  const incomplete = scan.incompleteTail ? { incompleteLastLine: true } : {};
+  if (bad) return { ok: false, entries, lastHash: prev, firstBadLine: bad.line, firstBadAt: bad.at, reason: bad.reason, ...incomplete };
   return { ok: true, entries, lastHash: prev, ...incomplete };
 }
 

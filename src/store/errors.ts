@@ -4,7 +4,10 @@ import { errorText } from '../domain/error-text.js';
  * and the problem; the file itself is never reset or overwritten.
  */
 
-/** A file on disk is not what this build can read: bad JSON, unknown version, schema failure. */
+/**
+ * Stored data is not what this build can read: bad JSON, unknown version, schema failure. `file`
+ * names where: a path, or a table and row of the database.
+ */
 export class StoreCorruptError extends Error {
   override name = 'StoreCorruptError';
   readonly file: string;
@@ -15,7 +18,7 @@ export class StoreCorruptError extends Error {
   constructor(file: string, problem: string, line?: number) {
     super(
       `${file}${line === undefined ? '' : `, line ${line}`}: ${problem}. ` +
-        'The file was left untouched: repair it or restore it from a backup, then start again.',
+        'Nothing was changed: repair it or restore it from a backup, then start again.',
     );
     this.file = file;
     this.problem = problem;

@@ -1,0 +1,33 @@
+/**
+ * Where the audit verifier and exporter read a chain from: the lines of a file, or the rows of
+ * a database table (postgres/audit-lines.ts). Both hand over the lines exactly as written, in
+ * chain order, so one verifier and one exporter serve every store.
+ */
+import { scanLines } from './json-lines.js';
+
+export interface AuditLine {
+  /** The entry's JSON exactly as it was written (what its hash covers). */
+  text: string;
+  /** 1-based position in the chain as read. */
+  lineNo: number;
+  /** How an operator finds it: "line 3" in a file, "the row with seq 3" in a table. */
+  label: string;
+}
+
+export interface AuditLines {
+  /** What is being read, for messages: a file path, or the table and database (never a password). */
+  readonly where: string;
+  /** Every line in chain order; `incompleteTail` reports bytes after the last newline (files only). */
+  scan(visit: (line: AuditLine) => void): Promise<{ incompleteTail: boolean }>;
+}
+
+/** The audit log file at `file` (audit-log.ts writes it). */
+export function fileAuditLines(file: string): AuditLines {
+  return {
+    where: file,
+    async scan(visit) {
+      const result = await scanLines(file, (line) => visit({ text: line.text, lineNo: line.lineNo, label: `line ${line.lineNo}` }));
+      return { incompleteTail: result.size > result.completeEnd };
+    },
+  };
+}
