@@ -56,6 +56,13 @@ export interface RemoteExchangeConfig {
 
 export type ExchangeConfig = SandboxExchangeConfig | RemoteExchangeConfig;
 
+/** The PostgreSQL store, shared by every replica: DATABASE_URL set. */
+export interface DatabaseConfig {
+  url: Secret<string>;
+  /** SINGLE_REPLICA=true: this bot is the only one on the database (it may run the embedded sandbox). */
+  singleReplica: boolean;
+}
+
 export interface Config {
   slack: SlackConfig;
   channels: {
@@ -66,8 +73,10 @@ export interface Config {
   users: DeskPeople;
   approvals: ApprovalSettings;
   exchange: ExchangeConfig;
-  /** Absolute path of the store's directory. */
+  /** Absolute path of the store's directory (the file store: DATABASE_URL unset). */
   dataDir: string;
+  /** Set: the PostgreSQL store instead of the files in dataDir. */
+  database: DatabaseConfig | undefined;
   pollIntervalMs: number;
   logLevel: LogLevelName;
 }

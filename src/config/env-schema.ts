@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from '../exchange/assumptions.js';
 import { LOG_LEVELS } from './config.js';
+import { databasePasswords, MIN_DATABASE_PASSWORD_LENGTH, parseDatabaseUrl } from './database-url.js';
 
 /** Slack user ids: U… for most users, W… on Enterprise Grid. */
 export const SLACK_USER_ID = /^[UW][A-Z0-9]{6,}$/;
@@ -28,7 +29,7 @@ export const DEFAULT_QUOTE_SAFETY_MARGIN_MS = 500;
 export const DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES = 10;
 
 /** Variables whose values must never be echoed, even partly. */
-export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY'] as const;
+export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY', 'DATABASE_URL'] as const;
 
 const unsetIfEmpty = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
@@ -85,6 +86,23 @@ const channelId = z
 const token = (prefix: string, kind: string) =>
   z.string().trim().refine((v) => v.startsWith(prefix) && v.length > prefix.length + 8 && !/\s/.test(v), `must be ${kind} (starts with ${prefix})`);
 
+/** DATABASE_URL: a PostgreSQL URL whose password (if any) the redactors can hide. Never quoted. */
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((v) => parseDatabaseUrl(v) !== undefined, 'must be a PostgreSQL URL like postgres://user:password@host:5432/database (the value is not shown here: it may hold a password)')
+  .refine(
+    (v) => databasePasswords(v).every((p) => p.length >= MIN_DATABASE_PASSWORD_LENGTH),
+    `has a password shorter than ${MIN_DATABASE_PASSWORD_LENGTH} characters: the logs could not hide one that short without hiding ordinary words; use a longer one`,
+  );
+
+const yesNo = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }))
+  .transform((v) => v === 'true');
+
 /** The schema of every variable, by name. */
 export const envShape = {
   SLACK_BOT_TOKEN: required(token('xoxb-', 'the bot token'), 'the bot token (xoxb-…) from OAuth & Permissions'),
@@ -108,6 +126,8 @@ export const envShape = {
   EXCHANGE_PRIVATE_KEY: optional(z.string()),
   EXCHANGE_PRIVATE_KEY_FILE: optional(z.string().trim()),
   DATA_DIR: optional(z.string().trim()).transform((v) => v ?? DEFAULT_DATA_DIR),
+  DATABASE_URL: optional(databaseUrl),
+  SINGLE_REPLICA: optional(yesNo).transform((v) => v ?? false),
   // The lower bound depends on the exchange kind: load-config.ts checks it.
   POLL_INTERVAL_MS: optional(wholeNumber(1, 3_600_000, ' (milliseconds)')).transform((v) => v ?? DEFAULT_POLL_INTERVAL_MS),
   LOG_LEVEL: optional(

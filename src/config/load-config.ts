@@ -88,6 +88,16 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     }
   }
 
+  // ---- store ---------------------------------------------------------------------------------
+  if (set('DATABASE_URL') && exchange?.kind === 'sandbox' && parsed.SINGLE_REPLICA === false) {
+    problem(
+      'DATABASE_URL',
+      'is set, so replicas may share this database, but EXCHANGE_BASE_URL is unset, so each bot would run its own embedded sandbox exchange and one ' +
+        'would not see what another sent. Point EXCHANGE_BASE_URL at one shared exchange (for tests: one `npm run sandbox`), ' +
+        'or set SINGLE_REPLICA=true if this bot is the only one on the database',
+    );
+  }
+
   if (problems.length > 0 || exchange === undefined) throw new ConfigError(inVariableOrder(problems));
   const p = parsed as ParsedEnv;
   return {
@@ -110,6 +120,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     },
     exchange,
     dataDir: resolve(cwd, p.DATA_DIR),
+    database: p.DATABASE_URL === undefined ? undefined : { url: new Secret(p.DATABASE_URL), singleReplica: p.SINGLE_REPLICA },
     pollIntervalMs: p.POLL_INTERVAL_MS,
     logLevel: p.LOG_LEVEL,
   };

@@ -194,4 +194,41 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...base, EXCHANGE_BASE_URL: 'http://127.0.0.1:8080', EXCHANGE_PRIVATE_KEY: HEX_KEY }).exchange.kind).toBe('remote');
     });
   });
+
+  describe('store', () => {
+    const DB_PASSWORD = 'Db-Pass%2Fw0rd-SECRETDB';
+    const DB_URL = `postgres://desk:${DB_PASSWORD}@db.internal:5432/desk`;
+    const remote = { ...base, EXCHANGE_BASE_URL: 'https://exchange.example', EXCHANGE_PRIVATE_KEY: HEX_KEY };
+
+    it('uses the files in DATA_DIR when DATABASE_URL is unset', () => {
+      expect(loadConfig(base).database).toBeUndefined();
+    });
+
+    it('holds DATABASE_URL as a Secret that never prints, with SINGLE_REPLICA false by default', () => {
+      const c = loadConfig({ ...remote, DATABASE_URL: DB_URL });
+      expect(c.database?.url.reveal()).toBe(DB_URL);
+      expect(c.database?.singleReplica).toBe(false);
+      const printed = inspect(c, { depth: 10 }) + JSON.stringify(c);
+      expect(printed).not.toContain('SECRETDB');
+    });
+
+    it('refuses what is not a PostgreSQL URL, or a password too short to hide, without quoting it', () => {
+      for (const value of ['mysql://desk:SECRETDB-long-enough@db/desk', 'desk:SECRETDB-long-enough@db', 'postgres://desk:SECRETD@db/desk', 'postgres://desk@db/desk?password=SECRETD']) {
+        const p = problemsOf({ ...remote, DATABASE_URL: value });
+        expect(p.map((x) => x.variable), value).toEqual(['DATABASE_URL']);
+        expect(JSON.stringify(p)).not.toContain('SECRETD');
+      }
+      expect(loadConfig({ ...remote, DATABASE_URL: 'postgresql://desk@db.internal/desk' }).database?.url.reveal()).toBe('postgresql://desk@db.internal/desk');
+    });
+
+    it('refuses the embedded sandbox with DATABASE_URL unless told this is the only replica', () => {
+      const p = problemsOf({ ...base, DATABASE_URL: DB_URL });
+      expect(p).toEqual([{ variable: 'DATABASE_URL', message: expect.stringMatching(/EXCHANGE_BASE_URL is unset.*SINGLE_REPLICA=true/) }]);
+      expect(JSON.stringify(p)).not.toContain('SECRETDB');
+      const single = loadConfig({ ...base, DATABASE_URL: DB_URL, SINGLE_REPLICA: 'true' });
+      expect(single.exchange.kind).toBe('sandbox');
+      expect(single.database?.singleReplica).toBe(true);
+      expect(problemsOf({ ...base, SINGLE_REPLICA: 'yes' }).map((x) => x.variable)).toEqual(['SINGLE_REPLICA']);
+    });
+  });
 });
