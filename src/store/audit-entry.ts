@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AuditEntryInput } from '../app/ports.js';
+import { StoreCorruptError } from './errors.js';
 
 /** `prev` of the first line. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -91,4 +92,26 @@ export function chainEntry(body: AuditBody, ts: string, head: ChainHead): { entr
   };
   const entry: AuditEntry = { ...content, hash: hashOfLine(content) };
   return { entry, line: JSON.stringify(entry) };
+}
+
+/**
+ * The head a chain continues from: its last line, checked on its own (JSON, shape, own hash).
+ * A bad one throws StoreCorruptError naming `where`: nothing is chained onto a line that fails.
+ * The whole chain is checked by verify (audit-verify.ts), not here, so opening stays fast.
+ */
+export function headOf(where: string, text: string): ChainHead {
+  const problem = 'its last line is not a valid audit entry';
+  const hint = 'run `npm run audit -- verify` to find the first bad line';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new StoreCorruptError(where, `${problem} (not JSON); ${hint}`);
+  }
+  const parsed = AuditLineSchema.safeParse(raw);
+  if (!parsed.success) throw new StoreCorruptError(where, `${problem} (${parsed.error.issues[0]?.message}); ${hint}`);
+  if (hashOfLine(raw as Record<string, unknown>) !== parsed.data.hash) {
+    throw new StoreCorruptError(where, `${problem} (its hash does not match its content); ${hint}`);
+  }
+  return { seq: parsed.data.seq, hash: parsed.data.hash };
 }

@@ -6,10 +6,10 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntryInput, AuditLog, Clock } from '../app/ports.js';
-import { AuditLineSchema, auditBody, chainEntry, GENESIS_HASH, hashOfLine, type ChainHead } from './audit-entry.js';
+import { auditBody, chainEntry, GENESIS_HASH, headOf, type ChainHead } from './audit-entry.js';
 import { appendDurablyAsync, DIR_MODE, FILE_MODE, fsyncDirectory } from './durable-io.js';
 import { GroupCommit } from './group-commit.js';
-import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
+import { StoreClosedError, StoreFailedError } from './errors.js';
 import { dropIncompleteTail, readLastLine } from './json-lines.js';
 import { acquireLock } from './lock.js';
 import { makeRedactor, type SecretLike } from './redact.js';
@@ -129,7 +129,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
 /** Where the chain continues: the last complete line, checked on its own. */
 function readHead(file: string, warn: (message: string) => void): ChainHead {
   const tail = readLastLine(file);
-  const head = tail.last === undefined ? { seq: 0, hash: GENESIS_HASH } : checkLastLine(file, tail.last.text);
+  const head = tail.last === undefined ? { seq: 0, hash: GENESIS_HASH } : headOf(file, tail.last.text);
   // Only after the last complete line proved sound: a corrupt file is left exactly as found.
   const dropped = dropIncompleteTail(file, tail.completeEnd, tail.size);
   if (dropped > 0) {
@@ -139,21 +139,4 @@ function readHead(file: string, warn: (message: string) => void): ChainHead {
     );
   }
   return head;
-}
-
-function checkLastLine(file: string, text: string): ChainHead {
-  const problem = 'its last line is not a valid audit entry';
-  const hint = 'run `npm run audit -- verify` to find the first bad line';
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new StoreCorruptError(file, `${problem} (not JSON); ${hint}`);
-  }
-  const parsed = AuditLineSchema.safeParse(raw);
-  if (!parsed.success) throw new StoreCorruptError(file, `${problem} (${parsed.error.issues[0]?.message}); ${hint}`);
-  if (hashOfLine(raw as Record<string, unknown>) !== parsed.data.hash) {
-    throw new StoreCorruptError(file, `${problem} (its hash does not match its content); ${hint}`);
-  }
-  return { seq: parsed.data.seq, hash: parsed.data.hash };
 }

@@ -28,9 +28,8 @@ export interface KeyValueOptions {
   warn?: (message: string) => void;
 }
 
-/** The KeyValueStore port plus retention and close() for shutdown. */
+/** The KeyValueStore port plus retention and close() for shutdown (files here, or postgres/kv.ts). */
 export interface DurableKeyValueStore extends KeyValueStore {
-  readonly file: string;
   /**
    * Deletes every key for which `drop` is true, in one durable write; resolves with how many.
    * It is committed in its turn among the sets, so a value set just before is the one judged.
@@ -41,12 +40,17 @@ export interface DurableKeyValueStore extends KeyValueStore {
   close(): Promise<void>;
 }
 
+/** The key-value store in a file. */
+export interface FileKeyValueStore extends DurableKeyValueStore {
+  readonly file: string;
+}
+
 /**
  * Opens `<dir>/<name>.json` (created when absent), validated like the repositories: bad JSON or
  * another version throws StoreCorruptError and leaves the file alone. Values must be JSON: they
  * come back as JSON would return them. `set(key, undefined)` deletes the key.
  */
-export async function openKeyValueStore(options: KeyValueOptions): Promise<DurableKeyValueStore> {
+export async function openKeyValueStore(options: KeyValueOptions): Promise<FileKeyValueStore> {
   const name = options.name ?? 'kv';
   mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
   const file = join(options.dir, `${name}.json`);

@@ -1,0 +1,85 @@
+/**
+ * The key-value store (DurableKeyValueStore) on PostgreSQL: rows of `kv` under one store name.
+ * As in the file store, the writes of this process go through one group commit: sets and prunes
+ * land in call order, those that arrive together share one transaction, and each caller hears back
+ * once it is committed. A prune judges and deletes with the rows locked, so a value another replica
+ * sets meanwhile is either judged or kept.
+ */
+import type { PoolClient } from 'pg';
+import type { DurableKeyValueStore } from '../kv.js';
+import { GroupCommit } from '../group-commit.js';
+import type { Database } from './database.js';
+import { InFlight } from './in-flight.js';
+import { idempotent, transaction } from './pool.js';
+
+export interface PgKeyValueOptions {
+  /** Store name (default `kv`, like the file store's kv.json). */
+  name?: string;
+}
+
+/** A set (json undefined: a delete) or a prune waiting for its commit; resolved with the number of keys pruned. */
+type Pending = ({ key: string; json: string | undefined } | { drop: (key: string, value: unknown) => boolean }) & {
+  resolve: (pruned: number) => void;
+  reject: (reason: unknown) => void;
+};
+
+/**
+ * Opens the key-value store `name` on `db`. Values must be JSON: they come back as JSON would
+ * return them. `set(key, undefined)` deletes the key.
+ */
+export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {}): DurableKeyValueStore {
+  const store = options.name ?? 'kv';
+  const { pool } = db;
+  const inFlight = new InFlight(`${db.where}, table kv (${store})`);
+  const commits = new GroupCommit<Pending>(async (items) => {
+    let pruned: Map<Pending, number>;
+    try {
+      pruned = await transaction(pool, (client) => apply(client, store, items));
+    } catch (err) {
+      for (const item of items) item.reject(err);
+      return;
+    }
+    for (const item of items) item.resolve(pruned.get(item) ?? 0);
+  });
+  const enqueue = (item: Omit<Pending, 'resolve' | 'reject'>) => inFlight.run(() => new Promise<number>((resolve, reject) => commits.add({ ...item, resolve, reject } as Pending)));
+  return {
+    get<T>(key: string): Promise<T | undefined> {
+      return inFlight.run(async () => {
+        const [row] = await idempotent<{ value: T }>(pool, 'SELECT value FROM kv WHERE store = $1 AND key = $2', [store, key]);
+        return row?.value;
+      });
+    },
+    async set<T>(key: string, value: T): Promise<void> {
+      // As JSON now: a caller changing its object afterwards cannot change what is stored.
+      await enqueue({ key, json: value === undefined ? undefined : JSON.stringify(value) });
+    },
+    keys(prefix: string): Promise<string[]> {
+      return inFlight.run(async () => (await idempotent<{ key: string }>(pool, 'SELECT key FROM kv WHERE store = $1 AND starts_with(key, $2) ORDER BY key', [store, prefix])).map((r) => r.key));
+    },
+    prune(drop: (key: string, value: unknown) => boolean): Promise<number> {
+      return enqueue({ drop });
+    },
+    close: () => inFlight.close(),
+  };
+}
+
+/** The group's writes in call order, in the caller's transaction; how many keys each prune removed. */
+async function apply(client: PoolClient, store: string, items: readonly Pending[]): Promise<Map<Pending, number>> {
+  const pruned = new Map<Pending, number>();
+  for (const item of items) {
+    if ('drop' in item) {
+      const { rows } = await client.query<{ key: string; value: unknown }>('SELECT key, value FROM kv WHERE store = $1 FOR UPDATE', [store]);
+      const gone = rows.filter((row) => item.drop(row.key, row.value)).map((row) => row.key);
+      if (gone.length > 0) await client.query('DELETE FROM kv WHERE store = $1 AND key = ANY($2::text[])', [store, gone]);
+      pruned.set(item, gone.length);
+    } else if (item.json === undefined) {
+      await client.query('DELETE FROM kv WHERE store = $1 AND key = $2', [store, item.key]);
+    } else {
+      await client.query(
+        'INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json) ON CONFLICT (store, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()',
+        [store, item.key, item.json],
+      );
+    }
+  }
+  return pruned;
+}
