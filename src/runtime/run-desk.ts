@@ -8,6 +8,7 @@
 import type { Engine } from '../app/engine.js';
 import type { Clock } from '../app/ports.js';
 import type { Config } from '../config/config.js';
+import { databaseUrlSecrets } from '../config/database-url.js';
 import { systemClock } from '../exchange/client.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/app/retention.js';
@@ -17,7 +18,7 @@ import { connectExchange } from './connect-exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
 import { runEvery } from '../app/run-loop.js';
 import { migrateStoredValues } from './migrations.js';
-import { openStores } from './stores.js';
+import { openStores, storeLocation } from './stores.js';
 
 export interface RunOptions {
   /** Overrides for tests and the demo. */
@@ -68,7 +69,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   });
   if (connected.secretHex) secrets.push(connected.secretHex);
 
-  const stores = await openStores(config.dataDir, clock, secrets, logger).catch(async (err: unknown) => {
+  const stores = await openStores(storeLocation(config), clock, secrets, logger).catch(async (err: unknown) => {
     await connected.close();
     throw err;
   });
@@ -108,7 +109,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     mode: config.slack.mode,
     port,
     exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
-    dataDir: config.dataDir,
+    store: stores.where,
     requiredApprovals: config.approvals.required,
   });
 
@@ -141,6 +142,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
 function configSecrets(config: Config): string[] {
   const out = [config.slack.botToken.reveal(), config.slack.signingSecret?.reveal() ?? '', config.slack.appToken?.reveal() ?? ''];
   if (config.exchange.kind === 'remote') out.push(Buffer.from(config.exchange.privateKey.reveal()).toString('hex'));
+  if (config.database) out.push(...databaseUrlSecrets(config.database.url.reveal()));
   return out.filter((s) => s.length > 0);
 }
 

@@ -1,17 +1,23 @@
 /**
- * Operator tool for the audit log.
- *   npm run audit -- verify [--file path]
- *   npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path]
- * Default file: $DATA_DIR/audit.jsonl (DATA_DIR defaults to ./data). Exit codes: 0 fine,
- * 1 the chain does not verify (export still writes its CSV, with a warning), 2 usage or I/O error.
+ * Operator tool for the audit log, in the file store or in PostgreSQL.
+ *   npm run audit -- verify [--file path | --database-url URL]
+ *   npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url URL]
+ * Where: --file, else --database-url, else $DATABASE_URL (the PostgreSQL store, as the bot
+ * chooses), else $DATA_DIR/audit.jsonl (DATA_DIR defaults to ./data). The database is only read:
+ * no migration, no write. Exit codes: 0 fine, 1 the chain does not verify (export still writes its
+ * CSV, with a warning), 2 usage or I/O error. The database URL is never printed.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { fileAuditLines, type AuditLines } from './audit-lines.js';
 import { AUDIT_FILE_NAME } from './audit-log.js';
-import { exportAuditCsv } from './audit-export.js';
-import { verifyAuditLog, type AuditVerifyResult } from './audit-verify.js';
+import { exportAudit } from './audit-export.js';
+import { verifyAudit, type AuditVerifyResult } from './audit-verify.js';
+import { pgAuditLines } from './postgres/audit-lines.js';
+import { describeDatabase } from './postgres/database.js';
+import { createPool } from './postgres/pool.js';
 
 export interface CliIo {
   out: (text: string) => void;
@@ -19,8 +25,8 @@ export interface CliIo {
 }
 
 const USAGE =
-  'usage: npm run audit -- verify [--file path]\n' +
-  '       npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path]\n';
+  'usage: npm run audit -- verify [--file path | --database-url URL]\n' +
+  '       npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url URL]\n';
 
 /**
  * The one place this tool reads the environment (config/ is the bot's reader; an operator tool
@@ -37,43 +43,57 @@ export async function runAuditCli(argv: string[], io: CliIo, env: NodeJS.Process
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { file: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } },
+      options: { file: { type: 'string' }, 'database-url': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } },
     });
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
     return 2;
   }
   const [command, ...extra] = parsed.positionals;
-  const file = parsed.values.file ?? defaultAuditFile(env);
-  if (extra.length > 0 || (command !== 'verify' && command !== 'export')) {
+  if (extra.length > 0 || (command !== 'verify' && command !== 'export') || (parsed.values.file && parsed.values['database-url'])) {
     io.err(USAGE);
     return 2;
   }
-  if (!existsSync(file)) {
-    io.err(`no audit log at ${file} (set DATA_DIR or pass --file)\n`);
+  const opened = openSource(parsed.values.file, parsed.values['database-url'] ?? (parsed.values.file ? undefined : env.DATABASE_URL || undefined), env);
+  if (typeof opened === 'string') {
+    io.err(opened);
     return 2;
   }
+  const { source } = opened;
   try {
-    const result = await verifyAuditLog(file);
+    const result = await verifyAudit(source);
     if (command === 'verify') {
-      if (result.ok) io.out(`${file}: ok, ${result.entries} entries, last hash ${result.lastHash}\n`);
-      else io.err(describeFailure(file, result));
-      if (result.incompleteLastLine) io.err(`${file}: the last line is incomplete (an append a crash interrupted); ignored\n`);
+      if (result.ok) io.out(`${source.where}: ok, ${result.entries} entries, last hash ${result.lastHash}\n`);
+      else io.err(describeFailure(source.where, result));
+      if (result.incompleteLastLine) io.err(`${source.where}: the last line is incomplete (an append a crash interrupted); ignored\n`);
       return result.ok ? 0 : 1;
     }
-    const csv = await exportAuditCsv(file, { from: parsed.values.from, to: parsed.values.to });
+    const csv = await exportAudit(source, { from: parsed.values.from, to: parsed.values.to });
     if (parsed.values.out) writeFileSync(parsed.values.out, csv, { mode: 0o600 });
     else io.out(csv);
-    if (!result.ok) io.err(`warning: exported anyway, but ${describeFailure(file, result)}`);
+    if (!result.ok) io.err(`warning: exported anyway, but ${describeFailure(source.where, result)}`);
     return result.ok ? 0 : 1;
   } catch (err) {
-    io.err(`${(err as Error).message}\n`);
+    io.err(`${source.where}: ${(err as Error).message}\n`);
     return 2;
+  } finally {
+    await opened.close();
   }
 }
 
-function describeFailure(file: string, result: AuditVerifyResult): string {
-  return `${file}: verification FAILED at line ${result.firstBadLine}: ${result.reason} (${result.entries} lines verified before it)\n`;
+/** The audit lines to read, or why there are none. */
+function openSource(file: string | undefined, url: string | undefined, env: NodeJS.ProcessEnv): { source: AuditLines; close: () => Promise<void> } | string {
+  if (url !== undefined) {
+    const pool = createPool({ url, warn: () => {}, max: 1 });
+    return { source: pgAuditLines(pool, describeDatabase(url)), close: () => pool.end() };
+  }
+  const path = file ?? defaultAuditFile(env);
+  if (!existsSync(path)) return `no audit log at ${path} (set DATA_DIR or DATABASE_URL, or pass --file or --database-url)\n`;
+  return { source: fileAuditLines(path), close: async () => {} };
+}
+
+function describeFailure(where: string, result: AuditVerifyResult): string {
+  return `${where}: verification FAILED at ${result.firstBadAt}: ${result.reason} (${result.entries} entries verified before it)\n`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -29,6 +29,19 @@ export interface ScanResult {
 
 /** Streams every complete line of `path` to `visit` in order, reading 1 MiB at a time. */
 export async function scanLines(path: string, visit: (line: Line) => void): Promise<ScanResult> {
+  const chunks = lineChunks(path);
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) return next.value;
+    for (const line of next.value) visit(line);
+  }
+}
+
+/**
+ * The complete lines of `path` in order, as the lines of each 1 MiB read, for a reader that awaits
+ * between them (a copy writing each batch elsewhere); returns where complete lines end.
+ */
+export async function* lineChunks(path: string): AsyncGenerator<Line[], ScanResult> {
   const handle = await open(path, 'r');
   try {
     let carry: Buffer = Buffer.alloc(0);
@@ -41,14 +54,16 @@ export async function scanLines(path: string, visit: (line: Line) => void): Prom
       if (bytesRead === 0) break;
       position += bytesRead;
       const data = carry.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      const lines: Line[] = [];
       let start = 0;
       for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
         lineNo++;
-        visit({ text: data.toString('utf8', start, nl), offset: carryOffset + start, length: nl - start, lineNo });
+        lines.push({ text: data.toString('utf8', start, nl), offset: carryOffset + start, length: nl - start, lineNo });
         start = nl + 1;
       }
       carry = data.subarray(start);
       carryOffset += start;
+      if (lines.length > 0) yield lines;
     }
     return { completeEnd: carryOffset, size: position };
   } finally {

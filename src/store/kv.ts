@@ -12,6 +12,9 @@ import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.
 import { acquireLock } from './lock.js';
 import { GroupCommit } from './group-commit.js';
 
+/** The key-value store's name when none is given (kv.json; the `store` column in PostgreSQL). */
+export const DEFAULT_KV_NAME = 'kv';
+
 /** Format version of the key-value file. */
 export const KV_VERSION = 1;
 
@@ -51,7 +54,7 @@ export interface FileKeyValueStore extends DurableKeyValueStore {
  * come back as JSON would return them. `set(key, undefined)` deletes the key.
  */
 export async function openKeyValueStore(options: KeyValueOptions): Promise<FileKeyValueStore> {
-  const name = options.name ?? 'kv';
+  const name = options.name ?? DEFAULT_KV_NAME;
   mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
   const file = join(options.dir, `${name}.json`);
   const lock = acquireLock(join(options.dir, `${name}.lock`), options.warn ? { warn: options.warn } : {});

@@ -62,6 +62,6 @@ describe('audit CLI', () => {
     mkdirSync(join(empty, 'data'));
     expect(await runAuditCli(['verify'], t.io, { DATA_DIR: join(empty, 'data') })).toBe(2);
     expect(t.err.join('')).toMatch(/usage/);
-    expect(t.err.join('')).toMatch(/no audit log at .*audit\.jsonl \(set DATA_DIR or pass --file\)/);
+    expect(t.err.join('')).toMatch(/no audit log at .*audit\.jsonl \(set DATA_DIR or DATABASE_URL, or pass --file or --database-url\)/);
   });
 });

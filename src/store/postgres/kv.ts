@@ -6,7 +6,7 @@
  * sets meanwhile is either judged or kept.
  */
 import type { PoolClient } from 'pg';
-import type { DurableKeyValueStore } from '../kv.js';
+import { DEFAULT_KV_NAME, type DurableKeyValueStore } from '../kv.js';
 import { GroupCommit } from '../group-commit.js';
 import type { Database } from './database.js';
 import { InFlight } from './in-flight.js';
@@ -28,7 +28,7 @@ type Pending = ({ key: string; json: string | undefined } | { drop: (key: string
  * return them. `set(key, undefined)` deletes the key.
  */
 export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {}): DurableKeyValueStore {
-  const store = options.name ?? 'kv';
+  const store = options.name ?? DEFAULT_KV_NAME;
   const { pool } = db;
   const inFlight = new InFlight(`${db.where}, table kv (${store})`);
   const commits = new GroupCommit<Pending>(async (items) => {

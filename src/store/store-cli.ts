@@ -1,0 +1,69 @@
+/**
+ * Operator tool for moving between stores.
+ *   npm run store -- copy --to postgres://… [--from DATA_DIR]
+ * Copies a file store (default $DATA_DIR, else ./data) into an empty PostgreSQL database (the
+ * schema is created), verifies the audit chain read back from it, and prints what it copied. Stop
+ * the bot first: the files' locks refuse a copy while it runs. Exit codes: 0 copied and verified,
+ * 1 copied but the chain read back does not match (do not start on it), 2 usage error or nothing
+ * copied (an empty target is required). The database URL is never printed.
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';
+import { isFinishedRequest } from '../domain/record.js';
+import type { CliIo } from './audit-cli.js';
+import { copyFileStoreToPostgres, CopyVerificationError, type CopyCounts } from './postgres/copy-from-files.js';
+import { describeDatabase } from './postgres/database.js';
+
+const USAGE = 'usage: npm run store -- copy --to postgres://user:password@host:5432/database [--from DATA_DIR]\n';
+
+/** Runs the tool on `argv` (without node and script) and returns the exit code. */
+export async function runStoreCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { to: { type: 'string' }, from: { type: 'string' } } });
+  } catch (err) {
+    io.err(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...extra] = parsed.positionals;
+  const url = parsed.values.to;
+  if (command !== 'copy' || extra.length > 0 || !url) {
+    io.err(USAGE);
+    return 2;
+  }
+  const from = parsed.values.from ?? (env.DATA_DIR || './data');
+  const warnings: string[] = [];
+  try {
+    const counts = await copyFileStoreToPostgres(
+      { dataDir: from, repository: { name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION } },
+      url,
+      (m) => warnings.push(m),
+    );
+    for (const w of warnings) io.err(`note: ${w}\n`);
+    io.out(summary(from, counts));
+    return 0;
+  } catch (err) {
+    for (const w of warnings) io.err(`note: ${w}\n`);
+    io.err(`copy of ${from} into ${describeDatabase(url)}: ${(err as Error).message}\n`);
+    return err instanceof CopyVerificationError ? 1 : 2;
+  }
+}
+
+function summary(from: string, c: CopyCounts): string {
+  return (
+    `copied ${from} into ${c.where}\n` +
+    `  live requests      ${c.live}\n` +
+    `  finished requests  ${c.history} (${c.historyLines} history lines)\n` +
+    `  outbox entries     ${c.outbox}\n` +
+    `  key-value entries  ${c.kv}\n` +
+    `  audit entries      ${c.audit}, chain verified in the database, last hash ${c.lastHash}\n`
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runStoreCli(process.argv.slice(2), {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+  });
+}
