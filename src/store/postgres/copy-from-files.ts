@@ -7,7 +7,7 @@
  * interrupted move to history is finished) and are never changed by the copy otherwise.
  * Afterwards the chain is read back from the database and verified against the file's.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PoolClient } from 'pg';
 import type { z } from 'zod';
@@ -60,6 +60,9 @@ const BATCH = 500;
 
 export async function copyFileStoreToPostgres<R extends { id: string }>(source: CopySource<R>, url: string, warn: (message: string) => void): Promise<CopyCounts> {
   const { dataDir, repository } = source;
+  // Opening would create an empty store where there is none: a mistyped folder must not copy nothing.
+  const { live } = repositoryFiles(dataDir, repository.name);
+  if (!existsSync(live)) throw new StoreCorruptError(live, 'there is no file store here (set --from or DATA_DIR to the bot\'s data folder); nothing was copied');
   const repo = await openRepository({ dir: dataDir, ...repository, warn });
   const kv = await openKeyValueStore({ dir: dataDir, warn }).catch(async (err: unknown) => {
     await repo.close();

@@ -9,7 +9,7 @@ import { createExchangeListings } from '../../../src/exchange/engine-port/listin
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock, Logger } from '../../../src/app/ports.js';
+import type { AuditLog, Clock, Logger, Repository } from '../../../src/app/ports.js';
 import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/domain/record-schema.js';
@@ -42,7 +42,20 @@ export const USERS = {
   outsider: 'U0OUT0001',
 } as const;
 
-export interface DeskBot {
+/** The stores the bot runs on; by default the file stores in a temporary folder (removed on stop). */
+export interface DeskBotStores {
+  requests: Repository<DeskRequest>;
+  kv: DurableKeyValueStore;
+  audit: AuditLog;
+  close(): Promise<void>;
+}
+
+interface FileStores extends DeskBotStores {
+  requests: DurableRepository<DeskRequest>;
+  audit: DurableAuditLog;
+}
+
+export interface DeskBot<S extends DeskBotStores = FileStores> {
   sandbox: Sandbox;
   /** The client (wrapped as asked): the bot gets the engine's port over it, and its listings. */
   exchange: ExchangeApi;
@@ -50,9 +63,9 @@ export interface DeskBot {
   slack: SlackRequester;
   bot: ComposedDesk;
   config: Config;
-  requests: DurableRepository<DeskRequest>;
-  kv: DurableKeyValueStore;
-  audit: DurableAuditLog;
+  requests: S['requests'];
+  kv: S['kv'];
+  audit: S['audit'];
   logs: { level: string; message: string; data?: Record<string, unknown> }[];
   /** Advance the exchange (and engine) clock by `ms` in steps, ticking the engine after each. */
   runFor(ms: number, step?: number): Promise<void>;
@@ -74,7 +87,13 @@ export interface DeskBotOptions {
   clientTimeoutMs?: number;
 }
 
-export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
+/** A bot on whichever stores (what the flows in flows.ts need). */
+export type AnyDeskBot = DeskBot<DeskBotStores>;
+
+export function startDeskBot(o?: DeskBotOptions): Promise<DeskBot>;
+/** The bot on stores the test opens (on the engine's clock), e.g. PostgreSQL; closed by stop(). */
+export function startDeskBot<S extends DeskBotStores>(o: DeskBotOptions & { stores: (clock: Clock) => Promise<S> }): Promise<DeskBot<S>>;
+export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock) => Promise<DeskBotStores> } = {}): Promise<DeskBot<DeskBotStores>> {
   const key = makeKey();
   const sandbox = await startSandbox({
     seed: o.seed ?? 'slack-e2e',
@@ -88,10 +107,8 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
   // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.
   const slackClock: Clock = { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
-  const dir = mkdtempSync(join(tmpdir(), 'slack-e2e-'));
-  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
-  const kv = await openKeyValueStore({ dir });
-  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock: engineClock });
+  const stores = await (o.stores ?? openFileStores)(engineClock);
+  const { requests, kv, audit } = stores;
 
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
   const config = loadConfig({
@@ -160,6 +177,22 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
       await bot.stop();
       await fake.stop();
       await sandbox.close();
+      await stores.close();
+    },
+  };
+}
+
+/** The durable file stores in a new temporary folder, removed when they are closed. */
+async function openFileStores(clock: Clock): Promise<FileStores> {
+  const dir = mkdtempSync(join(tmpdir(), 'slack-e2e-'));
+  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
+  const kv = await openKeyValueStore({ dir });
+  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock });
+  return {
+    requests,
+    kv,
+    audit,
+    async close() {
       await Promise.all([requests.close(), kv.close(), audit.close()]);
       rmSync(dir, { recursive: true, force: true });
     },
