@@ -11,6 +11,7 @@ type Bench = () => Promise<BenchRow[]>;
 const BENCHES: Array<[string, () => Promise<Bench>]> = [
   ['exchange', async () => (await import('./exchange.js')).benchExchange],
   ['store', async () => (await import('./store.js')).benchStore],
+  ['postgres', async () => (await import('./postgres.js')).benchPostgres],
   ['engine', async () => (await import('./engine.js')).benchEngine],
   ['slack', async () => (await import('./slack.js')).benchSlack],
   ['polling', async () => (await import('./polling.js')).benchPolling],

@@ -12,20 +12,21 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { openAuditLog } from '../src/store/audit-log.js';
 import { openRepository, repositoryFiles, type DurableRepository } from '../src/store/repository.js';
+import type { Repository } from '../src/app/ports.js';
 import type { BenchRow } from './row.js';
 
 const SIZES = [100, 10_000, 100_000] as const;
 const LIVE = 5;
-const CYCLES = 300; // request lifecycles per size, 6 transitions each: 1,800 samples, so a p99 is not two stray fsyncs
-const WARMUP = 5;
+export const CYCLES = 300; // request lifecycles per size, 6 transitions each: 1,800 samples, so a p99 is not two stray fsyncs
+export const WARMUP = 5;
 const TARGET_MS = 5;
 const MAX_RATIO = 1.5;
 
 const STATES = ['pending', 'approved', 'executing', 'submitted', 'completed', 'failed', 'rejected'] as const;
-const FINAL = new Set<string>(['completed', 'failed', 'rejected']);
+export const FINAL = new Set<string>(['completed', 'failed', 'rejected']);
 
 /** A realistic crypto withdrawal request, about 1 KB of JSON once approved and submitted. */
-const BenchRequestSchema = z.object({
+export const BenchRequestSchema = z.object({
   id: z.string(),
   kind: z.literal('crypto_withdrawal'),
   state: z.enum(STATES),
@@ -56,12 +57,12 @@ const BenchRequestSchema = z.object({
   slack: z.object({ channel: z.string(), ts: z.string() }),
   reason: z.string().nullable(),
 });
-type BenchRequest = z.infer<typeof BenchRequestSchema>;
+export type BenchRequest = z.infer<typeof BenchRequestSchema>;
 
 const HASH = 'c4ad19f4b68fc8b0f311ea5d63baffc39dbfe8c0c7475032b1d4454a8a4d3859';
 const AT = '2025-06-01T10:00:00.000Z';
 
-function request(id: string, state: BenchRequest['state']): BenchRequest {
+export function request(id: string, state: BenchRequest['state']): BenchRequest {
   const approved = state !== 'pending';
   const executed = ['executing', 'submitted', 'completed', 'failed'].includes(state);
   return {
@@ -99,7 +100,7 @@ function request(id: string, state: BenchRequest['state']): BenchRequest {
 /** The lifecycle a request goes through: six persisted transitions, the last one to history. */
 const LIFECYCLE: Array<BenchRequest['state']> = ['pending', 'pending', 'approved', 'executing', 'submitted', 'completed'];
 
-function p99(samples: number[]): number {
+export function p99(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!;
 }
@@ -133,7 +134,7 @@ async function setUp(size: number): Promise<{ dir: string; repo: DurableReposito
 }
 
 /** Runs one request through its lifecycle, returning the time of each persisted transition. */
-async function lifecycle(repo: DurableRepository<BenchRequest>, id: string): Promise<number[]> {
+export async function lifecycle(repo: Repository<BenchRequest>, id: string): Promise<number[]> {
   const times: number[] = [];
   for (const state of LIFECYCLE) {
     const started = performance.now();

@@ -1,0 +1,54 @@
+/**
+ * PostgreSQL store benchmark: a persisted transition (mutate resolved after COMMIT) on a real
+ * throwaway cluster with fsync on, with 10,000 finished requests in history and a few live ones,
+ * the same request lifecycle as the file store's bench (store.ts). Loopback TCP, password auth,
+ * the bot's own pool settings. Runnable alone: `npx tsx bench/postgres.ts`.
+ */
+import { pathToFileURL } from 'node:url';
+import { openDatabase } from '../src/store/postgres/database.js';
+import { openPgRepository } from '../src/store/postgres/repository.js';
+import { noPostgresReason, startPostgres } from '../test/support/postgres-cluster.js';
+import type { BenchRow } from './row.js';
+import { BenchRequestSchema, CYCLES, FINAL, lifecycle, p99, request, WARMUP } from './store.js';
+
+const HISTORY = 10_000;
+const LIVE = 5;
+const TARGET_MS = 10;
+const NAME = `transition p99 on PostgreSQL (fsync on, ${HISTORY.toLocaleString('en')} finished behind)`;
+
+export async function benchPostgres(): Promise<BenchRow[]> {
+  if (noPostgresReason) return [{ name: NAME, value: Number.NaN, unit: 'ms', target: `< ${TARGET_MS} ms; ${noPostgresReason}`, pass: false }];
+  const cluster = await startPostgres({ fsync: true });
+  try {
+    const db = await openDatabase({ url: await cluster.createDatabase('bench'), warn: () => {} });
+    try {
+      const repo = await openPgRepository(db, { name: 'requests', schema: BenchRequestSchema, isFinished: (r) => FINAL.has(r.state), version: 1 });
+      await db.pool.query(
+        `INSERT INTO records (store, id, body, finished_seq)
+         SELECT 'requests', 'H' || lpad(i::text, 7, '0'), replace($1, 'HXXXXXXX', 'H' || lpad(i::text, 7, '0'))::json, nextval('records_finished_seq')
+         FROM generate_series(1, $2) AS i`,
+        [JSON.stringify(request('HXXXXXXX', 'completed')), HISTORY],
+      );
+      for (let i = 0; i < LIVE; i++) await repo.mutate(`L${i}`, () => ({ next: request(`L${i}`, i % 2 ? 'submitted' : 'pending'), result: undefined }));
+      await db.pool.query('VACUUM ANALYZE records');
+      const samples: number[] = [];
+      for (let cycle = 0; cycle < WARMUP + CYCLES; cycle++) {
+        const times = await lifecycle(repo, `B${cycle}`);
+        if (cycle >= WARMUP) samples.push(...times);
+      }
+      await repo.close();
+      const value = p99(samples);
+      return [{ name: NAME, value, unit: 'ms', target: `< ${TARGET_MS} ms`, pass: value < TARGET_MS }];
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await cluster.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = await benchPostgres();
+  for (const r of rows) console.log(`${r.pass ? 'pass' : 'FAIL'}  ${r.name}: ${r.value.toFixed(3)} ${r.unit} (target ${r.target})`);
+  process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
+}
