@@ -11,9 +11,11 @@ import { pgAuditLines } from '../../../src/store/postgres/audit-lines.js';
 import { openPgAuditLog } from '../../../src/store/postgres/audit-log.js';
 import { openDatabase, type Database } from '../../../src/store/postgres/database.js';
 import { openPgKeyValueStore } from '../../../src/store/postgres/kv.js';
+import { CommitOutcomeUnknownError } from '../../../src/store/postgres/errors.js';
 import { transaction } from '../../../src/store/postgres/pool.js';
 import { openPgRepository } from '../../../src/store/postgres/repository.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { until } from '../../support/until.js';
 import { isFinished, rec, TestRecordSchema } from '../support/records.js';
 
@@ -88,5 +90,29 @@ describePostgres('the PostgreSQL store when the server restarts or ends sessions
     expect((await requests.get('A'))?.count).toBe(0);
     await requests.mutate('A', (cur) => ({ next: { ...cur!, count: 3 }, result: null }));
     expect((await requests.get('A'))?.count).toBe(3);
+  });
+
+  it('a COMMIT whose answer is lost says the outcome is unknown; a read then shows it was stored', async () => {
+    const url = await pg.cluster.createDatabase();
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: pg.cluster.port });
+    try {
+      db = await openDatabase({ url: url.replace(`:${pg.cluster.port}/`, `:${proxy.port}/`), warn: () => {}, maxConnections: 2 });
+      const requests = await openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 });
+      await requests.mutate('A', () => ({ next: rec('A'), result: null }));
+      // node-postgres sends a plain COMMIT as a simple query: 'Q', length, "COMMIT\0".
+      proxy.cutWhen = (chunk) => chunk.includes('COMMIT\0');
+      const lost = requests.mutate('A', (cur) => ({ next: { ...cur!, count: 7 }, result: null }));
+      await expect(lost).rejects.toThrow(CommitOutcomeUnknownError);
+      await expect(lost).rejects.toThrow(/broke while a change was being committed .*it may or may not be stored/);
+      proxy.cutWhen = undefined;
+      expect((await requests.get('A'))?.count).toBe(7);
+      await requests.mutate('A', (cur) => ({ next: { ...cur!, count: 8 }, result: null }));
+      expect((await requests.get('A'))?.count).toBe(8);
+      await requests.close();
+    } finally {
+      await db?.close();
+      db = undefined;
+      await proxy.close();
+    }
   });
 });
