@@ -70,4 +70,9 @@ export interface Config {
   dataDir: string;
   pollIntervalMs: number;
   logLevel: LogLevelName;
+  /**
+   * Where /healthz, /readyz and /metrics are served besides PORT (HTTP mode), or at all (Socket
+   * Mode, which has no PORT); unset: not served there (0: any free port).
+   */
+  healthPort: number | undefined;
 }
