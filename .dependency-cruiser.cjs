@@ -18,7 +18,7 @@
 const under = (...folders) => `^src/(${folders.join('|')})/`;
 
 /** The top-level folders of src/ that have a rule below; anything else is an unknown layer. */
-const LAYERS = ['domain', 'ports', 'app', 'exchange', 'store', 'config', 'slack', 'sandbox', 'devtools', 'demo', 'runtime'];
+const LAYERS = ['domain', 'ports', 'app', 'exchange', 'store', 'config', 'slack', 'ops', 'sandbox', 'devtools', 'demo', 'runtime'];
 
 /** exchange/ files with pure protocol facts and types, no I/O. */
 const EXCHANGE_PURE = ['wire-api', 'schemas', 'statuses', 'assumptions', 'secret'];
@@ -70,6 +70,12 @@ module.exports = {
       'slack',
       ['app', 'domain', 'ports', 'config'],
       'slack/ drives the engine (app/), reads the exchange only through the ports (ports/exchange-port.ts, ports/exchange-listings.ts) and renders domain facts; it imports neither the store nor the exchange (issue 12).',
+    ),
+    layer(
+      'ops',
+      ['app', 'domain', 'ports'],
+      'ops/ (health, readiness, metrics) watches the desk through the engine\'s ports (requests, audit, key-value) and plain ' +
+        'numbers the composition hands it (exchange calls, Slack acks, leadership); it knows no Slack, store, exchange or config.',
     ),
     layer('sandbox', ['exchange', 'domain', 'ports'], 'The local exchange shares the protocol facts of exchange/ and nothing of the bot.'),
     layer('devtools', [], 'The fake Slack Web API stands alone: it imports nothing of src/.'),
