@@ -7,13 +7,14 @@ import { onlyThisWorkspace } from './workspace-binding.js';
 import { refusingFutureRequests } from './request-freshness.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, SocketModeReceiver, type Logger } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, type CustomRoute, type Logger } from '@slack/bolt';
 import type { Config } from '../../config/config.js';
 import { rolesOf, type SlackContext, type SlackDeps } from './slack-context.js';
 import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
 import { ModalCache } from './modal-cache.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
+import { SlackAuthCheck } from './auth-check.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -34,6 +35,10 @@ export interface CreateSlackAppOptions {
   config: Config;
   deps: SlackDeps;
   receiverOptions?: SlackReceiverOptions;
+  /** HTTP mode: more GET endpoints beside /slack/events (the operations endpoints). */
+  routes?: CustomRoute[];
+  /** Told each acknowledgement's latency in seconds (see start() and observeSocketAcks). */
+  observeAck?: (seconds: number) => void;
 }
 
 export interface SlackApp {
@@ -44,10 +49,12 @@ export interface SlackApp {
   start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening, then waits for the listeners still at work after their ack. */
   stop(): Promise<void>;
+  /** Whether auth.test with the bot token has succeeded (auth-check.ts). */
+  authChecked(): boolean;
 }
 
 /** Create the Slack app over the ports in `deps`; nothing listens until start(). */
-export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSlackAppOptions): SlackApp {
+export function createSlackApp({ config, deps, receiverOptions = {}, routes = [], observeAck = () => {} }: CreateSlackAppOptions): SlackApp {
   const botToken = config.slack.botToken.reveal();
   const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
   // Every Slack library gets this logger, never a logLevel: given only a level, Bolt, the receivers
@@ -62,6 +69,7 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
   const appToken = config.slack.appToken?.reveal();
   if (appToken !== undefined) {
     const receiver = new SocketModeReceiver({ appToken, logger });
+    observeSocketAcks(receiver, observeAck);
     app = new App({ ...common, receiver });
   } else {
     const signingSecret = config.slack.signingSecret?.reveal();
@@ -70,6 +78,7 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
     httpReceiver = new HTTPReceiver({
       signingSecret,
       endpoints: EVENTS_PATH,
+      customRoutes: routes,
       processBeforeResponse: false,
       ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
       logger,
@@ -99,7 +108,8 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
       inFlight.delete(work);
     }
   });
-  app.use(onlyThisWorkspace(() => app.client.auth.test(), (m) => app.logger.warn(m)));
+  const auth = new SlackAuthCheck(() => app.client.auth.test(), (m) => app.logger.warn(m));
+  app.use(onlyThisWorkspace(() => auth.run(), (m) => app.logger.warn(m)));
   registerListeners(app, context);
   app.error(async (error) => {
     // Bolt's errors can carry the request; log the kind and message only.
@@ -111,15 +121,20 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
     context,
     mode: httpReceiver ? 'http' : 'socket',
     async start() {
+      void auth.run().catch(() => undefined);
       if (!httpReceiver) {
         await app.start();
         return {};
       }
       const port = receiverOptions.port ?? config.slack.port;
       const server = (await app.start(receiverOptions.host === undefined ? port : { port, host: receiverOptions.host })) as Server;
-      // A request waits for its ack from arrival until its response is sent (ack-gate.ts).
-      server.on('request', (_req, res) => {
+      // A Slack request waits for its ack from arrival until its response is sent (ack-gate.ts);
+      // the operations endpoints on the same server are no ack anyone waits for.
+      server.on('request', (req, res) => {
+        if ((req.url ?? '').split('?')[0] !== EVENTS_PATH) return;
+        const arrived = performance.now();
         const release = context.ackGate.enter();
+        res.once('finish', () => observeAck((performance.now() - arrived) / 1000));
         res.once('finish', release);
         res.once('close', release);
       });
@@ -130,5 +145,26 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
       await app.stop();
       await Promise.allSettled([...inFlight]);
     },
+    authChecked: () => auth.passed(),
   };
+}
+
+/**
+ * Socket Mode acks go back over the socket: the time from an envelope's arrival (the socket
+ * client's `slack_event`) to its ack leaving (`outgoing_message`, which every ack is sent as), by
+ * envelope id. An envelope never acked is forgotten once many newer ones arrived.
+ */
+function observeSocketAcks(receiver: SocketModeReceiver, observe: (seconds: number) => void): void {
+  const arrived = new Map<string, number>();
+  receiver.client.on('slack_event', ({ envelope_id: id }: { envelope_id?: string }) => {
+    if (id === undefined) return;
+    arrived.set(id, performance.now());
+    if (arrived.size > 1_000) arrived.delete(arrived.keys().next().value!);
+  });
+  receiver.client.on('outgoing_message', ({ envelope_id: id }: { envelope_id?: string }) => {
+    const at = id === undefined ? undefined : arrived.get(id);
+    if (at === undefined) return;
+    arrived.delete(id!);
+    observe((performance.now() - at) / 1000);
+  });
 }
