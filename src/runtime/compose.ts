@@ -6,6 +6,8 @@
  *   -> App Home (reads only) -> the Slack notifier (reports the engine's events; refreshes homes)
  *   -> the engine -> compliance (its notifier, declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
+ * The operations side (src/ops/) watches it all: the audit log it is given counts what it records,
+ * and /healthz, /readyz and /metrics are served beside /slack/events in HTTP mode.
  *
  * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
  * with theirs. start() recovers in-flight work before listening; the loops are the caller's.
@@ -30,6 +32,8 @@ import { createHomes } from '../slack/home/homes.js';
 import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
 import type { SlackRetryOptions } from '../slack/app/slack-retry.js';
 import { complianceClient, notifierClient } from '../slack/app/web-clients.js';
+import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
+import { watchDesk, type WatchedDesk } from '../ops/watch-desk.js';
 
 export interface DeskParts {
   config: Config;
@@ -47,6 +51,8 @@ export interface DeskParts {
   engineConfig?: EngineConfigInput;
   ids?: Ids;
   tradePairs?: readonly string[];
+  /** The desk's operations side (runDesk's, which its exchange client reports to); default: a fresh one, always leader. */
+  ops?: DeskOps;
 }
 
 export interface ComposedDesk {
@@ -57,6 +63,8 @@ export interface ComposedDesk {
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
+  /** Readiness and the operations endpoints (served on PORT in HTTP mode; runDesk serves them on HEALTH_PORT). */
+  ops: WatchedDesk;
   /** Recovers in-flight work (engine.start), then listens. Resolves with the bound port in HTTP mode. */
   start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening and waits for listeners and queued notices. */
@@ -64,7 +72,10 @@ export interface ComposedDesk {
 }
 
 export function composeDesk(p: DeskParts): ComposedDesk {
-  const { config, clock, exchange, requests, kv, audit } = p;
+  const { config, clock, exchange, requests, kv } = p;
+  // The Slack app is built last, and readiness asks it only when a probe comes, after start().
+  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => 'leader' }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked() });
+  const { audit } = ops;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
   const reads = createDeskReads({ requests, policy, clock });
@@ -113,6 +124,8 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     config,
     deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
+    routes: ops.routes,
+    observeAck: ops.observeAck,
   });
 
   return {
@@ -122,6 +135,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     declarations,
     depositWatch,
     slack,
+    ops,
     async start() {
       await engine.start();
       return slack.start();

@@ -3,7 +3,8 @@
  * process environment; the demo calls it with a local one. Order matters and is the point of this
  * file: the exchange and the stores first (a corrupt or locked file stops everything before Slack
  * hears of us), stored values migrated, then the desk composed (compose.ts), recovery of in-flight
- * executions, listening, then the loops.
+ * executions, listening, then the loops. The operations side (src/ops/) comes first of all: the
+ * exchange client reports every call to it, and HEALTH_PORT answers while the rest starts.
  */
 import type { Engine } from '../app/engine.js';
 import type { Clock } from '../app/ports.js';
@@ -17,6 +18,9 @@ import { connectExchange } from './connect-exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
 import { runEvery } from '../app/run-loop.js';
 import { migrateStoredValues } from './migrations.js';
+import { createDeskOps } from '../ops/desk-ops.js';
+import { EXCHANGE_PROBE_MS, probeWhenQuiet } from '../ops/exchange-probe.js';
+import { startHealthServer, type HealthServer } from '../ops/health-server.js';
 import { openStores } from './stores.js';
 
 export interface RunOptions {
@@ -52,6 +56,8 @@ export interface RunningDesk {
   /** HTTP mode: the bound port, and the interface it listens on. */
   port: number | undefined;
   host: string | undefined;
+  /** Where /healthz, /readyz and /metrics are served besides PORT, when HEALTH_PORT is set: the bound port. */
+  healthPort: number | undefined;
   /** Stop the loops, stop listening, let queued notices finish, close the files. */
   stop(): Promise<void>;
 }
@@ -61,8 +67,15 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   const clock = options.clock ?? systemClock;
   const secrets = configSecrets(config);
   const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
+  const ops = createDeskOps({
+    clock,
+    // The file store holds an exclusive lease on DATA_DIR (store/lock.ts): no other bot runs this desk, so this one leads.
+    leadership: () => 'leader',
+    processMetrics: true,
+  });
 
   const connected = await connectExchange(config.exchange, logger, {
+    onRequest: (entry) => ops.exchange.observe(entry),
     ...(options.sandboxPort !== undefined ? { sandboxPort: options.sandboxPort } : {}),
     ...(options.sandboxQuoteLifetimeMs !== undefined ? { sandboxQuoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
   });
@@ -89,24 +102,41 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     requests,
     kv,
     audit,
+    ops,
     logger: (part) => logger.child(part),
     // The Slack libraries log through the process logger even when a caller (tests) tunes the receiver.
     receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
   });
   const { engine } = desk;
-  const { port, host } = await desk.start();
+  const health = await serveHealth(config, desk.ops.routes, logger);
+  const { port, host } = await desk.start().catch(async (err: unknown) => {
+    await health?.close();
+    throw err;
+  });
 
   const abort = new AbortController();
-  const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
+  const engineLog = logger.child('engine');
+  // The engine's ticks (as engine.run runs them), tracked: each tick polls what is submitted.
+  const loops: Promise<void>[] = [
+    runEvery({ signal: abort.signal, clock, intervalMs: options.tickMs ?? 1_000, what: 'tick', logger: engineLog }, ops.polling.track('status', () => engine.tick())),
+    runEvery(
+      { signal: abort.signal, clock, intervalMs: EXCHANGE_PROBE_MS, what: 'exchange probe', logger: engineLog },
+      probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }),
+    ),
+  ];
   // A wall-clock timer, unref'd and cleared on stop: a day-long sleep must not keep a stopped process alive.
   const pruning = setInterval(() => void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err })), PRUNE_INTERVAL_MS);
   pruning.unref();
   const watch = desk.depositWatch;
-  if (watch) loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, () => watch.poll()));
+  if (watch) {
+    const poll = ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp);
+    loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, poll));
+  }
 
   logger.info('desk bot started', {
     mode: config.slack.mode,
     port,
+    healthPort: health?.port,
     exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
     dataDir: config.dataDir,
     requiredApprovals: config.approvals.required,
@@ -121,6 +151,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     logger,
     port,
     host,
+    healthPort: health?.port,
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();
@@ -132,9 +163,23 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
         }
         await stores.close();
         await connected.close();
+        await health?.close();
         logger.info('desk bot stopped');
       })()),
   };
+}
+
+/**
+ * HEALTH_PORT, when set: the operations endpoints on their own port, listening before the desk
+ * starts so liveness answers during recovery and the Socket Mode connection. Socket Mode without it
+ * has no endpoints at all, which is said once.
+ */
+async function serveHealth(config: Config, routes: ComposedDesk['ops']['routes'], logger: ProcessLogger): Promise<HealthServer | undefined> {
+  if (config.healthPort === undefined) {
+    if (config.slack.mode === 'socket') logger.warn('HEALTH_PORT is unset: in Socket Mode /healthz, /readyz and /metrics are served nowhere');
+    return undefined;
+  }
+  return startHealthServer({ port: config.healthPort, routes });
 }
 
 /** Every secret value the configuration holds, for the redactors. */
