@@ -4,6 +4,8 @@
  * recording every call (SLACK_API_URL), the sandbox exchange over real HTTP with the real signed
  * client, the real engine, and the durable file stores in a temporary folder. The sandbox clock
  * only moves when the test advances it, and the engine and the listeners read that same clock.
+ * The operations side (src/ops/) is wired as runDesk wires it: the client reports every call to it,
+ * and /healthz, /readyz and /metrics answer beside /slack/events.
  */
 import { createExchangeListings } from '../../../src/exchange/engine-port/listings.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +23,7 @@ import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/excha
 import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
+import { createDeskOps, type DeskOps } from '../../../src/ops/desk-ops.js';
 import { EVENTS_PATH } from '../../../src/slack/app/slack-app.js';
 import { ACTION, BLOCK } from '../../../src/slack/kit/slack-ids.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
@@ -49,6 +52,10 @@ export interface DeskBot {
   fake: FakeSlackApi;
   slack: SlackRequester;
   bot: ComposedDesk;
+  /** The desk's operations side; its endpoints are at `${origin}/healthz` etc. */
+  ops: DeskOps;
+  /** http://127.0.0.1:<bound port> */
+  origin: string;
   config: Config;
   requests: DurableRepository<DeskRequest>;
   kv: DurableKeyValueStore;
@@ -81,7 +88,8 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     clock: createSandboxClock({ startMs: T0, followRealTime: false }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
   });
-  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000 });
+  const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() }, leadership: () => 'leader' });
+  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000, logger: (e) => ops.exchange.observe(e) });
   const exchange = o.exchange ? o.exchange(client) : client;
   const port = createExchangePort(exchange);
   const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
@@ -118,6 +126,7 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     requests,
     kv,
     audit,
+    ops,
     logger: () => logger,
     tradePairs: ['BTC-USD', 'ETH-USD', 'BTC-SGD'],
     engineConfig: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } },
@@ -125,7 +134,8 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
   });
   const { port: boundPort } = await bot.start();
-  const slack = new SlackRequester(`http://127.0.0.1:${boundPort}${EVENTS_PATH}`, SIGNING_SECRET);
+  const origin = `http://127.0.0.1:${boundPort}`;
+  const slack = new SlackRequester(`${origin}${EVENTS_PATH}`, SIGNING_SECRET);
   const idle = () => bot.engine.idle();
   return {
     sandbox,
@@ -133,6 +143,8 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
     fake,
     slack,
     bot,
+    ops,
+    origin,
     config,
     requests,
     kv,
