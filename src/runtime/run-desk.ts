@@ -110,7 +110,11 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   const { engine } = desk;
   const health = await serveHealth(config, desk.ops.routes, logger);
   const { port, host } = await desk.start().catch(async (err: unknown) => {
+    // Slack refused the token, say, or PORT is taken: let go of the port, the files' lease and the exchange.
     await health?.close();
+    await engine.idle();
+    await stores.close();
+    await connected.close();
     throw err;
   });
 

@@ -14,7 +14,6 @@ import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
 import { ModalCache } from './modal-cache.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
-import { SlackAuthCheck } from './auth-check.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -49,7 +48,7 @@ export interface SlackApp {
   start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening, then waits for the listeners still at work after their ack. */
   stop(): Promise<void>;
-  /** Whether auth.test with the bot token has succeeded (auth-check.ts). */
+  /** Whether Slack accepted the bot token: auth.test succeeded (start() waits for it). */
   authChecked(): boolean;
 }
 
@@ -62,7 +61,10 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
   // tickets the guard withholds (library-log.ts). The WebClients share the App's logger.
   const logger = guardSlackLogger(receiverOptions.logger ?? consoleSlackLogger(config.logLevel));
   // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
-  const common = { token: botToken, clientOptions, convoStore: false as const, logger };
+  // deferInitialization: Bolt checks the bot token (auth.test) in init(), which start() awaits. Left
+  // to the constructor, the check runs unawaited: a refused token (or Slack unreachable through
+  // the retries) rejects with nobody listening, which ends the process with a stack trace.
+  const common = { token: botToken, clientOptions, convoStore: false as const, logger, deferInitialization: true };
 
   let app: App;
   let httpReceiver: HTTPReceiver | undefined;
@@ -108,20 +110,22 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
       inFlight.delete(work);
     }
   });
-  const auth = new SlackAuthCheck(() => app.client.auth.test(), (m) => app.logger.warn(m));
-  app.use(onlyThisWorkspace(() => auth.run(), (m) => app.logger.warn(m)));
+  app.use(onlyThisWorkspace(() => app.client.auth.test(), (m) => app.logger.warn(m)));
   registerListeners(app, context);
   app.error(async (error) => {
     // Bolt's errors can carry the request; log the kind and message only.
     app.logger.error(`listener failed: ${error.name}: ${error.message}`);
   });
 
+  let authChecked = false;
   return {
     app,
     context,
     mode: httpReceiver ? 'http' : 'socket',
     async start() {
-      void auth.run().catch(() => undefined);
+      // A refused token stops the start here, with Slack's reason (invalid_auth, account_inactive).
+      await app.init();
+      authChecked = true;
       if (!httpReceiver) {
         await app.start();
         return {};
@@ -145,7 +149,7 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
       await app.stop();
       await Promise.allSettled([...inFlight]);
     },
-    authChecked: () => auth.passed(),
+    authChecked: () => authChecked,
   };
 }
 
