@@ -50,6 +50,7 @@ const FIXTURE: Record<string, readonly string[]> = {
     '../exchange/wire-api.js', // slack-arrows-down: slack reads the exchange through the ports only
     '../store/db.js', // slack-arrows-down
   ],
+  'src/ops/metrics.ts': ['../app/engine.js', '../store/db.js'], // allowed, ops-arrows-down
   'src/sandbox/index.ts': ['../exchange/wire-api.js', '../slack/render.js'], // allowed, sandbox-arrows-down
   'src/devtools/fake.ts': ['../domain/money.js'], // devtools-arrows-down
   'src/runtime/bot.ts': ['../sandbox/index.js', '../store/db.js', '../slack/render.js'], // allowed: composition
@@ -72,6 +73,7 @@ const EXPECTED = [
   ['exchange-arrows-down', 'src/exchange/client.ts', 'src/app/engine.ts'],
   ['no-unknown-layer', 'src/newlayer/thing.ts', 'src/domain/money.ts'],
   ['not-to-unresolvable', 'src/domain/money.ts', './missing.js'],
+  ['ops-arrows-down', 'src/ops/metrics.ts', 'src/store/db.ts'],
   ['ports-arrows-down', 'src/ports/exchange.ts', 'src/app/engine.ts'],
   ['sandbox-arrows-down', 'src/sandbox/index.ts', 'src/slack/render.ts'],
   ['sandbox-only-from-composition', 'src/app/engine.ts', 'src/sandbox/index.ts'],
