@@ -1,0 +1,40 @@
+/** A button that runs one sandbox operation and says, beside it, whether the sandbox took it. */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Ack } from '../../protocol.js';
+
+export function useOp(after: () => Promise<void>) {
+  const [result, setResult] = useState<{ ok: boolean; text: string }>();
+  const [busy, setBusy] = useState(false);
+  const run = async (op: () => Promise<Ack>, done: string) => {
+    setBusy(true);
+    setResult(undefined);
+    const ack = await op();
+    setBusy(false);
+    setResult(ack.ok ? { ok: true, text: done } : { ok: false, text: ack.error });
+    await after();
+  };
+  return { run, busy, result };
+}
+
+export function OpResult({ result }: { result?: { ok: boolean; text: string } }) {
+  if (!result) return null;
+  return result.ok ? (
+    <div class="op-done" role="status">
+      {result.text}
+    </div>
+  ) : (
+    <div class="action-error" role="alert">
+      {result.text}
+    </div>
+  );
+}
+
+export function PanelSection({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <div class="panel-section">
+      <h3>{title}</h3>
+      {children}
+    </div>
+  );
+}
