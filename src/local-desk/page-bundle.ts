@@ -56,6 +56,7 @@ export const PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Local desk</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ROUTES.styles}">
 <script defer src="${ROUTES.bundle}"></script>
 </head>

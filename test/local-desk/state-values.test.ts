@@ -67,7 +67,7 @@ describe('radio buttons and external selects (counterparty modal)', () => {
 
 describe('block_actions payloads', () => {
   it('a button carries its text, value and style', () => {
-    const [placedButton] = choiceView().blocks.flatMap((b) => (b.type === 'actions' ? b.elements : []));
+    const [placedButton] = choiceView().blocks.flatMap((b) => ('elements' in b && b.type === 'actions' ? b.elements : []));
     expect(actionPayload(placedButton as never, 'withdraw_choice', 'withdraw_choose_crypto', '1714572180.000000')).toEqual({
       type: 'button',
       block_id: 'withdraw_choice',

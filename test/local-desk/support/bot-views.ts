@@ -40,23 +40,26 @@ export const walletAnswer = () =>
     { id: 'w2', name: 'Bitstamp', type: 'hosted', riskLevel: 'medium' },
   ]);
 
+/** The request the fixtures' approval messages are about. */
+export const PENDING_REQUEST: ApprovalMessageInput['request'] = {
+  kind: 'crypto_withdrawal',
+  asset: 'BTC',
+  network: 'Bitcoin',
+  amount: '0.25',
+  fee: '0.0005',
+  total: '0.2505',
+  destination: { label: 'Cold wallet', address: DESTINATIONS[0]!.address },
+  purpose: 'Rebalance to cold storage',
+  note: 'Before the weekend <please>',
+};
+
 export const pendingApproval = (over: Partial<ApprovalMessageInput> = {}) =>
   approvalMessage({
     requestId: 'R7K2QX',
     requesterId: PEOPLE.trader.id,
     createdAt: AT,
     expiresAt: AT + 3_600_000,
-    request: {
-      kind: 'crypto_withdrawal',
-      asset: 'BTC',
-      network: 'Bitcoin',
-      amount: '0.25',
-      fee: '0.0005',
-      total: '0.2505',
-      destination: { label: 'Cold wallet', address: DESTINATIONS[0]!.address },
-      purpose: 'Rebalance to cold storage',
-      note: 'Before the weekend <please>',
-    },
+    request: PENDING_REQUEST,
     snapshotHash: '3f2a9c',
     requiredApprovals: 2,
     approvals: [],
