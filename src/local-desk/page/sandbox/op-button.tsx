@@ -38,3 +38,13 @@ export function PanelSection({ title, children }: { title: string; children: Com
     </div>
   );
 }
+
+/** A labelled control: the label names it by its `for`, so the control's own value never joins its name. */
+export function Field({ id, label, children }: { id: string; label: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children}
+    </div>
+  );
+}

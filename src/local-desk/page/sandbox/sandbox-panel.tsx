@@ -8,7 +8,7 @@ import { LABELS, PANEL_FAULTS, PANEL_FAULT_TARGETS, type PanelFault, type PanelF
 import { sandboxOp } from '../live/api.js';
 import { formatSlackDate } from '../mrkdwn/dates.js';
 import { useDesk } from '../shell/desk.js';
-import { OpResult, PanelSection, useOp } from './op-button.js';
+import { Field, OpResult, PanelSection, useOp } from './op-button.js';
 import { useSandbox } from './use-sandbox.js';
 
 const STEPS = [
@@ -90,18 +90,16 @@ function Deposit({ state, refresh }: { state: SandboxState; refresh: () => Promi
           if (valid) void op.run(() => sandboxOp('deposit', { currency, amount, needsCounterpartyInfo: needsInfo }), `Deposit of ${amount} ${currency} arrived.`);
         }}
       >
-        <label class="field">
-          <span>Deposit currency</span>
-          <select value={currency} onChange={(e) => setCurrency((e.currentTarget as HTMLSelectElement).value)}>
+        <Field id="sandbox-deposit-currency" label="Deposit currency">
+          <select id="sandbox-deposit-currency" value={currency} onChange={(e) => setCurrency((e.currentTarget as HTMLSelectElement).value)}>
             {state.currencies.map((c) => (
               <option key={c}>{c}</option>
             ))}
           </select>
-        </label>
-        <label class="field">
-          <span>Deposit amount</span>
-          <input type="text" inputMode="decimal" placeholder="e.g. 0.75" value={amount} onInput={(e) => setAmount((e.currentTarget as HTMLInputElement).value.trim())} />
-        </label>
+        </Field>
+        <Field id="sandbox-deposit-amount" label="Deposit amount">
+          <input id="sandbox-deposit-amount" type="text" inputMode="decimal" placeholder="e.g. 0.75" value={amount} onInput={(e) => setAmount((e.currentTarget as HTMLInputElement).value.trim())} />
+        </Field>
         <label class="check">
           <input type="checkbox" checked={needsInfo} onChange={(e) => setNeedsInfo((e.currentTarget as HTMLInputElement).checked)} />
           <span>Needs the sender declared (Travel Rule)</span>
@@ -129,20 +127,18 @@ function Price({ state, refresh }: { state: SandboxState; refresh: () => Promise
           if (valid) void op.run(() => sandboxOp('price', { symbol, price }), `${symbol} is now ${price}.`);
         }}
       >
-        <label class="field">
-          <span>Price of</span>
-          <select value={symbol} onChange={(e) => setSymbol((e.currentTarget as HTMLSelectElement).value)}>
+        <Field id="sandbox-price-of" label="Price of">
+          <select id="sandbox-price-of" value={symbol} onChange={(e) => setSymbol((e.currentTarget as HTMLSelectElement).value)}>
             {state.prices.map((p) => (
               <option key={p.symbol} value={p.symbol}>
                 {p.symbol} (now {p.price})
               </option>
             ))}
           </select>
-        </label>
-        <label class="field">
-          <span>New price</span>
-          <input type="text" inputMode="decimal" placeholder={current ?? 'e.g. 65000'} value={price} onInput={(e) => setPrice((e.currentTarget as HTMLInputElement).value.trim())} />
-        </label>
+        </Field>
+        <Field id="sandbox-new-price" label="New price">
+          <input id="sandbox-new-price" type="text" inputMode="decimal" placeholder={current ?? 'e.g. 65000'} value={price} onInput={(e) => setPrice((e.currentTarget as HTMLInputElement).value.trim())} />
+        </Field>
         <button type="submit" class="kit-button primary" disabled={!valid || op.busy}>
           Set price
         </button>
@@ -167,30 +163,27 @@ function Faults({ state, refresh }: { state: SandboxState; refresh: () => Promis
           if (valid) void op.run(() => sandboxOp('fault', { fault, on, ...(count !== undefined ? { times: count } : {}) }), `Fault set: ${PANEL_FAULTS[fault]}.`);
         }}
       >
-        <label class="field">
-          <span>Fault</span>
-          <select value={fault} onChange={(e) => setFault((e.currentTarget as HTMLSelectElement).value as PanelFault)}>
+        <Field id="sandbox-fault" label="Fault">
+          <select id="sandbox-fault" value={fault} onChange={(e) => setFault((e.currentTarget as HTMLSelectElement).value as PanelFault)}>
             {(Object.keys(PANEL_FAULTS) as PanelFault[]).map((f) => (
               <option key={f} value={f}>
                 {PANEL_FAULTS[f]}
               </option>
             ))}
           </select>
-        </label>
-        <label class="field">
-          <span>Fault on</span>
-          <select value={on} onChange={(e) => setOn((e.currentTarget as HTMLSelectElement).value as PanelFaultTarget)}>
+        </Field>
+        <Field id="sandbox-fault-on" label="Fault on">
+          <select id="sandbox-fault-on" value={on} onChange={(e) => setOn((e.currentTarget as HTMLSelectElement).value as PanelFaultTarget)}>
             {(Object.keys(PANEL_FAULT_TARGETS) as PanelFaultTarget[]).map((t) => (
               <option key={t} value={t}>
                 {PANEL_FAULT_TARGETS[t]}
               </option>
             ))}
           </select>
-        </label>
-        <label class="field">
-          <span>Times (empty: until cleared)</span>
-          <input type="text" inputMode="numeric" value={times} onInput={(e) => setTimes((e.currentTarget as HTMLInputElement).value)} aria-invalid={!valid || undefined} />
-        </label>
+        </Field>
+        <Field id="sandbox-fault-times" label="Times (empty: until cleared)">
+          <input id="sandbox-fault-times" type="text" inputMode="numeric" value={times} onInput={(e) => setTimes((e.currentTarget as HTMLInputElement).value)} aria-invalid={!valid || undefined} />
+        </Field>
         <div class="button-row">
           <button type="submit" class="kit-button primary" disabled={!valid || op.busy}>
             Set fault
