@@ -156,6 +156,16 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     await pendingMessage().getByRole('button', { name: '1 reply' }).waitFor();
     expect(await pendingMessage().getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
     expect(await pendingMessage().innerText()).toContain('(edited)');
+
+    // The server goes away and comes back: the page reconnects and follows on.
+    const connections = desk.connections.length;
+    desk.dropStreams();
+    await expect.poll(() => desk.connections.length).toBeGreaterThan(connections);
+    desk.update(PEOPLE.trader.id, (s) => ({
+      ...s,
+      messages: [...s.messages, { channel: CHANNELS.approvals.id, ts: tsAt(AT + 140_000), threadTs: PENDING_TS, text: ':outbox_tray: Sent to the exchange.', author: { kind: 'bot' } }],
+    }));
+    await pendingMessage().getByRole('button', { name: '2 replies' }).waitFor();
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
   });
 

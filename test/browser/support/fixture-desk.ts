@@ -27,6 +27,8 @@ export interface FixtureDesk {
   show(personId: string, snapshot: Omit<Snapshot, 'version'>): void;
   /** Change a person's snapshot in place and push it. */
   update(personId: string, change: (s: Snapshot) => Omit<Snapshot, 'version'>): void;
+  /** End every open events stream, as a restarting server would. */
+  dropStreams(): void;
   /** The first POST (after index `from`) that matches, waiting for it. */
   waitForPost(match: (p: Post) => boolean, from?: number, timeoutMs?: number): Promise<Post>;
   close(): Promise<void>;
@@ -58,6 +60,9 @@ export async function startFixtureDesk(defaultPerson: string, sandbox: SandboxSt
       const current = snapshots.get(personId);
       if (!current) throw new Error(`no snapshot for ${personId}`);
       desk.show(personId, change(current));
+    },
+    dropStreams() {
+      for (const set of streams.values()) for (const res of set) res.end();
     },
     async waitForPost(match, from = 0, timeoutMs = 5_000) {
       const until = Date.now() + timeoutMs;

@@ -32,6 +32,17 @@ function ModalView({ modal, stacked }: { modal: DeskModal; stacked: boolean }) {
   const dialog = useRef<HTMLDivElement>(null);
   const titleId = `${surfaceKey}-title`.replace(/[^A-Za-z0-9_-]/g, '_');
 
+  // Escape closes the modal wherever the focus is (a confirm or an open list takes it first).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      void close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
   useEffect(() => {
     const first = dialog.current?.querySelector<HTMLElement>('.modal-body input, .modal-body select, .modal-body textarea, .modal-body button');
     (first ?? dialog.current)?.focus();
@@ -68,12 +79,6 @@ function ModalView({ modal, stacked }: { modal: DeskModal; stacked: boolean }) {
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            void close();
-          }
-        }}
       >
         <header class="modal-header">
           {stacked && (

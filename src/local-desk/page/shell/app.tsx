@@ -9,6 +9,7 @@ import { EnteredStore } from '../live/entered-store.js';
 import { ReaderContext, type Reader } from '../mrkdwn/render.js';
 import { ModalHost } from '../modal/modal.js';
 import { SandboxPanel } from '../sandbox/sandbox-panel.js';
+import { Avatar } from './avatar.js';
 import { ChannelPane } from './channel-pane.js';
 import { latestTs } from './conversation.js';
 import { botOf, DeskContext, type Desk } from './desk.js';
@@ -73,6 +74,12 @@ export function App() {
             <button type="button" class="topbar-button" aria-expanded={sandboxShown} onClick={() => setSandboxShown(!sandboxShown)}>
               Sandbox panel
             </button>
+            <span class="topbar-me">
+              <Avatar id={me.id} initials={me.initials} size={26} />
+              <span>
+                {me.name} <span class="topbar-role">· {me.role}</span>
+              </span>
+            </span>
           </header>
           <Sidebar place={current} unread={unread} onOpen={setPlace} onActAs={actAs} />
           <main class="pane">

@@ -62,16 +62,13 @@ function PeopleSwitcher({ people, me, onActAs }: { people: Person[]; me: Person;
       <label for="act-as" class="switcher-label">
         {LABELS.actAs}
       </label>
-      <div class="switcher-row">
-        <Avatar id={me.id} initials={me.initials} size={28} />
-        <select id="act-as" value={me.id} onChange={(e) => onActAs((e.currentTarget as HTMLSelectElement).value)}>
-          {people.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name} ({p.role})
-            </option>
-          ))}
-        </select>
-      </div>
+      <select id="act-as" value={me.id} onChange={(e) => onActAs((e.currentTarget as HTMLSelectElement).value)}>
+        {people.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name} ({p.role})
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

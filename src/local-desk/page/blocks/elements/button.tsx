@@ -20,7 +20,8 @@ export function KitButton({ element, blockId, actionId }: ElementProps) {
   const style = element.style === 'primary' || element.style === 'danger' ? element.style : '';
   return (
     <>
-      <button type="button" class={`kit-button ${style}`} aria-busy={busy} disabled={busy} onClick={() => (confirm ? setConfirming(true) : press())}>
+      {/* Busy is aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
+      <button type="button" class={`kit-button ${style}`} aria-busy={busy} aria-disabled={busy} onClick={() => !busy && (confirm ? setConfirming(true) : press())}>
         {plainText(element.text)}
       </button>
       {confirming && confirm && <ConfirmDialog confirm={confirm} onConfirm={press} onDeny={() => setConfirming(false)} />}

@@ -27,11 +27,15 @@ export function Overflow({ element, blockId, actionId }: ElementProps) {
   };
   return (
     <div class="kit-overflow">
-      <button type="button" class="kit-button overflow-button" aria-label="More actions" aria-haspopup="menu" aria-expanded={open} aria-controls={menuId} disabled={busy} onClick={() => setOpen(!open)}>
+      <button type="button" class="kit-button overflow-button" aria-label="More actions" aria-haspopup="menu" aria-expanded={open} aria-controls={menuId} aria-disabled={busy} onClick={() => !busy && setOpen(!open)}>
         ⋯
       </button>
       {open && (
-        <div id={menuId} role="menu" class="overflow-menu" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+        <div id={menuId} role="menu" class="overflow-menu" onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            e.stopPropagation();
+            setOpen(false);
+          }}>
           {asOptions(element.options).map((o, i) => (
             <button type="button" role="menuitem" key={o.value ?? i} onClick={() => pick(o)}>
               {plainText(o.text)}
