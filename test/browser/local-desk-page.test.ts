@@ -354,6 +354,77 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     expect(await page.getByRole('main').innerText()).toContain('files.uploadV2 a CSV file for the DM');
   });
 
+  it('draws the rest of the Block Kit it supports (written here: the bot sends none of it today)', async () => {
+    const plain = (text: string) => ({ type: 'plain_text', text, emoji: true });
+    const deleteOption = { text: plain('Delete'), value: 'delete' };
+    const asia = { text: plain('Asia desk'), value: 'asia' };
+    const sms = { text: plain('SMS'), value: 'sms' };
+    desk.update(PEOPLE.trader.id, (s) => ({
+      ...s,
+      messages: [
+        ...s.messages,
+        {
+          channel: CHANNELS.desk.id,
+          ts: tsAt(AT + 9_000),
+          blocks: [
+            {
+              type: 'section',
+              block_id: 'menu',
+              text: { type: 'mrkdwn', text: 'A saved report' },
+              accessory: {
+                type: 'overflow',
+                action_id: 'report_menu',
+                options: [{ text: plain('Edit'), value: 'edit' }, deleteOption],
+                confirm: { title: plain('Delete it?'), text: plain('It cannot be undone.'), confirm: plain('Delete'), deny: plain('Keep'), style: 'danger' },
+              },
+            },
+            { type: 'section', text: plain('*not bold* :x:') },
+            { type: 'image', image_url: 'https://example.com/chart.png', alt_text: 'chart', title: plain('Chart') },
+            { type: 'actions', block_id: 'desks', elements: [{ type: 'static_select', action_id: 'desk', placeholder: plain('Pick a desk'), option_groups: [{ label: plain('Regions'), options: [asia] }] }] },
+          ],
+          author: { kind: 'bot' },
+        },
+      ],
+      modals: [
+        {
+          id: 'V7',
+          hash: 'x',
+          view: {
+            type: 'modal',
+            title: plain('Alerts'),
+            submit: plain('Save'),
+            blocks: [{ type: 'input', block_id: 'notify', label: plain('Notify by'), element: { type: 'checkboxes', action_id: 'notify', options: [{ text: plain('Email'), value: 'email' }, sms] } }],
+          },
+        },
+      ],
+    }));
+    await open();
+    const dialog = page.getByRole('dialog', { name: 'Alerts' });
+    await dialog.getByRole('group', { name: 'Notify by' }).getByRole('checkbox', { name: 'SMS' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect((await desk.waitForPost((p) => p.name === 'submit')).body).toEqual({ as: PEOPLE.trader.id, viewId: 'V7', values: { notify: { notify: { type: 'checkboxes', selected_options: [sms] } } } });
+    desk.update(PEOPLE.trader.id, (s) => ({ ...s, modals: [] }));
+    await dialog.waitFor({ state: 'detached' });
+
+    const message = log('#desk').getByRole('article').filter({ hasText: 'A saved report' });
+    expect(await message.innerText()).toContain('*not bold* \u274c');
+    await message.getByRole('img', { name: 'chart' }).waitFor();
+    await message.getByRole('button', { name: 'More actions' }).click();
+    await message.getByRole('menu').getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete it?' }).getByRole('button', { name: 'Delete' }).click();
+    const deleted = await desk.waitForPost((p) => p.name === 'action');
+    expect(deleted.body.action).toMatchObject({ type: 'overflow', block_id: 'menu', action_id: 'report_menu', selected_option: deleteOption });
+
+    const picker = message.getByRole('combobox', { name: 'Pick a desk' });
+    // A native select's option groups are <optgroup>s (no role a locator can reach inside a combobox).
+    expect(await picker.locator('optgroup').getAttribute('label')).toBe('Regions');
+    const before = desk.posts.length;
+    await picker.selectOption({ label: 'Asia desk' });
+    const picked = await desk.waitForPost((p) => p.name === 'action', before);
+    expect(picked.body).toMatchObject({ container: { type: 'message', channel: CHANNELS.desk.id }, action: { type: 'static_select', block_id: 'desks', action_id: 'desk', selected_option: asia } });
+    expect(picked.body.values).toEqual({ desks: { desk: { type: 'static_select', selected_option: asia } } });
+  });
+
   it('switches person: a new live view as them, their time zone, their App Home', async () => {
     await page.goto(desk.url);
     await log('#desk').waitFor();
