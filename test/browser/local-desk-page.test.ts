@@ -97,6 +97,9 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     const explorer = thread.getByRole('link', { name: 'View on the explorer' });
     expect(await explorer.getAttribute('href')).toBe('https://explorer.example/tx/0xabc');
     expect(await thread.innerText()).toContain('Sent to the exchange as wd_8f3a: status processing.');
+    // The parent is drawn twice (channel and thread): names and descriptions still point at one element each.
+    const duplicateIds = await page.evaluate(`[...document.querySelectorAll('[id]')].map((e) => e.id).filter((id, i, all) => all.indexOf(id) !== i)`);
+    expect(duplicateIds).toEqual([]);
     await shot('approval-channel');
   });
 

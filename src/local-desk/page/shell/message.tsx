@@ -16,13 +16,16 @@ export interface MessageProps {
   message: DeskMessage;
   /** Replies under it (top-level messages only). */
   replies?: DeskMessage[];
+  /** Where it is drawn: a thread's parent is also in the channel, and ids must stay unique. */
+  place?: 'log' | 'thread';
 }
 
-export function Message({ message, replies = [] }: MessageProps) {
+export function Message({ message, replies = [], place = 'log' }: MessageProps) {
   const desk = useDesk();
   const now = Date.now();
   const author = authorOf(message, desk);
-  const id = `msg-${message.channel}-${message.ts}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  const surfaceKey = `msg-${message.channel}-${message.ts}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  const id = `${place}-${surfaceKey}`;
   const last = replies[replies.length - 1];
   return (
     <article class={`message${message.ephemeral ? ' ephemeral' : ''}`} aria-labelledby={`${id}-author ${id}-time`}>
@@ -43,7 +46,7 @@ export function Message({ message, replies = [] }: MessageProps) {
             {messageTime(message.ts, desk.me.tz, now)}
           </time>
         </div>
-        <SurfaceHost surfaceKey={id} container={{ type: 'message', channel: message.channel, ts: message.ts }} blocks={message.blocks ?? []}>
+        <SurfaceHost surfaceKey={surfaceKey} idPrefix={id} container={{ type: 'message', channel: message.channel, ts: message.ts }} blocks={message.blocks ?? []}>
           <MessageBody message={message} />
         </SurfaceHost>
         {message.edited && <span class="edited">(edited)</span>}

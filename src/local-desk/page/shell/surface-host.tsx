@@ -11,7 +11,10 @@ import { SurfaceContext, type Surface } from '../blocks/surface.js';
 import { useDesk } from './desk.js';
 
 export interface SurfaceHostProps {
+  /** Whose entries these are (a message drawn twice, in its channel and its thread, shares them). */
   surfaceKey: string;
+  /** Prefix of the DOM ids, unique on the page; defaults to surfaceKey. */
+  idPrefix?: string;
   container: ActionContainer;
   blocks: unknown;
   errors?: Readonly<Record<string, string>>;
@@ -19,12 +22,12 @@ export interface SurfaceHostProps {
   children: ComponentChildren;
 }
 
-export function SurfaceHost({ surfaceKey, container, blocks, errors, edited, children }: SurfaceHostProps) {
+export function SurfaceHost({ surfaceKey, idPrefix, container, blocks, errors, edited, children }: SurfaceHostProps) {
   const desk = useDesk();
   const entered = useEntered(desk.store, surfaceKey);
   const as = desk.me.id;
   const surface: Surface = {
-    key: surfaceKey,
+    key: idPrefix ?? surfaceKey,
     entered,
     errors: errors ?? {},
     ...(edited ? { edited } : {}),

@@ -20,14 +20,14 @@ export function ThreadPane({ channel, ts, onClose }: { channel: string; ts: stri
         </button>
       </header>
       <div class="thread-body">
-        {parent ? <Message message={parent} /> : <p class="empty">This message is no longer here.</p>}
+        {parent ? <Message message={parent} place="thread" /> : <p class="empty">This message is no longer here.</p>}
         <div class="reply-count" role="separator">
           <span>
             {replies.length} {replies.length === 1 ? 'reply' : 'replies'}
           </span>
         </div>
         {replies.map((m) => (
-          <Message key={m.ts} message={m} />
+          <Message key={m.ts} message={m} place="thread" />
         ))}
       </div>
     </aside>

@@ -3,11 +3,13 @@ import { useState } from 'preact/hooks';
 import { actionPayload, actionTs } from '../state-values.js';
 import { asConfirm } from '../kit.js';
 import { plainText } from '../text.js';
+import { elementId, useSurface } from '../surface.js';
 import { useAction } from '../use-action.js';
 import { ConfirmDialog } from './confirm.js';
 import type { ElementProps } from './props.js';
 
 export function KitButton({ element, blockId, actionId }: ElementProps) {
+  const surface = useSurface();
   const { run, busy } = useAction();
   const [confirming, setConfirming] = useState(false);
   const confirm = asConfirm(element.confirm);
@@ -24,7 +26,7 @@ export function KitButton({ element, blockId, actionId }: ElementProps) {
       <button type="button" class={`kit-button ${style}`} aria-busy={busy} aria-disabled={busy} onClick={() => !busy && (confirm ? setConfirming(true) : press())}>
         {plainText(element.text)}
       </button>
-      {confirming && confirm && <ConfirmDialog confirm={confirm} onConfirm={press} onDeny={() => setConfirming(false)} />}
+      {confirming && confirm && <ConfirmDialog id={elementId(surface, blockId, actionId, 'confirm')} confirm={confirm} onConfirm={press} onDeny={() => setConfirming(false)} />}
     </>
   );
 }

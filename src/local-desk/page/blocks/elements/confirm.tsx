@@ -1,13 +1,11 @@
 /** A confirm object as Slack shows it: an alert dialog named by its title, with its deny and confirm buttons. */
 import { useEffect, useRef } from 'preact/hooks';
 import { KitText, plainText } from '../text.js';
-import { elementId, useSurface } from '../surface.js';
 import type { Confirm } from '../kit.js';
 
-export function ConfirmDialog({ confirm, onConfirm, onDeny }: { confirm: Confirm; onConfirm: () => void; onDeny: () => void }) {
-  const surface = useSurface();
+/** `id`: unique on the page, for the title and text the dialog is named and described by. */
+export function ConfirmDialog({ id, confirm, onConfirm, onDeny }: { id: string; confirm: Confirm; onConfirm: () => void; onDeny: () => void }) {
   const yes = useRef<HTMLButtonElement>(null);
-  const id = elementId(surface, 'confirm');
   useEffect(() => yes.current?.focus(), []);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'Escape') return;

@@ -43,7 +43,7 @@ export function Overflow({ element, blockId, actionId }: ElementProps) {
           ))}
         </div>
       )}
-      {pending && confirm && <ConfirmDialog confirm={confirm} onConfirm={() => send(pending)} onDeny={() => setPending(undefined)} />}
+      {pending && confirm && <ConfirmDialog id={elementId(surface, blockId, actionId, 'confirm')} confirm={confirm} onConfirm={() => send(pending)} onDeny={() => setPending(undefined)} />}
     </div>
   );
 }
