@@ -1,7 +1,11 @@
+/** The pieces every sandbox form uses: a section, a labelled field, an operation with its result beside it. */
 /** A button that runs one sandbox operation and says, beside it, whether the sandbox took it. */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Ack } from '../../protocol.js';
+
+/** A decimal string as the sandbox takes it: digits and one point, no sign, no exponent. */
+export const DECIMAL = /^\d+(\.\d+)?$/;
 
 export function useOp(after: () => Promise<void>) {
   const [result, setResult] = useState<{ ok: boolean; text: string }>();
