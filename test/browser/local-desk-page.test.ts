@@ -109,6 +109,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     await pendingMessage().getByRole('button', { name: 'Approve', exact: true }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Approve this request?' });
     expect(await confirm.innerText()).toContain('You approve the crypto withdrawal 0.25 BTC to Cold wallet (request R7K2QX).');
+    await shot('approve-confirm');
     await confirm.getByRole('button', { name: 'Not yet' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(desk.posts).toEqual([]);
@@ -355,6 +356,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     await dm.getByText('Not drawn here: video').waitFor();
     await dm.getByText('Not drawn here: datepicker').waitFor();
     expect(await page.getByRole('main').innerText()).toContain('files.uploadV2 a CSV file for the DM');
+    await shot('direct-message-not-drawn');
   });
 
   it('draws the rest of the Block Kit it supports (written here: the bot sends none of it today)', async () => {

@@ -17,7 +17,6 @@ import { HomePane } from './home-pane.js';
 import type { Place } from './place.js';
 import { Sidebar } from './sidebar.js';
 import { ThreadPane } from './thread-pane.js';
-import { UndrawnCalls } from './undrawn-calls.js';
 import { compareTs } from './time.js';
 
 /** The person in the address (?as=U…), so a reload keeps who you are. */
@@ -83,7 +82,6 @@ export function App() {
           </header>
           <Sidebar place={current} unread={unread} onOpen={setPlace} onActAs={actAs} />
           <main class="pane">
-            <UndrawnCalls />
             {current.kind === 'home' ? <HomePane /> : channel ? <ChannelPane key={channel.id} channel={channel} /> : <p class="empty">This channel is gone.</p>}
           </main>
           {thread && <ThreadPane channel={thread.channel} ts={thread.ts} onClose={() => setThread(undefined)} />}

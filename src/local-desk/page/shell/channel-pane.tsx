@@ -7,6 +7,7 @@ import type { Channel } from '../../protocol.js';
 import { Avatar } from './avatar.js';
 import { channelLog, repliesOf } from './conversation.js';
 import { useDesk } from './desk.js';
+import { UndrawnCalls } from './undrawn-calls.js';
 import { Message } from './message.js';
 import { MessageBox } from './message-box.js';
 import { dayKey, dayLabel } from './time.js';
@@ -39,6 +40,7 @@ export function ChannelPane({ channel }: { channel: Channel }) {
         <h1>{title}</h1>
         {channel.purpose && <p class="purpose">{channel.purpose}</p>}
       </header>
+      <UndrawnCalls />
       <div
         ref={log}
         role="log"

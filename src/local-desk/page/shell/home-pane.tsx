@@ -8,6 +8,7 @@ import { send } from '../live/api.js';
 import { Blocks } from '../blocks/blocks.js';
 import { Avatar } from './avatar.js';
 import { useDesk } from './desk.js';
+import { UndrawnCalls } from './undrawn-calls.js';
 import { SurfaceHost } from './surface-host.js';
 
 export function HomePane() {
@@ -26,6 +27,7 @@ export function HomePane() {
         <h1>{desk.bot.name}</h1>
         <span class="purpose">{LABELS.home}</span>
       </header>
+      <UndrawnCalls />
       <div class="home-body">
         {error && (
           <div class="action-error" role="alert">
