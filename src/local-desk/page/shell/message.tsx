@@ -8,7 +8,7 @@ import { LABELS } from '../../protocol.js';
 import { Blocks } from '../blocks/blocks.js';
 import { Mrkdwn } from '../mrkdwn/render.js';
 import { Avatar } from './avatar.js';
-import { useDesk } from './desk.js';
+import { useDesk, type Desk } from './desk.js';
 import { SurfaceHost } from './surface-host.js';
 import { messageDateTime, messageTime } from './time.js';
 
@@ -70,7 +70,7 @@ function MessageBody({ message }: { message: DeskMessage }) {
   return <Mrkdwn text={message.text ?? ''} />;
 }
 
-function authorOf(message: DeskMessage, desk: ReturnType<typeof useDesk>): { id: string; name: string; initials: string; bot: boolean } {
+function authorOf(message: DeskMessage, desk: Desk): { id: string; name: string; initials: string; bot: boolean } {
   if (message.author.kind === 'bot') return { id: 'bot', name: desk.bot.name, initials: desk.bot.initials, bot: true };
   const personId = message.author.id;
   const person = desk.snapshot.people.find((p) => p.id === personId);
