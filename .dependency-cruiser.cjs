@@ -110,6 +110,22 @@ module.exports = {
       },
     },
     {
+      name: 'local-desk-page-only-protocol',
+      comment:
+        'The local desk\'s page runs in the browser: of the project it imports only src/local-desk/protocol.ts (the one ' +
+        'definition of routes, snapshot and requests it shares with the server), never the bot, the server or Node.',
+      severity: 'error',
+      from: { path: '^src/local-desk/page/' },
+      to: { path: '^src/', pathNot: ['^src/local-desk/page/', '^src/local-desk/protocol\\.ts$'] },
+    },
+    {
+      name: 'local-desk-page-no-node',
+      comment: 'The page is bundled for the browser: no Node core module (fs, http, path …).',
+      severity: 'error',
+      from: { path: '^src/local-desk/page/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'no-unknown-layer',
       comment:
         'A new top-level file or folder of src/ has no arrows yet: give it a layer rule above (or make it part of ' +
