@@ -78,10 +78,21 @@ export interface Repository<R extends { id: string }> {
   readonly outbox: Outbox;
 }
 
-/** Small durable values: polling positions, cursors. Written with fsync before resolving. */
+/**
+ * Small durable values: polling positions, cursors, Slack references and form markers. Written
+ * with fsync before resolving. Every replica of the bot shares one store, so a value is what any
+ * of them reads next, and `setIfAbsent` is the one way to claim something (a form's submission,
+ * a bank account's removal) that two replicas may try at once.
+ */
 export interface KeyValueStore {
   get<T>(key: string): Promise<T | undefined>;
+  /** `undefined` deletes the key. */
   set<T>(key: string, value: T): Promise<void>;
+  /**
+   * Stores `value` only if `key` holds nothing, atomically against every other write to the store
+   * (from any replica); true when this call stored it. Durable before it resolves, like `set`.
+   */
+  setIfAbsent<T>(key: string, value: T): Promise<boolean>;
 }
 
 export interface AuditEntryInput {
