@@ -71,7 +71,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const slackLibraryLogger = p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel);
   const client = notifierClient(config, slackLibraryLogger);
 
-  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client });
+  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client, kv });
   const notifier = createSlackNotifier({
     client,
     channel: config.channels.approval,

@@ -126,7 +126,10 @@ export async function startDeskBot(o: DeskBotOptions = {}): Promise<DeskBot> {
   });
   const { port: boundPort } = await bot.start();
   const slack = new SlackRequester(`http://127.0.0.1:${boundPort}${EVENTS_PATH}`, SIGNING_SECRET);
-  const idle = () => bot.engine.idle();
+  const idle = async () => {
+    await bot.slack.idle();
+    await bot.engine.idle();
+  };
   return {
     sandbox,
     exchange,
