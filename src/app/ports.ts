@@ -109,6 +109,28 @@ export interface AuditLog {
   append(entry: AuditEntryInput): Promise<void>;
 }
 
+// ---- leadership -------------------------------------------------------------------------------
+
+export type Role = 'leader' | 'follower';
+
+/**
+ * Whether this process is, among the replicas sharing one store, the one that does the background
+ * work: the engine's ticks (expiries, reconciles, executions of approved requests, status
+ * polling), the deposit watch, outbox delivery to Slack and the retention pruning. At most one
+ * replica is leader at a time; leadership can be lost at any moment (a database session ends) and
+ * gained (the leader died). The work a replica does for the interaction it is answering (a form,
+ * a click) is not background work and runs on every replica.
+ *
+ * Implementations: the file store's (app/leadership.ts LeadershipState, always leader: one process
+ * holds the files' locks), a database's advisory lock polled every few seconds.
+ */
+export interface Leadership {
+  isLeader(): boolean;
+  role(): Role;
+  /** Calls `listener` with the new role after each change; returns the function that unsubscribes it. */
+  onChange(listener: (role: Role) => void): () => void;
+}
+
 // ---- notifier and logging (approval engine) ---------------------------------------------------
 
 export type { DeskEvent, DeskEventType } from './events.js';

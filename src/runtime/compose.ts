@@ -8,7 +8,7 @@
  *   -> the Slack app, its listeners given all of the above.
  *
  * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
- * with theirs. start() recovers in-flight work before listening; the loops are the caller's.
+ * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
  */
 import { createDeclarations, type Declarations } from '../app/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../app/compliance/deposit-watch.js';
@@ -17,7 +17,8 @@ import type { EngineConfigInput } from '../app/engine-config.js';
 import { createDeskReads } from '../app/desk-reads.js';
 import { createEngine, type Engine } from '../app/engine.js';
 import { createRandomIds } from '../app/ids.js';
-import type { AuditLog, Clock, Ids, KeyValueStore, Logger, Notifier, Repository } from '../app/ports.js';
+import type { AuditLog, Clock, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from '../app/ports.js';
+import { LeadershipState } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
@@ -39,6 +40,8 @@ export interface DeskParts {
   requests: Repository<DeskRequest>;
   kv: KeyValueStore;
   audit: AuditLog;
+  /** Whether this replica does the background work; default: the only replica (always leader), as with the file store. */
+  leadership?: Leadership;
   /** The logger of each part (the process logger's children in production). */
   logger: (part: 'engine' | 'slack' | 'compliance') => Logger;
   receiverOptions?: SlackReceiverOptions;
@@ -51,13 +54,17 @@ export interface DeskParts {
 
 export interface ComposedDesk {
   policy: Policy;
+  leadership: Leadership;
   engine: Engine;
   notifier: Notifier;
   declarations: Declarations;
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
-  /** Recovers in-flight work (engine.start), then listens. Resolves with the bound port in HTTP mode. */
+  /**
+   * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
+   * the bound port in HTTP mode. A follower recovers when it becomes leader (engine.run).
+   */
   start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening and waits for listeners and queued notices. */
   stop(): Promise<void>;
@@ -65,6 +72,7 @@ export interface ComposedDesk {
 
 export function composeDesk(p: DeskParts): ComposedDesk {
   const { config, clock, exchange, requests, kv, audit } = p;
+  const leadership = p.leadership ?? new LeadershipState('leader');
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
   const reads = createDeskReads({ requests, policy, clock });
@@ -97,6 +105,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
       poll: { intervalMs: config.pollIntervalMs, ...p.engineConfig?.poll },
     },
     logger: p.logger('engine'),
+    leadership,
   });
 
   const complianceLog = p.logger('compliance');
@@ -117,13 +126,14 @@ export function composeDesk(p: DeskParts): ComposedDesk {
 
   return {
     policy,
+    leadership,
     engine,
     notifier,
     declarations,
     depositWatch,
     slack,
     async start() {
-      await engine.start();
+      if (leadership.isLeader()) await engine.start();
       return slack.start();
     },
     async stop() {

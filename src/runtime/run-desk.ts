@@ -4,9 +4,16 @@
  * file: the exchange and the stores first (a corrupt or locked file stops everything before Slack
  * hears of us), stored values migrated, then the desk composed (compose.ts), recovery of in-flight
  * executions, listening, then the loops.
+ *
+ * The loops are background work and run only while this replica is leader (the stores say which:
+ * with files, always): the engine's ticks, the deposit watch and the pruning of Slack keys. A
+ * follower answers Slack and writes what each interaction changes; the leader executes, polls and
+ * delivers. Each time this replica becomes leader, the loops start at once (the engine recovering
+ * first).
  */
 import type { Engine } from '../app/engine.js';
-import type { Clock } from '../app/ports.js';
+import type { Clock, Leadership } from '../app/ports.js';
+import { whileLeader } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
 import { systemClock } from '../exchange/client.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -31,6 +38,8 @@ export interface RunOptions {
   tickMs?: number;
   /** How long stop() waits for work in flight (default SHUTDOWN_GRACE_MS). */
   shutdownGraceMs?: number;
+  /** Tests: a leadership to use instead of the stores' (one they can flip). */
+  leadership?: Leadership;
 }
 
 /**
@@ -49,6 +58,8 @@ export interface RunningDesk {
   desk: ComposedDesk;
   sandbox: Sandbox | undefined;
   logger: ProcessLogger;
+  /** Whether this replica does the background work now (for /readyz and the metrics too). */
+  leadership: Leadership;
   /** HTTP mode: the bound port, and the interface it listens on. */
   port: number | undefined;
   host: string | undefined;
@@ -73,13 +84,16 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     throw err;
   });
   const { requests, kv, audit } = stores;
+  const leadership = options.leadership ?? stores.leadership;
+  let prunedAt: number | undefined;
   const pruneSlackKeys = async () => {
+    prunedAt = clock.now();
     const open = new Set((await requests.listLive()).map((r) => r.id));
     const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
     if (pruned > 0) logger.info('pruned Slack references past their retention', { keys: pruned });
   };
   await migrateStoredValues(kv, logger.child('store'));
-  await pruneSlackKeys();
+  if (leadership.isLeader()) await pruneSlackKeys();
 
   const desk = composeDesk({
     config,
@@ -89,6 +103,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     requests,
     kv,
     audit,
+    leadership,
     logger: (part) => logger.child(part),
     // The Slack libraries log through the process logger even when a caller (tests) tunes the receiver.
     receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
@@ -98,11 +113,19 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
 
   const abort = new AbortController();
   const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
-  // A wall-clock timer, unref'd and cleared on stop: a day-long sleep must not keep a stopped process alive.
-  const pruning = setInterval(() => void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err })), PRUNE_INTERVAL_MS);
+  const pruneIfLeader = () => {
+    if (leadership.isLeader()) void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err }));
+  };
+  // A wall-clock timer, unref'd and cleared on stop: an hour-long sleep must not keep a stopped process alive.
+  const pruning = setInterval(pruneIfLeader, PRUNE_INTERVAL_MS);
   pruning.unref();
   const watch = desk.depositWatch;
-  if (watch) loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, () => watch.poll()));
+  if (watch) loops.push(whileLeader(leadership, abort.signal, (term) => runEvery({ signal: term, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, () => watch.poll())));
+  const roleChanges = leadership.onChange((role) => {
+    logger.info(role === 'leader' ? 'this replica is now the leader: background work starts' : 'this replica is now a follower: background work stops', { role });
+    // A new leader prunes at once, unless this process did within the interval.
+    if (prunedAt === undefined || clock.now() - prunedAt >= PRUNE_INTERVAL_MS) pruneIfLeader();
+  });
 
   logger.info('desk bot started', {
     mode: config.slack.mode,
@@ -110,6 +133,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
     dataDir: config.dataDir,
     requiredApprovals: config.approvals.required,
+    role: leadership.role(),
   });
 
   let stopping: Promise<void> | undefined;
@@ -119,12 +143,14 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     desk,
     sandbox: connected.sandbox,
     logger,
+    leadership,
     port,
     host,
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();
         clearInterval(pruning);
+        roleChanges();
         const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
         const inFlight = Promise.allSettled([desk.stop(), ...loops]);
         if (!(await settlesWithin(inFlight, graceMs))) {
