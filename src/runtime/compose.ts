@@ -10,7 +10,7 @@
  * and /healthz, /readyz and /metrics are served beside /slack/events in HTTP mode.
  *
  * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
- * with theirs. start() recovers in-flight work before listening; the loops are the caller's.
+ * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
  */
 import { createDeclarations, type Declarations } from '../app/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../app/compliance/deposit-watch.js';
@@ -19,7 +19,8 @@ import type { EngineConfigInput } from '../app/engine-config.js';
 import { createDeskReads } from '../app/desk-reads.js';
 import { createEngine, type Engine } from '../app/engine.js';
 import { createRandomIds } from '../app/ids.js';
-import type { AuditLog, Clock, Ids, KeyValueStore, Logger, Notifier, Repository } from '../app/ports.js';
+import type { AuditLog, Clock, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from '../app/ports.js';
+import { LeadershipState } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
@@ -43,6 +44,8 @@ export interface DeskParts {
   requests: Repository<DeskRequest>;
   kv: KeyValueStore;
   audit: AuditLog;
+  /** Whether this replica does the background work; default: the only replica (always leader), as with the file store. */
+  leadership?: Leadership;
   /** The logger of each part (the process logger's children in production). */
   logger: (part: 'engine' | 'slack' | 'compliance') => Logger;
   receiverOptions?: SlackReceiverOptions;
@@ -57,6 +60,7 @@ export interface DeskParts {
 
 export interface ComposedDesk {
   policy: Policy;
+  leadership: Leadership;
   engine: Engine;
   notifier: Notifier;
   declarations: Declarations;
@@ -65,7 +69,10 @@ export interface ComposedDesk {
   slack: SlackApp;
   /** Readiness and the operations endpoints (served on PORT in HTTP mode; runDesk serves them on HEALTH_PORT). */
   ops: WatchedDesk;
-  /** Recovers in-flight work (engine.start), then listens. Resolves with the bound port in HTTP mode. */
+  /**
+   * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
+   * the bound port in HTTP mode. A follower recovers when it becomes leader (engine.run).
+   */
   start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening and waits for listeners and queued notices. */
   stop(): Promise<void>;
@@ -73,8 +80,9 @@ export interface ComposedDesk {
 
 export function composeDesk(p: DeskParts): ComposedDesk {
   const { config, clock, exchange, requests, kv } = p;
+  const leadership = p.leadership ?? new LeadershipState('leader');
   // The Slack app is built last, and readiness asks it only when a probe comes, after start().
-  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => 'leader' }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked() });
+  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked() });
   const { audit } = ops;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
@@ -82,7 +90,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const slackLibraryLogger = p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel);
   const client = notifierClient(config, slackLibraryLogger);
 
-  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client });
+  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client, kv });
   const notifier = createSlackNotifier({
     client,
     channel: config.channels.approval,
@@ -108,6 +116,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
       poll: { intervalMs: config.pollIntervalMs, ...p.engineConfig?.poll },
     },
     logger: p.logger('engine'),
+    leadership,
   });
 
   const complianceLog = p.logger('compliance');
@@ -130,6 +139,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
 
   return {
     policy,
+    leadership,
     engine,
     notifier,
     declarations,
@@ -137,7 +147,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     slack,
     ops,
     async start() {
-      await engine.start();
+      if (leadership.isLeader()) await engine.start();
       return slack.start();
     },
     async stop() {

@@ -5,9 +5,16 @@
  * hears of us), stored values migrated, then the desk composed (compose.ts), recovery of in-flight
  * executions, listening, then the loops. The operations side (src/ops/) comes first of all: the
  * exchange client reports every call to it, and HEALTH_PORT answers while the rest starts.
+ *
+ * The loops are background work and run only while this replica is leader (the stores say which:
+ * with files, always): the engine's ticks, the deposit watch and the pruning of Slack keys. A
+ * follower answers Slack and writes what each interaction changes; the leader executes, polls and
+ * delivers. Each time this replica becomes leader, the loops start at once (the engine recovering
+ * first). The exchange probe runs on every replica: each one's readiness needs a recent answer.
  */
 import type { Engine } from '../app/engine.js';
-import type { Clock } from '../app/ports.js';
+import type { Clock, Leadership, Role } from '../app/ports.js';
+import { whileLeader } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
 import { systemClock } from '../exchange/client.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -35,6 +42,8 @@ export interface RunOptions {
   tickMs?: number;
   /** How long stop() waits for work in flight (default SHUTDOWN_GRACE_MS). */
   shutdownGraceMs?: number;
+  /** Tests: a leadership to use instead of the stores' (one they can flip). */
+  leadership?: Leadership;
 }
 
 /**
@@ -53,6 +62,8 @@ export interface RunningDesk {
   desk: ComposedDesk;
   sandbox: Sandbox | undefined;
   logger: ProcessLogger;
+  /** Whether this replica does the background work now (for /readyz and the metrics too). */
+  leadership: Leadership;
   /** HTTP mode: the bound port, and the interface it listens on. */
   port: number | undefined;
   host: string | undefined;
@@ -67,10 +78,11 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   const clock = options.clock ?? systemClock;
   const secrets = configSecrets(config);
   const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
+  let roleNow: () => Role = () => 'follower';
   const ops = createDeskOps({
     clock,
-    // The file store holds an exclusive lease on DATA_DIR (store/lock.ts): no other bot runs this desk, so this one leads.
-    leadership: () => 'leader',
+    // Known once the stores are open (they say who leads); nothing scrapes before then.
+    leadership: () => roleNow(),
     processMetrics: true,
   });
 
@@ -86,13 +98,17 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     throw err;
   });
   const { requests, kv, audit } = stores;
+  const leadership = options.leadership ?? stores.leadership;
+  roleNow = () => leadership.role();
+  let prunedAt: number | undefined;
   const pruneSlackKeys = async () => {
+    prunedAt = clock.now();
     const open = new Set((await requests.listLive()).map((r) => r.id));
     const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
     if (pruned > 0) logger.info('pruned Slack references past their retention', { keys: pruned });
   };
   await migrateStoredValues(kv, logger.child('store'));
-  await pruneSlackKeys();
+  if (leadership.isLeader()) await pruneSlackKeys();
 
   const desk = composeDesk({
     config,
@@ -103,6 +119,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     kv,
     audit,
     ops,
+    leadership,
     logger: (part) => logger.child(part),
     // The Slack libraries log through the process logger even when a caller (tests) tunes the receiver.
     receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
@@ -120,22 +137,30 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
 
   const abort = new AbortController();
   const engineLog = logger.child('engine');
-  // The engine's ticks (as engine.run runs them), tracked: each tick polls what is submitted.
   const loops: Promise<void>[] = [
-    runEvery({ signal: abort.signal, clock, intervalMs: options.tickMs ?? 1_000, what: 'tick', logger: engineLog }, ops.polling.track('status', () => engine.tick())),
+    // The engine's ticks, on the leader only, each tracked: a tick polls what is submitted.
+    engine.run(abort.signal, options.tickMs ?? 1_000, (tick) => ops.polling.track('status', tick)),
     runEvery(
       { signal: abort.signal, clock, intervalMs: EXCHANGE_PROBE_MS, what: 'exchange probe', logger: engineLog },
       probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }),
     ),
   ];
-  // A wall-clock timer, unref'd and cleared on stop: a day-long sleep must not keep a stopped process alive.
-  const pruning = setInterval(() => void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err })), PRUNE_INTERVAL_MS);
+  const pruneIfLeader = () => {
+    if (leadership.isLeader()) void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err }));
+  };
+  // A wall-clock timer, unref'd and cleared on stop: an hour-long sleep must not keep a stopped process alive.
+  const pruning = setInterval(pruneIfLeader, PRUNE_INTERVAL_MS);
   pruning.unref();
   const watch = desk.depositWatch;
   if (watch) {
     const poll = ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp);
-    loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, poll));
+    loops.push(whileLeader(leadership, abort.signal, (term) => runEvery({ signal: term, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, poll)));
   }
+  const roleChanges = leadership.onChange((role) => {
+    logger.info(role === 'leader' ? 'this replica is now the leader: background work starts' : 'this replica is now a follower: background work stops', { role });
+    // A new leader prunes at once, unless this process did within the interval.
+    if (prunedAt === undefined || clock.now() - prunedAt >= PRUNE_INTERVAL_MS) pruneIfLeader();
+  });
 
   logger.info('desk bot started', {
     mode: config.slack.mode,
@@ -144,6 +169,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
     dataDir: config.dataDir,
     requiredApprovals: config.approvals.required,
+    role: leadership.role(),
   });
 
   let stopping: Promise<void> | undefined;
@@ -153,6 +179,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     desk,
     sandbox: connected.sandbox,
     logger,
+    leadership,
     port,
     host,
     healthPort: health?.port,
@@ -160,6 +187,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
       (stopping ??= (async () => {
         abort.abort();
         clearInterval(pruning);
+        roleChanges();
         const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
         const inFlight = Promise.allSettled([desk.stop(), ...loops]);
         if (!(await settlesWithin(inFlight, graceMs))) {

@@ -5,7 +5,8 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { DIR_MODE } from '../store/durable-io.js';
 import { join } from 'node:path';
-import type { AuditLog, Clock, Repository } from '../app/ports.js';
+import type { AuditLog, Clock, Leadership, Repository } from '../app/ports.js';
+import { fileStoreLeadership } from '../store/leadership.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
 import type { DeskRequest } from '../domain/record.js';
@@ -18,6 +19,8 @@ export interface Stores {
   requests: Repository<DeskRequest>;
   kv: DurableKeyValueStore;
   audit: AuditLog;
+  /** Which replica does the background work; with files, this process (store/leadership.ts). */
+  leadership: Leadership;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ export async function openStores(dir: string, clock: Clock, secrets: readonly st
     requests,
     kv,
     audit,
+    leadership: fileStoreLeadership(),
     async close() {
       await Promise.allSettled([requests.close(), kv.close(), audit.close()]);
     },

@@ -12,7 +12,7 @@ import type { Config } from '../../config/config.js';
 import { rolesOf, type SlackContext, type SlackDeps } from './slack-context.js';
 import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
-import { ModalCache } from './modal-cache.js';
+import { ModalData } from './modal-data.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -50,6 +50,8 @@ export interface SlackApp {
   stop(): Promise<void>;
   /** Whether Slack accepted the bot token: auth.test succeeded (start() waits for it). */
   authChecked(): boolean;
+  /** Resolves once no listener is at work (tests: a delivery waiting for another one's answer is work). */
+  idle(): Promise<void>;
 }
 
 /** Create the Slack app over the ports in `deps`; nothing listens until start(). */
@@ -95,9 +97,8 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
     roles: rolesOf(deps.policy),
     sandbox: config.exchange.kind === 'sandbox',
     logger: app.logger,
-    modals: new ModalCache(deps.clock),
+    modals: new ModalData(deps.kv, deps.clock),
     ackGate: new AckGate(),
-    submissions: new Map(),
   };
   // Listeners go on after their ack; stop() waits for them so nothing they do meets closed stores.
   const inFlight = new Set<Promise<unknown>>();
@@ -150,6 +151,9 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
       await Promise.allSettled([...inFlight]);
     },
     authChecked: () => authChecked,
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
   };
 }
 
