@@ -43,6 +43,8 @@ export interface DeskMessage {
   ephemeral?: boolean;
   /** chat.update or replace_original changed it at least once. */
   edited?: boolean;
+  /** When it was posted, epoch ms on the desk's clock (the sandbox's, in the preview). */
+  at?: number;
   /** Who wrote it: the bot, or a person (the commands they typed are shown as Slack does not, for the story). */
   author: { kind: 'bot' } | { kind: 'person'; id: string };
 }
