@@ -8,9 +8,9 @@
  */
 import { ConfigError, loadConfig } from './config/index.js';
 import { StoreCorruptError, StoreLockedError } from './store/errors.js';
-import { runDesk } from './runtime/run-desk.js';
+import { runDesk, type RunningDesk } from './runtime/run-desk.js';
 import { startPreview, wantsPreview } from './runtime/preview.js';
-import { attachBot, serveLocalDesk, type LocalDesk } from './runtime/local-desk.js';
+import { runPreviewDesk, type LocalDesk } from './runtime/local-desk.js';
 import { SANDBOX_BANNER } from './sandbox/index.js';
 import { errorText } from './domain/error-text.js';
 
@@ -18,24 +18,22 @@ async function main(): Promise<void> {
   const preview = wantsPreview(process.env) ? await startPreview(process.env) : undefined;
   const env = preview?.env ?? process.env;
 
-  let desk;
+  let desk: RunningDesk;
   let localDesk: LocalDesk | undefined;
   try {
     const config = loadConfig(env);
     if (preview) {
-      localDesk = await serveLocalDesk(preview, config.slack.port);
-      console.log(`Local desk: ${localDesk.url}  (open it in a browser: be the trader, an approver, compliance or an outsider)`);
+      const onServed = (url: string) => console.log(`Local desk: ${url}  (open it in a browser: be the trader, an approver, compliance or an outsider)`);
+      ({ desk, localDesk } = await runPreviewDesk(preview, config, { onServed }));
+    } else {
+      desk = await runDesk(config);
     }
-    desk = await runDesk(config, preview?.runOptions ?? {});
   } catch (err) {
-    await localDesk?.close();
     await preview?.close();
     throw err;
   }
 
   if (preview && localDesk) {
-    preview.link(desk.sandbox);
-    attachBot(localDesk, preview, desk);
     console.log(SANDBOX_BANNER);
     console.log(
       [

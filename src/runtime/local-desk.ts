@@ -11,7 +11,8 @@ import { COMMAND } from '../slack/kit/slack-ids.js';
 import { panelSandbox } from './desk-sandbox.js';
 import { PREVIEW_CAST } from './preview-cast.js';
 import { LOOPBACK, type Preview } from './preview.js';
-import type { RunningDesk } from './run-desk.js';
+import type { Config } from '../config/config.js';
+import { runDesk, type RunOptions, type RunningDesk } from './run-desk.js';
 
 export type { LocalDesk } from '../local-desk/server/index.js';
 
@@ -47,4 +48,33 @@ export function attachBot(localDesk: LocalDesk, preview: Preview, desk: RunningD
     signingSecret: preview.signingSecret,
     sandbox: desk.sandbox ? panelSandbox(desk.sandbox.control) : undefined,
   });
+}
+
+export interface PreviewRun {
+  desk: RunningDesk;
+  localDesk: LocalDesk;
+}
+
+/**
+ * The preview in its order: the local desk served on config's PORT (`onServed` hears its address
+ * before anything else happens), then the bot on a free loopback port on the sandbox's clock,
+ * then the two joined. If the bot does not start, the desk is closed again.
+ */
+export async function runPreviewDesk(
+  preview: Preview,
+  config: Config,
+  o: { onServed?: (url: string) => void; runOptions?: Omit<RunOptions, 'clock' | 'receiverOptions'>; serve?: ServeOptions } = {},
+): Promise<PreviewRun> {
+  const localDesk = await serveLocalDesk(preview, config.slack.port, o.serve);
+  o.onServed?.(localDesk.url);
+  let desk: RunningDesk;
+  try {
+    desk = await runDesk(config, { ...o.runOptions, ...preview.runOptions });
+  } catch (err) {
+    await localDesk.close();
+    throw err;
+  }
+  preview.link(desk.sandbox);
+  attachBot(localDesk, preview, desk);
+  return { desk, localDesk };
 }
