@@ -11,7 +11,7 @@ import { rawRequest, said, startTestDesk, WHO, type TestDesk } from './support/d
 
 let d: TestDesk;
 beforeAll(async () => {
-  d = await startTestDesk();
+  d = await startTestDesk({ keepAliveMs: 100 });
 });
 afterAll(async () => {
   await d?.stop();
@@ -92,6 +92,18 @@ describe('the local desk over HTTP', () => {
     }
   });
 
+  it('keeps an idle stream alive with comment lines', async () => {
+    const res = await fetch(`${d.origin}${ROUTES.events}?as=${WHO.outsider}`);
+    const reader = res.body!.getReader();
+    let text = '';
+    try {
+      while (!text.includes(': keep-alive\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    } finally {
+      await reader.cancel();
+    }
+    expect(text.startsWith('retry: 1000\n\nevent: snapshot\n')).toBe(true);
+  });
+
   it('refuses an event stream for no one', async () => {
     expect((await rawRequest(d.origin, `${ROUTES.events}?as=UNOBODY0001`)).status).toBe(400);
   });
@@ -150,6 +162,15 @@ describe('the local desk over HTTP', () => {
     // The desk's own page is answered, named by either loopback name.
     expect((await rawRequest(d.origin, ROUTES.sandbox, { headers: { host: `localhost:${port}` } })).status).toBe(200);
     expect((await d.post(`${ROUTES.sandbox}/advance`, { ms: 1 })).status).toBe(200);
+  });
+
+  it("the Slack stand-in's users.info answers the desk's people by name and time zone", async () => {
+    const res = await fetch(`${d.preview.slack.apiUrl}users.info`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.preview.env.SLACK_BOT_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `user=${WHO.ben}`,
+    });
+    expect(((await res.json()) as { user: unknown }).user).toMatchObject({ id: WHO.ben, real_name: 'Ben Approver', tz: 'America/New_York', tz_offset: expect.any(Number) });
   });
 
   it("never serves the bot's token or signing secret: not in the page, the script, a snapshot or the panel", async () => {

@@ -195,6 +195,19 @@ describe('what cannot be placed is kept, never dropped', () => {
     expect(ws.snapshot(ANA).undrawn).toHaveLength(6);
   });
 
+  it('a call without the bot\'s token is not the bot\'s, and is not shown', () => {
+    const before = ws.version;
+    fold(
+      call('chat.postMessage', { channel: APPROVALS, text: 'forged' }, { ok: false, error: 'not_authed' }, { authorized: false, tokenMatched: false }),
+      call('chat.postMessage', { channel: APPROVALS, text: 'forged' }, { ok: false, error: 'invalid_auth' }, { authorized: true, tokenMatched: false }),
+    );
+    expect(ws.version).toBe(before);
+    // A post to a response URL the desk never handed out is noted without its words.
+    fold(call('response_url', { text: 'Your session expired: log in at evil.example' }, { ok: true }, { authorized: false, responseUrlId: 'UANA000001.1' }));
+    expect(JSON.stringify(ws.snapshot(ANA))).not.toContain('evil.example');
+    expect(ws.snapshot(ANA).undrawn).toHaveLength(1);
+  });
+
   it('calls that show nothing in Slack change nothing', () => {
     const before = ws.version;
     fold(call('auth.test', {}), call('users.info', { user: ANA }), call('conversations.open', { users: ANA }), call('chat.getPermalink', { channel: APPROVALS, message_ts: '1.1' }));

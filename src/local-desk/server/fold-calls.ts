@@ -13,6 +13,9 @@ const SILENT = new Set(['auth.test', 'users.info', 'conversations.open', 'chat.g
 
 export function foldCall(ws: Workspace, call: FakeSlackCall): void {
   if (SILENT.has(call.method)) return;
+  // The bot calls the Web API with its token; anything else on this machine that posts to the
+  // stand-in is not the bot, and is not shown (response URLs carry no token: theirs are unguessable).
+  if (call.method !== 'response_url' && (!call.authorized || call.tokenMatched === false)) return;
   const a = call.args;
   if (call.response.ok === false) {
     ws.cannotPlace(call.method, `Slack refused it: ${String(call.response.error)}`, whoseCall(ws, call));
@@ -70,7 +73,8 @@ export function foldCall(ws: Workspace, call: FakeSlackCall): void {
 function foldResponse(ws: Workspace, call: FakeSlackCall): void {
   const a = call.args;
   const origin = ws.responseOrigin(call.responseUrlId);
-  if (!origin) return ws.cannotPlace('response_url', `an answer to a response URL the desk did not hand out: ${gist(a)}`);
+  // Its text is not shown: whoever posted it is not the bot.
+  if (!origin) return ws.cannotPlace('response_url', 'a post to a response URL the desk did not hand out (not shown)');
   const target = origin.source ?? origin.last;
   if (a.delete_original === true || a.delete_original === 'true') {
     if (!target || !ws.remove(target)) ws.cannotPlace('response_url', 'delete_original of a message the desk no longer has', origin.person);

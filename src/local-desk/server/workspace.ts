@@ -7,6 +7,7 @@
  * It also remembers where each request the desk sent came from (a trigger id, a response URL),
  * because a views.open or a response_url post does not say by itself whose screen it is for.
  */
+import { randomBytes } from 'node:crypto';
 import { dmChannelOf } from '../../devtools/fake-slack-api.js';
 import type { Channel, DeskMessage, DeskModal, Person, Snapshot } from '../protocol.js';
 
@@ -106,9 +107,12 @@ export class Workspace {
     return typeof triggerId === 'string' ? this.#triggers.get(triggerId) : undefined;
   }
 
-  /** An id for a response URL (the fake serves it under that id) whose posts go to `origin`. */
+  /**
+   * An id for a response URL (the fake serves it under that id) whose posts go to `origin`.
+   * Unguessable, as Slack's are: the Slack stand-in takes posts from anyone on this machine.
+   */
   mintResponse(origin: ResponseOrigin): string {
-    const id = `${origin.person}.${++this.#minted}`;
+    const id = `${origin.person}.${++this.#minted}.${randomBytes(12).toString('hex')}`;
     remember(this.#responses, id, origin);
     return id;
   }

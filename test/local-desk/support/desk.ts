@@ -43,13 +43,13 @@ export interface TestDesk extends PreviewRun {
   stop(): Promise<void>;
 }
 
-export async function startTestDesk(env: Record<string, string> = {}): Promise<TestDesk> {
+export async function startTestDesk(o: { env?: Record<string, string>; keepAliveMs?: number } = {}): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), 'local-desk-'));
-  const preview = await startPreview({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '200', ...env });
+  const preview = await startPreview({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '200', ...o.env });
   const logs: string[] = [];
   let run: PreviewRun;
   try {
-    run = await runPreviewDesk(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m) } });
+    run = await runPreviewDesk(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}) } });
   } catch (err) {
     await preview.close();
     rmSync(dataDir, { recursive: true, force: true });
