@@ -3,7 +3,7 @@
  * stylesheet app.css, bundled by esbuild for the browser. One definition for `npm run build`
  * (written to dist/local-desk/) and for running from source (`npm run dev`, tests: in memory).
  */
-import { build, type BuildOptions } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root, from this file in src/local-desk/server/ or dist/local-desk/server/. */
@@ -31,6 +31,8 @@ const COMMON: BuildOptions = {
 
 /** Bundle the page; `minify` for the build, readable from source. */
 export async function bundlePage({ minify }: { minify: boolean }): Promise<PageAssets> {
+  // Loaded only when bundling: a built `npm start` (and any real deployment) never loads esbuild.
+  const { build } = await import('esbuild');
   const [script, styles] = await Promise.all([
     build({
       ...COMMON,
