@@ -133,6 +133,29 @@ describe('the local desk, with the real bot behind it', () => {
     expect(unknown).toEqual({ status: 200, json: { ok: false, error: expect.stringContaining('/launch is not a valid command') } });
   });
 
+  it("compliance's Declare button opens the declaration on their screen; the wallet search answers suggestions; an outsider's Declare is refused to them alone", async () => {
+    const deposit = (s: Snapshot) => s.messages.find((m) => m.channel === WHO.complianceChannel && m.threadTs === undefined && said(m).includes(ACTION.declareCounterparty));
+    const posted = await d.until(WHO.compliance, (s) => deposit(s) !== undefined, 'a deposit to declare in #compliance');
+    const message = deposit(posted)!;
+    const declare = (as: string) => d.api('action', { as, container: { type: 'message', channel: message.channel, ts: message.ts }, action: { action_id: ACTION.declareCounterparty } });
+
+    expect((await declare(WHO.compliance)).json).toEqual({ ok: true });
+    const s = await d.until(WHO.compliance, (x) => callbackOf(top(x)) === CALLBACK.counterparty, 'the declaration modal');
+    const modal = top(s)!;
+    const suggested = await d.api('suggest', { as: WHO.compliance, viewId: modal.id, blockId: INPUT.cpWallet, actionId: INPUT.cpWallet, value: 'Bin' });
+    expect(suggested.json.ok).toBe(true);
+    expect(suggested.json.options.map((o: { text: { text: string } }) => o.text.text)).toContain('Binance');
+    // Only for the modal on top of one's own stack.
+    expect((await d.api('suggest', { as: WHO.ana, viewId: modal.id, blockId: INPUT.cpWallet, actionId: INPUT.cpWallet, value: 'Bin' })).status).toBe(409);
+    await d.api('close', { as: WHO.compliance, viewId: modal.id });
+
+    await declare(WHO.outsider);
+    const refusal = (x: Snapshot) => x.messages.find((m) => m.ephemeral && said(m).includes(refusalText('not_compliance')));
+    await d.until(WHO.outsider, (x) => refusal(x) !== undefined, "the outsider's refusal");
+    expect(d.snapshot(WHO.outsider).modals).toEqual([]);
+    expect(refusal(d.snapshot(WHO.compliance))).toBeUndefined();
+  });
+
   it('App Home: opening it publishes that person\'s home, shown to them only', async () => {
     expect((await d.api('home', { as: WHO.ana })).json).toEqual({ ok: true });
     const s = await d.until(WHO.ana, (x) => x.home !== undefined, "Ana's App Home");
