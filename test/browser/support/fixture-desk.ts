@@ -1,12 +1,13 @@
 /**
  * A stand-in for the local desk's server, for testing the page alone: it serves the page (bundled
- * with the project's own page-bundle.ts), speaks the protocol (protocol.ts) with snapshots the
+ * with the server's own page-build.ts and page-shell.ts), speaks the protocol (protocol.ts) with snapshots the
  * test sets, pushes them over SSE, records every POST and answers as the test says. The real
  * server (the workspace fold, signed requests to the bot) is tested on its own.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bundlePage, PAGE_HTML } from '../../../src/local-desk/page-bundle.js';
+import { bundlePage } from '../../../src/local-desk/server/page-build.js';
+import { PAGE_HTML } from '../../../src/local-desk/server/page-shell.js';
 import { ROUTES, type SandboxState, type Snapshot } from '../../../src/local-desk/protocol.js';
 
 export interface Post {
@@ -35,7 +36,7 @@ export interface FixtureDesk {
 }
 
 export async function startFixtureDesk(defaultPerson: string, sandbox: SandboxState): Promise<FixtureDesk> {
-  const bundle = await bundlePage();
+  const bundle = await bundlePage({ minify: false });
   const snapshots = new Map<string, Snapshot>();
   const streams = new Map<string, Set<ServerResponse>>();
   let version = 0;
