@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/local-desk/protocol.js';
+import { startFakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const cleanup: (() => void)[] = [];
@@ -66,7 +67,9 @@ describe('npm start', () => {
 
   it('with a Slack token configured: no local desk', async () => {
     const port = await freePort();
-    const run = runMain({ PORT: String(port), SLACK_BOT_TOKEN: 'xoxb-test-not-real', SLACK_SIGNING_SECRET: 'a'.repeat(32), APPROVAL_CHANNEL_ID: 'C0TEST0001', REQUESTER_USER_IDS: 'U0TEST0001', APPROVER_USER_IDS: 'U0TEST0002,U0TEST0003', SLACK_API_URL: 'http://127.0.0.1:9/api/', LOG_LEVEL: 'info' }, (l) => l.includes('desk bot started'));
+    // The bot checks its token with auth.test before it listens: a Slack stand-in answers it.
+    const slack = await startFakeSlackApi({ expectedToken: 'xoxb-test-not-real' });
+    const run = runMain({ PORT: String(port), SLACK_BOT_TOKEN: 'xoxb-test-not-real', SLACK_SIGNING_SECRET: 'a'.repeat(32), APPROVAL_CHANNEL_ID: 'C0TEST0001', REQUESTER_USER_IDS: 'U0TEST0001', APPROVER_USER_IDS: 'U0TEST0002,U0TEST0003', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' }, (l) => l.includes('desk bot started'));
     const lines = await run.ready;
     expect(lines.join('\n')).not.toContain('Local desk');
     // The bot itself has PORT: no page there.
@@ -74,5 +77,6 @@ describe('npm start', () => {
     expect(page?.status).not.toBe(200);
     run.proc.kill('SIGTERM');
     await run.exited;
+    await slack.stop();
   });
 });
