@@ -18,7 +18,7 @@
 const under = (...folders) => `^src/(${folders.join('|')})/`;
 
 /** The top-level folders of src/ that have a rule below; anything else is an unknown layer. */
-const LAYERS = ['domain', 'ports', 'app', 'exchange', 'store', 'config', 'slack', 'sandbox', 'devtools', 'demo', 'runtime'];
+const LAYERS = ['domain', 'ports', 'app', 'exchange', 'store', 'config', 'slack', 'ops', 'sandbox', 'devtools', 'demo', 'runtime', 'local-desk'];
 
 /** exchange/ files with pure protocol facts and types, no I/O. */
 const EXCHANGE_PURE = ['wire-api', 'schemas', 'statuses', 'assumptions', 'secret'];
@@ -71,9 +71,55 @@ module.exports = {
       ['app', 'domain', 'ports', 'config'],
       'slack/ drives the engine (app/), reads the exchange only through the ports (ports/exchange-port.ts, ports/exchange-listings.ts) and renders domain facts; it imports neither the store nor the exchange (issue 12).',
     ),
+    layer(
+      'ops',
+      ['app', 'domain', 'ports'],
+      'ops/ (health, readiness, metrics) watches the desk through the engine\'s ports (requests, audit, key-value) and plain ' +
+        'numbers the composition hands it (exchange calls, Slack acks, leadership); it knows no Slack, store, exchange or config.',
+    ),
     layer('sandbox', ['exchange', 'domain', 'ports'], 'The local exchange shares the protocol facts of exchange/ and nothing of the bot.'),
     layer('devtools', [], 'The fake Slack Web API stands alone: it imports nothing of src/.'),
     // demo/, runtime/ and main.ts are the composition: they may import anything (no rule).
+
+    // local-desk/ is three parts: protocol.ts (what page and server say), page/ (runs in a browser),
+    // server/ (folds the fake Slack API's calls, serves the page, signs the page's actions for the bot).
+    {
+      name: 'local-desk-protocol-stands-alone',
+      comment: 'local-desk/protocol.ts is the one definition page and server share: it imports nothing of src/.',
+      severity: 'error',
+      from: { path: '^src/local-desk/protocol\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/local-desk/protocol\\.ts$' },
+    },
+    {
+      name: 'local-desk-page-only-protocol',
+      comment: 'The page runs in a browser: of src/ it imports only itself and local-desk/protocol.ts.',
+      severity: 'error',
+      from: { path: '^src/local-desk/page/' },
+      to: { path: '^src/', pathNot: '^src/local-desk/(page/|protocol\\.ts$)' },
+    },
+    {
+      name: 'local-desk-page-no-node',
+      comment: 'The page runs in a browser: no Node core module.',
+      severity: 'error',
+      from: { path: '^src/local-desk/page/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'local-desk-server-arrows-down',
+      comment:
+        'The local desk\'s server knows the fake Slack API and the signed requests (devtools/) and the protocol; ' +
+        'the bot, the sandbox and the Host/Origin check are given to it by the composition (runtime/local-desk.ts).',
+      severity: 'error',
+      from: { path: '^src/local-desk/server/' },
+      to: { path: '^src/', pathNot: '^src/(local-desk/(server/|protocol\\.ts$)|devtools/)' },
+    },
+    {
+      name: 'local-desk-only-from-composition',
+      comment: 'The local desk exists only in the preview: only main.ts and runtime/ (and the local desk itself) import it.',
+      severity: 'error',
+      from: { pathNot: ['^src/main\\.ts$', under('runtime', 'local-desk')] },
+      to: { path: under('local-desk') },
+    },
 
     {
       name: 'config-only-pure-exchange',

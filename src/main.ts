@@ -2,12 +2,15 @@
  * `npm start`: the composition root. Reads the environment once (config/), starts the desk
  * (runtime/run-desk.ts), and stops it cleanly on SIGINT/SIGTERM so the store's lock files go.
  * With nothing configured it runs the local preview (runtime/preview.ts): sandbox exchange and a
- * local stand-in for Slack, so a fresh machine can run the product without any account.
+ * local stand-in for Slack, so a fresh machine can run the product without any account, and the
+ * local desk (runtime/local-desk.ts) on PORT, where a person uses the whole bot in a browser. Its
+ * address is printed first: it is served before the bot starts.
  */
 import { ConfigError, loadConfig } from './config/index.js';
 import { StoreCorruptError, StoreLockedError } from './store/errors.js';
-import { runDesk } from './runtime/run-desk.js';
-import { startPreview, wantsPreview, PREVIEW_DESK } from './runtime/preview.js';
+import { runDesk, type RunningDesk } from './runtime/run-desk.js';
+import { startPreview, wantsPreview } from './runtime/preview.js';
+import { runPreviewDesk, type LocalDesk } from './runtime/local-desk.js';
 import { SANDBOX_BANNER } from './sandbox/index.js';
 import { errorText } from './domain/error-text.js';
 
@@ -15,23 +18,29 @@ async function main(): Promise<void> {
   const preview = wantsPreview(process.env) ? await startPreview(process.env) : undefined;
   const env = preview?.env ?? process.env;
 
-  let desk;
+  let desk: RunningDesk;
+  let localDesk: LocalDesk | undefined;
   try {
-    desk = await runDesk(loadConfig(env), preview?.runOptions ?? {});
+    const config = loadConfig(env);
+    if (preview) {
+      const onServed = (url: string) => console.log(`Local desk: ${url}  (open it in a browser: be the trader, an approver, compliance or an outsider)`);
+      ({ desk, localDesk } = await runPreviewDesk(preview, config, { onServed }));
+    } else {
+      desk = await runDesk(config);
+    }
   } catch (err) {
     await preview?.close();
     throw err;
   }
 
-  if (preview) {
+  if (preview && localDesk) {
     console.log(SANDBOX_BANNER);
     console.log(
       [
-        'Local preview: no Slack workspace and no exchange are configured, so the bot runs against',
-        `a local stand-in for the Slack Web API (${preview.slack.apiUrl}) and the sandbox exchange (${desk.sandbox?.url}).`,
-        `Slack requests are accepted at http://127.0.0.1:${desk.port}/slack/events, signed with this run's secret.`,
-        `Preview desk: trader ${PREVIEW_DESK.trader}, approvers ${PREVIEW_DESK.approvers.join(', ')}, approval channel ${PREVIEW_DESK.approvalChannel}.`,
-        'See the whole story with `npm run demo`; connect a workspace with the README\'s "Slack setup".',
+        `Local preview, nothing leaves this machine: the local desk at ${localDesk.url} drives the bot as Slack would,`,
+        `through a local stand-in for the Slack Web API (${preview.slack.apiUrl}), on the sandbox exchange (${desk.sandbox?.url}).`,
+        `The bot takes signed Slack requests at http://127.0.0.1:${desk.port}/slack/events (this run's secret).`,
+        'The story without a browser: `npm run demo`. A real workspace: the README\'s "Slack setup".',
       ].join('\n'),
     );
   }
@@ -43,6 +52,7 @@ async function main(): Promise<void> {
     desk.logger.info('stopping', { signal });
     void desk
       .stop()
+      .then(() => localDesk?.close())
       .then(() => preview?.close())
       .finally(() => process.exit(0));
   };

@@ -11,7 +11,8 @@ import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engi
 import type { DeskEvent, EventInput } from './events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
-import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Logger, Notifier, Repository } from './ports.js';
+import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from './ports.js';
+import { LeadershipState } from './leadership.js';
 import { QuoteBook } from './executing/quote-book.js';
 import { newPollSchedules, type PollSchedules } from './following/poll-schedules.js';
 import { TokenBucket } from '../domain/token-bucket.js';
@@ -27,6 +28,8 @@ export interface EngineDeps {
   policy: Policy;
   config?: EngineConfigInput;
   logger?: Logger;
+  /** Whether this replica does the background work (ports.ts); default: the only replica, always leader. */
+  leadership?: Leadership;
 }
 
 export interface EngineContext {
@@ -52,6 +55,8 @@ export interface EngineContext {
   /** When every open request's message was last checked (notices/refresh-messages.ts). */
   lastRefreshAt: number;
   readonly background: Background;
+  /** Executions, reconciles, polling and outbox delivery happen only while this is leader. */
+  readonly leadership: Leadership;
 }
 
 export const SYSTEM = 'system';
@@ -66,6 +71,7 @@ const consoleLogger: Logger = {
 export function createContext(deps: EngineDeps): EngineContext {
   const config = resolveConfig(deps.config ?? {}, deps.exchange.limits);
   const logger = deps.logger ?? consoleLogger;
+  const leadership = deps.leadership ?? new LeadershipState('leader');
   return {
     exchange: deps.exchange,
     requests: deps.requests,
@@ -81,10 +87,11 @@ export function createContext(deps: EngineDeps): EngineContext {
     termsLocks: new KeyedLock(),
     schedules: newPollSchedules(),
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
-    notices: new NoticeQueue(deps.requests.outbox, deps.notifier, deps.clock, logger),
+    notices: new NoticeQueue(deps.requests.outbox, deps.notifier, deps.clock, logger, leadership),
     notifier: deps.notifier,
     lastRefreshAt: deps.clock.now(),
     background: new Background(logger),
+    leadership,
   };
 }
 

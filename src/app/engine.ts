@@ -12,6 +12,8 @@
  */
 import { createDeskReads, type DeskReads } from './desk-reads.js';
 import { runEvery } from './run-loop.js';
+import { whileLeader } from './leadership.js';
+import { errorText } from '../domain/error-text.js';
 import type { IndicativeQuote } from '../domain/request.js';
 import { approve, type ApproveResult } from './deciding/approve.js';
 import { cancel } from './deciding/cancel.js';
@@ -44,36 +46,69 @@ export interface Engine extends DeskReads {
    * look again, send again, mark as not sent, or say which candidate is ours. Audited.
    */
   decide(requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult>;
-  /** Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. */
+  /**
+   * Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. Background
+   * work: on a follower (ports.ts Leadership) it does nothing and says so with zero counts.
+   */
   tick(): Promise<TickSummary>;
-  /** Recovery at start-up: call once, before the first tick. */
+  /**
+   * Recovery at start-up: call once, before the first tick, on the leader (compose.ts does). A
+   * replica that becomes leader later recovers in `run` before its first tick.
+   */
   start(): Promise<RecoverySummary>;
   /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
   previewQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
   idle(): Promise<void>;
-  /** Ticks every `intervalMs` of the engine clock until `signal` aborts. */
-  run(signal: AbortSignal, intervalMs?: number): Promise<void>;
+  /**
+   * Until `signal` aborts: while this replica is leader, ticks every `intervalMs` of the engine
+   * clock; each time it becomes leader, first recovers what the last leader left (unless `start`
+   * already did in this leadership), then ticks at once.
+   */
+  run(signal: AbortSignal, intervalMs?: number, track?: TrackRound): Promise<void>;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
   const ctx = createContext(deps);
   let ticking: Promise<TickSummary> | undefined;
+  // Whether recovery ran since this replica last became leader: a new leader must settle what the
+  // old one left in flight before it executes or polls anything.
+  let recovered = false;
+  ctx.leadership.onChange((role) => {
+    if (role === 'follower') recovered = false;
+  });
+  const start = async () => {
+    const summary = await recover(ctx);
+    recovered = true;
+    return summary;
+  };
   const engine: Engine = {
     request: (userId, input) => createRequest(ctx, userId, input),
     approve: (requestId, userId, hash) => approve(ctx, requestId, userId, hash),
     reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
     cancel: (requestId, userId) => cancel(ctx, requestId, userId),
     decide: (requestId, userId, decision) => decideByPerson(ctx, requestId, userId, decision),
-    tick: () => (ticking ??= tick(ctx).finally(() => (ticking = undefined))),
-    start: () => recover(ctx),
+    tick: () => (ctx.leadership.isLeader() ? (ticking ??= tick(ctx).finally(() => (ticking = undefined))) : Promise.resolve(NOTHING_TICKED)),
+    start,
     previewQuote: (terms) => takeQuote(ctx, terms),
     ...createDeskReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
     idle: async () => {
       await ctx.background.idle();
       await ctx.notices.drained();
     },
-    run: (signal, intervalMs = 1_000) => runEvery({ signal, clock: ctx.clock, intervalMs, what: 'tick', logger: ctx.logger }, () => engine.tick()),
+    run: (signal, intervalMs = 1_000, track = (round) => round) =>
+      whileLeader(ctx.leadership, signal, async (term) => {
+        if (!recovered) {
+          ctx.logger.info('leader: recovering what was in flight, then ticking');
+          await start().catch((err: unknown) => ctx.logger.error('recovery failed; the ticks reconcile what it missed', { error: errorText(err) }));
+        }
+        await runEvery({ signal: term, clock: ctx.clock, intervalMs, what: 'tick', logger: ctx.logger }, track(() => engine.tick()));
+      }),
   };
   return engine;
 }
+
+/** Wraps each tick, for whoever watches the rounds (the operations side's polling lag). */
+export type TrackRound = (round: () => Promise<TickSummary>) => () => Promise<TickSummary>;
+
+const NOTHING_TICKED: TickSummary = { expired: 0, driven: 0, polled: 0, calls: 0, changed: 0, stopped: 0 };

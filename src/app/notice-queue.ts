@@ -6,7 +6,7 @@
  */
 import type { DeskEvent } from './events.js';
 import { OutboxDelivery } from './notices/outbox-delivery.js';
-import type { Clock, Logger, Notifier, Outbox } from './ports.js';
+import type { Clock, Leadership, Logger, Notifier, Outbox } from './ports.js';
 
 export class NoticeQueue {
   #appended: Promise<void> = Promise.resolve();
@@ -17,8 +17,9 @@ export class NoticeQueue {
     notifier: Notifier,
     clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
+    leadership: Leadership,
   ) {
-    this.delivery = new OutboxDelivery(outbox, notifier, clock, logger);
+    this.delivery = new OutboxDelivery(outbox, notifier, clock, logger, leadership);
   }
 
   /** Appends `event` to the outbox after those pushed before it, then delivers. */

@@ -78,10 +78,21 @@ export interface Repository<R extends { id: string }> {
   readonly outbox: Outbox;
 }
 
-/** Small durable values: polling positions, cursors. Written with fsync before resolving. */
+/**
+ * Small durable values: polling positions, cursors, Slack references and form markers. Written
+ * with fsync before resolving. Every replica of the bot shares one store, so a value is what any
+ * of them reads next, and `setIfAbsent` is the one way to claim something (a form's submission,
+ * a bank account's removal) that two replicas may try at once.
+ */
 export interface KeyValueStore {
   get<T>(key: string): Promise<T | undefined>;
+  /** `undefined` deletes the key. */
   set<T>(key: string, value: T): Promise<void>;
+  /**
+   * Stores `value` only if `key` holds nothing, atomically against every other write to the store
+   * (from any replica); true when this call stored it. Durable before it resolves, like `set`.
+   */
+  setIfAbsent<T>(key: string, value: T): Promise<boolean>;
 }
 
 export interface AuditEntryInput {
@@ -96,6 +107,28 @@ export interface AuditEntryInput {
 /** Append-only, fsync'd, hash-chained. Resolves after the line is durable. */
 export interface AuditLog {
   append(entry: AuditEntryInput): Promise<void>;
+}
+
+// ---- leadership -------------------------------------------------------------------------------
+
+export type Role = 'leader' | 'follower';
+
+/**
+ * Whether this process is, among the replicas sharing one store, the one that does the background
+ * work: the engine's ticks (expiries, reconciles, executions of approved requests, status
+ * polling), the deposit watch, outbox delivery to Slack and the retention pruning. At most one
+ * replica is leader at a time; leadership can be lost at any moment (a database session ends) and
+ * gained (the leader died). The work a replica does for the interaction it is answering (a form,
+ * a click) is not background work and runs on every replica.
+ *
+ * Implementations: the file store's (app/leadership.ts LeadershipState, always leader: one process
+ * holds the files' locks), a database's advisory lock polled every few seconds.
+ */
+export interface Leadership {
+  isLeader(): boolean;
+  role(): Role;
+  /** Calls `listener` with the new role after each change; returns the function that unsubscribes it. */
+  onChange(listener: (role: Role) => void): () => void;
 }
 
 // ---- notifier and logging (approval engine) ---------------------------------------------------

@@ -79,4 +79,9 @@ export interface Config {
   database: DatabaseConfig | undefined;
   pollIntervalMs: number;
   logLevel: LogLevelName;
+  /**
+   * Where /healthz, /readyz and /metrics are served besides PORT (HTTP mode), or at all (Socket
+   * Mode, which has no PORT); unset: not served there (0: any free port).
+   */
+  healthPort: number | undefined;
 }

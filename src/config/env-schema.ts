@@ -112,6 +112,7 @@ export const envShape = {
   SLACK_APP_TOKEN: optional(token('xapp-', 'an app-level token with connections:write')),
   SLACK_API_URL: optional(httpUrl('the Slack Web API')).transform((v) => withSlash(v ?? DEFAULT_SLACK_API_URL)),
   PORT: optional(wholeNumber(0, 65_535)).transform((v) => v ?? DEFAULT_PORT),
+  HEALTH_PORT: optional(wholeNumber(0, 65_535)),
   APPROVAL_CHANNEL_ID: required(channelId, 'the channel where requests are approved (C…)'),
   COMPLIANCE_CHANNEL_ID: optional(channelId),
   REQUESTER_USER_IDS: required(userIdList, 'who may ask for withdrawals and trades (comma separated user ids)'),

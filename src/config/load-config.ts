@@ -54,6 +54,10 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     problem('SLACK_SIGNING_SECRET', 'is required in HTTP mode (SLACK_APP_TOKEN unset): Slack signs every request with it');
   }
 
+  if (!socketMode && parsed.HEALTH_PORT !== undefined && parsed.HEALTH_PORT !== 0 && parsed.HEALTH_PORT === parsed.PORT) {
+    problem('HEALTH_PORT', `is PORT (${parsed.PORT}): in HTTP mode the endpoints are already served on PORT; set another port or unset it`);
+  }
+
   // ---- people and approvals ----------------------------------------------------------------
   const approvers = parsed.APPROVER_USER_IDS;
   const requiredApprovals = parsed.REQUIRED_APPROVALS;
@@ -123,6 +127,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     database: p.DATABASE_URL === undefined ? undefined : { url: new Secret(p.DATABASE_URL), singleReplica: p.SINGLE_REPLICA },
     pollIntervalMs: p.POLL_INTERVAL_MS,
     logLevel: p.LOG_LEVEL,
+    healthPort: p.HEALTH_PORT,
   };
 }
 

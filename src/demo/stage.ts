@@ -17,6 +17,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../devtools/fake-slack-api
 import { SlackRequester } from '../devtools/slack-requests.js';
 import { LOOPBACK } from '../runtime/preview.js';
 import { runDesk, type RunningDesk } from '../runtime/run-desk.js';
+import { sandboxLinkedClock } from '../runtime/sandbox-linked-clock.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { EVENTS_PATH } from '../slack/app/slack-app.js';
 import { CHANNELS, DESK_TIME_ZONE, PEOPLE } from './people.js';
@@ -59,12 +60,7 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  let sandbox: Sandbox | undefined;
-  // Until runDesk returns, the sandbox clock equals the wall clock (it starts with no offset).
-  const clock: Clock = {
-    now: () => sandbox?.clock.now() ?? Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  };
+  const { clock, link } = sandboxLinkedClock();
   const logs: string[] = [];
   let desk: RunningDesk;
   try {
@@ -99,7 +95,8 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
     await cleanup();
     throw new Error('the demo needs the embedded sandbox and HTTP mode');
   }
-  sandbox = desk.sandbox;
+  link(desk.sandbox);
+  const sandbox = desk.sandbox;
   const running = desk;
   const requester = new SlackRequester(`http://127.0.0.1:${desk.port}${EVENTS_PATH}`, signingSecret);
 

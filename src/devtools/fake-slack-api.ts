@@ -61,6 +61,11 @@ const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'user_
 
 type Handler = (args: Record<string, unknown>, call: { method: string }) => Record<string, unknown>;
 
+/** The direct-message channel Slack gives the bot with one person ("D" + the user id without its first letter). */
+export function dmChannelOf(userId: string): string {
+  return `D${userId.slice(1)}`;
+}
+
 export class FakeSlackApi {
   readonly calls: FakeSlackCall[] = [];
   readonly options: FakeSlackOptions;
@@ -70,6 +75,7 @@ export class FakeSlackApi {
   #viewCounter = 0;
   #hashCounter = 0;
   #waiters: { predicate: (c: FakeSlackCall) => boolean; after: number; resolve: (c: FakeSlackCall) => void }[] = [];
+  #listeners = new Set<(c: FakeSlackCall) => void>();
   #failures = new Map<string, string[]>();
   #dmRefusals = new Map<string, string>();
   #users = new Map<string, FakeUser>();
@@ -141,6 +147,33 @@ export class FakeSlackApi {
     return this.waitFor(predicate, { after: this.calls.length, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   }
 
+  /**
+   * Hear every call as it is recorded, before the bot gets its answer (the local desk folds them
+   * into what each person sees). Returns the function that stops listening.
+   */
+  onCall(listener: (c: FakeSlackCall) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /**
+   * Keep a view the bot gave in an HTTP answer (`response_action: update` keeps `id`; `push` gets
+   * a new one), as Slack does: with a new hash, so a later views.update by id or hash meets it.
+   */
+  recordView(view: Record<string, unknown>, id?: string): Record<string, unknown> {
+    return this.#storeView({ view }, id);
+  }
+
+  /** The view Slack holds under `id` (after views.open, push, update or publish), if any. */
+  viewById(id: string): Record<string, unknown> | undefined {
+    return this.#views.get(id)?.view;
+  }
+
+  /** A message timestamp from the same strictly increasing sequence as the posts (for what the desk shows itself). */
+  nextTs(): string {
+    return this.#nextTs();
+  }
+
   /** Make the next call(s) of `method` answer `{ ok: false, error }`, in order. */
   failNext(method: string, error: string): void {
     const queue = this.#failures.get(method) ?? [];
@@ -208,6 +241,7 @@ export class FakeSlackApi {
       response,
     };
     this.calls.push(call);
+    for (const listener of [...this.#listeners]) listener(call);
     for (const w of [...this.#waiters]) {
       if (call.seq > w.after && w.predicate(call)) {
         this.#waiters = this.#waiters.filter((x) => x !== w);
@@ -244,10 +278,6 @@ export class FakeSlackApi {
     return `1700000000.${String(this.#tsCounter).padStart(6, '0')}`;
   }
 
-  #dmChannel(userId: string): string {
-    return `D${userId.slice(1)}`;
-  }
-
   #storeView(args: Record<string, unknown>, id?: string): Record<string, unknown> {
     const viewId = id ?? `V${String(++this.#viewCounter).padStart(8, '0')}`;
     const hash = `h${++this.#hashCounter}`;
@@ -256,10 +286,15 @@ export class FakeSlackApi {
     return view;
   }
 
+  #viewIdOfExternal(externalId: string): string | undefined {
+    for (const [id, stored] of this.#views) if (stored.view.external_id === externalId) return id;
+    return undefined;
+  }
+
   #defaultHandlers(): Record<string, Handler> {
     const channelOf = (c: unknown): string => {
       const channel = String(c ?? '');
-      return /^[UW]/.test(channel) ? this.#dmChannel(channel) : channel;
+      return /^[UW]/.test(channel) ? dmChannelOf(channel) : channel;
     };
     return {
       'auth.test': () => ({
@@ -287,6 +322,7 @@ export class FakeSlackApi {
         if (duplicateIds(a.blocks)) return { ok: false, error: 'invalid_blocks' };
         return { ok: true, channel: a.channel, ts: a.ts, text: a.text, message: { text: a.text, blocks: a.blocks } };
       },
+      'chat.delete': (a) => (a.channel && a.ts ? { ok: true, channel: a.channel, ts: a.ts } : { ok: false, error: 'message_not_found' }),
       'chat.postEphemeral': (a) => {
         if (!a.channel || !a.user) return { ok: false, error: 'user_not_in_channel' };
         return { ok: true, message_ts: this.#nextTs() };
@@ -295,7 +331,7 @@ export class FakeSlackApi {
       'views.open': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
       'views.push': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
       'views.update': (a) => {
-        const id = typeof a.view_id === 'string' ? a.view_id : undefined;
+        const id = typeof a.view_id === 'string' ? a.view_id : typeof a.external_id === 'string' ? this.#viewIdOfExternal(a.external_id) : undefined;
         const existing = id ? this.#views.get(id) : undefined;
         if (!id || !existing) return { ok: false, error: 'not_found' };
         if (duplicateIds(viewBlocks(a))) return { ok: false, error: 'invalid_blocks' };
@@ -306,7 +342,7 @@ export class FakeSlackApi {
       'conversations.open': (a) => {
         const users = String(a.users ?? '').split(',').filter(Boolean);
         if (users.length !== 1) return { ok: false, error: users.length === 0 ? 'users_list_not_supplied' : 'not_supported' };
-        return { ok: true, channel: { id: this.#dmChannel(users[0]!) } };
+        return { ok: true, channel: { id: dmChannelOf(users[0]!) } };
       },
       'users.info': (a) => {
         const id = String(a.user ?? '');

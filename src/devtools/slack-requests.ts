@@ -61,6 +61,8 @@ export interface CommandInput {
   text?: string;
   userId: string;
   channelId?: string;
+  /** Without '#' (default "desk"). */
+  channelName?: string;
   responseUrl: string;
   triggerId?: string;
 }
@@ -72,7 +74,7 @@ export function commandBody(c: CommandInput): string {
     team_id: TEAM.id,
     team_domain: TEAM.domain,
     channel_id: c.channelId ?? 'C0DESK001',
-    channel_name: 'desk',
+    channel_name: c.channelName ?? 'desk',
     user_id: c.userId,
     user_name: c.userId.toLowerCase(),
     command: c.command,
@@ -92,13 +94,21 @@ export interface BlockActionInput {
   /** For a select: the chosen option value. */
   selectedValue?: string;
   /** Where the button was: a message in a channel, or a view (modal or home). */
-  container: { type: 'message'; channelId: string; messageTs: string; isEphemeral?: boolean } | { type: 'view'; viewId: string; view?: Record<string, unknown> };
+  container:
+    | { type: 'message'; channelId: string; messageTs: string; isEphemeral?: boolean; threadTs?: string; channelName?: string }
+    | { type: 'view'; viewId: string; view?: Record<string, unknown> };
   responseUrl?: string;
   triggerId?: string;
+  /** The whole action object as Slack sends it (type, action_id, block_id, value | selected_option …); replaces the one built from the fields above. */
+  action?: Record<string, unknown>;
+  /** For a message: the message as Slack sends it (ts, text, blocks …). */
+  message?: Record<string, unknown>;
+  /** Input state of a message's blocks, or of the view (merged into view.state). */
+  state?: StateValues;
 }
 
 export function blockActionPayload(a: BlockActionInput): Record<string, unknown> {
-  const action: Record<string, unknown> = {
+  const action: Record<string, unknown> = a.action ?? {
     action_id: a.actionId,
     block_id: a.blockId ?? 'block',
     action_ts: `${Date.now() / 1000}`,
@@ -116,18 +126,27 @@ export function blockActionPayload(a: BlockActionInput): Record<string, unknown>
     actions: [action],
   };
   if (a.container.type === 'message') {
+    const { threadTs } = a.container;
     return {
       ...base,
-      container: { type: 'message', message_ts: a.container.messageTs, channel_id: a.container.channelId, is_ephemeral: a.container.isEphemeral ?? false },
-      channel: { id: a.container.channelId, name: 'desk' },
-      message: { ts: a.container.messageTs, type: 'message' },
+      container: {
+        type: 'message',
+        message_ts: a.container.messageTs,
+        channel_id: a.container.channelId,
+        is_ephemeral: a.container.isEphemeral ?? false,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      },
+      channel: { id: a.container.channelId, name: a.container.channelName ?? 'desk' },
+      message: { ts: a.container.messageTs, type: 'message', ...(threadTs ? { thread_ts: threadTs } : {}), ...(a.message ?? {}) },
+      ...(a.state ? { state: { values: a.state } } : {}),
       ...(a.responseUrl ? { response_url: a.responseUrl } : {}),
     };
   }
+  const view: Record<string, unknown> = { id: a.container.viewId, type: 'modal', hash: 'h0', private_metadata: '', callback_id: '', ...(a.container.view ?? {}) };
   return {
     ...base,
     container: { type: 'view', view_id: a.container.viewId },
-    view: { id: a.container.viewId, type: 'modal', hash: 'h0', state: { values: {} }, private_metadata: '', callback_id: '', ...(a.container.view ?? {}) },
+    view: { ...view, state: { values: a.state ?? (view.state as { values?: StateValues } | undefined)?.values ?? {} } },
   };
 }
 
@@ -149,6 +168,9 @@ export interface ViewSubmissionInput {
   privateMetadata?: string;
   values: StateValues;
   hash?: string;
+  /** The whole view as Slack holds it (title, blocks, submit …); the fields above win over it. */
+  view?: Record<string, unknown>;
+  triggerId?: string;
 }
 
 export function viewSubmissionPayload(v: ViewSubmissionInput): Record<string, unknown> {
@@ -158,8 +180,9 @@ export function viewSubmissionPayload(v: ViewSubmissionInput): Record<string, un
     user: { id: v.userId, username: v.userId.toLowerCase(), team_id: TEAM.id },
     api_app_id: 'A0FAKE001',
     token: 'deprecated-verification-token',
-    trigger_id: `trigger.${Date.now()}`,
+    trigger_id: v.triggerId ?? `trigger.${Date.now()}`,
     view: {
+      ...(v.view ?? {}),
       id: v.viewId ?? 'V00000001',
       type: 'modal',
       callback_id: v.callbackId,
@@ -178,6 +201,8 @@ export interface BlockSuggestionInput {
   value: string;
   viewId?: string;
   callbackId?: string;
+  /** The whole view as Slack holds it; id and callback_id above win over it. */
+  view?: Record<string, unknown>;
 }
 
 /** What Slack posts to the options URL while someone types in an external_select. */
@@ -192,7 +217,28 @@ export function blockSuggestionPayload(s: BlockSuggestionInput): Record<string, 
     block_id: s.blockId ?? s.actionId,
     value: s.value,
     container: { type: 'view', view_id: s.viewId ?? 'V00000001' },
-    view: { id: s.viewId ?? 'V00000001', type: 'modal', callback_id: s.callbackId ?? '', private_metadata: '', state: { values: {} } },
+    view: { type: 'modal', private_metadata: '', state: { values: {} }, ...(s.view ?? {}), id: s.viewId ?? 'V00000001', callback_id: s.callbackId ?? (s.view?.callback_id as string | undefined) ?? '' },
+  };
+}
+
+export interface ViewClosedInput {
+  userId: string;
+  /** The view as Slack holds it (id, callback_id, private_metadata …). */
+  view: Record<string, unknown>;
+  /** True when the whole stack was closed at once. */
+  isCleared?: boolean;
+}
+
+/** What Slack posts when someone closes a modal whose view asked for it (`notify_on_close`). */
+export function viewClosedPayload(v: ViewClosedInput): Record<string, unknown> {
+  return {
+    type: 'view_closed',
+    team: TEAM,
+    user: { id: v.userId, username: v.userId.toLowerCase(), team_id: TEAM.id },
+    api_app_id: 'A0FAKE001',
+    token: 'deprecated-verification-token',
+    view: v.view,
+    is_cleared: v.isCleared ?? false,
   };
 }
 

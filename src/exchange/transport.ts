@@ -22,6 +22,8 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 export interface RequestLogEntry {
   operation: string;
   method: string;
+  /** The path's template after API_PREFIX, e.g. /crypto/withdrawals/{id}: no ids, so a metric label may hold it. */
+  route: string;
   /** Path without origin or query, e.g. /public_api/v1/crypto/withdrawals/4f1c... */
   path: string;
   attempt: number;
@@ -94,7 +96,7 @@ export async function request<T>(t: TransportOptions, spec: RequestSpec<T>): Pro
     const started = performance.now();
     const log = (status: number | undefined, kind: ExchangeErrorKind | undefined): void => {
       try {
-        t.logger?.({ operation, method, path: logPath, attempt, ...(status === undefined ? {} : { status }), ...(kind ? { kind } : {}), durationMs: performance.now() - started });
+        t.logger?.({ operation, method, route: spec.path, path: logPath, attempt, ...(status === undefined ? {} : { status }), ...(kind ? { kind } : {}), durationMs: performance.now() - started });
       } catch {
         // A broken logger must not turn a completed exchange call into a failure.
       }

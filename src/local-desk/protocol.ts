@@ -43,6 +43,8 @@ export interface DeskMessage {
   ephemeral?: boolean;
   /** chat.update or replace_original changed it at least once. */
   edited?: boolean;
+  /** When it was posted, epoch ms on the desk's clock (the sandbox's, in the preview). */
+  at?: number;
   /** Who wrote it: the bot, or a person (the commands they typed are shown as Slack does not, for the story). */
   author: { kind: 'bot' } | { kind: 'person'; id: string };
 }
@@ -57,7 +59,11 @@ export interface DeskModal {
   errors?: Record<string, string>;
 }
 
-/** Everything one person sees; sent whole on every change (SSE event `snapshot`). */
+/**
+ * Everything one person sees; sent whole on every change: GET ROUTES.events?as=<person id> is a
+ * server-sent event stream of events named `snapshot` (id: the version, data: this as JSON), the
+ * first at once; comment lines keep it alive.
+ */
 export interface Snapshot {
   /** Increases with every change the server folds in. */
   version: number;
@@ -81,7 +87,13 @@ export type StateValues = Record<string, Record<string, Record<string, unknown>>
 /** Where an action happened. */
 export type ActionContainer = { type: 'message'; channel: string; ts: string } | { type: 'view'; viewId: string } | { type: 'home' };
 
-/** Page → server, JSON bodies of POST /desk/api/<name>; every one carries `as`, the person acting. */
+/**
+ * Page → server, JSON bodies of POST /desk/api/<name>; every one carries `as`, the person acting.
+ * HTTP 200 with an Answers body; 400 (a body or person that is not right, a control that is not
+ * there) or 409 (a modal that is not the one open, a message the person does not see) with
+ * `{ ok: false, error }`; 503 while the bot is starting. A line not starting with "/" is posted as
+ * the person's message and not sent to the bot (it listens to no messages).
+ */
 export interface Requests {
   /** A line typed in the message box: `/withdraw crypto`. */
   command: { as: string; channel: string; text: string };
@@ -112,7 +124,11 @@ export interface Answers {
 /** ok false: what went wrong in plain words (the bot's HTTP status, or a refused request). */
 export type Ack = { ok: true } | { ok: false; error: string };
 
-/** The sandbox panel (GET /desk/api/sandbox and POST /desk/api/sandbox/<op>). */
+/**
+ * The sandbox panel: GET /desk/api/sandbox answers this; POST /desk/api/sandbox/<op> (a SandboxOps
+ * body) answers this as it is after the operation, or `{ ok: false, error }` (400 a bad body, 422
+ * refused by the sandbox, e.g. an unknown pair).
+ */
 export interface SandboxState {
   /** Sandbox clock, epoch ms. */
   now: number;

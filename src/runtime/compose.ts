@@ -6,9 +6,11 @@
  *   -> App Home (reads only) -> the Slack notifier (reports the engine's events; refreshes homes)
  *   -> the engine -> compliance (its notifier, declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
+ * The operations side (src/ops/) watches it all: the audit log it is given counts what it records,
+ * and /healthz, /readyz and /metrics are served beside /slack/events in HTTP mode.
  *
  * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
- * with theirs. start() recovers in-flight work before listening; the loops are the caller's.
+ * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
  */
 import { createDeclarations, type Declarations } from '../app/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../app/compliance/deposit-watch.js';
@@ -17,7 +19,8 @@ import type { EngineConfigInput } from '../app/engine-config.js';
 import { createDeskReads } from '../app/desk-reads.js';
 import { createEngine, type Engine } from '../app/engine.js';
 import { createRandomIds } from '../app/ids.js';
-import type { AuditLog, Clock, Ids, KeyValueStore, Logger, Notifier, Repository } from '../app/ports.js';
+import type { AuditLog, Clock, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from '../app/ports.js';
+import { LeadershipState } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
@@ -30,6 +33,8 @@ import { createHomes } from '../slack/home/homes.js';
 import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
 import type { SlackRetryOptions } from '../slack/app/slack-retry.js';
 import { complianceClient, notifierClient } from '../slack/app/web-clients.js';
+import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
+import { watchDesk, type WatchedDesk } from '../ops/watch-desk.js';
 
 export interface DeskParts {
   config: Config;
@@ -39,6 +44,8 @@ export interface DeskParts {
   requests: Repository<DeskRequest>;
   kv: KeyValueStore;
   audit: AuditLog;
+  /** Whether this replica does the background work; default: the only replica (always leader), as with the file store. */
+  leadership?: Leadership;
   /** The logger of each part (the process logger's children in production). */
   logger: (part: 'engine' | 'slack' | 'compliance') => Logger;
   receiverOptions?: SlackReceiverOptions;
@@ -47,31 +54,43 @@ export interface DeskParts {
   engineConfig?: EngineConfigInput;
   ids?: Ids;
   tradePairs?: readonly string[];
+  /** The desk's operations side (runDesk's, which its exchange client reports to); default: a fresh one, always leader. */
+  ops?: DeskOps;
 }
 
 export interface ComposedDesk {
   policy: Policy;
+  leadership: Leadership;
   engine: Engine;
   notifier: Notifier;
   declarations: Declarations;
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
-  /** Recovers in-flight work (engine.start), then listens. Resolves with the bound port in HTTP mode. */
+  /** Readiness and the operations endpoints (served on PORT in HTTP mode; runDesk serves them on HEALTH_PORT). */
+  ops: WatchedDesk;
+  /**
+   * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
+   * the bound port in HTTP mode. A follower recovers when it becomes leader (engine.run).
+   */
   start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening and waits for listeners and queued notices. */
   stop(): Promise<void>;
 }
 
 export function composeDesk(p: DeskParts): ComposedDesk {
-  const { config, clock, exchange, requests, kv, audit } = p;
+  const { config, clock, exchange, requests, kv } = p;
+  const leadership = p.leadership ?? new LeadershipState('leader');
+  // The Slack app is built last, and readiness asks it only when a probe comes, after start().
+  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked() });
+  const { audit } = ops;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
   const reads = createDeskReads({ requests, policy, clock });
   const slackLibraryLogger = p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel);
   const client = notifierClient(config, slackLibraryLogger);
 
-  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client });
+  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client, kv });
   const notifier = createSlackNotifier({
     client,
     channel: config.channels.approval,
@@ -97,6 +116,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
       poll: { intervalMs: config.pollIntervalMs, ...p.engineConfig?.poll },
     },
     logger: p.logger('engine'),
+    leadership,
   });
 
   const complianceLog = p.logger('compliance');
@@ -113,17 +133,21 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     config,
     deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
+    routes: ops.routes,
+    observeAck: ops.observeAck,
   });
 
   return {
     policy,
+    leadership,
     engine,
     notifier,
     declarations,
     depositWatch,
     slack,
+    ops,
     async start() {
-      await engine.start();
+      if (leadership.isLeader()) await engine.start();
       return slack.start();
     },
     async stop() {

@@ -13,6 +13,7 @@ import type { ExchangeConfig } from '../config/config.js';
 import { createExchangeClient, systemClock } from '../exchange/client.js';
 import { Secret } from '../exchange/secret.js';
 import { createSigner, publicKeyHex } from '../exchange/signer.js';
+import type { RequestLogEntry } from '../exchange/transport.js';
 import { SCOPES } from '../exchange/assumptions.js';
 import { startSandbox, type Sandbox } from '../sandbox/index.js';
 import type { ProcessLogger } from './logger.js';
@@ -35,13 +36,17 @@ export interface ConnectOptions {
   /** Sandbox quotes live this long (default 2.5 s): the demo's test shortens it to see a re-quote fast. */
   sandboxQuoteLifetimeMs?: number;
   fetch?: typeof fetch;
+  /** Told of every request attempt, as the debug log is (the metrics: src/ops/exchange-calls.ts). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 /** Connect to the configured exchange (or start the sandbox). */
 export async function connectExchange(config: ExchangeConfig, logger: ProcessLogger, options: ConnectOptions = {}): Promise<ConnectedExchange> {
   const log = logger.child('exchange');
-  const requestLog = (e: { operation: string; method: string; path: string; status?: number; kind?: string; durationMs: number; attempt: number }) =>
+  const requestLog = (e: RequestLogEntry) => {
+    options.onRequest?.(e);
     log.debug('exchange request', { ...e });
+  };
 
   if (config.kind === 'remote') {
     const signer = createSigner(config.privateKey, config.apiKey);

@@ -5,6 +5,10 @@
  * - Deposits were kept as the exchange's bodies (snake_case) in the deposit watch's state and
  *   in each deposit message reference; they are now the port's Deposit records
  *   (ports/exchange-port.ts), read through the same mapping the exchange port uses.
+ * - A refused form submission used to leave its token marked `refused` (an in-process map let a
+ *   corrected form through). The token is now claimed in the store (setIfAbsent), so a refusal
+ *   frees it instead; a `refused` token left from before would hold a corrected form as "already
+ *   submitted", so it is deleted.
  */
 import { WATCH_STATE_KEY } from '../app/compliance/watch-state.js';
 import { deposit as depositRecord } from '../exchange/engine-port/deposit-records.js';
@@ -12,6 +16,7 @@ import { cryptoDeposit } from '../exchange/schemas.js';
 import type { Deposit } from '../ports/exchange-port.js';
 import { DEPOSIT_MESSAGE_KEY_PREFIX } from '../slack/compliance/deposit-notifier.js';
 import type { DurableKeyValueStore } from '../store/kv.js';
+import { SUBMISSION_KEY_PREFIX } from '../slack/app/submission-markers.js';
 
 interface Log {
   info(message: string, data?: Record<string, unknown>): void;
@@ -21,6 +26,21 @@ export async function migrateStoredValues(kv: DurableKeyValueStore, log: Log): P
   const watch = await migrateWatchState(kv);
   const messages = await migrateDepositMessages(kv);
   if (watch || messages > 0) log.info('stored deposits brought to the current shape', { watchState: watch, depositMessages: messages });
+  const tokens = await freeRefusedSubmissionTokens(kv);
+  if (tokens > 0) log.info('refused form submissions from before the shared store freed', { tokens });
+}
+
+/** Tokens of refused submissions kept as `refused` by an older version: deleted. How many. */
+async function freeRefusedSubmissionTokens(kv: DurableKeyValueStore): Promise<number> {
+  let freed = 0;
+  for (const key of await kv.keys(SUBMISSION_KEY_PREFIX)) {
+    // Only a view's own token: a refused claim's answer (<token>:refused:<claim>) is kept for its waiters.
+    if (key.slice(SUBMISSION_KEY_PREFIX.length).includes(':')) continue;
+    if ((await kv.get<{ state?: unknown }>(key))?.state !== 'refused') continue;
+    await kv.set(key, undefined);
+    freed++;
+  }
+  return freed;
 }
 
 /** Version 1 of the deposit watch's state -> version 2. True when it migrated. */

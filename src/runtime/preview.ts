@@ -6,15 +6,19 @@
  * validated as for production and a missing value is an error, never a silent preview.
  */
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../app/ports.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../devtools/fake-slack-api.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { PREVIEW_IDS, previewSlackUsers } from './preview-cast.js';
+import { sandboxLinkedClock } from './sandbox-linked-clock.js';
 
-/** The preview desk: ids in Slack's format so every check runs as in production. */
+/** The preview desk: ids in Slack's format so every check runs as in production (names in preview-cast.ts). */
 export const PREVIEW_DESK = {
-  trader: 'UPREVTRADER',
-  approvers: ['UPREVAPPR01', 'UPREVAPPR02', 'UPREVAPPR03'],
-  compliance: 'UPREVCOMPL1',
-  approvalChannel: 'CPREVAPPROVE',
-  complianceChannel: 'CPREVCOMPLY',
+  trader: PREVIEW_IDS.trader,
+  approvers: PREVIEW_IDS.approvers,
+  compliance: PREVIEW_IDS.compliance,
+  approvalChannel: PREVIEW_IDS.approvalChannel,
+  complianceChannel: PREVIEW_IDS.complianceChannel,
 } as const;
 
 /** Everything the preview runs listens here: the bot, the Slack stand-in, the sandbox. */
@@ -29,11 +33,16 @@ export function wantsPreview(env: NodeJS.ProcessEnv): boolean {
 
 export interface Preview {
   env: NodeJS.ProcessEnv;
-  /** How the bot runs beside it: listening on 127.0.0.1 only (nothing here is for other machines). */
-  runOptions: { receiverOptions: { host: string } };
+  /**
+   * How the bot runs beside it: listening on 127.0.0.1 only (nothing here is for other machines),
+   * on a free port (PORT is the local desk's), on the sandbox's clock.
+   */
+  runOptions: { receiverOptions: { host: string; port: number }; clock: Clock };
   slack: FakeSlackApi;
   /** Signing secret made up for this run (the local requests are signed with it). */
   signingSecret: string;
+  /** The bot runs: its clock (and the Slack stand-in's) follow the embedded sandbox's from now on. */
+  link(sandbox: Sandbox | undefined): void;
   close(): Promise<void>;
 }
 
@@ -41,10 +50,8 @@ export interface Preview {
 export async function startPreview(base: NodeJS.ProcessEnv): Promise<Preview> {
   const botToken = `xoxb-preview-${randomBytes(12).toString('hex')}`;
   const signingSecret = randomBytes(16).toString('hex');
-  const slack = await startFakeSlackApi({
-    expectedToken: botToken,
-    users: [PREVIEW_DESK.trader, ...PREVIEW_DESK.approvers, PREVIEW_DESK.compliance].map((id) => ({ id, real_name: id, tz: 'Asia/Singapore', tz_offset: 28_800 })),
-  });
+  const { clock, link } = sandboxLinkedClock();
+  const slack = await startFakeSlackApi({ expectedToken: botToken, users: previewSlackUsers(), now: clock.now });
   const env: NodeJS.ProcessEnv = {
     ...base,
     SLACK_BOT_TOKEN: botToken,
@@ -57,5 +64,5 @@ export async function startPreview(base: NodeJS.ProcessEnv): Promise<Preview> {
     COMPLIANCE_USER_IDS: PREVIEW_DESK.compliance,
     DATA_DIR: base.DATA_DIR ?? './data/preview',
   };
-  return { env, slack, signingSecret, runOptions: { receiverOptions: { host: LOOPBACK } }, close: () => slack.stop() };
+  return { env, slack, signingSecret, runOptions: { receiverOptions: { host: LOOPBACK, port: 0 }, clock }, link, close: () => slack.stop() };
 }

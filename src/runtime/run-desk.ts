@@ -3,10 +3,18 @@
  * process environment; the demo calls it with a local one. Order matters and is the point of this
  * file: the exchange and the stores first (a corrupt or locked file stops everything before Slack
  * hears of us), stored values migrated, then the desk composed (compose.ts), recovery of in-flight
- * executions, listening, then the loops.
+ * executions, listening, then the loops. The operations side (src/ops/) comes first of all: the
+ * exchange client reports every call to it, and HEALTH_PORT answers while the rest starts.
+ *
+ * The loops are background work and run only while this replica is leader (the stores say which:
+ * with files, always): the engine's ticks, the deposit watch and the pruning of Slack keys. A
+ * follower answers Slack and writes what each interaction changes; the leader executes, polls and
+ * delivers. Each time this replica becomes leader, the loops start at once (the engine recovering
+ * first). The exchange probe runs on every replica: each one's readiness needs a recent answer.
  */
 import type { Engine } from '../app/engine.js';
-import type { Clock } from '../app/ports.js';
+import type { Clock, Leadership, Role } from '../app/ports.js';
+import { whileLeader } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
 import { databaseUrlSecrets } from '../config/database-url.js';
 import { systemClock } from '../exchange/client.js';
@@ -18,6 +26,9 @@ import { connectExchange } from './connect-exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
 import { runEvery } from '../app/run-loop.js';
 import { migrateStoredValues } from './migrations.js';
+import { createDeskOps } from '../ops/desk-ops.js';
+import { EXCHANGE_PROBE_MS, probeWhenQuiet } from '../ops/exchange-probe.js';
+import { startHealthServer, type HealthServer } from '../ops/health-server.js';
 import { openStores, storeLocation } from './stores.js';
 
 export interface RunOptions {
@@ -32,6 +43,8 @@ export interface RunOptions {
   tickMs?: number;
   /** How long stop() waits for work in flight (default SHUTDOWN_GRACE_MS). */
   shutdownGraceMs?: number;
+  /** Tests: a leadership to use instead of the stores' (one they can flip). */
+  leadership?: Leadership;
 }
 
 /**
@@ -50,9 +63,13 @@ export interface RunningDesk {
   desk: ComposedDesk;
   sandbox: Sandbox | undefined;
   logger: ProcessLogger;
+  /** Whether this replica does the background work now (for /readyz and the metrics too). */
+  leadership: Leadership;
   /** HTTP mode: the bound port, and the interface it listens on. */
   port: number | undefined;
   host: string | undefined;
+  /** Where /healthz, /readyz and /metrics are served besides PORT, when HEALTH_PORT is set: the bound port. */
+  healthPort: number | undefined;
   /** Stop the loops, stop listening, let queued notices finish, close the files. */
   stop(): Promise<void>;
 }
@@ -62,8 +79,16 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
   const clock = options.clock ?? systemClock;
   const secrets = configSecrets(config);
   const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
+  let roleNow: () => Role = () => 'follower';
+  const ops = createDeskOps({
+    clock,
+    // Known once the stores are open (they say who leads); nothing scrapes before then.
+    leadership: () => roleNow(),
+    processMetrics: true,
+  });
 
   const connected = await connectExchange(config.exchange, logger, {
+    onRequest: (entry) => ops.exchange.observe(entry),
     ...(options.sandboxPort !== undefined ? { sandboxPort: options.sandboxPort } : {}),
     ...(options.sandboxQuoteLifetimeMs !== undefined ? { sandboxQuoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
   });
@@ -74,13 +99,17 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     throw err;
   });
   const { requests, kv, audit } = stores;
+  const leadership = options.leadership ?? stores.leadership;
+  roleNow = () => leadership.role();
+  let prunedAt: number | undefined;
   const pruneSlackKeys = async () => {
+    prunedAt = clock.now();
     const open = new Set((await requests.listLive()).map((r) => r.id));
     const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
     if (pruned > 0) logger.info('pruned Slack references past their retention', { keys: pruned });
   };
   await migrateStoredValues(kv, logger.child('store'));
-  await pruneSlackKeys();
+  if (leadership.isLeader()) await pruneSlackKeys();
 
   const desk = composeDesk({
     config,
@@ -90,27 +119,58 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     requests,
     kv,
     audit,
+    ops,
+    leadership,
     logger: (part) => logger.child(part),
     // The Slack libraries log through the process logger even when a caller (tests) tunes the receiver.
     receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
   });
   const { engine } = desk;
-  const { port, host } = await desk.start();
+  const health = await serveHealth(config, desk.ops.routes, logger);
+  const { port, host } = await desk.start().catch(async (err: unknown) => {
+    // Slack refused the token, say, or PORT is taken: let go of the port, the files' lease and the exchange.
+    await health?.close();
+    await engine.idle();
+    await stores.close();
+    await connected.close();
+    throw err;
+  });
 
   const abort = new AbortController();
-  const loops: Promise<void>[] = [engine.run(abort.signal, options.tickMs ?? 1_000)];
-  // A wall-clock timer, unref'd and cleared on stop: a day-long sleep must not keep a stopped process alive.
-  const pruning = setInterval(() => void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err })), PRUNE_INTERVAL_MS);
+  const engineLog = logger.child('engine');
+  const loops: Promise<void>[] = [
+    // The engine's ticks, on the leader only, each tracked: a tick polls what is submitted.
+    engine.run(abort.signal, options.tickMs ?? 1_000, (tick) => ops.polling.track('status', tick)),
+    runEvery(
+      { signal: abort.signal, clock, intervalMs: EXCHANGE_PROBE_MS, what: 'exchange probe', logger: engineLog },
+      probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }),
+    ),
+  ];
+  const pruneIfLeader = () => {
+    if (leadership.isLeader()) void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err }));
+  };
+  // A wall-clock timer, unref'd and cleared on stop: an hour-long sleep must not keep a stopped process alive.
+  const pruning = setInterval(pruneIfLeader, PRUNE_INTERVAL_MS);
   pruning.unref();
   const watch = desk.depositWatch;
-  if (watch) loops.push(runEvery({ signal: abort.signal, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, () => watch.poll()));
+  if (watch) {
+    const poll = ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp);
+    loops.push(whileLeader(leadership, abort.signal, (term) => runEvery({ signal: term, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, poll)));
+  }
+  const roleChanges = leadership.onChange((role) => {
+    logger.info(role === 'leader' ? 'this replica is now the leader: background work starts' : 'this replica is now a follower: background work stops', { role });
+    // A new leader prunes at once, unless this process did within the interval.
+    if (prunedAt === undefined || clock.now() - prunedAt >= PRUNE_INTERVAL_MS) pruneIfLeader();
+  });
 
   logger.info('desk bot started', {
     mode: config.slack.mode,
     port,
+    healthPort: health?.port,
     exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
     store: stores.where,
     requiredApprovals: config.approvals.required,
+    role: leadership.role(),
   });
 
   let stopping: Promise<void> | undefined;
@@ -120,12 +180,15 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     desk,
     sandbox: connected.sandbox,
     logger,
+    leadership,
     port,
     host,
+    healthPort: health?.port,
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();
         clearInterval(pruning);
+        roleChanges();
         const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
         const inFlight = Promise.allSettled([desk.stop(), ...loops]);
         if (!(await settlesWithin(inFlight, graceMs))) {
@@ -133,9 +196,23 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
         }
         await stores.close();
         await connected.close();
+        await health?.close();
         logger.info('desk bot stopped');
       })()),
   };
+}
+
+/**
+ * HEALTH_PORT, when set: the operations endpoints on their own port, listening before the desk
+ * starts so liveness answers during recovery and the Socket Mode connection. Socket Mode without it
+ * has no endpoints at all, which is said once.
+ */
+async function serveHealth(config: Config, routes: ComposedDesk['ops']['routes'], logger: ProcessLogger): Promise<HealthServer | undefined> {
+  if (config.healthPort === undefined) {
+    if (config.slack.mode === 'socket') logger.warn('HEALTH_PORT is unset: in Socket Mode /healthz, /readyz and /metrics are served nowhere');
+    return undefined;
+  }
+  return startHealthServer({ port: config.healthPort, routes });
 }
 
 /** Every secret value the configuration holds, for the redactors. */

@@ -1,13 +1,15 @@
 /**
  * The bot's stores, opened once per process and closed on shutdown: the requests (live +
  * history, with their outbox), small durable values, and the hash-chained audit log. Either the
- * files under DATA_DIR (one process: each file is locked) or PostgreSQL at DATABASE_URL (shared by
- * every replica; its schema migrated on open).
+ * files under DATA_DIR (one process: each file is locked; it always leads) or PostgreSQL at
+ * DATABASE_URL (shared by every replica; its schema migrated on open; the leader elected by an
+ * advisory lock).
  */
-import { access, mkdir, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditLog, Clock, Repository } from '../app/ports.js';
+import type { AuditLog, Clock, Leadership, Repository } from '../app/ports.js';
 import type { Config } from '../config/config.js';
+import { fileStoreLeadership } from '../store/leadership.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
 import type { DeskRequest } from '../domain/record.js';
@@ -17,6 +19,7 @@ import { openKeyValueStore, type DurableKeyValueStore } from '../store/kv.js';
 import { openPgAuditLog } from '../store/postgres/audit-log.js';
 import { openDatabase } from '../store/postgres/database.js';
 import { openPgKeyValueStore } from '../store/postgres/kv.js';
+import { openPgLeadership } from '../store/postgres/leadership.js';
 import { openPgRepository } from '../store/postgres/repository.js';
 import { openRepository } from '../store/repository.js';
 import type { ProcessLogger } from './logger.js';
@@ -27,8 +30,11 @@ export interface Stores {
   audit: AuditLog;
   /** Which store, for the start-up line: the data folder, or the database (never its password). */
   readonly where: string;
-  /** Resolves when the store answers (readiness); rejects when it cannot be reached. */
-  ping(): Promise<void>;
+  /**
+   * Which replica does the background work: with files, this process (store/leadership.ts); on
+   * PostgreSQL, the holder of the leader's advisory lock (store/postgres/leadership.ts).
+   */
+  leadership: Leadership;
   close(): Promise<void>;
 }
 
@@ -70,7 +76,7 @@ async function openFileStores(dir: string, clock: Clock, secrets: readonly strin
     kv,
     audit,
     where: dir,
-    ping: () => access(dir),
+    leadership: fileStoreLeadership(),
     async close() {
       await Promise.allSettled([requests.close(), kv.close(), audit.close()]);
     },
@@ -89,13 +95,16 @@ async function openDatabaseStores(url: string, clock: Clock, secrets: readonly s
     });
     const kv = openPgKeyValueStore(db);
     const audit = openPgAuditLog(db, { clock, redact: secrets.filter(Boolean) });
+    const leadership = await openPgLeadership({ url, warn: (message) => log.warn(message) });
     return {
       requests,
       kv,
       audit,
       where: db.where,
-      ping: () => db.ping(),
+      leadership,
       async close() {
+        // The lock first: another replica takes over while this one finishes closing.
+        await leadership.close();
         await Promise.allSettled([requests.close(), kv.close(), audit.close()]);
         await db.close();
       },

@@ -213,6 +213,13 @@ export function createControl(deps: ControlDeps) {
       setPrice(s.prices, input.symbol, deps.clock.now(), change);
       return { symbol: input.symbol, mid: midPrice(s.prices, input.symbol, deps.clock.now()) };
     },
+    /** Every pair's mid price now. */
+    prices: () => {
+      const s = state();
+      return [...s.prices.pairs.keys()].map((symbol) => ({ symbol, mid: midPrice(s.prices, symbol, deps.clock.now()) }));
+    },
+    /** The crypto currency entries deposits can arrive in (id, code, name; USDT is there once per network). */
+    cryptoCurrencies: () => state().currencies.map((c) => ({ id: c.id, code: c.code, name: c.name })),
     price: (symbol: string) => {
       const s = state();
       if (!s.prices.pairs.has(symbol)) throw new HttpError(404, `Unknown pair ${symbol}`);

@@ -11,3 +11,4 @@ export type { KeySpec } from './keys.js';
 export { DEFAULT_ACCOUNT } from './seed.js';
 export { SANDBOX_BANNER } from './banner.js';
 export * as SANDBOX_TIMINGS from './timings.js';
+export { isFromThisMachine } from './local-only.js';

@@ -75,14 +75,18 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
     const commits = new GroupCommit<Pending>(async (items) => {
       if (failure) return items.forEach((i) => i.reject(failure));
       const values = { ...db.data.values };
-      const pruned = new Map<Pending, number>();
+      const counts = new Map<Pending, number>();
       for (const item of items) {
         if ('drop' in item) {
           const gone = Object.entries(values).filter(([key, value]) => item.drop(key, value));
           for (const [key] of gone) delete values[key];
-          pruned.set(item, gone.length);
-        } else if (item.value === undefined) delete values[item.key];
-        else values[item.key] = item.value;
+          counts.set(item, gone.length);
+        } else if (item.onlyIfAbsent && values[item.key] !== undefined) counts.set(item, 0);
+        else {
+          if (item.value === undefined) delete values[item.key];
+          else values[item.key] = item.value;
+          counts.set(item, 1);
+        }
       }
       const before = db.data;
       db.data = { version: KV_VERSION, values };
@@ -96,7 +100,7 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
         failure = new StoreFailedError(file, err);
         return items.forEach((i) => i.reject(failure));
       }
-      items.forEach((i) => i.resolve(pruned.get(i) ?? 0));
+      items.forEach((i) => i.resolve(counts.get(i) ?? 0));
     });
     return {
       file,
@@ -109,7 +113,14 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
         assertOpen();
         // Copied now, as JSON: a caller changing its object afterwards cannot change what is stored.
         const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
-        return new Promise<void>((resolve, reject) => commits.add({ key, value: json, resolve: () => resolve(), reject }));
+        return new Promise<void>((resolve, reject) => commits.add({ key, value: json, onlyIfAbsent: false, resolve: () => resolve(), reject }));
+      },
+      async setIfAbsent<T>(key: string, value: T): Promise<boolean> {
+        assertOpen();
+        const json = JSON.parse(JSON.stringify(value)) as unknown;
+        // Judged in its turn among the writes (in the commit), not against what get() sees now:
+        // a set queued just before it is already there.
+        return new Promise<boolean>((resolve, reject) => commits.add({ key, value: json, onlyIfAbsent: true, resolve: (stored) => resolve(stored === 1), reject }));
       },
       async keys(prefix: string): Promise<string[]> {
         assertOpen();
@@ -132,9 +143,12 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
   }
 }
 
-/** A set (or delete) waiting for its commit, or a prune; resolved with the number of keys pruned. */
-type Pending = ({ key: string; value: unknown } | { drop: (key: string, value: unknown) => boolean }) & {
-  resolve: (pruned: number) => void;
+/**
+ * A set (or delete, or set-if-absent) waiting for its commit, or a prune; resolved with the number
+ * of keys pruned, or 1 when the set was stored (0: a set-if-absent found the key taken).
+ */
+type Pending = ({ key: string; value: unknown; onlyIfAbsent: boolean } | { drop: (key: string, value: unknown) => boolean }) & {
+  resolve: (count: number) => void;
   reject: (reason: unknown) => void;
 };
 

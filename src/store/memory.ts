@@ -106,6 +106,14 @@ export function memoryKv(): MemoryKeyValueStore {
         else values.set(key, viaJson(value));
       });
     },
+    setIfAbsent<T>(key: string, value: T) {
+      return queue.run(async () => {
+        await Promise.resolve();
+        if (values.has(key)) return false;
+        values.set(key, viaJson(value));
+        return true;
+      });
+    },
     dump() {
       return Object.fromEntries([...values].map(([k, v]) => [k, viaJson(v)]));
     },

@@ -95,6 +95,12 @@ class Process {
         await inner.set(key, value);
         this.#step();
       },
+      setIfAbsent: async (key, value) => {
+        if (this.dead) throw new Crashed();
+        const stored = await inner.setIfAbsent(key, value);
+        this.#step();
+        return stored;
+      },
     };
   }
 }

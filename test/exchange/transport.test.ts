@@ -222,8 +222,8 @@ describe('logging and secrecy', () => {
     h.scope.get(`${API}/bank_accounts`).query(true).reply(200, []);
     await collect(h.client.listBankAccounts({ currency: 'SGD' }));
     expect(entries.map(({ durationMs: _d, ...rest }) => rest)).toEqual([
-      { operation: 'listBankAccounts', method: 'GET', path: `${API}/bank_accounts`, attempt: 1, status: 500, kind: 'server' },
-      { operation: 'listBankAccounts', method: 'GET', path: `${API}/bank_accounts`, attempt: 2, status: 200 },
+      { operation: 'listBankAccounts', method: 'GET', route: '/bank_accounts', path: `${API}/bank_accounts`, attempt: 1, status: 500, kind: 'server' },
+      { operation: 'listBankAccounts', method: 'GET', route: '/bank_accounts', path: `${API}/bank_accounts`, attempt: 2, status: 200 },
     ]);
     expect(entries.every((e) => e.durationMs >= 0)).toBe(true);
     const text = JSON.stringify(entries);

@@ -4,7 +4,9 @@
  * - a stop never waits on a hung exchange: a /balances command is acknowledged and its listener
  *   is stuck on the exchange; stop() gives up on that work after the grace period, says so in
  *   the log, and closes the files (the lock files go);
- * - a start prunes the Slack references past their retention from the key-value file.
+ * - a start prunes the Slack references past their retention from the key-value file;
+ * - a follower runs no background loop (deposit watch, pruning) until it becomes leader, and then
+ *   they start at once.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,8 @@ import { SlackRequester } from '../slack/support/signed-requests.js';
 import { until } from '../support/until.js';
 import { SUBMISSION_KEY_PREFIX } from '../../src/slack/app/submission-markers.js';
 import { SUBMISSION_RETENTION_MS } from '../../src/slack/app/retention.js';
+import { LeadershipState } from '../../src/app/leadership.js';
+import type { Leadership } from '../../src/app/ports.js';
 
 const TRADER = 'U0REQ0001';
 const GRACE_MS = 300;
@@ -42,7 +46,7 @@ interface Started {
 }
 
 /** The bot on a fresh sandbox and fake Slack; `prepare` may put files in the data folder first. */
-async function startDesk(prepare: (dataDir: string) => void = () => {}): Promise<Started> {
+async function startDesk(o: { prepare?: (dataDir: string) => void; env?: Record<string, string>; leadership?: Leadership } = {}): Promise<Started> {
   const key = makeKey();
   // Cleanup runs in reverse: the exchange goes first, so work the stop cut off (a listener waiting
   // on a hung exchange) ends and answers while the fake Slack still listens, and no call of it is
@@ -54,7 +58,7 @@ async function startDesk(prepare: (dataDir: string) => void = () => {}): Promise
   cleanup.push(() => sandbox.close());
   const dataDir = mkdtempSync(join(tmpdir(), 'lifecycle-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  prepare(dataDir);
+  o.prepare?.(dataDir);
 
   const logs: string[] = [];
   const config = loadConfig({
@@ -68,8 +72,14 @@ async function startDesk(prepare: (dataDir: string) => void = () => {}): Promise
     EXCHANGE_PRIVATE_KEY: key.privateKeyHex,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    ...o.env,
   });
-  const desk = await runDesk(config, { receiverOptions: { port: 0, retryConfig: { retries: 0 } }, shutdownGraceMs: GRACE_MS, logWrite: (line) => void logs.push(line) });
+  const desk = await runDesk(config, {
+    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+    shutdownGraceMs: GRACE_MS,
+    logWrite: (line) => void logs.push(line),
+    ...(o.leadership ? { leadership: o.leadership } : {}),
+  });
   let stopped = false;
   cleanup.push(() => (stopped ? undefined : desk.stop()));
   return {
@@ -116,10 +126,45 @@ describe('starting the bot', () => {
       [`${SUBMISSION_KEY_PREFIX}VNEW`]: { state: 'created', requestId: 'R2', at: now - 60_000 },
       'compliance:other': { at: 0 },
     };
-    const { logs, dataDir, stop } = await startDesk((dir) => writeFileSync(join(dir, 'kv.json'), JSON.stringify({ version: 1, values })));
+    const { logs, dataDir, stop } = await startDesk({ prepare: (dir) => writeFileSync(join(dir, 'kv.json'), JSON.stringify({ version: 1, values })) });
     await stop();
     const kept = (JSON.parse(readFileSync(join(dataDir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values;
     expect(Object.keys(kept).sort()).toEqual(['compliance:other', `${SUBMISSION_KEY_PREFIX}VNEW`]);
     expect(logs.some((l) => l.includes('pruned Slack references') && l.includes('"keys":1'))).toBe(true);
+  });
+});
+
+describe('leadership', () => {
+  it('a follower runs no background loop (deposit watch, pruning) until it becomes leader; then they start at once, and stop again when it is not', async () => {
+    const POLL_MS = 1_000;
+    const expired = { [`${SUBMISSION_KEY_PREFIX}VOLD`]: { state: 'created', requestId: 'R1', at: Date.now() - SUBMISSION_RETENTION_MS - 60_000 } };
+    const leadership = new LeadershipState('follower');
+    const { desk, sandbox, logs, dataDir } = await startDesk({
+      prepare: (dir) => writeFileSync(join(dir, 'kv.json'), JSON.stringify({ version: 1, values: expired })),
+      env: { COMPLIANCE_CHANNEL_ID: 'C0COMPLY1', COMPLIANCE_USER_IDS: 'U0CMP0001', POLL_INTERVAL_MS: String(POLL_MS) },
+      leadership,
+    });
+    expect(desk.leadership.role()).toBe('follower');
+    const depositPolls = () => sandbox.control.requests().filter((r) => r.path.includes('/crypto/deposits')).length;
+    const kvValues = () => (JSON.parse(readFileSync(join(dataDir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values;
+
+    await new Promise((r) => setTimeout(r, POLL_MS + 300));
+    expect(depositPolls()).toBe(0);
+    expect(Object.keys(kvValues())).toEqual([`${SUBMISSION_KEY_PREFIX}VOLD`]);
+
+    const became = performance.now();
+    leadership.set('leader');
+    await until('the deposit watch to poll', () => (depositPolls() > 0 ? true : undefined), 5_000);
+    // At once: well before a poll interval has passed.
+    expect(performance.now() - became).toBeLessThan(POLL_MS);
+    await until('the new leader to prune', () => (kvValues()[`${SUBMISSION_KEY_PREFIX}VOLD`] === undefined ? true : undefined), 5_000);
+    expect(logs.some((l) => l.includes('this replica is now the leader'))).toBe(true);
+
+    leadership.set('follower');
+    // A poll already under way may still land; after it, none.
+    await new Promise((r) => setTimeout(r, 200));
+    const polls = depositPolls();
+    await new Promise((r) => setTimeout(r, 2 * POLL_MS + 300));
+    expect(depositPolls()).toBe(polls);
   });
 });

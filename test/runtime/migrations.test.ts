@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadWatchState, WATCH_STATE_KEY } from '../../src/app/compliance/watch-state.js';
 import { migrateStoredValues } from '../../src/runtime/migrations.js';
 import { depositMessageKey } from '../../src/slack/compliance/deposit-notifier.js';
+import { submissionKey } from '../../src/slack/app/submission-markers.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../src/store/kv.js';
 
 const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
@@ -95,5 +96,17 @@ describe('migrateStoredValues', () => {
     await kv.set(depositMessageKey(TX), { channel: 'C2', ts: '1.2', deposit: { id: 'x' } });
     await expect(migrateStoredValues(kv, log)).rejects.toThrow(/created_at|status|transaction/);
     expect(await kv.get(depositMessageKey(TX))).toEqual({ channel: 'C2', ts: '1.2', deposit: { id: 'x' } });
+  });
+
+  it('frees form tokens an older version left `refused`, and keeps created ones, running claims and refused claims\' answers', async () => {
+    const answer = `${submissionKey('V2')}:refused:c1`;
+    await kv.set(submissionKey('V1'), { state: 'refused', at: 1 });
+    await kv.set(submissionKey('V2'), { state: 'created', requestId: 'R2', at: 1 });
+    await kv.set(submissionKey('V3'), { state: 'started', claim: 'c3', at: 1 });
+    await kv.set(answer, { state: 'refused', refusal: { ok: false, reason: 'invalid_input', message: 'no' }, at: 1 });
+    await migrateStoredValues(kv, log);
+    expect(await kv.get(submissionKey('V1'))).toBeUndefined();
+    expect((await kv.keys('slack:submission:')).sort()).toEqual([submissionKey('V2'), answer, submissionKey('V3')].sort());
+    expect(logs).toEqual([expect.stringContaining('freed')]);
   });
 });

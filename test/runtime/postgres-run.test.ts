@@ -1,7 +1,8 @@
 /**
  * The real bot (runDesk, configured by its environment) on PostgreSQL: DATABASE_URL selects the
  * database store (its schema created at start), the start-up line names the database without its
- * password, a restart of PostgreSQL under the running bot is logged and lived through, and no log
+ * password, a restart of PostgreSQL under the running bot is logged and lived through (it leads
+ * again, its store answers), and no log
  * line ever carries the password. With DATABASE_URL and no shared exchange the bot refuses to start
  * unless SINGLE_REPLICA=true.
  */
@@ -46,11 +47,13 @@ describePostgres('the bot with DATABASE_URL', () => {
     expect(logs.some((l) => l.includes('database schema migrated'))).toBe(true);
 
     await pg.cluster.restart();
-    await until('the bot to log the dropped connections', () => (logs.some((l) => l.includes('PostgreSQL closed an idle connection')) ? true : undefined));
-    // The engine's next ticks read the database again on new connections.
-    const after = logs.length;
+    // Every session ended: the leader's lock with it. The bot steps down, says so, and leads again.
+    await until('the bot to lead again', () => (logs.some((l) => l.includes('leadership: the database session')) && desk!.leadership.isLeader() ? true : undefined));
+    expect(await desk.engine.get('R0NOTHERE')).toBeUndefined();
+    // A tick that ran while the server was down failed and said so; once it leads again, none does.
+    const back = logs.length;
     await new Promise((r) => setTimeout(r, 300));
-    expect(logs.slice(after).filter((l) => /"level":"error"/.test(l))).toEqual([]);
+    expect(logs.slice(back).filter((l) => /"level":"error"/.test(l))).toEqual([]);
     await desk.stop();
     desk = undefined;
     expect(logs.join('\n')).not.toContain(pg.cluster.password);

@@ -14,7 +14,7 @@
 import { createDeskReads } from '../../src/app/desk-reads.js';
 import { isFinishedRequest, type DeskRequest } from '../../src/domain/record.js';
 import { createHomes } from '../../src/slack/home/homes.js';
-import { memoryRepository } from '../../src/store/memory.js';
+import { memoryKv, memoryRepository } from '../../src/store/memory.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '@slack/bolt';
@@ -59,6 +59,7 @@ const DEPS = {
     sandbox: false,
     logger: QUIET,
     client: { views: { publish: () => Promise.reject(new Error('no refresh in this test')) } },
+    kv: memoryKv(),
   }),
 } as unknown as SlackDeps;
 

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { deposit as depositRecord } from '../../src/exchange/engine-port/deposit-records.js';
 import { approvalMessageKey } from '../../src/slack/approvals/approval-notifier.js';
 import { depositMessageKey } from '../../src/slack/compliance/deposit-notifier.js';
-import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, SUBMISSION_RETENTION_MS } from '../../src/slack/app/retention.js';
+import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, HOME_VIEWER_RETENTION_MS, SUBMISSION_RETENTION_MS } from '../../src/slack/app/retention.js';
 import { SUBMISSION_KEY_PREFIX } from '../../src/slack/app/submission-markers.js';
+import { MODAL_DATA_TTL_MS, modalDataKey } from '../../src/slack/app/modal-data.js';
+import { homeViewerKey } from '../../src/slack/home/homes.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const slackTs = (ms: number) => `${Math.floor(ms / 1000)}.000100`;
@@ -17,6 +19,16 @@ describe('expiredSlackKey', () => {
       expect(expired(`${SUBMISSION_KEY_PREFIX}V1`, { state, at: NOW - SUBMISSION_RETENTION_MS - 1 })).toBe(true);
       expect(expired(`${SUBMISSION_KEY_PREFIX}V1`, { state, at: NOW - SUBMISSION_RETENTION_MS + 60_000 })).toBe(false);
     }
+  });
+
+  it('drops a modal\'s data once it is past the age the forms use it to, and keeps a younger one', () => {
+    expect(expired(modalDataKey('V1'), { data: { kind: 'fiat' }, at: NOW - MODAL_DATA_TTL_MS - 1 })).toBe(true);
+    expect(expired(modalDataKey('V1'), { data: { kind: 'fiat' }, at: NOW - MODAL_DATA_TTL_MS + 60_000 })).toBe(false);
+  });
+
+  it('drops an App Home viewer who has not opened the tab for the retention, and keeps a recent one', () => {
+    expect(expired(homeViewerKey('U1'), { at: NOW - HOME_VIEWER_RETENTION_MS - 1 })).toBe(true);
+    expect(expired(homeViewerKey('U1'), { at: NOW - 60_000 })).toBe(false);
   });
 
   it('drops the approval message reference of a finished request once the message is old enough', () => {

@@ -31,6 +31,26 @@ describe.each([
     expect(await kv.get('n')).toBe(19);
     await kv.close();
   });
+
+  it('setIfAbsent: of 20 concurrent claims exactly one stores its value, the first in call order', async () => {
+    const kv = await make();
+    const stored = await Promise.all(Array.from({ length: 20 }, (_, i) => kv.setIfAbsent('claim', { by: i })));
+    expect(stored.filter(Boolean)).toHaveLength(1);
+    expect(stored[0]).toBe(true);
+    expect(await kv.get('claim')).toEqual({ by: 0 });
+    await kv.close();
+  });
+
+  it('setIfAbsent judges a set queued just before it, and a deleted key is free again', async () => {
+    const kv = await make();
+    const [, first] = await Promise.all([kv.set('k', 'set'), kv.setIfAbsent('k', 'claimed')]);
+    expect(first).toBe(false);
+    expect(await kv.get('k')).toBe('set');
+    await kv.set('k', undefined);
+    expect(await kv.setIfAbsent('k', 'claimed')).toBe(true);
+    expect(await kv.get('k')).toBe('claimed');
+    await kv.close();
+  });
 });
 
 describe('openKeyValueStore (file)', () => {

@@ -2,7 +2,8 @@
  * A TCP proxy on 127.0.0.1 in front of a server, for tests that need a connection to break at a
  * chosen moment: `cutWhen` sees every chunk the client sends; when it says so, that chunk still
  * reaches the server but the server's answer never reaches the client, whose connection is then
- * closed (a lost answer, as when a network drops right after a request left).
+ * closed (a lost answer, as when a network drops right after a request left). `partition()` drops
+ * everything both ways from then on without closing anything (a network cut, not a crash).
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
@@ -10,17 +11,21 @@ export interface TcpProxy {
   readonly port: number;
   /** Decides, per client chunk, whether to cut the connection after passing it on. */
   cutWhen: ((chunk: Buffer) => boolean) | undefined;
+  /** From now on nothing passes either way; the connections stay open. */
+  partition(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
-  const proxy: TcpProxy = { port: 0, cutWhen: undefined, close: () => Promise.resolve() };
+  let partitioned = false;
+  const proxy: TcpProxy = { port: 0, cutWhen: undefined, partition: () => void (partitioned = true), close: () => Promise.resolve() };
   const server: Server = createServer((client) => {
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);
     let cut = false;
     client.on('data', (chunk) => {
+      if (partitioned) return;
       upstream.write(chunk);
       if (!cut && proxy.cutWhen?.(chunk)) {
         cut = true;
@@ -32,9 +37,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       }
     });
     upstream.on('data', (chunk) => {
-      if (!cut) client.write(chunk);
+      if (!cut && !partitioned) client.write(chunk);
     });
+    // Across a partition a close is not seen on the other side either.
     const end = () => {
+      if (partitioned) return;
       client.destroy();
       upstream.destroy();
     };

@@ -1,6 +1,9 @@
 /**
  * Use case: an approver approves the snapshot they saw. The approval and, when it is the last
- * one needed, the move to `approved` are one persisted write; execution then starts at once.
+ * one needed, the move to `approved` are one persisted write; execution then starts at once on
+ * the leader. On a follower (another replica got the click) the request stays `approved` and the
+ * leader executes it on its next tick: executions are background work of the one leader, so two
+ * replicas never drive one request at once.
  */
 import { decideApproval, isExpired } from '../../domain/policy.js';
 import { mustAdvance, newExecution, type DeskRequest } from '../../domain/record.js';
@@ -17,7 +20,7 @@ export type ApproveResult =
       required: number;
       /** True when this approval was the last one needed. */
       approved: boolean;
-      /** The execution this approval started (resolves when it has settled); undefined if not the last. */
+      /** The execution this approval started (resolves when it has settled); undefined if not the last, or on a follower. */
       execution: Promise<void> | undefined;
     }
   | Refusal;
@@ -36,7 +39,7 @@ export async function approve(ctx: EngineContext, requestId: string, userId: str
   }
   // The approval is persisted; execution starts without waiting for these audit lines to reach
   // the disk. They were appended first, so the audit log still has them before the attempt line.
-  const execution = ctx.background.start(`execution of ${requestId}`, execute(ctx, requestId));
+  const execution = ctx.leadership.isLeader() ? ctx.background.start(`execution of ${requestId}`, execute(ctx, requestId)) : undefined;
   await audited;
   return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: true, execution };
 }

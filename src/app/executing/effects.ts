@@ -69,7 +69,8 @@ async function quote(ctx: EngineContext, record: DeskRequest, reason: RequoteRea
 async function claimRemoval(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
   if (record.snapshot.kind !== 'bank_account_removal') throw new Error(`${record.id}: a claim is only for a bank account removal`);
   const key = removalClaimKey(record.snapshot.bankAccount.id);
+  // One atomic claim: two replicas removing the same account cannot both read "free".
+  if (await ctx.kv.setIfAbsent(key, record.id)) return { kind: 'claimed', by: record.id };
   const owner = await ctx.kv.get<string>(key);
-  if (owner === undefined) await ctx.kv.set(key, record.id);
   return { kind: 'claimed', by: owner ?? record.id };
 }

@@ -5,9 +5,13 @@
  * the notifier calls permanent (Slack refused: channel not found, bad token...) every 5 min, and
  * it shows in `problems()` for approvers. Runs when something is appended (kick) and on the
  * engine's tick; a restart resumes from the outbox as stored.
+ *
+ * Only the leader delivers (ports.ts Leadership): one deliverer keeps each request's messages in
+ * order and never posts one twice. A follower's own transitions write their events to the shared
+ * outbox like any other; the leader delivers them on its next tick (or kick).
  */
 import { errorText } from '../../domain/error-text.js';
-import type { Clock, Logger, Notifier, Outbox, OutboxEntry } from '../ports.js';
+import type { Clock, Leadership, Logger, Notifier, Outbox, OutboxEntry } from '../ports.js';
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -42,10 +46,15 @@ export class OutboxDelivery {
     private readonly notifier: Notifier,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
+    private readonly leadership: Leadership,
   ) {}
 
-  /** Delivers what is due now; overlapping calls share one pass, and a call during a pass runs another after it. */
+  /**
+   * Delivers what is due now; overlapping calls share one pass, and a call during a pass runs
+   * another after it. On a follower, nothing: the leader delivers.
+   */
   kick(): Promise<void> {
+    if (!this.leadership.isLeader()) return this.#running ?? Promise.resolve();
     if (this.#running) {
       this.#again = true;
       return this.#running;
@@ -84,6 +93,8 @@ export class OutboxDelivery {
     this.#all = false;
     const blocked = new Set<string>();
     for (const entry of await this.outbox.pending()) {
+      // Leadership lost mid-pass: the new leader delivers the rest.
+      if (!this.leadership.isLeader()) return;
       if (blocked.has(entry.requestId)) continue;
       // Later entries of the request wait for this one, due or not.
       blocked.add(entry.requestId);

@@ -7,12 +7,12 @@ import { onlyThisWorkspace } from './workspace-binding.js';
 import { refusingFutureRequests } from './request-freshness.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, SocketModeReceiver, type Logger } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, type CustomRoute, type Logger } from '@slack/bolt';
 import type { Config } from '../../config/config.js';
 import { rolesOf, type SlackContext, type SlackDeps } from './slack-context.js';
 import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
-import { ModalCache } from './modal-cache.js';
+import { ModalData } from './modal-data.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -34,6 +34,10 @@ export interface CreateSlackAppOptions {
   config: Config;
   deps: SlackDeps;
   receiverOptions?: SlackReceiverOptions;
+  /** HTTP mode: more GET endpoints beside /slack/events (the operations endpoints). */
+  routes?: CustomRoute[];
+  /** Told each acknowledgement's latency in seconds (see start() and observeSocketAcks). */
+  observeAck?: (seconds: number) => void;
 }
 
 export interface SlackApp {
@@ -44,10 +48,14 @@ export interface SlackApp {
   start(): Promise<{ port?: number; host?: string }>;
   /** Stops listening, then waits for the listeners still at work after their ack. */
   stop(): Promise<void>;
+  /** Whether Slack accepted the bot token: auth.test succeeded (start() waits for it). */
+  authChecked(): boolean;
+  /** Resolves once no listener is at work (tests: a delivery waiting for another one's answer is work). */
+  idle(): Promise<void>;
 }
 
 /** Create the Slack app over the ports in `deps`; nothing listens until start(). */
-export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSlackAppOptions): SlackApp {
+export function createSlackApp({ config, deps, receiverOptions = {}, routes = [], observeAck = () => {} }: CreateSlackAppOptions): SlackApp {
   const botToken = config.slack.botToken.reveal();
   const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
   // Every Slack library gets this logger, never a logLevel: given only a level, Bolt, the receivers
@@ -55,13 +63,17 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
   // tickets the guard withholds (library-log.ts). The WebClients share the App's logger.
   const logger = guardSlackLogger(receiverOptions.logger ?? consoleSlackLogger(config.logLevel));
   // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
-  const common = { token: botToken, clientOptions, convoStore: false as const, logger };
+  // deferInitialization: Bolt checks the bot token (auth.test) in init(), which start() awaits. Left
+  // to the constructor, the check runs unawaited: a refused token (or Slack unreachable through
+  // the retries) rejects with nobody listening, which ends the process with a stack trace.
+  const common = { token: botToken, clientOptions, convoStore: false as const, logger, deferInitialization: true };
 
   let app: App;
   let httpReceiver: HTTPReceiver | undefined;
   const appToken = config.slack.appToken?.reveal();
   if (appToken !== undefined) {
     const receiver = new SocketModeReceiver({ appToken, logger });
+    observeSocketAcks(receiver, observeAck);
     app = new App({ ...common, receiver });
   } else {
     const signingSecret = config.slack.signingSecret?.reveal();
@@ -70,6 +82,7 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
     httpReceiver = new HTTPReceiver({
       signingSecret,
       endpoints: EVENTS_PATH,
+      customRoutes: routes,
       processBeforeResponse: false,
       ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
       logger,
@@ -84,9 +97,8 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
     roles: rolesOf(deps.policy),
     sandbox: config.exchange.kind === 'sandbox',
     logger: app.logger,
-    modals: new ModalCache(deps.clock),
+    modals: new ModalData(deps.kv, deps.clock),
     ackGate: new AckGate(),
-    submissions: new Map(),
   };
   // Listeners go on after their ack; stop() waits for them so nothing they do meets closed stores.
   const inFlight = new Set<Promise<unknown>>();
@@ -106,20 +118,28 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
     app.logger.error(`listener failed: ${error.name}: ${error.message}`);
   });
 
+  let authChecked = false;
   return {
     app,
     context,
     mode: httpReceiver ? 'http' : 'socket',
     async start() {
+      // A refused token stops the start here, with Slack's reason (invalid_auth, account_inactive).
+      await app.init();
+      authChecked = true;
       if (!httpReceiver) {
         await app.start();
         return {};
       }
       const port = receiverOptions.port ?? config.slack.port;
       const server = (await app.start(receiverOptions.host === undefined ? port : { port, host: receiverOptions.host })) as Server;
-      // A request waits for its ack from arrival until its response is sent (ack-gate.ts).
-      server.on('request', (_req, res) => {
+      // A Slack request waits for its ack from arrival until its response is sent (ack-gate.ts);
+      // the operations endpoints on the same server are no ack anyone waits for.
+      server.on('request', (req, res) => {
+        if ((req.url ?? '').split('?')[0] !== EVENTS_PATH) return;
+        const arrived = performance.now();
         const release = context.ackGate.enter();
+        res.once('finish', () => observeAck((performance.now() - arrived) / 1000));
         res.once('finish', release);
         res.once('close', release);
       });
@@ -130,5 +150,29 @@ export function createSlackApp({ config, deps, receiverOptions = {} }: CreateSla
       await app.stop();
       await Promise.allSettled([...inFlight]);
     },
+    authChecked: () => authChecked,
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
   };
+}
+
+/**
+ * Socket Mode acks go back over the socket: the time from an envelope's arrival (the socket
+ * client's `slack_event`) to its ack leaving (`outgoing_message`, which every ack is sent as), by
+ * envelope id. An envelope never acked is forgotten once many newer ones arrived.
+ */
+function observeSocketAcks(receiver: SocketModeReceiver, observe: (seconds: number) => void): void {
+  const arrived = new Map<string, number>();
+  receiver.client.on('slack_event', ({ envelope_id: id }: { envelope_id?: string }) => {
+    if (id === undefined) return;
+    arrived.set(id, performance.now());
+    if (arrived.size > 1_000) arrived.delete(arrived.keys().next().value!);
+  });
+  receiver.client.on('outgoing_message', ({ envelope_id: id }: { envelope_id?: string }) => {
+    const at = id === undefined ? undefined : arrived.get(id);
+    if (at === undefined) return;
+    arrived.delete(id!);
+    observe((performance.now() - at) / 1000);
+  });
 }

@@ -11,7 +11,7 @@ import type { Engine } from '../../app/engine.js';
 import type { DeskReads } from '../../app/desk-reads.js';
 import type { Homes } from '../home/homes.js';
 import type { Declarations } from '../../app/compliance/declare.js';
-import type { ModalCache } from './modal-cache.js';
+import type { ModalData } from './modal-data.js';
 import type { AckGate } from './ack-gate.js';
 import type { WithdrawFormData } from '../withdrawals/withdraw-data.js';
 
@@ -44,7 +44,10 @@ export interface SlackDeps {
   tradePairs: readonly string[];
   /** Where refused attempts the issues ask to audit are recorded (e.g. a counterparty declaration by a non-officer). */
   audit: AuditLog;
-  /** Durable small values: the dedupe tokens of submitted forms (submissions.ts). */
+  /**
+   * Durable small values shared by every replica: open modals' data (modal-data.ts), the dedupe
+   * tokens of submitted forms (submission-markers.ts), message references, App Home viewers.
+   */
   kv: KeyValueStore;
 }
 
@@ -75,12 +78,10 @@ export interface SlackContext {
   /** The embedded sandbox exchange: every post carries a SANDBOX banner. */
   sandbox: boolean;
   logger: Logger;
-  /** Data of open modals, by view id. */
-  modals: ModalCache<FormData>;
+  /** Data of open modals, by view id, in the shared store (modal-data.ts). */
+  modals: ModalData<FormData>;
   /** Acknowledgements before work (ack-gate.ts). */
   ackGate: AckGate;
-  /** Form submissions in flight or done, by view id (submissions.ts). */
-  submissions: Map<string, Promise<unknown>>;
 }
 
 /** The listeners' view of who is who: the policy's answers, never a second list. */

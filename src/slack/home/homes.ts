@@ -3,14 +3,30 @@
  * recent activity, read from the desk's stores (app/desk-reads.ts). Published when the user opens
  * the tab, and again after a change to a request while they have it (the notifier's hook, and a
  * click in the tab). Built by the composition root before the engine: it reads, it never commands.
+ *
+ * Who has opened the tab is kept in the shared KeyValueStore, not in this process: the tab may be
+ * opened on one replica while the notifier that refreshes it runs on another (the leader).
  */
 import type { DeskReads } from '../../app/desk-reads.js';
-import type { Clock, DeskEvent, Logger } from '../../app/ports.js';
+import type { Clock, DeskEvent, KeyValueStore, Logger } from '../../app/ports.js';
 import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
 import { homeRequestOf } from '../approvals/from-record.js';
 import { homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
 
+
+export const HOME_VIEWER_KEY_PREFIX = 'slack:home-viewer:';
+/** A viewer's mark is written again when older than this, not on every opening of the tab (each write rewrites the file store). */
+const VIEWER_MARK_REFRESH_MS = 24 * 60 * 60 * 1000;
+
+/** What is kept per user who opened App Home: when they last did (the mark is written at most daily). */
+export interface HomeViewer {
+  at: number;
+}
+
+export function homeViewerKey(userId: string): string {
+  return `${HOME_VIEWER_KEY_PREFIX}${userId}`;
+}
 
 export type PublishClient = { views: { publish(args: { user_id: string; view: ReturnType<typeof homeView> }): Promise<unknown> } };
 
@@ -41,9 +57,14 @@ export interface Homes {
   dataFor(userId: string): Promise<HomeData>;
 }
 
-export function createHomes(o: { reads: DeskReads; policy: Policy; clock: Pick<Clock, 'now'>; sandbox: boolean; logger: Logger; client: PublishClient }): Homes {
-  // Users who opened App Home since start: their home is refreshed when requests change.
-  const viewers = new Set<string>();
+export function createHomes(o: { reads: DeskReads; policy: Policy; clock: Pick<Clock, 'now'>; sandbox: boolean; logger: Logger; client: PublishClient; kv: KeyValueStore }): Homes {
+  // Users who opened App Home: their home is refreshed when requests change.
+  const isViewer = async (userId: string) => (await o.kv.get<HomeViewer>(homeViewerKey(userId))) !== undefined;
+  async function markViewer(userId: string): Promise<void> {
+    const seen = await o.kv.get<HomeViewer>(homeViewerKey(userId));
+    const now = o.clock.now();
+    if (seen === undefined || now - seen.at > VIEWER_MARK_REFRESH_MS) await o.kv.set<HomeViewer>(homeViewerKey(userId), { at: now });
+  }
 
   async function dataFor(userId: string): Promise<HomeData> {
     // Amounts, destinations and bank details are the desk's business only: anyone else sees none.
@@ -79,8 +100,8 @@ export function createHomes(o: { reads: DeskReads; policy: Policy; clock: Pick<C
   }
 
   async function refresh(userId: string, client: PublishClient = o.client): Promise<void> {
-    if (!viewers.has(userId)) return;
     try {
+      if (!(await isViewer(userId))) return;
       await publish(userId, client);
     } catch (err) {
       o.logger.warn(`App Home of ${userId} not refreshed: ${errorText(err)}`);
@@ -89,7 +110,7 @@ export function createHomes(o: { reads: DeskReads; policy: Policy; clock: Pick<C
 
   return {
     async opened(userId, client) {
-      viewers.add(userId);
+      await markViewer(userId);
       await publish(userId, client);
     },
     refresh,

@@ -1,6 +1,6 @@
 /**
  * After a request form passed its checks and was acknowledged ("checking with the exchange…"):
- * the engine is asked once per form (submissions.ts), and the modal shows the answer: the
+ * the engine is asked once per form (app/submission-markers.ts), and the modal shows the answer: the
  * request id, "already submitted", or the form again with the engine's objection on the field
  * at fault and the exchange's own words.
  */
@@ -10,7 +10,7 @@ import type { ModalView } from '../kit/blocks.js';
 import { noticeView } from '../kit/modal-views.js';
 import { alreadySentView, sentView } from './submitted-views.js';
 import type { SlackClient, SlackContext } from '../app/slack-context.js';
-import { submitOnce, type SubmitOutcome } from '../app/submission-markers.js';
+import { earlierSubmission, submissionKey, submitOnce, type SubmitOutcome } from '../app/submission-markers.js';
 import { errorText } from '../../domain/error-text.js';
 
 export interface RequestFormSubmission {
@@ -20,8 +20,8 @@ export interface RequestFormSubmission {
   input: RequestInput;
   /** The form again with the refusal shown; undefined: a notice with the refusal's words. */
   refill?: (refusal: Refusal) => ModalView | undefined;
-  /** After the request was created (e.g. drop the form's cached data). */
-  onCreated?: () => void;
+  /** After the request was created (e.g. drop the form's stored data). */
+  onCreated?: () => Promise<void>;
 }
 
 /** "Not sent: …" in plain words; the exchange's message is kept as it came. */
@@ -37,15 +37,20 @@ export async function sendRequestForm(ctx: SlackContext, client: SlackClient, s:
 }
 
 /**
- * A form submitted again after its request was made (its cached data is gone by then): the
- * answer of the first submission, shown again. False when this view was never submitted here.
+ * A form submitted again after its request was made (its stored data is gone by then), on this
+ * replica or another: the answer of the first submission, shown again. False when the store has
+ * no submission of this view.
  */
 export async function repeatSubmission(ctx: SlackContext, client: SlackClient, title: string, viewId: string, ack: () => Promise<void>): Promise<boolean> {
-  const earlier = ctx.submissions.get(viewId) as Promise<SubmitOutcome> | undefined;
-  if (!earlier) return false;
+  if (!(await hasSubmission(ctx, viewId))) return false;
   await ack();
-  await showOutcome(ctx, client, { title, viewId }, () => earlier);
+  await showOutcome(ctx, client, { title, viewId }, async () => (await earlierSubmission(ctx, viewId)) ?? { kind: 'earlier', requestId: undefined });
   return true;
+}
+
+/** One read of the store, fit to run before an ack. */
+async function hasSubmission(ctx: SlackContext, viewId: string): Promise<boolean> {
+  return (await ctx.deps.kv.get(submissionKey(viewId))) !== undefined;
 }
 
 async function showOutcome(ctx: SlackContext, client: SlackClient, s: Pick<RequestFormSubmission, 'title' | 'viewId' | 'refill' | 'onCreated'>, run: () => Promise<SubmitOutcome>): Promise<void> {
@@ -55,7 +60,7 @@ async function showOutcome(ctx: SlackContext, client: SlackClient, s: Pick<Reque
     if (outcome.kind === 'earlier') view = alreadySentView(s.title, outcome.requestId);
     else if (outcome.result.ok) {
       view = sentView(s.title, outcome.result.request.kind, outcome.result.request.id, ctx.config.channels.approval);
-      s.onCreated?.();
+      await s.onCreated?.();
     } else {
       view = s.refill?.(outcome.result) ?? noticeView(s.title, refusalSentence(outcome.result));
     }

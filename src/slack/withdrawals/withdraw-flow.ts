@@ -1,6 +1,8 @@
 /**
  * Filling a withdrawal modal: the loading view is already open (the trigger id lives 3 s), the
- * exchange is read, the data cached by view id, and the form replaces the loading view.
+ * exchange is read, the data stored by view id in the shared store, and only then does the form
+ * replace the loading view. The loading view has no Submit button, so no submission can reach any
+ * replica before its data is there to check it against.
  */
 import { noticeView } from '../kit/modal-views.js';
 import type { SlackClient, SlackContext } from '../app/slack-context.js';
@@ -14,7 +16,7 @@ export async function fillWithdrawForm(ctx: SlackContext, client: SlackClient, v
   let view;
   try {
     const data = meta.k === 'crypto' ? await loadCryptoForm(ctx.deps.exchange) : await loadFiatForm(ctx.deps.exchange);
-    ctx.modals.set(viewId, data);
+    await ctx.modals.set(viewId, data);
     view = renderWithdrawForm(data, undefined, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata: JSON.stringify(meta) });
   } catch (err) {
     view = noticeView('Withdraw', exchangeFailureText('the withdrawal options', err, ctx.logger).replace(/^:warning: /, ''));

@@ -18,9 +18,9 @@ export function withdrawRefreshAction(ctx: SlackContext): Middleware<SlackAction
     if (!view) return;
     if (!(await stillRequester(ctx, client, view, body.user.id, 'Withdraw'))) return;
     const meta = readMetadata<WithdrawMeta>(view.private_metadata);
-    const data = ctx.modals.get(view.id);
+    const data = await ctx.modals.get(view.id);
     if (!data) {
-      // Cache lost (restart or expiry): load again; the person's typed values are kept by Slack.
+      // Data gone (expired, or never stored): load again; the person's typed values are kept by Slack.
       if (meta.k === 'crypto' || meta.k === 'fiat') await fillWithdrawForm(ctx, client, view.id, view.hash, { k: meta.k, ...(meta.c ? { c: meta.c } : {}) });
       return;
     }

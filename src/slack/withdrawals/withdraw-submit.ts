@@ -22,7 +22,7 @@ const TITLE = 'Withdraw';
 export function withdrawSubmitView(kind: 'crypto' | 'fiat') {
   return (ctx: SlackContext): Middleware<SlackViewMiddlewareArgs> =>
     async ({ ack, body, view, client }) => {
-      const data = ctx.modals.get(view.id);
+      const data = await ctx.modals.get(view.id);
       if (!data && (await repeatSubmission(ctx, client, TITLE, view.id, () => ack({ response_action: 'update', view: sendingView(TITLE) })))) return;
       if (!data || data.kind !== kind) {
         const field = kind === 'crypto' ? INPUT.withdrawAmount : INPUT.fiatAmount;

@@ -4,7 +4,7 @@
  */
 import type { Pool } from 'pg';
 import { migrate } from './migrate.js';
-import { createPool, idempotent } from './pool.js';
+import { createPool } from './pool.js';
 
 export interface Database {
   readonly pool: Pool;
@@ -12,8 +12,6 @@ export interface Database {
   readonly where: string;
   /** The migrations this open applied (usually none). */
   readonly migrated: readonly number[];
-  /** Resolves when the database answers a query. */
-  ping(): Promise<void>;
   /** Ends every connection (after the stores on it were closed). */
   close(): Promise<void>;
 }
@@ -41,9 +39,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool,
     where,
     migrated,
-    async ping() {
-      await idempotent(pool, 'SELECT 1');
-    },
     close: () => (closed ??= pool.end()),
   };
 }

@@ -17,9 +17,12 @@ export interface PgKeyValueOptions {
   name?: string;
 }
 
-/** A set (json undefined: a delete) or a prune waiting for its commit; resolved with the number of keys pruned. */
-type Pending = ({ key: string; json: string | undefined } | { drop: (key: string, value: unknown) => boolean }) & {
-  resolve: (pruned: number) => void;
+/**
+ * A set (json undefined: a delete; onlyIfAbsent: a claim) or a prune waiting for its commit;
+ * resolved with the number of keys pruned, or 1 when the set was stored (0: the claim found the key taken).
+ */
+type Pending = ({ key: string; json: string | undefined; onlyIfAbsent: boolean } | { drop: (key: string, value: unknown) => boolean }) & {
+  resolve: (count: number) => void;
   reject: (reason: unknown) => void;
 };
 
@@ -32,14 +35,14 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
   const { pool } = db;
   const inFlight = new InFlight(`${db.where}, table kv (${store})`);
   const commits = new GroupCommit<Pending>(async (items) => {
-    let pruned: Map<Pending, number>;
+    let counts: Map<Pending, number>;
     try {
-      pruned = await transaction(pool, (client) => apply(client, store, items));
+      counts = await transaction(pool, (client) => apply(client, store, items));
     } catch (err) {
       for (const item of items) item.reject(err);
       return;
     }
-    for (const item of items) item.resolve(pruned.get(item) ?? 0);
+    for (const item of items) item.resolve(counts.get(item) ?? 0);
   });
   const enqueue = (item: Omit<Pending, 'resolve' | 'reject'>) => inFlight.run(() => new Promise<number>((resolve, reject) => commits.add({ ...item, resolve, reject } as Pending)));
   return {
@@ -51,7 +54,12 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
     },
     async set<T>(key: string, value: T): Promise<void> {
       // As JSON now: a caller changing its object afterwards cannot change what is stored.
-      await enqueue({ key, json: value === undefined ? undefined : JSON.stringify(value) });
+      await enqueue({ key, json: value === undefined ? undefined : JSON.stringify(value), onlyIfAbsent: false });
+    },
+    async setIfAbsent<T>(key: string, value: T): Promise<boolean> {
+      // Judged in its turn among this process's writes, and by the row's primary key against every
+      // other replica's: INSERT … ON CONFLICT DO NOTHING stores it only where no row is.
+      return (await enqueue({ key, json: JSON.stringify(value), onlyIfAbsent: true })) === 1;
     },
     keys(prefix: string): Promise<string[]> {
       return inFlight.run(async () => (await idempotent<{ key: string }>(pool, 'SELECT key FROM kv WHERE store = $1 AND starts_with(key, $2) ORDER BY key', [store, prefix])).map((r) => r.key));
@@ -63,23 +71,28 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
   };
 }
 
-/** The group's writes in call order, in the caller's transaction; how many keys each prune removed. */
+/** The group's writes in call order, in the caller's transaction; what each counts (see Pending). */
 async function apply(client: PoolClient, store: string, items: readonly Pending[]): Promise<Map<Pending, number>> {
-  const pruned = new Map<Pending, number>();
+  const counts = new Map<Pending, number>();
   for (const item of items) {
     if ('drop' in item) {
       const { rows } = await client.query<{ key: string; value: unknown }>('SELECT key, value FROM kv WHERE store = $1 FOR UPDATE', [store]);
       const gone = rows.filter((row) => item.drop(row.key, row.value)).map((row) => row.key);
       if (gone.length > 0) await client.query('DELETE FROM kv WHERE store = $1 AND key = ANY($2::text[])', [store, gone]);
-      pruned.set(item, gone.length);
+      counts.set(item, gone.length);
+    } else if (item.onlyIfAbsent) {
+      const { rowCount } = await client.query('INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json) ON CONFLICT (store, key) DO NOTHING', [store, item.key, item.json]);
+      counts.set(item, rowCount ?? 0);
     } else if (item.json === undefined) {
       await client.query('DELETE FROM kv WHERE store = $1 AND key = $2', [store, item.key]);
+      counts.set(item, 1);
     } else {
       await client.query(
         'INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json) ON CONFLICT (store, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()',
         [store, item.key, item.json],
       );
+      counts.set(item, 1);
     }
   }
-  return pruned;
+  return counts;
 }

@@ -3,13 +3,12 @@
  * first key is a namespace of ours, so the locks cannot meet another application's on a shared
  * database; the two-key form never meets a one-key (bigint) lock either.
  *
- * Taken so far, all transaction-scoped (released by COMMIT or ROLLBACK, or when a dead session's
- * connection closes):
+ * Transaction-scoped (released by COMMIT or ROLLBACK, or when a dead session's connection closes):
  *   (DESK, 1)  schema migrations, one process at a time (migrate.ts)
  *   (DESK, 2)  the audit chain: one append transaction at a time across every process (audit-log.ts)
  *   (RECORD, hashtext(store/id))  one mutate of a record at a time, also when the row does not exist yet
- * Reserved: (DESK, 3) for the leader's session-level lock (pg_try_advisory_lock, held on a
- * connection of its own for as long as the process leads).
+ * Session-scoped (held while the session lives):
+ *   (DESK, 3)  leadership: the replica holding it does the background work (leadership.ts)
  */
 
 /** "desk" in ASCII. */
@@ -19,3 +18,5 @@ export const RECORD_LOCKS = 0x64657372;
 
 export const MIGRATIONS_LOCK = 1;
 export const AUDIT_CHAIN_LOCK = 2;
+
+export const LEADER_LOCK = 3;

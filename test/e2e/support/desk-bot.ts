@@ -4,12 +4,19 @@
  * recording every call (SLACK_API_URL), the sandbox exchange over real HTTP with the real signed
  * client, the real engine, and the durable file stores in a temporary folder. The sandbox clock
  * only moves when the test advances it, and the engine and the listeners read that same clock.
+ * The operations side (src/ops/) is wired as runDesk wires it: the client reports every call to it,
+ * and /healthz, /readyz and /metrics answer beside /slack/events.
+ *
+ * `replica()` composes another desk over the same stores, sandbox and fake Slack API, with its own
+ * Bolt app, receiver and in-process state: a second replica of the bot (the file store's lock
+ * keeps a second process out, but within this process both desks share the one opened store).
  */
 import { createExchangeListings } from '../../../src/exchange/engine-port/listings.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditLog, Clock, Logger, Repository } from '../../../src/app/ports.js';
+import type { AuditLog, Clock, Leadership, Logger, Repository } from '../../../src/app/ports.js';
+import { LeadershipState } from '../../../src/app/leadership.js';
 import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/domain/record-schema.js';
@@ -21,6 +28,7 @@ import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/excha
 import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
+import { createDeskOps, type DeskOps } from '../../../src/ops/desk-ops.js';
 import { EVENTS_PATH } from '../../../src/slack/app/slack-app.js';
 import { ACTION, BLOCK } from '../../../src/slack/kit/slack-ids.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
@@ -62,11 +70,22 @@ export interface DeskBot<S extends DeskBotStores = FileStores> {
   fake: FakeSlackApi;
   slack: SlackRequester;
   bot: ComposedDesk;
+  /** The desk's operations side; its endpoints are at `${origin}/healthz` etc. */
+  ops: DeskOps;
+  /** http://127.0.0.1:<bound port> */
+  origin: string;
   config: Config;
   requests: S['requests'];
   kv: S['kv'];
   audit: S['audit'];
   logs: { level: string; message: string; data?: Record<string, unknown> }[];
+  /** This desk's leadership (leader unless the options say otherwise). */
+  leadership: Leadership;
+  /**
+   * Another desk over the same stores, sandbox and fake Slack (a second replica), with its own
+   * receiver; stopped with this one. Its `slack` sends to its own receiver; idle/settle cover every desk.
+   */
+  replica(leadership: Leadership): Promise<DeskBot<S>>;
   /** Advance the exchange (and engine) clock by `ms` in steps, ticking the engine after each. */
   runFor(ms: number, step?: number): Promise<void>;
   /** Waits for started executions and queued notices. */
@@ -85,6 +104,8 @@ export interface DeskBotOptions {
   exchange?: (api: ExchangeApi) => ExchangeApi;
   /** The exchange client's timeout (default 5 s). */
   clientTimeoutMs?: number;
+  /** Default: always leader (the only replica). */
+  leadership?: Leadership;
 }
 
 /** A bot on whichever stores (what the flows in flows.ts need). */
@@ -100,7 +121,10 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     clock: createSandboxClock({ startMs: T0, followRealTime: false }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
   });
-  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000 });
+  const leadership = o.leadership ?? new LeadershipState('leader');
+  // The first desk's operations side; the exchange client (shared by the replicas) reports to it.
+  const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() }, leadership: () => leadership.role() });
+  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000, logger: (e) => ops.exchange.observe(e) });
   const exchange = o.exchange ? o.exchange(client) : client;
   const port = createExchangePort(exchange);
   const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
@@ -127,34 +151,55 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     warn: (message, data) => void logs.push({ level: 'warn', message, ...(data ? { data } : {}) }),
     error: (message, data) => void logs.push({ level: 'error', message, ...(data ? { data } : {}) }),
   };
-  const bot = composeDesk({
-    config,
-    clock: slackClock,
-    exchange: port,
-    listings: createExchangeListings(exchange),
-    requests,
-    kv,
-    audit,
-    logger: () => logger,
-    tradePairs: ['BTC-USD', 'ETH-USD', 'BTC-SGD'],
-    engineConfig: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } },
-    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
-    notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
-  });
-  const { port: boundPort } = await bot.start();
-  const slack = new SlackRequester(`http://127.0.0.1:${boundPort}${EVENTS_PATH}`, SIGNING_SECRET);
-  const idle = () => bot.engine.idle();
-  return {
+  /** Every desk over these stores: the first, then the replicas. */
+  const desks: ComposedDesk[] = [];
+  const startDesk = async (leadership: Leadership, deskOps?: DeskOps) => {
+    const desk = composeDesk({
+      config,
+      clock: slackClock,
+      exchange: port,
+      listings: createExchangeListings(exchange),
+      requests,
+      kv,
+      audit,
+      leadership,
+      ...(deskOps ? { ops: deskOps } : {}),
+      logger: () => logger,
+      tradePairs: ['BTC-USD', 'ETH-USD', 'BTC-SGD'],
+      engineConfig: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } },
+      receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+      notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+    });
+    const { port: boundPort } = await desk.start();
+    desks.push(desk);
+    const origin = `http://127.0.0.1:${boundPort}`;
+    return { desk, origin, slack: new SlackRequester(`${origin}${EVENTS_PATH}`, SIGNING_SECRET) };
+  };
+  const { desk: bot, slack, origin } = await startDesk(leadership, ops);
+  const idle = async () => {
+    for (const desk of desks) {
+      await desk.slack.idle();
+      await desk.engine.idle();
+    }
+  };
+  const deskBot: AnyDeskBot = {
     sandbox,
     exchange,
     fake,
     slack,
     bot,
+    ops,
+    origin,
     config,
     requests,
     kv,
     audit,
     logs,
+    leadership,
+    async replica(replicaLeadership) {
+      const started = await startDesk(replicaLeadership);
+      return { ...deskBot, bot: started.desk, slack: started.slack, origin: started.origin, leadership: replicaLeadership };
+    },
     idle,
     async settle() {
       const deadline = Date.now() + 2_000;
@@ -169,17 +214,19 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     async runFor(ms, step = 2_000) {
       for (let t = 0; t < ms; t += step) {
         sandbox.control.advance(step);
-        await bot.engine.tick();
+        // Every replica's loop ticks; only the leader's tick does anything.
+        for (const desk of desks) await desk.engine.tick();
         await idle();
       }
     },
     async stop() {
-      await bot.stop();
+      for (const desk of desks) await desk.stop();
       await fake.stop();
       await sandbox.close();
       await stores.close();
     },
   };
+  return deskBot;
 }
 
 /** The durable file stores in a new temporary folder, removed when they are closed. */

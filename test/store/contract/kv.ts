@@ -55,6 +55,18 @@ export function kvContract(kind: StoreKind): void {
       expect(await kv.prune(() => false)).toBe(0);
     });
 
+    it('setIfAbsent stores only where nothing is, one winner among 20 at once, in call order with sets', async () => {
+      const kv = await open();
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => kv.setIfAbsent('claim', { by: i })));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await kv.get('claim')).toEqual({ by: claims.indexOf(true) });
+      const [, afterSet] = await Promise.all([kv.set('other', 1), kv.setIfAbsent('other', 2)]);
+      expect(afterSet).toBe(false);
+      expect(await kv.get('other')).toBe(1);
+      await kv.set('claim', undefined);
+      expect(await kv.setIfAbsent('claim', { by: 'again' })).toBe(true);
+    });
+
     it.skipIf(!kind.durable)('keeps values across a close and an open', async () => {
       const kv = await open();
       await kv.set('a', { b: [1, 2] });

@@ -9,7 +9,9 @@ import { verifyAudit } from '../../../src/store/audit-verify.js';
 import { pgAuditLines } from '../../../src/store/postgres/audit-lines.js';
 import { openPgAuditLog, type PgAuditLog } from '../../../src/store/postgres/audit-log.js';
 import { openDatabase, type Database } from '../../../src/store/postgres/database.js';
+import { openPgKeyValueStore } from '../../../src/store/postgres/kv.js';
 import { openPgRepository, type PgRepository } from '../../../src/store/postgres/repository.js';
+import type { DurableKeyValueStore } from '../../../src/store/kv.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { isFinished, rec, TestRecordSchema, type TestRecord } from '../support/records.js';
 
@@ -17,6 +19,7 @@ interface Replica {
   db: Database;
   requests: PgRepository<TestRecord>;
   audit: PgAuditLog;
+  kv: DurableKeyValueStore;
 }
 
 describePostgres('two replicas on one PostgreSQL database', () => {
@@ -26,6 +29,7 @@ describePostgres('two replicas on one PostgreSQL database', () => {
     for (const r of open.splice(0)) {
       await r.requests.close();
       await r.audit.close();
+      await r.kv.close();
       await r.db.close();
     }
   });
@@ -33,7 +37,7 @@ describePostgres('two replicas on one PostgreSQL database', () => {
   async function replicas(url: string): Promise<[Replica, Replica]> {
     const one = async (): Promise<Replica> => {
       const db = await openDatabase({ url, warn: () => {}, maxConnections: 5 });
-      const r = { db, requests: await openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 }), audit: openPgAuditLog(db, { clock: { now: Date.now } }) };
+      const r = { db, requests: await openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 }), audit: openPgAuditLog(db, { clock: { now: Date.now } }), kv: openPgKeyValueStore(db) };
       open.push(r);
       return r;
     };
@@ -66,5 +70,12 @@ describePostgres('two replicas on one PostgreSQL database', () => {
     await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).audit.append({ type: 'approval.counted', actor: `U${i}`, requestId: `R${i % 7}` })));
     const result = await verifyAudit(pgAuditLines(a.db.pool, a.db.where));
     expect(result).toMatchObject({ ok: true, entries: 100 });
+  });
+
+  it('one claim wins: 2 x 20 setIfAbsent of one key from both', async () => {
+    const [a, b] = await replicas(await pg.cluster.createDatabase());
+    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).kv.setIfAbsent('form:V1', { replica: i % 2 ? 'a' : 'b', i })));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await b.kv.get('form:V1')).toEqual({ replica: claims.indexOf(true) % 2 ? 'a' : 'b', i: claims.indexOf(true) });
   });
 });

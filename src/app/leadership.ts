@@ -1,0 +1,78 @@
+/**
+ * Leadership as the engine and the runtime use it (the port is in ports.ts): a role set from
+ * outside, and the loops that run only while this process is leader.
+ */
+import type { Leadership, Role } from './ports.js';
+
+/**
+ * A role held in memory and set by whoever decides it: the file store's (always leader, see
+ * store/leadership.ts), tests (flipped by hand), a database implementation (from its lock).
+ */
+export class LeadershipState implements Leadership {
+  #role: Role;
+  readonly #listeners = new Set<(role: Role) => void>();
+
+  constructor(role: Role) {
+    this.#role = role;
+  }
+
+  isLeader(): boolean {
+    return this.#role === 'leader';
+  }
+
+  role(): Role {
+    return this.#role;
+  }
+
+  onChange(listener: (role: Role) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** Changes the role and tells the listeners; setting the role it already has does nothing. */
+  set(role: Role): void {
+    if (role === this.#role) return;
+    this.#role = role;
+    for (const listener of [...this.#listeners]) listener(role);
+  }
+}
+
+/**
+ * Runs `term` each time this process becomes leader (at once if it is), with a signal that aborts
+ * when that leadership ends or `signal` does; returns once `signal` aborts and the last term has
+ * returned. `term` should stop soon after its signal aborts (runEvery does).
+ */
+export async function whileLeader(leadership: Leadership, signal: AbortSignal, term: (termSignal: AbortSignal) => Promise<void>): Promise<void> {
+  while (!signal.aborted) {
+    await untilLeader(leadership, signal);
+    if (signal.aborted) return;
+    const ended = new AbortController();
+    const end = () => ended.abort();
+    signal.addEventListener('abort', end, { once: true });
+    const unsubscribe = leadership.onChange((role) => role === 'follower' && end());
+    // Lost between the wake-up and the subscription: this term is already over.
+    if (!leadership.isLeader()) end();
+    try {
+      await term(ended.signal);
+      // A term that returned early is not run again before the next leadership.
+      if (!ended.signal.aborted) await new Promise((resolve) => ended.signal.addEventListener('abort', resolve, { once: true }));
+    } finally {
+      unsubscribe();
+      signal.removeEventListener('abort', end);
+    }
+  }
+}
+
+/** Resolves once this process is leader (at once if it is), or `signal` aborts. */
+export function untilLeader(leadership: Leadership, signal: AbortSignal): Promise<void> {
+  if (leadership.isLeader() || signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      unsubscribe();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const unsubscribe = leadership.onChange((role) => role === 'leader' && done());
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

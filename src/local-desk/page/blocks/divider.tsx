@@ -1,0 +1,3 @@
+export function DividerBlock() {
+  return <hr class="kit-divider" />;
+}

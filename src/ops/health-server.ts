@@ -1,0 +1,49 @@
+/**
+ * The operations endpoints on a port of their own (HEALTH_PORT): the only place they are served
+ * in Socket Mode, which has no HTTP server, and a second one in HTTP mode, so a load balancer can
+ * expose /slack/events alone. (Bolt's Socket Mode receiver can serve custom routes too, but it
+ * listens without waiting or reporting the bound port and does not wait for its close.)
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OpsRoute } from './endpoints.js';
+
+export interface HealthServer {
+  /** The bound port (HEALTH_PORT=0 picks a free one). */
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens on every interface unless `host` says otherwise; resolves once bound, rejects if it cannot bind. */
+export async function startHealthServer(o: { port: number; host?: string; routes: readonly OpsRoute[] }): Promise<HealthServer> {
+  const byPath = new Map(o.routes.map((r) => [r.path, r]));
+  const server: Server = createServer((req, res) => {
+    const found = byPath.get((req.url ?? '').split('?')[0]!);
+    if (found === undefined) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    } else if (req.method !== found.method) {
+      req.resume();
+      res.writeHead(405, { allow: found.method, 'content-type': 'text/plain' }).end('method not allowed');
+    } else {
+      found.handler(req, res);
+    }
+  });
+  // A probe's connection must not keep a stopping process waiting.
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
