@@ -90,7 +90,9 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
         case ROUTES.styles:
           return send(res, 200, 'text/css; charset=utf-8', o.assets.css);
         case ROUTES.events: {
-          const as = url.searchParams.get('as') ?? '';
+          // A first visit names no one: it opens as the desk's first person (the trader); the page
+          // then keeps whoever it is in its address, so a reload stays that person.
+          const as = url.searchParams.get('as') ?? o.ws.firstPerson();
           if (!o.ws.isPerson(as)) return json(res, 400, { ok: false, error: `no one on this desk is "${as}"` });
           return streams.add(res, as);
         }

@@ -9,6 +9,7 @@ export const PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${PAGE_TITLE}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ROUTES.styles}">
 <script type="module" src="${ROUTES.bundle}"></script>
 </head>

@@ -84,6 +84,11 @@ export class Workspace {
     return this.#version;
   }
 
+  /** Who a page that names no one is: the first of the cast (the trader). */
+  firstPerson(): string {
+    return this.cast.people[0]!.id;
+  }
+
   isPerson(id: string): boolean {
     return this.cast.people.some((p) => p.id === id);
   }
