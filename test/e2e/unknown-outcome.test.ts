@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { stateOf } from '../slack/support/signed-requests.js';
-import { click, repliesTo, requestCrypto, submitView } from './support/flows.js';
+import { click, repliesTo, requestIntoUnknown, submitView } from './support/flows.js';
 import { approvalMessage, buttonValue, startDeskBot, textOf, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';
 
 let d: DeskBot;
@@ -23,14 +23,8 @@ const SETTLE_WINDOW_MS = 10 * 60_000;
 
 describe('an unknown outcome is settled by a person, in Slack', () => {
   it('looks on its own, asks an approver, refuses the requester, requires what was checked, and sends again once when decided', async () => {
-    const { requestId } = await requestCrypto(d);
-    const msg = approvalMessage(d.fake, requestId);
-    const approve = buttonValue(msg.blocks, ACTION.approve)!;
     // The exchange takes nothing and never answers: the client times out.
-    d.sandbox.control.setFaults([{ kind: 'drop', method: 'POST', path: '/crypto/withdrawals', times: 1 }]);
-    await click(d, USERS.approver1, ACTION.approve, approve, msg.ts);
-    await click(d, USERS.approver2, ACTION.approve, approve, msg.ts);
-    expect((await d.bot.engine.get(requestId))!.state).toBe('unknown');
+    const { requestId, msg } = await requestIntoUnknown(d);
     const unknownPost = threadTexts(d.fake, msg.ts).find((t) => t.includes('not known yet'))!;
     expect(unknownPost).toContain("Nothing is sent again on the bot's own");
     expect(threadTexts(d.fake, msg.ts).join('\n')).not.toMatch(/cannot act on it twice|idempotency key/);

@@ -12,7 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/kit/slack-ids.js';
 import { approvalMessage, buttonValue, startDeskBot, type DeskBot } from '../e2e/support/desk-bot.js';
-import { click, repliesTo, requestCrypto } from '../e2e/support/flows.js';
+import { click, repliesTo, requestCrypto, requestIntoUnknown } from '../e2e/support/flows.js';
 import { USERS } from '../e2e/support/desk-bot.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
 import { parseExposition } from './support/prometheus-text.js';
@@ -97,13 +97,7 @@ describe('the operations endpoints beside /slack/events', () => {
 
   it('show an execution whose answer was lost as an open unknown outcome', async () => {
     d = await startDeskBot({ clientTimeoutMs: 300 });
-    const { requestId } = await requestCrypto(d);
-    const msg = approvalMessage(d.fake, requestId);
-    const approve = buttonValue(msg.blocks, ACTION.approve)!;
-    d.sandbox.control.setFaults([{ kind: 'drop', method: 'POST', path: '/crypto/withdrawals', times: 1 }]);
-    await click(d, USERS.approver1, ACTION.approve, approve, msg.ts);
-    await click(d, USERS.approver2, ACTION.approve, approve, msg.ts);
-    expect((await d.bot.engine.get(requestId))!.state).toBe('unknown');
+    await requestIntoUnknown(d);
 
     const m = parseExposition((await get(d, '/metrics')).text);
     expect(m.value('desk_unknown_outcomes_open')).toBe(1);

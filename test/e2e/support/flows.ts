@@ -1,8 +1,8 @@
 /** What people do in Slack, as signed requests to the bot under test (desk-bot.ts). */
 import { expect } from 'vitest';
-import { CALLBACK, dynamicBlockId, INPUT } from '../../../src/slack/kit/slack-ids.js';
+import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../src/slack/kit/slack-ids.js';
 import { stateOf, type SignOptions, type StateValues } from '../../slack/support/signed-requests.js';
-import { APPROVAL_CHANNEL, destinations, USERS, type AnyDeskBot } from './desk-bot.js';
+import { APPROVAL_CHANNEL, approvalMessage, buttonValue, destinations, USERS, type AnyDeskBot } from './desk-bot.js';
 
 /** /withdraw <kind> as `userId`: the loading view opens, then the filled form replaces it. */
 export async function openWithdrawForm(d: AnyDeskBot, kind: 'crypto' | 'fiat', userId: string = USERS.requester): Promise<{ id: string }> {
@@ -101,4 +101,19 @@ export async function requestTrade(d: AnyDeskBot, t: TradeForm, userId: string =
   const { res, mark: after } = await submitView(d, CALLBACK.trade, view.id, values, { userId, privateMetadata });
   expect(res.json).toMatchObject({ response_action: 'update' });
   return createdRequestId(d, view.id, after);
+}
+
+/**
+ * A crypto withdrawal approved twice while the exchange takes nothing and never answers (the client
+ * times out): the request ends `unknown`. Returns its id and its approval message.
+ */
+export async function requestIntoUnknown(d: AnyDeskBot) {
+  const { requestId } = await requestCrypto(d);
+  const msg = approvalMessage(d.fake, requestId);
+  const approve = buttonValue(msg.blocks, ACTION.approve)!;
+  d.sandbox.control.setFaults([{ kind: 'drop', method: 'POST', path: '/crypto/withdrawals', times: 1 }]);
+  await click(d, USERS.approver1, ACTION.approve, approve, msg.ts);
+  await click(d, USERS.approver2, ACTION.approve, approve, msg.ts);
+  expect((await d.bot.engine.get(requestId))!.state).toBe('unknown');
+  return { requestId, msg };
 }
