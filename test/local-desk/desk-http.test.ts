@@ -104,6 +104,17 @@ describe('the local desk over HTTP', () => {
     expect(text.startsWith('retry: 1000\n\nevent: snapshot\n')).toBe(true);
   });
 
+  it("streams the cast's first person (the trader) when the page names no one: the address npm start prints opens a desk", async () => {
+    const res = await fetch(`${d.origin}${ROUTES.events}`);
+    expect(res.status).toBe(200);
+    const events = new EventReader(res.body!);
+    try {
+      expect((await events.next()).me).toBe(WHO.trader);
+    } finally {
+      await events.cancel();
+    }
+  });
+
   it('refuses an event stream for no one', async () => {
     expect((await rawRequest(d.origin, `${ROUTES.events}?as=UNOBODY0001`)).status).toBe(400);
   });

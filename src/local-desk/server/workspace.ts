@@ -84,6 +84,13 @@ export class Workspace {
     return this.#version;
   }
 
+  /** Whose desk a page that names no one shows: the cast's first person (the preview's trader), so the printed address opens a desk. */
+  get defaultPerson(): string {
+    const first = this.cast.people[0];
+    if (!first) throw new Error('the local desk has no people');
+    return first.id;
+  }
+
   isPerson(id: string): boolean {
     return this.cast.people.some((p) => p.id === id);
   }
