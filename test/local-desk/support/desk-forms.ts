@@ -52,6 +52,15 @@ export async function askWithdrawal(d: TestDesk, amount = '0.05'): Promise<DeskM
   return approvalMessages(s).at(-1)!;
 }
 
+/**
+ * The trader closes the bot's "waiting for approval" view once it is there, as a person does
+ * before the next command (a views.update to a view already closed is shown as undrawn).
+ */
+export async function closeWaitingView(d: TestDesk): Promise<void> {
+  const s = await d.until(WHO.trader, (x) => said({ blocks: topModal(x)?.view.blocks as unknown[] }).includes('is waiting for approval'), "the bot's waiting-for-approval view");
+  accepted('closing it', await d.api('close', { as: WHO.trader, viewId: topModal(s)!.id }));
+}
+
 /** The desk answered HTTP 200 { ok: true }, or this throws with what it answered. */
 function accepted(what: string, answer: { status: number; json: unknown }): void {
   const json = answer.json as { ok?: unknown } | undefined;
