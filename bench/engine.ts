@@ -25,7 +25,7 @@ import type { DeskRequest } from '../src/domain/record.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/exchange/assumptions.js';
 import { ADDR_OK, FakeExchange } from '../test/app/support/fake-exchange.js';
 import { tradeInput } from '../test/app/support/requests.js';
-import type { BenchRow } from './row.js';
+import { percentile, type BenchRow } from './row.js';
 
 const WARMUP = 20;
 const SAMPLES = 300;
@@ -120,11 +120,6 @@ async function finish(world: BenchWorld, id: string): Promise<void> {
   world.clock.advance(10_000);
   await world.engine.tick();
   await world.engine.idle();
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }
 
 function row(name: string, value: number, target: string): BenchRow {

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../src/store/postgres/database.js';
 import { openPgRepository } from '../src/store/postgres/repository.js';
 import { noPostgresReason, startPostgres } from '../test/support/postgres-cluster.js';
-import type { BenchRow } from './row.js';
-import { BenchRequestSchema, CYCLES, FINAL, lifecycle, p99, request, WARMUP } from './store.js';
+import { BenchRequestSchema, CYCLES, FINAL, lifecycle, request, WARMUP } from './store.js';
+import { percentile, type BenchRow } from './row.js';
 
 const HISTORY = 10_000;
 const LIVE = 5;
@@ -37,7 +37,7 @@ export async function benchPostgres(): Promise<BenchRow[]> {
         if (cycle >= WARMUP) samples.push(...times);
       }
       await repo.close();
-      const value = p99(samples);
+      const value = percentile(samples, 0.99);
       return [{ name: NAME, value, unit: 'ms', target: `< ${TARGET_MS} ms`, pass: value < TARGET_MS }];
     } finally {
       await db.close();

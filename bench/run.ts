@@ -16,6 +16,7 @@ const BENCHES: Array<[string, () => Promise<Bench>]> = [
   ['slack', async () => (await import('./slack.js')).benchSlack],
   ['polling', async () => (await import('./polling.js')).benchPolling],
   ['memory', async () => (await import('./memory.js')).benchMemory],
+  ['local-desk', async () => (await import('./local-desk.js')).benchLocalDesk],
 ];
 
 async function main(): Promise<void> {

@@ -39,7 +39,7 @@ import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild }
 import { makeKey } from '../test/sandbox/support/sign.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../test/slack/support/harness.js';
 import { blockActionPayload, commandBody, FORM, stateOf, viewSubmissionPayload } from '../test/slack/support/signed-requests.js';
-import type { BenchRow } from './row.js';
+import { percentile, type BenchRow } from './row.js';
 
 const IN_FLIGHT = 50;
 const ROUNDS = 3;
@@ -261,11 +261,6 @@ function submitTrade(round: number, i: number): string {
       },
     }),
   );
-}
-
-function percentile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 }
 
 // `npx tsx bench/slack.ts` runs this one alone.

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { openAuditLog } from '../src/store/audit-log.js';
 import { openRepository, repositoryFiles, type DurableRepository } from '../src/store/repository.js';
 import type { Repository } from '../src/app/ports.js';
-import type { BenchRow } from './row.js';
+import { percentile, type BenchRow } from './row.js';
 
 const SIZES = [100, 10_000, 100_000] as const;
 const LIVE = 5;
@@ -100,11 +100,6 @@ export function request(id: string, state: BenchRequest['state']): BenchRequest 
 /** The lifecycle a request goes through: six persisted transitions, the last one to history. */
 const LIFECYCLE: Array<BenchRequest['state']> = ['pending', 'pending', 'approved', 'executing', 'submitted', 'completed'];
 
-export function p99(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!;
-}
-
 /** Writes `count` finished requests straight into the history file, in big chunks. */
 function seedHistory(file: string, count: number): void {
   const fd = openSync(file, 'w', 0o600);
@@ -156,7 +151,7 @@ async function benchTransitions(): Promise<BenchRow[]> {
     }
     const rows: BenchRow[] = [];
     for (const s of setups) {
-      const value = p99(s.samples);
+      const value = percentile(s.samples, 0.99);
       rows.push({ name: `persisted transition p99, ${s.size.toLocaleString('en')} finished behind`, value, unit: 'ms', target: `< ${TARGET_MS} ms`, pass: value < TARGET_MS });
     }
     const ratio = rows[2]!.value / rows[0]!.value;
@@ -183,7 +178,7 @@ async function benchAudit(): Promise<BenchRow> {
       if (i >= 20) samples.push(performance.now() - started);
     }
     await log.close();
-    const value = p99(samples);
+    const value = percentile(samples, 0.99);
     return { name: 'audit append p99 (fdatasync each)', value, unit: 'ms', target: `< ${TARGET_MS} ms`, pass: value < TARGET_MS };
   } finally {
     rmSync(dir, { recursive: true, force: true });

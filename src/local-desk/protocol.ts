@@ -62,7 +62,8 @@ export interface DeskModal {
 /**
  * Everything one person sees; sent whole on every change: GET ROUTES.events?as=<person id> is a
  * server-sent event stream of events named `snapshot` (id: the version, data: this as JSON), the
- * first at once; comment lines keep it alive.
+ * first at once; comment lines keep it alive. Without `as` it is the cast's first person's (the
+ * page at the printed address names no one until the people switcher is used).
  */
 export interface Snapshot {
   /** Increases with every change the server folds in. */

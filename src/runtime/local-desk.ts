@@ -4,7 +4,7 @@
  * receiver on a free loopback port) and the sandbox panel are attached once they run. It exists
  * only beside the Slack stand-in: main.ts never starts it with a real SLACK_BOT_TOKEN.
  */
-import { startLocalDesk, type LocalDesk } from '../local-desk/server/index.js';
+import { startLocalDesk, type LocalDesk, type LocalDeskOptions } from '../local-desk/server/index.js';
 import { isFromThisMachine } from '../sandbox/index.js';
 import { EVENTS_PATH } from '../slack/app/slack-app.js';
 import { COMMAND } from '../slack/kit/slack-ids.js';
@@ -16,10 +16,7 @@ import { runDesk, type RunOptions, type RunningDesk } from './run-desk.js';
 
 export type { LocalDesk } from '../local-desk/server/index.js';
 
-export interface ServeOptions {
-  keepAliveMs?: number;
-  logError?: (message: string) => void;
-}
+export type ServeOptions = Pick<LocalDeskOptions, 'keepAliveMs' | 'logError' | 'assets'>;
 
 /** Serve the local desk on `port` for the preview's Slack stand-in. */
 export async function serveLocalDesk(preview: Preview, port: number, o: ServeOptions = {}): Promise<LocalDesk> {

@@ -173,6 +173,19 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
   });
 
+  it('dates a message by when the desk got it (its `at`), not by the Slack stand-in\'s ts, which is only a sequence', async () => {
+    desk.update(PEOPLE.trader.id, (s) => ({
+      ...s,
+      messages: [{ channel: CHANNELS.desk.id, ts: '1700000000.000042', at: AT, text: 'posted at AT', author: { kind: 'bot' } }],
+    }));
+    await open();
+    const message = log('#desk').getByRole('article').filter({ hasText: 'posted at AT' });
+    // AT is 14:03 UTC on May 1, 2024: 10:03 PM for the trader in Singapore; the ts would say November 2023.
+    expect(await message.getByRole('time').innerText()).toBe('10:03 PM');
+    expect(await log('#desk').getByRole('separator').innerText()).toContain('May 1st');
+    expect(await log('#desk').innerText()).not.toContain('November');
+  });
+
   it('sends a slash command from the message box, and says when it cannot', async () => {
     await open();
     const box = page.getByRole('textbox', { name: LABELS.messageBox('#desk') });

@@ -104,7 +104,7 @@ describe('the local desk over HTTP', () => {
     expect(text.startsWith('retry: 1000\n\nevent: snapshot\n')).toBe(true);
   });
 
-  it('a first visit that names no one opens as the trader', async () => {
+  it("streams the cast's first person (the trader) when the page names no one: the address npm start prints opens a desk", async () => {
     const res = await fetch(`${d.origin}${ROUTES.events}`);
     expect(res.status).toBe(200);
     const events = new EventReader(res.body!);

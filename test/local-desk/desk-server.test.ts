@@ -5,15 +5,14 @@
  * back folded into each person's snapshot. No browser here (test/browser has the page's story).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskMessage, DeskModal, Snapshot, StateValues } from '../../src/local-desk/protocol.js';
+import type { DeskMessage, Snapshot } from '../../src/local-desk/protocol.js';
 import { ROUTES } from '../../src/local-desk/protocol.js';
-import { pickOption } from '../../src/demo/forms.js';
-import { stateOf } from '../../src/devtools/slack-requests.js';
 import { SANDBOX_TIMINGS } from '../../src/sandbox/index.js';
-import { ACTION, CALLBACK, INPUT, dynamicBlockId } from '../../src/slack/kit/slack-ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
 import { refusalText } from '../../src/slack/kit/notices.js';
 import { said, startTestDesk, WHO, type TestDesk } from './support/desk.js';
+import { approvalMessages, askWithdrawal, callbackOf, fillWithdrawal, topModal } from './support/desk-forms.js';
 
 let d: TestDesk;
 beforeAll(async () => {
@@ -23,46 +22,7 @@ afterAll(async () => {
   await d?.stop();
 });
 
-const top = (s: Snapshot): DeskModal | undefined => s.modals.at(-1);
-const callbackOf = (m: DeskModal | undefined) => m?.view.callback_id;
-const hasControl = (m: DeskModal | undefined, actionId: string) => JSON.stringify(m?.view.blocks ?? []).includes(`"action_id":"${actionId}"`);
 const inChannel = (s: Snapshot, channel: string) => s.messages.filter((m) => m.channel === channel);
-const approvalMessages = (s: Snapshot) => inChannel(s, WHO.approvalChannel).filter((m) => m.threadTs === undefined && said(m).includes(ACTION.approve));
-
-/** The trader fills the crypto withdrawal form through the desk, step by step as in the page, up to the submit. */
-async function fillWithdrawal(amount: string): Promise<{ modal: DeskModal; values: StateValues }> {
-  expect(await d.api('command', { as: WHO.trader, channel: WHO.deskChannel, text: '/withdraw crypto' })).toEqual({ status: 200, json: { ok: true } });
-  let s = await d.until(WHO.trader, (x) => callbackOf(top(x)) === CALLBACK.withdrawCrypto && hasControl(top(x), INPUT.withdrawEntry), 'the filled withdrawal form');
-  const entry = pickOption(top(s)!.view, INPUT.withdrawEntry, 'BTC');
-  const picked: StateValues = { [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: stateOf.select(entry.value) } };
-  const chose = await d.api('action', {
-    as: WHO.trader,
-    container: { type: 'view', viewId: top(s)!.id },
-    action: { action_id: INPUT.withdrawEntry, type: 'static_select', selected_option: { text: { type: 'plain_text', text: entry.text }, value: entry.value } },
-    values: picked,
-  });
-  expect(chose.json).toEqual({ ok: true });
-  s = await d.until(WHO.trader, (x) => hasControl(top(x), INPUT.withdrawDestination), 'the BTC destinations');
-  const destination = pickOption(top(s)!.view, INPUT.withdrawDestination, 'Treasury cold storage');
-  const values: StateValues = {
-    ...picked,
-    [dynamicBlockId.withdrawDestination(Number(entry.value))]: { [INPUT.withdrawDestination]: stateOf.select(destination.value) },
-    [INPUT.withdrawAmount]: { [INPUT.withdrawAmount]: stateOf.text(amount) },
-    [INPUT.withdrawPurpose]: { [INPUT.withdrawPurpose]: stateOf.text('Treasury rebalancing') },
-    [INPUT.withdrawNote]: { [INPUT.withdrawNote]: stateOf.text('Sweep to cold storage') },
-  };
-  return { modal: top(s)!, values };
-}
-
-/** A withdrawal asked for through the desk; resolves with its approval message as everyone sees it. */
-async function askWithdrawal(amount = '0.05'): Promise<DeskMessage> {
-  const before = approvalMessages(d.snapshot(WHO.ana)).length;
-  const { modal, values } = await fillWithdrawal(amount);
-  const submitted = await d.api('submit', { as: WHO.trader, viewId: modal.id, values });
-  expect(submitted.json).toEqual({ ok: true });
-  const s = await d.until(WHO.ana, (x) => approvalMessages(x).length > before, 'the approval message');
-  return approvalMessages(s).at(-1)!;
-}
 
 function approve(as: string, m: DeskMessage) {
   return d.api('action', { as, container: { type: 'message', channel: m.channel, ts: m.ts }, action: { action_id: ACTION.approve } });
@@ -70,7 +30,7 @@ function approve(as: string, m: DeskMessage) {
 
 describe('the local desk, with the real bot behind it', () => {
   it("a command's modal opens in that person's stack and no one else's; the command shows to them alone", async () => {
-    const { modal } = await fillWithdrawal('0.01');
+    const { modal } = await fillWithdrawal(d, '0.01');
     expect(modal.view.type).toBe('modal');
     expect((modal.view.title as { text: string }).text).toBe('Crypto withdrawal');
     for (const other of [WHO.ana, WHO.compliance, WHO.outsider]) expect(d.snapshot(other).modals).toEqual([]);
@@ -83,19 +43,19 @@ describe('the local desk, with the real bot behind it', () => {
   });
 
   it("a submit with a bad amount folds the bot's field error into the modal, which stays open", async () => {
-    const { modal, values } = await fillWithdrawal('twelve');
+    const { modal, values } = await fillWithdrawal(d, 'twelve');
     const answer = await d.api('submit', { as: WHO.trader, viewId: modal.id, values });
     expect(answer.status).toBe(200);
     expect(answer.json.ok).toBe(true);
     expect(Object.keys(answer.json.errors)).toEqual([INPUT.withdrawAmount]);
-    const shown = top(d.snapshot(WHO.trader))!;
+    const shown = topModal(d.snapshot(WHO.trader))!;
     expect(shown.id).toBe(modal.id);
     expect(shown.errors).toEqual(answer.json.errors);
     await d.api('close', { as: WHO.trader, viewId: modal.id });
   });
 
   it("the trader's own Approve is refused with the bot's words, only to the trader; two approvers approve; moving sandbox time on completes it", async () => {
-    const request = await askWithdrawal();
+    const request = await askWithdrawal(d);
     // Everyone who sees the channel sees the request; the modal became the bot's "waiting for approval" view.
     expect(approvalMessages(d.snapshot(WHO.outsider)).at(-1)?.ts).toBe(request.ts);
 
@@ -140,8 +100,8 @@ describe('the local desk, with the real bot behind it', () => {
     const declare = (as: string) => d.api('action', { as, container: { type: 'message', channel: message.channel, ts: message.ts }, action: { action_id: ACTION.declareCounterparty } });
 
     expect((await declare(WHO.compliance)).json).toEqual({ ok: true });
-    const s = await d.until(WHO.compliance, (x) => callbackOf(top(x)) === CALLBACK.counterparty, 'the declaration modal');
-    const modal = top(s)!;
+    const s = await d.until(WHO.compliance, (x) => callbackOf(topModal(x)) === CALLBACK.counterparty, 'the declaration modal');
+    const modal = topModal(s)!;
     const suggested = await d.api('suggest', { as: WHO.compliance, viewId: modal.id, blockId: INPUT.cpWallet, actionId: INPUT.cpWallet, value: 'Bin' });
     expect(suggested.json.ok).toBe(true);
     expect(suggested.json.options.map((o: { text: { text: string } }) => o.text.text)).toContain('Binance');

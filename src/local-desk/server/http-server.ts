@@ -2,7 +2,7 @@
  * The local desk over HTTP, on 127.0.0.1 only:
  *   GET  /                          the page (an empty #app, its script and styles)
  *   GET  /desk/app.js, /desk/app.css
- *   GET  /desk/events?as=<person>   server-sent events: `snapshot`, whole, on every change
+ *   GET  /desk/events?as=<person>   server-sent events: `snapshot`, whole, on every change (no `as`: the cast's first person)
  *   POST /desk/api/<name>           command, action, submit, close, suggest, home (protocol.ts Requests/Answers)
  *   GET  /desk/api/sandbox          the sandbox panel's state
  *   POST /desk/api/sandbox/<op>     advance, deposit, price, fault, clear-faults (answers the state after it)
@@ -90,9 +90,7 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
         case ROUTES.styles:
           return send(res, 200, 'text/css; charset=utf-8', o.assets.css);
         case ROUTES.events: {
-          // A first visit names no one: it opens as the desk's first person (the trader); the page
-          // then keeps whoever it is in its address, so a reload stays that person.
-          const as = url.searchParams.get('as') ?? o.ws.firstPerson();
+          const as = url.searchParams.get('as') || o.ws.defaultPerson;
           if (!o.ws.isPerson(as)) return json(res, 400, { ok: false, error: `no one on this desk is "${as}"` });
           return streams.add(res, as);
         }

@@ -11,6 +11,7 @@ import { createDeskActions } from './desk-actions.js';
 import { foldCall } from './fold-calls.js';
 import { startDeskServer, type DeskServer } from './http-server.js';
 import { loadPageAssets } from './page-assets.js';
+import type { PageAssets } from './page-build.js';
 import type { PanelSandbox } from './sandbox-panel.js';
 import { Workspace, type Cast } from './workspace.js';
 
@@ -30,6 +31,8 @@ export interface LocalDeskOptions {
   commands: readonly string[];
   keepAliveMs?: number;
   logError?: (message: string) => void;
+  /** The page's script and styles; unset, the built files or a bundle made now (page-assets.ts). The bench passes the minified build. */
+  assets?: PageAssets;
 }
 
 export interface BotLink {
@@ -66,7 +69,7 @@ export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
   try {
     server = await startDeskServer({
       ws,
-      assets: await loadPageAssets(),
+      assets: o.assets ?? (await loadPageAssets()),
       port: o.port,
       fromThisMachine: o.fromThisMachine,
       ...(o.keepAliveMs !== undefined ? { keepAliveMs: o.keepAliveMs } : {}),

@@ -84,9 +84,11 @@ export class Workspace {
     return this.#version;
   }
 
-  /** Who a page that names no one is: the first of the cast (the trader). */
-  firstPerson(): string {
-    return this.cast.people[0]!.id;
+  /** Whose desk a page that names no one shows: the cast's first person (the preview's trader), so the printed address opens a desk. */
+  get defaultPerson(): string {
+    const first = this.cast.people[0];
+    if (!first) throw new Error('the local desk has no people');
+    return first.id;
   }
 
   isPerson(id: string): boolean {

@@ -12,7 +12,7 @@ import { loadConfig } from '../../../src/config/index.js';
 import type { Snapshot } from '../../../src/local-desk/protocol.js';
 import { ROUTES } from '../../../src/local-desk/protocol.js';
 import { PREVIEW_IDS } from '../../../src/runtime/preview-cast.js';
-import { runPreviewDesk, type PreviewRun } from '../../../src/runtime/local-desk.js';
+import { runPreviewDesk, type PreviewRun, type ServeOptions } from '../../../src/runtime/local-desk.js';
 import { startPreview, type Preview } from '../../../src/runtime/preview.js';
 
 export const WHO = {
@@ -43,13 +43,13 @@ export interface TestDesk extends PreviewRun {
   stop(): Promise<void>;
 }
 
-export async function startTestDesk(o: { env?: Record<string, string>; keepAliveMs?: number } = {}): Promise<TestDesk> {
+export async function startTestDesk(o: { env?: Record<string, string> } & ServeOptions = {}): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), 'local-desk-'));
   const preview = await startPreview({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '200', ...o.env });
   const logs: string[] = [];
   let run: PreviewRun;
   try {
-    run = await runPreviewDesk(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}) } });
+    run = await runPreviewDesk(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.assets ? { assets: o.assets } : {}) } });
   } catch (err) {
     await preview.close();
     rmSync(dataDir, { recursive: true, force: true });

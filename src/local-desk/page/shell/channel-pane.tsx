@@ -10,7 +10,7 @@ import { useDesk } from './desk.js';
 import { UndrawnCalls } from './undrawn-calls.js';
 import { Message } from './message.js';
 import { MessageBox } from './message-box.js';
-import { dayKey, dayLabel } from './time.js';
+import { dayKey, dayLabel, postedSeconds } from './time.js';
 
 /** How a channel is named: "#name", a DM by the bot's name. */
 export const channelTitle = (c: Channel): string => (c.kind === 'dm' ? c.name : `#${c.name}`);
@@ -53,14 +53,14 @@ export function ChannelPane({ channel }: { channel: Channel }) {
       >
         {messages.length === 0 && <p class="empty">No messages in {title} yet.</p>}
         {messages.map((m) => {
-          const day = dayKey(m.ts, desk.me.tz);
+          const day = dayKey(postedSeconds(m), desk.me.tz);
           const divider = day !== lastDay;
           lastDay = day;
           return (
             <div key={m.ts} class="log-entry">
               {divider && (
                 <div class="day-divider" role="separator">
-                  <span>{dayLabel(m.ts, desk.me.tz, now)}</span>
+                  <span>{dayLabel(postedSeconds(m), desk.me.tz, now)}</span>
                 </div>
               )}
               <Message message={m} replies={repliesOf(desk.snapshot.messages, channel.id, m.ts)} />

@@ -10,7 +10,7 @@ import { Mrkdwn } from '../mrkdwn/render.js';
 import { Avatar } from './avatar.js';
 import { useDesk, type Desk } from './desk.js';
 import { SurfaceHost } from './surface-host.js';
-import { messageDateTime, messageTime } from './time.js';
+import { messageDateTime, messageTime, postedSeconds } from './time.js';
 
 export interface MessageProps {
   message: DeskMessage;
@@ -42,8 +42,8 @@ export function Message({ message, replies = [], place = 'log' }: MessageProps) 
             {author.name}
           </span>
           {author.bot && <span class="app-badge">APP</span>}
-          <time id={`${id}-time`} class="message-time" dateTime={new Date(Number(message.ts) * 1000).toISOString()} title={messageDateTime(message.ts, desk.me.tz, now)}>
-            {messageTime(message.ts, desk.me.tz, now)}
+          <time id={`${id}-time`} class="message-time" dateTime={new Date(postedSeconds(message) * 1000).toISOString()} title={messageDateTime(postedSeconds(message), desk.me.tz, now)}>
+            {messageTime(postedSeconds(message), desk.me.tz, now)}
           </time>
         </div>
         <SurfaceHost surfaceKey={surfaceKey} idPrefix={id} container={{ type: 'message', channel: message.channel, ts: message.ts }} blocks={message.blocks ?? []}>
@@ -55,7 +55,7 @@ export function Message({ message, replies = [], place = 'log' }: MessageProps) 
             <button type="button" class="replies" onClick={() => desk.openThread(message.channel, message.ts)}>
               {replies.length} {replies.length === 1 ? 'reply' : 'replies'}
             </button>
-            {last && <span class="last-reply">Last reply {messageTime(last.ts, desk.me.tz, now)}</span>}
+            {last && <span class="last-reply">Last reply {messageTime(postedSeconds(last), desk.me.tz, now)}</span>}
           </div>
         )}
       </div>

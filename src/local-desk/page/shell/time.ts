@@ -1,7 +1,13 @@
-/** Message timestamps ("1714572180.000100") read and drawn in the viewer's zone. */
+/**
+ * When messages were posted, drawn in the viewer's zone. Slack's ts is the posting time, but the
+ * local Slack stand-in's ts are a sequence ("1700000000.000042"), so the time the desk got the
+ * message on its clock (`at`, the sandbox's in the preview) comes first; ts is only the fallback.
+ */
+import type { DeskMessage } from '../../protocol.js';
 import { formatSlackDate, wallClock } from '../mrkdwn/dates.js';
 
-export const tsSeconds = (ts: string): number => Number(ts);
+/** When `m` was posted, epoch seconds. */
+export const postedSeconds = (m: Pick<DeskMessage, 'ts' | 'at'>): number => (m.at !== undefined ? Math.floor(m.at / 1000) : Number(m.ts));
 
 /** Order of two Slack ts strings, exactly (whole seconds, then the fraction as digits). */
 export function compareTs(a: string, b: string): number {
@@ -10,14 +16,14 @@ export function compareTs(a: string, b: string): number {
   return Number(as) - Number(bs) || af.padEnd(6, '0').localeCompare(bf.padEnd(6, '0'));
 }
 
-export const messageTime = (ts: string, tz: string, now: number): string => formatSlackDate(tsSeconds(ts), '{time}', tz, now);
+export const messageTime = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{time}', tz, now);
 
-export const messageDateTime = (ts: string, tz: string, now: number): string => formatSlackDate(tsSeconds(ts), '{date_long} {time_secs}', tz, now);
+export const messageDateTime = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{date_long} {time_secs}', tz, now);
 
-export const dayLabel = (ts: string, tz: string, now: number): string => formatSlackDate(tsSeconds(ts), '{day_divider_pretty}', tz, now);
+export const dayLabel = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{day_divider_pretty}', tz, now);
 
 /** A calendar day key in the viewer's zone, to put a divider between days. */
-export function dayKey(ts: string, tz: string): string {
-  const w = wallClock(tsSeconds(ts) * 1000, tz);
+export function dayKey(seconds: number, tz: string): string {
+  const w = wallClock(seconds * 1000, tz);
   return `${w.year}-${w.month}-${w.day}`;
 }
