@@ -17,7 +17,8 @@ const T0 = 1_800_000_000_000;
 const config = resolveConfig({}, EXCHANGE_LIMITS);
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 let keys = 0;
-const facts = (over: Partial<Facts> = {}): Facts => ({ config, policy, quoteSuperseded: false, newKey: () => `new-${++keys}`, measuredOffsetMs: null, ...over });
+const ME = 'replica-me';
+const facts = (over: Partial<Facts> = {}): Facts => ({ config, policy, quoteSuperseded: false, newKey: () => `new-${++keys}`, measuredOffsetMs: null, replica: ME, ...over });
 
 const withdrawal = withdrawalSnapshot;
 const quote = { quoteId: 'q1', price: '65000', expiresAt: T0 + 60_000 };
@@ -31,10 +32,11 @@ function approved(snapshot: Snapshot): DeskRequest {
   return mustAdvance(r, 'approve_last', T0, { approvals, execution: newExecution(T0) });
 }
 
+/** Sent by this replica: the attempt in flight under its lease, as the send's write left it. */
 function inFlight(snapshot: Snapshot, attempt: Partial<Attempt> = {}, unknownSince: number | null = null): DeskRequest {
   const r = approved(snapshot);
   const attempts: Attempt[] = [{ key: 'k1', startedAt: T0, quote: snapshot.kind === 'trade' ? quote : null, outcome: 'in_flight', message: null, endedAt: null, ...attempt }];
-  return mustAdvance(r, 'execute', T0, { execution: { ...r.execution!, attempts, unknownSince } });
+  return mustAdvance(r, 'execute', T0, { execution: { ...r.execution!, attempts, unknownSince, lease: { holder: ME, until: T0 + config.leaseTtlMs } } });
 }
 
 function inDoubt(snapshot: Snapshot, attempt: Partial<Attempt> = {}): DeskRequest {
