@@ -104,6 +104,12 @@ export interface KeyValueStore {
    * (from any replica); true when this call stored it. Durable before it resolves, like `set`.
    */
   setIfAbsent<T>(key: string, value: T): Promise<boolean>;
+  /**
+   * Deletes `key` only if it holds `expected` (compared as JSON, key order aside), atomically like
+   * `setIfAbsent`: a claim released by its holder, never one another holder took meanwhile. True
+   * when this call deleted it.
+   */
+  deleteIf<T>(key: string, expected: T): Promise<boolean>;
 }
 
 export interface AuditEntryInput {

@@ -19,6 +19,7 @@ export const REFUSAL_MESSAGES = {
   checked_required: 'Say what you checked on the exchange before deciding.',
   not_a_candidate: 'That record is not one of the candidates any more; look at the latest message.',
   execution_busy: 'The bot is on the exchange for this request right now; try again in a few seconds.',
+  twin_in_doubt: 'Another request with the same amount and destination is being settled; send this one again once that one is settled.',
 } as const;
 
 export type RefusalReason = keyof typeof REFUSAL_MESSAGES;

@@ -11,6 +11,7 @@ import { DurableJsonFile } from './durable-adapter.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
 import { acquireLock } from './lock.js';
 import { GroupCommit } from './group-commit.js';
+import { canonicalJson } from '../domain/canonical.js';
 
 /** The key-value store's name when none is given (kv.json; the `store` column in PostgreSQL). */
 export const DEFAULT_KV_NAME = 'kv';
@@ -82,7 +83,11 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
           for (const [key] of gone) delete values[key];
           counts.set(item, gone.length);
         } else if (item.onlyIfAbsent && values[item.key] !== undefined) counts.set(item, 0);
-        else {
+        else if (item.ifValue !== undefined) {
+          const held = values[item.key] !== undefined && canonicalJson(values[item.key]) === item.ifValue;
+          if (held) delete values[item.key];
+          counts.set(item, held ? 1 : 0);
+        } else {
           if (item.value === undefined) delete values[item.key];
           else values[item.key] = item.value;
           counts.set(item, 1);
@@ -122,6 +127,11 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
         // a set queued just before it is already there.
         return new Promise<boolean>((resolve, reject) => commits.add({ key, value: json, onlyIfAbsent: true, resolve: (stored) => resolve(stored === 1), reject }));
       },
+      async deleteIf<T>(key: string, expected: T): Promise<boolean> {
+        assertOpen();
+        const ifValue = canonicalJson(JSON.parse(JSON.stringify(expected)));
+        return new Promise<boolean>((resolve, reject) => commits.add({ key, value: undefined, onlyIfAbsent: false, ifValue, resolve: (deleted) => resolve(deleted === 1), reject }));
+      },
       async keys(prefix: string): Promise<string[]> {
         assertOpen();
         return Object.keys(db.data.values).filter((key) => key.startsWith(prefix));
@@ -144,10 +154,11 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
 }
 
 /**
- * A set (or delete, or set-if-absent) waiting for its commit, or a prune; resolved with the number
- * of keys pruned, or 1 when the set was stored (0: a set-if-absent found the key taken).
+ * A set (or delete, or set-if-absent, or delete-if: `ifValue`, the canonical JSON it must hold)
+ * waiting for its commit, or a prune; resolved with the number of keys pruned, or 1 when the set
+ * was stored (0: a set-if-absent found the key taken, a delete-if found another value).
  */
-type Pending = ({ key: string; value: unknown; onlyIfAbsent: boolean } | { drop: (key: string, value: unknown) => boolean }) & {
+type Pending = ({ key: string; value: unknown; onlyIfAbsent: boolean; ifValue?: string } | { drop: (key: string, value: unknown) => boolean }) & {
   resolve: (count: number) => void;
   reject: (reason: unknown) => void;
 };

@@ -7,6 +7,7 @@ import type { AuditEntryInput, AuditLog, Clock, DeskEvent, KeyValueStore, Mutati
 import { newOutboxEntries } from './outbox-entries.js';
 import { toPlainJson } from './audit-entry.js';
 import { SerialQueue } from './queue.js';
+import { canonicalJson } from '../domain/canonical.js';
 
 const viaJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -112,6 +113,14 @@ export function memoryKv(): MemoryKeyValueStore {
         if (values.has(key)) return false;
         values.set(key, viaJson(value));
         return true;
+      });
+    },
+    deleteIf<T>(key: string, expected: T) {
+      return queue.run(async () => {
+        await Promise.resolve();
+        const held = values.has(key) && canonicalJson(values.get(key)) === canonicalJson(viaJson(expected));
+        if (held) values.delete(key);
+        return held;
       });
     },
     dump() {

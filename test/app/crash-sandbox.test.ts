@@ -103,6 +103,12 @@ class Process {
         this.#step();
         return stored;
       },
+      deleteIf: async (key, expected) => {
+        if (this.dead) throw new Crashed();
+        const deleted = await inner.deleteIf(key, expected);
+        this.#step();
+        return deleted;
+      },
     };
   }
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DeskRequest } from '../../src/domain/record.js';
+import { termsClaimKey } from '../../src/app/executing/look-alikes.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput } from './support/requests.js';
 import type { Fault } from './support/fake-exchange.js';
@@ -76,6 +77,21 @@ describe('who may settle an unknown outcome', () => {
     expect(world.eventsOf('execution.person_decided', r.id)).toHaveLength(1);
     // A second click on the old buttons finds nothing to decide.
     expect(await world.engine.decide(r.id, 'U_A1', { action: 'send_again', checked: 'again' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+  });
+
+  it("send again waits for the terms claim: a request in doubt from before the claim (it holds none) whose twin took the claim meanwhile is refused twin_in_doubt, nothing sent", async () => {
+    const world = new World();
+    const r = await waitingForPerson(world);
+    expect(await world.kv.get(termsClaimKey(r))).toBe(r.id);
+    await world.kv.set(termsClaimKey(r), undefined);
+    // The twin takes the free claim, sees R in doubt on the live records, and waits (keeping the claim: first in line).
+    const twin = await requestAndApprove(world, cryptoInput('100'));
+    expect(twin.state).toBe('approved');
+    expect(await world.kv.get(termsClaimKey(r))).toBe(twin.id);
+    expect(await world.engine.decide(r.id, 'U_A2', { action: 'send_again', checked: 'Not in the history.' })).toMatchObject({ ok: false, reason: 'twin_in_doubt' });
+    expect(world.auditOf('execution.decision_refused', r.id)).toEqual([expect.objectContaining({ data: { action: 'send_again', reason: 'twin_in_doubt' } })]);
+    expect(sends(world)).toBe(2);
+    expect((await world.record(r.id)).state).toBe('unknown');
   });
 
   it('mark as not sent ends the request as failed, audited, and nothing more is sent', async () => {

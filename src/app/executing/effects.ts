@@ -7,7 +7,7 @@ import type { DeskRequest } from '../../domain/record.js';
 import type { TradeSnapshot } from '../../domain/request.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { checkBeforeExecution } from './checks.js';
-import { inDoubtTwin } from './look-alikes.js';
+import { claimTerms, inDoubtTwin } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
 import type { RequoteReason } from '../events.js';
 import { quoteHoldingKey } from './take-quote.js';
@@ -42,8 +42,15 @@ export async function perform(ctx: EngineContext, record: DeskRequest, effect: E
   }
 }
 
-/** A look-alike in doubt first (it costs no exchange read), then the exchange's state. */
+/**
+ * The terms claim and a look-alike in doubt first (they cost no exchange read), then the
+ * exchange's state. The claim, once taken, stays with this request until it is past doubt (the
+ * runner releases it): it is first in line for its terms even while it waits.
+ */
 async function check(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
+  const claim = await claimTerms(ctx, record);
+  if (!claim.held) return { kind: 'checked', result: { ok: true, twinInDoubt: claim.by } };
+  // A twin in doubt from before the terms claim (it holds none) is seen on the live records.
   const twin = await inDoubtTwin(ctx, record);
   if (twin !== undefined) return { kind: 'checked', result: { ok: true, twinInDoubt: twin.id } };
   try {

@@ -2,12 +2,22 @@
  * Telling apart requests that look alike on the exchange. A crypto or fiat withdrawal found by a
  * reconcile is matched on its terms (entry, amount, destination, time), so two requests with the
  * same terms could be mistaken for each other. Two rules prevent it:
- *   - at most one request per terms is in doubt (`executing` or `unknown`) at a time: sends and
- *     reconciles of the same terms run under one lock, and a send waits while a twin is in doubt;
+ *   - at most one request per terms is in doubt (`executing` or `unknown`) at a time, across
+ *     replicas: a withdrawal takes the terms claim in the shared key-value store
+ *     (`terms-claim:<terms>`, setIfAbsent with its id) before the write that moves it into
+ *     `executing`, and releases it (deleteIf its id) once it is past doubt (submitted or final). A
+ *     send whose terms another request holds waits, as for a twin seen in doubt. A claim whose
+ *     holder is past doubt for good, or gone (a crash between the outcome write and the release),
+ *     is stale: the next send of those terms (the leader's tick) removes it with deleteIf and claims.
+ *     Within one process sends and reconciles of the same terms also run under one lock (cheap,
+ *     and the twin check on the live records still covers requests in doubt from before the claim).
  *   - a record already owned by a request (its persisted exchangeId) is never taken again.
- * (One process per store: the store's file lock sees to that.)
+ * Bank account removals are not matched on terms (the account gone is the proof, and the removal
+ * claim says which request removed it); trades match on their client_order_id: no twins. Neither
+ * takes the terms claim.
  */
 import { normalize } from '../../domain/money.js';
+import { isFinalState } from '../../domain/state-machine.js';
 import type { DeskRequest } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';
 
@@ -35,6 +45,54 @@ export function withTerms<T>(ctx: EngineContext, request: DeskRequest, fn: () =>
 export async function inDoubtTwin(ctx: EngineContext, request: DeskRequest): Promise<DeskRequest | undefined> {
   const key = termsKey(request);
   return (await ctx.requests.listLive()).find((r) => r.id !== request.id && (r.state === 'executing' || r.state === 'unknown') && termsKey(r) === key);
+}
+
+/** Withdrawals are matched on their terms by a reconcile: the ones that take the terms claim. */
+function claimsTerms(request: DeskRequest): boolean {
+  return request.kind === 'crypto_withdrawal' || request.kind === 'fiat_withdrawal';
+}
+
+/** KV key of the claim naming the one request of these terms that may be in doubt. */
+export function termsClaimKey(request: DeskRequest): string {
+  return `terms-claim:${termsKey(request)}`;
+}
+
+/** Tries to take a stale claim away; more than this many turns means real contention: wait. */
+const CLAIM_TURNS = 3;
+
+/**
+ * Takes (or finds already held: a resend) the request's terms claim; the id of the request that
+ * holds it otherwise. A claim whose holder is past doubt for good or gone is removed first.
+ */
+export async function claimTerms(ctx: EngineContext, request: DeskRequest): Promise<{ held: true } | { held: false; by: string }> {
+  if (!claimsTerms(request)) return { held: true };
+  const key = termsClaimKey(request);
+  let holder: string | undefined;
+  for (let turn = 0; turn < CLAIM_TURNS; turn++) {
+    if (await ctx.kv.setIfAbsent(key, request.id)) return { held: true };
+    holder = await ctx.kv.get<string>(key);
+    if (holder === request.id) return { held: true };
+    if (holder !== undefined && !(await clearIfStale(ctx, key, holder))) return { held: false, by: holder };
+  }
+  return { held: false, by: holder ?? 'unknown' };
+}
+
+/** Releases the request's terms claim if it still holds it (never a claim another took since). */
+export async function releaseTerms(ctx: EngineContext, request: DeskRequest): Promise<void> {
+  if (claimsTerms(request)) await ctx.kv.deleteIf(termsClaimKey(request), request.id);
+}
+
+/** Past doubt for good: it can never be `executing` or `unknown` again. */
+export function pastDoubt(request: Pick<DeskRequest, 'state'>): boolean {
+  return request.state === 'submitted' || isFinalState(request.state);
+}
+
+/** Removes the claim if its holder is past doubt for good or gone; true when it was stale. */
+async function clearIfStale(ctx: EngineContext, key: string, holder: string): Promise<boolean> {
+  const record = await ctx.requests.get(holder);
+  if (record !== undefined && !pastDoubt(record)) return false;
+  if (await ctx.kv.deleteIf(key, holder)) ctx.logger.warn('removed a stale terms claim (its request is past doubt or gone; the release was lost)', { key, holder, state: record?.state ?? null });
+  return true;
 }
 
 const FIRST_HISTORY_PAGE = 200;

@@ -10,6 +10,7 @@ import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, type EngineContext } from '../context.js';
 import type { PersonDecision, PersonDecisionResult } from './person-decision.js';
 import { leaseStanding } from './lease.js';
+import { claimTerms } from './look-alikes.js';
 import { executeHoldingLock } from './runner.js';
 
 /** The longest "what I checked" kept; the rest of a pasted page is not needed to audit it. */
@@ -27,7 +28,11 @@ export function decideByPerson(ctx: EngineContext, requestId: string, userId: st
   let fail!: (err: unknown) => void;
   const result = new Promise<PersonDecisionResult>((resolve, reject) => ((answer = resolve), (fail = reject)));
   const work = ctx.requestLocks.run(requestId, async () => {
-    const checked = mayDecide(ctx, await ctx.requests.get(requestId), userId, decision, ctx.clock.now());
+    const current = await ctx.requests.get(requestId);
+    let checked = mayDecide(ctx, current, userId, decision, ctx.clock.now());
+    // A send again moves the request into `executing`: it holds its terms claim first (it has held
+    // it since its first send, unless it was in doubt before the claim existed).
+    if (checked.ok && checked.decision.action === 'send_again' && !(await claimTerms(ctx, current!)).held) checked = refuse('twin_in_doubt');
     if (!checked.ok) {
       await audit(ctx, 'execution.decision_refused', userId, requestId, { action: decision.action, reason: checked.reason });
       answer(checked);

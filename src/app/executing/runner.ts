@@ -3,7 +3,8 @@
  * then its audit lines and events), and only then perform the effect, whose result is the next
  * observation. It holds the request's lock, so a last approval, a tick, a recovery and a person's
  * decision of this process never work on one request at once; for a trade also the quote key
- * (nobody quotes on it between our quote and our order), for a withdrawal its terms (claims.ts).
+ * (nobody quotes on it between our quote and our order), for a withdrawal its terms (look-alikes.ts;
+ * across replicas the terms claim, released here once the request is past doubt).
  * Across replicas the execution lease does the same (lease.ts): it is written with the send or
  * the look, kept alive while that runs (lease-keeper.ts), and no exchange call ever runs inside a
  * store write (a mutate's function only computes the next record).
@@ -13,7 +14,7 @@ import { errorText } from '../../domain/error-text.js';
 import { mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
 import { WriteOutcomeUnknownError } from '../ports.js';
-import { withTerms } from './look-alikes.js';
+import { pastDoubt, releaseTerms, withTerms } from './look-alikes.js';
 import { audit, emit, SYSTEM, stamp, type EngineContext } from '../context.js';
 import { applyRemote } from '../following/poll.js';
 import { decide, type Effect, type Facts, type Observation, type Step } from './decide.js';
@@ -53,6 +54,8 @@ async function runSteps(ctx: EngineContext, requestId: string, first: Observatio
     // A first step that wrote nothing decided nothing (a request another replica holds, say).
     if (step === 0 && decided.write !== undefined) persisted?.(saved);
     if (saved.state === 'submitted' && record.state !== 'submitted') await follow(ctx, saved, observation);
+    // Out of doubt for good: a twin may take the terms now (a crash before this leaves a stale claim, cleared by the next claimer).
+    if (pastDoubt(saved) && !pastDoubt(record)) await releaseTerms(ctx, saved);
     const next = await performUnderLease(ctx, saved, decided.effect);
     if (next === LOST) return;
     if (next !== undefined) observation = next;

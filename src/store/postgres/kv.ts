@@ -19,9 +19,10 @@ export interface PgKeyValueOptions {
 
 /**
  * A set (json undefined: a delete; onlyIfAbsent: a claim) or a prune waiting for its commit;
- * resolved with the number of keys pruned, or 1 when the set was stored (0: the claim found the key taken).
+ * resolved with the number of keys pruned, or 1 when the set was stored (0: the claim found the key
+ * taken); `ifJson`: a delete only where the row holds that JSON (1 when it did).
  */
-type Pending = ({ key: string; json: string | undefined; onlyIfAbsent: boolean } | { drop: (key: string, value: unknown) => boolean }) & {
+type Pending = ({ key: string; json: string | undefined; onlyIfAbsent: boolean; ifJson?: string } | { drop: (key: string, value: unknown) => boolean }) & {
   resolve: (count: number) => void;
   reject: (reason: unknown) => void;
 };
@@ -61,6 +62,10 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
       // other replica's: INSERT … ON CONFLICT DO NOTHING stores it only where no row is.
       return (await enqueue({ key, json: JSON.stringify(value), onlyIfAbsent: true })) === 1;
     },
+    async deleteIf<T>(key: string, expected: T): Promise<boolean> {
+      // Judged by the row itself in the DELETE: a value another replica wrote meanwhile stays.
+      return (await enqueue({ key, json: undefined, onlyIfAbsent: false, ifJson: JSON.stringify(expected) })) === 1;
+    },
     keys(prefix: string): Promise<string[]> {
       return inFlight.run(async () => (await idempotent<{ key: string }>(pool, 'SELECT key FROM kv WHERE store = $1 AND starts_with(key, $2) ORDER BY key', [store, prefix])).map((r) => r.key));
     },
@@ -82,6 +87,10 @@ async function apply(client: PoolClient, store: string, items: readonly Pending[
       counts.set(item, gone.length);
     } else if (item.onlyIfAbsent) {
       const { rowCount } = await client.query('INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json) ON CONFLICT (store, key) DO NOTHING', [store, item.key, item.json]);
+      counts.set(item, rowCount ?? 0);
+    } else if (item.ifJson !== undefined) {
+      // jsonb equality: the same JSON whatever the key order or spacing it was stored with.
+      const { rowCount } = await client.query('DELETE FROM kv WHERE store = $1 AND key = $2 AND value::jsonb = $3::jsonb', [store, item.key, item.ifJson]);
       counts.set(item, rowCount ?? 0);
     } else if (item.json === undefined) {
       await client.query('DELETE FROM kv WHERE store = $1 AND key = $2', [store, item.key]);

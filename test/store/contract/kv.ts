@@ -67,6 +67,25 @@ export function kvContract(kind: StoreKind): void {
       expect(await kv.setIfAbsent('claim', { by: 'again' })).toBe(true);
     });
 
+    it('deleteIf deletes only the value expected (JSON, key order aside), in call order with sets', async () => {
+      const kv = await open();
+      await kv.set('claim', { by: 'R', n: 1 });
+      expect(await kv.deleteIf('claim', { by: 'T', n: 1 })).toBe(false);
+      expect(await kv.get('claim')).toEqual({ by: 'R', n: 1 });
+      expect(await kv.deleteIf('nothing', 'R')).toBe(false);
+      expect(await kv.deleteIf('claim', { n: 1, by: 'R' })).toBe(true);
+      expect(await kv.get('claim')).toBeUndefined();
+      // A claim taken again just before the release is judged, and stays.
+      await kv.set('terms', 'R');
+      const [, deleted] = await Promise.all([kv.set('terms', 'T'), kv.deleteIf('terms', 'R')]);
+      expect(deleted).toBe(false);
+      expect(await kv.get('terms')).toBe('T');
+      // Of 10 releases of one claim at once, one deletes it.
+      const releases = await Promise.all(Array.from({ length: 10 }, () => kv.deleteIf('terms', 'T')));
+      expect(releases.filter(Boolean)).toHaveLength(1);
+      expect(await kv.setIfAbsent('terms', 'U')).toBe(true);
+    });
+
     it.skipIf(!kind.durable)('keeps values across a close and an open', async () => {
       const kv = await open();
       await kv.set('a', { b: [1, 2] });
