@@ -4,6 +4,7 @@
  * flow follows its own modal by the trigger id it sent, so many run at once.
  */
 import type { FakeSlackApi } from '../../../../src/devtools/fake-slack-api.js';
+import type { DeskRequest } from '../../../../src/domain/record.js';
 import { stateOf, type SignOptions, type SlackResponse, type StateValues } from '../../../../src/devtools/slack-requests.js';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../../src/slack/kit/slack-ids.js';
 import { blocksOf, buttonValue } from '../../../e2e/support/desk-bot.js';
@@ -73,4 +74,35 @@ export function clickApprove(fake: FakeSlackApi, via: Replica, userId: string, m
 /** What the bot answered a click through its response_url id, as text. */
 export function repliesTo(fake: FakeSlackApi, responseId: string): string[] {
   return fake.calls.filter((c) => c.responseUrlId === responseId).map((c) => String(c.args.text ?? JSON.stringify(c.args)));
+}
+
+/**
+ * An approver who makes sure their approval counted, as a person does: click (on `vias` in turn,
+ * the load balancer's picks), then watch the message (here: the shared store) for the approval;
+ * no sign of it within `patienceMs` (an error answer, no answer, an unreachable replica), click
+ * again. Returns how many clicks it took. A request that left `pending` meanwhile needs no click.
+ */
+export async function approveUntilCounted(
+  set: ReplicaSet,
+  read: (id: string) => Promise<DeskRequest | undefined>,
+  message: ApprovalMessage,
+  userId: string,
+  vias: readonly Replica[],
+  o: { patienceMs?: number; deadlineMs?: number } = {},
+): Promise<number> {
+  const deadline = Date.now() + (o.deadlineMs ?? 30_000);
+  const counted = async () => {
+    const r = await read(message.requestId).catch(() => undefined);
+    return r !== undefined && (r.state !== 'pending' || r.approvals.some((a) => a.userId === userId));
+  };
+  for (let clicks = 1; Date.now() < deadline; clicks++) {
+    const via = vias[(clicks - 1) % vias.length]!;
+    await clickApprove(set.fake, via, userId, message, { responseId: `approve-${message.requestId}-${userId}-${clicks}` }).catch(() => undefined);
+    const until = Date.now() + (o.patienceMs ?? 1_500);
+    while (Date.now() < until) {
+      if (await counted()) return clicks;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${userId}'s approval of ${message.requestId} never counted`);
 }
