@@ -33,19 +33,24 @@ export async function requestWithdrawal(set: ReplicaSet, via: Replica, amount: s
   const opened = await fake.waitFor((c) => c.method === 'views.open' && c.args.trigger_id === triggerId, { after: mark, timeoutMs });
   const viewId = (opened.response.view as { id: string }).id;
   await fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === viewId && (c.args.view as { callback_id?: string }).callback_id === CALLBACK.withdrawCrypto, { after: mark, timeoutMs });
-  const { cryptoCurrencyId, addressBookId } = set.target;
-  const values: StateValues = {
-    [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: stateOf.select(String(cryptoCurrencyId)) },
-    [dynamicBlockId.withdrawDestination(cryptoCurrencyId)]: { [INPUT.withdrawDestination]: stateOf.select(addressBookId) },
-    [INPUT.withdrawAmount]: { [INPUT.withdrawAmount]: stateOf.text(amount) },
-    [INPUT.withdrawNote]: { [INPUT.withdrawNote]: stateOf.text(o.note ?? `replicas ${amount}`) },
-  };
+  const values = withdrawalValues(set, amount, o.note);
   const submitted = await (o.submitVia ?? via).slack.viewSubmission({ userId: DESK_PEOPLE.requester, callbackId: CALLBACK.withdrawCrypto, viewId, privateMetadata: JSON.stringify({ k: 'crypto' }), values });
   if (submitted.status !== 200) throw new Error(`withdrawal form on ${(o.submitVia ?? via).name}: HTTP ${submitted.status}`);
   const done = await fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === viewId && JSON.stringify(c.args.view).includes('waiting for approval'), { after: mark, timeoutMs });
   const id = /`(R[A-Z0-9]+)`/.exec(JSON.stringify(done.args.view))?.[1];
   if (!id) throw new Error(`no request id in ${JSON.stringify(done.args.view).slice(0, 500)}`);
   return id;
+}
+
+/** The crypto withdrawal form filled: `amount` of USDT (TRC20) to the partner address. */
+export function withdrawalValues(set: ReplicaSet, amount: string, note = `replicas ${amount}`): StateValues {
+  const { cryptoCurrencyId, addressBookId } = set.target;
+  return {
+    [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: stateOf.select(String(cryptoCurrencyId)) },
+    [dynamicBlockId.withdrawDestination(cryptoCurrencyId)]: { [INPUT.withdrawDestination]: stateOf.select(addressBookId) },
+    [INPUT.withdrawAmount]: { [INPUT.withdrawAmount]: stateOf.text(amount) },
+    [INPUT.withdrawNote]: { [INPUT.withdrawNote]: stateOf.text(note) },
+  };
 }
 
 /** The approval message of `requestId`, once the leader has posted it. */
