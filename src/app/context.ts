@@ -9,6 +9,7 @@ import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engine-config.js';
 import type { DeskEvent, EventInput } from './events.js';
+import { createReplicaId } from './ids.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
 import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from './ports.js';
@@ -30,6 +31,8 @@ export interface EngineDeps {
   logger?: Logger;
   /** Whether this replica does the background work (ports.ts); default: the only replica, always leader. */
   leadership?: Leadership;
+  /** This process's identity in execution leases (ids.ts createReplicaId, the default): one per process. */
+  replica?: string;
 }
 
 export interface EngineContext {
@@ -57,6 +60,8 @@ export interface EngineContext {
   readonly background: Background;
   /** Executions, reconciles, polling and outbox delivery happen only while this is leader. */
   readonly leadership: Leadership;
+  /** Who this replica is in the execution leases it takes (executing/lease.ts). */
+  readonly replica: string;
 }
 
 export const SYSTEM = 'system';
@@ -92,6 +97,7 @@ export function createContext(deps: EngineDeps): EngineContext {
     lastRefreshAt: deps.clock.now(),
     background: new Background(logger),
     leadership,
+    replica: deps.replica ?? createReplicaId(),
   };
 }
 

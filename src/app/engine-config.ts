@@ -43,6 +43,14 @@ export interface EngineConfig {
   lookIntervalMs: number;
   /** Between looks while a person is asked: a withdrawal that appears late is still followed. */
   personWaitLookIntervalMs: number;
+  /**
+   * How long an execution's lease (record `execution.lease`) lasts past its last renewal, and so
+   * how long a request whose holder died waits before another replica takes it over (looking on
+   * the exchange first). See DEFAULT_ENGINE_CONFIG for why these values.
+   */
+  leaseTtlMs: number;
+  /** The holder renews its lease this often while its exchange call or its look is under way. */
+  leaseRenewMs: number;
   /** Pre-execution checks that cannot read the exchange are retried this often ... */
   checkRetryMs: number;
   /** ... this many times, then the request fails. */
@@ -88,6 +96,14 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   personWaitLookIntervalMs: 120_000,
   checkRetryMs: 30_000,
   maxCheckFailures: 5,
+  // The lease of an execution. 15 s exceeds the longest a money-moving call can take without any
+  // renewal landing: a send is one POST, never retried, cut off by the client's 10 s timeout
+  // (exchange/client.ts DEFAULT_TIMEOUT_MS); reads are retried, but a look is renewed while it
+  // reads. Renewing every 5 s leaves two renewals that may fail (a database blip) before a live
+  // holder's lease runs out. 15 s is also the longest a request waits after its holder died, and
+  // replicas' clocks must agree to well within the 10 s between a renewal and its expiry.
+  leaseTtlMs: 15_000,
+  leaseRenewMs: 5_000,
   poll: {
     intervalMs: 10_000,
     backoffFactor: 1.5,
@@ -107,5 +123,10 @@ export type EngineConfigInput = Partial<Omit<EngineConfig, 'poll'>> & { poll?: P
 /** The settings with their defaults; polling's rate and page size default to the exchange's limits. */
 export function resolveConfig(input: EngineConfigInput, limits: ExchangeLimits): EngineConfig {
   const fromExchange = { ratePerSecond: limits.requestsPerSecond, burst: limits.requestsPerSecond, pageSize: limits.maxPageSize };
-  return { ...DEFAULT_ENGINE_CONFIG, ...input, poll: { ...DEFAULT_ENGINE_CONFIG.poll, ...fromExchange, ...input.poll } };
+  const config = { ...DEFAULT_ENGINE_CONFIG, ...input, poll: { ...DEFAULT_ENGINE_CONFIG.poll, ...fromExchange, ...input.poll } };
+  // A lease renewed less than twice within its life is lost to the first renewal that fails.
+  if (!(config.leaseRenewMs > 0 && config.leaseTtlMs >= 2 * config.leaseRenewMs)) {
+    throw new RangeError(`the execution lease must last at least two renewals (leaseTtlMs ${config.leaseTtlMs}, leaseRenewMs ${config.leaseRenewMs})`);
+  }
+  return config;
 }

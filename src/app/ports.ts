@@ -63,6 +63,16 @@ export interface Outbox {
 }
 
 /**
+ * A write whose answer was lost: the connection broke after the commit was sent, so the change
+ * may or may not be stored, and only reading it back tells which. A store that can lose a
+ * commit's answer (PostgreSQL: store/postgres/errors.ts CommitOutcomeUnknownError) rejects with
+ * this or a subclass; the caller must not assume either outcome.
+ */
+export class WriteOutcomeUnknownError extends Error {
+  override name = 'WriteOutcomeUnknownError';
+}
+
+/**
  * Durable records with one write queue. `mutate` runs read-modify-write atomically with respect
  * to every other mutate on the same store, and resolves only after the new record is on disk
  * (fsync). Records the repository's `isFinished` says are done move to append-only history.
@@ -71,6 +81,7 @@ export interface Repository<R extends { id: string }> {
   get(id: string): Promise<R | undefined>;
   /** Open and in-flight records only (not history). */
   listLive(): Promise<R[]>;
+  /** Rejects with WriteOutcomeUnknownError when the write's answer was lost (read the record to know). */
   mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T>;
   /** Most recent finished records first, for listings; bounded. */
   recentHistory(limit: number): Promise<R[]>;

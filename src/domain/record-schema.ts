@@ -173,6 +173,19 @@ export const personDecisionRecordSchema = z.strictObject({
   checked: nullableString,
 });
 
+/**
+ * Which replica drives the execution now: set in the same write that sends or looks (before the
+ * exchange is called), renewed by its holder while the call or the look is under way, cleared
+ * when the outcome is recorded. Another replica leaves the request alone until `until` has passed;
+ * after that it takes the request over through the unknown-outcome path (look first, never a send).
+ */
+export const leaseSchema = z.strictObject({
+  /** The replica's identity (app/ids.ts createReplicaId: host, pid and a random part). */
+  holder: z.string().min(1),
+  /** Epoch ms on the holder's clock; past it, the lease may be taken over. */
+  until: int,
+});
+
 export const executionSchema = z.strictObject({
   /** When the last approval of the executed round came in. */
   approvedAt: int,
@@ -194,6 +207,8 @@ export const executionSchema = z.strictObject({
   decisions: z.array(personDecisionRecordSchema).default([]),
   /** A pre-execution read that failed (nothing sent): try again at `nextAt`. */
   retry: z.strictObject({ nextAt: int, failures: int }).nullable().default(null),
+  /** The replica executing or looking right now; null when nobody is (records stored before leases read as null). */
+  lease: leaseSchema.nullable().default(null),
 });
 
 /** What polling last reported for a submitted request (persisted before it is notified). */

@@ -16,6 +16,7 @@ import type {
   executionSchema,
   failureSchema,
   inDoubtSchema,
+  leaseSchema,
   pastRoundSchema,
   personDecisionRecordSchema,
   personQuestionSchema,
@@ -36,6 +37,7 @@ export type PersonQuestion = z.infer<typeof personQuestionSchema>;
 export type InDoubt = z.infer<typeof inDoubtSchema>;
 export type PersonDecisionRecord = z.infer<typeof personDecisionRecordSchema>;
 export type Execution = z.infer<typeof executionSchema>;
+export type Lease = z.infer<typeof leaseSchema>;
 export type RemoteStatus = z.infer<typeof remoteStatusSchema>;
 export type RemoteResult = z.infer<typeof remoteResultSchema>;
 export type Failure = z.infer<typeof failureSchema>;
@@ -119,6 +121,7 @@ export function newExecution(approvedAt: number): Execution {
     clockOffsetMs: null,
     decisions: [],
     retry: null,
+    lease: null,
   };
 }
 

@@ -18,7 +18,7 @@ import type { ComplianceNotifier } from '../app/compliance/compliance-events.js'
 import type { EngineConfigInput } from '../app/engine-config.js';
 import { createDeskReads } from '../app/desk-reads.js';
 import { createEngine, type Engine } from '../app/engine.js';
-import { createRandomIds } from '../app/ids.js';
+import { createRandomIds, createReplicaId } from '../app/ids.js';
 import type { AuditLog, Clock, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from '../app/ports.js';
 import { LeadershipState } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
@@ -53,6 +53,8 @@ export interface DeskParts {
   notifierRetry?: Partial<SlackRetryOptions>;
   engineConfig?: EngineConfigInput;
   ids?: Ids;
+  /** This process's identity in execution leases; default: a new one (app/ids.ts createReplicaId). */
+  replica?: string;
   tradePairs?: readonly string[];
   /** The desk's operations side (runDesk's, which its exchange client reports to); default: a fresh one, always leader. */
   ops?: DeskOps;
@@ -117,6 +119,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     },
     logger: p.logger('engine'),
     leadership,
+    replica: p.replica ?? createReplicaId(),
   });
 
   const complianceLog = p.logger('compliance');

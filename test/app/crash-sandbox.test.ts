@@ -64,7 +64,9 @@ class Process {
       clock,
       ids,
       policy,
-      config: { reconcileSettleMs: 2_000, unknownSettleWindowMs: 10_000, poll: { intervalMs: 1_000 } },
+      // Each life is a new process with a new replica id: the one after a crash waits for the dead
+      // one's lease to run out (4 s here, two of settle()'s ticks), then takes it over by looking.
+      config: { reconcileSettleMs: 2_000, unknownSettleWindowMs: 10_000, leaseTtlMs: 4_000, leaseRenewMs: 2_000, poll: { intervalMs: 1_000 } },
       logger: { info: () => {}, warn: () => {}, error: () => {} },
     });
     await this.engine.start();
@@ -122,9 +124,14 @@ async function drive(process: Process, input: RequestInput): Promise<string | un
   return id;
 }
 
-/** Ticks with the exchange's time moving until the request has left the in-doubt states. */
+/**
+ * Ticks with the exchange's time moving until the request has left the in-doubt states: long
+ * enough for a dead life's lease to run out and, when the approvers' quote died meanwhile and
+ * every order's answer is dropped, for the order to be proven absent (its quote dead past the
+ * clock skew allowed, 60 s) and placed again on a new quote.
+ */
 async function settle(process: Process, id: string): Promise<DeskRequest | undefined> {
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 45; i++) {
     sandbox.control.advance(2_000);
     await process.engine.tick();
     await process.engine.idle();

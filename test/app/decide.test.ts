@@ -17,7 +17,8 @@ const T0 = 1_800_000_000_000;
 const config = resolveConfig({}, EXCHANGE_LIMITS);
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 let keys = 0;
-const facts = (over: Partial<Facts> = {}): Facts => ({ config, policy, quoteSuperseded: false, newKey: () => `new-${++keys}`, measuredOffsetMs: null, ...over });
+const ME = 'replica-me';
+const facts = (over: Partial<Facts> = {}): Facts => ({ config, policy, quoteSuperseded: false, newKey: () => `new-${++keys}`, measuredOffsetMs: null, replica: ME, ...over });
 
 const withdrawal = withdrawalSnapshot;
 const quote = { quoteId: 'q1', price: '65000', expiresAt: T0 + 60_000 };
@@ -31,10 +32,11 @@ function approved(snapshot: Snapshot): DeskRequest {
   return mustAdvance(r, 'approve_last', T0, { approvals, execution: newExecution(T0) });
 }
 
+/** Sent by this replica: the attempt in flight under its lease, as the send's write left it. */
 function inFlight(snapshot: Snapshot, attempt: Partial<Attempt> = {}, unknownSince: number | null = null): DeskRequest {
   const r = approved(snapshot);
   const attempts: Attempt[] = [{ key: 'k1', startedAt: T0, quote: snapshot.kind === 'trade' ? quote : null, outcome: 'in_flight', message: null, endedAt: null, ...attempt }];
-  return mustAdvance(r, 'execute', T0, { execution: { ...r.execution!, attempts, unknownSince } });
+  return mustAdvance(r, 'execute', T0, { execution: { ...r.execution!, attempts, unknownSince, lease: { holder: ME, until: T0 + config.leaseTtlMs } } });
 }
 
 function inDoubt(snapshot: Snapshot, attempt: Partial<Attempt> = {}): DeskRequest {
@@ -134,5 +136,106 @@ describe('decide: the execution of an approved request, row by row', () => {
     const tired = { ...record, execution: { ...record.execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } };
     const step = decide(tired, T0, { kind: 'checked', result: { ok: false, action: 'unreadable', message: 'timeout', exchangeMessages: '' } }, facts());
     expect(step.write?.command).toBe('fail');
+  });
+});
+
+describe('decide: the execution lease (one replica drives a request at a time)', () => {
+  const OTHER = 'replica-other';
+  const TTL = config.leaseTtlMs;
+  const held = (r: DeskRequest, holder: string | null, until = T0 + TTL): DeskRequest => ({ ...r, execution: { ...r.execution!, lease: holder === null ? null : { holder, until } } });
+  const leaseWritten = (step: Step) => step.write?.changes.execution?.lease;
+  const auditTypes = (step: Step) => step.audit.map((a) => a.type);
+  const checked: Observation = { kind: 'checked', result: { ok: true, twinInDoubt: null } };
+  const lookedNothing = (at: number): Observation => ({ kind: 'looked', look: { kind: 'candidates', candidates: [] }, at });
+
+  it('the write that moves a request to executing claims the lease for this replica, before the send; the send is audited with it', () => {
+    const step = decide(approved(withdrawal), T0, checked, facts());
+    expect(step.write?.command).toBe('execute');
+    expect(leaseWritten(step)).toEqual({ holder: ME, until: T0 + TTL });
+    expect(step.effect.kind).toBe('send');
+    expect(step.audit.find((a) => a.type === 'lease.claimed')?.data).toEqual({ holder: ME, until: T0 + TTL, idempotencyKey: step.effect.kind === 'send' ? step.effect.key : '' });
+  });
+
+  it('the answer recorded under our lease clears it; an unknown answer keeps it (renewed) for the look that follows', () => {
+    const submitted = decide(inFlight(withdrawal), T0 + 3_000, { kind: 'answer', answer: { kind: 'submitted', exchangeId: 'w1', view: undefined } }, facts());
+    expect(submitted.write?.command).toBe('submitted');
+    expect(leaseWritten(submitted)).toBeNull();
+    const unknown = decide(inFlight(withdrawal), T0 + 3_000, { kind: 'answer', answer: { kind: 'unknown', message: 'timeout', duplicate: false } }, facts());
+    expect(unknown).toMatchObject({ write: { command: 'outcome_unknown' }, effect: { kind: 'look' } });
+    expect(leaseWritten(unknown)).toEqual({ holder: ME, until: T0 + 3_000 + TTL });
+    expect(auditTypes(unknown)).not.toContain('lease.claimed');
+  });
+
+  it('executing under another replica\'s lease that has not expired: left alone, up to the last millisecond', () => {
+    const record = held(inFlight(withdrawal), OTHER, T0 + TTL);
+    for (const at of [T0, T0 + TTL - 1]) expect(decide(record, at, due, facts())).toEqual({ audit: [], events: [], effect: { kind: 'none' } });
+  });
+
+  it('executing under another replica\'s expired lease: taken over through the unknown-outcome path, a look, never a send', () => {
+    const record = held(inFlight(withdrawal), OTHER, T0 + TTL);
+    const step = decide(record, T0 + TTL + 4_000, due, facts());
+    expect(step).toMatchObject({ write: { command: 'outcome_unknown' }, effect: { kind: 'look' } });
+    expect(leaseWritten(step)).toEqual({ holder: ME, until: T0 + TTL + 4_000 + TTL });
+    expect(step.audit[0]).toEqual({ type: 'lease.taken_over', actor: 'system', data: { holder: ME, previousHolder: OTHER, expiredForMs: 4_000, state: 'executing' } });
+    expect(step.events).toEqual([expect.objectContaining({ type: 'execution.outcome_unknown', message: expect.stringMatching(/replica executing this request stopped/) })]);
+    for (const kind of ['trade', 'removal'] as const) {
+      const other = held(inFlight(kind === 'trade' ? trade : removal), OTHER, T0 + TTL);
+      expect(decide(other, T0 + TTL, due, facts()).effect.kind).toBe('look');
+    }
+  });
+
+  it('an answer that comes back after the lease was taken (or already released by the new holder) is recorded nowhere', () => {
+    const answer: Observation = { kind: 'answer', answer: { kind: 'submitted', exchangeId: 'w1', view: undefined } };
+    for (const [record, heldBy] of [
+      [held(inFlight(withdrawal), OTHER), OTHER],
+      [held(inFlight(withdrawal), null), null],
+      [held(inDoubt(withdrawal), OTHER), OTHER],
+    ] as const) {
+      const obs = record.state === 'unknown' ? lookedNothing(T0 + 20_000) : answer;
+      const step = decide(record, T0 + 20_000, obs, facts());
+      expect(step.write).toBeUndefined();
+      expect(step.effect.kind).toBe('none');
+      expect(step.audit).toEqual([{ type: 'lease.lost', actor: 'system', data: { holder: ME, heldBy, state: record.state } }]);
+    }
+  });
+
+  it('a look due with nobody holding the lease claims it in a write of its own; another replica mid-look is left alone', () => {
+    const free = held(inDoubt(withdrawal), null);
+    const step = decide(free, T0 + 10_000, due, facts());
+    expect(step.write?.command).toBeUndefined();
+    expect(leaseWritten(step)).toEqual({ holder: ME, until: T0 + 10_000 + TTL });
+    expect(step.effect.kind).toBe('look');
+    expect(auditTypes(step)).toEqual([]);
+    expect(decide(held(inDoubt(withdrawal), OTHER, T0 + 20_000), T0 + 10_000, due, facts()).write).toBeUndefined();
+  });
+
+  it('a person\'s decision waits for another replica\'s live lease; over an expired one (a look that died) it is recorded as a takeover', () => {
+    const sendAgain: Observation = { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'send_again', exchangeId: null, checked: 'checked' } };
+    const live = held(asked(inDoubt(withdrawal)), OTHER, T0 + 800_000);
+    expect(decide(live, T0 + 700_000, sendAgain, facts())).toEqual({ audit: [], events: [], effect: { kind: 'none' } });
+    const dead = held(asked(inDoubt(withdrawal)), OTHER, T0 + 600_000);
+    const step = decide(dead, T0 + 700_000, sendAgain, facts());
+    expect(step.write?.command).toBe('execute');
+    expect(leaseWritten(step)).toEqual({ holder: ME, until: T0 + 700_000 + TTL });
+    expect(auditTypes(step)).toEqual(['lease.taken_over', 'execution.person_decided', 'execution.attempt', 'lease.claimed']);
+  });
+
+  it('whatever it observes, a replica never writes over or acts on a request another replica holds, and never sends on taking one over', () => {
+    const observations: Observation[] = [
+      due,
+      checked,
+      { kind: 'quoted', quote: { quoteId: 'q2', price: '65500', expiresAt: T0 + 120_000 }, reason: 'expired' },
+      { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'mark_not_sent', exchangeId: null, checked: 'checked' } },
+      { kind: 'person', decision: { by: 'U_REQ', at: T0, action: 'look_again', exchangeId: null, checked: null } },
+    ];
+    const records = [inFlight(withdrawal), inFlight(trade), inFlight(removal), asked(inDoubt(withdrawal)), inDoubt(trade), inDoubt(removal)];
+    for (const record of records) {
+      for (const obs of observations) {
+        const live = decide(held(record, OTHER, T0 + 1_000_000), T0 + 700_000, obs, facts());
+        expect(live.write, `${record.kind} ${record.state} ${obs.kind}`).toBeUndefined();
+        expect(live.effect.kind).toBe('none');
+        if (record.state === 'executing') expect(decide(held(record, OTHER, T0), T0 + 700_000, obs, facts()).effect.kind).not.toBe('send');
+      }
+    }
   });
 });

@@ -140,8 +140,8 @@ describe('a dead quote after a crash before the order left', () => {
     await world.restart(); // recovery: executing -> unknown; the quote is still within the margin
     await world.engine.idle();
     expect((await world.record(stuck.id)).state).toBe('unknown');
-    // The next write settles the dead quote; die right after it.
-    world.crashAfterWrites(1);
+    // The next writes claim the lease for the look, then settle the dead quote; die right after that.
+    world.crashAfterWrites(2);
     world.clock.advance(SKEW_MS + 10_000);
     await world.engine.tick().catch(() => undefined);
     await world.engine.idle();

@@ -109,6 +109,7 @@ describe('engine edges', () => {
       ['approval.counted', 'U_A3'],
       ['request.approved', 'system'],
       ['execution.attempt', 'system'],
+      ['lease.claimed', 'system'],
       ['exchange.answer', 'exchange'],
       ['status.changed', 'exchange'],
       ['status.changed', 'exchange'],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DESK_REQUEST_SCHEMA } from '../../src/domain/record-schema.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { newRequest } from '../../src/domain/record.js';
+import { newExecution, newRequest } from '../../src/domain/record.js';
 import { tradeSnapshot } from './support/snapshots.js';
 
 const policy = createPolicy({ requesters: ['R'], approvers: ['A', 'B'] });
@@ -19,5 +19,14 @@ describe('the request record schema', () => {
     const result = { receiptId: 'RCPT-2', price: '99', bankReference: null };
     expect(DESK_REQUEST_SCHEMA.parse({ ...trade, result }).result).toEqual(result);
     expect(DESK_REQUEST_SCHEMA.safeParse({ ...trade, result: { surprise: '1' } }).success).toBe(false);
+  });
+
+  it('reads an execution stored before leases as held by nobody, and keeps a lease as written', () => {
+    const { lease: _none, ...before } = newExecution(1_500);
+    const executing = { ...trade, state: 'executing', execution: before };
+    expect(DESK_REQUEST_SCHEMA.parse(executing).execution?.lease).toBeNull();
+    const lease = { holder: 'host-42-0a1b2c3d', until: 16_500 };
+    expect(DESK_REQUEST_SCHEMA.parse({ ...executing, execution: { ...before, lease } }).execution?.lease).toEqual(lease);
+    expect(DESK_REQUEST_SCHEMA.safeParse({ ...executing, execution: { ...before, lease: { holder: '', until: 1 } } }).success).toBe(false);
   });
 });

@@ -51,6 +51,11 @@ const ENGINE_CONFIG: EngineConfigInput = {
   lookIntervalMs: 250,
   personWaitLookIntervalMs: 250,
   checkRetryMs: 200,
+  // Each life is a new process (a new replica id): the life after a kill waits for the killed
+  // one's execution leases to run out. Longer than the children's 2 s client timeout, as the
+  // default 15 s is longer than the real 10 s one.
+  leaseTtlMs: 2_500,
+  leaseRenewMs: 1_000,
   poll: { intervalMs: 250, maxIntervalMs: 1_000 },
 };
 

@@ -7,9 +7,14 @@
  *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail
  *   approved  --quoted-->   send within the limit | new approval round beyond it | try later | fail
  *   executing --answer-->   submitted | completed (a removal) | unknown (look) | refused: fail or re-quote
- *   executing --due-->      the process stopped mid-call: unknown (look)
+ *   executing --due-->      its holder stopped mid-call (its lease ours or expired): unknown (look)
  *   unknown   --due-->      look when the record's next look is due
  *   unknown   --looked-->   in-doubt.ts: adopt | look later | ask a person | re-quote | resend an order
+ *
+ * Around all of it, the execution lease (lease.ts): a send or a look is persisted with this
+ * replica's lease; a request another replica holds is left alone until its lease expires, then
+ * taken over (never by a send: `executing` goes to the look); an answer that comes back after the
+ * lease was taken is recorded nowhere (`lease.lost`); any other write clears the lease.
  *
  * `executing` always means one call in flight; the only send is the effect `send`, persisted with
  * its key before it leaves. Every row is a case of test/app/decide.test.ts.
@@ -23,6 +28,7 @@ import type { EngineConfig } from '../engine-config.js';
 import type { EventInput, RequoteReason } from '../events.js';
 import type { RemoteView } from '../following/remote-changes.js';
 import { decideLook, openInDoubt, type Look } from './in-doubt.js';
+import { leaseFor, leaseStanding, type LeaseStanding } from './lease.js';
 
 /** What a check of the exchange before a withdrawal found. */
 export type CheckResult =
@@ -88,22 +94,78 @@ export interface Facts {
   newKey: () => string;
   /** The exchange's clock offset as last measured (Date header), if ever. */
   measuredOffsetMs: number | null;
+  /** This replica, as execution leases name it. */
+  replica: string;
 }
 
 const STOP: Step = { audit: [], events: [], effect: { kind: 'none' } };
 
+/** Effects that act on the exchange for the request: persisted with this replica's lease. */
+const LEASED_EFFECTS: ReadonlySet<Effect['kind']> = new Set(['send', 'look']);
+/** What an effect performed under this replica's lease answered: recorded only while the lease is still ours. */
+const UNDER_LEASE: ReadonlySet<Observation['kind']> = new Set(['answer', 'looked', 'claimed']);
+
 export function decide(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
+  const lease = leaseStanding(record, facts.replica, now);
+  if (UNDER_LEASE.has(obs.kind)) {
+    if (lease.kind !== 'mine') return leaseLost(record, lease, facts);
+  } else if (lease.kind === 'held') {
+    return STOP;
+  }
+  return withLease(record, now, decideUnderLease(record, now, obs, facts, lease), lease, facts);
+}
+
+function decideUnderLease(record: DeskRequest, now: number, obs: Observation, facts: Facts, lease: LeaseStanding): Step {
   switch (record.state) {
     case 'approved':
       return record.kind === 'trade' ? decideTrade(record, now, obs, facts) : decideTransfer(record, now, obs, facts);
     case 'executing':
       if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'removed');
-      return obs.kind === 'answer' ? settleAnswer(record, now, obs.answer, facts) : stoppedMidCall(record, now, facts);
+      return obs.kind === 'answer' ? settleAnswer(record, now, obs.answer, facts) : stoppedMidCall(record, now, facts, lease);
     case 'unknown':
       return decideInDoubt(record, now, obs, facts);
     default:
       return STOP;
   }
+}
+
+// ---- the lease ---------------------------------------------------------------------------------
+
+/**
+ * The step with the lease written into it: claimed (or renewed) with a send or a look, cleared by
+ * any other write. Writing over another replica's expired lease is a takeover, audited as such; a
+ * send is audited with the lease it goes out under. A step that writes nothing leaves it as it is.
+ */
+function withLease(record: DeskRequest, now: number, step: Step, standing: LeaseStanding, facts: Facts): Step {
+  const claims = LEASED_EFFECTS.has(step.effect.kind);
+  if (!claims && step.write === undefined) return step;
+  const changes = step.write?.changes ?? {};
+  const execution = changes.execution === undefined ? record.execution : changes.execution;
+  if (execution === null) return step;
+  const lease = claims ? leaseFor(facts.replica, now, facts.config.leaseTtlMs) : null;
+  if (lease === null && execution.lease === null) return step;
+  const write: NonNullable<Step['write']> = { ...step.write, changes: { ...changes, execution: { ...execution, lease } } };
+  const audit = [...step.audit];
+  let log = step.log;
+  if (standing.kind === 'expired') {
+    const data = { holder: facts.replica, previousHolder: standing.lease.holder, expiredForMs: standing.expiredForMs, state: record.state };
+    audit.unshift({ type: 'lease.taken_over', actor: 'system', data });
+    log ??= { level: 'warn', message: 'took over a request whose lease expired (its replica stopped renewing it)', data: { requestId: record.id, ...data } };
+  }
+  if (step.effect.kind === 'send') audit.push({ type: 'lease.claimed', actor: 'system', data: { holder: facts.replica, until: lease!.until, idempotencyKey: step.effect.key } });
+  return { ...step, write, audit, ...(log ? { log } : {}) };
+}
+
+/** An effect's answer came back and the lease is not ours any more: nothing of it is recorded. */
+function leaseLost(record: DeskRequest, standing: LeaseStanding, facts: Facts): Step {
+  const heldBy = standing.kind === 'free' ? null : standing.lease.holder;
+  const data = { holder: facts.replica, heldBy, state: record.state };
+  return {
+    audit: [{ type: 'lease.lost', actor: 'system', data }],
+    events: [],
+    effect: { kind: 'none' },
+    log: { level: 'warn', message: 'lease lost: another replica took this request over; its work stands and this answer is not recorded', data: { requestId: record.id, ...data } },
+  };
 }
 
 // ---- approved --------------------------------------------------------------------------------
@@ -274,13 +336,17 @@ function settleAnswer(record: DeskRequest, now: number, answer: Answer, facts: F
   }
 }
 
-/** No call can be in flight (the runner holds the request): the process stopped mid-call. */
-function stoppedMidCall(record: DeskRequest, now: number, facts: Facts): Step {
+/**
+ * No call of this process is in flight (the runner holds the request) and nobody else's is
+ * (the lease is free, ours, or expired): whoever sent stopped mid-call. Look before anything else.
+ */
+function stoppedMidCall(record: DeskRequest, now: number, facts: Facts, lease: LeaseStanding): Step {
   const last = lastAttempt(record);
   // Written by an older version, which settled a refusal before acting on it: finish that.
   if (last?.outcome === 'quote_unusable' && record.kind === 'trade') return requote(record, now, last.message ?? 'The quote could not be used.', facts);
   if (last?.outcome === 'refused') return fail(record, now, { stage: 'exchange', reason: refusalReason(record.kind, undefined, last.message ?? 'The exchange refused.'), exchangeMessage: last.message });
-  return toUnknown(record, now, 'The process stopped before the exchange answer was recorded.', 'unknown', facts);
+  const who = lease.kind === 'expired' ? 'The replica executing this request stopped' : 'The process stopped';
+  return toUnknown(record, now, `${who} before the exchange answer was recorded.`, 'unknown', facts);
 }
 
 function refused(record: DeskRequest, now: number, answer: Extract<Answer, { kind: 'refused' }>, facts: Facts): Step {

@@ -9,15 +9,18 @@ import type { DeskRequest, PersonDecisionRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, type EngineContext } from '../context.js';
 import type { PersonDecision, PersonDecisionResult } from './person-decision.js';
+import { leaseStanding } from './lease.js';
 import { executeHoldingLock } from './runner.js';
 
 /** The longest "what I checked" kept; the rest of a pasted page is not needed to audit it. */
 export const CHECKED_MAX_LENGTH = 1_000;
 
 /**
- * Decides holding the request's lock, so a look on the exchange under way finishes first (it may
- * find the withdrawal, and then there is nothing left to decide). Resolves once the decision is
- * persisted and audited; what it starts (a send, a look) goes on under the lock after that.
+ * Decides holding the request's lock, so a look on the exchange under way in this process
+ * finishes first (it may find the withdrawal, and then there is nothing left to decide); a look
+ * under way on another replica (its unexpired lease) refuses the decision for now
+ * (`execution_busy`). Resolves once the decision is persisted and audited; what it starts (a
+ * send, a look) goes on under the lock after that.
  */
 export function decideByPerson(ctx: EngineContext, requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult> {
   let answer!: (result: PersonDecisionResult) => void;
@@ -31,8 +34,9 @@ export function decideByPerson(ctx: EngineContext, requestId: string, userId: st
       return;
     }
     await executeHoldingLock(ctx, requestId, { kind: 'person', decision: checked.decision }, (request) => answer({ ok: true, request }));
-    // Moved on by someone else between the check and the write: nothing was decided.
-    answer(refuse('not_waiting_for_person'));
+    // Nothing was decided: another replica is on the exchange for it (its lease), or it moved on.
+    const now = await ctx.requests.get(requestId);
+    answer(now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held' ? refuse('execution_busy') : refuse('not_waiting_for_person'));
   });
   work.catch(fail);
   void ctx.background.start(`decision on ${requestId}`, work);

@@ -1,4 +1,5 @@
 /** Errors of the PostgreSQL store that the file store has no need for. */
+import { WriteOutcomeUnknownError } from '../../app/ports.js';
 
 /** One line about a database failure: its code and message (node-postgres never puts the password in either). */
 export function connectionProblem(err: unknown): string {
@@ -8,9 +9,10 @@ export function connectionProblem(err: unknown): string {
 
 /**
  * The connection broke after COMMIT was sent: the transaction may or may not be stored. Nothing
- * was confirmed to the caller, so nothing acts on it; the next read shows which it was.
+ * was confirmed to the caller, so nothing acts on it; the next read shows which it was. The app
+ * sees it as the port's WriteOutcomeUnknownError.
  */
-export class CommitOutcomeUnknownError extends Error {
+export class CommitOutcomeUnknownError extends WriteOutcomeUnknownError {
   override name = 'CommitOutcomeUnknownError';
 
   constructor(cause: unknown) {

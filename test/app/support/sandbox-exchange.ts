@@ -33,5 +33,8 @@ export async function startSandboxExchange(seed: string): Promise<SandboxExchang
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     timeoutMs: 5_000,
   });
-  return { sandbox, exchange: createExchangePort(api), api, clock: { now: () => sandbox.clock.now(), sleep: async () => {} } };
+  // Sleeps wait in real time (the exchange's time moves only when a test advances it): a loop on the
+  // engine's clock (a lease renewal) must not spin, and a few real milliseconds are all a test needs.
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+  return { sandbox, exchange: createExchangePort(api), api, clock: { now: () => sandbox.clock.now(), sleep } };
 }

@@ -36,6 +36,12 @@ export class World {
   readonly kv: MemoryKeyValueStore = memoryKv();
   readonly audit: MemoryAuditLog = memoryAuditLog({ clock: this.clock });
   readonly events: (DeskEvent & { generation: number })[] = [];
+  /**
+   * Every generation is this one replica restarted in place: the dead generation's port calls all
+   * throw, so its lease stands for nothing and the next one resumes at once. (A real restart gets a
+   * new identity and waits for the dead one's lease to run out: test/app/execution-lease.test.ts.)
+   */
+  readonly replica = 'world-replica';
   readonly logs: { level: string; message: string; data?: Record<string, unknown> }[] = [];
   policy: Policy;
   engine: Engine;
@@ -110,6 +116,7 @@ export class World {
       policy: this.policy,
       config: this.options.config,
       logger,
+      replica: this.replica,
     });
   }
 }

@@ -1,0 +1,78 @@
+/**
+ * Keeps this replica's execution lease alive while its effect (a send, a look) is under way: every
+ * `leaseRenewMs` of the engine's clock one write moves `until` on, and only if the lease is still
+ * ours. The lease is lost when a renewal finds another holder (the request was taken over) or when
+ * it ran out on our clock with no renewal landing (the database is unreachable, the process was
+ * frozen): then the runner records nothing more for the request, and whoever takes it over goes
+ * through the unknown-outcome path. Renewals do not move `updatedAt`: they change nobody's view of
+ * the request.
+ */
+import { errorText } from '../../domain/error-text.js';
+import type { Lease } from '../../domain/record.js';
+import type { EngineContext } from '../context.js';
+
+export type LeaseLoss = { reason: 'taken'; heldBy: string | null } | { reason: 'ran_out'; until: number };
+
+export interface LeaseKeeper {
+  /** Stops renewing (waiting for a renewal under way); from then on `lost` is final. */
+  stop(): Promise<void>;
+  /** Set once the lease is known lost: the runner must record nothing more. */
+  readonly lost: LeaseLoss | null;
+}
+
+/** Starts renewing `lease` (this replica's, as just persisted) on request `requestId`. */
+export function keepLease(ctx: EngineContext, requestId: string, lease: Lease): LeaseKeeper {
+  let until = lease.until;
+  let lost: LeaseLoss | null = null;
+  let stopped = false;
+  let wake = (): void => {};
+  const stopping = new Promise<void>((resolve) => (wake = resolve));
+
+  const renewals = (async () => {
+    let dueAt = ctx.clock.now() + ctx.config.leaseRenewMs;
+    while (!stopped && lost === null) {
+      await Promise.race([ctx.clock.sleep(Math.max(0, dueAt - ctx.clock.now())), stopping]);
+      if (stopped) return;
+      // A clock whose sleep returns before its time (a test's) must not turn this into a busy loop.
+      if (ctx.clock.now() < dueAt) {
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, 1)), stopping]);
+        continue;
+      }
+      const now = ctx.clock.now();
+      try {
+        const renewed = await renew(ctx, requestId, now);
+        if (renewed.ok) until = renewed.until;
+        else lost = { reason: 'taken', heldBy: renewed.heldBy };
+      } catch (err) {
+        ctx.logger.warn('could not renew the execution lease; trying again', { requestId, error: errorText(err), until });
+      }
+      if (lost === null && ctx.clock.now() >= until) lost = { reason: 'ran_out', until };
+      dueAt = now + ctx.config.leaseRenewMs;
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      wake();
+      await renewals;
+      // Frozen past the end of the lease with no renewal due meanwhile: someone may have taken it.
+      if (lost === null && ctx.clock.now() >= until) lost = { reason: 'ran_out', until };
+    },
+    get lost() {
+      return lost;
+    },
+  };
+}
+
+/** Moves the lease's end on if this replica still holds it; otherwise says who does. */
+type Renewal = { ok: true; until: number } | { ok: false; heldBy: string | null };
+
+function renew(ctx: EngineContext, requestId: string, now: number): Promise<Renewal> {
+  const until = now + ctx.config.leaseTtlMs;
+  return ctx.requests.mutate<Renewal>(requestId, (current) => {
+    const held = current?.execution?.lease ?? null;
+    if (current === undefined || current.execution === null || held === null || held.holder !== ctx.replica) return { result: { ok: false, heldBy: held?.holder ?? null } };
+    return { next: { ...current, execution: { ...current.execution, lease: { holder: ctx.replica, until } } }, result: { ok: true, until } };
+  });
+}
