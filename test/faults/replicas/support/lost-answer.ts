@@ -4,9 +4,9 @@
  * replicas, with redeliveries), the exchange commits the withdrawal and its answer never arrives
  * (a `late_commit` that commits at once and never answers, or a `drop_after_commit` that closes
  * the connection), and the replica that sent it (its exchange proxy saw the POST) is SIGKILLed
- * then. The survivor, alone, must settle the request (look on the exchange, find the withdrawal,
- * follow it); only then is the killed replica started again, as a supervisor would, and the next
- * trial runs. At the end the exchange's clock moves past the withdrawals' timeline and every
+ * then. Once the survivor leads, the killed replica is started again as a supervisor would; it
+ * comes back a follower, and the survivor alone must settle the request (look on the exchange,
+ * find the withdrawal, follow it; the proxies show the restarted one neither looked nor sent). At the end the exchange's clock moves past the withdrawals' timeline and every
  * request must be completed, executed exactly once on the exchange's ledger.
  *
  * Seeded (`seed`): the fault, the replica each Slack request goes to, the redeliveries, the
@@ -77,7 +77,7 @@ export async function runLostAnswerTrials(set: ReplicaSet, o: LostAnswerOptions)
       trials.push(outcome);
       o.log?.(`trial ${index}: ${JSON.stringify(outcome)}`);
     }
-    await Promise.all(restarting.values());
+    await Promise.allSettled(restarting.values());
     await set.sandbox.clearFaults();
     await set.sandbox.advance(WITHDRAWAL_TIMELINE_MS);
     const ids = trials.flatMap((t) => (t.requestId ? [t.requestId] : []));
@@ -135,9 +135,16 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
       await poll('the survivor to lead', async () => ((await survivor.readyz())?.role === 'leader' ? true : undefined), STEP_MS);
       outcome.takeoverMs = Date.now() - killedAt;
     }
+    // A supervisor starts the killed replica again; it comes back a follower, which neither
+    // executes nor looks: the survivor settles the request alone (checked below on the wire).
+    const holderCalls = holder.exchangeCalls.length;
+    restarting.set(holder, restart(holder));
     await poll('the survivor to settle the request', async () => (settled(await store.get(id)) ? true : undefined), STEP_MS);
     outcome.settledMs = Date.now() - killedAt;
-    restarting.set(holder, restart(holder));
+    // The survivor looked and found the withdrawal: it never sent one of its own.
+    if (survivor.exchangeCalls.slice(callMarks[replicas.indexOf(survivor)]).some((c) => c.line === WITHDRAWALS)) outcome.problems.push(`the survivor ${survivor.name} sent the withdrawal again`);
+    const settledAt = killedAt + outcome.settledMs;
+    if (holder.exchangeCalls.slice(holderCalls).some((c) => c.at <= settledAt && c.line.startsWith(`GET ${WITHDRAWALS.slice(5)}`))) outcome.problems.push(`the restarted ${holder.name} looked for the withdrawal: the survivor did not settle it alone`);
   } catch (err) {
     outcome.problems.push(err instanceof Error ? err.message : String(err));
     // Whatever failed, the next trial starts with both replicas up.

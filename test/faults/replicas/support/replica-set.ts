@@ -84,13 +84,21 @@ export interface ReplicaSetOptions {
 
 /**
  * Timings of the fault suite: the first look after a lost answer 1 s after the send (5 s in
- * production), polling that backs off to 2 s at most, ticks of 250 ms. Leadership keeps its
- * production timing (a poll every 2 s): the takeover measured is the real one.
+ * production), an execution's lease of 2.4 s renewed every 0.8 s (15 s and 5 s: the same three
+ * renewals per lease), polling that backs off to 2 s at most, ticks of 250 ms. Leadership keeps
+ * its production timing (a poll every 2 s): the takeover measured is the real one.
  */
 export const SUITE_RUN_OPTIONS: ReplicaRunOptions = {
   tickMs: 250,
   shutdownGraceMs: 3_000,
-  engineConfig: { reconcileSettleMs: 1_000, reconcileIntervalMs: 500, lookIntervalMs: 500, poll: { maxIntervalMs: 2_000 } },
+  engineConfig: {
+    reconcileSettleMs: 1_000,
+    reconcileIntervalMs: 500,
+    lookIntervalMs: 500,
+    leaseTtlMs: 2_400,
+    leaseRenewMs: 800,
+    poll: { maxIntervalMs: 2_000 },
+  },
 };
 
 /** The two bundles a set runs (a child starts in ~0.3 s from one, against ~1 s with tsx). */
