@@ -31,9 +31,9 @@ const COMMITTED = /POST \/public_api\/v1\/crypto\/withdrawals .*fault=(late_comm
 /** A withdrawal's timeline on the sandbox ends in `completed` 60 s after its creation. */
 const WITHDRAWAL_TIMELINE_MS = 61_000;
 /** Bounds of each wait: far above what a pass needs, so a failure says where it stuck. */
-const STEP_MS = 15_000;
+const STEP_MS = 30_000;
 
-type TrialFault = 'hang' | 'drop';
+export type TrialFault = 'hang' | 'drop';
 
 export interface TrialOutcome {
   index: number;
@@ -61,6 +61,8 @@ export interface LostAnswerRun {
 export interface LostAnswerOptions {
   seed: string;
   trials: number;
+  /** Only this fault (default: drawn per trial, half and half). */
+  fault?: TrialFault;
   /** One line per trial, when set. */
   log?: (line: string) => void;
 }
@@ -73,7 +75,7 @@ export async function runLostAnswerTrials(set: ReplicaSet, o: LostAnswerOptions)
     // A killed replica starts again while the next trial's request is made (as a supervisor restarts it at once).
     const restarting = new Map<Replica, Promise<void>>();
     for (let index = 0; index < o.trials; index++) {
-      const outcome = await runTrial(set, store, restarting, o.seed, index);
+      const outcome = await runTrial(set, store, restarting, o.seed, index, o.fault);
       trials.push(outcome);
       o.log?.(`trial ${index}: ${JSON.stringify(outcome)}`);
     }
@@ -89,9 +91,10 @@ export async function runLostAnswerTrials(set: ReplicaSet, o: LostAnswerOptions)
   }
 }
 
-async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Replica, Promise<void>>, seed: string, index: number): Promise<TrialOutcome> {
+async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Replica, Promise<void>>, seed: string, index: number, only: TrialFault | undefined): Promise<TrialOutcome> {
   const rng = createRng(`${seed}/trial/${index}`);
-  const fault: TrialFault = rng.next() < 0.5 ? 'hang' : 'drop';
+  const drawn: TrialFault = rng.next() < 0.5 ? 'hang' : 'drop';
+  const fault = only ?? drawn;
   const killDelayMs = rng.int(0, 250);
   const outcome: TrialOutcome = { index, requestId: undefined, fault, holder: undefined, holderLed: false, killDelayMs, takeoverMs: undefined, settledMs: undefined, problems: [] };
   const replicas = set.replicas;
