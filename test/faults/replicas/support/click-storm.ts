@@ -8,7 +8,7 @@
 import { createRng } from '../../../../src/sandbox/prng.js';
 import { checkExactlyOnce, type OnceReport } from './exactly-once.js';
 import { readStore } from './records.js';
-import { DESK_PEOPLE, type ReplicaSet } from './replica-set.js';
+import { DESK_PEOPLE, sendsWithdrawal, type ReplicaSet } from './replica-set.js';
 import { approvalMessage, clickApprove, requestWithdrawal, type ApprovalMessage } from './slack-flows.js';
 import { poll } from './watch.js';
 
@@ -90,7 +90,7 @@ export async function runClickStorm(set: ReplicaSet, o: { requests: number; seed
       executedMs,
       madeMs,
       badApprovals,
-      sentBy: Object.fromEntries(replicas.map((r) => [r.name, r.exchangeCalls.filter((c) => c.line === 'POST /public_api/v1/crypto/withdrawals').length])),
+      sentBy: Object.fromEntries(replicas.map((r) => [r.name, r.exchangeCalls.filter(sendsWithdrawal).length])),
       once,
     };
   } finally {

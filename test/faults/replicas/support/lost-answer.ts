@@ -16,12 +16,11 @@ import type { DeskRequest } from '../../../../src/domain/record.js';
 import { createRng } from '../../../../src/sandbox/prng.js';
 import type { FaultRule } from '../../../../src/sandbox/index.js';
 import { checkExactlyOnce, type OnceReport } from './exactly-once.js';
-import { DESK_PEOPLE, type Replica, type ReplicaSet } from './replica-set.js';
+import { DESK_PEOPLE, readsWithdrawals, sendsWithdrawal, type Replica, type ReplicaSet } from './replica-set.js';
 import { readStore, type StoreReader } from './records.js';
 import { approvalMessage, clickApprove, requestWithdrawal } from './slack-flows.js';
 import { leaderOf, poll } from './watch.js';
 
-const WITHDRAWALS = 'POST /public_api/v1/crypto/withdrawals';
 const FAULTS: Record<TrialFault, FaultRule> = {
   hang: { kind: 'late_commit', commitAfterMs: 0, answer: 'hang', method: 'POST', path: '/crypto/withdrawals', times: 1 },
   drop: { kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 },
@@ -126,7 +125,7 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
     }
     const committed = await withTimeout(set.sandbox.nextLine(lineMark, COMMITTED), STEP_MS);
     if (!committed) throw new Error('the exchange never committed the withdrawal');
-    const holder = replicas.find((r, k) => r.exchangeCalls.slice(callMarks[k]).some((c) => c.line === WITHDRAWALS));
+    const holder = replicas.find((r, k) => r.exchangeCalls.slice(callMarks[k]).some(sendsWithdrawal));
     if (!holder) throw new Error('no replica sent the withdrawal');
     outcome.holder = holder.name;
     outcome.holderLed = holder === leader;
@@ -145,9 +144,9 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
     await poll('the survivor to settle the request', async () => (settled(await store.get(id)) ? true : undefined), STEP_MS);
     outcome.settledMs = Date.now() - killedAt;
     // The survivor looked and found the withdrawal: it never sent one of its own.
-    if (survivor.exchangeCalls.slice(callMarks[replicas.indexOf(survivor)]).some((c) => c.line === WITHDRAWALS)) outcome.problems.push(`the survivor ${survivor.name} sent the withdrawal again`);
+    if (survivor.exchangeCalls.slice(callMarks[replicas.indexOf(survivor)]).some(sendsWithdrawal)) outcome.problems.push(`the survivor ${survivor.name} sent the withdrawal again`);
     const settledAt = killedAt + outcome.settledMs;
-    if (holder.exchangeCalls.slice(holderCalls).some((c) => c.at <= settledAt && c.line.startsWith(`GET ${WITHDRAWALS.slice(5)}`))) outcome.problems.push(`the restarted ${holder.name} looked for the withdrawal: the survivor did not settle it alone`);
+    if (holder.exchangeCalls.slice(holderCalls).some((c) => c.at <= settledAt && (readsWithdrawals(c) || sendsWithdrawal(c)))) outcome.problems.push(`the restarted ${holder.name} looked for or sent the withdrawal: the survivor did not settle it alone`);
   } catch (err) {
     outcome.problems.push(err instanceof Error ? err.message : String(err));
     // Whatever failed, the next trial starts with both replicas up.
@@ -160,7 +159,7 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
 
 /** Handed to the exchange and known there: the unknown outcome is settled. */
 function settled(r: DeskRequest | undefined): boolean {
-  return r !== undefined && (r.state === 'submitted' || r.state === 'completed') && r.execution?.exchangeId !== null;
+  return r !== undefined && (r.state === 'submitted' || r.state === 'completed') && typeof r.execution?.exchangeId === 'string';
 }
 
 async function restart(r: Replica): Promise<void> {

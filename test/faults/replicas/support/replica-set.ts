@@ -10,6 +10,7 @@
  * PostgreSQL through one (to cut it off from the database). The test reads the shared store with
  * the store's own repository (records.ts).
  */
+import { API_PREFIX } from '../../../../src/exchange/protocol.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/devtools/fake-slack-api.js';
 import { SlackRequester } from '../../../../src/devtools/slack-requests.js';
 import { EVENTS_PATH } from '../../../../src/slack/app/slack-app.js';
@@ -34,9 +35,15 @@ export interface ReadyAnswer {
 /** An HTTP call the replica made to the exchange, as its proxy saw it leave. */
 export interface ExchangeCall {
   at: number;
-  /** `POST /public_api/v1/crypto/withdrawals`, without the query. */
+  /** `POST /public_api/v1/crypto/withdrawals`: method and path, without the query. */
   line: string;
 }
+
+const WITHDRAWALS_PATH = `${API_PREFIX}/crypto/withdrawals`;
+/** The call that sends a crypto withdrawal (moves money). */
+export const sendsWithdrawal = (c: ExchangeCall): boolean => c.line === `POST ${WITHDRAWALS_PATH}`;
+/** A read of the withdrawals: polling, or a look for one whose answer was lost. */
+export const readsWithdrawals = (c: ExchangeCall): boolean => c.line.startsWith(`GET ${WITHDRAWALS_PATH}`);
 
 export interface Replica {
   /** A, B, … */

@@ -7,13 +7,11 @@
  * polls (its first read of the withdrawals). Then the killed replica is started again, now a
  * follower, and the next kill takes the other one.
  */
-import type { ReplicaSet } from './replica-set.js';
-import { DESK_PEOPLE } from './replica-set.js';
+import { DESK_PEOPLE, readsWithdrawals, sendsWithdrawal, type ExchangeCall, type ReplicaSet } from './replica-set.js';
 import { approvalMessage, clickApprove, requestWithdrawal } from './slack-flows.js';
 import { leaderOf, poll } from './watch.js';
 
 const LEADER_LINE = 'this replica is now the leader: background work starts';
-const WITHDRAWALS = '/public_api/v1/crypto/withdrawals';
 /** A bound on each wait, past the 15 s the issue allows, so a slow takeover is measured, not cut. */
 const WAIT_MS = 30_000;
 
@@ -66,9 +64,9 @@ export async function measureTakeovers(set: ReplicaSet, kills: number, firstAmou
     if (!leads) throw new Error(`${survivor.name} exited before it led`);
     await poll(`${survivor.name}'s /readyz to say leader`, async () => ((await survivor.readyz())?.role === 'leader' ? true : undefined), WAIT_MS);
     const readyzLeaderMs = Date.now() - killedAt;
-    const call = (match: (line: string) => boolean) => poll(`${survivor.name} to call the exchange`, async () => survivor.exchangeCalls.slice(callMark).find((c) => match(c.line)), WAIT_MS);
-    const executed = await call((line) => line === `POST ${WITHDRAWALS}`);
-    const polled = await call((line) => line.startsWith(`GET ${WITHDRAWALS}`));
+    const call = (match: (c: ExchangeCall) => boolean) => poll(`${survivor.name} to call the exchange`, async () => survivor.exchangeCalls.slice(callMark).find(match), WAIT_MS);
+    const executed = await call(sendsWithdrawal);
+    const polled = await call(readsWithdrawals);
     takeovers.push({
       killed: leader.name,
       survivor: survivor.name,
