@@ -2,7 +2,8 @@
  * Start-up: a previous process may have stopped anywhere. First every request in doubt
  * (`executing` means a call may have left without its answer being recorded; `unknown` is known
  * to be in doubt) is reconciled, one by one; then approved requests are executed; submitted ones
- * are polled from the next tick on.
+ * are polled from the next tick on. A request another replica (or the process before this one)
+ * still holds a live execution lease on is left to it: the ticks take it over once the lease expires.
  */
 import { audit, SYSTEM, type EngineContext } from './context.js';
 import { refreshMessages } from './notices/refresh-messages.js';
@@ -24,7 +25,7 @@ export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
     submitted: of('submitted').length,
     pending: of('pending', 'awaiting_reapproval').length,
   };
-  await audit(ctx, 'engine.started', SYSTEM, undefined, { ...summary });
+  await audit(ctx, 'engine.started', SYSTEM, undefined, { ...summary, replica: ctx.replica });
   for (const request of of('executing', 'unknown')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('submitted')) ctx.schedules.poll.delete(request.id);

@@ -80,6 +80,40 @@ describe('the execution lease across replicas', () => {
     expect(w.withdrawalCalls().posts).toBe(1);
   });
 
+  it("a holder's renewal landing between the other replica's read and its takeover write: the takeover is not written, the holder keeps the request", async () => {
+    await world('lease-late-renewal');
+    const held = holdSends(w.port);
+    const a = w.replica('replica-a', { frozen: true, exchange: () => held.port });
+    let renewed = false;
+    const b = w.replica('replica-b', {
+      role: 'follower',
+      // A's renewal reaches the store just before B's first write (B read the lease as expired).
+      requests: (inner) => ({
+        ...inner,
+        async mutate(id, fn) {
+          if (!renewed) {
+            renewed = true;
+            await inner.mutate(id, (current) => ({ next: { ...current!, execution: { ...current!.execution!, lease: { holder: 'replica-a', until: w.clock.now() + TTL } } }, result: null }));
+          }
+          return inner.mutate(id, fn);
+        },
+      }),
+    });
+    const { id } = await w.approve(a, '0.01230007');
+    await held.committed;
+    b.leadership.set('leader');
+    await w.advance(TTL + 1_000);
+    const reads = w.withdrawalCalls().reads;
+    await b.engine.tick();
+    await b.engine.idle();
+    expect(renewed).toBe(true);
+    expect(await record(id)).toMatchObject({ state: 'executing', execution: { lease: { holder: 'replica-a', until: T0 + TTL + 1_000 + TTL } } });
+    expect(audited('lease.taken_over', id)).toEqual([]);
+    expect(w.withdrawalCalls().reads).toBe(reads);
+    held.release();
+    await a.engine.idle();
+  });
+
   it('a live holder renews its lease through a call longer than the TTL; the other replica leaves the request alone all along, and the holder records the answer', async () => {
     await world('lease-renewed');
     const held = holdSends(w.port);
