@@ -12,6 +12,7 @@ const BENCHES: Array<[string, () => Promise<Bench>]> = [
   ['exchange', async () => (await import('./exchange.js')).benchExchange],
   ['store', async () => (await import('./store.js')).benchStore],
   ['postgres', async () => (await import('./postgres.js')).benchPostgres],
+  ['replicas', async () => (await import('./replicas.js')).benchReplicas],
   ['engine', async () => (await import('./engine.js')).benchEngine],
   ['slack', async () => (await import('./slack.js')).benchSlack],
   ['polling', async () => (await import('./polling.js')).benchPolling],

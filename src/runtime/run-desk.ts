@@ -13,6 +13,7 @@
  * first). The exchange probe runs on every replica: each one's readiness needs a recent answer.
  */
 import type { Engine } from '../app/engine.js';
+import type { EngineConfigInput } from '../app/engine-config.js';
 import type { Clock, Leadership, Role } from '../app/ports.js';
 import { whileLeader } from '../app/leadership.js';
 import type { Config } from '../config/config.js';
@@ -45,6 +46,8 @@ export interface RunOptions {
   shutdownGraceMs?: number;
   /** Tests: a leadership to use instead of the stores' (one they can flip). */
   leadership?: Leadership;
+  /** Tests: other engine timings (a fault suite's shorter settle windows and polling backoff). */
+  engineConfig?: EngineConfigInput;
 }
 
 /**
@@ -124,6 +127,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     logger: (part) => logger.child(part),
     // The Slack libraries log through the process logger even when a caller (tests) tunes the receiver.
     receiverOptions: { logger: logger.bolt(), ...options.receiverOptions },
+    ...(options.engineConfig ? { engineConfig: options.engineConfig } : {}),
   });
   const { engine } = desk;
   const health = await serveHealth(config, desk.ops.routes, logger);

@@ -3,7 +3,9 @@
  * chosen moment: `cutWhen` sees every chunk the client sends; when it says so, that chunk still
  * reaches the server but the server's answer never reaches the client, whose connection is then
  * closed (a lost answer, as when a network drops right after a request left). `partition()` drops
- * everything both ways from then on without closing anything (a network cut, not a crash).
+ * everything both ways from then on without closing anything (a network cut, not a crash);
+ * `heal()` ends it: the connections that lived through it are reset (bytes were lost on them), new
+ * ones pass again.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
@@ -13,13 +15,25 @@ export interface TcpProxy {
   cutWhen: ((chunk: Buffer) => boolean) | undefined;
   /** From now on nothing passes either way; the connections stay open. */
   partition(): void;
+  /** The network is back: every connection open now is reset, new ones pass. */
+  heal(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let partitioned = false;
-  const proxy: TcpProxy = { port: 0, cutWhen: undefined, partition: () => void (partitioned = true), close: () => Promise.resolve() };
+  const proxy: TcpProxy = {
+    port: 0,
+    cutWhen: undefined,
+    partition: () => void (partitioned = true),
+    heal() {
+      partitioned = false;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    close: () => Promise.resolve(),
+  };
   const server: Server = createServer((client) => {
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);

@@ -14,7 +14,11 @@ import { makeRedactor, type SecretLike } from '../redact.js';
 import type { Database } from './database.js';
 import { InFlight } from './in-flight.js';
 import { AUDIT_CHAIN_LOCK, DESK_LOCKS } from './lock-keys.js';
-import { transaction } from './pool.js';
+import { CommitOutcomeUnknownError } from './errors.js';
+import { isConnectionError, transaction } from './pool.js';
+
+/** How long an append waits for PostgreSQL to answer again before it fails. */
+export const AUDIT_OUTAGE_WAIT_MS = 30_000;
 
 export interface PgAuditLogOptions {
   /** Stamps `ts`. */
@@ -39,9 +43,10 @@ export function openPgAuditLog(db: Database, options: PgAuditLogOptions): PgAudi
   const redact = makeRedactor(options.redact);
   const where = `${db.where}, table audit_log`;
   const inFlight = new InFlight(where);
+  let closing = false;
   const commits = new GroupCommit<Pending>(async (batch) => {
     try {
-      await transaction(db.pool, (client) => appendChained(client, where, batch));
+      await appendThroughOutages(db.pool, where, batch, () => closing);
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;
@@ -56,12 +61,43 @@ export function openPgAuditLog(db: Database, options: PgAuditLogOptions): PgAudi
         return new Promise<void>((resolve, reject) => commits.add({ body, ts, resolve, reject }));
       });
     },
-    close: () => inFlight.close(),
+    close: () => {
+      closing = true;
+      return inFlight.close();
+    },
   };
 }
 
-/** In the caller's transaction: the chain's lock, its head, then the batch chained onto it. */
-async function appendChained(client: PoolClient, where: string, batch: readonly Pending[]): Promise<void> {
+/** One batch appended exactly once, across broken connections (see the file comment). */
+async function appendThroughOutages(pool: Pool, where: string, batch: readonly Pending[], closing: () => boolean): Promise<void> {
+  const deadline = Date.now() + AUDIT_OUTAGE_WAIT_MS;
+  /** The last line of an attempt whose COMMIT answer was lost: stored or not, to be found out first. */
+  let unknown: ChainHead | undefined;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+    let last: ChainHead | undefined;
+    try {
+      if (unknown && (await isStored(pool, unknown))) return;
+      unknown = undefined;
+      await transaction(pool, async (client) => {
+        last = await appendChained(client, where, batch);
+      });
+      return;
+    } catch (err) {
+      if (err instanceof CommitOutcomeUnknownError) unknown = last;
+      else if (!isConnectionError(err)) throw err;
+      if (Date.now() > deadline || closing()) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+async function isStored(pool: Pool, line: ChainHead): Promise<boolean> {
+  const { rows } = await pool.query('SELECT 1 FROM audit_log WHERE seq = $1 AND hash = $2', [line.seq, line.hash]);
+  return rows.length > 0;
+}
+
+/** In the caller's transaction: the chain's lock, its head, then the batch chained onto it; returns the new head. */
+async function appendChained(client: PoolClient, where: string, batch: readonly Pending[]): Promise<ChainHead> {
   await client.query('SELECT pg_advisory_xact_lock($1, $2)', [DESK_LOCKS, AUDIT_CHAIN_LOCK]);
   let head = await readHead(client, where);
   const entries: Array<{ entry: AuditEntry; line: string }> = [];
@@ -83,6 +119,7 @@ async function appendChained(client: PoolClient, where: string, batch: readonly 
       entries.map((e) => e.entry.requestId ?? null),
     ],
   );
+  return head;
 }
 
 async function readHead(client: PoolClient | Pool, where: string): Promise<ChainHead> {

@@ -1,0 +1,101 @@
+/**
+ * Replicas (issue 14): two bot processes on one PostgreSQL database (a throwaway cluster, fsync
+ * on) and one sandbox exchange process, as the replica fault suite runs them
+ * (test/faults/replicas/support/). Each part on a fresh pair of replicas:
+ * - the takeover after the leader dies (SIGKILL), REPLICA_BENCH_KILLS times (default 5): when the
+ *   survivor says it leads, and when it executes an approval it took as a follower;
+ * - the fault suite's counts: 20 lost-answer trials (the holder killed right after the exchange
+ *   committed its withdrawal; the suite's short engine timings), and 1,000 approval clicks at once;
+ * - the same kill with production engine timings (a 15 s execution lease): how long a request whose
+ *   holder died mid-call waits before the survivor settles it (the lease, then a look).
+ * Runnable alone: `npx tsx bench/replicas.ts`.
+ */
+import { pathToFileURL } from 'node:url';
+import { noPostgresReason, startPostgres, type PgCluster } from '../test/support/postgres-cluster.js';
+import { CLICKS_PER_REQUEST, quantile, runClickStorm } from '../test/faults/replicas/support/click-storm.js';
+import { runLostAnswerTrials } from '../test/faults/replicas/support/lost-answer.js';
+import { bundleReplicas, startReplicaSet, type ReplicaBundles, type ReplicaSet, type ReplicaSetOptions } from '../test/faults/replicas/support/replica-set.js';
+import { measureTakeovers } from '../test/faults/replicas/support/takeover.js';
+import { DEFAULT_ENGINE_CONFIG } from '../src/app/engine-config.js';
+import { DEFAULT_LEADERSHIP_POLL_MS } from '../src/store/postgres/leadership.js';
+import type { BenchRow } from './row.js';
+
+const TAKEOVER_LIMIT_MS = 15_000;
+const KILLS = Number(process.env.REPLICA_BENCH_KILLS ?? 5);
+const TRIALS = 20;
+const STORM_REQUESTS = 100;
+/** Hung-answer trials with production timings: each waits out a 15 s lease. */
+const PRODUCTION_TRIALS = 2;
+/** A request whose holder died is settled within its lease, plus a leadership poll for the survivor to lead, plus 1 s. */
+const PRODUCTION_SETTLE_LIMIT_MS = DEFAULT_ENGINE_CONFIG.leaseTtlMs + DEFAULT_LEADERSHIP_POLL_MS + 1_000;
+
+export async function benchReplicas(): Promise<BenchRow[]> {
+  if (noPostgresReason) return [{ name: 'replicas on PostgreSQL', value: Number.NaN, unit: '', target: noPostgresReason, pass: false }];
+  const cluster = await startPostgres({ fsync: true });
+  const bundles = await bundleReplicas();
+  try {
+    return [...(await takeoverRows(cluster, bundles)), ...(await suiteRows(cluster, bundles)), ...(await productionLeaseRows(cluster, bundles))];
+  } finally {
+    bundles.dispose();
+    await cluster.stop();
+  }
+}
+
+async function withSet<T>(cluster: PgCluster, bundles: ReplicaBundles, o: Omit<ReplicaSetOptions, 'cluster'>, work: (set: ReplicaSet) => Promise<T>): Promise<T> {
+  const set = await startReplicaSet(bundles, { cluster, ...o });
+  try {
+    return await work(set);
+  } finally {
+    await set.stop();
+  }
+}
+
+async function takeoverRows(cluster: PgCluster, bundles: ReplicaBundles): Promise<BenchRow[]> {
+  const { takeovers } = await withSet(cluster, bundles, { seed: 'bench-takeover' }, (set) => measureTakeovers(set, KILLS));
+  const leads = Math.max(...takeovers.map((t) => t.leaderMs));
+  const executes = Math.max(...takeovers.map((t) => t.executedMs));
+  return [
+    { name: `takeover after the leader dies (SIGKILL): the survivor leads, worst of ${KILLS}`, value: leads, unit: 'ms', target: `< ${TAKEOVER_LIMIT_MS} ms`, pass: leads < TAKEOVER_LIMIT_MS },
+    { name: `takeover: the survivor executes an approval it took as a follower, worst of ${KILLS}`, value: executes, unit: 'ms', target: `< ${TAKEOVER_LIMIT_MS} ms`, pass: executes < TAKEOVER_LIMIT_MS },
+  ];
+}
+
+async function suiteRows(cluster: PgCluster, bundles: ReplicaBundles): Promise<BenchRow[]> {
+  const run = await withSet(cluster, bundles, { seed: 'bench-lost-answer' }, (set) => runLostAnswerTrials(set, { seed: 'bench-lost-answer', trials: TRIALS }));
+  const storm = await withSet(cluster, bundles, { seed: 'bench-storm' }, (set) => runClickStorm(set, { requests: STORM_REQUESTS, seed: 'bench-storm' }));
+  const trialProblems = run.trials.filter((t) => t.problems.length > 0).length + run.once.problems.length;
+  const unfinished = run.once.unfinished.length + run.once.notExecuted.length;
+  const stormUnfinished = storm.once.unfinished.length + storm.once.notExecuted.length;
+  const stormClean = storm.notAcknowledged === 0 && storm.badApprovals.length === 0 && storm.once.problems.length === 0;
+  const ackP99 = quantile(storm.ackMs, 0.99);
+  return [
+    { name: 'HA suite: lost-answer trials run (holder SIGKILLed after the exchange committed)', value: run.trials.length, unit: 'trials', target: `${TRIALS}, none with a problem`, pass: run.trials.length === TRIALS && trialProblems === 0 },
+    { name: 'HA suite: lost-answer trials, duplicate withdrawals', value: run.once.duplicates, unit: '', target: '0', pass: run.once.duplicates === 0 },
+    { name: 'HA suite: lost-answer trials, requests not completed', value: unfinished, unit: '', target: '0', pass: unfinished === 0 },
+    { name: 'HA suite: lost-answer trials, settled by a person', value: run.once.personPath.length, unit: '', target: '0 (each withdrawal is on the exchange to be found)', pass: run.once.personPath.length === 0 },
+    { name: `HA suite: click storm (${storm.clicks.toLocaleString('en')} clicks on ${STORM_REQUESTS} requests), duplicate withdrawals`, value: storm.once.duplicates, unit: '', target: '0', pass: storm.once.duplicates === 0 && stormClean },
+    { name: 'HA suite: click storm, requests not completed', value: stormUnfinished, unit: '', target: '0', pass: stormUnfinished === 0 },
+    { name: `HA suite: click storm, acknowledgement p99 (${CLICKS_PER_REQUEST} clicks per request at once)`, value: ackP99, unit: 'ms', target: '< 3000 ms (Slack)', pass: ackP99 < 3_000 },
+  ];
+}
+
+async function productionLeaseRows(cluster: PgCluster, bundles: ReplicaBundles): Promise<BenchRow[]> {
+  const run = await withSet(cluster, bundles, { seed: 'bench-production', run: {} }, (set) => runLostAnswerTrials(set, { seed: 'bench-production', trials: PRODUCTION_TRIALS, fault: 'hang' }));
+  const settled = Math.max(...run.trials.map((t) => t.settledMs ?? Number.POSITIVE_INFINITY));
+  const clean = run.trials.every((t) => t.problems.length === 0) && run.once.duplicates === 0 && run.once.problems.length === 0;
+  return [
+    {
+      name: `request settled after its holder died mid-call (production timings: lease ${DEFAULT_ENGINE_CONFIG.leaseTtlMs / 1000} s), worst of ${PRODUCTION_TRIALS}`,
+      value: settled,
+      unit: 'ms',
+      target: `< ${PRODUCTION_SETTLE_LIMIT_MS} ms (lease + leadership poll + 1 s), no duplicate`,
+      pass: settled < PRODUCTION_SETTLE_LIMIT_MS && clean,
+    },
+  ];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = await benchReplicas();
+  for (const r of rows) console.log(`${r.pass ? 'pass' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
+  process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
+}

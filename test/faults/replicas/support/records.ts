@@ -1,0 +1,44 @@
+/**
+ * The shared store as the test reads it: the bot's own PostgreSQL repository on the replicas'
+ * database (a connection of the test's own), every request live or finished, and the audit chain.
+ */
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../../src/domain/record-schema.js';
+import { isFinishedRequest, type DeskRequest } from '../../../../src/domain/record.js';
+import { verifyAudit, type AuditVerifyResult } from '../../../../src/store/audit-verify.js';
+import { pgAuditLines } from '../../../../src/store/postgres/audit-lines.js';
+import { openDatabase, type Database } from '../../../../src/store/postgres/database.js';
+import { openPgRepository, type PgRepository } from '../../../../src/store/postgres/repository.js';
+
+export interface StoreReader {
+  /** Every request, live and finished. */
+  all(): Promise<DeskRequest[]>;
+  get(id: string): Promise<DeskRequest | undefined>;
+  /** The audit chain checked from its first line (what `npm run audit -- verify` does). */
+  verifyAudit(): Promise<AuditVerifyResult>;
+  /** The audit lines about `requestId`, in order: type and actor. */
+  auditOf(requestId: string): Promise<Array<{ type: string; actor: string }>>;
+  readonly db: Database;
+  close(): Promise<void>;
+}
+
+export async function readStore(databaseUrl: string): Promise<StoreReader> {
+  const db = await openDatabase({ url: databaseUrl, warn: () => {}, maxConnections: 2 });
+  let repo: PgRepository<DeskRequest>;
+  try {
+    repo = await openPgRepository<DeskRequest>(db, { name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return {
+    db,
+    all: async () => [...(await repo.listLive()), ...(await repo.recentHistory(100_000))],
+    get: (id) => repo.get(id),
+    verifyAudit: () => verifyAudit(pgAuditLines(db.pool, db.where)),
+    auditOf: async (requestId) => (await db.pool.query<{ type: string; actor: string }>('SELECT type, actor FROM audit_log WHERE request_id = $1 ORDER BY seq', [requestId])).rows,
+    async close() {
+      await repo.close();
+      await db.close();
+    },
+  };
+}
