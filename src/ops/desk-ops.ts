@@ -17,6 +17,12 @@ export interface DeskOps {
   readonly leadership: Leadership;
   readonly exchange: ExchangeCalls;
   readonly polling: PollingRounds;
+  /**
+   * Says the desk is stopping: /readyz answers 503 from then on, so a load balancer stops sending
+   * it Slack requests while it finishes the work in flight.
+   */
+  stopping(): void;
+  isStopping(): boolean;
 }
 
 export interface DeskOpsOptions {
@@ -37,8 +43,11 @@ export function createDeskOps(o: DeskOpsOptions): DeskOps {
       this.set(o.leadership() === 'leader' ? 1 : 0);
     },
   });
+  let stopping = false;
   return {
     registry,
+    stopping: () => void (stopping = true),
+    isStopping: () => stopping,
     clock: o.clock,
     leadership: o.leadership,
     exchange: exchangeCalls(registry, o.clock),

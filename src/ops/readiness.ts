@@ -15,7 +15,7 @@ export const EXCHANGE_ANSWER_WINDOW_MS = 60_000;
 /** A store read slower than this counts as unreachable: a probe must answer before its own timeout. */
 export const STORE_CHECK_TIMEOUT_MS = 2_000;
 
-export type CheckName = 'store' | 'slack' | 'exchange';
+export type CheckName = 'running' | 'store' | 'slack' | 'exchange';
 
 export interface Check {
   ok: boolean;
@@ -38,10 +38,13 @@ export interface ReadinessSources {
   exchange: Pick<ExchangeCalls, 'lastAnswerAt'>;
   clock: Pick<Clock, 'now'>;
   leadership: Leadership;
+  /** True once the desk began to stop. */
+  stopping: () => boolean;
 }
 
 export async function checkReadiness(s: ReadinessSources): Promise<Readiness> {
   const checks: Record<CheckName, Check> = {
+    running: s.stopping() ? { ok: false, detail: 'stopping: finishing the work in flight' } : { ok: true, detail: 'not stopping' },
     store: await storeCheck(s.readStore),
     slack: s.slackAuthChecked() ? { ok: true, detail: 'auth.test succeeded' } : { ok: false, detail: 'auth.test has not succeeded (token refused, or Slack not reached yet)' },
     exchange: exchangeCheck(s.exchange.lastAnswerAt(), s.clock.now()),

@@ -36,7 +36,7 @@ export interface WatchedDesk {
 export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
   deskGauges(ops.registry, parts.requests, ops.clock);
   const readiness = () =>
-    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership });
+    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership, stopping: ops.isStopping });
   return {
     audit: countingAuditLog(parts.audit, ops.registry),
     observeAck: slackAckLatency(ops.registry),

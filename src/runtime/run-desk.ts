@@ -190,6 +190,8 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     healthPort: health?.port,
     stop: () =>
       (stopping ??= (async () => {
+        // Not ready from the first moment, so a load balancer drains this replica while it stops.
+        ops.stopping();
         abort.abort();
         clearInterval(pruning);
         roleChanges();

@@ -93,6 +93,13 @@ describe('the operations endpoints beside /slack/events', () => {
     // The next poll of the submitted withdrawal is an answer: ready again.
     await d.runFor(2_000);
     expect((await get(d, '/readyz')).status).toBe(200);
+
+    // From the moment it begins to stop (runDesk's stop() says so first), it is not ready: drained.
+    d.ops.stopping();
+    const draining = await get(d, '/readyz');
+    expect(draining.status).toBe(503);
+    expect((JSON.parse(draining.text) as { failing: string[] }).failing).toEqual(['running']);
+    expect((await get(d, '/healthz')).status).toBe(200);
   });
 
   it('show an execution whose answer was lost as an open unknown outcome', async () => {
