@@ -35,6 +35,8 @@ export interface ReadinessSources {
   readStore: () => Promise<unknown>;
   /** True once auth.test succeeded in this process. */
   slackAuthChecked: () => boolean;
+  /** True while Slack can hand this replica a request: listening (HTTP), socket up (Socket Mode). */
+  slackConnected: () => boolean;
   exchange: Pick<ExchangeCalls, 'lastAnswerAt'>;
   clock: Pick<Clock, 'now'>;
   leadership: Leadership;
@@ -46,11 +48,17 @@ export async function checkReadiness(s: ReadinessSources): Promise<Readiness> {
   const checks: Record<CheckName, Check> = {
     running: s.stopping() ? { ok: false, detail: 'stopping: finishing the work in flight' } : { ok: true, detail: 'not stopping' },
     store: await storeCheck(s.readStore),
-    slack: s.slackAuthChecked() ? { ok: true, detail: 'auth.test succeeded' } : { ok: false, detail: 'auth.test has not succeeded (token refused, or Slack not reached yet)' },
+    slack: slackCheck(s.slackAuthChecked(), s.slackConnected()),
     exchange: exchangeCheck(s.exchange.lastAnswerAt(), s.clock.now()),
   };
   const failing = (Object.keys(checks) as CheckName[]).filter((name) => !checks[name].ok);
   return { ready: failing.length === 0, role: s.leadership(), failing, checks };
+}
+
+function slackCheck(authChecked: boolean, connected: boolean): Check {
+  if (!authChecked) return { ok: false, detail: 'auth.test has not succeeded (token refused, or Slack not reached yet)' };
+  if (!connected) return { ok: false, detail: 'Slack cannot reach this replica (not listening yet, or the Socket Mode connection is down)' };
+  return { ok: true, detail: 'auth.test succeeded; Slack can reach this replica' };
 }
 
 async function storeCheck(read: () => Promise<unknown>): Promise<Check> {

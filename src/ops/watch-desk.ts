@@ -21,6 +21,8 @@ export interface DeskWatchParts {
   audit: AuditLog;
   /** Asked at each readiness check (the Slack app exists after this is called). */
   slackAuthChecked: () => boolean;
+  /** Asked at each readiness check: Slack can hand this replica a request. */
+  slackConnected: () => boolean;
 }
 
 export interface WatchedDesk {
@@ -36,7 +38,7 @@ export interface WatchedDesk {
 export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
   deskGauges(ops.registry, parts.requests, ops.clock);
   const readiness = () =>
-    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership, stopping: ops.isStopping });
+    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership, stopping: ops.isStopping });
   return {
     audit: countingAuditLog(parts.audit, ops.registry),
     observeAck: slackAckLatency(ops.registry),

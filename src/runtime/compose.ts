@@ -84,7 +84,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const { config, clock, exchange, requests, kv } = p;
   const leadership = p.leadership ?? new LeadershipState('leader');
   // The Slack app is built last, and readiness asks it only when a probe comes, after start().
-  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked() });
+  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected() });
   const { audit } = ops;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);

@@ -190,5 +190,12 @@ describe('the running bot in Socket Mode', () => {
     expect(server.received.map((r) => r.envelope_id)).toContain('env-ops-0001');
     expect(parseExposition(acked.text).value('desk_slack_ack_duration_seconds_bucket', { le: '3' })).toBe(1);
     expect(acked.text).not.toContain(APP_TOKEN);
-  });
+
+    // The socket dropped: Slack cannot hand this replica an event, so it is not ready until the
+    // client has reconnected on its own (Slack's hello on the new socket).
+    server.dropConnections();
+    const down = await poll(healthPort, '/readyz', (a) => a.status === 503);
+    expect((JSON.parse(down.text) as { failing: string[] }).failing).toEqual(['slack']);
+    await poll(healthPort, '/readyz', (a) => a.status === 200, 15_000);
+  }, 30_000);
 });

@@ -50,6 +50,8 @@ export interface SlackApp {
   stop(): Promise<void>;
   /** Whether Slack accepted the bot token: auth.test succeeded (start() waits for it). */
   authChecked(): boolean;
+  /** Whether Slack can reach this replica: listening (HTTP), or its socket connected (Socket Mode). */
+  connected(): boolean;
   /** Resolves once no listener is at work (tests: a delivery waiting for another one's answer is work). */
   idle(): Promise<void>;
 }
@@ -68,12 +70,17 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
   // the retries) rejects with nobody listening, which ends the process with a stack trace.
   const common = { token: botToken, clientOptions, convoStore: false as const, logger, deferInitialization: true };
 
+  let socketUp = false;
   let app: App;
   let httpReceiver: HTTPReceiver | undefined;
   const appToken = config.slack.appToken?.reveal();
   if (appToken !== undefined) {
     const receiver = new SocketModeReceiver({ appToken, logger });
     observeSocketAcks(receiver, observeAck);
+    // Slack's hello says the socket is up; a closed socket is down until the next hello (the client
+    // reconnects on its own), so readiness says when Slack has no way to hand this replica an event.
+    receiver.client.on('connected', () => (socketUp = true));
+    for (const down of ['close', 'reconnecting', 'disconnecting', 'disconnected']) receiver.client.on(down, () => (socketUp = false));
     app = new App({ ...common, receiver });
   } else {
     const signingSecret = config.slack.signingSecret?.reveal();
@@ -119,6 +126,7 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
   });
 
   let authChecked = false;
+  let listening = false;
   return {
     app,
     context,
@@ -143,14 +151,17 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
         res.once('finish', release);
         res.once('close', release);
       });
+      listening = true;
       const bound = server.address() as AddressInfo;
       return { port: bound.port, host: bound.address };
     },
     async stop() {
+      listening = false;
       await app.stop();
       await Promise.allSettled([...inFlight]);
     },
     authChecked: () => authChecked,
+    connected: () => (httpReceiver ? listening : socketUp),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

@@ -15,6 +15,8 @@ export interface SocketModeServer {
   received: Array<Record<string, unknown>>;
   /** Sends one envelope to every connected client. */
   send(envelope: Record<string, unknown>): void;
+  /** Drops every open socket and keeps listening, as Slack does when it moves a connection. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,9 @@ export async function startSocketModeServer(): Promise<SocketModeServer> {
     send(envelope) {
       const f = frame(0x1, Buffer.from(JSON.stringify(envelope)));
       for (const s of sockets) s.write(f);
+    },
+    dropConnections() {
+      for (const s of sockets) s.destroy();
     },
     async close() {
       for (const s of sockets) s.destroy();
