@@ -14,6 +14,9 @@ const OPEN_STATES = REQUEST_STATES.filter((s) => !FINAL_STATES.includes(s));
 export function deskGauges(registry: Registry, requests: Repository<DeskRequest>, clock: Pick<Clock, 'now'>): void {
   const registers = [registry];
   // A backlog can be long (a day of Slack outage): no Math.min(...spread) over it.
+  // prom-client collects every gauge of a scrape at once: they share one read of each under way.
+  const live = sharedRead(() => requests.listLive());
+  const pending = sharedRead(() => requests.outbox.pending());
   const oldestAgeSeconds = (times: number[]) => (times.length === 0 ? 0 : Math.max(0, clock.now() - times.reduce((a, b) => Math.min(a, b))) / 1000);
 
   new Gauge({
@@ -22,8 +25,8 @@ export function deskGauges(registry: Registry, requests: Repository<DeskRequest>
     labelNames: ['state'],
     registers,
     async collect() {
-      const live = await requests.listLive();
-      for (const state of OPEN_STATES) this.set({ state }, live.filter((r) => r.state === state).length);
+      const open = await live();
+      for (const state of OPEN_STATES) this.set({ state }, open.filter((r) => r.state === state).length);
     },
   });
   new Gauge({
@@ -31,7 +34,7 @@ export function deskGauges(registry: Registry, requests: Repository<DeskRequest>
     help: 'Requests whose send has no known outcome yet (state unknown): looked for on the exchange, or waiting for a person.',
     registers,
     async collect() {
-      this.set((await requests.listLive()).filter((r) => r.state === 'unknown').length);
+      this.set((await live()).filter((r) => r.state === 'unknown').length);
     },
   });
   new Gauge({
@@ -39,8 +42,7 @@ export function deskGauges(registry: Registry, requests: Repository<DeskRequest>
     help: 'How long the oldest open unknown outcome has been unknown; 0 when there is none.',
     registers,
     async collect() {
-      const live = await requests.listLive();
-      this.set(oldestAgeSeconds(live.flatMap((r) => (r.state === 'unknown' && r.execution?.unknownSince != null ? [r.execution.unknownSince] : []))));
+      this.set(oldestAgeSeconds((await live()).flatMap((r) => (r.state === 'unknown' && r.execution?.unknownSince != null ? [r.execution.unknownSince] : []))));
     },
   });
   new Gauge({
@@ -48,7 +50,7 @@ export function deskGauges(registry: Registry, requests: Repository<DeskRequest>
     help: 'Events waiting to reach Slack (the durable outbox).',
     registers,
     async collect() {
-      this.set((await requests.outbox.pending()).length);
+      this.set((await pending()).length);
     },
   });
   new Gauge({
@@ -56,7 +58,13 @@ export function deskGauges(registry: Registry, requests: Repository<DeskRequest>
     help: 'How long the oldest event waiting to reach Slack has waited; 0 when none waits.',
     registers,
     async collect() {
-      this.set(oldestAgeSeconds((await requests.outbox.pending()).map((e) => e.event.at)));
+      this.set(oldestAgeSeconds((await pending()).map((e) => e.event.at)));
     },
   });
+}
+
+/** `read`, joined while one is under way (a later call after it settled reads afresh). */
+function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let underWay: Promise<T> | undefined;
+  return () => (underWay ??= read().finally(() => (underWay = undefined)));
 }

@@ -10,6 +10,7 @@
 import { errorText } from '../../domain/error-text.js';
 import type { Lease } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';
+import { leaseFor } from './lease.js';
 
 export type LeaseLoss = { reason: 'taken'; heldBy: string | null } | { reason: 'ran_out'; until: number };
 
@@ -69,10 +70,10 @@ export function keepLease(ctx: EngineContext, requestId: string, lease: Lease): 
 type Renewal = { ok: true; until: number } | { ok: false; heldBy: string | null };
 
 function renew(ctx: EngineContext, requestId: string, now: number): Promise<Renewal> {
-  const until = now + ctx.config.leaseTtlMs;
+  const lease = leaseFor(ctx.replica, now, ctx.config.leaseTtlMs);
   return ctx.requests.mutate<Renewal>(requestId, (current) => {
     const held = current?.execution?.lease ?? null;
     if (current === undefined || current.execution === null || held === null || held.holder !== ctx.replica) return { result: { ok: false, heldBy: held?.holder ?? null } };
-    return { next: { ...current, execution: { ...current.execution, lease: { holder: ctx.replica, until } } }, result: { ok: true, until } };
+    return { next: { ...current, execution: { ...current.execution, lease } }, result: { ok: true, until: lease.until } };
   });
 }

@@ -106,6 +106,12 @@ async function appendChained(client: PoolClient, where: string, batch: readonly 
     entries.push(next);
     head = { seq: next.entry.seq, hash: next.entry.hash };
   }
+  await insertAuditLines(client, entries);
+  return head;
+}
+
+/** Audit lines exactly as written (`line`, the text the hash covers), with the columns read from them, in one statement. */
+export async function insertAuditLines(client: PoolClient, entries: ReadonlyArray<{ entry: AuditEntry; line: string }>): Promise<void> {
   await client.query(
     `INSERT INTO audit_log (seq, line, hash, ts, type, actor, request_id)
      SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])`,
@@ -119,7 +125,6 @@ async function appendChained(client: PoolClient, where: string, batch: readonly 
       entries.map((e) => e.entry.requestId ?? null),
     ],
   );
-  return head;
 }
 
 async function readHead(client: PoolClient | Pool, where: string): Promise<ChainHead> {

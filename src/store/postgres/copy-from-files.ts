@@ -22,6 +22,7 @@ import { DEFAULT_KV_NAME, openKeyValueStore } from '../kv.js';
 import { openRepository, repositoryFiles } from '../repository.js';
 import { check, type Checked } from '../schema-check.js';
 import { pgAuditLines } from './audit-lines.js';
+import { insertAuditLines } from './audit-log.js';
 import { openDatabase } from './database.js';
 import { transaction } from './pool.js';
 
@@ -172,20 +173,8 @@ async function copyAudit(client: PoolClient, file: string): Promise<number> {
   let count = 0;
   for await (const chunk of lineChunks(file)) {
     for (let i = 0; i < chunk.length; i += BATCH) {
-      const entries = chunk.slice(i, i + BATCH).map((line) => ({ text: line.text, entry: AuditLineSchema.parse(JSON.parse(line.text)) }));
-      await client.query(
-        `INSERT INTO audit_log (seq, line, hash, ts, type, actor, request_id)
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])`,
-        [
-          entries.map((e) => e.entry.seq),
-          entries.map((e) => e.text),
-          entries.map((e) => e.entry.hash),
-          entries.map((e) => e.entry.ts),
-          entries.map((e) => e.entry.type),
-          entries.map((e) => e.entry.actor),
-          entries.map((e) => e.entry.requestId ?? null),
-        ],
-      );
+      const entries = chunk.slice(i, i + BATCH).map((line) => ({ line: line.text, entry: AuditLineSchema.parse(JSON.parse(line.text)) }));
+      await insertAuditLines(client, entries);
       count += entries.length;
     }
   }
