@@ -10,6 +10,7 @@ import { DEFAULT_KV_NAME, type DurableKeyValueStore } from '../kv.js';
 import { GroupCommit } from '../group-commit.js';
 import type { Database } from './database.js';
 import { InFlight } from './in-flight.js';
+import { DESK_LOCKS, KV_WRITES_LOCK } from './lock-keys.js';
 import { idempotent, transaction } from './pool.js';
 
 export interface PgKeyValueOptions {
@@ -78,6 +79,10 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
 
 /** The group's writes in call order, in the caller's transaction; what each counts (see Pending). */
 async function apply(client: PoolClient, store: string, items: readonly Pending[]): Promise<Map<Pending, number>> {
+  // One group at a time across replicas: two groups writing the same keys in different orders (two
+  // replicas claiming the same terms, say) would each wait on the other's uncommitted rows, and
+  // PostgreSQL would abort one of them as a deadlock.
+  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [DESK_LOCKS, KV_WRITES_LOCK]);
   const counts = new Map<Pending, number>();
   for (const item of items) {
     if ('drop' in item) {

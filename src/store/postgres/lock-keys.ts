@@ -6,6 +6,7 @@
  * Transaction-scoped (released by COMMIT or ROLLBACK, or when a dead session's connection closes):
  *   (DESK, 1)  schema migrations, one process at a time (migrate.ts)
  *   (DESK, 2)  the audit chain: one append transaction at a time across every process (audit-log.ts)
+ *   (DESK, 4)  the key-value store: one group of writes at a time across every process (kv.ts)
  *   (RECORD, hashtext(store/id))  one mutate of a record at a time, also when the row does not exist yet
  * Session-scoped (held while the session lives):
  *   (DESK, 3)  leadership: the replica holding it does the background work (leadership.ts)
@@ -20,3 +21,4 @@ export const MIGRATIONS_LOCK = 1;
 export const AUDIT_CHAIN_LOCK = 2;
 
 export const LEADER_LOCK = 3;
+export const KV_WRITES_LOCK = 4;
