@@ -69,7 +69,7 @@ async function openFileStores(dir: string, clock: Clock, secrets: readonly strin
     version: DESK_REQUEST_VERSION,
     warn,
   });
-  const kv = await openKeyValueStore({ dir });
+  const kv = await openKeyValueStore({ dir, warn });
   const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock, redact: secrets.filter(Boolean), warn });
   return {
     requests,

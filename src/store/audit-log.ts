@@ -56,7 +56,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   const warn = options.warn ?? (() => {});
   const redact = makeRedactor(options.redact);
   mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
-  const lock = acquireLock(`${file}.lock`, { warn });
+  const lock = await acquireLock(`${file}.lock`, { warn });
   let fd: number;
   let head: ChainHead;
   try {
@@ -79,6 +79,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   const commits = new GroupCommit<Pending>(async (batch) => {
     try {
       if (failure) throw failure;
+      lock.assertHeld();
       await appendDurablyAsync(fd, Buffer.from(batch.map((p) => p.line).join(''), 'utf8'));
     } catch (err) {
       // Lines after this one were already chained onto it: nothing more may be appended.
@@ -117,7 +118,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   const stale = lock.takenOver;
   if (stale) {
     try {
-      await log.append({ type: 'store.lock_taken_over', actor: 'system', data: { lock: lock.path, pid: stale.pid, host: stale.host, since: stale.since } });
+      await log.append({ type: 'store.lock_taken_over', actor: 'system', data: { lock: lock.path, pid: stale.pid, host: stale.host, since: stale.since, reason: stale.reason } });
     } catch (err) {
       await log.close();
       throw err;

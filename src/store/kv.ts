@@ -58,7 +58,7 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
   const name = options.name ?? DEFAULT_KV_NAME;
   mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
   const file = join(options.dir, `${name}.json`);
-  const lock = acquireLock(join(options.dir, `${name}.lock`), options.warn ? { warn: options.warn } : {});
+  const lock = await acquireLock(join(options.dir, `${name}.lock`), options.warn ? { warn: options.warn } : {});
   try {
     const adapter = new DurableJsonFile<KvFile>(file);
     const db = new Low<KvFile>(adapter, { version: KV_VERSION, values: {} });
@@ -99,6 +99,7 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
       // follow acknowledgements and bound no money-path latency, so they never hold the loop.
       adapter.offThread = true;
       try {
+        lock.assertHeld();
         await db.write();
       } catch (err) {
         db.data = before;

@@ -1,30 +1,36 @@
 /**
  * One store instance per file. Inside the process a registry refuses a second open of the same
- * path; across processes, hosts and pid namespaces a lease does: proper-lockfile creates the lock
- * as a directory (mkdir is atomic, also on network file systems) and its holder renews the
- * directory's mtime every LOCK_UPDATE_MS. A lock not renewed for LOCK_STALE_MS is the lock of a
- * holder that is gone (SIGKILL, OOM, power cut, a frozen container), and the next start takes it
- * over, saying so. Nothing here asks whether a pid runs: two containers sharing a volume see
- * different processes under the same pid, and only a lease that ends with its holder tells them
- * apart.
+ * path; across processes, hosts and pid namespaces a lease does: the lease is a directory (mkdir
+ * is atomic, also on network file systems) holding its owner (`owner.json`: pid, host, boot, pid
+ * namespace, process start, since), and its holder renews the directory's mtime every
+ * LOCK_UPDATE_MS.
  *
- * Who holds the lease is written beside it (`<lock>-owner.json`: pid, host, since), for the
- * message that refuses a second bot. A holder that cannot renew its lease (the disk went away, or
- * the process was frozen longer than the stale time and someone took over) must not write again:
- * `onCompromised` is told, and by default the process stops at once.
+ * A start that finds the lease held:
+ * - its owner ran on this host, this boot and this pid namespace, and that process is gone (a
+ *   `kill -9` and an immediate restart by systemd): taken over at once;
+ * - otherwise (another machine or container, where no pid can be checked): it waits for the lease
+ *   to run out (LOCK_STALE_MS without a renewal), saying so, then takes it over. A holder that
+ *   renews meanwhile is alive: that start is refused with a message naming it.
+ *
+ * A holder writes only while its lease is its own and younger than the stale time: `assertHeld`
+ * runs before each write, so a holder paused past the stale time (SIGSTOP, a frozen VM) stops
+ * at its first write after resuming, whether or not another start took over meanwhile.
+ *
+ * Not proper-lockfile any more: it renews a lease after a pause past the stale time ("recover
+ * from a system sleep"), and its release and exit hook remove whatever directory is at the path,
+ * a new holder's included. Here every removal checks the directory is the one judged.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
+import { join, resolve } from 'node:path';
 import { FILE_MODE } from './durable-io.js';
 import { StoreLockedError } from './errors.js';
 
 /**
  * A lease not renewed for this long is a dead holder's. Long enough that a live bot blocked by a
- * slow fsync or a busy event loop never loses it; short enough that a restart after a crash waits
- * at most half a minute.
+ * slow fsync or a busy event loop never loses it; short enough that a restart the owner cannot be
+ * checked for (another container) waits at most half a minute.
  */
 export const LOCK_STALE_MS = 30_000;
 /** How often a holder renews its lease: several renewals fit in one stale period. */
@@ -38,103 +44,238 @@ export function setLockTiming(t: { staleMs: number; updateMs: number }): void {
   timing.updateMs = t.updateMs;
 }
 
-const held = new Set<string>();
-
-/** Who held a lock that was taken over, as its owner file said. */
-export interface StaleOwner {
+/** Who held a lease (its owner file), as a start found it. */
+export interface LeaseOwner {
   pid: number;
   host: string;
   since: string;
+  /** /proc/sys/kernel/random/boot_id of the holder's machine (absent off Linux). */
+  boot?: string;
+  /** readlink /proc/self/ns/pid of the holder (absent off Linux). */
+  pidNamespace?: string;
+  /** The holder's start time in clock ticks since boot (/proc/<pid>/stat), to tell a reused pid. */
+  started?: number;
+}
+
+/** What a holder writes into its lease. */
+interface OwnerFile extends LeaseOwner {
+  token: string;
+}
+
+/** Who held a lock that was taken over, and why it could be. */
+export interface StaleOwner extends LeaseOwner {
+  /** `gone`: its process no longer runs here; `expired`: its lease ran out. */
+  reason: 'gone' | 'expired';
 }
 
 /** A held lock; `release` ends the lease and frees the path for a new open. */
 export interface FileLock {
   readonly path: string;
-  /** Set when this lock was taken over from a holder whose lease had run out. */
+  /** Set when this lock was taken over from a holder that died. */
   readonly takenOver: StaleOwner | undefined;
+  /**
+   * Throws unless this process still holds the lease with time left (and tells `onCompromised`):
+   * called before every write.
+   */
+  assertHeld(): void;
   release(): void;
 }
 
 export interface LockOptions {
-  /** Told about a takeover (the operator should know a previous run died). */
+  /** Told about a wait for a lease and a takeover (the operator should know a previous run died). */
   warn?: (message: string) => void;
-  /** The lease could not be renewed: this process must stop writing. Default: log and exit. */
+  /** The lease was lost: this process must stop writing. Default: say so on stderr and exit 75. */
   onCompromised?: (err: Error) => void;
 }
 
-/** Takes the lease at `lockPath` (e.g. `data/requests.lock`), taking over a dead holder's, or throws StoreLockedError. */
-export function acquireLock(lockPath: string, options: LockOptions = {}): FileLock {
+const OWNER_FILE = 'owner.json';
+const held = new Map<string, () => void>();
+
+/**
+ * Takes the lease at `lockPath` (e.g. `data/requests.lock`): at once when free or its holder is
+ * gone from this machine, after it runs out when its holder cannot be checked; throws
+ * StoreLockedError when a live holder renews it.
+ */
+export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<FileLock> {
   const path = resolve(lockPath);
   if (held.has(path)) throw new StoreLockedError(path, `${path}: this store is already open in this process (one instance per file)`);
   refuseOldFormat(path);
-  const lockOptions = { lockfilePath: path, realpath: false, stale: timing.staleMs, update: timing.updateMs };
-  const previous = readOwner(path);
-  let stale = false;
-  if (existsSync(path)) {
-    if (lockfile.checkSync(path, lockOptions)) throw new StoreLockedError(path, describeHolder(path, previous));
-    if (!removeIfStillStale(path)) throw new StoreLockedError(path, describeHolder(path, readOwner(path)));
-    stale = true;
+  let takenOver: StaleOwner | undefined;
+  let watched: Lease | undefined;
+  for (;;) {
+    const owner = create(path);
+    if (owner !== undefined) return hold(path, owner, takenOver, options);
+    const lease = inspect(path);
+    if (lease === undefined) continue; // released meanwhile: try again
+    const why = lease.stat.mtimeMs < Date.now() - timing.staleMs ? 'expired' : holderGone(lease.owner) ? 'gone' : undefined;
+    if (why !== undefined) {
+      if (removeIfStill(path, lease, why)) takenOver = { ...(lease.owner ?? { pid: 0, host: 'unknown', since: 'unknown' }), reason: why };
+      continue;
+    }
+    if (watched === undefined) {
+      watched = lease;
+      options.warn?.(describeWait(path, lease));
+    } else if (lease.stat.mtimeMs !== watched.stat.mtimeMs || !sameLease(lease, watched)) {
+      // Renewed (or taken by another start): its holder is alive.
+      throw new StoreLockedError(path, describeHolder(path, lease.owner));
+    }
+    await new Promise((r) => setTimeout(r, Math.min(250, timing.updateMs / 4)));
   }
-  let releaseLease: () => void;
+}
+
+interface Lease {
+  stat: Stats;
+  owner: LeaseOwner | undefined;
+  /** The owner file as found: a new lease may get a removed one's inode number, never its owner. */
+  ownerText: string | undefined;
+}
+
+function sameLease(a: Lease, b: Lease): boolean {
+  return a.stat.ino === b.stat.ino && a.stat.dev === b.stat.dev && a.ownerText === b.ownerText;
+}
+
+/** mkdir the lease and write its owner (returned: what tells this lease from any other); undefined when a lease is there. */
+function create(path: string): string | undefined {
   try {
-    releaseLease = lockfile.lockSync(path, { ...lockOptions, onCompromised: (err) => compromised(path, err, options) });
+    mkdirSync(path, { mode: 0o700 });
   } catch (err) {
-    // Another starter took it between our check and our mkdir.
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new StoreLockedError(path, describeHolder(path, readOwner(path)));
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw err;
   }
-  writeOwner(path);
-  held.add(path);
-  const takenOver = stale ? (previous ?? { pid: 0, host: 'unknown', since: 'unknown' }) : undefined;
-  if (takenOver) {
-    options.warn?.(
-      `${path}: took over a lock whose holder (pid ${takenOver.pid} on ${takenOver.host}, since ${takenOver.since}) stopped renewing it ` +
-        `more than ${Math.round(timing.staleMs / 1000)} s ago; the previous run most likely crashed`,
-    );
+  // Written beside, then renamed in: a reader never sees half an owner.
+  const temp = join(path, `${OWNER_FILE}.tmp`);
+  const text = JSON.stringify(ownerOfThisProcess()) + '\n';
+  writeFileSync(temp, text, { mode: FILE_MODE });
+  renameSync(temp, join(path, OWNER_FILE));
+  return text;
+}
+
+function inspect(path: string): Lease | undefined {
+  let stat: Stats;
+  let ownerText: string | undefined;
+  try {
+    stat = statSync(path);
+    ownerText = readFileSync(join(path, OWNER_FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if (!existsSync(path)) return undefined;
+    // A holder between its mkdir and its owner file, or one that died there.
+    stat = statSync(path);
   }
+  return { stat, owner: parseOwner(ownerText), ownerText };
+}
+
+function hold(path: string, ownerText: string, takenOver: StaleOwner | undefined, options: LockOptions): FileLock {
+  rmSync(`${path}-owner.json`, { force: true }); // the owner file of the version before owners lived inside
+  let lost: Error | undefined;
+  const loseLease = (err: Error) => {
+    if (lost) return;
+    lost = err;
+    stop();
+    compromised(path, err, options);
+  };
+  /** Why the lease is not ours to write under any more, if it is not; else how long ago it was renewed. */
+  const standing = (): { why: string } | { ageMs: number } => {
+    let now: Lease | undefined;
+    try {
+      now = inspect(path);
+    } catch (err) {
+      return { why: `the lease cannot be read (${(err as Error).message})` };
+    }
+    if (now === undefined) return { why: 'the lease directory is gone' };
+    if (now.ownerText !== ownerText) return { why: `another process holds the lease now (${who(now.owner)})` };
+    const ageMs = Date.now() - now.stat.mtimeMs;
+    if (ageMs > timing.staleMs) return { why: `the lease was last renewed ${seconds(ageMs)} ago (this process was paused or blocked), so another start may hold it` };
+    return { ageMs };
+  };
+  /** Renews the lease if it is still ours; the reason it is not, otherwise. */
+  const renew = (): string | undefined => {
+    const before = standing();
+    if ('why' in before) return before.why;
+    try {
+      const now = new Date();
+      utimesSync(path, now, now);
+    } catch (err) {
+      return `the lease could not be renewed (${(err as Error).message})`;
+    }
+    // A start may have moved the lease away between the look and the renewal.
+    const after = standing();
+    return 'why' in after ? after.why : undefined;
+  };
+  const renewOrLose = () => {
+    const why = renew();
+    if (why !== undefined) loseLease(new Error(why));
+  };
+  const timer = setInterval(renewOrLose, timing.updateMs);
+  timer.unref();
+  const stop = () => {
+    clearInterval(timer);
+    held.delete(path);
+  };
   let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    stop();
+    if (lost !== undefined) return; // whatever is at the path may be a new holder's
+    try {
+      if (inspect(path)?.ownerText !== ownerText) return;
+      rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Already gone: nothing is held any more.
+    }
+  };
+  held.set(path, release);
+  onExitReleaseAll();
+  if (takenOver) options.warn?.(describeTakeover(path, takenOver));
   return {
     path,
     takenOver,
-    release() {
-      if (released) return;
-      released = true;
-      held.delete(path);
-      rmSync(ownerFile(path), { force: true });
-      try {
-        releaseLease();
-      } catch {
-        // Already gone (compromised or removed by hand): nothing is held any more.
-      }
+    assertHeld() {
+      if (lost) throw lost;
+      const now = standing();
+      // A renewal that is late (a busy event loop) is made now, before the write, not after it.
+      const why = 'why' in now ? now.why : now.ageMs > timing.updateMs ? renew() : undefined;
+      if (why === undefined) return;
+      const err = new Error(`${path}: ${why}; refusing to write`);
+      loseLease(err);
+      throw err;
     },
+    release,
   };
 }
 
+let exitHook = false;
+/** A process that exits without closing its stores (process.exit) ends its leases, as close would. */
+function onExitReleaseAll(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on('exit', () => {
+    for (const release of [...held.values()]) release();
+  });
+}
+
 /**
- * Removes a stale lease without ever removing a fresh one. proper-lockfile's own takeover
- * (rmdir, then mkdir) lets two starters that both judged the lease stale both end up holding
- * it: the second rmdir removes the first one's new lease. Here a starter renames the lease away
- * (rename is atomic: one starter moves a given directory), then checks that what it moved is the
- * lease it judged (same inode, still stale). Moving a fresh lease by mistake puts it back.
- * False when someone else holds a fresh lease now.
+ * Removes a lease judged `why` without ever removing another. Two starters that both judged it
+ * could both remove it and both mkdir; here a starter renames the lease away (rename is atomic:
+ * one starter moves a given directory), then checks that what it moved is the lease it judged
+ * (same inode and owner, and still stale when judged stale). Moving a fresh lease by mistake puts
+ * it back. False when someone else holds a lease now.
  */
-function removeIfStillStale(path: string): boolean {
-  let judged: Stats;
-  try {
-    judged = statSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw err;
-  }
+function removeIfStill(path: string, judged: Lease, why: StaleOwner['reason']): boolean {
   const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     renameSync(path, aside);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true; // another starter moved it; our mkdir decides
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false; // another starter moved it; look again
     throw err;
   }
-  const moved = statSync(aside);
-  if (moved.ino === judged.ino && moved.dev === judged.dev && moved.mtimeMs < Date.now() - timing.staleMs) {
+  const moved = inspect(aside);
+  const same =
+    moved !== undefined &&
+    sameLease(moved, judged) &&
+    (why === 'gone' || moved.stat.mtimeMs < Date.now() - timing.staleMs);
+  if (same) {
     rmSync(aside, { recursive: true, force: true });
     return true;
   }
@@ -148,31 +289,109 @@ function removeIfStillStale(path: string): boolean {
   return false;
 }
 
-function ownerFile(path: string): string {
-  return `${path}-owner.json`;
-}
-
-function writeOwner(path: string): void {
-  const owner: StaleOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-  writeFileSync(ownerFile(path), JSON.stringify(owner) + '\n', { mode: FILE_MODE });
-}
-
-function readOwner(path: string): StaleOwner | undefined {
+/** This machine's boot and this process's pid namespace; undefined off Linux. */
+function machineSession(): { boot: string; pidNamespace: string } | undefined {
   try {
-    const o = JSON.parse(readFileSync(ownerFile(path), 'utf8')) as { pid?: unknown; host?: unknown; since?: unknown };
-    if (typeof o.pid !== 'number' || typeof o.host !== 'string') return undefined;
-    return { pid: o.pid, host: o.host, since: String(o.since) };
+    return { boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), pidNamespace: readlinkSync('/proc/self/ns/pid') };
   } catch {
     return undefined;
   }
 }
 
-function describeHolder(path: string, owner: StaleOwner | undefined): string {
-  const who = owner === undefined ? 'another process (its owner file is unreadable)' : `pid ${owner.pid} on ${owner.host}, since ${owner.since}`;
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot; with its state. */
+function processStat(pid: number | 'self'): { state: string; started: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0]!, started: Number(fields[19]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function ownerOfThisProcess(): OwnerFile {
+  const session = machineSession();
+  const started = processStat('self')?.started;
+  return {
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    ...session,
+    ...(started === undefined ? {} : { started }),
+    // Two leases never have the same owner file, even from one process within a millisecond.
+    token: randomBytes(8).toString('hex'),
+  };
+}
+
+/**
+ * True only when the owner ran here (same host, boot and pid namespace, so its pid means the same
+ * process) and that process is gone: no such pid, a zombie, or the pid now another process's.
+ */
+function holderGone(owner: LeaseOwner | undefined): boolean {
+  const here = machineSession();
+  if (owner === undefined || here === undefined) return false;
+  if (owner.host !== hostname() || owner.boot !== here.boot || owner.pidNamespace !== here.pidNamespace) return false;
+  try {
+    process.kill(owner.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
+  }
+  const stat = processStat(owner.pid);
+  if (stat === undefined) return true;
+  return stat.state === 'Z' || (owner.started !== undefined && stat.started !== owner.started);
+}
+
+function parseOwner(text: string | undefined): LeaseOwner | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const o = JSON.parse(text) as Partial<Record<keyof LeaseOwner, unknown>>;
+    if (typeof o.pid !== 'number' || typeof o.host !== 'string') return undefined;
+    return {
+      pid: o.pid,
+      host: o.host,
+      since: String(o.since),
+      ...(typeof o.boot === 'string' ? { boot: o.boot } : {}),
+      ...(typeof o.pidNamespace === 'string' ? { pidNamespace: o.pidNamespace } : {}),
+      ...(typeof o.started === 'number' ? { started: o.started } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+const who = (owner: LeaseOwner | undefined) =>
+  owner === undefined ? 'another process (its owner is not recorded)' : `pid ${owner.pid} on ${owner.host}, since ${owner.since}`;
+
+function describeWait(path: string, lease: Lease): string {
+  const owner = lease.owner;
+  const here = machineSession();
+  const reason =
+    owner === undefined
+      ? 'its owner is not recorded'
+      : here === undefined || owner.host !== hostname() || owner.boot !== here.boot || owner.pidNamespace !== here.pidNamespace
+        ? 'it ran on another machine, boot or container (pid namespace), where this start cannot see whether it still runs'
+        : `pid ${owner.pid} runs on this machine (that bot, or another process that got its pid)`;
+  const left = Math.max(0, lease.stat.mtimeMs + timing.staleMs - Date.now());
   return (
-    `${path}: the store is held by ${who}, which renewed its lease within the last ${Math.round(timing.staleMs / 1000)} s, so it is alive ` +
-    '(on this machine or another sharing this data folder). Another bot instance uses this store: stop it first. ' +
-    `A holder that died is taken over by itself ${Math.round(timing.staleMs / 1000)} s after its last renewal.`
+    `${path}: the store's lease is held by ${who(owner)}, renewed ${seconds(Date.now() - lease.stat.mtimeMs)} ago; ${reason}. ` +
+    `Waiting up to ${seconds(left)} for the lease to run out, then taking it over; if its holder renews it meanwhile, it is alive and this start stops.`
+  );
+}
+
+function describeTakeover(path: string, owner: StaleOwner): string {
+  const what =
+    owner.reason === 'gone'
+      ? 'no longer runs on this machine'
+      : `stopped renewing it more than ${seconds(timing.staleMs)} ago`;
+  return `${path}: took over a lock whose holder (${who(owner)}) ${what}; the previous run most likely crashed or was killed`;
+}
+
+function describeHolder(path: string, owner: LeaseOwner | undefined): string {
+  return (
+    `${path}: the store is held by ${who(owner)}, which renewed its lease within the last ${seconds(timing.staleMs)}, so it is alive ` +
+    '(on this machine or another sharing this data folder). Another bot instance uses this store: stop it first.'
   );
 }
 
@@ -187,12 +406,11 @@ function refuseOldFormat(path: string): void {
 }
 
 function compromised(path: string, err: Error, options: LockOptions): void {
-  held.delete(path);
   if (options.onCompromised) {
     options.onCompromised(err);
     return;
   }
   // Another process may hold the store now: a single write more could fork the records.
-  process.stderr.write(`FATAL ${path}: the store's lease could not be renewed (${err.message}); stopping before another write.\n`);
+  process.stderr.write(`FATAL ${path}: the store's lease was lost (${err.message}); stopping before another write.\n`);
   process.exit(75);
 }

@@ -4,7 +4,7 @@
  * Two files per repository, plus a lock:
  *   <name>.json            live: open and in-flight records only, rewritten (lowdb, durable adapter)
  *   <name>.history.jsonl   finished records, append-only, one JSON line each, fdatasync'd
- *   <name>.lock            O_EXCL lock file with the owner's pid (see lock.ts)
+ *   <name>.lock            the lease: a directory holding its owner, renewed while open (lock.ts)
  * Because the live file only holds what is still moving, a transition rewrites a few kilobytes
  * whether 100 or 100,000 requests finished before it.
  *
@@ -101,7 +101,7 @@ export function repositoryFiles(dir: string, name: string): RepositoryFiles {
 export async function openRepository<R extends { id: string }>(options: RepositoryOptions<R>): Promise<DurableRepository<R>> {
   mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
   const files = repositoryFiles(options.dir, options.name);
-  const lock = acquireLock(files.lock, options.warn ? { warn: options.warn } : {});
+  const lock = await acquireLock(files.lock, options.warn ? { warn: options.warn } : {});
   try {
     return await FileRepository.load(options, files, lock);
   } catch (err) {
@@ -324,6 +324,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     this.#adapter.offThread = burst;
     this.#db.data = { version: this.#options.version, records: [...live.values()], outbox, outboxSeq };
     try {
+      this.#lock.assertHeld();
       await this.#db.write();
     } catch (err) {
       throw this.#fail(this.files.live, err);
@@ -332,6 +333,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
 
   #guard(file: string, write: () => void): void {
     try {
+      this.#lock.assertHeld();
       write();
     } catch (err) {
       throw this.#fail(file, err);
@@ -354,7 +356,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     for (const [id, record] of this.#live) {
       if (this.#history.has(id)) stale.push(id);
       else if (this.#options.isFinished(record)) {
-        this.#history.append(record);
+        this.#guard(this.files.history, () => this.#history.append(record));
         moved.push(id);
       }
     }

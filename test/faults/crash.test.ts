@@ -28,7 +28,7 @@ import { openRepository } from '../../src/store/repository.js';
 import { bundleEntry, startChild, type Bundle } from './support/child-process.js';
 import type { ChildConfig } from './support/engine-child.js';
 import { makeFaultKey } from './support/keys.js';
-import { leasesOver, useShortLeases } from './support/leases.js';
+import { useShortLeases } from './support/leases.js';
 import { tagNote, withTag, type PlanItem } from './support/plan.js';
 
 /** Fixed by default so `npm test` is reproducible; CRASH_SEED=random explores a new seed each run. */
@@ -190,7 +190,6 @@ async function runTrial(index: number): Promise<TrialResult> {
 /** Exactly once and nothing forgotten, from the sandbox's records and the bot's files. */
 async function checkTrial(sandbox: Sandbox, dataDir: string, plan: TrialPlan, startedAt: number, paths: Paths): Promise<string[]> {
   const problems: string[] = [];
-  await leasesOver(dataDir);
   const repo = await openRepository({ dir: dataDir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
   const records: DeskRequest[] = [...(await repo.listLive()), ...(await repo.recentHistory(1_000))];
   await repo.close();

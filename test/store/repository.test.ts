@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -184,32 +184,34 @@ describe('openRepository: one instance per file', () => {
   it('refuses a second process while the first holds the store (a real child process)', async () => {
     const dir = tempDir();
     const repo = await openRepository(testRepoOptions(dir));
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/open-child.ts', import.meta.url)), dir], {
-      encoding: 'utf8',
-    });
-    expect(child.stdout).toMatch(new RegExp(`StoreLockedError: .*held by pid ${process.pid} on .*so it is alive`));
+    // Not spawnSync: the child waits to see the lease renewed, and this process must keep renewing it.
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/open-child.ts', import.meta.url)), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(stdout).toMatch(new RegExp(`StoreLockedError: .*held by pid ${process.pid} on .*so it is alive`));
     await repo.close();
-  });
+  }, 15_000);
 
   it('takes over the lease of a holder that stopped renewing it (restart after a crash), and says so', async () => {
     const dir = tempDir();
     const files = repositoryFiles(dir, 'requests');
     mkdirSync(files.lock);
-    writeFileSync(`${files.lock}-owner.json`, JSON.stringify({ pid: 4242, host: 'old-host', since: 'then' }));
+    writeFileSync(join(files.lock, 'owner.json'), JSON.stringify({ pid: 4242, host: 'old-host', since: 'then' }));
     const then = new Date(Date.now() - 10 * 60_000);
     utimesSync(files.lock, then, then);
     const warnings: string[] = [];
     const repo = await openRepository(testRepoOptions(dir, (m) => warnings.push(m)));
-    expect(JSON.parse(readFileSync(`${files.lock}-owner.json`, 'utf8')).pid).toBe(process.pid);
+    expect(JSON.parse(readFileSync(join(files.lock, 'owner.json'), 'utf8')).pid).toBe(process.pid);
     expect(warnings.join('\n')).toMatch(/took over a lock whose holder \(pid 4242 on old-host/);
     await repo.close();
   });
 
-  it('writes its pid beside the lease and ends the lease on close', async () => {
+  it('writes its pid into the lease and ends the lease on close', async () => {
     const dir = tempDir();
     const files = repositoryFiles(dir, 'requests');
     const repo = await openRepository(testRepoOptions(dir));
-    expect(JSON.parse(readFileSync(`${files.lock}-owner.json`, 'utf8')).pid).toBe(process.pid);
+    expect(JSON.parse(readFileSync(join(files.lock, 'owner.json'), 'utf8')).pid).toBe(process.pid);
     await repo.close();
     expect(existsSync(files.lock)).toBe(false);
     await expect(repo.get('A')).rejects.toThrow(/closed/);

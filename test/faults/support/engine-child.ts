@@ -10,7 +10,7 @@ import type { EngineConfigInput } from '../../../src/app/engine-config.js';
 import { openDesk } from './desk.js';
 import { KillSwitch } from './kill-switch.js';
 import { runPlan, type PlanItem } from './plan.js';
-import { leasesOver, useShortLeases } from './leases.js';
+import { useShortLeases } from './leases.js';
 
 export interface ChildConfig {
   dataDir: string;
@@ -29,9 +29,8 @@ const emit = (event: Record<string, unknown>) => process.stdout.write(JSON.strin
 const log = (level: string) => (message: string, data?: Record<string, unknown>) => process.stderr.write(`${level}: ${message} ${data ? JSON.stringify(data) : ''}\n`);
 const kill = new KillSwitch(config.killAtStep);
 
-// A supervisor restarts a killed bot at once; the killed life's leases run out first (2 s here).
+// A supervisor restarts a killed bot at once, and the new life takes the killed one's store leases at once.
 useShortLeases();
-await leasesOver(config.dataDir);
 const desk = await openDesk({
   dataDir: config.dataDir,
   sandboxUrl: config.sandboxUrl,
