@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from '../exchange/assumptions.js';
 import { LOG_LEVELS } from './config.js';
 import { databasePasswords, MIN_DATABASE_PASSWORD_LENGTH, parseDatabaseUrl } from './database-url.js';
+import { safeForSecrets } from '../domain/secret-edges.js';
 
 /** Slack user ids: U… for most users, W… on Enterprise Grid. */
 export const SLACK_USER_ID = /^[UW][A-Z0-9]{6,}$/;
@@ -54,16 +55,11 @@ function httpUrl(what: string): z.ZodType<string, string> {
     .trim()
     .refine((v) => {
       try {
-        const url = new URL(v);
-        return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
+        return safeForSecrets(new URL(v));
       } catch {
         return false;
       }
     }, `must be an https:// URL of ${what} (plain http only for localhost)`);
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /** Comma separated Slack user ids; the message names the entries that are not ids. */

@@ -3,9 +3,9 @@
  * value never hides another, then the rules spanning several variables run on what parsed.
  */
 import { createPolicy, PolicyConfigError } from '../domain/policy.js';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Secret } from '../exchange/secret.js';
+import { ExposedSecretFileError, readSecretFile } from '../exchange/secret-file.js';
 import { KeyError, parsePrivateKey, publicKeyHex } from '../exchange/signer.js';
 import type { Config, ExchangeConfig } from './config.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
@@ -32,7 +32,7 @@ type Env = Record<string, string | undefined>;
  */
 export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): Config {
   const cwd = options.cwd ?? process.cwd();
-  const readFile = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+  const readFile = options.readFile ?? readSecretFile;
   const problems: ConfigProblem[] = [];
   const parsed: Partial<ParsedEnv> = {};
 
@@ -170,7 +170,7 @@ function exchangeConfig(parsed: Partial<ParsedEnv>, c: Checks): ExchangeConfig |
       text = c.readFile(path);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      c.problem('EXCHANGE_PRIVATE_KEY_FILE', `cannot read ${path}${code ? ` (${code})` : ''}`);
+      c.problem('EXCHANGE_PRIVATE_KEY_FILE', err instanceof ExposedSecretFileError ? err.message : `cannot read ${path}${code ? ` (${code})` : ''}`);
     }
     if (text !== undefined) privateKey = parseKey(text, 'EXCHANGE_PRIVATE_KEY_FILE', c);
   }

@@ -6,6 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Clock } from '../ports/clock.js';
 import { add } from '../domain/money.js';
+import { safeForSecrets } from '../domain/secret-edges.js';
 import { createExchangeClient, systemClock } from './client.js';
 import { ExchangeError } from '../ports/exchange-error.js';
 import { hasKeyConfig, loadExchangeKey, type KeyConfig } from './keys.js';
@@ -48,6 +49,12 @@ export async function checkExchange(env: CheckEnv, deps: CheckDeps = {}): Promis
 
   const baseUrl = env.baseUrl?.trim();
   if (!baseUrl) return fail('EXCHANGE_BASE_URL is not set: set it to the exchange address, for example https://exchange.example.');
+  const plain = plainHttpHost(baseUrl);
+  if (plain !== undefined) {
+    return fail(
+      `EXCHANGE_BASE_URL is plain http:// to ${plain}: signed requests go only over https:// (plain http only to this machine: localhost, 127.0.0.1, [::1]), as the bot requires.`,
+    );
+  }
   if (!hasKeyConfig(env)) return fail('No exchange key is configured: set EXCHANGE_PRIVATE_KEY (hex) or EXCHANGE_PRIVATE_KEY_FILE (hex or PEM).');
 
   let key;
@@ -81,6 +88,17 @@ export async function checkExchange(env: CheckEnv, deps: CheckDeps = {}): Promis
     if (!(e instanceof ExchangeError)) throw e;
     return fail(explain(e, baseUrl, key.apiKey, clock.now()));
   }
+}
+
+/** The host of a URL that would carry signed requests unencrypted off this machine; undefined otherwise (a bad URL is judged later). */
+function plainHttpHost(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' && !safeForSecrets(url) ? url.hostname : undefined;
 }
 
 /** One sentence for one failure. */

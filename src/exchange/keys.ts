@@ -3,8 +3,8 @@
  * EXCHANGE_PRIVATE_KEY (hex) or EXCHANGE_PRIVATE_KEY_FILE (hex or PEM, SEC1 or PKCS#8 secp256k1),
  * and EXCHANGE_API_KEY to send instead of the derived public key. No error says anything of the key.
  */
-import { readFileSync } from 'node:fs';
 import type { Secret } from './secret.js';
+import { ExposedSecretFileError, readSecretFile } from './secret-file.js';
 import { createSigner, KeyError, parsePrivateKey, publicKeyHex, type Signer } from './signer.js';
 
 export interface KeyConfig {
@@ -32,7 +32,7 @@ export function hasKeyConfig(config: KeyConfig): boolean {
  * Load and check the key; throws KeyError (reason missing | unreadable | invalid).
  * @example loadExchangeKey({ privateKeyFile: '/run/secrets/exchange.pem' }).signer
  */
-export function loadExchangeKey(config: KeyConfig, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): LoadedKey {
+export function loadExchangeKey(config: KeyConfig, readFile: (path: string) => string = readSecretFile): LoadedKey {
   const inline = config.privateKey?.trim() || undefined;
   const file = config.privateKeyFile?.trim() || undefined;
   if (inline && file) throw new KeyError('set only one of EXCHANGE_PRIVATE_KEY and EXCHANGE_PRIVATE_KEY_FILE', 'invalid');
@@ -58,6 +58,7 @@ function readKeyFile(path: string, readFile: (path: string) => string): string {
   try {
     return readFile(path);
   } catch (e) {
+    if (e instanceof ExposedSecretFileError) throw new KeyError(`EXCHANGE_PRIVATE_KEY_FILE: ${e.message}`, 'unreadable');
     const code = (e as { code?: unknown }).code;
     throw new KeyError(`EXCHANGE_PRIVATE_KEY_FILE (${path}) could not be read${typeof code === 'string' ? ` (${code})` : ''}`, 'unreadable');
   }

@@ -6,6 +6,7 @@
 import type { LogLevel, Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../app/ports.js';
 import type { LogLevelName } from '../config/config.js';
+import { makeTextRedactor, MIN_SECRET_LENGTH } from '../store/redact.js';
 
 const RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -33,25 +34,15 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): ProcessLogger {
   const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
   const now = options.now ?? Date.now;
-  const secrets = options.secrets.filter((s) => s.length >= 8);
+  // A secret too short to redact without hiding ordinary words is config's to refuse, not the log's.
+  const redact = makeTextRedactor(options.secrets.filter((s) => s.length >= MIN_SECRET_LENGTH));
   const level = options.level;
-
-  const redact = (text: string): string => {
-    let out = text;
-    for (const s of secrets) {
-      if (out.includes(s)) out = out.split(s).join('[redacted]');
-      const upper = s.toUpperCase();
-      if (upper !== s && out.includes(upper)) out = out.split(upper).join('[redacted]');
-      const lower = s.toLowerCase();
-      if (lower !== s && out.includes(lower)) out = out.split(lower).join('[redacted]');
-    }
-    return out;
-  };
+  // Every string, key and error message is redacted as a value, before JSON escapes a quote or a backslash in it.
+  const replacer = redactingReplacer(redact);
 
   const emit = (at: LogLevelName, message: string, data?: Record<string, unknown>, name = options.name) => {
     if (RANK[at] < RANK[level]) return;
-    const line = JSON.stringify({ t: new Date(now()).toISOString(), level: at, ...(name ? { name } : {}), msg: message, ...(data ?? {}) }, errorReplacer);
-    write(redact(line));
+    write(JSON.stringify({ t: new Date(now()).toISOString(), level: at, ...(name ? { name } : {}), msg: message, ...(data ?? {}) }, replacer));
   };
 
   const make = (name: string | undefined): ProcessLogger => ({
@@ -64,7 +55,7 @@ export function createLogger(options: LoggerOptions): ProcessLogger {
   });
 
   const boltAdapter = (name: string): BoltLogger => {
-    const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}` : safeJson(a))).join(' ');
+    const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}` : safeJson(a, replacer))).join(' ');
     return {
       debug: (...a: unknown[]) => emit('debug', text(a), undefined, name),
       info: (...a: unknown[]) => emit('info', text(a), undefined, name),
@@ -81,15 +72,26 @@ export function createLogger(options: LoggerOptions): ProcessLogger {
   return make(options.name);
 }
 
-function errorReplacer(_key: string, value: unknown): unknown {
-  // Errors serialise as {}: keep name and message, never the cause chain (it can hold requests).
-  if (value instanceof Error) return { name: value.name, message: value.message };
-  return value;
+/**
+ * A JSON.stringify replacer that redacts every string and every object key, and writes an Error
+ * as its name and message only (never the cause chain: it can hold requests). Values with toJSON
+ * (Secret, Date) arrive here already converted.
+ */
+function redactingReplacer(redact: (text: string) => string): (key: string, value: unknown) => unknown {
+  return (_key, value) => {
+    if (typeof value === 'string') return redact(value);
+    if (value instanceof Error) return { name: value.name, message: value.message };
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const keys = Object.keys(value);
+      if (keys.some((k) => redact(k) !== k)) return Object.fromEntries(keys.map((k) => [redact(k), (value as Record<string, unknown>)[k]]));
+    }
+    return value;
+  };
 }
 
-function safeJson(value: unknown): string {
+function safeJson(value: unknown, replacer: (key: string, value: unknown) => unknown): string {
   try {
-    return JSON.stringify(value, errorReplacer) ?? String(value);
+    return JSON.stringify(value, replacer) ?? String(value);
   } catch {
     return String(value);
   }

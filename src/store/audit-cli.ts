@@ -2,8 +2,9 @@
  * Operator tool for the audit log, in the file store or in PostgreSQL.
  *   npm run audit -- verify [--file path | --database-url URL]
  *   npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url URL]
- * Where: --file, else --database-url, else $DATABASE_URL (the PostgreSQL store, as the bot
- * chooses), else $DATA_DIR/audit.jsonl (DATA_DIR defaults to ./data). The database is only read:
+ * Where: --file, else --database-url (a URL without its password: database-target.ts), else
+ * DATABASE_URL or DATABASE_URL_FILE (the PostgreSQL store, as the bot chooses), else
+ * $DATA_DIR/audit.jsonl (DATA_DIR defaults to ./data). The database is only read:
  * no migration, no write. Exit codes: 0 fine, 1 the chain does not verify (export still writes its
  * CSV, with a warning), 2 usage or I/O error. The database URL is never printed.
  */
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fileAuditLines, type AuditLines } from './audit-lines.js';
+import { DATABASE_TARGET_HELP, databaseTarget } from './database-target.js';
 import { AUDIT_FILE_NAME } from './audit-log.js';
 import { exportAudit } from './audit-export.js';
 import { verifyAudit, type AuditVerifyResult } from './audit-verify.js';
@@ -25,8 +27,10 @@ export interface CliIo {
 }
 
 const USAGE =
-  'usage: npm run audit -- verify [--file path | --database-url URL]\n' +
-  '       npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url URL]\n';
+  'usage: npm run audit -- verify [--file path | --database-url postgres://user@host:5432/database]\n' +
+  '       npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url …]\n' +
+  'The log: --file, else the database, else audit.jsonl in DATA_DIR (default ./data).\n' +
+  DATABASE_TARGET_HELP;
 
 /**
  * The one place this tool reads the environment (config/ is the bot's reader; an operator tool
@@ -43,18 +47,34 @@ export async function runAuditCli(argv: string[], io: CliIo, env: NodeJS.Process
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { file: { type: 'string' }, 'database-url': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } },
+      options: {
+        file: { type: 'string' },
+        'database-url': { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
     return 2;
+  }
+  if (parsed.values.help) {
+    io.out(USAGE);
+    return 0;
   }
   const [command, ...extra] = parsed.positionals;
   if (extra.length > 0 || (command !== 'verify' && command !== 'export') || (parsed.values.file && parsed.values['database-url'])) {
     io.err(USAGE);
     return 2;
   }
-  const opened = openSource(parsed.values.file, parsed.values['database-url'] ?? (parsed.values.file ? undefined : env.DATABASE_URL || undefined), env);
+  const target = parsed.values.file ? undefined : databaseTarget({ name: '--database-url', value: parsed.values['database-url'] }, env);
+  if (target !== undefined && 'problem' in target) {
+    io.err(target.problem);
+    return 2;
+  }
+  const opened = openSource(parsed.values.file, target?.url, env);
   if (typeof opened === 'string') {
     io.err(opened);
     return 2;

@@ -17,7 +17,7 @@ const SECRET_SHAPES: readonly RegExp[] = [
 ];
 
 /** Shortest secret accepted: a shorter one would redact ordinary words all over the log. */
-const MIN_SECRET_LENGTH = 8;
+export const MIN_SECRET_LENGTH = 8;
 
 /**
  * Builds a function that returns a redacted deep copy of a JSON value (strings and object keys).
@@ -25,6 +25,23 @@ const MIN_SECRET_LENGTH = 8;
  * (an unset optional token) are ignored; a secret shorter than 8 characters is refused.
  */
 export function makeRedactor(secrets: readonly SecretLike[] = []): (value: unknown) => unknown {
+  const redactString = makeTextRedactor(secrets);
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return redactString(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactString(k), walk(v)]));
+    }
+    return value;
+  };
+  return walk;
+}
+
+/**
+ * The same redaction for one string. Run it on values before they are serialised: inside JSON a
+ * secret holding `"` or `\` is escaped and no longer matches.
+ */
+export function makeTextRedactor(secrets: readonly SecretLike[] = []): (text: string) => string {
   const known = secrets
     .map((s) => (typeof s === 'string' ? s : s.reveal()))
     .filter((s) => s.length > 0);
@@ -36,16 +53,7 @@ export function makeRedactor(secrets: readonly SecretLike[] = []): (value: unkno
     // Longest first, so a secret containing another is replaced whole.
     ...[...new Set(known)].sort((a, b) => b.length - a.length).map((s) => new RegExp(escapeRegExp(s), 'gi')),
   ];
-  const redactString = (text: string): string => patterns.reduce((out, re) => out.replace(re, REDACTED), text);
-  const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return redactString(value);
-    if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactString(k), walk(v)]));
-    }
-    return value;
-  };
-  return walk;
+  return (text: string): string => patterns.reduce((out, re) => out.replace(re, REDACTED), text);
 }
 
 function escapeRegExp(text: string): string {

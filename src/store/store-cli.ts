@@ -1,7 +1,8 @@
 /**
  * Operator tool for moving between stores.
- *   npm run store -- copy --to postgres://… [--from DATA_DIR]
- * Copies a file store (default $DATA_DIR, else ./data) into an empty PostgreSQL database (the
+ *   npm run store -- copy [--to postgres://user@host:5432/database] [--from DATA_DIR]
+ * The target: --to without its password (then PGPASSWORD), else DATABASE_URL or DATABASE_URL_FILE
+ * (database-target.ts). Copies a file store (default $DATA_DIR, else ./data) into an empty PostgreSQL database (the
  * schema is created), verifies the audit chain read back from it, and prints what it copied. Stop
  * the bot first: the files' locks refuse a copy while it runs. Exit codes: 0 copied and verified,
  * 1 copied but the chain read back does not match (do not start on it), 2 usage error or nothing
@@ -14,24 +15,34 @@ import { isFinishedRequest } from '../domain/record.js';
 import type { CliIo } from './audit-cli.js';
 import { copyFileStoreToPostgres, CopyVerificationError, type CopyCounts } from './postgres/copy-from-files.js';
 import { describeDatabase } from './postgres/database.js';
+import { DATABASE_TARGET_HELP, databaseTarget } from './database-target.js';
 
-const USAGE = 'usage: npm run store -- copy --to postgres://user:password@host:5432/database [--from DATA_DIR]\n';
+const USAGE = 'usage: npm run store -- copy [--to postgres://user@host:5432/database] [--from DATA_DIR]\n' + DATABASE_TARGET_HELP;
 
 /** Runs the tool on `argv` (without node and script) and returns the exit code. */
 export async function runStoreCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { to: { type: 'string' }, from: { type: 'string' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
     return 2;
   }
+  if (parsed.values.help) {
+    io.out(USAGE);
+    return 0;
+  }
   const [command, ...extra] = parsed.positionals;
-  const url = parsed.values.to;
-  if (command !== 'copy' || extra.length > 0 || !url) {
+  if (command !== 'copy' || extra.length > 0) {
     io.err(USAGE);
     return 2;
   }
+  const target = databaseTarget({ name: '--to', value: parsed.values.to }, env);
+  if (target === undefined || 'problem' in target) {
+    io.err(target?.problem ?? `no target database: set DATABASE_URL (or DATABASE_URL_FILE), or pass --to\n${USAGE}`);
+    return 2;
+  }
+  const url = target.url;
   const from = parsed.values.from ?? (env.DATA_DIR || './data');
   const warnings: string[] = [];
   try {

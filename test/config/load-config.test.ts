@@ -1,4 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { publicKeyHex } from '../../src/exchange/signer.js';
@@ -170,6 +173,17 @@ describe('loadConfig', () => {
       const bad = problemsOf({ ...remote, EXCHANGE_PRIVATE_KEY_FILE: '/bad.pem' }, { readFile });
       expect(bad.map((p) => p.variable)).toEqual(['EXCHANGE_PRIVATE_KEY_FILE']);
       expect(JSON.stringify(bad)).not.toContain('SECRETJUNK');
+    });
+
+    it('refuses a key file that group or others can read, naming the chmod (as ssh does)', () => {
+      const path = join(mkdtempSync(join(tmpdir(), 'key-mode-')), 'key.hex');
+      writeFileSync(path, HEX_KEY);
+      chmodSync(path, 0o644);
+      expect(problemsOf({ ...remote, EXCHANGE_PRIVATE_KEY_FILE: path })).toEqual([
+        { variable: 'EXCHANGE_PRIVATE_KEY_FILE', message: `${path} can be read by group or others (mode 644): a secret must be readable by its owner only; chmod 600 ${path}` },
+      ]);
+      chmodSync(path, 0o600);
+      expect(loadConfig({ ...remote, EXCHANGE_PRIVATE_KEY_FILE: path }).exchange.kind).toBe('remote');
     });
 
     it('checks that EXCHANGE_API_KEY is the public key of the private key', () => {

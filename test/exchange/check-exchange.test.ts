@@ -36,12 +36,29 @@ describe('check-exchange', () => {
     ['no key', { baseUrl: ORIGIN }, /^No exchange key is configured/],
     ['a broken key', { baseUrl: ORIGIN, privateKey: TEST_PRIVATE_KEY_HEX.slice(2) }, /^The exchange key cannot be used: EXCHANGE_PRIVATE_KEY: /],
     ['a bad base URL', { baseUrl: 'not a url', privateKey: TEST_PRIVATE_KEY_HEX }, /^EXCHANGE_BASE_URL is not usable/],
+    ['plain HTTP to another host', { baseUrl: 'http://exchange.example', privateKey: TEST_PRIVATE_KEY_HEX }, /^EXCHANGE_BASE_URL is plain http:\/\/ to exchange\.example: signed requests go only over https:\/\/ \(plain http only to this machine/],
   ])('says one sentence for %s, and exits non-zero', async (_n, e, sentence) => {
     const { code, text } = await run(e);
     expect(code).toBe(1);
     expect(text).toMatch(sentence);
     expect(text.split('\n')).toHaveLength(1);
     expect(text.toLowerCase()).not.toContain(TEST_PRIVATE_KEY_HEX.slice(2, 30));
+  });
+
+  it('refuses plain HTTP before sending anything, and allows it on loopback', async () => {
+    let sent = 0;
+    const fetch = (async () => {
+      sent += 1;
+      throw new Error('no network here');
+    }) as unknown as typeof globalThis.fetch;
+    const lines: string[] = [];
+    const refused = await checkExchange({ baseUrl: 'http://exchange.example:8080', privateKey: TEST_PRIVATE_KEY_HEX }, { fetch, clock: fakeClock(SERVER_NOW), out: (l) => lines.push(l) });
+    expect(refused).toBe(1);
+    expect(sent).toBe(0);
+    const local = await checkExchange({ baseUrl: 'http://127.0.0.1:9', privateKey: TEST_PRIVATE_KEY_HEX }, { fetch, clock: fakeClock(SERVER_NOW), out: (l) => lines.push(l) });
+    expect(local).toBe(1);
+    expect(sent).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatch(/could not be reached/);
   });
 
   it('tells clock skew from the server Date header on a 401', async () => {

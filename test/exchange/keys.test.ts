@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -9,9 +9,11 @@ import { publicKeyHex, KeyError } from '../../src/exchange/signer.js';
 import { expectedApiKey, nodePrivateKey, TEST_PRIVATE_KEY_HEX } from './support/keys.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exchange-keys-'));
-function file(name: string, text: string): string {
+/** A key file as an operator keeps it: readable by its owner only. */
+function file(name: string, text: string, mode = 0o600): string {
   const path = join(dir, name);
   writeFileSync(path, text);
+  chmodSync(path, mode);
   return path;
 }
 
@@ -64,6 +66,8 @@ describe('loadExchangeKey', () => {
     ['63 hex digits', { privateKey: TEST_PRIVATE_KEY_HEX.slice(1) }, 'invalid', /EXCHANGE_PRIVATE_KEY: private key is neither/],
     ['zero scalar', { privateKey: '0'.repeat(64) }, 'invalid', /not a valid secp256k1 scalar/],
     ['a missing file', { privateKeyFile: join(dir, 'nope.pem') }, 'unreadable', /could not be read \(ENOENT\)/],
+    ['a key file others can read', { privateKeyFile: file('open.pem', sec1, 0o644) }, 'unreadable', /open\.pem can be read by group or others \(mode 644\).*chmod 600 .*open\.pem/],
+    ['a key file its group can read', { privateKeyFile: file('group.hex', TEST_PRIVATE_KEY_HEX, 0o640) }, 'unreadable', /chmod 600 .*group\.hex/],
     ['a P-256 PEM', { privateKeyFile: file('p256.pem', generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()) }, 'invalid', /not on the secp256k1 curve/],
     ['a truncated PEM', { privateKeyFile: file('cut.pem', sec1.slice(0, 80) + sec1.slice(-30)) }, 'invalid', /could not be read/],
     ['an API key of another key', { privateKey: TEST_PRIVATE_KEY_HEX, apiKey: expectedApiKey('22'.repeat(32)) }, 'invalid', /not the public key/],

@@ -28,6 +28,21 @@ describe('process logger', () => {
     expect(all.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('redacts before serialising: a secret with a quote or a backslash does not print in its JSON-escaped form', () => {
+    // The issue's password as written (`Pa\"ss\\word-2024`), and as a shell would pass it.
+    const asWritten = String.raw`Pa\"ss\\word-2024`;
+    for (const secret of [asWritten, String.raw`Pa"ss\word-2024`, 'quote"only-secret', String.raw`back\slash-secret`]) {
+      const { logger, lines } = capture('debug', [secret]);
+      logger.error(`login failed for ${secret}`, { error: new Error(`password authentication failed: ${secret}`), url: `postgres://u:${secret}@db/x`, [`key ${secret}`]: 1 });
+      logger.bolt().warn('bolt says', { password: secret });
+      const all = lines.join('\n');
+      expect(all).not.toContain(JSON.stringify(secret).slice(1, -1));
+      expect(all).not.toContain(secret);
+      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+      expect(all.match(/\[redacted\]/g)?.length).toBe(5);
+    }
+  });
+
   it('keeps LOG_LEVEL when a library calls setLevel on the Bolt-shaped logger', () => {
     const { logger, lines } = capture('debug');
     const bolt = logger.bolt();

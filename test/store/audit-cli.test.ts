@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultAuditFile, runAuditCli } from '../../src/store/audit-cli.js';
@@ -64,4 +64,45 @@ describe('audit CLI', () => {
     expect(t.err.join('')).toMatch(/usage/);
     expect(t.err.join('')).toMatch(/no audit log at .*audit\.jsonl \(set DATA_DIR or DATABASE_URL, or pass --file or --database-url\)/);
   });
+
+  it('--help prints the usage (how to give the database without a password on the command line) and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const t = io();
+      expect(await runAuditCli([flag], t.io, {})).toBe(0);
+      expect(t.err).toEqual([]);
+      const usage = t.out.join('');
+      expect(usage).toMatch(/^usage: npm run audit -- verify/);
+      expect(usage).toMatch(/DATABASE_URL_FILE/);
+      expect(usage).toMatch(/PGPASSWORD/);
+      expect(usage).not.toMatch(/postgres:\/\/[^@\s]*:[^@\s]*@/);
+    }
+  });
+
+  it('refuses a password on the command line (visible to every user in ps), without repeating it', async () => {
+    const t = io();
+    expect(await runAuditCli(['verify', '--database-url', 'postgres://desk:Cmd-line-secret-9@127.0.0.1:1/desk'], t.io, {})).toBe(2);
+    const text = t.err.join('');
+    expect(text).toMatch(/--database-url carries a password: a command line is visible to every user of this machine \(ps\)/);
+    expect(text).toMatch(/PGPASSWORD.*DATABASE_URL.*DATABASE_URL_FILE/);
+    expect(text).not.toContain('Cmd-line-secret-9');
+    const asParameter = io();
+    expect(await runAuditCli(['verify', '--database-url', 'postgres://desk@127.0.0.1:1/desk?password=Cmd-line-secret-9'], asParameter.io, {})).toBe(2);
+    expect(asParameter.err.join('')).toMatch(/carries a password/);
+    expect(asParameter.err.join('')).not.toContain('Cmd-line-secret-9');
+  });
+
+  it('refuses a DATABASE_URL_FILE that others can read, and DATABASE_URL set twice', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'database-url');
+    writeFileSync(file, 'postgres://desk:File-secret-123@127.0.0.1:1/desk\n', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const open = io();
+    expect(await runAuditCli(['verify'], open.io, { DATABASE_URL_FILE: file })).toBe(2);
+    expect(open.err.join('')).toMatch(/DATABASE_URL_FILE: .*database-url can be read by group or others \(mode 644\).*chmod 600/);
+    const both = io();
+    expect(await runAuditCli(['verify'], both.io, { DATABASE_URL_FILE: file, DATABASE_URL: 'postgres://desk@127.0.0.1:1/desk' })).toBe(2);
+    expect(both.err.join('')).toMatch(/DATABASE_URL and DATABASE_URL_FILE are both set: keep one/);
+    expect(open.err.join('') + both.err.join('')).not.toContain('File-secret-123');
+  });
 });
+

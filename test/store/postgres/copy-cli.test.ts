@@ -103,7 +103,10 @@ describePostgres('npm run store -- copy', () => {
     expect(fileChain.ok).toBe(true);
 
     const t = io();
-    expect(await runStoreCli(['copy', '--to', url, '--from', dataDir], t.io, {})).toBe(0);
+    // The target and its password from a file, as a container secret is mounted.
+    const urlFile = join(tempDir(), 'database-url');
+    writeFileSync(urlFile, `${url}\n`, { mode: 0o600 });
+    expect(await runStoreCli(['copy', '--from', dataDir], t.io, { DATABASE_URL_FILE: urlFile })).toBe(0);
     expect(t.out.join('')).toBe(
       `copied ${dataDir} into PostgreSQL ${url.split('/').pop()} on 127.0.0.1:${pgc.cluster.port} as postgres\n` +
         `  live requests      1\n` +
@@ -115,11 +118,13 @@ describePostgres('npm run store -- copy', () => {
     expect(t.text()).not.toContain(pgc.cluster.password);
 
     expect(await contents({ databaseUrl: url })).toEqual(before);
+    // The URL on the command line without its password; the password from the environment.
+    const withoutPassword = url.replace(`:${pgc.cluster.password}@`, '@');
     const verify = io();
-    expect(await runAuditCli(['verify', '--database-url', url], verify.io, {})).toBe(0);
+    expect(await runAuditCli(['verify', '--database-url', withoutPassword], verify.io, { PGPASSWORD: pgc.cluster.password })).toBe(0);
     expect(verify.out.join('')).toContain(`ok, ${fileChain.entries} entries, last hash ${fileChain.lastHash}`);
     const csv = io();
-    expect(await runAuditCli(['export', '--database-url', url], csv.io, {})).toBe(0);
+    expect(await runAuditCli(['export'], csv.io, { DATABASE_URL: url })).toBe(0);
     expect(csv.out.join('').trimEnd().split('\r\n')).toHaveLength(fileChain.entries + 1);
 
     // The bot's stores carry on where the files stopped: the chain, the outbox numbers.
@@ -129,16 +134,16 @@ describePostgres('npm run store -- copy', () => {
     const seqs = (await open.requests.outbox.pending()).map((e) => e.seq);
     expect(seqs.at(-1)).toBeGreaterThan(Math.max(...before.outbox.map((e) => e.seq)));
     const again = io();
-    expect(await runAuditCli(['verify', '--database-url', url], again.io, {})).toBe(0);
+    expect(await runAuditCli(['verify'], again.io, { DATABASE_URL: url })).toBe(0);
     expect(again.out.join('')).toContain(`ok, ${fileChain.entries + 1} entries`);
   });
 
   it('refuses a target that holds data, copying nothing', async () => {
     const url = await pgc.cluster.createDatabase();
-    expect(await runStoreCli(['copy', '--to', url, '--from', dataDir], io().io, {})).toBe(0);
+    expect(await runStoreCli(['copy', '--from', dataDir], io().io, { DATABASE_URL: url })).toBe(0);
     const entries = await rows(url, 'audit_log');
     const t = io();
-    expect(await runStoreCli(['copy', '--to', url, '--from', dataDir], t.io, {})).toBe(2);
+    expect(await runStoreCli(['copy', '--from', dataDir], t.io, { DATABASE_URL: url })).toBe(2);
     expect(t.err.join('')).toMatch(/the database already holds data \(records: 2 rows, outbox: \d+ rows, kv: \d+ rows, audit_log: \d+ rows, store_formats: 1 rows\); copy only into an empty database, nothing was copied/);
     expect(await rows(url, 'audit_log')).toBe(entries);
     expect(t.text()).not.toContain(pgc.cluster.password);
@@ -152,22 +157,22 @@ describePostgres('npm run store -- copy', () => {
     lines[1] = lines[1]!.replace('"actor":"', '"actor":"X');
     writeFileSync(join(broken, AUDIT_FILE_NAME), lines.join('\n'));
     const t = io();
-    expect(await runStoreCli(['copy', '--to', url, '--from', broken], t.io, {})).toBe(2);
+    expect(await runStoreCli(['copy', '--from', broken], t.io, { DATABASE_URL: url })).toBe(2);
     expect(t.err.join('')).toMatch(/the audit chain does not verify \(line 2: its hash does not match its content/);
     // Refused before the database was touched: not even the schema was created.
     expect(await rows(url, "pg_tables WHERE schemaname = 'public'")).toBe(0);
 
     open = await openStores(dataDir, clock, [], quiet());
     const locked = io();
-    expect(await runStoreCli(['copy', '--to', url, '--from', dataDir], locked.io, {})).toBe(2);
+    expect(await runStoreCli(['copy', '--from', dataDir], locked.io, { DATABASE_URL: url })).toBe(2);
     expect(locked.err.join('')).toMatch(/lock/i);
     expect(await rows(url, "pg_tables WHERE schemaname = 'public'")).toBe(0);
   });
 
   it('says what is wrong without the password when the database refuses the login', async () => {
-    const wrong = (await pgc.cluster.createDatabase()).replace(pgc.cluster.password, 'not-the-password-123');
+    const target = (await pgc.cluster.createDatabase()).replace(`:${pgc.cluster.password}@`, '@');
     const t = io();
-    expect(await runStoreCli(['copy', '--to', wrong, '--from', dataDir], t.io, {})).toBe(2);
+    expect(await runStoreCli(['copy', '--to', target, '--from', dataDir], t.io, { PGPASSWORD: 'not-the-password-123' })).toBe(2);
     expect(t.err.join('')).toMatch(/password authentication failed for user "postgres"/);
     expect(t.text()).not.toContain('not-the-password-123');
     expect(await runStoreCli(['copy', '--from', dataDir], io().io, {})).toBe(2);
@@ -176,7 +181,7 @@ describePostgres('npm run store -- copy', () => {
   it('refuses a folder that holds no file store', async () => {
     const url = await pgc.cluster.createDatabase();
     const t = io();
-    expect(await runStoreCli(['copy', '--to', url, '--from', join(tempDir(), 'typo')], t.io, {})).toBe(2);
+    expect(await runStoreCli(['copy', '--from', join(tempDir(), 'typo')], t.io, { DATABASE_URL: url })).toBe(2);
     expect(t.err.join('')).toMatch(/requests\.json: there is no file store here/);
     expect(await rows(url, "pg_tables WHERE schemaname = 'public'")).toBe(0);
   });

@@ -1,0 +1,25 @@
+/**
+ * The one reader of a file holding a secret (the exchange key, a database URL): the bot's
+ * configuration and the operator tools read through it, so a file others can read is refused
+ * everywhere alike, naming the chmod (domain/secret-edges.ts says when).
+ */
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { secretFileExposure } from '../domain/secret-edges.js';
+
+/** A secret file that group or others can read; its message says which chmod fixes it. */
+export class ExposedSecretFileError extends Error {
+  override name = 'ExposedSecretFileError';
+}
+
+/** The file's text; throws ExposedSecretFileError when it is too open, fs errors (ENOENT…) as they are. */
+export function readSecretFile(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    // Judged on the file opened, not on a path someone could swap between a check and the read.
+    const exposed = secretFileExposure(path, fstatSync(fd), process.getuid?.());
+    if (exposed !== undefined) throw new ExposedSecretFileError(exposed);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
