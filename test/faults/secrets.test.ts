@@ -11,17 +11,15 @@
  * The app-level token cannot be set in HTTP mode (it selects Socket Mode, which would dial
  * Slack): it is checked in a start-up that fails on configuration, with every secret set.
  */
-import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
+import { describe, expect, it } from 'vitest';
 import { SlackRequester, slackSignature, commandBody, FORM, stateOf, type StateValues } from '../../src/devtools/slack-requests.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
 import { blocksOf, buttonValue } from '../e2e/support/desk-bot.js';
 import { until } from '../support/until.js';
-import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from './support/child-process.js';
+import { useBotWorld } from './support/bot-world.js';
+import { isBotStarted, startChild, type RunningChild } from './support/child-process.js';
 import { makeFaultKey } from './support/keys.js';
 
 const key = makeFaultKey();
@@ -31,25 +29,7 @@ const SIGNING_SECRET = 'signing-secret-3f9a7c1e5b2d4f6a8c0e';
 const PEOPLE = { requester: 'U0REQ0001', approver1: 'U0APP0001', approver2: 'U0APP0002' } as const;
 const CHANNEL = 'C0APPROVE1';
 
-let bundle: Bundle;
-let sandbox: Sandbox;
-let fake: FakeSlackApi;
-let dataDir: string;
-
-beforeAll(async () => {
-  [bundle, sandbox, fake] = await Promise.all([
-    bundleEntry('../../../src/main.ts'),
-    startSandbox({ seed: 'secrets', keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }] }),
-    startFakeSlackApi({ expectedToken: BOT_TOKEN }),
-  ]);
-  dataDir = mkdtempSync(join(tmpdir(), 'secrets-'));
-}, 30_000);
-afterAll(async () => {
-  bundle?.dispose();
-  await sandbox?.close();
-  await fake?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const world = useBotWorld({ seed: 'secrets', key, botToken: BOT_TOKEN });
 
 /** Every form in which a secret could show up. */
 function needles(): Array<[string, string]> {
@@ -92,16 +72,16 @@ function botEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
+    SLACK_API_URL: world.fake.apiUrl,
     PORT: '0',
     APPROVAL_CHANNEL_ID: CHANNEL,
     COMPLIANCE_CHANNEL_ID: 'C0COMPLY1',
     REQUESTER_USER_IDS: PEOPLE.requester,
     APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
     COMPLIANCE_USER_IDS: PEOPLE.approver1,
-    EXCHANGE_BASE_URL: sandbox.url,
+    EXCHANGE_BASE_URL: world.sandbox.url,
     EXCHANGE_PRIVATE_KEY: key.pem,
-    DATA_DIR: dataDir,
+    DATA_DIR: world.dataDir,
     LOG_LEVEL: 'debug',
     POLL_INTERVAL_MS: '1000',
     ...extra,
@@ -117,31 +97,31 @@ async function portOf(child: RunningChild): Promise<number> {
 
 describe('secrets during a whole run of the bot', () => {
   it('never appear in logs, errors, files or Slack messages, whatever goes wrong', async () => {
-    const child = startChild(bundle, botEnv());
+    const child = startChild(world.bundle, botEnv());
     let output = '';
     try {
       const slack = new SlackRequester(`http://127.0.0.1:${await portOf(child)}/slack/events`, SIGNING_SECRET);
 
       // Reads that fail: the exchange refuses our key once, then has an internal error.
-      sandbox.control.setFaults([
+      world.sandbox.control.setFaults([
         { kind: 'error', status: 401, method: 'GET', path: '/accounts/balances', times: 1 },
         { kind: 'error', status: 500, method: 'GET', path: '/accounts/balances', times: 1 },
       ]);
-      for (let i = 0; i < 3; i++) await slack.command({ command: '/balances', text: 'BTC', userId: PEOPLE.requester, responseUrl: fake.responseUrl(`bal${i}`) });
-      await slack.command({ command: '/desk', text: 'withdrawals', userId: PEOPLE.requester, responseUrl: fake.responseUrl('desk') });
+      for (let i = 0; i < 3; i++) await slack.command({ command: '/balances', text: 'BTC', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl(`bal${i}`) });
+      await slack.command({ command: '/desk', text: 'withdrawals', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl('desk') });
 
       // Requests Slack never signed, or signed with another secret.
-      const body = commandBody({ command: '/balances', userId: PEOPLE.requester, responseUrl: fake.responseUrl('forged') });
+      const body = commandBody({ command: '/balances', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl('forged') });
       expect((await slack.post(body, FORM, { signature: slackSignature('wrong-secret-0000000000', Math.floor(Date.now() / 1000), body) })).status).toBe(401);
       expect((await slack.post(body, FORM, { unsigned: true })).status).toBe(401);
 
       // A withdrawal: form, an invalid submission, a valid one whose creation the exchange commits and drops.
-      let mark = fake.calls.length;
-      await slack.command({ command: '/withdraw', text: 'crypto', userId: PEOPLE.requester, responseUrl: fake.responseUrl('w') });
-      const opened = await fake.waitFor((c) => c.method === 'views.open', { after: mark });
+      let mark = world.fake.calls.length;
+      await slack.command({ command: '/withdraw', text: 'crypto', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl('w') });
+      const opened = await world.fake.waitFor((c) => c.method === 'views.open', { after: mark });
       const viewId = (opened.response.view as { id: string }).id;
-      await fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === viewId, { after: mark });
-      const address = sandbox.control.addresses().find((a) => a.label === 'OTC partner (TRC20)')!;
+      await world.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === viewId, { after: mark });
+      const address = world.sandbox.control.addresses().find((a) => a.label === 'OTC partner (TRC20)')!;
       const values = (amount: string): StateValues => ({
         [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: stateOf.select('104') },
         [dynamicBlockId.withdrawDestination(104)]: { [INPUT.withdrawDestination]: stateOf.select(address.id) },
@@ -149,20 +129,20 @@ describe('secrets during a whole run of the bot', () => {
         [INPUT.withdrawNote]: { [INPUT.withdrawNote]: stateOf.text(`settlement ${BOT_TOKEN.slice(0, 5)}`) },
       });
       await slack.viewSubmission({ userId: PEOPLE.requester, callbackId: CALLBACK.withdrawCrypto, viewId, privateMetadata: JSON.stringify({ k: 'crypto' }), values: values('1e9') });
-      sandbox.control.setFaults([{ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 }]);
-      fake.failNext('chat.postMessage', 'ratelimited');
-      mark = fake.calls.length;
+      world.sandbox.control.setFaults([{ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 }]);
+      world.fake.failNext('chat.postMessage', 'ratelimited');
+      mark = world.fake.calls.length;
       await slack.viewSubmission({ userId: PEOPLE.requester, callbackId: CALLBACK.withdrawCrypto, viewId, privateMetadata: JSON.stringify({ k: 'crypto' }), values: values('123.45') });
-      const posted = await fake.waitFor((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL && JSON.stringify(c.args.blocks ?? []).includes(ACTION.approve), { after: mark, timeoutMs: 10_000 });
+      const posted = await world.fake.waitFor((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL && JSON.stringify(c.args.blocks ?? []).includes(ACTION.approve), { after: mark, timeoutMs: 10_000 });
       const approve = buttonValue(blocksOf(posted), ACTION.approve);
       expect(approve, 'the approve button').toBeDefined();
       for (const user of [PEOPLE.approver1, PEOPLE.approver2]) {
-        await slack.blockAction({ userId: user, actionId: ACTION.approve, value: approve!, container: { type: 'message', channelId: CHANNEL, messageTs: String(posted.response.ts) }, responseUrl: fake.responseUrl(`a-${user}`) });
+        await slack.blockAction({ userId: user, actionId: ACTION.approve, value: approve!, container: { type: 'message', channelId: CHANNEL, messageTs: String(posted.response.ts) }, responseUrl: world.fake.responseUrl(`a-${user}`) });
       }
       // Executed once (reconciled after the dropped answer), then followed by polling.
-      await until('the withdrawal on the exchange', () => (sandbox.control.withdrawals().some((w) => w.amount === '123.45') ? true : undefined));
+      await until('the withdrawal on the exchange', () => (world.sandbox.control.withdrawals().some((w) => w.amount === '123.45') ? true : undefined));
       await new Promise((r) => setTimeout(r, 1_500));
-      expect(sandbox.control.withdrawals().filter((w) => w.amount === '123.45')).toHaveLength(1);
+      expect(world.sandbox.control.withdrawals().filter((w) => w.amount === '123.45')).toHaveLength(1);
     } finally {
       child.proc.kill('SIGTERM');
       const exit = await child.exited;
@@ -170,14 +150,14 @@ describe('secrets during a whole run of the bot', () => {
       expect(exit.code, output.slice(-2_000)).toBe(0);
     }
     // The error paths ran: the exchange's 401 and 500 and the dropped commit, and a refused Slack post.
-    const faults = sandbox.control.requests().map((r) => `${r.status}:${r.fault ?? ''}`);
+    const faults = world.sandbox.control.requests().map((r) => `${r.status}:${r.fault ?? ''}`);
     expect(faults).toEqual(expect.arrayContaining(['401:error', '500:error', '0:drop_after_commit']));
-    expect(fake.calls.some((c) => c.response.ok === false)).toBe(true);
+    expect(world.fake.calls.some((c) => c.response.ok === false)).toBe(true);
     if (process.env.SECRETS_VERBOSE) console.log(output);
-    const files = filesUnder(dataDir);
+    const files = filesUnder(world.dataDir);
     expect(Object.keys(files).some((f) => f.endsWith('audit.jsonl'))).toBe(true);
     expect(output).toContain('desk bot started');
-    const slackSaid = fake.calls.map((c) => JSON.stringify(c.args)).join('\n');
+    const slackSaid = world.fake.calls.map((c) => JSON.stringify(c.args)).join('\n');
     const found = leaks({ 'process output': output, ...files, 'messages to Slack': slackSaid });
     expect(found).toEqual([]);
     // The logger's last guard should have had nothing to catch either: say so if it did.
@@ -186,7 +166,7 @@ describe('secrets during a whole run of the bot', () => {
   }, 40_000);
 
   it('a start-up that fails on its configuration names the problem, not the secrets (app token included)', async () => {
-    const child = startChild(bundle, botEnv({ SLACK_APP_TOKEN: APP_TOKEN, REQUIRED_APPROVALS: '1', EXCHANGE_PRIVATE_KEY: `${key.pem}\ngarbage` }));
+    const child = startChild(world.bundle, botEnv({ SLACK_APP_TOKEN: APP_TOKEN, REQUIRED_APPROVALS: '1', EXCHANGE_PRIVATE_KEY: `${key.pem}\ngarbage` }));
     const exit = await child.exited;
     const output = child.events.map((e) => JSON.stringify(e)).join('\n') + '\n' + child.stderr();
     expect(exit.code).toBe(1);
