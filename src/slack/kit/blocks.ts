@@ -6,6 +6,7 @@ import type { types } from '@slack/bolt';
 import { LIMITS } from './limits.js';
 import { cutPlain, escapeMrkdwn } from './mrkdwn.js';
 import { moreNote } from './more-note.js';
+import { visibleText } from './display-text.js';
 
 export type KnownBlock = types.KnownBlock;
 export type ModalView = types.ModalView;
@@ -41,6 +42,17 @@ export function cutMrkdwn(text: string, max: number): string {
 
 export function section(text: string, blockId?: string): KnownBlock {
   return { type: 'section', text: md(text, LIMITS.sectionText), ...(blockId ? { block_id: blockId } : {}) };
+}
+
+/**
+ * Someone's free text (a requester's note), as quoted plain text under a bold label: plain_text
+ * draws no bold, links, mentions or emoji codes, so a note cannot pass for the message's own
+ * fields ("*Destination*") or its status lines; each line carries the quote bar.
+ */
+export function quotedText(label: string, text: string, max: number): KnownBlock[] {
+  const lines = visibleText(text).trim().replace(/\n{3,}/g, '\n\n').split('\n');
+  const quoted = lines.map((line) => `│ ${line}`).join('\n');
+  return [context([`*${escapeMrkdwn(label, 200)}*`]), { type: 'section', text: { ...plain(quoted, Math.min(max, LIMITS.sectionText)), emoji: false } }];
 }
 
 export function fieldsSection(fields: string[], blockId?: string): KnownBlock {

@@ -19,7 +19,7 @@ import {
   type KnownBlock,
   type ModalView,
 } from '../kit/blocks.js';
-import { formatAmount, slackDate } from '../kit/format.js';
+import { formatAmount, paymentMethodText, slackDate } from '../kit/format.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { LIMITS } from '../kit/limits.js';
 import { joinWithMore } from '../kit/cut-lists.js';
@@ -62,7 +62,7 @@ export function tradeView(v: TradeViewInput): ModalView {
       { dispatchAction: true },
     ),
   );
-  const methods = (v.paymentMethods.length > 0 ? v.paymentMethods : [DEFAULT_PAYMENT_METHOD]).map((m) => option(m === DEFAULT_PAYMENT_METHOD ? 'Account balance (user_balance)' : m, m));
+  const methods = (v.paymentMethods.length > 0 ? v.paymentMethods : [DEFAULT_PAYMENT_METHOD]).map((m) => option(paymentMethodText(m), m));
   blocks.push(input(INPUT.tradePaymentMethod, 'Pay with', staticSelect(INPUT.tradePaymentMethod, methods, 'Payment method', DEFAULT_PAYMENT_METHOD)));
   blocks.push(...quoteBlocks(v.quote));
   blocks.push(

@@ -3,6 +3,7 @@
  * what the exchange said (mapped to plain data) and the user's choices so far; the listener
  * rebuilds and views.update's the form when a choice changes the rest.
  */
+import { labelParts, shownLabel } from '../kit/display-text.js';
 import { moreOptionsHint } from '../kit/cut-lists.js';
 import { MAX_NOTE_LENGTH } from '../../domain/request.js';
 import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../kit/slack-ids.js';
@@ -105,9 +106,16 @@ function destinationBlocks(entry: CryptoEntryOption, destinations: readonly Dest
   if (destinations.length === 0) {
     return [section(`No saved address for ${esc(entry.asset)} on ${esc(entry.network)}. Addresses are added and verified in the exchange's mobile app; the API cannot add them.`)];
   }
-  const options = destinations.map((d) => option(`${d.label} · ${shortAddress(d.address)}`, d.id, destinationState(d, now)));
+  const options = destinations.map((d) => destinationOption(d, now));
   const more = moreOptionsHint(options.length, 'saved addresses for this network', "the exchange's mobile app shows the whole address book.");
   return [input(dynamicBlockId.withdrawDestination(entry.id), 'Destination', staticSelect(INPUT.withdrawDestination, options, 'Choose a saved address'), hint(more))];
+}
+
+/** "Cold wallet · 0x1234…5678"; a label mixing scripts is marked first, with the scripts named in the description. */
+function destinationOption(d: DestinationOption, now: number) {
+  const { line, warning } = labelParts(d.label);
+  const state = destinationState(d, now);
+  return option(`${warning ? '⚠ ' : ''}${line} · ${shortAddress(d.address)}`, d.id, warning ? `${warning} · ${state}` : state);
 }
 
 /** "verified", "not verified", "verified · cooldown ends in 2 h" (plain text: a duration reads the same in every zone). */
@@ -173,7 +181,7 @@ export function fiatWithdrawView(v: FiatWithdrawViewInput): ModalView {
     if (v.banks.length === 0) {
       blocks.push(section(`No bank account for ${c} on this account. Bank accounts are added on the exchange.`));
     } else {
-      const bankOptions = v.banks.map((b) => option(b.display, String(b.id), b.verified === false ? 'self-added, not verified by the exchange' : undefined));
+      const bankOptions = v.banks.map((b) => option(shownLabel(b.display), String(b.id), b.verified === false ? 'self-added, not verified by the exchange' : undefined));
       const more = moreOptionsHint(bankOptions.length, `${selected.currency} bank accounts`, `/desk banks ${selected.currency} lists them all.`);
       blocks.push(input(dynamicBlockId.fiatBank(selected.currency), 'Bank account', staticSelect(INPUT.fiatBank, bankOptions, 'Choose a bank account'), hint(more)));
     }
