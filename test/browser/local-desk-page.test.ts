@@ -239,7 +239,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     expect(entered.body.action).toMatchObject({ type: 'plain_text_input', block_id: INPUT.withdrawAmount, action_id: INPUT.withdrawAmount, value: '0.25' });
     desk.update(PEOPLE.trader.id, (s) => ({
       ...s,
-      modals: [{ id: 'V1', hash: 'h3', view: cryptoView({ selectedEntryId: 11, destinations: DESTINATIONS, summary: { currency: 'BTC', amount: '0.25', fee: '0.0005', total: '0.2505', available: '2.5' } }) as never }],
+      modals: [{ id: 'V1', hash: 'h3', view: cryptoView({ selectedEntryId: 11, destinations: DESTINATIONS, summary: { currency: 'BTC', amount: '0.25', fee: '0.0005', total: '0.2505' } }) as never }],
     }));
     await dialog.getByText('Amount 0.25 BTC + fee 0.0005 BTC = total 0.2505 BTC').waitFor();
 

@@ -163,7 +163,7 @@ describe('a look-alike label is marked wherever it is drawn', () => {
     const select = JSON.stringify(view.blocks).match(/"action_id":"withdraw_destination"[^]*?"options":\[\{"text":\{"type":"plain_text","text":"([^"]*)"/)?.[1];
     expect(select).toBe(`⚠ ${LOOKALIKE} *x* · bc1qre…0000`);
     expect(JSON.stringify(view.blocks)).toContain(`${mark}: look-alike characters? · verified`);
-    const line = withdrawalLine({ id: 1, createdAt: T0, amount: '1', asset: 'BTC', label: LOOKALIKE, address: 'bc1qx', status: 'completed' } as Parameters<typeof withdrawalLine>[0]);
+    const line = withdrawalLine({ id: '1', createdAt: T0, amount: '1', asset: 'BTC', label: LOOKALIKE, address: 'bc1qx', status: 'completed', linkExplorer: null, travelRuleStatus: null });
     expect(line).toContain(mark);
   });
 });

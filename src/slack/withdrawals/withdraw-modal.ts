@@ -45,13 +45,15 @@ export interface DestinationOption {
   cooldownUntil?: number | null;
 }
 
-/** Figures shown under the amount once the domain accepts it (domain/request.ts works them out; shown as given). */
+/**
+ * Figures shown under the amount once the domain accepts it (domain/request.ts works them out;
+ * shown as given). The available balance is shown once, above, with the currency.
+ */
 export interface WithdrawSummary {
   currency: string;
   amount: string;
   fee: string;
   total: string;
-  available: string;
 }
 
 export interface CryptoWithdrawViewInput {
@@ -128,7 +130,7 @@ export function destinationState(d: DestinationOption, now: number): string {
 function summaryBlock(s: WithdrawSummary): KnownBlock {
   const c = esc(s.currency);
   return section(
-    `Amount *${formatAmount(s.amount, c)}* + fee ${formatAmount(s.fee, c)} = total *${formatAmount(s.total, c)}* · available ${formatAmount(s.available, c)}`,
+    `Amount *${formatAmount(s.amount, c)}* + fee ${formatAmount(s.fee, c)} = total *${formatAmount(s.total, c)}*`,
     BLOCK.withdrawSummary,
   );
 }
