@@ -226,12 +226,17 @@ async function trade(scene: Scene, stage: Stage, ctx: RenderContext, afterExpiry
 
   const quoted = await scene.act(
     tara,
-    { does: `Tara fills in buy ${TRADE.quantity} BTC from the account balance with ${TRADE.slippagePercent}% slippage, and clicks Get a quote`, filled: tradeShown(TRADE), until: { call: viewUpdated(form.id), what: 'the indicative quote in the form' } },
+    {
+      does: `Tara fills in buy ${TRADE.quantity} BTC from the account balance with ${TRADE.slippagePercent}% slippage: the quote is fetched as she types the quantity`,
+      filled: tradeShown(TRADE),
+      until: { call: viewUpdated(form.id), what: 'the indicative quote in the form' },
+    },
     () =>
       requester.blockAction({
         userId: tara.id,
-        actionId: ACTION.tradeRefreshQuote,
-        value: 'refresh',
+        actionId: INPUT.tradeQuantity,
+        blockId: INPUT.tradeQuantity,
+        action: { type: 'plain_text_input', action_id: INPUT.tradeQuantity, block_id: INPUT.tradeQuantity, value: TRADE.quantity, action_ts: String(Date.now() / 1000) },
         container: { type: 'view', viewId: form.id, view: { hash: form.hash, private_metadata: form.private_metadata, callback_id: form.callback_id, state: { values } } },
       }),
   );

@@ -142,6 +142,8 @@ export interface TextInputOptions {
   minLength?: number;
   /** Refresh the modal when Enter is pressed in this field (block_actions). */
   dispatchOnEnter?: boolean;
+  /** Refresh it also when the person pauses typing (Slack's on_character_entered), without Enter. */
+  dispatchWhileTyping?: boolean;
 }
 
 export function textInput(actionId: string, opts: TextInputOptions = {}): types.PlainTextInput {
@@ -153,7 +155,11 @@ export function textInput(actionId: string, opts: TextInputOptions = {}): types.
     ...(opts.multiline ? { multiline: true } : {}),
     max_length: Math.min(opts.maxLength ?? LIMITS.plainTextInputMax, LIMITS.plainTextInputMax),
     ...(opts.minLength !== undefined ? { min_length: opts.minLength } : {}),
-    ...(opts.dispatchOnEnter ? { dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] } } : {}),
+    ...(opts.dispatchWhileTyping
+      ? { dispatch_action_config: { trigger_actions_on: ['on_enter_pressed', 'on_character_entered'] } }
+      : opts.dispatchOnEnter
+        ? { dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] } }
+        : {}),
   };
 }
 
