@@ -87,8 +87,9 @@ describe('/trade', () => {
   });
 
   it('asks for the quote as pair and quantity are typed (no Enter, no button), and again when the payment method changes', async () => {
-    const view = (await open()) as View & { blocks: { block_id?: string; dispatch_action?: boolean; element?: { dispatch_action_config?: { trigger_actions_on: string[] } } }[] };
-    const block = (id: string) => view.blocks.find((b) => b.block_id === id);
+    const view = await open();
+    type Input = { block_id?: string; dispatch_action?: boolean; element?: { dispatch_action_config?: { trigger_actions_on: string[] } } };
+    const block = (id: string) => (view.blocks as unknown as Input[]).find((b) => b.block_id === id);
     for (const id of [INPUT.tradePair, INPUT.tradeQuantity]) {
       expect(block(id)?.dispatch_action).toBe(true);
       expect(block(id)?.element?.dispatch_action_config?.trigger_actions_on).toEqual(['on_enter_pressed', 'on_character_entered']);

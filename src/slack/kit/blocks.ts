@@ -26,8 +26,8 @@ export interface MessagePayload {
 
 export const plain = (text: string, max: number = LIMITS.sectionText): PlainTextElement => ({ type: 'plain_text', text: cutPlain(text, max), emoji: true });
 
-/** mrkdwn from already-escaped text, cut to `max` (cutting keeps entities whole only if escaped by escapeMrkdwn). */
-export const md = (text: string, max: number = LIMITS.sectionText): MrkdwnElement => ({ type: 'mrkdwn', text: cutMrkdwn(text, max) });
+/** mrkdwn from already-escaped text, cut to `max`; bidi and zero-width characters dropped here too (display-text.ts). */
+export const md = (text: string, max: number = LIMITS.sectionText): MrkdwnElement => ({ type: 'mrkdwn', text: cutMrkdwn(visibleText(text), max) });
 
 /** Cut trusted mrkdwn without breaking a trailing `<…>` token or `&…;` entity. */
 export function cutMrkdwn(text: string, max: number): string {
@@ -208,7 +208,7 @@ export function modal(blocks: KnownBlock[], opts: ModalOptions): ModalView {
 
 /** Blocks for a message, at most Slack's 50. */
 export function message(text: string, blocks: KnownBlock[]): MessagePayload {
-  return { text: cutMrkdwn(text, LIMITS.messageText), blocks: fitBlocks(blocks, LIMITS.messageBlocks, `a message holds at most ${LIMITS.messageBlocks} blocks.`) };
+  return { text: cutMrkdwn(visibleText(text), LIMITS.messageText), blocks: fitBlocks(blocks, LIMITS.messageBlocks, `a message holds at most ${LIMITS.messageBlocks} blocks.`) };
 }
 
 /**
