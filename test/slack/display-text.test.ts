@@ -13,8 +13,9 @@ import { withdrawalLine } from '../../src/slack/listings/listing-lines.js';
 import { mixesScripts, oneLine, shownLabel, visibleText } from '../../src/slack/kit/display-text.js';
 import { BLOCK } from '../../src/slack/kit/slack-ids.js';
 import { limitViolations } from './support/block-limits.js';
+import { cryptoRequest, T0 } from './support/approval-inputs.js';
+import type { CryptoWithdrawalView } from '../../src/slack/approvals/request-view.js';
 
-const T0 = Date.UTC(2024, 4, 1, 14, 3, 0);
 const RLO = '\u202E';
 const PDF = '\u202C';
 const ZWSP = '\u200B';
@@ -24,25 +25,8 @@ const LOOKALIKE = 'C\u043Eld wallet';
 const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF]/u;
 
 function withdrawal(label: string, note: string | null): ApprovalMessageInput {
-  return {
-    requestId: 'R7K2QX',
-    requesterId: 'U0REQ0001',
-    createdAt: T0,
-    expiresAt: T0 + 86_400_000,
-    request: {
-      kind: 'crypto_withdrawal',
-      asset: 'BTC',
-      network: 'Bitcoin',
-      amount: '1.5',
-      fee: '0.0005',
-      total: '1.5005',
-      destination: { label, address: 'bc1qrealdestination000000000000000000000' },
-      note,
-    },
-    requiredApprovals: 2,
-    approvals: [],
-    sandbox: false,
-  };
+  const base = cryptoRequest();
+  return { ...base, request: { ...(base.request as CryptoWithdrawalView), destination: { label, address: 'bc1qrealdestination000000000000000000000' }, note } };
 }
 
 type Block = { type: string; block_id?: string; text?: { type: string; text: string; emoji?: boolean }; fields?: { text: string }[]; elements?: { type: string; text: string }[] };
