@@ -2,6 +2,7 @@
  * The cast of `npm run demo`: a small desk with ids in Slack's format, so the bot's role checks
  * run exactly as in a workspace, and the names the transcript shows instead of the ids.
  */
+import { DESK_CHANNEL_NAMES } from '../runtime/preview-cast.js';
 
 export interface Person {
   id: string;
@@ -22,11 +23,12 @@ export interface Channel {
   name: string;
 }
 
+/** The local desk's channels by name (DESK_CHANNEL_NAMES), with the demo's own ids. */
 export const CHANNELS = {
-  approvals: { id: 'CDESKAPPRV', name: 'desk-approvals' },
-  compliance: { id: 'CCOMPLIANC', name: 'compliance' },
+  approvals: { id: 'CDESKAPPRV', name: DESK_CHANNEL_NAMES.approvals },
+  compliance: { id: 'CCOMPLIANC', name: DESK_CHANNEL_NAMES.compliance },
   /** Where Tara types her slash commands. */
-  trading: { id: 'CTRADING01', name: 'trading' },
+  commands: { id: 'CDESKCMDS1', name: DESK_CHANNEL_NAMES.commands },
 } as const satisfies Record<string, Channel>;
 
 /** Everyone's time zone: the desk sits in one office. */

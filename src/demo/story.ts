@@ -97,8 +97,8 @@ function viewOf(call: FakeSlackCall | undefined): { id: string; hash: string; pr
 
 async function balances(scene: Scene): Promise<void> {
   scene.transcript.step('Tara checks the balances');
-  await scene.act(PEOPLE.tara, { does: 'Tara types /balances in #trading', until: { call: answeredTo(PEOPLE.tara), what: "the balances (Tara's ephemeral answer)" } }, (cue) =>
-    scene.stage.requester.command({ command: '/balances', userId: PEOPLE.tara.id, channelId: CHANNELS.trading.id, responseUrl: cue.responseUrl }),
+  await scene.act(PEOPLE.tara, { does: `Tara types /balances in #${CHANNELS.commands.name}`, until: { call: answeredTo(PEOPLE.tara), what: "the balances (Tara's ephemeral answer)" } }, (cue) =>
+    scene.stage.requester.command({ command: '/balances', userId: PEOPLE.tara.id, channelId: CHANNELS.commands.id, responseUrl: cue.responseUrl }),
   );
 }
 
@@ -120,7 +120,7 @@ async function askWithdrawal(scene: Scene): Promise<Approvable> {
   const opened = await scene.act(
     tara,
     { does: 'Tara types /withdraw crypto: a modal opens at once and fills in when the exchange has answered', until: { call: (c) => c.method === 'views.update' && isObject(c.args.view) && c.args.view.callback_id === CALLBACK.withdrawCrypto, what: 'the filled withdrawal form' } },
-    (cue) => requester.command({ command: '/withdraw', text: 'crypto', userId: tara.id, channelId: CHANNELS.trading.id, responseUrl: cue.responseUrl }),
+    (cue) => requester.command({ command: '/withdraw', text: 'crypto', userId: tara.id, channelId: CHANNELS.commands.id, responseUrl: cue.responseUrl }),
   );
   let form = viewOf(opened.sign);
 
@@ -219,19 +219,24 @@ async function trade(scene: Scene, stage: Stage, ctx: RenderContext, afterExpiry
   scene.transcript.step(`Tara buys ${TRADE.quantity} BTC with USD, at most ${TRADE.slippagePercent}% above the quote`);
 
   const opened = await scene.act(tara, { does: `Tara types /trade ${TRADE.pair}`, until: { call: (c) => c.method === 'views.open', what: 'the trade form' } }, (cue) =>
-    requester.command({ command: '/trade', text: TRADE.pair, userId: tara.id, channelId: CHANNELS.trading.id, responseUrl: cue.responseUrl }),
+    requester.command({ command: '/trade', text: TRADE.pair, userId: tara.id, channelId: CHANNELS.commands.id, responseUrl: cue.responseUrl }),
   );
   let form = viewOf(opened.sign);
   const values = tradeValues(TRADE);
 
   const quoted = await scene.act(
     tara,
-    { does: `Tara fills in buy ${TRADE.quantity} BTC from the account balance with ${TRADE.slippagePercent}% slippage, and clicks Get a quote`, filled: tradeShown(TRADE), until: { call: viewUpdated(form.id), what: 'the indicative quote in the form' } },
+    {
+      does: `Tara fills in buy ${TRADE.quantity} BTC from the account balance with ${TRADE.slippagePercent}% slippage: the quote is fetched as she types the quantity`,
+      filled: tradeShown(TRADE),
+      until: { call: viewUpdated(form.id), what: 'the indicative quote in the form' },
+    },
     () =>
       requester.blockAction({
         userId: tara.id,
-        actionId: ACTION.tradeRefreshQuote,
-        value: 'refresh',
+        actionId: INPUT.tradeQuantity,
+        blockId: INPUT.tradeQuantity,
+        action: { type: 'plain_text_input', action_id: INPUT.tradeQuantity, block_id: INPUT.tradeQuantity, value: TRADE.quantity, action_ts: String(Date.now() / 1000) },
         container: { type: 'view', viewId: form.id, view: { hash: form.hash, private_metadata: form.private_metadata, callback_id: form.callback_id, state: { values } } },
       }),
   );

@@ -20,6 +20,9 @@ export const PREVIEW_IDS = {
   commandChannel: 'CPREVDESK01',
 } as const;
 
+/** The desk's channel names, one definition for the local desk and `npm run demo`. */
+export const DESK_CHANNEL_NAMES = { commands: 'desk', approvals: 'desk-approvals', compliance: 'compliance' } as const;
+
 export const PREVIEW_PEOPLE: readonly Person[] = [
   { id: PREVIEW_IDS.trader, name: 'Tara Trader', initials: 'TT', role: 'trader', tz: 'Asia/Singapore' },
   { id: PREVIEW_IDS.approvers[0], name: 'Ana Approver', initials: 'AA', role: 'approver', tz: 'Europe/London' },
@@ -32,9 +35,9 @@ export const PREVIEW_PEOPLE: readonly Person[] = [
 export const PREVIEW_CAST: Cast = {
   people: [...PREVIEW_PEOPLE],
   channels: [
-    { id: PREVIEW_IDS.commandChannel, name: 'desk', kind: 'channel', purpose: 'Type slash commands here: /withdraw, /trade, /balances, /desk, /counterparty' },
-    { id: PREVIEW_IDS.approvalChannel, name: 'desk-approvals', kind: 'channel', purpose: 'Every request, its approvals and its outcome, one thread each' },
-    { id: PREVIEW_IDS.complianceChannel, name: 'compliance', kind: 'channel', purpose: 'Incoming deposits that need counterparty information' },
+    { id: PREVIEW_IDS.commandChannel, name: DESK_CHANNEL_NAMES.commands, kind: 'channel', purpose: 'Type slash commands here: /withdraw, /trade, /balances, /desk, /counterparty' },
+    { id: PREVIEW_IDS.approvalChannel, name: DESK_CHANNEL_NAMES.approvals, kind: 'channel', purpose: 'Every request, its approvals and its outcome, one thread each' },
+    { id: PREVIEW_IDS.complianceChannel, name: DESK_CHANNEL_NAMES.compliance, kind: 'channel', purpose: 'Incoming deposits that need counterparty information' },
   ],
   commandChannel: PREVIEW_IDS.commandChannel,
   botName: 'Desk Bot',

@@ -142,7 +142,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the desk's story in Chromium, ag
     await openChannel('#desk-approvals');
     const asked = request(WITHDRAWAL);
     await asked.getByText('0 of 2 approvals so far').waitFor();
-    expect(await asked.innerText()).toContain('Note: Sweep to cold storage before the weekend');
+    expect(await asked.innerText()).toMatch(/Note from the requester, as typed\n+│ Sweep to cold storage before the weekend/);
   }, 20_000);
 
   it("an outsider's and the trader's own Approve are refused with the bot's words, each to them alone", async () => {
@@ -190,10 +190,10 @@ describe.skipIf(noBrowserReason !== undefined)(`the desk's story in Chromium, ag
     await openChannel('#desk');
     await type('#desk', '/trade BTC-USD');
     const form = page.getByRole('dialog', { name: 'Trade' });
+    // As a new trader does: the quantity, then the slippage; the quote comes without "Get a quote".
     await form.getByRole('textbox', { name: 'Quantity', exact: true }).fill('0.1');
-    await form.getByRole('button', { name: 'Get a quote' }).click();
+    await form.getByRole('textbox', { name: 'Or slippage from the indicative price, in %' }).fill('0.5');
     await form.getByText(/^Indicative: buy 0\.1 BTC of BTC-USD at [\d,.]+ USD$/).waitFor();
-    await form.getByRole('textbox', { name: 'Or slippage from the indicative price (%)' }).fill('0.5');
     await shot('06-trade-form');
     await form.getByRole('button', { name: 'Ask for approval' }).click();
     await page.getByRole('dialog', { name: 'Trade' }).getByText(/is waiting for approval/).waitFor();

@@ -79,10 +79,10 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     const pending = pendingMessage();
     await pending.getByRole('heading', { name: 'Crypto withdrawal · 0.25 BTC to Cold wallet' }).waitFor();
     const text = await pending.innerText();
-    // Mentions by name, the date token in the trader's zone (Singapore, UTC+8), user text unescaped.
-    expect(text).toContain('@Tina Trader May 1, 2024 10:03 PM');
-    expect(text).toContain('Note: Before the weekend <please>');
-    expect(text).toContain('Expires May 1, 2024 11:03 PM unless approved.');
+    // Mentions by name, the date token in the trader's zone (Singapore, UTC+8) and named, user text unescaped.
+    expect(text).toContain('@Tina Trader May 1, 2024 10:03 PM GMT+8');
+    expect(text).toMatch(/Note from the requester, as typed\n+│ Before the weekend <please>/);
+    expect(text).toContain('Expires May 1, 2024 11:03 PM GMT+8 unless approved.');
     expect(text).not.toContain('Only visible to you');
     for (const name of ['Approve', 'Reject', 'Cancel']) await pending.getByRole('button', { name, exact: true }).waitFor();
 
@@ -239,7 +239,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     expect(entered.body.action).toMatchObject({ type: 'plain_text_input', block_id: INPUT.withdrawAmount, action_id: INPUT.withdrawAmount, value: '0.25' });
     desk.update(PEOPLE.trader.id, (s) => ({
       ...s,
-      modals: [{ id: 'V1', hash: 'h3', view: cryptoView({ selectedEntryId: 11, destinations: DESTINATIONS, summary: { currency: 'BTC', amount: '0.25', fee: '0.0005', total: '0.2505', available: '2.5' } }) as never }],
+      modals: [{ id: 'V1', hash: 'h3', view: cryptoView({ selectedEntryId: 11, destinations: DESTINATIONS, summary: { currency: 'BTC', amount: '0.25', fee: '0.0005', total: '0.2505' } }) as never }],
     }));
     await dialog.getByText('Amount 0.25 BTC + fee 0.0005 BTC = total 0.2505 BTC').waitFor();
 
@@ -452,7 +452,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
     expect(new URL(page.url()).searchParams.get('as')).toBe(PEOPLE.approver1.id);
     await channel('#desk-approvals').click();
     // Alex reads in London (UTC+1 in May).
-    await pendingMessage().getByText('@Tina Trader May 1, 2024 3:03 PM').waitFor();
+    await pendingMessage().getByText(/@Tina Trader May 1, 2024 3:03 PM (GMT\+1|BST)/).waitFor();
     expect(await log('#desk-approvals').getByText('You cannot approve your own request.').count()).toBe(0);
 
     await channel(LABELS.home).click();

@@ -37,7 +37,10 @@ describe('npm run demo', () => {
     expect(all).toMatch(/Amount 0\.05 BTC \+ fee 0\.0002 BTC = total 0\.0502 BTC/);
     const [withdrawal, tradeMessage] = blocksUnder(lines, '#desk-approvals · everyone ');
     expect(withdrawal).toEqual(expect.arrayContaining(['▌Crypto withdrawal · 0.05 BTC to Treasury cold storage', expect.stringMatching(/^Requested by: @Tara /), '[Approve] [Reject] [Cancel]']));
-    expect(withdrawal).toContain('Note: Sweep to cold storage after the Friday OTC settlement & fees');
+    // The requester's words come after the fields, quoted as plain text.
+    const noteAt = withdrawal!.indexOf('Note from the requester, as typed');
+    expect(noteAt).toBeGreaterThan(withdrawal!.findIndex((l) => l.startsWith('Destination: ')));
+    expect(withdrawal![noteAt + 1]).toBe('│ Sweep to cold storage after the Friday OTC settlement & fees');
 
     // 3. refusals to the one who clicked; progress in place; the thread follows the exchange.
     expect(blocksUnder(lines, 'Tara (only you) ')[1]).toEqual([`🚫 ${REFUSAL_MESSAGES.own_request}`]);

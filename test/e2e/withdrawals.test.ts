@@ -10,7 +10,7 @@ import { findApprovalMessage } from '../../src/slack/approvals/approval-notifier
 import { stateOf, type StateValues } from '../slack/support/signed-requests.js';
 import { click, createdRequestId, openWithdrawForm, requestCrypto, submitView } from './support/flows.js';
 import { limitViolations } from '../slack/support/block-limits.js';
-import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, startDeskBot, textOf, threadTexts, USERS, APPROVAL_CHANNEL, type DeskBot } from './support/desk-bot.js';
+import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, mrkdwnOf, startDeskBot, textOf, threadTexts, USERS, APPROVAL_CHANNEL, type DeskBot } from './support/desk-bot.js';
 
 let d: DeskBot;
 beforeEach(async () => {
@@ -27,11 +27,11 @@ describe('crypto withdrawal, from /withdraw to completed', () => {
     const posted = approvalPosts(d.fake);
     expect(posted).toHaveLength(1);
     const text = textOf(posted[0]!);
-    // Amount, fee and total; the note is escaped; the sandbox banner is on.
+    // Amount, fee and total; the note is quoted plain text, where Slack reads no token; the sandbox banner is on.
     expect(text).toContain('150.12 USDT');
     expect(text).toContain('151.12 USDT');
-    expect(text).toContain('&lt;!channel&gt; &amp; co');
-    expect(text).not.toContain('<!channel>');
+    expect(text).toContain('{"type":"plain_text","text":"│ OTC settlement <!channel> & co","emoji":false}');
+    expect(mrkdwnOf(posted[0]!)).not.toContain('<!channel>');
     expect(msg.blocks[0]!.block_id).toBe(BLOCK.sandboxBanner);
     expect(limitViolations(msg.blocks)).toEqual([]);
     // Persisted where the message is, before anything else refers to it.

@@ -16,32 +16,9 @@ import { cutPlain, escapeMrkdwn, link } from '../../src/slack/kit/mrkdwn.js';
 import { statusLineFor, threadPost } from '../../src/slack/approvals/thread-status.js';
 import { ACTION, BLOCK } from '../../src/slack/kit/slack-ids.js';
 import { limitViolations, viewViolations } from './support/block-limits.js';
+import { cryptoRequest, T0 } from './support/approval-inputs.js';
 
-const T0 = Date.UTC(2024, 4, 1, 14, 3, 0);
 type Block = { type: string; block_id?: string; elements?: { type: string; action_id?: string; value?: string; text?: { text: string } }[] };
-
-function cryptoRequest(overrides: Partial<ApprovalMessageInput> = {}): ApprovalMessageInput {
-  return {
-    requestId: 'R7K2QX',
-    requesterId: 'U0REQ0001',
-    createdAt: T0,
-    expiresAt: T0 + 86_400_000,
-    request: {
-      kind: 'crypto_withdrawal',
-      asset: 'BTC',
-      network: 'Bitcoin',
-      amount: '1.5',
-      fee: '0.0005',
-      total: '1.5005',
-      destination: { label: 'Cold wallet', address: '0x1234567890abcdef1234567890abcdef12345678' },
-      note: 'Settlement for desk',
-    },
-    requiredApprovals: 2,
-    approvals: [],
-    sandbox: false,
-    ...overrides,
-  };
-}
 
 /** Every mrkdwn text object anywhere in the blocks. */
 function mrkdwnTexts(node: unknown): string[] {

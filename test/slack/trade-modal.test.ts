@@ -86,6 +86,21 @@ describe('/trade', () => {
     expect(res.json).toMatchObject({ response_action: 'update', view: { callback_id: CALLBACK.notice } });
   });
 
+  it('asks for the quote as pair and quantity are typed (no Enter, no button), and again when the payment method changes', async () => {
+    const view = await open();
+    type Input = { block_id?: string; dispatch_action?: boolean; element?: { dispatch_action_config?: { trigger_actions_on: string[] } } };
+    const block = (id: string) => (view.blocks as unknown as Input[]).find((b) => b.block_id === id);
+    for (const id of [INPUT.tradePair, INPUT.tradeQuantity]) {
+      expect(block(id)?.dispatch_action).toBe(true);
+      expect(block(id)?.element?.dispatch_action_config?.trigger_actions_on).toEqual(['on_enter_pressed', 'on_character_entered']);
+    }
+    expect(block(INPUT.tradePaymentMethod)?.dispatch_action).toBe(true);
+    const before = quotes.length;
+    const other = { ...form({ pair: 'BTC-SGD', quantity: '0.5' }), [INPUT.tradePaymentMethod]: { [INPUT.tradePaymentMethod]: stateOf.select('card') } };
+    await change(view, INPUT.tradePaymentMethod, other);
+    expect(quotes.slice(before)).toEqual([expect.objectContaining({ quantity: '0.5', payment_method: 'card' })]);
+  });
+
   it('refuses an unknown pair and a bad quantity under their fields', async () => {
     const view = await open();
     const res = await submit(view, form({ pair: 'DOGE-SGD', quantity: '1,5', limit: '1' }));

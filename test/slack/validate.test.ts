@@ -84,7 +84,7 @@ describe('checkCryptoWithdrawal', () => {
       const block = renderWithdrawForm(data, values, { now, sandbox: false, privateMetadata: '{}' }).blocks.find((b) => b.block_id === BLOCK.withdrawSummary) as { text?: { text: string } } | undefined;
       return block?.text?.text;
     };
-    expect(summaryOf('0.50')).toBe('Amount *0.5 BTC* + fee 0.0005 BTC = total *0.5005 BTC* · available 1.2 BTC');
+    expect(summaryOf('0.50')).toBe('Amount *0.5 BTC* + fee 0.0005 BTC = total *0.5005 BTC*');
     expect(summaryOf('1.123456789')).toBe(`:warning: ${refusal(cryptoWithdrawalAmount(facts, '1.123456789'))}`);
   });
 });

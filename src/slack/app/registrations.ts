@@ -64,6 +64,7 @@ export const ACTION_LISTENERS: Record<string, Factory<SlackActionMiddlewareArgs<
   [INPUT.tradeSide]: tradeRefreshAction,
   [INPUT.tradeQuantity]: tradeRefreshAction,
   [INPUT.tradeQuantityCurrency]: tradeRefreshAction,
+  [INPUT.tradePaymentMethod]: tradeRefreshAction,
   [ACTION.tradeRefreshQuote]: tradeRefreshAction,
   [ACTION.lookAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.sendAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,

@@ -12,13 +12,15 @@ import {
   fieldsSection,
   header,
   message,
+  quotedText,
   sandboxBanner,
   section,
   type KnownBlock,
   type MessagePayload,
 } from '../kit/blocks.js';
-import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
-import { code, escapeMrkdwn, link, mention } from '../kit/mrkdwn.js';
+import { formatAmount, paymentMethodText, shortAddress, slackDate } from '../kit/format.js';
+import { code, escapeMrkdwn, labelMrkdwn, link, mention } from '../kit/mrkdwn.js';
+import { shownLabel } from '../kit/display-text.js';
 import { decisionsBlock, questionBlocks, type QuestionView } from './person-question.js';
 import type { PersonDecisionRecord } from '../../domain/record.js';
 import { KIND_LABEL, tradeQuantityCurrency, type Approval, type BankAccountView, type Decision, type RequestView, type StatusLine } from './request-view.js';
@@ -71,15 +73,14 @@ export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
 /**
  * Summary and detail blocks of a request, shared by the message and the App Home cards. `idSuffix`
  * keeps block ids unique where several requests share one view (App Home): Slack refuses repeats.
+ * The requester's own words come after every field, quoted as plain text (quotedText).
  */
 export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'requesterId' | 'createdAt' | 'request'>, idSuffix = ''): KnownBlock[] {
   const fields = [`*Requested by*\n${mention(input.requesterId)} ${slackDate(input.createdAt)}`, `*Request*\n${code(input.requestId, 40)}`, ...detailFields(input.request)];
   const blocks: KnownBlock[] = [fieldsSection(fields, BLOCK.approvalSummary + idSuffix)];
-  const extra: string[] = [];
   const { note, purpose } = input.request;
-  if (purpose) extra.push(`*Purpose:* ${escapeMrkdwn(purpose, 1_000)}`);
-  if (note) extra.push(`*Note:* ${escapeMrkdwn(note, 1_500)}`);
-  if (extra.length > 0) blocks.push(section(extra.join('\n')));
+  if (purpose) blocks.push(...quotedText('Purpose, as the requester typed it', purpose, 1_000));
+  if (note) blocks.push(...quotedText('Note from the requester, as typed', note, 1_500));
   return blocks;
 }
 
@@ -151,9 +152,9 @@ export function statusLineText(status: StatusLine): string {
 export function headline(r: RequestView): string {
   switch (r.kind) {
     case 'crypto_withdrawal':
-      return `${formatAmount(r.amount, r.asset)} to ${r.destination.label}`;
+      return `${formatAmount(r.amount, r.asset)} to ${shownLabel(r.destination.label)}`;
     case 'fiat_withdrawal':
-      return `${formatAmount(r.amount, r.currency)} to ${r.bankAccount.display}`;
+      return `${formatAmount(r.amount, r.currency)} to ${shownLabel(r.bankAccount.display)}`;
     case 'trade': {
       const [base = r.symbol, counter = ''] = r.symbol.split('-');
       const verb = r.side === 'buy' ? 'Buy' : 'Sell';
@@ -162,7 +163,7 @@ export function headline(r: RequestView): string {
       return currency === base ? `${verb} ${formatAmount(r.quantity, base)} ${other} ${counter}` : `${verb} ${base} for ${formatAmount(r.quantity, currency)}`;
     }
     case 'bank_account_removal':
-      return r.bankAccount.display;
+      return shownLabel(r.bankAccount.display);
   }
 }
 
@@ -173,7 +174,7 @@ function detailFields(r: RequestView): string[] {
         `*Amount*\n${formatAmount(r.amount, esc(r.asset))} (${esc(r.network)})`,
         `*Fee*\n${formatAmount(r.fee, esc(r.asset))}`,
         `*Total*\n*${formatAmount(r.total, esc(r.asset))}*`,
-        `*Destination*\n${esc(r.destination.label)}\n${code(r.destination.address, 300)}${r.destination.addressTag ? `\nTag/memo ${code(r.destination.addressTag, 100)}` : ''}`,
+        `*Destination*\n${labelMrkdwn(r.destination.label, 300)}\n${code(r.destination.address, 300)}${r.destination.addressTag ? `\nTag/memo ${code(r.destination.addressTag, 100)}` : ''}`,
       ];
     case 'fiat_withdrawal':
       return [
@@ -192,7 +193,7 @@ function detailFields(r: RequestView): string[] {
         `*Indicative price*\n${formatAmount(r.quote.price, esc(counter))}`,
         `*Worst acceptable price*\n${limitWord} ${formatAmount(r.limitPrice, esc(counter))}${slippage}`,
         `*Quote expires*\n${slackDate(r.quote.expiresAt, '{time_secs}')} (re-quoted within the limit on execution)`,
-        `*Paid from*\n${esc(r.paymentMethod)}`,
+        `*Paid from*\n${esc(paymentMethodText(r.paymentMethod))}`,
       ];
     }
     case 'bank_account_removal':
@@ -201,7 +202,7 @@ function detailFields(r: RequestView): string[] {
 }
 
 function bankText(bank: BankAccountView): string {
-  return esc(bank.display);
+  return labelMrkdwn(bank.display, 300);
 }
 
 /** 50 -> "0.5%". */

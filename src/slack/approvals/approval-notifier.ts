@@ -19,7 +19,7 @@ import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './from-re
 import { withSandboxBanner, type MessagePayload } from '../kit/blocks.js';
 import { decisionDm, outcomeDm } from '../kit/notices.js';
 import { decisionLine } from './person-question.js';
-import { threadPost, type ExecutedThing, type ThreadEvent } from './thread-status.js';
+import { orderText, threadPost, type ExecutedThing, type ThreadEvent } from './thread-status.js';
 import type { SlackClient } from '../app/slack-context.js';
 import { BLOCK } from '../kit/slack-ids.js';
 import { DEFAULT_SLACK_RETRY, RECIPIENT_REFUSALS, SlackDeliveryError, withSlackRetry, type SlackRetryOptions } from '../app/slack-retry.js';
@@ -247,11 +247,10 @@ export function dmOf(event: DeskEvent): MessagePayload | undefined {
       return outcomeDm({ requestId: r.id, request: viewOf(r), outcome: { kind: 'failed', at: event.at, reason: event.reason } });
     case 'request.completed': {
       const order = orderResultOf(r);
-      const orderText = order ? `Order ${order.orderId}${order.price ? ` at ${order.price}` : ''}.` : undefined;
       return outcomeDm({
         requestId: r.id,
         request: viewOf(r),
-        outcome: { kind: 'completed', at: event.at, explorerUrl: r.remote?.linkExplorer ?? null, ...(orderText ? { orderText } : {}) },
+        outcome: { kind: 'completed', at: event.at, explorerUrl: r.remote?.linkExplorer ?? null, ...(order ? { orderText: `Filled as ${orderText(order)}.` } : {}) },
       });
     }
     default:

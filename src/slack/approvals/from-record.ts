@@ -8,7 +8,7 @@ import { approvalMessage, type ApprovalMessageInput } from './approval-message.j
 import type { HomeRequest } from '../home/home-view.js';
 import type { MessagePayload } from '../kit/blocks.js';
 import type { Decision, RequestView, StatusLine } from './request-view.js';
-import type { OrderResult } from './thread-status.js';
+import { orderText, type OrderResult } from './thread-status.js';
 import type { QuestionView } from './person-question.js';
 
 const APPROVED_OR_LATER = new Set(['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed']);
@@ -40,6 +40,7 @@ export function orderResultOf(r: DeskRequest): OrderResult | undefined {
     orderId: r.execution.exchangeId,
     status: r.remote?.status ?? 'submitted',
     price: f.price ?? null,
+    priceCurrency: r.snapshot.kind === 'trade' ? (r.snapshot.symbol.split('-')[1] ?? null) : null,
     fee: f.fee ?? null,
     feeCurrency: f.feeCurrency ?? null,
     netAmount: f.netAmount ?? null,
@@ -66,8 +67,7 @@ export function statusOf(r: DeskRequest): StatusLine | undefined {
       return { text: `Status: ${remoteText(r)}`, tone: 'progress', at, ...explorer };
     case 'completed': {
       const order = orderResultOf(r);
-      const price = order?.price ? ` at ${order.price}` : '';
-      return { text: order ? `Completed: order ${order.orderId}${price}` : 'Completed', tone: 'success', at, ...explorer };
+      return { text: order ? `Completed: ${orderText(order)}` : 'Completed', tone: 'success', at, ...explorer };
     }
     case 'failed':
       return { text: `Failed: ${r.failure?.reason ?? 'no reason recorded'}`, tone: 'failure', at };

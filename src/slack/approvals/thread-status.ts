@@ -3,7 +3,7 @@
  * matching status line of the main message, from one description of what happened.
  */
 import { context, message, section, type MessagePayload } from '../kit/blocks.js';
-import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
+import { amountText, formatAmount, shortAddress, slackDate } from '../kit/format.js';
 import { code, escapeMrkdwn, link } from '../kit/mrkdwn.js';
 import type { StatusLine } from './request-view.js';
 
@@ -11,10 +11,17 @@ export interface OrderResult {
   orderId: string;
   status: string;
   price?: string | null;
+  /** The pair's counter currency, which the price is in. */
+  priceCurrency?: string | null;
   fee?: string | null;
   feeCurrency?: string | null;
   netAmount?: string | null;
   receivedCurrency?: string | null;
+}
+
+/** "order 9f3c… at 65,299.46 USD": an order in plain words (status lines and DMs escape it). */
+export function orderText(o: Pick<OrderResult, 'orderId' | 'price' | 'priceCurrency'>): string {
+  return `order ${o.orderId}${o.price ? ` at ${amountText(o.price, o.priceCurrency ?? undefined)}` : ''}`;
 }
 
 /** Something that happened to an approved request. Texts inside are escaped by the builder. */
@@ -97,7 +104,7 @@ function completedDetail(e: Extract<ThreadEvent, { type: 'completed' }>): string
   if (e.order) {
     const o = e.order;
     parts.push(`Order ${code(o.orderId, 80)} ${esc(o.status)}`);
-    if (o.price) parts.push(`price ${formatAmount(o.price)}`);
+    if (o.price) parts.push(`price ${formatAmount(o.price, esc(o.priceCurrency ?? ''))}`.trimEnd());
     if (o.netAmount) parts.push(`received ${formatAmount(o.netAmount, esc(o.receivedCurrency ?? ''))}`.trimEnd());
     if (o.fee) parts.push(`fee ${formatAmount(o.fee, esc(o.feeCurrency ?? ''))}`.trimEnd());
   }
@@ -110,16 +117,16 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
     case 'executing':
       return { text: 'Executing on the exchange', tone: 'progress', at: e.at };
     case 'requoted':
-      return { text: `Re-quoted at ${e.newPrice} ${e.counter}, within the limit: ordering`, tone: 'progress', at: e.at };
+      return { text: `Re-quoted at ${amountText(e.newPrice, e.counter)}, within the limit: ordering`, tone: 'progress', at: e.at };
     case 'requote_beyond_limit':
-      return { text: `Re-quoted at ${e.newPrice} ${e.counter}, beyond the limit ${e.limitPrice}: needs approval again`, tone: 'warning', at: e.at };
+      return { text: `Re-quoted at ${amountText(e.newPrice, e.counter)}, beyond the limit ${amountText(e.limitPrice, e.counter)}: needs approval again`, tone: 'warning', at: e.at };
     case 'submitted':
       return { text: `Submitted: ${e.status}`, tone: 'progress', at: e.at };
     case 'status_changed':
       return { text: `Status: ${e.to}${e.detail ? ` (${e.detail})` : ''}`, tone: 'progress', at: e.at };
     case 'completed':
       return {
-        text: e.order ? `Completed: order ${e.order.orderId}` : 'Completed',
+        text: e.order ? `Completed: ${orderText(e.order)}` : 'Completed',
         tone: 'success',
         at: e.at,
         ...(e.explorerUrl ? { link: { url: e.explorerUrl, label: 'explorer' } } : {}),

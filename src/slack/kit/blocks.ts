@@ -6,6 +6,7 @@ import type { types } from '@slack/bolt';
 import { LIMITS } from './limits.js';
 import { cutPlain, escapeMrkdwn } from './mrkdwn.js';
 import { moreNote } from './more-note.js';
+import { visibleText } from './display-text.js';
 
 export type KnownBlock = types.KnownBlock;
 export type ModalView = types.ModalView;
@@ -25,8 +26,8 @@ export interface MessagePayload {
 
 export const plain = (text: string, max: number = LIMITS.sectionText): PlainTextElement => ({ type: 'plain_text', text: cutPlain(text, max), emoji: true });
 
-/** mrkdwn from already-escaped text, cut to `max` (cutting keeps entities whole only if escaped by escapeMrkdwn). */
-export const md = (text: string, max: number = LIMITS.sectionText): MrkdwnElement => ({ type: 'mrkdwn', text: cutMrkdwn(text, max) });
+/** mrkdwn from already-escaped text, cut to `max`; bidi and zero-width characters dropped here too (display-text.ts). */
+export const md = (text: string, max: number = LIMITS.sectionText): MrkdwnElement => ({ type: 'mrkdwn', text: cutMrkdwn(visibleText(text), max) });
 
 /** Cut trusted mrkdwn without breaking a trailing `<…>` token or `&…;` entity. */
 export function cutMrkdwn(text: string, max: number): string {
@@ -41,6 +42,17 @@ export function cutMrkdwn(text: string, max: number): string {
 
 export function section(text: string, blockId?: string): KnownBlock {
   return { type: 'section', text: md(text, LIMITS.sectionText), ...(blockId ? { block_id: blockId } : {}) };
+}
+
+/**
+ * Someone's free text (a requester's note), as quoted plain text under a bold label: plain_text
+ * draws no bold, links, mentions or emoji codes, so a note cannot pass for the message's own
+ * fields ("*Destination*") or its status lines; each line carries the quote bar.
+ */
+export function quotedText(label: string, text: string, max: number): KnownBlock[] {
+  const lines = visibleText(text).trim().replace(/\n{3,}/g, '\n\n').split('\n');
+  const quoted = lines.map((line) => `│ ${line}`).join('\n');
+  return [context([`*${escapeMrkdwn(label, 200)}*`]), { type: 'section', text: { ...plain(quoted, Math.min(max, LIMITS.sectionText)), emoji: false } }];
 }
 
 export function fieldsSection(fields: string[], blockId?: string): KnownBlock {
@@ -130,6 +142,8 @@ export interface TextInputOptions {
   minLength?: number;
   /** Refresh the modal when Enter is pressed in this field (block_actions). */
   dispatchOnEnter?: boolean;
+  /** Refresh it also when the person pauses typing (Slack's on_character_entered), without Enter. */
+  dispatchWhileTyping?: boolean;
 }
 
 export function textInput(actionId: string, opts: TextInputOptions = {}): types.PlainTextInput {
@@ -141,7 +155,11 @@ export function textInput(actionId: string, opts: TextInputOptions = {}): types.
     ...(opts.multiline ? { multiline: true } : {}),
     max_length: Math.min(opts.maxLength ?? LIMITS.plainTextInputMax, LIMITS.plainTextInputMax),
     ...(opts.minLength !== undefined ? { min_length: opts.minLength } : {}),
-    ...(opts.dispatchOnEnter ? { dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] } } : {}),
+    ...(opts.dispatchWhileTyping
+      ? { dispatch_action_config: { trigger_actions_on: ['on_enter_pressed', 'on_character_entered'] } }
+      : opts.dispatchOnEnter
+        ? { dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] } }
+        : {}),
   };
 }
 
@@ -190,7 +208,7 @@ export function modal(blocks: KnownBlock[], opts: ModalOptions): ModalView {
 
 /** Blocks for a message, at most Slack's 50. */
 export function message(text: string, blocks: KnownBlock[]): MessagePayload {
-  return { text: cutMrkdwn(text, LIMITS.messageText), blocks: fitBlocks(blocks, LIMITS.messageBlocks, `a message holds at most ${LIMITS.messageBlocks} blocks.`) };
+  return { text: cutMrkdwn(visibleText(text), LIMITS.messageText), blocks: fitBlocks(blocks, LIMITS.messageBlocks, `a message holds at most ${LIMITS.messageBlocks} blocks.`) };
 }
 
 /**

@@ -8,14 +8,26 @@ import { escapeMrkdwn } from './mrkdwn.js';
 import { groupThousands, isSignedDecimal } from '../../domain/money.js';
 
 /**
- * Group the integer part with thin commas and add the currency: "12345.5", "BTC" -> "12,345.5 BTC".
- * Non-decimal input (an exchange sent something odd) is returned as it is.
+ * The one money and price formatter. Groups the integer part with commas and adds the currency:
+ * "12345.5", "BTC" -> "12,345.5 BTC". Plain text; a non-decimal value (an exchange sent something
+ * odd) is returned as it is. formatAmount is the same for mrkdwn.
  */
-export function formatAmount(value: string, currency?: string): string {
-  // An amount is a decimal; anything else the exchange sends is shown as text, escaped for mrkdwn.
-  const grouped = isSignedDecimal(value) ? groupThousands(value) : escapeMrkdwn(value, 60);
+export function amountText(value: string, currency?: string): string {
+  const grouped = isSignedDecimal(value) ? groupThousands(value) : value;
   return currency ? `${grouped} ${currency}` : grouped;
 }
+
+/** amountText for mrkdwn: a non-decimal value is escaped (the currency is the caller's to escape). */
+export function formatAmount(value: string, currency?: string): string {
+  return isSignedDecimal(value) ? amountText(value, currency) : amountText(escapeMrkdwn(value, 60), currency);
+}
+
+/** How the exchange's payment methods read: "user_balance" -> "Account balance"; others as sent. */
+export function paymentMethodText(method: string): string {
+  return PAYMENT_METHOD_WORDS[method] ?? method;
+}
+
+const PAYMENT_METHOD_WORDS: Record<string, string> = { user_balance: 'Account balance' };
 
 /** "0x1234567890abcdef" -> "0x1234…cdef"; short addresses unchanged. */
 export function shortAddress(address: string, head = 6, tail = 4): string {

@@ -1,8 +1,11 @@
 /**
  * Text that reaches Slack. User and exchange text goes into mrkdwn only through escapeMrkdwn, so
- * a note cannot ping a channel (`<!channel>`), mention someone or forge a link (`<http://x|y>`).
+ * a note cannot ping a channel (`<!channel>`), mention someone or forge a link (`<http://x|y>`),
+ * and into plain_text through cutPlain; both drop bidi controls and zero-width characters
+ * (display-text.ts), so what a person reads is what is stored.
  */
 import { LIMITS } from './limits.js';
+import { labelParts, visibleText } from './display-text.js';
 
 const ELLIPSIS = '…';
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
@@ -13,12 +16,12 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' 
  * @example escapeMrkdwn('<!channel> pay me') // '&lt;!channel&gt; pay me'
  */
 export function escapeMrkdwn(text: string, max: number = LIMITS.sectionText): string {
-  return cutPieces(Array.from(text, (ch) => ENTITY[ch] ?? ch), max);
+  return cutPieces(Array.from(visibleText(text), (ch) => ENTITY[ch] ?? ch), max);
 }
 
 /** Cut plain text (plain_text objects need no escaping) to `max` characters, with "…". */
 export function cutPlain(text: string, max: number): string {
-  return cutPieces(Array.from(text), max);
+  return cutPieces(Array.from(visibleText(text)), max);
 }
 
 function cutPieces(pieces: string[], max: number): string {
@@ -37,6 +40,15 @@ function cutPieces(pieces: string[], max: number): string {
 /** Inline code span for ids and addresses; backticks inside would end it, so they go. */
 export function code(text: string, max = 200): string {
   return `\`${escapeMrkdwn(text.replace(/`/g, "'"), max)}\``;
+}
+
+/**
+ * An address-book label or account name in mrkdwn: one line, as code so that it draws no bold or
+ * heading of its own ("*Destination*" stays literal), then a warning when it mixes scripts.
+ */
+export function labelMrkdwn(label: string, max = 200): string {
+  const { line, warning } = labelParts(label);
+  return `${code(line, max)}${warning ? ` :warning: ${escapeMrkdwn(warning, 100)}` : ''}`;
 }
 
 /**

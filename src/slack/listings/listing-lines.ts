@@ -9,7 +9,7 @@ import { actions, button, context, header, message, section, type KnownBlock, ty
 import { formatAmount, maskAccount, shortAddress, slackDate, toEpochMs } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
 import { packLines } from '../kit/cut-lists.js';
-import { code, escapeMrkdwn, link } from '../kit/mrkdwn.js';
+import { code, escapeMrkdwn, labelMrkdwn, link } from '../kit/mrkdwn.js';
 
 export const LIST_NAMES = ['withdrawals', 'deposits', 'orders', 'banks', 'fiat_deposits', 'fiat_withdrawals'] as const;
 export type ListName = (typeof LIST_NAMES)[number];
@@ -85,7 +85,7 @@ const when = (v: number | string | null | undefined): string => {
 };
 
 export function withdrawalLine(w: WithdrawalListing): string {
-  const to = [w.label ? esc(w.label, 60) : '', w.address ? code(shortAddress(w.address), 30) : ''].filter(Boolean).join(' ');
+  const to = [w.label ? labelMrkdwn(w.label, 60) : '', w.address ? code(shortAddress(w.address), 30) : ''].filter(Boolean).join(' ');
   const explorer = w.linkExplorer ? ` · ${link(w.linkExplorer, 'explorer')}` : '';
   const travel = w.travelRuleStatus ? ` · travel rule ${esc(w.travelRuleStatus, 30)}` : '';
   return `${when(w.createdAt)} · *${formatAmount(w.amount, esc(w.asset, 20))}* → ${to || '—'} · ${esc(w.status, 30)}${travel}${explorer}`;

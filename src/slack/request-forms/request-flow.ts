@@ -7,6 +7,7 @@
 import type { RequestInput } from '../../app/engine.js';
 import type { Refusal } from '../../domain/refusals.js';
 import type { ModalView } from '../kit/blocks.js';
+import type { RefillNotes } from '../kit/refill-form.js';
 import { noticeView } from '../kit/modal-views.js';
 import { alreadySentView, sentView } from './submitted-views.js';
 import type { SlackClient, SlackContext } from '../app/slack-context.js';
@@ -28,6 +29,14 @@ export interface RequestFormSubmission {
 export function refusalSentence(refusal: Refusal): string {
   if (refusal.reason === 'exchange_error') return `Not sent: the exchange answered "${refusal.message}". Nothing was requested; try again in a moment.`;
   return `Not sent: ${refusal.message}`;
+}
+
+/**
+ * Where a refused form says why, once: under the field at fault when there is one, else above
+ * the form (saying it in both places showed the same error twice).
+ */
+export function refusalNotes(refusal: Refusal, fieldBlock: string | undefined): RefillNotes {
+  return fieldBlock ? { fields: { [fieldBlock]: refusalSentence(refusal) } } : { top: refusalSentence(refusal) };
 }
 
 /** Ask the engine for the request and show the outcome in the modal `viewId`. */

@@ -1,7 +1,8 @@
 /**
  * The /trade modal: pair, side, quantity and its currency, payment method, and the worst
- * acceptable price given either as a price or as slippage from the indicative quote, which the
- * modal shows with its expiry and a Refresh button.
+ * acceptable price given either as a price or as slippage (in percent, the one unit of slippage
+ * people see) from the indicative quote. The quote is fetched as soon as pair and quantity are
+ * usable (each of those fields refreshes the form as it is typed), and shown with its expiry.
  */
 import { ACTION, BLOCK, CALLBACK, INPUT } from '../kit/slack-ids.js';
 import {
@@ -19,7 +20,7 @@ import {
   type KnownBlock,
   type ModalView,
 } from '../kit/blocks.js';
-import { formatAmount, slackDate } from '../kit/format.js';
+import { formatAmount, paymentMethodText, slackDate } from '../kit/format.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { LIMITS } from '../kit/limits.js';
 import { joinWithMore } from '../kit/cut-lists.js';
@@ -46,13 +47,13 @@ export function tradeView(v: TradeViewInput): ModalView {
   if (v.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
   const pairsHint = v.knownPairs.length > 0 ? `Pairs: ${joinWithMore(v.knownPairs, LIMITS.inputHint - 'Pairs: '.length)}` : 'BASE-COUNTER, e.g. BTC-SGD';
   blocks.push(
-    input(INPUT.tradePair, 'Pair', textInput(INPUT.tradePair, { placeholder: 'e.g. BTC-SGD', maxLength: 25, ...(v.pair ? { initial: v.pair } : {}), dispatchOnEnter: true }), {
+    input(INPUT.tradePair, 'Pair', textInput(INPUT.tradePair, { placeholder: 'e.g. BTC-SGD', maxLength: 25, ...(v.pair ? { initial: v.pair } : {}), dispatchWhileTyping: true }), {
       hint: pairsHint,
       dispatchAction: true,
     }),
   );
   blocks.push(input(INPUT.tradeSide, 'Side', radioButtons(INPUT.tradeSide, [option('Buy', 'buy'), option('Sell', 'sell')], v.side ?? 'buy'), { dispatchAction: true }));
-  blocks.push(input(INPUT.tradeQuantity, 'Quantity', textInput(INPUT.tradeQuantity, { placeholder: 'e.g. 0.5', maxLength: 40, dispatchOnEnter: true }), { dispatchAction: true }));
+  blocks.push(input(INPUT.tradeQuantity, 'Quantity', textInput(INPUT.tradeQuantity, { placeholder: 'e.g. 0.5', maxLength: 40, dispatchWhileTyping: true }), { dispatchAction: true }));
   const [base = 'base asset', counter = 'counter currency'] = (v.pair ?? '').split('-').filter(Boolean);
   blocks.push(
     input(
@@ -62,8 +63,9 @@ export function tradeView(v: TradeViewInput): ModalView {
       { dispatchAction: true },
     ),
   );
-  const methods = (v.paymentMethods.length > 0 ? v.paymentMethods : [DEFAULT_PAYMENT_METHOD]).map((m) => option(m === DEFAULT_PAYMENT_METHOD ? 'Account balance (user_balance)' : m, m));
-  blocks.push(input(INPUT.tradePaymentMethod, 'Pay with', staticSelect(INPUT.tradePaymentMethod, methods, 'Payment method', DEFAULT_PAYMENT_METHOD)));
+  const methods = (v.paymentMethods.length > 0 ? v.paymentMethods : [DEFAULT_PAYMENT_METHOD]).map((m) => option(paymentMethodText(m), m));
+  // The quote is taken for a payment method too: changing it fetches a new one.
+  blocks.push(input(INPUT.tradePaymentMethod, 'Pay with', staticSelect(INPUT.tradePaymentMethod, methods, 'Payment method', DEFAULT_PAYMENT_METHOD), { dispatchAction: true }));
   blocks.push(...quoteBlocks(v.quote));
   blocks.push(
     input(INPUT.tradeLimitPrice, 'Worst acceptable price', textInput(INPUT.tradeLimitPrice, { placeholder: 'a price in the counter currency', maxLength: 40 }), {
@@ -72,7 +74,7 @@ export function tradeView(v: TradeViewInput): ModalView {
     }),
   );
   blocks.push(
-    input(INPUT.tradeSlippage, 'Or slippage from the indicative price (%)', textInput(INPUT.tradeSlippage, { placeholder: 'e.g. 0.5', maxLength: 10 }), {
+    input(INPUT.tradeSlippage, 'Or slippage from the indicative price, in %', textInput(INPUT.tradeSlippage, { placeholder: 'e.g. 0.5 for 0.5%', maxLength: 10 }), {
       optional: true,
       hint: 'The order executes later, after two approvals, at a fresh quote within this limit.',
     }),
@@ -82,7 +84,7 @@ export function tradeView(v: TradeViewInput): ModalView {
 
 function quoteBlocks(q: QuoteShown | undefined): KnownBlock[] {
   const refresh = actions([button(q ? 'Refresh quote' : 'Get a quote', ACTION.tradeRefreshQuote, 'refresh')]);
-  if (!q) return [section('Fill in the pair, side and quantity, then get an indicative quote.', BLOCK.tradeQuote), refresh];
+  if (!q) return [section('The indicative quote appears here once the pair and the quantity are filled in.', BLOCK.tradeQuote), refresh];
   if ('error' in q) return [section(`:warning: No quote: ${escapeMrkdwn(q.error, 1_000)}`, BLOCK.tradeQuote), refresh];
   const [, counter = ''] = q.pair.split('-');
   return [

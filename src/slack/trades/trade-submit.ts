@@ -9,7 +9,7 @@ import type { Refusal } from '../../domain/refusals.js';
 import { sendingView } from '../request-forms/submitted-views.js';
 import { refillForm } from '../kit/refill-form.js';
 import type { SlackContext } from '../app/slack-context.js';
-import { refusalSentence, sendRequestForm } from '../request-forms/request-flow.js';
+import { refusalNotes, sendRequestForm } from '../request-forms/request-flow.js';
 import { checkTradeSubmission, renderTradeForm, tradeState, type TradeFormState, type TradeMeta } from './trade-form.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { readMetadata, type StateValues } from '../kit/view-state.js';
@@ -58,5 +58,5 @@ function refill(ctx: SlackContext, state: TradeFormState, meta: TradeMeta, value
   if (refusal.reason !== 'invalid_input' && refusal.reason !== 'exchange_error') return undefined;
   const form = renderTradeForm(state, meta, { knownPairs: ctx.deps.tradePairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox });
   const block = refusal.field === 'limit' ? (state.slippageText ? INPUT.tradeSlippage : INPUT.tradeLimitPrice) : refusal.field ? FIELD_BLOCK[refusal.field] : undefined;
-  return refillForm(form, values, { top: refusalSentence(refusal), ...(block ? { fields: { [block]: refusal.message } } : {}) });
+  return refillForm(form, values, refusalNotes(refusal, block));
 }

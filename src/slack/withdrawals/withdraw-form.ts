@@ -36,7 +36,7 @@ function renderCrypto(data: CryptoFormData, values: StateValues | undefined, o: 
   let summaryError: string | undefined;
   if (entry && amountText !== undefined) {
     const r = cryptoAmount(entry, amountText);
-    if (r.ok) summary = { currency: entry.asset, amount: r.amount, fee: r.fee, total: r.total, available: entry.available };
+    if (r.ok) summary = { currency: entry.asset, amount: r.amount, fee: r.fee, total: r.total };
     else summaryError = r.error;
   }
   return cryptoWithdrawView({
@@ -58,7 +58,7 @@ function renderFiat(data: FiatFormData, values: StateValues | undefined, o: Rend
   let summaryError: string | undefined;
   if (currency && amountText !== undefined) {
     const r = fiatAmount(currency, amountText);
-    if (r.ok) summary = { currency: currency.currency, amount: r.amount, fee: r.fee, total: r.total, available: currency.available };
+    if (r.ok) summary = { currency: currency.currency, amount: r.amount, fee: r.fee, total: r.total };
     else summaryError = r.error;
   }
   return fiatWithdrawView({

@@ -3,6 +3,7 @@
  * what the exchange said (mapped to plain data) and the user's choices so far; the listener
  * rebuilds and views.update's the form when a choice changes the rest.
  */
+import { labelParts, shownLabel } from '../kit/display-text.js';
 import { moreOptionsHint } from '../kit/cut-lists.js';
 import { MAX_NOTE_LENGTH } from '../../domain/request.js';
 import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../kit/slack-ids.js';
@@ -44,13 +45,15 @@ export interface DestinationOption {
   cooldownUntil?: number | null;
 }
 
-/** Figures shown under the amount once the domain accepts it (domain/request.ts works them out; shown as given). */
+/**
+ * Figures shown under the amount once the domain accepts it (domain/request.ts works them out;
+ * shown as given). The available balance is shown once, above, with the currency.
+ */
 export interface WithdrawSummary {
   currency: string;
   amount: string;
   fee: string;
   total: string;
-  available: string;
 }
 
 export interface CryptoWithdrawViewInput {
@@ -105,9 +108,16 @@ function destinationBlocks(entry: CryptoEntryOption, destinations: readonly Dest
   if (destinations.length === 0) {
     return [section(`No saved address for ${esc(entry.asset)} on ${esc(entry.network)}. Addresses are added and verified in the exchange's mobile app; the API cannot add them.`)];
   }
-  const options = destinations.map((d) => option(`${d.label} · ${shortAddress(d.address)}`, d.id, destinationState(d, now)));
+  const options = destinations.map((d) => destinationOption(d, now));
   const more = moreOptionsHint(options.length, 'saved addresses for this network', "the exchange's mobile app shows the whole address book.");
   return [input(dynamicBlockId.withdrawDestination(entry.id), 'Destination', staticSelect(INPUT.withdrawDestination, options, 'Choose a saved address'), hint(more))];
+}
+
+/** "Cold wallet · 0x1234…5678"; a label mixing scripts is marked first, with the scripts named in the description. */
+function destinationOption(d: DestinationOption, now: number) {
+  const { line, warning } = labelParts(d.label);
+  const state = destinationState(d, now);
+  return option(`${warning ? '⚠ ' : ''}${line} · ${shortAddress(d.address)}`, d.id, warning ? `${warning} · ${state}` : state);
 }
 
 /** "verified", "not verified", "verified · cooldown ends in 2 h" (plain text: a duration reads the same in every zone). */
@@ -120,7 +130,7 @@ export function destinationState(d: DestinationOption, now: number): string {
 function summaryBlock(s: WithdrawSummary): KnownBlock {
   const c = esc(s.currency);
   return section(
-    `Amount *${formatAmount(s.amount, c)}* + fee ${formatAmount(s.fee, c)} = total *${formatAmount(s.total, c)}* · available ${formatAmount(s.available, c)}`,
+    `Amount *${formatAmount(s.amount, c)}* + fee ${formatAmount(s.fee, c)} = total *${formatAmount(s.total, c)}*`,
     BLOCK.withdrawSummary,
   );
 }
@@ -173,7 +183,7 @@ export function fiatWithdrawView(v: FiatWithdrawViewInput): ModalView {
     if (v.banks.length === 0) {
       blocks.push(section(`No bank account for ${c} on this account. Bank accounts are added on the exchange.`));
     } else {
-      const bankOptions = v.banks.map((b) => option(b.display, String(b.id), b.verified === false ? 'self-added, not verified by the exchange' : undefined));
+      const bankOptions = v.banks.map((b) => option(shownLabel(b.display), String(b.id), b.verified === false ? 'self-added, not verified by the exchange' : undefined));
       const more = moreOptionsHint(bankOptions.length, `${selected.currency} bank accounts`, `/desk banks ${selected.currency} lists them all.`);
       blocks.push(input(dynamicBlockId.fiatBank(selected.currency), 'Bank account', staticSelect(INPUT.fiatBank, bankOptions, 'Choose a bank account'), hint(more)));
     }

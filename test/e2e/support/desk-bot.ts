@@ -253,6 +253,21 @@ export type Block = { type: string; block_id?: string; text?: { text: string }; 
 export const blocksOf = (call: FakeSlackCall): Block[] => (call.args.blocks as Block[] | undefined) ?? [];
 export const textOf = (call: FakeSlackCall): string => `${String(call.args.text ?? '')}\n${JSON.stringify(call.args.blocks ?? [])}`;
 
+/** What Slack reads as mrkdwn in a call (its fallback text and every mrkdwn text object): where a token like <!channel> would act. */
+export function mrkdwnOf(call: FakeSlackCall): string {
+  const texts: string[] = [String(call.args.text ?? '')];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const o = node as Record<string, unknown>;
+      if (o.type === 'mrkdwn' && typeof o.text === 'string') texts.push(o.text);
+      Object.values(o).forEach(walk);
+    }
+  };
+  walk(call.args.blocks);
+  return texts.join('\n');
+}
+
 /** The value of a button in a message's blocks. */
 export function buttonValue(blocks: Block[], actionId: string): string | undefined {
   for (const b of blocks) for (const e of b.elements ?? []) if (e.action_id === actionId) return e.value as string;

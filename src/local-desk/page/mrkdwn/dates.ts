@@ -122,6 +122,24 @@ export function formatSlackDate(epochSeconds: number, format: string, timeZone: 
   return format.replace(/\{([a-z_]+)\}/g, (whole, name: string, offset: number) => tokens[name]?.(offset === 0) ?? whole);
 }
 
+/**
+ * The zone's short name at that instant as Intl writes it in en-US ("GMT+8", "EDT", "GMT"): a
+ * time that matters names its zone, so people in different zones comparing one expiry agree.
+ */
+export function zoneName(ms: number, timeZone: string): string {
+  const zone = validTimeZone(timeZone) ? timeZone : 'UTC';
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
+/**
+ * A date token as the local desk draws it: formatSlackDate, and the zone named after a clock
+ * time ("8:18 PM GMT+8"), where Slack would leave the reader to know their own zone.
+ */
+export function formatSlackDateWithZone(epochSeconds: number, format: string, timeZone: string, now: number): string {
+  const zone = zoneName(epochSeconds * 1000, timeZone);
+  return formatSlackDate(epochSeconds, format.replace(/\{time(_secs)?\}/g, (token) => `${token} ${zone}`), timeZone, now);
+}
+
 function pretty(word: string | undefined, atStart: boolean): string | undefined {
   if (!word) return undefined;
   return atStart ? word[0]!.toUpperCase() + word.slice(1) : word;

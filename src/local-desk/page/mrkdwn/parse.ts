@@ -4,7 +4,7 @@
  * &amp; &lt; &gt; entities. Pure (no DOM): names, the reader's time zone and "now" come in the
  * context, so the same text reads as each viewer would see it in Slack.
  */
-import { formatSlackDate } from './dates.js';
+import { formatSlackDateWithZone } from './dates.js';
 import { emojiFor } from './emoji.js';
 
 export type Inline =
@@ -197,7 +197,7 @@ function special(command: string, label: string | undefined, ctx: MrkdwnContext)
     const [epoch, format, link] = args;
     const seconds = Number(epoch);
     if (!Number.isFinite(seconds) || epoch === '' || format === undefined) return { type: 'text', text: label ?? '' };
-    const text = formatSlackDate(seconds, unescapeEntities(format), ctx.timeZone, ctx.now);
+    const text = formatSlackDateWithZone(seconds, unescapeEntities(format), ctx.timeZone, ctx.now);
     const url = link && SAFE_URL.test(unescapeEntities(link)) ? unescapeEntities(link) : undefined;
     return { type: 'date', text, iso: new Date(seconds * 1000).toISOString(), ...(url ? { url } : {}) };
   }

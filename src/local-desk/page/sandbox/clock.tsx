@@ -1,7 +1,7 @@
 /** The sandbox clock in the viewer's zone, and buttons that move it on (statuses advance, quotes expire). */
 import type { SandboxState } from '../../protocol.js';
 import { sandboxOp } from '../live/api.js';
-import { formatSlackDate } from '../mrkdwn/dates.js';
+import { formatSlackDateWithZone } from '../mrkdwn/dates.js';
 import { OpResult, PanelSection, useOp } from './panel-parts.js';
 
 const STEPS = [
@@ -18,7 +18,7 @@ export function Clock({ state, tz, refresh }: { state: SandboxState; tz: string;
     <PanelSection title="Clock">
       <p class="clock">
         <time dateTime={new Date(state.now).toISOString()} aria-label="Sandbox time">
-          {formatSlackDate(seconds, '{date_short} {time_secs}', tz, Date.now())}
+          {formatSlackDateWithZone(seconds, '{date_short} {time_secs}', tz, Date.now())}
         </time>
         <span class="clock-zone"> ({tz})</span>
       </p>

@@ -4,7 +4,7 @@
  * message on its clock (`at`, the sandbox's in the preview) comes first; ts is only the fallback.
  */
 import type { DeskMessage } from '../../protocol.js';
-import { formatSlackDate, wallClock } from '../mrkdwn/dates.js';
+import { formatSlackDate, formatSlackDateWithZone, wallClock } from '../mrkdwn/dates.js';
 
 /** When `m` was posted, epoch seconds. */
 export const postedSeconds = (m: Pick<DeskMessage, 'ts' | 'at'>): number => (m.at !== undefined ? Math.floor(m.at / 1000) : Number(m.ts));
@@ -18,7 +18,7 @@ export function compareTs(a: string, b: string): number {
 
 export const messageTime = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{time}', tz, now);
 
-export const messageDateTime = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{date_long} {time_secs}', tz, now);
+export const messageDateTime = (seconds: number, tz: string, now: number): string => formatSlackDateWithZone(seconds, '{date_long} {time_secs}', tz, now);
 
 export const dayLabel = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{day_divider_pretty}', tz, now);
 
