@@ -44,8 +44,10 @@ export function readSecretFiles(env: Env, readFile: (path: string) => string, cw
     try {
       text = readFile(path);
     } catch (err) {
+      // An fs error by its code; a reader's own refusal (a file others can read) in its words.
       const code = (err as NodeJS.ErrnoException).code;
-      problems.push({ variable: fileName, message: `cannot read ${path}${code ? ` (${code})` : ''}` });
+      const message = code || !(err instanceof Error) ? `cannot read ${path}${code ? ` (${code})` : ''}` : err.message;
+      problems.push({ variable: fileName, message });
       continue;
     }
     // A file written by `echo` or an editor ends with a newline that is not part of the secret.
