@@ -2,13 +2,13 @@
  * Build once, run what was built: the tree the Dockerfile's runtime stage holds, made the same way
  * here (no container engine on these machines). A copy of the project is installed (`npm ci`),
  * built by the launcher `npm start` runs (scripts/build-if-stale.mjs: it builds when the build is
- * missing, not when it is fresh), pruned to production dependencies, and cut down to what the
+ * missing or stale, not when it is fresh), pruned to production dependencies, and cut down to what the
  * runtime stage copies. There, with plain node and the image's environment and command, the bot
  * starts on its embedded defaults (serving /healthz and the local desk) and every operator
  * command of package.json answers --help.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -68,6 +68,7 @@ function copyProject(to: string): void {
 }
 
 let dir: string;
+let firstBuildAt: number;
 let builtAt: number;
 
 describe('the image tree (npm ci, build, npm prune --omit=dev, only what the runtime stage copies)', () => {
@@ -77,7 +78,13 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
     run(dir, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund']);
     // A fresh clone has no build: the launcher before `npm start` makes it.
     run(dir, process.execPath, ['scripts/build-if-stale.mjs']);
+    firstBuildAt = statSync(join(dir, 'dist/main.js')).mtimeMs;
+    // A source changed since (a pull, an edit): the build is stale and made again ...
+    const later = new Date(firstBuildAt + 2_000);
+    utimesSync(join(dir, 'src/config/env-schema.ts'), later, later);
+    run(dir, process.execPath, ['scripts/build-if-stale.mjs']);
     builtAt = statSync(join(dir, 'dist/main.js')).mtimeMs;
+    // ... and not again while it is fresh.
     run(dir, process.execPath, ['scripts/build-if-stale.mjs']);
     run(dir, 'npm', ['prune', '--omit=dev', '--no-audit', '--no-fund']);
   }, 600_000);
@@ -85,11 +92,15 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the launcher built the missing build once, and not again while it is fresh; pruned, it never builds', () => {
+  it('the launcher built the missing build, built the stale one again, not the fresh one; pruned, it never builds', () => {
+    expect(builtAt).toBeGreaterThan(firstBuildAt);
     expect(statSync(join(dir, 'dist/main.js')).mtimeMs).toBe(builtAt);
     expect(existsSync(join(dir, 'dist/local-desk/app.js'))).toBe(true);
+    const later = new Date(builtAt + 2_000);
+    utimesSync(join(dir, 'src/config/env-schema.ts'), later, later);
     const pruned = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, env: baseEnv, encoding: 'utf8' });
     expect(pruned.status).toBe(0);
+    expect(pruned.stderr).toContain('there are no build tools here to rebuild it: running what was built');
     expect(statSync(join(dir, 'dist/main.js')).mtimeMs).toBe(builtAt);
   });
 
