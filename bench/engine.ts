@@ -26,23 +26,24 @@ import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/exchange/as
 import { ADDR_OK, FakeExchange } from '../test/app/support/fake-exchange.js';
 import { tradeInput } from '../test/app/support/requests.js';
 import { percentile, type BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const WARMUP = 20;
 const SAMPLES = 300;
 const TARGET_P99_MS = 25;
 
-export async function benchEngine(): Promise<BenchRow[]> {
+export async function benchEngine(scale: Scale = 'full'): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
   try {
     const world = await openWorld(dir);
     const rows: BenchRow[] = [];
     for (const path of ['fresh quote', 're-quote'] as const) {
-      const samples = await measure(world, path);
+      const samples = await measure(world, path, sized(scale, WARMUP, 1), sized(scale, SAMPLES, 2));
       rows.push(row(`last approval → order sent, ${path}, p99`, percentile(samples, 0.99), `< ${TARGET_P99_MS} ms`));
       rows.push({ name: `last approval → order sent, ${path}, p50`, value: percentile(samples, 0.5), unit: 'ms', target: 'info', pass: true });
     }
     await world.close();
-    rows.push(...(await benchPolling()));
+    rows.push(...(await benchPolling(sized(scale, IN_FLIGHT, 5))));
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -91,9 +92,9 @@ async function openWorld(dir: string): Promise<BenchWorld> {
   };
 }
 
-async function measure(world: BenchWorld, path: 'fresh quote' | 're-quote'): Promise<number[]> {
+async function measure(world: BenchWorld, path: 'fresh quote' | 're-quote', warmup: number, count: number): Promise<number[]> {
   const samples: number[] = [];
-  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+  for (let i = 0; i < warmup + count; i++) {
     const created = await world.engine.request('U_REQ', tradeInput());
     if (!created.ok) throw new Error(`bench request refused: ${created.message}`);
     const { id, snapshotHash } = created.request;
@@ -106,7 +107,7 @@ async function measure(world: BenchWorld, path: 'fresh quote' | 're-quote'): Pro
     await last.execution;
     const sent = world.orderSentAt();
     if (sent === undefined) throw new Error(`bench: no order was sent on the ${path} path`);
-    if (i >= WARMUP) samples.push(sent - start);
+    if (i >= warmup) samples.push(sent - start);
     await finish(world, id);
   }
   return samples;
@@ -128,13 +129,13 @@ function row(name: string, value: number, target: string): BenchRow {
 
 const IN_FLIGHT = 1_000;
 
-/** One polling cycle over 1,000 submitted withdrawals: with room in the budget, and under the default cap. */
-async function benchPolling(): Promise<BenchRow[]> {
-  const pagesNeeded = Math.ceil(IN_FLIGHT / MAX_PAGE_SIZE);
-  const roomy = await pollCycle({ ratePerSecond: 1_000, burst: 1_000 });
-  const capped = await pollCycle({});
+/** One polling cycle over `inFlight` (1,000) submitted withdrawals: with room in the budget, and under the default cap. */
+async function benchPolling(inFlight: number): Promise<BenchRow[]> {
+  const pagesNeeded = Math.ceil(inFlight / MAX_PAGE_SIZE);
+  const roomy = await pollCycle({ ratePerSecond: 1_000, burst: 1_000 }, inFlight);
+  const capped = await pollCycle({}, inFlight);
   return [
-    { name: `poll cycle, ${IN_FLIGHT} withdrawals in flight: exchange reads`, value: roomy.calls, unit: 'calls', target: `<= ${pagesNeeded} (pages to list them)`, pass: roomy.calls <= pagesNeeded && roomy.polled === IN_FLIGHT },
+    { name: `poll cycle, ${inFlight} withdrawals in flight: exchange reads`, value: roomy.calls, unit: 'calls', target: `<= ${pagesNeeded} (pages to list them)`, pass: roomy.calls <= pagesNeeded && roomy.polled === inFlight },
     {
       name: `poll cycle under the default cap (${DEFAULT_RATE_LIMIT_PER_SECOND}/s): exchange reads`,
       value: capped.calls,
@@ -145,7 +146,7 @@ async function benchPolling(): Promise<BenchRow[]> {
   ];
 }
 
-async function pollCycle(poll: { ratePerSecond?: number; burst?: number }): Promise<{ calls: number; polled: number }> {
+async function pollCycle(poll: { ratePerSecond?: number; burst?: number }, inFlight: number): Promise<{ calls: number; polled: number }> {
   const clock = new FakeClock();
   const exchange = new FakeExchange(clock);
   exchange.balances.set('USDT', '100000000');
@@ -160,7 +161,7 @@ async function pollCycle(poll: { ratePerSecond?: number; burst?: number }): Prom
     policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] }),
     config: { poll },
   });
-  for (let i = 0; i < IN_FLIGHT; i++) {
+  for (let i = 0; i < inFlight; i++) {
     const created = await engine.request('U_REQ', { kind: 'crypto_withdrawal', cryptoCurrencyId: 1, addressBookId: ADDR_OK, amount: String(20 + i) });
     if (!created.ok) throw new Error(`bench request refused: ${created.message}`);
     await engine.approve(created.request.id, 'U_A1', created.request.snapshotHash);

@@ -13,6 +13,7 @@ import { createExchangeClient } from '../src/exchange/client.js';
 import { API_PREFIX } from '../src/exchange/protocol.js';
 import { createSigner, parsePrivateKey, type Signer } from '../src/exchange/signer.js';
 import type { BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const BENCH_KEY = 'c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721';
 const SIGNATURES_TARGET = 2_000;
@@ -123,13 +124,14 @@ async function overheadPerRequest(signer: Signer, batches = 30, perBatch = 50): 
 }
 
 /** Rows for `npm run bench`. */
-export async function benchExchange(): Promise<BenchRow[]> {
-  const sps = signaturesPerSecond();
+export async function benchExchange(scale: Scale = 'full'): Promise<BenchRow[]> {
+  const sps = signaturesPerSecond(sized(scale, 2_000, 20));
   const signer = createSigner(parsePrivateKey(BENCH_KEY));
-  const o = await overheadPerRequest(signer);
+  const [batches, perBatch] = [sized(scale, 30, 2), sized(scale, 50, 3)];
+  const o = await overheadPerRequest(signer, batches, perBatch);
   // The same client with signing taken out (fixed headers): shows how much of the overhead is the signature.
   const fixed = signer.headers({ method: 'GET', targetUri: 'http://127.0.0.1/', body: undefined, timestampMs: Date.now() });
-  const unsigned = await overheadPerRequest({ apiKey: signer.apiKey, headers: () => fixed });
+  const unsigned = await overheadPerRequest({ apiKey: signer.apiKey, headers: () => fixed }, batches, perBatch);
   return [
     { name: 'signatures per second (one core, sync loop)', value: sps.perWallSecond, unit: 'sig/s', target: `>= ${SIGNATURES_TARGET}`, pass: sps.perWallSecond >= SIGNATURES_TARGET },
     { name: 'signatures per CPU second (GC threads included)', value: sps.perCpuSecond, unit: 'sig/s', target: 'info', pass: true },

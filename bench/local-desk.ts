@@ -25,6 +25,7 @@ import { launchChromium, noBrowserReason } from '../test/browser/support/chromiu
 import { askWithdrawal, closeWaitingView } from '../test/local-desk/support/desk-forms.js';
 import { startTestDesk, WHO, type TestDesk } from '../test/local-desk/support/desk.js';
 import { percentile, type BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const CLICKS = 50;
 const WARMUP_CLICKS = 5;
@@ -44,7 +45,8 @@ const ANA = PREVIEW_PEOPLE.find((p) => p.id === WHO.ana)!;
 const CLICK = `click in the page → updated message visible (an approval, ${CLICKS} clicks)`;
 const LOAD = `first load: navigation → first snapshot drawn, ${WARMUP_CLICKS + CLICKS} requests on the desk (${LOADS} cold loads)`;
 
-export async function benchLocalDesk(): Promise<BenchRow[]> {
+export async function benchLocalDesk(scale: Scale = 'full'): Promise<BenchRow[]> {
+  const [clicks, warmup, loads] = [sized(scale, CLICKS, 2), sized(scale, WARMUP_CLICKS, 1), sized(scale, LOADS, 1)];
   if (noBrowserReason) {
     const skipped = (name: string): BenchRow => ({ name: `${name}: not measured`, value: Number.NaN, unit: 'ms', target: `skipped: ${noBrowserReason}`, pass: true });
     return [skipped(CLICK), skipped(LOAD)];
@@ -53,19 +55,19 @@ export async function benchLocalDesk(): Promise<BenchRow[]> {
   const [desk, browser] = await Promise.all([startTestDesk({ env: DESK_ENV, assets }), launchChromium()]);
   try {
     const pending: string[] = [];
-    for (let i = 0; i < WARMUP_CLICKS + CLICKS; i++) {
+    for (let i = 0; i < warmup + clicks; i++) {
       pending.push(requestIdOf(await askWithdrawal(desk, `0.01${String(i + 1).padStart(2, '0')}`)));
       await closeWaitingView(desk);
     }
-    const loads = await firstLoads(browser, desk.localDesk.url);
-    const clicks = (await approvals(browser, desk, pending)).slice(WARMUP_CLICKS);
-    const clickP99 = percentile(clicks, 0.99);
-    const loadWorst = Math.max(...loads);
+    const loadTimes = await firstLoads(browser, desk.localDesk.url, loads);
+    const clickTimes = (await approvals(browser, desk, pending)).slice(warmup);
+    const clickP99 = percentile(clickTimes, 0.99);
+    const loadWorst = Math.max(...loadTimes);
     return [
       { name: `${CLICK}, p99`, value: clickP99, unit: 'ms', target: `< ${CLICK_TARGET_P99_MS} ms`, pass: clickP99 < CLICK_TARGET_P99_MS },
-      { name: `${CLICK}, p50`, value: percentile(clicks, 0.5), unit: 'ms', target: 'info', pass: true },
+      { name: `${CLICK}, p50`, value: percentile(clickTimes, 0.5), unit: 'ms', target: 'info', pass: true },
       { name: `${LOAD}, slowest`, value: loadWorst, unit: 'ms', target: `< ${LOAD_TARGET_MS} ms`, pass: loadWorst < LOAD_TARGET_MS },
-      { name: `${LOAD}, p50`, value: percentile(loads, 0.5), unit: 'ms', target: 'info', pass: true },
+      { name: `${LOAD}, p50`, value: percentile(loadTimes, 0.5), unit: 'ms', target: 'info', pass: true },
     ];
   } finally {
     await browser.close();
@@ -113,9 +115,9 @@ function requestIdOf(m: DeskMessage): string {
 }
 
 /** Each load in a new context (no cache, no open stream): navigation start → the first frame after the channel's log appears. */
-async function firstLoads(browser: Browser, url: string): Promise<number[]> {
+async function firstLoads(browser: Browser, url: string, loads: number): Promise<number[]> {
   const samples: number[] = [];
-  for (let i = 0; i < LOADS; i++) {
+  for (let i = 0; i < loads; i++) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     try {
       const page = await context.newPage();

@@ -1,14 +1,15 @@
 /**
- * Run by bench/memory.ts in its own process (node --expose-gc --import tsx, as `npm start` runs
- * the bot under tsx): opens the file stores in argv[2], builds the engine over them, runs
+ * Run by bench/memory.ts in its own process (node --expose-gc; bundled, as `npm start` runs
+ * compiled JavaScript, and under tsx, as `npm run dev` runs): opens the file stores in argv[2], builds the engine over them, runs
  * recovery, a tick and an App Home query, and prints resident memory after a full GC as JSON.
  */
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../src/app/engine.js';
 import { createRandomIds } from '../src/app/ids.js';
-import type { ExchangePort } from '../src/app/ports.js';
 import { createPolicy } from '../src/domain/policy.js';
 import { systemClock } from '../src/exchange/client.js';
+import { createExchangePort } from '../src/exchange/engine-port/index.js';
+import type { ExchangeApi } from '../src/exchange/wire-api.js';
 import { createLogger } from '../src/runtime/logger.js';
 import { openStores } from '../src/runtime/stores.js';
 
@@ -21,10 +22,12 @@ const dir = process.argv[2]!;
 settle();
 const base = process.memoryUsage();
 
-// Open requests need no exchange call to load, recover or tick: any call is a bench bug.
-const exchange = new Proxy({} as ExchangePort, {
+// Open requests need no exchange call to load, recover or tick: any call is a bench bug. The port
+// is the bot's own (its limits set the polling budget); only the wire under it refuses every call.
+const wire = new Proxy({} as ExchangeApi, {
   get: (_t, prop) => (prop === 'then' ? undefined : () => Promise.reject(new Error(`memory bench: unexpected exchange call ${String(prop)}`))),
 });
+const exchange = createExchangePort(wire);
 const started = performance.now();
 // The same stores, opened the same way, as the running bot (src/runtime/stores.ts).
 const stores = await openStores(dir, systemClock, [], createLogger({ level: 'error', secrets: [] }));
@@ -48,4 +51,6 @@ const waiting = await engine.waitingFor('U0APP0003');
 settle();
 const after = process.memoryUsage();
 process.stdout.write(JSON.stringify({ open: live.length, waiting: waiting.length, loadMs, base, after }) + '\n');
+// The tick's follow-up work (message refreshes) finishes before the stores close under it.
+await engine.idle();
 await stores.close();

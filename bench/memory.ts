@@ -1,6 +1,6 @@
 /**
  * Resident memory with 10,000 open requests loaded in the engine on the file stores. A child
- * process (node --expose-gc; once as compiled JavaScript, once under tsx as `npm start` runs) opens a data folder holding 10,000
+ * process (node --expose-gc; once as compiled JavaScript, as `npm start` runs, once under tsx, as `npm run dev` runs) opens a data folder holding 10,000
  * open requests, builds the engine, runs recovery, one tick and an App Home query, and reports
  * process.memoryUsage() after full GCs; the same process's figure before opening is the baseline.
  *
@@ -21,16 +21,18 @@ import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot }
 import { repositoryFiles } from '../src/store/repository.js';
 import { bundleEntry } from '../test/faults/support/child-process.js';
 import type { BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const OPEN = 10_000;
 const TARGET_MB = 150;
 const MB = 1024 * 1024;
 
-export async function benchMemory(): Promise<BenchRow[]> {
+export async function benchMemory(scale: Scale = 'full'): Promise<BenchRow[]> {
+  const count = sized(scale, OPEN, 20);
   const dir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
   try {
     const files = repositoryFiles(dir, DESK_REQUEST_STORE_NAME);
-    writeFileSync(files.live, JSON.stringify({ version: DESK_REQUEST_VERSION, records: openRequests(OPEN) }));
+    writeFileSync(files.live, JSON.stringify({ version: DESK_REQUEST_VERSION, records: openRequests(count) }));
     writeFileSync(files.history, '');
     // Compiled JavaScript (what `npm start` runs, after `npm run build`), then under tsx (`npm run dev`).
     const bundle = await bundleEntry('../../../bench/memory-child.ts');
@@ -46,12 +48,12 @@ export async function benchMemory(): Promise<BenchRow[]> {
       const rss = r.after.rss / MB;
       // The target holds for what production runs; the tsx figure shows the loader's own cost.
       rows.push(
-        { name: `resident memory, ${OPEN.toLocaleString('en')} open requests loaded, ${how}`, value: rss, unit: 'MB', target: held ? `< ${TARGET_MB} MB` : 'info (development loader)', pass: r.open === OPEN && (!held || rss < TARGET_MB) },
+        { name: `resident memory, ${count.toLocaleString('en')} open requests loaded, ${how}`, value: rss, unit: 'MB', target: held ? `< ${TARGET_MB} MB` : 'info (development loader)', pass: r.open === count && (!held || rss < TARGET_MB) },
         { name: `  the same process before opening the stores, ${how}`, value: r.base.rss / MB, unit: 'MB', target: 'info (runtime + modules)', pass: true },
       );
     }
     rows.push(
-      { name: `JS heap used with ${OPEN.toLocaleString('en')} open requests`, value: compiled.after.heapUsed / MB, unit: 'MB', target: 'info', pass: true },
+      { name: `JS heap used with ${count.toLocaleString('en')} open requests`, value: compiled.after.heapUsed / MB, unit: 'MB', target: 'info', pass: true },
       { name: 'live file size', value: statSync(files.live).size / MB, unit: 'MB', target: 'info', pass: true },
       { name: 'open, validate and recover the live file', value: compiled.loadMs, unit: 'ms', target: 'info', pass: true },
     );

@@ -32,6 +32,7 @@ import { startSandbox, type AccessLogEntry } from '../src/sandbox/index.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../src/store/memory.js';
 import { makeFaultKey } from '../test/faults/support/keys.js';
 import type { BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const IN_FLIGHT = 1_000;
 const SEED_CONCURRENCY = 20;
@@ -39,7 +40,9 @@ const SEED_CONCURRENCY = 20;
 const RUN_SECONDS = 15;
 const ENTRY_ID = 104; // USDT on Tron: precision 2, fee 1, minimum 10
 
-export async function benchPolling(): Promise<BenchRow[]> {
+export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
+  const inFlight = sized(scale, IN_FLIGHT, 5);
+  const runSeconds = sized(scale, RUN_SECONDS, 2);
   const key = makeFaultKey();
   const access: AccessLogEntry[] = [];
   let recording = false;
@@ -64,7 +67,7 @@ export async function benchPolling(): Promise<BenchRow[]> {
     const ids = createRandomIds();
     await Promise.all(
       Array.from({ length: SEED_CONCURRENCY }, async () => {
-        while (next < IN_FLIGHT) {
+        while (next < inFlight) {
           const i = next++;
           const requestKey = ids.uuid();
           const amount = `${10 + Math.floor(i / 100)}.${String(i % 100).padStart(2, '0')}`;
@@ -99,26 +102,26 @@ export async function benchPolling(): Promise<BenchRow[]> {
     const cycles: { calls: number; polled: number }[] = [];
     let readAll: number | undefined;
     let polledSoFar = 0;
-    for (let s = 0; s < RUN_SECONDS; s++) {
+    for (let s = 0; s < runSeconds; s++) {
       const started = performance.now();
       const before = access.length;
       const summary = await engine.tick();
       cycles.push({ calls: access.length - before, polled: summary.polled });
       polledSoFar += summary.polled;
-      if (readAll === undefined && polledSoFar >= IN_FLIGHT) readAll = access.length;
+      if (readAll === undefined && polledSoFar >= inFlight) readAll = access.length;
       await sleep(Math.max(0, 1_000 - (performance.now() - started)));
     }
     recording = false;
 
-    const pagesNeeded = Math.ceil(IN_FLIGHT / DEFAULT_ENGINE_CONFIG.poll.pageSize);
+    const pagesNeeded = Math.ceil(inFlight / DEFAULT_ENGINE_CONFIG.poll.pageSize);
     const cap = DEFAULT_RATE_LIMIT_PER_SECOND;
     const maxWindow = maxInWindow(access.map((e) => e.at), 1_000);
     const first = cycles[0]!;
     const singles = access.filter((e) => /\/crypto\/withdrawals\/[^/]+$/.test(e.path)).length;
     return [
-      { name: `seeding: ${IN_FLIGHT} signed withdrawals created over HTTP`, value: IN_FLIGHT / seedSeconds, unit: '/s', target: 'info', pass: true },
+      { name: `seeding: ${inFlight} signed withdrawals created over HTTP`, value: inFlight / seedSeconds, unit: '/s', target: 'info', pass: true },
       {
-        name: `first polling cycle, ${IN_FLIGHT} withdrawals in flight: exchange calls`,
+        name: `first polling cycle, ${inFlight} withdrawals in flight: exchange calls`,
         value: first.calls,
         unit: 'calls',
         target: `<= ${pagesNeeded} (pages of ${MAX_PAGE_SIZE} to list them)`,
@@ -126,13 +129,13 @@ export async function benchPolling(): Promise<BenchRow[]> {
       },
       { name: 'first polling cycle: withdrawals read', value: first.polled, unit: 'reqs', target: 'info (the cap bounds one cycle)', pass: true },
       {
-        name: readAll === undefined ? `calls made in ${RUN_SECONDS} s without reading all ${IN_FLIGHT} once` : `calls until all ${IN_FLIGHT} were read once`,
+        name: readAll === undefined ? `calls made in ${runSeconds} s without reading all ${inFlight} once` : `calls until all ${inFlight} were read once`,
         value: readAll ?? access.length,
         unit: 'calls',
-        target: `<= ${pagesNeeded} (not one call each), within ${RUN_SECONDS} s`,
+        target: `<= ${pagesNeeded} (not one call each), within ${runSeconds} s`,
         pass: readAll !== undefined && readAll <= pagesNeeded,
       },
-      { name: `single reads (GET /crypto/withdrawals/{id}) in ${RUN_SECONDS} s`, value: singles, unit: 'calls', target: 'info', pass: true },
+      { name: `single reads (GET /crypto/withdrawals/{id}) in ${runSeconds} s`, value: singles, unit: 'calls', target: 'info', pass: true },
       {
         name: 'most exchange requests in any 1 s window',
         value: maxWindow,
@@ -141,7 +144,7 @@ export async function benchPolling(): Promise<BenchRow[]> {
         pass: maxWindow <= cap,
       },
       { name: 'most exchange requests in one calendar second', value: maxPerCalendarSecond(access.map((e) => e.at)), unit: 'req', target: `<= ${cap}`, pass: maxPerCalendarSecond(access.map((e) => e.at)) <= cap },
-      { name: `exchange requests over ${RUN_SECONDS} s of polling`, value: access.length / RUN_SECONDS, unit: '/s', target: `<= ${cap}`, pass: access.length / RUN_SECONDS <= cap },
+      { name: `exchange requests over ${runSeconds} s of polling`, value: access.length / runSeconds, unit: '/s', target: `<= ${cap}`, pass: access.length / runSeconds <= cap },
     ];
   } finally {
     await sandbox.close();

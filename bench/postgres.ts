@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../src/store/postgres/database.js';
 import { openPgRepository } from '../src/store/postgres/repository.js';
 import { noPostgresReason, startPostgres } from '../test/support/postgres-cluster.js';
-import { BenchRequestSchema, CYCLES, FINAL, lifecycle, request, WARMUP } from './store.js';
+import { BenchRequestSchema, cyclesAt, FINAL, lifecycle, request } from './store.js';
+import { sized, type Scale } from './scale.js';
 import { percentile, type BenchRow } from './row.js';
 
 const HISTORY = 10_000;
@@ -16,7 +17,8 @@ const LIVE = 5;
 const TARGET_MS = 10;
 const NAME = `transition p99 on PostgreSQL (fsync on, ${HISTORY.toLocaleString('en')} finished behind)`;
 
-export async function benchPostgres(): Promise<BenchRow[]> {
+export async function benchPostgres(scale: Scale = 'full'): Promise<BenchRow[]> {
+  const { cycles, warmup } = cyclesAt(scale);
   if (noPostgresReason) return [{ name: NAME, value: Number.NaN, unit: 'ms', target: `< ${TARGET_MS} ms; ${noPostgresReason}`, pass: false }];
   const cluster = await startPostgres({ fsync: true });
   try {
@@ -27,14 +29,14 @@ export async function benchPostgres(): Promise<BenchRow[]> {
         `INSERT INTO records (store, id, body, finished_seq)
          SELECT 'requests', 'H' || lpad(i::text, 7, '0'), replace($1, 'HXXXXXXX', 'H' || lpad(i::text, 7, '0'))::json, nextval('records_finished_seq')
          FROM generate_series(1, $2) AS i`,
-        [JSON.stringify(request('HXXXXXXX', 'completed')), HISTORY],
+        [JSON.stringify(request('HXXXXXXX', 'completed')), sized(scale, HISTORY, 20)],
       );
       for (let i = 0; i < LIVE; i++) await repo.mutate(`L${i}`, () => ({ next: request(`L${i}`, i % 2 ? 'submitted' : 'pending'), result: undefined }));
       await db.pool.query('VACUUM ANALYZE records');
       const samples: number[] = [];
-      for (let cycle = 0; cycle < WARMUP + CYCLES; cycle++) {
+      for (let cycle = 0; cycle < warmup + cycles; cycle++) {
         const times = await lifecycle(repo, `B${cycle}`);
-        if (cycle >= WARMUP) samples.push(...times);
+        if (cycle >= warmup) samples.push(...times);
       }
       await repo.close();
       const value = percentile(samples, 0.99);

@@ -19,6 +19,7 @@ import { measureTakeovers } from '../test/faults/replicas/support/takeover.js';
 import { DEFAULT_ENGINE_CONFIG } from '../src/app/engine-config.js';
 import { DEFAULT_LEADERSHIP_POLL_MS } from '../src/store/postgres/leadership.js';
 import type { BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const TAKEOVER_LIMIT_MS = 15_000;
 const KILLS = Number(process.env.REPLICA_BENCH_KILLS ?? 5);
@@ -29,12 +30,20 @@ const PRODUCTION_TRIALS = 2;
 /** A request whose holder died is settled within its lease, plus a leadership poll for the survivor to lead, plus 1 s. */
 const PRODUCTION_SETTLE_LIMIT_MS = DEFAULT_ENGINE_CONFIG.leaseTtlMs + DEFAULT_LEADERSHIP_POLL_MS + 1_000;
 
-export async function benchReplicas(): Promise<BenchRow[]> {
+interface Sizes {
+  kills: number;
+  trials: number;
+  storm: number;
+  productionTrials: number;
+}
+
+export async function benchReplicas(scale: Scale = 'full'): Promise<BenchRow[]> {
+  const n: Sizes = { kills: sized(scale, KILLS, 1), trials: sized(scale, TRIALS, 1), storm: sized(scale, STORM_REQUESTS, 2), productionTrials: sized(scale, PRODUCTION_TRIALS, 1) };
   if (noPostgresReason) return [{ name: 'replicas on PostgreSQL', value: Number.NaN, unit: '', target: noPostgresReason, pass: false }];
   const cluster = await startPostgres({ fsync: true });
   const bundles = await bundleReplicas();
   try {
-    return [...(await takeoverRows(cluster, bundles)), ...(await suiteRows(cluster, bundles)), ...(await productionLeaseRows(cluster, bundles))];
+    return [...(await takeoverRows(cluster, bundles, n)), ...(await suiteRows(cluster, bundles, n)), ...(await productionLeaseRows(cluster, bundles, n))];
   } finally {
     bundles.dispose();
     await cluster.stop();
@@ -50,42 +59,42 @@ async function withSet<T>(cluster: PgCluster, bundles: ReplicaBundles, o: Omit<R
   }
 }
 
-async function takeoverRows(cluster: PgCluster, bundles: ReplicaBundles): Promise<BenchRow[]> {
-  const { takeovers } = await withSet(cluster, bundles, { seed: 'bench-takeover' }, (set) => measureTakeovers(set, KILLS));
+async function takeoverRows(cluster: PgCluster, bundles: ReplicaBundles, n: Sizes): Promise<BenchRow[]> {
+  const { takeovers } = await withSet(cluster, bundles, { seed: 'bench-takeover' }, (set) => measureTakeovers(set, n.kills));
   const leads = Math.max(...takeovers.map((t) => t.leaderMs));
   const executes = Math.max(...takeovers.map((t) => t.executedMs));
   return [
-    { name: `takeover after the leader dies (SIGKILL): the survivor leads, worst of ${KILLS}`, value: leads, unit: 'ms', target: `< ${TAKEOVER_LIMIT_MS} ms`, pass: leads < TAKEOVER_LIMIT_MS },
-    { name: `takeover: the survivor executes an approval it took as a follower, worst of ${KILLS}`, value: executes, unit: 'ms', target: `< ${TAKEOVER_LIMIT_MS} ms`, pass: executes < TAKEOVER_LIMIT_MS },
+    { name: `takeover after the leader dies (SIGKILL): the survivor leads, worst of ${n.kills}`, value: leads, unit: 'ms', target: `< ${TAKEOVER_LIMIT_MS} ms`, pass: leads < TAKEOVER_LIMIT_MS },
+    { name: `takeover: the survivor executes an approval it took as a follower, worst of ${n.kills}`, value: executes, unit: 'ms', target: `< ${TAKEOVER_LIMIT_MS} ms`, pass: executes < TAKEOVER_LIMIT_MS },
   ];
 }
 
-async function suiteRows(cluster: PgCluster, bundles: ReplicaBundles): Promise<BenchRow[]> {
-  const run = await withSet(cluster, bundles, { seed: 'bench-lost-answer' }, (set) => runLostAnswerTrials(set, { seed: 'bench-lost-answer', trials: TRIALS }));
-  const storm = await withSet(cluster, bundles, { seed: 'bench-storm' }, (set) => runClickStorm(set, { requests: STORM_REQUESTS, seed: 'bench-storm' }));
+async function suiteRows(cluster: PgCluster, bundles: ReplicaBundles, n: Sizes): Promise<BenchRow[]> {
+  const run = await withSet(cluster, bundles, { seed: 'bench-lost-answer' }, (set) => runLostAnswerTrials(set, { seed: 'bench-lost-answer', trials: n.trials }));
+  const storm = await withSet(cluster, bundles, { seed: 'bench-storm' }, (set) => runClickStorm(set, { requests: n.storm, seed: 'bench-storm' }));
   const trialProblems = run.trials.filter((t) => t.problems.length > 0).length + run.once.problems.length;
   const unfinished = run.once.unfinished.length + run.once.notExecuted.length;
   const stormUnfinished = storm.once.unfinished.length + storm.once.notExecuted.length;
   const stormClean = storm.notAcknowledged === 0 && storm.badApprovals.length === 0 && storm.once.problems.length === 0;
   const ackP99 = quantile(storm.ackMs, 0.99);
   return [
-    { name: 'HA suite: lost-answer trials run (holder SIGKILLed after the exchange committed)', value: run.trials.length, unit: 'trials', target: `${TRIALS}, none with a problem`, pass: run.trials.length === TRIALS && trialProblems === 0 },
+    { name: 'HA suite: lost-answer trials run (holder SIGKILLed after the exchange committed)', value: run.trials.length, unit: 'trials', target: `${n.trials}, none with a problem`, pass: run.trials.length === n.trials && trialProblems === 0 },
     { name: 'HA suite: lost-answer trials, duplicate withdrawals', value: run.once.duplicates, unit: '', target: '0', pass: run.once.duplicates === 0 },
     { name: 'HA suite: lost-answer trials, requests not completed', value: unfinished, unit: '', target: '0', pass: unfinished === 0 },
     { name: 'HA suite: lost-answer trials, settled by a person', value: run.once.personPath.length, unit: '', target: '0 (each withdrawal is on the exchange to be found)', pass: run.once.personPath.length === 0 },
-    { name: `HA suite: click storm (${storm.clicks.toLocaleString('en')} clicks on ${STORM_REQUESTS} requests), duplicate withdrawals`, value: storm.once.duplicates, unit: '', target: '0', pass: storm.once.duplicates === 0 && stormClean },
+    { name: `HA suite: click storm (${storm.clicks.toLocaleString('en')} clicks on ${n.storm} requests), duplicate withdrawals`, value: storm.once.duplicates, unit: '', target: '0', pass: storm.once.duplicates === 0 && stormClean },
     { name: 'HA suite: click storm, requests not completed', value: stormUnfinished, unit: '', target: '0', pass: stormUnfinished === 0 },
     { name: `HA suite: click storm, acknowledgement p99 (${CLICKS_PER_REQUEST} clicks per request at once)`, value: ackP99, unit: 'ms', target: '< 3000 ms (Slack)', pass: ackP99 < 3_000 },
   ];
 }
 
-async function productionLeaseRows(cluster: PgCluster, bundles: ReplicaBundles): Promise<BenchRow[]> {
-  const run = await withSet(cluster, bundles, { seed: 'bench-production', run: {} }, (set) => runLostAnswerTrials(set, { seed: 'bench-production', trials: PRODUCTION_TRIALS, fault: 'hang' }));
+async function productionLeaseRows(cluster: PgCluster, bundles: ReplicaBundles, n: Sizes): Promise<BenchRow[]> {
+  const run = await withSet(cluster, bundles, { seed: 'bench-production', run: {} }, (set) => runLostAnswerTrials(set, { seed: 'bench-production', trials: n.productionTrials, fault: 'hang' }));
   const settled = Math.max(...run.trials.map((t) => t.settledMs ?? Number.POSITIVE_INFINITY));
   const clean = run.trials.every((t) => t.problems.length === 0) && run.once.duplicates === 0 && run.once.problems.length === 0;
   return [
     {
-      name: `request settled after its holder died mid-call (production timings: lease ${DEFAULT_ENGINE_CONFIG.leaseTtlMs / 1000} s), worst of ${PRODUCTION_TRIALS}`,
+      name: `request settled after its holder died mid-call (production timings: lease ${DEFAULT_ENGINE_CONFIG.leaseTtlMs / 1000} s), worst of ${n.productionTrials}`,
       value: settled,
       unit: 'ms',
       target: `< ${PRODUCTION_SETTLE_LIMIT_MS} ms (lease + leadership poll + 1 s), no duplicate`,

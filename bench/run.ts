@@ -3,42 +3,50 @@
  * `npm run bench -- --json` for machines. Each module measures against real loopback servers
  * (the sandbox, a fake Slack Web API) and returns rows; nothing here is asserted in `npm test`.
  */
+import { BENCH_GROUPS } from './groups.js';
 import type { BenchRow } from './row.js';
+import type { Scale } from './scale.js';
 
-type Bench = () => Promise<BenchRow[]>;
+const USAGE = `usage: npm run bench [-- --only=GROUP[,GROUP…]] [--json] [--smoke]
+  groups: ${BENCH_GROUPS.map(([g]) => g).join(', ')}
+  --smoke  every path on tiny sizes, to see that each group runs (its figures mean nothing)`;
 
-/** Loaded lazily so a module that fails to load is reported as a row, not a crash of the run. */
-const BENCHES: Array<[string, () => Promise<Bench>]> = [
-  ['exchange', async () => (await import('./exchange.js')).benchExchange],
-  ['store', async () => (await import('./store.js')).benchStore],
-  ['postgres', async () => (await import('./postgres.js')).benchPostgres],
-  ['replicas', async () => (await import('./replicas.js')).benchReplicas],
-  ['engine', async () => (await import('./engine.js')).benchEngine],
-  ['slack', async () => (await import('./slack.js')).benchSlack],
-  ['polling', async () => (await import('./polling.js')).benchPolling],
-  ['memory', async () => (await import('./memory.js')).benchMemory],
-  ['local-desk', async () => (await import('./local-desk.js')).benchLocalDesk],
-];
-
-async function main(): Promise<void> {
-  const json = process.argv.includes('--json');
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => !/^--(json|smoke|help|only=.*)$/.test(a));
+  if (args.includes('--help')) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (unknown.length > 0) {
+    console.error(`npm run bench: unknown argument ${unknown.join(' ')}\n${USAGE}`);
+    return 2;
+  }
+  const json = args.includes('--json');
+  const scale: Scale = args.includes('--smoke') ? 'smoke' : 'full';
+  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const groups = BENCH_GROUPS.map(([group]) => group);
+  const missing = only?.filter((g) => !groups.includes(g)) ?? [];
+  if (only && (missing.length > 0 || only.length === 0)) {
+    console.error(`npm run bench: no bench group ${missing.map((g) => JSON.stringify(g)).join(', ') || '""'}; the groups are ${groups.join(', ')}`);
+    return 2;
+  }
   const rows: Array<BenchRow & { group: string }> = [];
-  for (const [group, load] of BENCHES) {
-    if (only && only !== group) continue;
+  for (const [group, load] of BENCH_GROUPS) {
+    if (only && !only.includes(group)) continue;
     try {
       const bench = await load();
-      for (const row of await bench()) rows.push({ group, ...row });
+      for (const row of await bench(scale)) rows.push({ group, ...row });
     } catch (err) {
       rows.push({ group, name: `${group}: failed to run`, value: Number.NaN, unit: '', target: String(err), pass: false });
     }
   }
   if (json) {
-    process.stdout.write(JSON.stringify({ node: process.version, rows }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ node: process.version, scale, rows }, null, 2) + '\n');
   } else {
     printTable(rows);
   }
-  process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
+  return rows.every((r) => r.pass) ? 0 : 1;
 }
 
 function printTable(rows: Array<BenchRow & { group: string }>): void {
@@ -58,4 +66,4 @@ function formatValue(v: number): string {
   return v.toFixed(4);
 }
 
-await main();
+process.exitCode = await main();

@@ -14,11 +14,15 @@ import { openAuditLog } from '../src/store/audit-log.js';
 import { openRepository, repositoryFiles, type DurableRepository } from '../src/store/repository.js';
 import type { Repository } from '../src/app/ports.js';
 import { percentile, type BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const SIZES = [100, 10_000, 100_000] as const;
+const SMOKE_SIZES = [10, 20, 30] as const;
 const LIVE = 5;
 export const CYCLES = 300; // request lifecycles per size, 6 transitions each: 1,800 samples, so a p99 is not two stray fsyncs
 export const WARMUP = 5;
+/** Lifecycles measured and warm-up lifecycles at `scale` (the PostgreSQL bench runs the same). */
+export const cyclesAt = (scale: Scale) => ({ cycles: sized(scale, CYCLES, 2), warmup: sized(scale, WARMUP, 1) });
 const TARGET_MS = 5;
 const MAX_RATIO = 1.5;
 
@@ -139,14 +143,15 @@ export async function lifecycle(repo: Repository<BenchRequest>, id: string): Pro
   return times;
 }
 
-async function benchTransitions(): Promise<BenchRow[]> {
+async function benchTransitions(scale: Scale): Promise<BenchRow[]> {
+  const { cycles, warmup } = cyclesAt(scale);
   const setups = [];
-  for (const size of SIZES) setups.push({ size, ...(await setUp(size)), samples: [] as number[] });
+  for (const size of scale === 'full' ? SIZES : SMOKE_SIZES) setups.push({ size, ...(await setUp(size)), samples: [] as number[] });
   try {
-    for (let cycle = 0; cycle < WARMUP + CYCLES; cycle++) {
+    for (let cycle = 0; cycle < warmup + cycles; cycle++) {
       for (const s of setups) {
         const times = await lifecycle(s.repo, `B${cycle}`);
-        if (cycle >= WARMUP) s.samples.push(...times);
+        if (cycle >= warmup) s.samples.push(...times);
       }
     }
     const rows: BenchRow[] = [];
@@ -167,12 +172,12 @@ async function benchTransitions(): Promise<BenchRow[]> {
   }
 }
 
-async function benchAudit(): Promise<BenchRow> {
+async function benchAudit(scale: Scale): Promise<BenchRow> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-audit-'));
   try {
     const log = await openAuditLog({ file: join(dir, 'audit.jsonl'), clock: { now: () => Date.now() }, redact: ['ab'.repeat(32), 'xoxb-0000000000-benchtoken'] });
     const samples: number[] = [];
-    for (let i = 0; i < 500; i++) {
+    for (let i = 0; i < sized(scale, 500, 25); i++) {
       const started = performance.now();
       await log.append({ type: 'approval.counted', actor: 'U02APPROVERA', requestId: `R${i}`, data: { approvals: 2, required: 2, snapshotHash: HASH } });
       if (i >= 20) samples.push(performance.now() - started);
@@ -186,8 +191,8 @@ async function benchAudit(): Promise<BenchRow> {
 }
 
 /** Every store row of `npm run bench`. */
-export async function benchStore(): Promise<BenchRow[]> {
-  return [...(await benchTransitions()), await benchAudit()];
+export async function benchStore(scale: Scale = 'full'): Promise<BenchRow[]> {
+  return [...(await benchTransitions(scale)), await benchAudit(scale)];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

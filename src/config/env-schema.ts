@@ -32,6 +32,9 @@ export const DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES = 10;
 /** Variables whose values must never be echoed, even partly. */
 export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY', 'DATABASE_URL'] as const;
 
+/** `<NAME>_FILE` of a secret variable: the path of a file holding its value (secret-files.ts reads it). */
+const secretFile = () => optional(z.string().trim());
+
 const unsetIfEmpty = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const required = <T>(schema: z.ZodType<T, string>, what: string) =>
@@ -79,8 +82,26 @@ const channelId = z
   .trim()
   .regex(SLACK_CHANNEL_ID, 'must be a channel id like C0123ABCD (channel details → bottom of the About tab), not a name');
 
+/** Shorter than any token Slack issues (theirs are tens of characters after the prefix). */
+const MIN_TOKEN_LENGTH = 14;
+
+/** A Slack token: each way it can be wrong named on its own (a truncated paste is not a wrong prefix). */
 const token = (prefix: string, kind: string) =>
-  z.string().trim().refine((v) => v.startsWith(prefix) && v.length > prefix.length + 8 && !/\s/.test(v), `must be ${kind} (starts with ${prefix})`);
+  z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = !v.startsWith(prefix)
+        ? `does not start with ${prefix}: must be ${kind}`
+        : /\s/.test(v)
+          ? `contains a space: must be ${kind} exactly as Slack shows it`
+          : !/^[A-Za-z0-9-]+$/.test(v)
+            ? `is malformed: ${kind} holds only letters, digits and "-" (copy it again)`
+            : v.length < MIN_TOKEN_LENGTH
+              ? `is too short to be ${kind}: Slack's are tens of characters after ${prefix} (copy it again in full)`
+              : undefined;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
 /** DATABASE_URL: a PostgreSQL URL whose password (if any) the redactors can hide. Never quoted. */
 const databaseUrl = z
@@ -101,11 +122,14 @@ const yesNo = z
 
 /** The schema of every variable, by name. */
 export const envShape = {
-  SLACK_BOT_TOKEN: required(token('xoxb-', 'the bot token'), 'the bot token (xoxb-…) from OAuth & Permissions'),
+  SLACK_BOT_TOKEN: required(token('xoxb-', 'the bot token'), 'the bot token (xoxb-…) from OAuth & Permissions, or SLACK_BOT_TOKEN_FILE'),
+  SLACK_BOT_TOKEN_FILE: secretFile(),
   SLACK_SIGNING_SECRET: optional(
     z.string().trim().refine((v) => v.length >= 16 && !/\s/.test(v), 'must be the signing secret from Basic Information (16 or more characters, no spaces)'),
   ),
+  SLACK_SIGNING_SECRET_FILE: secretFile(),
   SLACK_APP_TOKEN: optional(token('xapp-', 'an app-level token with connections:write')),
+  SLACK_APP_TOKEN_FILE: secretFile(),
   SLACK_API_URL: optional(httpUrl('the Slack Web API')).transform((v) => withSlash(v ?? DEFAULT_SLACK_API_URL)),
   PORT: optional(wholeNumber(0, 65_535)).transform((v) => v ?? DEFAULT_PORT),
   HEALTH_PORT: optional(wholeNumber(0, 65_535)),
@@ -121,9 +145,10 @@ export const envShape = {
   ),
   // Checked by parsePrivateKey in load-config.ts, which never quotes the key.
   EXCHANGE_PRIVATE_KEY: optional(z.string()),
-  EXCHANGE_PRIVATE_KEY_FILE: optional(z.string().trim()),
+  EXCHANGE_PRIVATE_KEY_FILE: secretFile(),
   DATA_DIR: optional(z.string().trim()).transform((v) => v ?? DEFAULT_DATA_DIR),
   DATABASE_URL: optional(databaseUrl),
+  DATABASE_URL_FILE: secretFile(),
   SINGLE_REPLICA: optional(yesNo).transform((v) => v ?? false),
   // The lower bound depends on the exchange kind: load-config.ts checks it.
   POLL_INTERVAL_MS: optional(wholeNumber(1, 3_600_000, ' (milliseconds)')).transform((v) => v ?? DEFAULT_POLL_INTERVAL_MS),

@@ -5,8 +5,9 @@
 import { createPolicy, PolicyConfigError } from '../domain/policy.js';
 import { resolve } from 'node:path';
 import { Secret } from '../exchange/secret.js';
-import { ExposedSecretFileError, readSecretFile } from '../exchange/secret-file.js';
+import { readSecretFile } from '../exchange/secret-file.js';
 import { KeyError, parsePrivateKey, publicKeyHex } from '../exchange/signer.js';
+import { fileVariable, readSecretFiles, type SecretVariable } from './secret-files.js';
 import type { Config, ExchangeConfig } from './config.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
 import {
@@ -18,9 +19,9 @@ import {
 } from './env-schema.js';
 
 export interface LoadConfigOptions {
-  /** Reads EXCHANGE_PRIVATE_KEY_FILE; injected by tests. */
+  /** Reads the secret files (`<NAME>_FILE`); injected by tests. */
   readFile?: (path: string) => string;
-  /** Base for a relative DATA_DIR and key file path. */
+  /** Base for a relative DATA_DIR and secret file paths. */
   cwd?: string;
 }
 
@@ -30,27 +31,34 @@ type Env = Record<string, string | undefined>;
  * Load and check the configuration. Throws ConfigError listing every problem at once.
  * @example const config = loadConfig(); // from process.env
  */
-export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): Config {
+export function loadConfig(processEnv: Env = process.env, options: LoadConfigOptions = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   const readFile = options.readFile ?? readSecretFile;
-  const problems: ConfigProblem[] = [];
+  const files = readSecretFiles(processEnv, readFile, cwd);
+  const env = files.env;
+  const problems: ConfigProblem[] = [...files.problems];
   const parsed: Partial<ParsedEnv> = {};
+  /** Where a value came from: its file variable when it was read from one. */
+  const source = (name: EnvVariable): string => (files.fromFile.has(name as SecretVariable) ? fileVariable(name as SecretVariable) : name);
 
   for (const name of Object.keys(envShape) as EnvVariable[]) {
     const result = envShape[name].safeParse(env[name]);
     if (result.success) {
       (parsed as Record<string, unknown>)[name] = result.data;
     } else {
-      for (const issue of result.error.issues) problems.push({ variable: name, message: issue.message });
+      for (const issue of result.error.issues) problems.push({ variable: source(name), message: issue.message });
     }
   }
-  const has = (name: EnvVariable): boolean => !problems.some((p) => p.variable === name);
+  // A problem with a variable's file is a problem with the variable: no second message about it.
+  const has = (name: EnvVariable): boolean => !problems.some((p) => p.variable === name || p.variable === `${name}_FILE`);
   const set = (name: EnvVariable): boolean => parsed[name] !== undefined;
   const problem = (variable: string, message: string) => problems.push({ variable, message });
 
   // ---- Slack mode --------------------------------------------------------------------------
   const socketMode = set('SLACK_APP_TOKEN');
-  if (!socketMode && has('SLACK_SIGNING_SECRET') && !set('SLACK_SIGNING_SECRET')) {
+  // An app token given but refused still says Socket Mode was meant: no signing secret asked for.
+  const meantSocketMode = socketMode || !has('SLACK_APP_TOKEN');
+  if (!meantSocketMode && has('SLACK_SIGNING_SECRET') && !set('SLACK_SIGNING_SECRET')) {
     problem('SLACK_SIGNING_SECRET', 'is required in HTTP mode (SLACK_APP_TOKEN unset): Slack signs every request with it');
   }
 
@@ -84,7 +92,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   }
 
   // ---- exchange ----------------------------------------------------------------------------
-  const exchange = exchangeConfig(parsed, { has, set, problem, readFile, cwd });
+  const exchange = exchangeConfig(parsed, { has, set, problem, source });
   if (exchange !== undefined && parsed.POLL_INTERVAL_MS !== undefined) {
     const min = exchange.kind === 'remote' ? MIN_POLL_INTERVAL_MS_REMOTE : MIN_POLL_INTERVAL_MS_SANDBOX;
     if (parsed.POLL_INTERVAL_MS < min) {
@@ -135,44 +143,31 @@ interface Checks {
   has(name: EnvVariable): boolean;
   set(name: EnvVariable): boolean;
   problem(variable: string, message: string): void;
-  readFile(path: string): string;
-  cwd: string;
+  source(name: EnvVariable): string;
 }
 
 function exchangeConfig(parsed: Partial<ParsedEnv>, c: Checks): ExchangeConfig | undefined {
   const rateLimitPerSecond = parsed.EXCHANGE_RATE_LIMIT_PER_SECOND;
-  const keyVars = ['EXCHANGE_API_KEY', 'EXCHANGE_PRIVATE_KEY', 'EXCHANGE_PRIVATE_KEY_FILE'] as const;
+  const keyVars = ['EXCHANGE_API_KEY', 'EXCHANGE_PRIVATE_KEY'] as const;
 
   if (!c.set('EXCHANGE_BASE_URL')) {
     if (!c.has('EXCHANGE_BASE_URL')) return undefined;
     // A key without a URL usually means a forgotten URL: refuse rather than run on the sandbox.
     for (const name of keyVars) {
-      if (c.set(name)) c.problem(name, 'is only used with a real exchange, but EXCHANGE_BASE_URL is unset (the embedded sandbox); set EXCHANGE_BASE_URL or remove it');
+      if (c.set(name)) c.problem(c.source(name), 'is only used with a real exchange, but EXCHANGE_BASE_URL is unset (the embedded sandbox); set EXCHANGE_BASE_URL or remove it');
     }
     return rateLimitPerSecond === undefined ? undefined : { kind: 'sandbox', rateLimitPerSecond };
   }
 
-  const inline = parsed.EXCHANGE_PRIVATE_KEY;
-  const file = parsed.EXCHANGE_PRIVATE_KEY_FILE;
+  // EXCHANGE_PRIVATE_KEY_FILE was read into EXCHANGE_PRIVATE_KEY (secret-files.ts).
+  const key = parsed.EXCHANGE_PRIVATE_KEY;
   let privateKey: Secret<Uint8Array> | undefined;
-  if (inline !== undefined && file !== undefined) {
-    c.problem('EXCHANGE_PRIVATE_KEY', 'and EXCHANGE_PRIVATE_KEY_FILE are both set: keep one');
-  } else if (inline === undefined && file === undefined) {
-    if (c.has('EXCHANGE_PRIVATE_KEY_FILE')) {
+  if (key === undefined) {
+    if (c.has('EXCHANGE_PRIVATE_KEY')) {
       c.problem('EXCHANGE_PRIVATE_KEY', 'or EXCHANGE_PRIVATE_KEY_FILE is required with EXCHANGE_BASE_URL (hex or PEM secp256k1 key)');
     }
-  } else if (inline !== undefined) {
-    privateKey = parseKey(inline, 'EXCHANGE_PRIVATE_KEY', c);
-  } else if (file !== undefined) {
-    const path = resolve(c.cwd, file);
-    let text: string | undefined;
-    try {
-      text = c.readFile(path);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      c.problem('EXCHANGE_PRIVATE_KEY_FILE', err instanceof ExposedSecretFileError ? err.message : `cannot read ${path}${code ? ` (${code})` : ''}`);
-    }
-    if (text !== undefined) privateKey = parseKey(text, 'EXCHANGE_PRIVATE_KEY_FILE', c);
+  } else {
+    privateKey = parseKey(key, c.source('EXCHANGE_PRIVATE_KEY'), c);
   }
 
   const apiKey = parsed.EXCHANGE_API_KEY;

@@ -24,4 +24,10 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+const USAGE = 'usage: npm run demo   (plays the desk story on this machine and prints what each person sees in Slack; exit 0 when every step happened)';
+
+if (['--help', '-h'].some((a) => process.argv.includes(a))) {
+  console.log(USAGE);
+} else {
+  process.exitCode = await main();
+}

@@ -24,7 +24,8 @@ export const PREVIEW_DESK = {
 /** Everything the preview runs listens here: the bot, the Slack stand-in, the sandbox. */
 export const LOOPBACK = '127.0.0.1';
 
-const CONFIGURING = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'EXCHANGE_BASE_URL', 'APPROVAL_CHANNEL_ID'];
+// Each secret also counts when given as a file (<NAME>_FILE, config/secret-files.ts).
+const CONFIGURING = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'EXCHANGE_BASE_URL', 'APPROVAL_CHANNEL_ID'].flatMap((name) => [name, `${name}_FILE`]);
 
 /** True when the environment configures nothing that matters: run the local preview. */
 export function wantsPreview(env: NodeJS.ProcessEnv): boolean {

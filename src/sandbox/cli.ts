@@ -50,7 +50,15 @@ export async function runSandboxCli(env: Record<string, string | undefined>, pri
   return sandbox;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+const USAGE = `usage: npm run sandbox   (the sandbox exchange on 127.0.0.1 until Ctrl-C)
+  SANDBOX_PORT        port (default 8080)
+  SANDBOX_PUBLIC_KEY  public key hex to register with every scope; unset: a key pair is generated and printed
+  SANDBOX_SEED        seed of the deterministic state (default sandbox)`;
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain && ['--help', '-h'].some((a) => process.argv.includes(a))) {
+  console.log(USAGE);
+} else if (isMain) {
   runSandboxCli(process.env, (line) => console.log(line)).then(
     (sandbox) => {
       const stop = () => void sandbox.close().then(() => process.exit(0));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { runManifestCli } from '../../src/slack/manifest/manifest-cli.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtureSchemaPath = path.join(projectRoot, 'test/fixtures/slack-manifest-schema/manifest.schema.1.0.0.json');
@@ -73,6 +74,52 @@ describe('manifests/manifest.json', () => {
       expect(c.usage_hint, c.command).toBeTruthy();
       expect(c.should_escape, c.command).toBe(false);
     }
+  });
+});
+
+describe('npm run manifest', () => {
+  const run = (argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = runManifestCli(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    return { code, out: out.join(''), err: err.join('') };
+  };
+  /** Every string in the manifest that is a URL. */
+  const urlsIn = (value: unknown): string[] =>
+    typeof value === 'string' ? (URL.canParse(value) && /^https?:/.test(value) ? [value] : []) : typeof value === 'object' && value !== null ? Object.values(value).flatMap(urlsIn) : [];
+
+  it('without --url: the Socket Mode manifest, as kept in manifests/', () => {
+    const { code, out } = run([]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual(readJson(manifestPath));
+  });
+
+  it('with --url: HTTP mode, every URL filled with the public /slack/events, valid against Slack\'s schema', () => {
+    const { code, out, err } = run(['--url', 'https://desk.example.com']);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    const manifest = JSON.parse(out) as Manifest;
+    const validate = validator();
+    expect(validate(manifest), JSON.stringify(validate.errors)).toBe(true);
+    expect(manifest.settings.socket_mode_enabled).toBe(false);
+    const urls = urlsIn(manifest);
+    // The five commands' URLs, events, interactivity and the options of the wallet search.
+    expect(urls).toHaveLength(8);
+    expect(new Set(urls)).toEqual(new Set(['https://desk.example.com/slack/events']));
+    expect(out).not.toContain('example.invalid');
+  });
+
+  it('keeps a path prefix (a reverse proxy) and does not add /slack/events twice', () => {
+    const urls = (url: string) => new Set(urlsIn(JSON.parse(run(['--url', url]).out)));
+    expect(urls('https://gw.example.com/desk/')).toEqual(new Set(['https://gw.example.com/desk/slack/events']));
+    expect(urls('https://desk.example.com/slack/events')).toEqual(new Set(['https://desk.example.com/slack/events']));
+  });
+
+  it('refuses what Slack would not call, in one sentence, with exit code 2', () => {
+    expect(run(['--url', 'http://desk.example.com'])).toEqual({ code: 2, out: '', err: '--url: Slack sends requests only to https:// URLs, not http://\n' });
+    expect(run(['--url', 'desk.example.com'])).toMatchObject({ code: 2, err: expect.stringContaining('is not a URL') });
+    expect(run(['--url', 'https://desk.example.com/?a=1'])).toMatchObject({ code: 2, err: expect.stringContaining('no query') });
+    expect(run(['--nope'])).toMatchObject({ code: 2, err: expect.stringContaining('usage: npm run manifest') });
+    expect(run(['--help'])).toMatchObject({ code: 0, out: expect.stringContaining('usage: npm run manifest') });
   });
 });
 
