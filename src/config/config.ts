@@ -80,8 +80,10 @@ export interface Config {
   pollIntervalMs: number;
   logLevel: LogLevelName;
   /**
-   * Where /healthz, /readyz and /metrics are served besides PORT (HTTP mode), or at all (Socket
-   * Mode, which has no PORT); unset: not served there (0: any free port).
+   * Where /healthz, /readyz and /metrics are served, in both modes, never on PORT (the port Slack
+   * reaches); unset: served nowhere (0: any free port).
    */
   healthPort: number | undefined;
+  /** The address the health port listens on (HEALTH_HOST, default 127.0.0.1: this machine only). */
+  healthHost: string;
 }

@@ -3,6 +3,7 @@
  * interface (documented one by one in .env.example); load-config.ts adds the rules that span
  * several variables. Empty values ("FOO=" in an .env file) count as unset.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from '../exchange/assumptions.js';
 import { LOG_LEVELS } from './config.js';
@@ -15,6 +16,8 @@ export const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{6,}$/;
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_PORT = 3000;
+/** The operations endpoints answer this machine only unless HEALTH_HOST says otherwise. */
+export const DEFAULT_HEALTH_HOST = '127.0.0.1';
 export const DEFAULT_REQUIRED_APPROVALS = 2;
 export const MIN_REQUIRED_APPROVALS = 2;
 export const DEFAULT_DATA_DIR = './data';
@@ -113,6 +116,12 @@ export const envShape = {
   SLACK_API_URL: optional(httpUrl('the Slack Web API')).transform((v) => withSlash(v ?? DEFAULT_SLACK_API_URL)),
   PORT: optional(wholeNumber(0, 65_535)).transform((v) => v ?? DEFAULT_PORT),
   HEALTH_PORT: optional(wholeNumber(0, 65_535)),
+  HEALTH_HOST: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => isIP(v) !== 0 || v === 'localhost', 'must be an IP address to listen on, like 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)'),
+  ).transform((v) => v ?? DEFAULT_HEALTH_HOST),
   APPROVAL_CHANNEL_ID: required(channelId, 'the channel where requests are approved (C…)'),
   COMPLIANCE_CHANNEL_ID: optional(channelId),
   REQUESTER_USER_IDS: required(userIdList, 'who may ask for withdrawals and trades (comma separated user ids)'),

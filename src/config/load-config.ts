@@ -55,7 +55,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   }
 
   if (!socketMode && parsed.HEALTH_PORT !== undefined && parsed.HEALTH_PORT !== 0 && parsed.HEALTH_PORT === parsed.PORT) {
-    problem('HEALTH_PORT', `is PORT (${parsed.PORT}): in HTTP mode the endpoints are already served on PORT; set another port or unset it`);
+    problem('HEALTH_PORT', `is PORT (${parsed.PORT}): the operations endpoints are never served on the port Slack reaches; set another port`);
   }
 
   // ---- people and approvals ----------------------------------------------------------------
@@ -128,6 +128,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     pollIntervalMs: p.POLL_INTERVAL_MS,
     logLevel: p.LOG_LEVEL,
     healthPort: p.HEALTH_PORT,
+    healthHost: p.HEALTH_HOST,
   };
 }
 

@@ -7,7 +7,7 @@
  *   -> the engine -> compliance (its notifier, declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
  * The operations side (src/ops/) watches it all: the audit log it is given counts what it records,
- * and /healthz, /readyz and /metrics are served beside /slack/events in HTTP mode.
+ * and runDesk serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
  *
  * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
  * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
@@ -69,7 +69,7 @@ export interface ComposedDesk {
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
-  /** Readiness and the operations endpoints (served on PORT in HTTP mode; runDesk serves them on HEALTH_PORT). */
+  /** Readiness and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
   ops: WatchedDesk;
   /**
    * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
@@ -136,7 +136,6 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     config,
     deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
-    routes: ops.routes,
     observeAck: ops.observeAck,
   });
 

@@ -1,7 +1,7 @@
 /**
  * The running bot's operations endpoints (runDesk, configured by its environment, against the
  * sandbox as a remote exchange and the fake Slack API), over real HTTP:
- * - HTTP mode: on PORT beside /slack/events and, with HEALTH_PORT set, on that port too; ready
+ * - HTTP mode: on HEALTH_PORT (loopback by default), never on PORT beside /slack/events; ready
  *   soon after start because the bot asks a quiet exchange itself (the probe) and auth.test
  *   passed; the process metrics and the status polling's lag are there; the health port closes
  *   on stop;
@@ -101,16 +101,17 @@ async function poll(port: number, path: string, done: (a: { status: number; text
 }
 
 describe('the running bot in HTTP mode', () => {
-  it('serves the endpoints on PORT and on HEALTH_PORT, ready once auth.test passed and its own probe reached the exchange', async () => {
+  it('serves the endpoints on HEALTH_PORT only, ready once auth.test passed and its own probe reached the exchange', async () => {
     const { desk } = await startBot({ HEALTH_PORT: '0' });
     const port = desk.port!;
     const healthPort = desk.healthPort!;
     expect(healthPort).not.toBe(port);
 
-    const ready = await poll(port, '/readyz', (a) => a.status === 200);
+    const ready = await poll(healthPort, '/readyz', (a) => a.status === 200);
     expect(JSON.parse(ready.text)).toMatchObject({ ready: true, role: 'leader', failing: [] });
-    for (const p of [port, healthPort]) expect(await get(p, '/healthz')).toEqual({ status: 200, text: '{"status":"ok"}' });
-    expect((await get(healthPort, '/readyz')).status).toBe(200);
+    expect(await get(healthPort, '/healthz')).toEqual({ status: 200, text: '{"status":"ok"}' });
+    // The port Slack reaches serves /slack/events alone.
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await get(port, path)).status).toBe(404);
 
     const m = parseExposition((await get(healthPort, '/metrics')).text);
     // Nothing but the probe reads the exchange on an idle start.
@@ -139,8 +140,8 @@ describe('the running bot in HTTP mode', () => {
     expect(body.failing).toContain('slack');
     expect(body.checks.slack).toEqual({ ok: false, detail: expect.stringContaining('auth.test') });
     for (const secret of [BOT_TOKEN, SIGNING_SECRET]) expect(waiting.text).not.toContain(secret);
-    const { desk } = await starting;
-    expect(JSON.parse((await poll(desk.port!, '/readyz', (a) => a.status === 200, 10_000)).text).checks.slack.ok).toBe(true);
+    await starting;
+    expect(JSON.parse((await poll(healthPort, '/readyz', (a) => a.status === 200, 10_000)).text).checks.slack.ok).toBe(true);
   });
 
   it('does not start on a bot token Slack refuses, says why without the token, and closes the health port', async () => {
