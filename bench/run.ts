@@ -18,6 +18,7 @@ const BENCHES: Array<[string, () => Promise<Bench>]> = [
   ['polling', async () => (await import('./polling.js')).benchPolling],
   ['memory', async () => (await import('./memory.js')).benchMemory],
   ['local-desk', async () => (await import('./local-desk.js')).benchLocalDesk],
+  ['edge', async () => (await import('./edge.js')).benchEdge],
 ];
 
 async function main(): Promise<void> {
