@@ -18,6 +18,15 @@ export interface SlackConfig {
   apiUrl: string;
   /** HTTP mode listening port (0: any free port). */
   port: number;
+  /** HTTPS_PROXY: the bot's calls to Slack go through it, except to hosts NO_PROXY names. */
+  proxy: SlackProxy | undefined;
+}
+
+export interface SlackProxy {
+  /** May hold a user and password. */
+  url: Secret<string>;
+  /** NO_PROXY, as written (comma separated hosts or domains; * for all). */
+  noProxy: string | undefined;
 }
 
 export interface DeskPeople {

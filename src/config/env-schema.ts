@@ -32,7 +32,7 @@ export const DEFAULT_QUOTE_SAFETY_MARGIN_MS = 500;
 export const DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES = 10;
 
 /** Variables whose values must never be echoed, even partly. */
-export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY', 'DATABASE_URL'] as const;
+export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY', 'DATABASE_URL', 'HTTPS_PROXY'] as const;
 
 const unsetIfEmpty = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
@@ -114,6 +114,20 @@ export const envShape = {
   ),
   SLACK_APP_TOKEN: optional(token('xapp-', 'an app-level token with connections:write')),
   SLACK_API_URL: optional(httpUrl('the Slack Web API')).transform((v) => withSlash(v ?? DEFAULT_SLACK_API_URL)),
+  // Only the bot's calls to Slack go through it (Web API and Socket Mode); the value may hold a proxy password, so it is never quoted.
+  HTTPS_PROXY: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      }, 'must be the proxy as a URL, like http://proxy.internal:3128 (the value is not shown here: it may hold a password)'),
+  ),
+  NO_PROXY: optional(z.string().trim()),
   PORT: optional(wholeNumber(0, 65_535)).transform((v) => v ?? DEFAULT_PORT),
   HEALTH_PORT: optional(wholeNumber(0, 65_535)),
   HEALTH_HOST: optional(

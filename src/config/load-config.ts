@@ -112,6 +112,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       mode: socketMode ? 'socket' : 'http',
       apiUrl: p.SLACK_API_URL,
       port: p.PORT,
+      proxy: p.HTTPS_PROXY === undefined ? undefined : { url: new Secret(p.HTTPS_PROXY), noProxy: p.NO_PROXY },
     },
     channels: { approval: p.APPROVAL_CHANNEL_ID, compliance: p.COMPLIANCE_CHANNEL_ID },
     users: { requesters: p.REQUESTER_USER_IDS, approvers: p.APPROVER_USER_IDS, compliance: p.COMPLIANCE_USER_IDS },

@@ -227,6 +227,8 @@ function configSecrets(config: Config): string[] {
   const out = [config.slack.botToken.reveal(), config.slack.signingSecret?.reveal() ?? '', config.slack.appToken?.reveal() ?? ''];
   if (config.exchange.kind === 'remote') out.push(Buffer.from(config.exchange.privateKey.reveal()).toString('hex'));
   if (config.database) out.push(...databaseUrlSecrets(config.database.url.reveal()));
+  const proxyPassword = config.slack.proxy ? new URL(config.slack.proxy.url.reveal()).password : '';
+  if (proxyPassword) out.push(decodeURIComponent(proxyPassword));
   return out.filter((s) => s.length > 0);
 }
 

@@ -7,7 +7,7 @@ import { onlyThisWorkspace } from './workspace-binding.js';
 import { refusingFutureRequests } from './request-freshness.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, SocketModeReceiver, type Logger } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, type Logger, type webApi } from '@slack/bolt';
 import { EDGE_SERVER_OPTIONS, limitServer } from '../../ports/http-edge.js';
 import type { Config } from '../../config/config.js';
 import { rolesOf, type SlackContext, type SlackDeps } from './slack-context.js';
@@ -15,6 +15,7 @@ import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
 import { ModalData } from './modal-data.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
+import { slackTransport, type SlackTransport } from './slack-transport.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -34,7 +35,7 @@ export interface SlackReceiverOptions {
   /** Bolt answers 404 when no listener acks within this time (default 3001 ms). */
   unhandledRequestTimeoutMillis?: number;
   /** Web API client retries; tests pass { retries: 0 } so a failing fake fails fast. */
-  retryConfig?: { retries: number };
+  retryConfig?: webApi.RetryOptions;
   /** Where Bolt, Socket Mode and the WebClient log (through guardSlackLogger); default: the console at LOG_LEVEL. */
   logger?: Logger;
 }
@@ -45,6 +46,8 @@ export interface CreateSlackAppOptions {
   receiverOptions?: SlackReceiverOptions;
   /** Told each acknowledgement's latency in seconds (see start() and observeSocketAcks). */
   observeAck?: (seconds: number) => void;
+  /** How Slack is reached (HTTPS_PROXY), shared with the notifiers' clients; default: built here. */
+  transport?: SlackTransport;
 }
 
 export interface SlackApp {
@@ -59,18 +62,21 @@ export interface SlackApp {
   authChecked(): boolean;
   /** Whether Slack can reach this replica: listening (HTTP), or its socket connected (Socket Mode). */
   connected(): boolean;
+  /** Whether the last Web API call got an answer (undefined before the first): how /readyz explains a start waiting for Slack. */
+  reached(): boolean | undefined;
   /** Resolves once no listener is at work (tests: a delivery waiting for another one's answer is work). */
   idle(): Promise<void>;
 }
 
 /** Create the Slack app over the ports in `deps`; nothing listens until start(). */
-export function createSlackApp({ config, deps, receiverOptions = {}, observeAck = () => {} }: CreateSlackAppOptions): SlackApp {
+export function createSlackApp({ config, deps, receiverOptions = {}, observeAck = () => {}, transport: given }: CreateSlackAppOptions): SlackApp {
   const botToken = config.slack.botToken.reveal();
-  const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
   // Every Slack library gets this logger, never a logLevel: given only a level, Bolt, the receivers
   // and Socket Mode each build a console logger of their own, which would print the envelopes and
   // tickets the guard withholds (library-log.ts). The WebClients share the App's logger.
   const logger = guardSlackLogger(receiverOptions.logger ?? consoleSlackLogger(config.logLevel));
+  const transport = given ?? slackTransport(config.slack, logger);
+  const clientOptions = { slackApiUrl: config.slack.apiUrl, fetch: transport.fetch, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
   // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
   // deferInitialization: Bolt checks the bot token (auth.test) in init(), which start() awaits. Left
   // to the constructor, the check runs unawaited: a refused token (or Slack unreachable through
@@ -83,7 +89,7 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
   let httpReceiver: HTTPReceiver | undefined;
   const appToken = config.slack.appToken?.reveal();
   if (appToken !== undefined) {
-    const receiver = new SocketModeReceiver({ appToken, logger });
+    const receiver = new SocketModeReceiver({ appToken, logger, ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}) });
     observeSocketAcks(receiver, observeAck);
     // Slack's hello says the socket is up; a closed socket is down until the next hello (the client
     // reconnects on its own), so readiness says when Slack has no way to hand this replica an event.
@@ -179,6 +185,7 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
     },
     authChecked: () => authChecked,
     connected: () => (httpReceiver ? listening : socketUp),
+    reached: () => transport.reached(),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
