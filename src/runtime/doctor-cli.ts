@@ -47,9 +47,10 @@ export async function doctor(env: NodeJS.ProcessEnv, deps: DoctorDeps = {}): Pro
 
 function slackChecksOf(config: Config): DoctorCheck[] {
   const quiet = { warn: () => {}, info: () => {} };
+  const transport = slackTransport(config.slack, quiet);
   const client = new webApi.WebClient(config.slack.botToken.reveal(), {
     slackApiUrl: config.slack.apiUrl,
-    fetch: slackTransport(config.slack, quiet).fetch,
+    fetch: transport.fetch,
     retryConfig: { retries: 0 },
     timeout: 10_000,
     logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, setLevel: () => {}, getLevel: () => webApi.LogLevel.ERROR, setName: () => {} },
@@ -63,6 +64,7 @@ function slackChecksOf(config: Config): DoctorCheck[] {
     approvalChannel: config.channels.approval,
     complianceChannel: config.channels.compliance,
     users: [...variables].map(([id, vars]) => ({ id, variable: vars.join(', ') })),
+    route: `${config.slack.apiUrl} ${transport.route}`,
   });
 }
 

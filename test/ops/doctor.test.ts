@@ -114,12 +114,16 @@ describe('npm run doctor', () => {
     expect(failures(refused.lines)[0]).toMatch(/^\[FAIL\] Slack token: Slack refused the token \(invalid_auth\)\. Fix: set SLACK_BOT_TOKEN/);
   });
 
-  it('says Slack could not be reached', async () => {
+  it('says Slack could not be reached, and how it was tried: directly or through HTTPS_PROXY', async () => {
     const w = await world();
     await w.fake.stop();
     const { code, lines } = await run(w.env);
-    expect(failures(lines)[0]).toMatch(/^\[FAIL\] Slack token: Slack could not be reached\. Fix: check the network, SLACK_API_URL, and HTTPS_PROXY/);
+    expect(failures(lines)[0]).toBe(
+      `[FAIL] Slack token: Slack could not be reached: ${w.fake.apiUrl} directly (HTTPS_PROXY unset) failed (ECONNREFUSED). Fix: check the network, SLACK_API_URL, and HTTPS_PROXY if this machine needs a proxy`,
+    );
     expect(code).toBe(1);
+    const viaProxy = await run({ ...w.env, HTTPS_PROXY: 'http://127.0.0.1:1' });
+    expect(failures(viaProxy.lines)[0]).toMatch(/^\[FAIL\] Slack token: Slack could not be reached: \S+ through the proxy 127\.0\.0\.1:1 \(HTTPS_PROXY\) failed \(ECONNREFUSED\)/);
   });
 
   it('fails the exchange key the sandbox does not know, and a clock off the exchange, with their fixes', async () => {
