@@ -11,7 +11,6 @@
  * - Socket Mode: served on HEALTH_PORT only (no PORT), with the acks of envelopes measured.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -21,7 +20,8 @@ import { SCOPES } from '../../src/exchange/assumptions.js';
 import { runDesk, type RunningDesk } from '../../src/runtime/run-desk.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { makeKey } from '../sandbox/support/sign.js';
-import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
+import { freePort } from '../support/free-port.js';
+import { BOT_TOKEN, SIGNING_SECRET, slackEnv } from '../slack/support/harness.js';
 import { startSocketModeServer } from '../slack/support/socket-mode-server.js';
 import { parseExposition } from './support/prometheus-text.js';
 
@@ -52,12 +52,7 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
-    REQUESTER_USER_IDS: 'U0REQ0001',
-    APPROVER_USER_IDS: 'U0APP0001,U0APP0002',
+    ...slackEnv(fake.apiUrl),
     EXCHANGE_BASE_URL: sandbox.url,
     EXCHANGE_PRIVATE_KEY: key.privateKeyHex,
     DATA_DIR: dataDir,
@@ -75,14 +70,6 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
   return { desk, fake, key };
 }
 
-/** A port nothing listens on now (the bound port is only known once runDesk returns). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function get(port: number, path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, init);

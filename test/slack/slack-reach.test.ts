@@ -5,7 +5,6 @@
  * line saying it did.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,32 +12,21 @@ import { loadConfig } from '../../src/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/devtools/fake-slack-api.js';
 import { runDesk, type RunningDesk } from '../../src/runtime/run-desk.js';
 import { startConnectProxy } from '../support/connect-proxy.js';
-import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from './support/harness.js';
+import { freePort } from '../support/free-port.js';
+import { BOT_TOKEN, slackEnv } from './support/harness.js';
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The bot on the embedded sandbox, talking to `fake` with `env` added; its log lines are collected. */
 function startBot(fake: FakeSlackApi, env: Record<string, string>, logs: string[]): Promise<RunningDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reach-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
-    REQUESTER_USER_IDS: 'U0REQ0001',
-    APPROVER_USER_IDS: 'U0APP0001,U0APP0002',
+    ...slackEnv(fake.apiUrl),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     ...env,
