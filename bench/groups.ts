@@ -15,4 +15,5 @@ export const BENCH_GROUPS: ReadonlyArray<readonly [string, () => Promise<Bench>]
   ['polling', async () => (await import('./polling.js')).benchPolling],
   ['memory', async () => (await import('./memory.js')).benchMemory],
   ['local-desk', async () => (await import('./local-desk.js')).benchLocalDesk],
+  ['edge', async () => (await import('./edge.js')).benchEdge],
 ];

@@ -18,6 +18,15 @@ export interface SlackConfig {
   apiUrl: string;
   /** HTTP mode listening port (0: any free port). */
   port: number;
+  /** HTTPS_PROXY: the bot's calls to Slack go through it, except to hosts NO_PROXY names. */
+  proxy: SlackProxy | undefined;
+}
+
+export interface SlackProxy {
+  /** May hold a user and password. */
+  url: Secret<string>;
+  /** NO_PROXY, as written (comma separated hosts or domains; * for all). */
+  noProxy: string | undefined;
 }
 
 export interface DeskPeople {
@@ -80,8 +89,10 @@ export interface Config {
   pollIntervalMs: number;
   logLevel: LogLevelName;
   /**
-   * Where /healthz, /readyz and /metrics are served besides PORT (HTTP mode), or at all (Socket
-   * Mode, which has no PORT); unset: not served there (0: any free port).
+   * Where /healthz, /readyz and /metrics are served, in both modes, never on PORT (the port Slack
+   * reaches); unset: served nowhere (0: any free port).
    */
   healthPort: number | undefined;
+  /** The address the health port listens on (HEALTH_HOST, default 127.0.0.1: this machine only). */
+  healthHost: string;
 }

@@ -3,6 +3,7 @@
  * interface (documented one by one in .env.example); load-config.ts adds the rules that span
  * several variables. Empty values ("FOO=" in an .env file) count as unset.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from '../exchange/assumptions.js';
 import { LOG_LEVELS } from './config.js';
@@ -16,6 +17,8 @@ export const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{6,}$/;
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_PORT = 3000;
+/** The operations endpoints answer this machine only unless HEALTH_HOST says otherwise. */
+export const DEFAULT_HEALTH_HOST = '127.0.0.1';
 export const DEFAULT_REQUIRED_APPROVALS = 2;
 export const MIN_REQUIRED_APPROVALS = 2;
 export const DEFAULT_DATA_DIR = './data';
@@ -30,7 +33,7 @@ export const DEFAULT_QUOTE_SAFETY_MARGIN_MS = 500;
 export const DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES = 10;
 
 /** Variables whose values must never be echoed, even partly. */
-export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY', 'DATABASE_URL'] as const;
+export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY', 'DATABASE_URL', 'HTTPS_PROXY'] as const;
 
 /** `<NAME>_FILE` of a secret variable: the path of a file holding its value (secret-files.ts reads it). */
 const secretFile = () => optional(z.string().trim());
@@ -131,8 +134,28 @@ export const envShape = {
   SLACK_APP_TOKEN: optional(token('xapp-', 'an app-level token with connections:write')),
   SLACK_APP_TOKEN_FILE: secretFile(),
   SLACK_API_URL: optional(httpUrl('the Slack Web API')).transform((v) => withSlash(v ?? DEFAULT_SLACK_API_URL)),
+  // Only the bot's calls to Slack go through it (Web API and Socket Mode); the value may hold a proxy password, so it is never quoted.
+  HTTPS_PROXY: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      }, 'must be the proxy as a URL, like http://proxy.internal:3128 (the value is not shown here: it may hold a password)'),
+  ),
+  NO_PROXY: optional(z.string().trim()),
   PORT: optional(wholeNumber(0, 65_535)).transform((v) => v ?? DEFAULT_PORT),
   HEALTH_PORT: optional(wholeNumber(0, 65_535)),
+  HEALTH_HOST: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => isIP(v) !== 0 || v === 'localhost', 'must be an IP address to listen on, like 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)'),
+  ).transform((v) => v ?? DEFAULT_HEALTH_HOST),
   APPROVAL_CHANNEL_ID: required(channelId, 'the channel where requests are approved (C…)'),
   COMPLIANCE_CHANNEL_ID: optional(channelId),
   REQUESTER_USER_IDS: required(userIdList, 'who may ask for withdrawals and trades (comma separated user ids)'),

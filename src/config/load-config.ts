@@ -63,7 +63,7 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
   }
 
   if (!socketMode && parsed.HEALTH_PORT !== undefined && parsed.HEALTH_PORT !== 0 && parsed.HEALTH_PORT === parsed.PORT) {
-    problem('HEALTH_PORT', `is PORT (${parsed.PORT}): in HTTP mode the endpoints are already served on PORT; set another port or unset it`);
+    problem('HEALTH_PORT', `is PORT (${parsed.PORT}): the operations endpoints are never served on the port Slack reaches; set another port`);
   }
 
   // ---- people and approvals ----------------------------------------------------------------
@@ -120,6 +120,7 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
       mode: socketMode ? 'socket' : 'http',
       apiUrl: p.SLACK_API_URL,
       port: p.PORT,
+      proxy: p.HTTPS_PROXY === undefined ? undefined : { url: new Secret(p.HTTPS_PROXY), noProxy: p.NO_PROXY },
     },
     channels: { approval: p.APPROVAL_CHANNEL_ID, compliance: p.COMPLIANCE_CHANNEL_ID },
     users: { requesters: p.REQUESTER_USER_IDS, approvers: p.APPROVER_USER_IDS, compliance: p.COMPLIANCE_USER_IDS },
@@ -136,6 +137,7 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     pollIntervalMs: p.POLL_INTERVAL_MS,
     logLevel: p.LOG_LEVEL,
     healthPort: p.HEALTH_PORT,
+    healthHost: p.HEALTH_HOST,
   };
 }
 

@@ -34,6 +34,19 @@ export interface FakeUser {
   real_name?: string;
   tz?: string;
   tz_offset?: number;
+  /** Deactivated (Slack keeps answering users.info with `deleted: true`). */
+  deleted?: boolean;
+  is_bot?: boolean;
+}
+
+/** A channel as conversations.info answers it. */
+export interface FakeChannel {
+  id: string;
+  name?: string;
+  is_private?: boolean;
+  is_archived?: boolean;
+  /** Whether the bot is in it (default true). */
+  is_member?: boolean;
 }
 
 export interface FakeSlackOptions {
@@ -79,6 +92,8 @@ export class FakeSlackApi {
   #failures = new Map<string, string[]>();
   #dmRefusals = new Map<string, string>();
   #users = new Map<string, FakeUser>();
+  #unknownUsers = new Set<string>();
+  #channels = new Map<string, FakeChannel | 'unknown'>();
   #views = new Map<string, { hash: string; view: Record<string, unknown> }>();
   #handlers: Record<string, Handler>;
 
@@ -187,7 +202,24 @@ export class FakeSlackApi {
   }
 
   setUser(user: FakeUser): void {
+    this.#unknownUsers.delete(user.id);
     this.#users.set(user.id, user);
+  }
+
+  /** users.info answers `user_not_found` for `id` from now on (any other well-formed id is a user). */
+  forgetUser(id: string): void {
+    this.#users.delete(id);
+    this.#unknownUsers.add(id);
+  }
+
+  /** How conversations.info answers for this channel (a well-formed id not set is a public channel the bot is in). */
+  setChannel(channel: FakeChannel): void {
+    this.#channels.set(channel.id, channel);
+  }
+
+  /** conversations.info answers `channel_not_found` (as Slack does for a private channel the bot is not in, too). */
+  forgetChannel(id: string): void {
+    this.#channels.set(id, 'unknown');
   }
 
   /** Replace or add the answer of a method. */
@@ -291,6 +323,29 @@ export class FakeSlackApi {
     return undefined;
   }
 
+  /** users.info as Slack answers it: `deleted` and `is_bot` always present. */
+  #usersInfo(id: string): Record<string, unknown> {
+    // Any well-formed id is a user (in UTC) unless registered with setUser or forgotten.
+    const user = this.#users.get(id) ?? (/^[UW][A-Z0-9]+$/.test(id) && !this.#unknownUsers.has(id) ? { id } : undefined);
+    if (!user) return { ok: false, error: 'user_not_found' };
+    return {
+      ok: true,
+      user: { id: user.id, real_name: user.real_name ?? user.id, tz: user.tz ?? 'UTC', tz_offset: user.tz_offset ?? 0, deleted: user.deleted ?? false, is_bot: user.is_bot ?? false },
+    };
+  }
+
+  /** conversations.info as Slack answers a bot token: the channel with `is_member`, or channel_not_found. */
+  #conversationsInfo(id: string): Record<string, unknown> {
+    const set = this.#channels.get(id);
+    if (set === 'unknown' || (set === undefined && !/^[CG][A-Z0-9]+$/.test(id))) return { ok: false, error: 'channel_not_found' };
+    const c: FakeChannel = set ?? { id };
+    const isPrivate = c.is_private ?? false;
+    return {
+      ok: true,
+      channel: { id: c.id, name: c.name ?? c.id.toLowerCase(), is_channel: !isPrivate, is_group: isPrivate, is_im: false, is_private: isPrivate, is_archived: c.is_archived ?? false, is_member: c.is_member ?? true },
+    };
+  }
+
   #defaultHandlers(): Record<string, Handler> {
     const channelOf = (c: unknown): string => {
       const channel = String(c ?? '');
@@ -344,13 +399,8 @@ export class FakeSlackApi {
         if (users.length !== 1) return { ok: false, error: users.length === 0 ? 'users_list_not_supplied' : 'not_supported' };
         return { ok: true, channel: { id: dmChannelOf(users[0]!) } };
       },
-      'users.info': (a) => {
-        const id = String(a.user ?? '');
-        // Any well-formed id is a user (in UTC) unless registered with setUser.
-        const user = this.#users.get(id) ?? (/^[UW][A-Z0-9]+$/.test(id) ? { id } : undefined);
-        if (!user) return { ok: false, error: 'user_not_found' };
-        return { ok: true, user: { id: user.id, real_name: user.real_name ?? user.id, tz: user.tz ?? 'UTC', tz_offset: user.tz_offset ?? 0 } };
-      },
+      'users.info': (a) => this.#usersInfo(String(a.user ?? '')),
+      'conversations.info': (a) => this.#conversationsInfo(String(a.channel ?? '')),
     };
   }
 }

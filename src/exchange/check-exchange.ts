@@ -36,6 +36,8 @@ export interface CheckDeps {
   clock?: Clock;
   timeoutMs?: number;
   out?: (line: string) => void;
+  /** Told, after the read (answered or refused), the exchange's clock minus ours from its Date header (ms), if it sent one. */
+  clockOffset?: (offsetMs: number | undefined) => void;
 }
 
 /** Run the check; resolves with the process exit code (0 when balances were read). */
@@ -87,6 +89,8 @@ export async function checkExchange(env: CheckEnv, deps: CheckDeps = {}): Promis
   } catch (e) {
     if (!(e instanceof ExchangeError)) throw e;
     return fail(explain(e, baseUrl, key.apiKey, clock.now()));
+  } finally {
+    deps.clockOffset?.(client.clockOffsetMs());
   }
 }
 

@@ -1,12 +1,14 @@
 /**
- * The operations endpoints on a port of their own (HEALTH_PORT): the only place they are served
- * in Socket Mode, which has no HTTP server, and a second one in HTTP mode, so a load balancer can
- * expose /slack/events alone. (Bolt's Socket Mode receiver can serve custom routes too, but it
- * listens without waiting or reporting the bound port and does not wait for its close.)
+ * The operations endpoints on a port of their own (HEALTH_PORT, on HEALTH_HOST), the only place
+ * they are served in either mode: the port Slack reaches serves /slack/events alone, so what
+ * /metrics tells (request counts, roles) never reaches whoever can reach Slack's URL. (Bolt's Socket
+ * Mode receiver can serve custom routes too, but it listens without waiting or reporting the bound
+ * port and does not wait for its close.)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OpsRoute } from './endpoints.js';
+import { EDGE_SERVER_OPTIONS, limitServer } from '../ports/http-edge.js';
 
 export interface HealthServer {
   /** The bound port (HEALTH_PORT=0 picks a free one). */
@@ -14,10 +16,10 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-/** Listens on every interface unless `host` says otherwise; resolves once bound, rejects if it cannot bind. */
-export async function startHealthServer(o: { port: number; host?: string; routes: readonly OpsRoute[] }): Promise<HealthServer> {
+/** Listens on `host` (runDesk: HEALTH_HOST); resolves once bound, rejects if it cannot bind. */
+export async function startHealthServer(o: { port: number; host: string; routes: readonly OpsRoute[] }): Promise<HealthServer> {
   const byPath = new Map(o.routes.map((r) => [r.path, r]));
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(EDGE_SERVER_OPTIONS, (req, res) => {
     const found = byPath.get((req.url ?? '').split('?')[0]!);
     if (found === undefined) {
       req.resume();
@@ -29,6 +31,7 @@ export async function startHealthServer(o: { port: number; host?: string; routes
       found.handler(req, res);
     }
   });
+  limitServer(server);
   // A probe's connection must not keep a stopping process waiting.
   server.keepAliveTimeout = 1_000;
   await new Promise<void>((resolve, reject) => {

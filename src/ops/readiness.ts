@@ -37,6 +37,8 @@ export interface ReadinessSources {
   slackAuthChecked: () => boolean;
   /** True while Slack can hand this replica a request: listening (HTTP), socket up (Socket Mode). */
   slackConnected: () => boolean;
+  /** Whether the last Slack Web API call got an answer; undefined before the first. */
+  slackReached?: () => boolean | undefined;
   exchange: Pick<ExchangeCalls, 'lastAnswerAt'>;
   clock: Pick<Clock, 'now'>;
   leadership: Leadership;
@@ -48,14 +50,15 @@ export async function checkReadiness(s: ReadinessSources): Promise<Readiness> {
   const checks: Record<CheckName, Check> = {
     running: s.stopping() ? { ok: false, detail: 'stopping: finishing the work in flight' } : { ok: true, detail: 'not stopping' },
     store: await storeCheck(s.readStore),
-    slack: slackCheck(s.slackAuthChecked(), s.slackConnected()),
+    slack: slackCheck(s.slackAuthChecked(), s.slackConnected(), s.slackReached?.()),
     exchange: exchangeCheck(s.exchange.lastAnswerAt(), s.clock.now()),
   };
   const failing = (Object.keys(checks) as CheckName[]).filter((name) => !checks[name].ok);
   return { ready: failing.length === 0, role: s.leadership(), failing, checks };
 }
 
-function slackCheck(authChecked: boolean, connected: boolean): Check {
+function slackCheck(authChecked: boolean, connected: boolean, reached: boolean | undefined): Check {
+  if (!authChecked && reached === false) return { ok: false, detail: 'auth.test has not succeeded: Slack could not be reached (the log says what was tried and how)' };
   if (!authChecked) return { ok: false, detail: 'auth.test has not succeeded (token refused, or Slack not reached yet)' };
   if (!connected) return { ok: false, detail: 'Slack cannot reach this replica (not listening yet, or the Socket Mode connection is down)' };
   return { ok: true, detail: 'auth.test succeeded; Slack can reach this replica' };

@@ -23,6 +23,8 @@ export interface DeskWatchParts {
   slackAuthChecked: () => boolean;
   /** Asked at each readiness check: Slack can hand this replica a request. */
   slackConnected: () => boolean;
+  /** Asked at each readiness check: the last Slack Web API call got an answer (undefined before the first). */
+  slackReached: () => boolean | undefined;
 }
 
 export interface WatchedDesk {
@@ -38,7 +40,7 @@ export interface WatchedDesk {
 export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
   deskGauges(ops.registry, parts.requests, ops.clock);
   const readiness = () =>
-    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership, stopping: ops.isStopping });
+    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership, stopping: ops.isStopping });
   return {
     audit: countingAuditLog(parts.audit, ops.registry),
     observeAck: slackAckLatency(ops.registry),

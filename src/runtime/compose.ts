@@ -7,7 +7,7 @@
  *   -> the engine -> compliance (its notifier, declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
  * The operations side (src/ops/) watches it all: the audit log it is given counts what it records,
- * and /healthz, /readyz and /metrics are served beside /slack/events in HTTP mode.
+ * and runDesk serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
  *
  * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
  * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
@@ -33,6 +33,7 @@ import { createHomes } from '../slack/home/homes.js';
 import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
 import type { SlackRetryOptions } from '../slack/app/slack-retry.js';
 import { complianceClient, notifierClient } from '../slack/app/web-clients.js';
+import { slackTransport } from '../slack/app/slack-transport.js';
 import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
 import { watchDesk, type WatchedDesk } from '../ops/watch-desk.js';
 
@@ -69,7 +70,7 @@ export interface ComposedDesk {
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
-  /** Readiness and the operations endpoints (served on PORT in HTTP mode; runDesk serves them on HEALTH_PORT). */
+  /** Readiness and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
   ops: WatchedDesk;
   /**
    * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
@@ -84,13 +85,15 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const { config, clock, exchange, requests, kv } = p;
   const leadership = p.leadership ?? new LeadershipState('leader');
   // The Slack app is built last, and readiness asks it only when a probe comes, after start().
-  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected() });
+  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected(), slackReached: () => slack.reached() });
   const { audit } = ops;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
   const reads = createDeskReads({ requests, policy, clock });
   const slackLibraryLogger = p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel);
-  const client = notifierClient(config, slackLibraryLogger);
+  // One way to Slack for every client (HTTPS_PROXY), which says once when Slack cannot be reached.
+  const transport = slackTransport(config.slack, p.logger('slack'));
+  const client = notifierClient(config, slackLibraryLogger, transport);
 
   const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client, kv });
   const notifier = createSlackNotifier({
@@ -127,7 +130,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
   // their answer is shown to the officer in the modal.
   const complianceNotifier: ComplianceNotifier = channel
-    ? createSlackComplianceNotifier({ client: complianceClient(config, slackLibraryLogger, p.receiverOptions?.retryConfig), channel, kv, sandbox, logger: complianceLog })
+    ? createSlackComplianceNotifier({ client: complianceClient(config, slackLibraryLogger, transport, p.receiverOptions?.retryConfig), channel, kv, sandbox, logger: complianceLog })
     : NO_DEPOSIT_CHANNEL;
   const declarations = createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog });
   const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog }) : undefined;
@@ -136,8 +139,8 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     config,
     deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
-    routes: ops.routes,
     observeAck: ops.observeAck,
+    transport,
   });
 
   return {

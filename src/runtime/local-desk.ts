@@ -6,6 +6,7 @@
  */
 import { startLocalDesk, type LocalDesk, type LocalDeskOptions } from '../local-desk/server/index.js';
 import { isFromThisMachine } from '../sandbox/index.js';
+import { SERVER_EDGE } from '../ports/http-edge.js';
 import { EVENTS_PATH } from '../slack/app/slack-app.js';
 import { COMMAND } from '../slack/kit/slack-ids.js';
 import { panelSandbox } from './desk-sandbox.js';
@@ -26,6 +27,7 @@ export async function serveLocalDesk(preview: Preview, port: number, o: ServeOpt
       cast: PREVIEW_CAST,
       port,
       fromThisMachine: isFromThisMachine,
+      edge: SERVER_EDGE,
       commands: Object.values(COMMAND),
       ...o,
     });

@@ -71,7 +71,7 @@ export interface RunningDesk {
   /** HTTP mode: the bound port, and the interface it listens on. */
   port: number | undefined;
   host: string | undefined;
-  /** Where /healthz, /readyz and /metrics are served besides PORT, when HEALTH_PORT is set: the bound port. */
+  /** Where /healthz, /readyz and /metrics are served (HEALTH_PORT set, on HEALTH_HOST): the bound port. */
   healthPort: number | undefined;
   /** Stop the loops, stop listening, let queued notices finish, close the files. */
   stop(): Promise<void>;
@@ -171,6 +171,7 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     mode: config.slack.mode,
     port,
     healthPort: health?.port,
+    healthHost: health ? config.healthHost : undefined,
     exchange: connected.sandbox ? `SANDBOX ${connected.sandbox.url}` : 'remote',
     store: stores.where,
     requiredApprovals: config.approvals.required,
@@ -209,16 +210,16 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
 }
 
 /**
- * HEALTH_PORT, when set: the operations endpoints on their own port, listening before the desk
- * starts so liveness answers during recovery and the Socket Mode connection. Socket Mode without it
- * has no endpoints at all, which is said once.
+ * HEALTH_PORT, when set: the operations endpoints on their own port and address (HEALTH_HOST),
+ * never on PORT, listening before the desk starts so liveness answers during recovery and the
+ * Socket Mode connection. Without it they are served nowhere, which is said once.
  */
 async function serveHealth(config: Config, routes: ComposedDesk['ops']['routes'], logger: ProcessLogger): Promise<HealthServer | undefined> {
   if (config.healthPort === undefined) {
-    if (config.slack.mode === 'socket') logger.warn('HEALTH_PORT is unset: in Socket Mode /healthz, /readyz and /metrics are served nowhere');
+    logger.warn('HEALTH_PORT is unset: /healthz, /readyz and /metrics are served nowhere');
     return undefined;
   }
-  return startHealthServer({ port: config.healthPort, routes });
+  return startHealthServer({ port: config.healthPort, host: config.healthHost, routes });
 }
 
 /** Every secret value the configuration holds, for the redactors. */
@@ -226,6 +227,8 @@ function configSecrets(config: Config): string[] {
   const out = [config.slack.botToken.reveal(), config.slack.signingSecret?.reveal() ?? '', config.slack.appToken?.reveal() ?? ''];
   if (config.exchange.kind === 'remote') out.push(Buffer.from(config.exchange.privateKey.reveal()).toString('hex'));
   if (config.database) out.push(...databaseUrlSecrets(config.database.url.reveal()));
+  const proxyPassword = config.slack.proxy ? new URL(config.slack.proxy.url.reveal()).password : '';
+  if (proxyPassword) out.push(decodeURIComponent(proxyPassword));
   return out.filter((s) => s.length > 0);
 }
 

@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxState, Snapshot } from '../../src/local-desk/protocol.js';
 import { PANEL_FAULTS, ROUTES } from '../../src/local-desk/protocol.js';
+import { HTTP_EDGE } from '../../src/ports/http-edge.js';
+import { closeSlowSockets, open, postHead, within } from '../support/slow-sockets.js';
 import { rawRequest, said, startTestDesk, WHO, type TestDesk } from './support/desk.js';
 
 let d: TestDesk;
@@ -183,6 +185,14 @@ describe('the local desk over HTTP', () => {
     });
     expect(((await res.json()) as { user: unknown }).user).toMatchObject({ id: WHO.ben, real_name: 'Ben Approver', tz: 'America/New_York', tz_offset: expect.any(Number) });
   });
+
+  it('cuts off a client that stalls in its body within the request timeout (the HTTP edge of every server)', async () => {
+    const port = Number(new URL(d.origin).port);
+    const stalled = await open(port, postHead(`${ROUTES.api}command`, 5_000, 'application/json', `127.0.0.1:${port}`) + '{"as":');
+    expect(await within(stalled, HTTP_EDGE.requestTimeoutMs + 3 * HTTP_EDGE.checkEveryMs)).toBe('closed');
+    expect(stalled.received()).toMatch(/^HTTP\/1\.1 408 /);
+    closeSlowSockets();
+  }, 20_000);
 
   it("never serves the bot's token or signing secret: not in the page, the script, a snapshot or the panel", async () => {
     const secrets = [d.preview.signingSecret, d.preview.env.SLACK_BOT_TOKEN!];

@@ -1,7 +1,7 @@
 /**
  * The operations endpoints of the desk as the end-to-end tests compose it (e2e/support/desk-bot.ts:
  * Bolt's real HTTP receiver, the fake Slack Web API, the sandbox over real HTTP), read over HTTP on
- * the same port as /slack/events:
+ * the health server's port, never on the port of /slack/events:
  * - /healthz answers; /readyz is ready once the exchange has answered, names the exchange once it
  *   has been quiet for more than a minute of the desk's clock, and is ready again at its next answer;
  * - /metrics parses and counts a crypto withdrawal requested, refused once, approved twice and
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 async function get(bot: DeskBot, path: string): Promise<{ status: number; type: string; text: string }> {
-  const res = await fetch(`${bot.origin}${path}`);
+  const res = await fetch(`${bot.healthOrigin}${path}`);
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
@@ -41,12 +41,14 @@ async function requestAndApprove(bot: DeskBot): Promise<string> {
   return requestId;
 }
 
-describe('the operations endpoints beside /slack/events', () => {
+describe('the operations endpoints, on a port of their own', () => {
   it('are alive, ready while the exchange answers, and count a withdrawal through to execution', async () => {
     d = await startDeskBot();
     const health = await get(d, '/healthz');
     expect(health).toMatchObject({ status: 200, type: expect.stringContaining('application/json') });
     expect(JSON.parse(health.text)).toEqual({ status: 'ok' });
+    // The port Slack reaches serves /slack/events only.
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${d.origin}${path}`)).status).toBe(404);
 
     const requestId = await requestAndApprove(d);
     expect((await d.bot.engine.get(requestId))!.state).toBe('submitted');

@@ -1,7 +1,7 @@
 /**
  * The running bot's operations endpoints (runDesk, configured by its environment, against the
  * sandbox as a remote exchange and the fake Slack API), over real HTTP:
- * - HTTP mode: on PORT beside /slack/events and, with HEALTH_PORT set, on that port too; ready
+ * - HTTP mode: on HEALTH_PORT (loopback by default), never on PORT beside /slack/events; ready
  *   soon after start because the bot asks a quiet exchange itself (the probe) and auth.test
  *   passed; the process metrics and the status polling's lag are there; the health port closes
  *   on stop;
@@ -11,7 +11,6 @@
  * - Socket Mode: served on HEALTH_PORT only (no PORT), with the acks of envelopes measured.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -21,7 +20,8 @@ import { SCOPES } from '../../src/exchange/assumptions.js';
 import { runDesk, type RunningDesk } from '../../src/runtime/run-desk.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { makeKey } from '../sandbox/support/sign.js';
-import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
+import { freePort } from '../support/free-port.js';
+import { BOT_TOKEN, SIGNING_SECRET, slackEnv } from '../slack/support/harness.js';
 import { startSocketModeServer } from '../slack/support/socket-mode-server.js';
 import { parseExposition } from './support/prometheus-text.js';
 
@@ -52,12 +52,7 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
-    REQUESTER_USER_IDS: 'U0REQ0001',
-    APPROVER_USER_IDS: 'U0APP0001,U0APP0002',
+    ...slackEnv(fake.apiUrl),
     EXCHANGE_BASE_URL: sandbox.url,
     EXCHANGE_PRIVATE_KEY: key.privateKeyHex,
     DATA_DIR: dataDir,
@@ -75,14 +70,6 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
   return { desk, fake, key };
 }
 
-/** A port nothing listens on now (the bound port is only known once runDesk returns). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function get(port: number, path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, init);
@@ -101,16 +88,17 @@ async function poll(port: number, path: string, done: (a: { status: number; text
 }
 
 describe('the running bot in HTTP mode', () => {
-  it('serves the endpoints on PORT and on HEALTH_PORT, ready once auth.test passed and its own probe reached the exchange', async () => {
+  it('serves the endpoints on HEALTH_PORT only, ready once auth.test passed and its own probe reached the exchange', async () => {
     const { desk } = await startBot({ HEALTH_PORT: '0' });
     const port = desk.port!;
     const healthPort = desk.healthPort!;
     expect(healthPort).not.toBe(port);
 
-    const ready = await poll(port, '/readyz', (a) => a.status === 200);
+    const ready = await poll(healthPort, '/readyz', (a) => a.status === 200);
     expect(JSON.parse(ready.text)).toMatchObject({ ready: true, role: 'leader', failing: [] });
-    for (const p of [port, healthPort]) expect(await get(p, '/healthz')).toEqual({ status: 200, text: '{"status":"ok"}' });
-    expect((await get(healthPort, '/readyz')).status).toBe(200);
+    expect(await get(healthPort, '/healthz')).toEqual({ status: 200, text: '{"status":"ok"}' });
+    // The port Slack reaches serves /slack/events alone.
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await get(port, path)).status).toBe(404);
 
     const m = parseExposition((await get(healthPort, '/metrics')).text);
     // Nothing but the probe reads the exchange on an idle start.
@@ -139,8 +127,8 @@ describe('the running bot in HTTP mode', () => {
     expect(body.failing).toContain('slack');
     expect(body.checks.slack).toEqual({ ok: false, detail: expect.stringContaining('auth.test') });
     for (const secret of [BOT_TOKEN, SIGNING_SECRET]) expect(waiting.text).not.toContain(secret);
-    const { desk } = await starting;
-    expect(JSON.parse((await poll(desk.port!, '/readyz', (a) => a.status === 200, 10_000)).text).checks.slack.ok).toBe(true);
+    await starting;
+    expect(JSON.parse((await poll(healthPort, '/readyz', (a) => a.status === 200, 10_000)).text).checks.slack.ok).toBe(true);
   });
 
   it('does not start on a bot token Slack refuses, says why without the token, and closes the health port', async () => {

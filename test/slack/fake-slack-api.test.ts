@@ -54,6 +54,20 @@ describe('fake Slack Web API', () => {
     expect(auth).toMatchObject({ ok: true, user_id: 'U0BOT0001', bot_id: 'B0BOT0001', team_id: 'T0FAKE001' });
   });
 
+  it("answers users.info's deleted and is_bot, user_not_found for a forgotten id, and conversations.info with is_member", async () => {
+    expect((await client.users.info({ user: 'U0ANY0001' })).user).toMatchObject({ id: 'U0ANY0001', deleted: false, is_bot: false });
+    fake.setUser({ id: 'U0GONE001', deleted: true });
+    expect((await client.users.info({ user: 'U0GONE001' })).user).toMatchObject({ deleted: true, is_bot: false });
+    fake.forgetUser('U0NOBODY1');
+    await expect(client.users.info({ user: 'U0NOBODY1' })).rejects.toMatchObject({ data: { ok: false, error: 'user_not_found' } });
+
+    expect((await client.conversations.info({ channel: 'C0ANY0001' })).channel).toMatchObject({ id: 'C0ANY0001', is_channel: true, is_private: false, is_member: true, is_archived: false });
+    fake.setChannel({ id: 'G0PRIV001', name: 'desk-private', is_private: true, is_member: false });
+    expect((await client.conversations.info({ channel: 'G0PRIV001' })).channel).toMatchObject({ name: 'desk-private', is_group: true, is_private: true, is_member: false });
+    fake.forgetChannel('C0123ABCD');
+    await expect(client.conversations.info({ channel: 'C0123ABCD' })).rejects.toMatchObject({ data: { ok: false, error: 'channel_not_found' } });
+  });
+
   it('refuses a wrong token like Slack, and fails a method on demand', async () => {
     const other = new WebClient('xoxb-wrong', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
     await expect(other.auth.test()).rejects.toThrow(/invalid_auth/);

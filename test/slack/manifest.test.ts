@@ -65,8 +65,8 @@ describe('manifests/manifest.json', () => {
     expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
   });
 
-  it('asks for no more bot scopes than the bot uses', () => {
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'commands']);
+  it('asks for no more bot scopes than the bot uses: posting, commands, and the reads of the go-live check (npm run doctor)', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:read', 'chat:write', 'commands', 'groups:read', 'users:read']);
   });
 
   it('gives every command a usage hint and leaves escaping off', () => {

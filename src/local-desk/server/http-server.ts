@@ -13,7 +13,7 @@
  * JSON (a cross-site form cannot send that without a preflight, which is never answered). Nothing
  * served holds the bot token or the signing secret: those stay with the bot and the desk actions.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ZodError } from 'zod';
 import { ROUTES } from '../protocol.js';
@@ -40,8 +40,16 @@ export interface DeskServerOptions {
    */
   fromThisMachine: (headers: IncomingHttpHeaders, port: number) => boolean;
   keepAliveMs?: number;
+  /** The bot's HTTP limits (timeouts, connection cap: ports/http-edge.ts), given by the composition. */
+  edge: ServerEdge;
   /** Where unexpected failures are said (default: stderr). */
   logError?: (message: string) => void;
+}
+
+/** Server options at creation, and the limits set on the server after it. */
+export interface ServerEdge {
+  options: ServerOptions;
+  limit(server: Server): void;
 }
 
 /** What the desk drives, known once the bot is up (the page is served before). */
@@ -65,7 +73,7 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
   let backends: DeskBackends | undefined;
   let port = 0;
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(o.edge.options, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       logError(`local desk: ${req.method} ${req.url?.split('?')[0]} failed: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) json(res, 500, { ok: false, error: 'internal error of the local desk (see its log)' });
@@ -142,6 +150,7 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
     return text(res, 404, 'Not found');
   }
 
+  o.edge.limit(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, DESK_HOST, () => {

@@ -9,7 +9,7 @@ import type { FakeSlackApi, FakeSlackCall } from '../../devtools/fake-slack-api.
 import { SlackRequester } from '../../devtools/slack-requests.js';
 import { createDeskActions } from './desk-actions.js';
 import { foldCall } from './fold-calls.js';
-import { startDeskServer, type DeskServer } from './http-server.js';
+import { startDeskServer, type DeskServer, type ServerEdge } from './http-server.js';
 import { loadPageAssets } from './page-assets.js';
 import type { PageAssets } from './page-build.js';
 import type { PanelSandbox } from './sandbox-panel.js';
@@ -27,6 +27,8 @@ export interface LocalDeskOptions {
   /** Where the page is served, on 127.0.0.1 (0: a free port). */
   port: number;
   fromThisMachine: (headers: IncomingHttpHeaders, port: number) => boolean;
+  /** The HTTP limits of the page's server (ports/http-edge.ts). */
+  edge: ServerEdge;
   /** The bot's slash commands. */
   commands: readonly string[];
   keepAliveMs?: number;
@@ -72,6 +74,7 @@ export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
       assets: o.assets ?? (await loadPageAssets()),
       port: o.port,
       fromThisMachine: o.fromThisMachine,
+      edge: o.edge,
       ...(o.keepAliveMs !== undefined ? { keepAliveMs: o.keepAliveMs } : {}),
       ...(o.logError ? { logError: o.logError } : {}),
     });

@@ -1,6 +1,7 @@
 /**
- * Acknowledgements before work. In HTTP mode every request counts as waiting from its arrival
- * at the server until its response (the ack) is sent. A listener that has acked waits, before
+ * Acknowledgements before work. In HTTP mode every request counts as waiting from the moment its
+ * signature is verified until its response (the ack) is sent; an unsigned or unfinished request
+ * never counts (a client holding one open would otherwise hold every listener to the bound). A listener that has acked waits, before
  * its own work (store writes, exchange signing, Slack calls), until no request waits for its ack,
  * bounded so work is never starved. Under a burst every ack leaves first; without one the wait is
  * a single turn of the event loop (Socket Mode: always just that turn).

@@ -5,17 +5,27 @@
  */
 import { onlyThisWorkspace } from './workspace-binding.js';
 import { refusingFutureRequests } from './request-freshness.js';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, SocketModeReceiver, type CustomRoute, type Logger } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, type Logger, type webApi } from '@slack/bolt';
+import { EDGE_SERVER_OPTIONS, limitServer } from '../../ports/http-edge.js';
 import type { Config } from '../../config/config.js';
 import { rolesOf, type SlackContext, type SlackDeps } from './slack-context.js';
 import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
 import { ModalData } from './modal-data.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
+import { slackTransport, type SlackTransport } from './slack-transport.js';
 
 export const EVENTS_PATH = '/slack/events';
+
+/**
+ * The largest request body read before the signature is checked (Bolt's default: 4 MB). Slack's
+ * largest payloads echo a view (at most 100 blocks, each text at most 3,000 characters) or a message
+ * (at most 50 blocks, 40,000 characters of text): about 300 KB of text, up to three times that once
+ * JSON-escaped and form-encoded. A larger body is answered 413 unread.
+ */
+export const SLACK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface SlackReceiverOptions {
   /** Overrides config.slack.port (tests pass 0 for a free port). */
@@ -25,7 +35,7 @@ export interface SlackReceiverOptions {
   /** Bolt answers 404 when no listener acks within this time (default 3001 ms). */
   unhandledRequestTimeoutMillis?: number;
   /** Web API client retries; tests pass { retries: 0 } so a failing fake fails fast. */
-  retryConfig?: { retries: number };
+  retryConfig?: webApi.RetryOptions;
   /** Where Bolt, Socket Mode and the WebClient log (through guardSlackLogger); default: the console at LOG_LEVEL. */
   logger?: Logger;
 }
@@ -34,10 +44,10 @@ export interface CreateSlackAppOptions {
   config: Config;
   deps: SlackDeps;
   receiverOptions?: SlackReceiverOptions;
-  /** HTTP mode: more GET endpoints beside /slack/events (the operations endpoints). */
-  routes?: CustomRoute[];
   /** Told each acknowledgement's latency in seconds (see start() and observeSocketAcks). */
   observeAck?: (seconds: number) => void;
+  /** How Slack is reached (HTTPS_PROXY), shared with the notifiers' clients; default: built here. */
+  transport?: SlackTransport;
 }
 
 export interface SlackApp {
@@ -52,30 +62,34 @@ export interface SlackApp {
   authChecked(): boolean;
   /** Whether Slack can reach this replica: listening (HTTP), or its socket connected (Socket Mode). */
   connected(): boolean;
+  /** Whether the last Web API call got an answer (undefined before the first): how /readyz explains a start waiting for Slack. */
+  reached(): boolean | undefined;
   /** Resolves once no listener is at work (tests: a delivery waiting for another one's answer is work). */
   idle(): Promise<void>;
 }
 
 /** Create the Slack app over the ports in `deps`; nothing listens until start(). */
-export function createSlackApp({ config, deps, receiverOptions = {}, routes = [], observeAck = () => {} }: CreateSlackAppOptions): SlackApp {
+export function createSlackApp({ config, deps, receiverOptions = {}, observeAck = () => {}, transport: given }: CreateSlackAppOptions): SlackApp {
   const botToken = config.slack.botToken.reveal();
-  const clientOptions = { slackApiUrl: config.slack.apiUrl, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
   // Every Slack library gets this logger, never a logLevel: given only a level, Bolt, the receivers
   // and Socket Mode each build a console logger of their own, which would print the envelopes and
   // tickets the guard withholds (library-log.ts). The WebClients share the App's logger.
   const logger = guardSlackLogger(receiverOptions.logger ?? consoleSlackLogger(config.logLevel));
+  const transport = given ?? slackTransport(config.slack, logger);
+  const clientOptions = { slackApiUrl: config.slack.apiUrl, fetch: transport.fetch, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
   // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
   // deferInitialization: Bolt checks the bot token (auth.test) in init(), which start() awaits. Left
   // to the constructor, the check runs unawaited: a refused token (or Slack unreachable through
   // the retries) rejects with nobody listening, which ends the process with a stack trace.
   const common = { token: botToken, clientOptions, convoStore: false as const, logger, deferInitialization: true };
 
+  const ackGate = new AckGate();
   let socketUp = false;
   let app: App;
   let httpReceiver: HTTPReceiver | undefined;
   const appToken = config.slack.appToken?.reveal();
   if (appToken !== undefined) {
-    const receiver = new SocketModeReceiver({ appToken, logger });
+    const receiver = new SocketModeReceiver({ appToken, logger, ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}) });
     observeSocketAcks(receiver, observeAck);
     // Slack's hello says the socket is up; a closed socket is down until the next hello (the client
     // reconnects on its own), so readiness says when Slack has no way to hand this replica an event.
@@ -86,15 +100,33 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
     const signingSecret = config.slack.signingSecret?.reveal();
     // loadConfig refuses HTTP mode without a signing secret; this guards hand-built configs.
     if (!signingSecret) throw new Error('SLACK_SIGNING_SECRET is required in HTTP mode');
+    const arrivals = new WeakMap<IncomingMessage, { res: ServerResponse; at: number }>();
     httpReceiver = new HTTPReceiver({
       signingSecret,
       endpoints: EVENTS_PATH,
-      customRoutes: routes,
       processBeforeResponse: false,
+      bodyLimit: SLACK_BODY_LIMIT_BYTES,
       ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
       logger,
+      // Bolt calls this once the signature is verified, before the listeners: from here the request
+      // waits for its ack (ack-gate.ts). An unsigned request, however slowly it is sent, never holds work back.
+      customPropertiesExtractor: (req) => {
+        const arrival = arrivals.get(req);
+        if (arrival) awaitAck(ackGate, arrival, observeAck);
+        return {};
+      },
     });
-    httpReceiver.requestListener = refusingFutureRequests(httpReceiver.requestListener);
+    const listener = refusingFutureRequests(httpReceiver.requestListener);
+    httpReceiver.requestListener = (req, res) => {
+      // Bolt counts the bytes as they come; a body declared too large is refused before any is read.
+      if (Number(req.headers['content-length']) > SLACK_BODY_LIMIT_BYTES) {
+        res.writeHead(413, { connection: 'close' }).end();
+        req.destroy();
+        return;
+      }
+      arrivals.set(req, { res, at: performance.now() });
+      listener(req, res);
+    };
     app = new App({ ...common, receiver: httpReceiver });
   }
 
@@ -105,7 +137,7 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
     sandbox: config.exchange.kind === 'sandbox',
     logger: app.logger,
     modals: new ModalData(deps.kv, deps.clock),
-    ackGate: new AckGate(),
+    ackGate,
   };
   // Listeners go on after their ack; stop() waits for them so nothing they do meets closed stores.
   const inFlight = new Set<Promise<unknown>>();
@@ -140,17 +172,8 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
         return {};
       }
       const port = receiverOptions.port ?? config.slack.port;
-      const server = (await app.start(receiverOptions.host === undefined ? port : { port, host: receiverOptions.host })) as Server;
-      // A Slack request waits for its ack from arrival until its response is sent (ack-gate.ts);
-      // the operations endpoints on the same server are no ack anyone waits for.
-      server.on('request', (req, res) => {
-        if ((req.url ?? '').split('?')[0] !== EVENTS_PATH) return;
-        const arrived = performance.now();
-        const release = context.ackGate.enter();
-        res.once('finish', () => observeAck((performance.now() - arrived) / 1000));
-        res.once('finish', release);
-        res.once('close', release);
-      });
+      const server = (await app.start(receiverOptions.host === undefined ? port : { port, host: receiverOptions.host }, EDGE_SERVER_OPTIONS)) as Server;
+      limitServer(server);
       listening = true;
       const bound = server.address() as AddressInfo;
       return { port: bound.port, host: bound.address };
@@ -162,10 +185,19 @@ export function createSlackApp({ config, deps, receiverOptions = {}, routes = []
     },
     authChecked: () => authChecked,
     connected: () => (httpReceiver ? listening : socketUp),
+    reached: () => transport.reached(),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** A verified request waits for its ack until its response is sent; its latency counts from its arrival. */
+function awaitAck(gate: AckGate, arrival: { res: ServerResponse; at: number }, observe: (seconds: number) => void): void {
+  const release = gate.enter();
+  arrival.res.once('finish', () => observe((performance.now() - arrival.at) / 1000));
+  arrival.res.once('finish', release);
+  arrival.res.once('close', release);
 }
 
 /**

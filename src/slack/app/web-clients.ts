@@ -5,15 +5,17 @@
 import { webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Config } from '../../config/config.js';
 import { guardSlackLogger } from './library-log.js';
+import type { SlackTransport } from './slack-transport.js';
 
 /**
  * The notifiers' client: no hidden retries (Bolt's default waits up to half an hour) and rate
  * limits surfaced as errors, so the notifiers' own bounded retry and the durable outbox decide
  * (slack-retry.ts).
  */
-export function notifierClient(config: Config, logger: BoltLogger): InstanceType<typeof webApi.WebClient> {
+export function notifierClient(config: Config, logger: BoltLogger, transport: SlackTransport): InstanceType<typeof webApi.WebClient> {
   return new webApi.WebClient(config.slack.botToken.reveal(), {
     slackApiUrl: config.slack.apiUrl,
+    fetch: transport.fetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 10_000,
@@ -27,9 +29,10 @@ export function notifierClient(config: Config, logger: BoltLogger): InstanceType
  * outbox: retrying in process is what carries it through a short Slack outage. `retryConfig`:
  * tests pass { retries: 0 }.
  */
-export function complianceClient(config: Config, logger: BoltLogger, retryConfig?: { retries: number }): InstanceType<typeof webApi.WebClient> {
+export function complianceClient(config: Config, logger: BoltLogger, transport: SlackTransport, retryConfig?: webApi.RetryOptions): InstanceType<typeof webApi.WebClient> {
   return new webApi.WebClient(config.slack.botToken.reveal(), {
     slackApiUrl: config.slack.apiUrl,
+    fetch: transport.fetch,
     timeout: 10_000,
     logger: guardSlackLogger(logger),
     ...(retryConfig ? { retryConfig } : {}),

@@ -26,29 +26,49 @@ export async function migrate(pool: Pool, migrations: readonly Migration[] = MIG
       checksum   text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const { rows } = await client.query<{ version: number; name: string; checksum: string }>('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
-    const known = new Map(migrations.map((m) => [m.version, m]));
-    for (const row of rows) {
-      const ours = known.get(row.version);
-      if (!ours) {
-        throw new SchemaMismatchError(
-          `the database schema has migration ${row.version} (${row.name}), which this build does not know: it was migrated by a newer build; run that build (or a newer one)`,
-        );
-      }
-      if (checksum(ours) !== row.checksum) {
-        throw new SchemaMismatchError(`migration ${row.version} (${row.name}) in the database differs from this build's: a released migration was edited; restore the original`);
-      }
-    }
-    const applied = new Set(rows.map((r) => r.version));
+    const { rows } = await client.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
     const done: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (applied.has(migration.version)) continue;
+    for (const migration of missing(rows, migrations)) {
       await client.query(migration.sql);
       await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, checksum(migration)]);
       done.push(migration.version);
     }
     return done;
   });
+}
+
+interface AppliedRow {
+  version: number;
+  name: string;
+  checksum: string;
+}
+
+/**
+ * The migrations this build would apply, without applying any (`npm run doctor`); throws
+ * SchemaMismatchError as migrate() would. A database without the table has them all to come.
+ */
+export async function pendingMigrations(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const { rows: table } = await pool.query<{ exists: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS exists");
+  const rows = table[0]?.exists ? (await pool.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows : [];
+  return missing(rows, migrations).map((m) => m.version);
+}
+
+/** What is not applied yet, in order, once every applied row is known to this build and unchanged. */
+function missing(rows: readonly AppliedRow[], migrations: readonly Migration[]): Migration[] {
+  const known = new Map(migrations.map((m) => [m.version, m]));
+  for (const row of rows) {
+    const ours = known.get(row.version);
+    if (!ours) {
+      throw new SchemaMismatchError(
+        `the database schema has migration ${row.version} (${row.name}), which this build does not know: it was migrated by a newer build; run that build (or a newer one)`,
+      );
+    }
+    if (checksum(ours) !== row.checksum) {
+      throw new SchemaMismatchError(`migration ${row.version} (${row.name}) in the database differs from this build's: a released migration was edited; restore the original`);
+    }
+  }
+  const applied = new Set(rows.map((r) => r.version));
+  return [...migrations].sort((a, b) => a.version - b.version).filter((m) => !applied.has(m.version));
 }
 
 function checksum(migration: Migration): string {

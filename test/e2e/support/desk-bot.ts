@@ -29,6 +29,7 @@ import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
 import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
 import { createDeskOps, type DeskOps } from '../../../src/ops/desk-ops.js';
+import { startHealthServer, type HealthServer } from '../../../src/ops/health-server.js';
 import { EVENTS_PATH } from '../../../src/slack/app/slack-app.js';
 import { ACTION, BLOCK } from '../../../src/slack/kit/slack-ids.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
@@ -70,10 +71,12 @@ export interface DeskBot<S extends DeskBotStores = FileStores> {
   fake: FakeSlackApi;
   slack: SlackRequester;
   bot: ComposedDesk;
-  /** The desk's operations side; its endpoints are at `${origin}/healthz` etc. */
+  /** The desk's operations side; its endpoints are at `${healthOrigin}/healthz` etc. */
   ops: DeskOps;
-  /** http://127.0.0.1:<bound port> */
+  /** http://127.0.0.1:<bound port>: /slack/events */
   origin: string;
+  /** http://127.0.0.1:<health port>: the operations endpoints, on a port of their own as runDesk serves them. */
+  healthOrigin: string;
   config: Config;
   requests: S['requests'];
   kv: S['kv'];
@@ -172,10 +175,13 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     });
     const { port: boundPort } = await desk.start();
     desks.push(desk);
+    const health = await startHealthServer({ port: 0, host: '127.0.0.1', routes: desk.ops.routes });
+    healthServers.push(health);
     const origin = `http://127.0.0.1:${boundPort}`;
-    return { desk, origin, slack: new SlackRequester(`${origin}${EVENTS_PATH}`, SIGNING_SECRET) };
+    return { desk, origin, healthOrigin: `http://127.0.0.1:${health.port}`, slack: new SlackRequester(`${origin}${EVENTS_PATH}`, SIGNING_SECRET) };
   };
-  const { desk: bot, slack, origin } = await startDesk(leadership, ops);
+  const healthServers: HealthServer[] = [];
+  const { desk: bot, slack, origin, healthOrigin } = await startDesk(leadership, ops);
   const idle = async () => {
     for (const desk of desks) {
       await desk.slack.idle();
@@ -190,6 +196,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     bot,
     ops,
     origin,
+    healthOrigin,
     config,
     requests,
     kv,
@@ -198,7 +205,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     leadership,
     async replica(replicaLeadership) {
       const started = await startDesk(replicaLeadership);
-      return { ...deskBot, bot: started.desk, slack: started.slack, origin: started.origin, leadership: replicaLeadership };
+      return { ...deskBot, bot: started.desk, slack: started.slack, origin: started.origin, healthOrigin: started.healthOrigin, leadership: replicaLeadership };
     },
     idle,
     async settle() {
@@ -221,6 +228,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     },
     async stop() {
       for (const desk of desks) await desk.stop();
+      for (const health of healthServers) await health.close();
       await fake.stop();
       await sandbox.close();
       await stores.close();

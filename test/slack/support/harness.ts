@@ -52,15 +52,22 @@ export const realClock: Clock = {
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
 
-export async function startHarness(opts: HarnessOptions): Promise<Harness> {
-  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
-  const config = loadConfig({
+/** The Slack side of a test bot's environment: its token and secret, the fake at `apiUrl`, the desk's channel and people. */
+export function slackEnv(apiUrl: string): Record<string, string> {
+  return {
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
+    SLACK_API_URL: apiUrl,
     APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
     REQUESTER_USER_IDS: PEOPLE.requester,
     APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
+  };
+}
+
+export async function startHarness(opts: HarnessOptions): Promise<Harness> {
+  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
+  const config = loadConfig({
+    ...slackEnv(fake.apiUrl),
     COMPLIANCE_USER_IDS: PEOPLE.compliance,
     LOG_LEVEL: 'error',
     ...opts.env,

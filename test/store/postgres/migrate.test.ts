@@ -3,7 +3,7 @@ import pg from 'pg';
 import { expect, it } from 'vitest';
 import { StoreCorruptError } from '../../../src/store/errors.js';
 import { openDatabase } from '../../../src/store/postgres/database.js';
-import { migrate, SchemaMismatchError } from '../../../src/store/postgres/migrate.js';
+import { migrate, pendingMigrations, SchemaMismatchError } from '../../../src/store/postgres/migrate.js';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations/index.js';
 import { createPool } from '../../../src/store/postgres/pool.js';
 import { openPgRepository } from '../../../src/store/postgres/repository.js';
@@ -24,6 +24,21 @@ const options = { name: 'requests', schema: TestRecordSchema, isFinished, versio
 
 describePostgres('PostgreSQL schema and migrations', () => {
   const pg = usePostgres();
+
+  it('tells the migrations still to come without applying any (npm run doctor), and refuses what migrate refuses', async () => {
+    const url = await pg.cluster.createDatabase();
+    const pool = createPool({ url, warn: () => {} });
+    try {
+      expect(await pendingMigrations(pool)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(await sql(url, "SELECT to_regclass('schema_migrations') AS t")).toEqual([{ t: null }]);
+      await migrate(pool);
+      expect(await pendingMigrations(pool)).toEqual([]);
+      await sql(url, "UPDATE schema_migrations SET checksum = 'edited' WHERE version = $1", [MIGRATIONS[0]!.version]);
+      await expect(pendingMigrations(pool)).rejects.toBeInstanceOf(SchemaMismatchError);
+    } finally {
+      await pool.end();
+    }
+  });
 
   it('applies every migration once when four processes start together on a new database', async () => {
     const url = await pg.cluster.createDatabase();

@@ -133,6 +133,8 @@ export async function startReplicaSet(bundles: ReplicaBundles, o: ReplicaSetOpti
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: fake.apiUrl,
     PORT: '0',
+    // The operations endpoints are never on PORT: each replica's on a free port of its own.
+    HEALTH_PORT: '0',
     APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
     REQUESTER_USER_IDS: DESK_PEOPLE.requester,
     APPROVER_USER_IDS: DESK_PEOPLE.approvers.join(','),
@@ -179,6 +181,7 @@ interface ReplicaInternals extends Replica {
 function replica(name: string, bundle: Bundle, env: Record<string, string>, exchangeProxy: TcpProxy, databaseProxy: TcpProxy | undefined): ReplicaInternals {
   let child: RunningChild | undefined;
   let port = 0;
+  let healthPort = 0;
   const exchangeCalls: ExchangeCall[] = [];
   // Every chunk that starts an HTTP request names it on its first line.
   exchangeProxy.cutWhen = (chunk) => {
@@ -205,7 +208,7 @@ function replica(name: string, bundle: Bundle, env: Record<string, string>, exch
     logs: () => child?.events ?? [],
     async readyz() {
       try {
-        const res = await fetch(`${origin()}/readyz`, { signal: AbortSignal.timeout(2_500) });
+        const res = await fetch(`http://127.0.0.1:${healthPort}/readyz`, { signal: AbortSignal.timeout(2_500) });
         return (await res.json()) as ReadyAnswer;
       } catch {
         return undefined;
@@ -218,6 +221,7 @@ function replica(name: string, bundle: Bundle, env: Record<string, string>, exch
       const line = await started.waitFor(isBotStarted);
       if (!line) throw new Error(`replica ${name} did not start: ${started.stderr().slice(-1_500)} ${JSON.stringify(started.events.slice(-5))}`);
       port = Number(line.port);
+      healthPort = Number(line.healthPort);
       slack = new SlackRequester(`${origin()}${EVENTS_PATH}`, SIGNING_SECRET);
     },
     async kill() {

@@ -1,0 +1,62 @@
+/**
+ * Run by bench/edge.ts in its own process: an HTTP-mode Slack receiver on 127.0.0.1 whose resident
+ * memory the parent reads while it attacks it. argv[2] says which:
+ * - `desk`: the bot as it runs (runDesk in HTTP mode, embedded sandbox, a fake Slack Web API);
+ * - `bolt-defaults`: a bare Bolt HTTPReceiver with Bolt's and Node's defaults (4 MB bodies, no
+ *   connection cap, 300 s per request): the edge the bot had before ports/http-edge.ts.
+ * argv[3..5]: the Slack Web API to use (the parent's fake, so it sees the bot's replies), the bot
+ * token it expects, and the signing secret the parent signs with.
+ * Messages from the parent: 'reset' (peak := now), 'peak' (answers { rss, peak } in bytes), 'stop'.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import { loadConfig } from '../src/config/index.js';
+import { runDesk } from '../src/runtime/run-desk.js';
+
+const [variant, slackApiUrl, TOKEN, SECRET] = process.argv.slice(2) as [string, string, string, string];
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-edge-'));
+
+let port: number;
+let stop: () => Promise<void>;
+if (variant === 'desk') {
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: TOKEN,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slackApiUrl,
+    APPROVAL_CHANNEL_ID: 'C0APPROVE1',
+    REQUESTER_USER_IDS: 'U0REQ0001',
+    APPROVER_USER_IDS: 'U0APP0001,U0APP0002',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+  });
+  const desk = await runDesk(config, { receiverOptions: { port: 0, host: '127.0.0.1' }, logWrite: () => {} });
+  port = desk.port!;
+  stop = () => desk.stop();
+} else if (variant === 'bolt-defaults') {
+  const app = new App({ token: TOKEN, receiver: new HTTPReceiver({ signingSecret: SECRET, logLevel: LogLevel.ERROR }), logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl } });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  port = (server.address() as AddressInfo).port;
+  stop = async () => void (await app.stop());
+} else {
+  throw new Error(`edge bench child: unknown variant ${variant}`);
+}
+
+let peak = process.memoryUsage().rss;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+process.on('message', (m: string) => {
+  const rss = process.memoryUsage().rss;
+  if (m === 'reset') peak = rss;
+  if (m === 'peak') process.send!({ rss, peak: Math.max(peak, rss) });
+  if (m === 'stop') {
+    clearInterval(sampler);
+    void stop().finally(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      });
+  }
+});
+process.send!({ port });

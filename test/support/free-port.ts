@@ -1,0 +1,10 @@
+/** A loopback port nothing listens on now (for a server a test starts later, or never). */
+import { createServer, type AddressInfo } from 'node:net';
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
