@@ -48,6 +48,20 @@ export interface FakeSlackOptions {
   delayMs?: number;
   /** Clock for recorded times and ts values; defaults to Date.now. */
   now?: () => number;
+  /** What saved() gave in an earlier run: the workspace's views and sequences continue from there. */
+  restore?: FakeSlackSaved;
+}
+
+/**
+ * What the stand-in holds beyond one run: its views and the counters of ts values, view ids and
+ * hashes, so a restart never hands out a ts or view id again. The calls are not kept (each run
+ * records its own).
+ */
+export interface FakeSlackSaved {
+  ts: number;
+  views: number;
+  hashes: number;
+  held: [string, { hash: string; view: Record<string, unknown> }][];
 }
 
 export interface WaitOptions {
@@ -86,6 +100,18 @@ export class FakeSlackApi {
     this.options = options;
     for (const u of options.users ?? []) this.#users.set(u.id, u);
     this.#handlers = this.#defaultHandlers();
+    const saved = options.restore;
+    if (saved) {
+      this.#tsCounter = saved.ts;
+      this.#viewCounter = saved.views;
+      this.#hashCounter = saved.hashes;
+      this.#views = new Map(saved.held);
+    }
+  }
+
+  /** What a restart needs to continue (see FakeSlackSaved). */
+  saved(): FakeSlackSaved {
+    return { ts: this.#tsCounter, views: this.#viewCounter, hashes: this.#hashCounter, held: [...this.#views] };
   }
 
   /** Base URL for the bot's SLACK_API_URL, ending with "/api/". */
