@@ -5,13 +5,13 @@
  * durably (store/durable-io.ts) whenever it changed, before the answer that changed it goes out, so
  * a restart continues where the last run stopped; `npm start -- --fresh` starts over.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeSlackApi, FakeSlackSaved } from '../devtools/fake-slack-api.js';
 import { DESK_REQUEST_STORE_NAME } from '../domain/record-schema.js';
 import type { SavedWorkspace, Workspace } from '../local-desk/server/index.js';
 import { decodeSandbox } from '../sandbox/index.js';
-import { replaceFileDurablySync } from '../store/durable-io.js';
+import { DIR_MODE, replaceFileDurablySync } from '../store/durable-io.js';
 import { StoreCorruptError } from '../store/errors.js';
 import { acquireLock } from '../store/lock.js';
 import { repositoryFiles } from '../store/repository.js';
@@ -19,8 +19,12 @@ import { repositoryFiles } from '../store/repository.js';
 export const SANDBOX_FILE_NAME = 'sandbox.json';
 export const SLACK_FILE_NAME = 'slack-workspace.json';
 
+/** Bumped when a saved workspace can no longer be read by this build. */
+const SAVED_SLACK_VERSION = 1;
+
 /** What the stand-in and the local desk's workspace saved together. */
 export interface SavedSlack {
+  version: typeof SAVED_SLACK_VERSION;
   slack: FakeSlackSaved;
   workspace: SavedWorkspace;
 }
@@ -39,6 +43,8 @@ const FRESH_HINT = 'to start the local preview over, run `npm start -- --fresh` 
 
 /** Reads what the last run saved in `dir` (nothing yet: a first run). A file that does not parse stops the start, naming it. */
 export function openPreviewFiles(dir: string): PreviewFiles {
+  // Only the bot's own user may read it, as the stores' folder (stores.ts).
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   const sandboxFile = join(dir, SANDBOX_FILE_NAME);
   const slackFile = join(dir, SLACK_FILE_NAME);
   const sandbox = existsSync(sandboxFile) ? readFileSync(sandboxFile, 'utf8') : undefined;
@@ -56,6 +62,7 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     } catch (err) {
       throw new StoreCorruptError(slackFile, `it is not JSON (${(err as Error).message}); ${FRESH_HINT}`);
     }
+    if (slack.version !== SAVED_SLACK_VERSION) throw new StoreCorruptError(slackFile, `it is version ${String(slack.version)}, this build reads ${SAVED_SLACK_VERSION}; ${FRESH_HINT}`);
   }
   return {
     dir,
@@ -66,7 +73,7 @@ export function openPreviewFiles(dir: string): PreviewFiles {
       let dirty = false;
       const save = () => {
         dirty = false;
-        replaceFileDurablySync(slackFile, JSON.stringify({ slack: fake.saved(), workspace: ws.saved() } satisfies SavedSlack));
+        replaceFileDurablySync(slackFile, JSON.stringify({ version: SAVED_SLACK_VERSION, slack: fake.saved(), workspace: ws.saved() } satisfies SavedSlack));
       };
       // A call is saved before the bot hears the answer (this listener runs after the desk's fold).
       const stopCalls = fake.onCall(save);
