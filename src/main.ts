@@ -28,6 +28,7 @@ function startOptions(): { fresh: boolean } {
 async function main(): Promise<void> {
   const { fresh } = startOptions();
   const preview = wantsPreview(process.env) ? await startPreview(process.env, { fresh }) : undefined;
+  if (preview?.files.warning) console.warn(preview.files.warning);
   if (preview && fresh) console.log(`Starting over: ${preview.erased.length > 0 ? `erased ${preview.erased.join(', ')} in ${preview.files.dir}` : `nothing saved in ${preview.files.dir} yet`}`);
   const env = preview?.env ?? process.env;
 

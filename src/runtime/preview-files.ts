@@ -34,6 +34,8 @@ export interface PreviewFiles {
   /** The sandbox's last saved text, if a run saved one. */
   sandbox: string | undefined;
   slack: SavedSlack | undefined;
+  /** Said once at start when the folder holds requests but no saved sandbox (an earlier build wrote it). */
+  warning: string | undefined;
   saveSandbox(text: string): void;
   /** Saves the stand-in and the workspace on every Slack call and every change of the workspace (see keepSlack). */
   keepSlack(slack: FakeSlackApi, ws: Workspace): () => void;
@@ -64,10 +66,16 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     }
     if (slack.version !== SAVED_SLACK_VERSION) throw new StoreCorruptError(slackFile, `it is version ${String(slack.version)}, this build reads ${SAVED_SLACK_VERSION}; ${FRESH_HINT}`);
   }
+  // Requests without the sandbox they were sent to: a folder from a build that did not save it.
+  const orphaned = sandbox === undefined && existsSync(repositoryFiles(dir, DESK_REQUEST_STORE_NAME).live);
+  const warning = orphaned
+    ? `${dir} holds requests but no saved sandbox (an earlier build did not keep it): withdrawals and orders sent before are not on this sandbox, and the bot will say so in their threads; ${FRESH_HINT}`
+    : undefined;
   return {
     dir,
     sandbox,
     slack,
+    warning,
     saveSandbox: (text) => replaceFileDurablySync(sandboxFile, text),
     keepSlack(fake, ws) {
       let dirty = false;

@@ -141,6 +141,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     options.save(encodeSandbox(body, clock.reading()));
     lastSaved = key;
   };
+  // A new sandbox is saved at once: its seeded state and clock are what a restart continues from.
+  saveIfChanged();
   // Moving the clock in process (control.advance) commits what has come due, as a request would.
   let afterClockMoved = () => {};
   const control = afterEachCall(

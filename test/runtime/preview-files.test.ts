@@ -30,6 +30,14 @@ describe("the preview's files", () => {
     expect(existsSync(dir)).toBe(true);
   });
 
+  it('requests without a saved sandbox (a folder an earlier build wrote) are said once, with --fresh', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'requests.json'), '{}');
+    expect(openPreviewFiles(dir).warning).toMatch(/holds requests but no saved sandbox[\s\S]*npm start -- --fresh/);
+    writeFileSync(join(dir, SANDBOX_FILE_NAME), 'x');
+    expect(() => openPreviewFiles(dir)).toThrow(StoreCorruptError);
+  });
+
   it('a sandbox file that cannot be read stops the start, naming it and --fresh', () => {
     const dir = folder();
     writeFileSync(join(dir, SANDBOX_FILE_NAME), '{"version":1,"clock":');
