@@ -90,6 +90,7 @@ export class FakeSlackApi {
   #hashCounter = 0;
   #waiters: { predicate: (c: FakeSlackCall) => boolean; after: number; resolve: (c: FakeSlackCall) => void }[] = [];
   #listeners = new Set<(c: FakeSlackCall) => void>();
+  #beforeAnswer: (() => Promise<void>) | undefined;
   #failures = new Map<string, string[]>();
   #dmRefusals = new Map<string, string>();
   #users = new Map<string, FakeUser>();
@@ -180,6 +181,14 @@ export class FakeSlackApi {
   onCall(listener: (c: FakeSlackCall) => void): () => void {
     this.#listeners.add(listener);
     return () => void this.#listeners.delete(listener);
+  }
+
+  /**
+   * Every answer waits for `hold` after the call's listeners ran (the preview saves the workspace
+   * there, so what the bot is told exists is on disk first). Unset with undefined.
+   */
+  holdAnswers(hold: (() => Promise<void>) | undefined): void {
+    this.#beforeAnswer = hold;
   }
 
   /**
@@ -274,6 +283,7 @@ export class FakeSlackApi {
         w.resolve(call);
       }
     }
+    if (this.#beforeAnswer) await this.#beforeAnswer();
     if (this.options.delayMs) await new Promise((r) => setTimeout(r, this.options.delayMs));
     // Slack answers response_url posts with a plain "ok" body.
     if (method === 'response_url') {

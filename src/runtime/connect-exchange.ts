@@ -39,7 +39,7 @@ export interface ConnectOptions {
   /** Told of every request attempt, as the debug log is (the metrics: src/ops/exchange-calls.ts). */
   onRequest?: (entry: RequestLogEntry) => void;
   /** The sandbox continues from `restore` (an earlier run's save) and hands `save` its text on every change. */
-  sandboxFiles?: { restore?: string; save: (text: string) => void };
+  sandboxFiles?: { restore?: string; save: (text: string) => Promise<void> };
 }
 
 /** Connect to the configured exchange (or start the sandbox). */

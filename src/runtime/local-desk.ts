@@ -35,8 +35,8 @@ export async function serveLocalDesk(preview: Preview, port: number, o: ServeOpt
     return {
       ...localDesk,
       close: async () => {
-        stopKeeping();
         await localDesk.close();
+        await stopKeeping();
       },
     };
   } catch (err) {

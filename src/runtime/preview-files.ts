@@ -2,8 +2,9 @@
  * The embedded default's own files, beside its requests in its data folder: the sandbox exchange
  * (sandbox.json: ledger, records, clock) and the Slack stand-in's workspace (slack-workspace.json:
  * channels, messages, threads, App Homes, views, the ts sequence). Each is replaced atomically and
- * durably (store/durable-io.ts) whenever it changed, before the answer that changed it goes out, so
- * a restart continues where the last run stopped; `npm start -- --fresh` starts over.
+ * durably (store/durable-io.ts, on the thread pool: the bot shares this event loop) whenever it
+ * changed, before the answer that changed it goes out, so a restart continues where the last run
+ * stopped; `npm start -- --fresh` starts over.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import type { FakeSlackApi, FakeSlackSaved } from '../devtools/fake-slack-api.js
 import { DESK_REQUEST_STORE_NAME } from '../domain/record-schema.js';
 import type { SavedWorkspace, Workspace } from '../local-desk/server/index.js';
 import { decodeSandbox } from '../sandbox/index.js';
-import { DIR_MODE, replaceFileDurablySync } from '../store/durable-io.js';
+import { DIR_MODE, replaceFileDurably } from '../store/durable-io.js';
 import { StoreCorruptError } from '../store/errors.js';
 import { acquireLock } from '../store/lock.js';
 import { repositoryFiles } from '../store/repository.js';
@@ -36,9 +37,9 @@ export interface PreviewFiles {
   slack: SavedSlack | undefined;
   /** Said once at start when the folder holds requests but no saved sandbox (an earlier build wrote it). */
   warning: string | undefined;
-  saveSandbox(text: string): void;
-  /** Saves the stand-in and the workspace on every Slack call and every change of the workspace (see keepSlack). */
-  keepSlack(slack: FakeSlackApi, ws: Workspace): () => void;
+  saveSandbox(text: string): Promise<void>;
+  /** Saves the stand-in and the workspace on every change, a Slack call's before its answer; the function returned stops and waits for the last save. */
+  keepSlack(slack: FakeSlackApi, ws: Workspace): () => Promise<void>;
 }
 
 const FRESH_HINT = 'to start the local preview over, run `npm start -- --fresh` (it erases the preview\'s requests, sandbox and workspace)';
@@ -76,24 +77,32 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     sandbox,
     slack,
     warning,
-    saveSandbox: (text) => replaceFileDurablySync(sandboxFile, text),
+    // Through the thread pool: the bot shares this event loop, and its Slack acknowledgements must not wait for an fsync.
+    saveSandbox: (text) => replaceFileDurably(sandboxFile, text),
     keepSlack(fake, ws) {
-      let dirty = false;
-      const save = () => {
-        dirty = false;
-        replaceFileDurablySync(slackFile, JSON.stringify({ version: SAVED_SLACK_VERSION, slack: fake.saved(), workspace: ws.saved() } satisfies SavedSlack));
+      let saved: string | undefined;
+      let saving: Promise<void> = Promise.resolve();
+      /** Saves what the stand-in and the workspace hold now, after the saves before it; nothing when both are unchanged. */
+      const save = (): Promise<void> => {
+        const slack = fake.saved();
+        const key = `${ws.version} ${slack.ts} ${slack.views} ${slack.hashes}`;
+        if (key === saved) return saving;
+        saved = key;
+        const text = JSON.stringify({ version: SAVED_SLACK_VERSION, slack, workspace: ws.saved() } satisfies SavedSlack);
+        saving = saving.then(() => replaceFileDurably(slackFile, text)).catch((err: unknown) => {
+          saved = undefined;
+          process.emitWarning(`the local desk's workspace was not saved to ${slackFile}: ${(err as Error).message}`);
+        });
+        return saving;
       };
-      // A call is saved before the bot hears the answer (this listener runs after the desk's fold).
-      const stopCalls = fake.onCall(save);
-      // What the page itself changes (a command shown to the one who typed it) is saved once per change burst.
-      const stopChanges = ws.onChange(() => {
-        if (dirty) return;
-        dirty = true;
-        queueMicrotask(() => dirty && save());
-      });
-      return () => {
-        stopCalls();
+      // The bot hears a Slack call's answer once what it changed is on disk (the desk folds a call before this runs).
+      fake.holdAnswers(save);
+      // What the page itself changes (a command shown to the one who typed it) is saved once the change is whole.
+      const stopChanges = ws.onChange(() => queueMicrotask(() => void save()));
+      return async () => {
+        fake.holdAnswers(undefined);
         stopChanges();
+        await save();
       };
     },
   };

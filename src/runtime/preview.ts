@@ -39,7 +39,7 @@ export interface Preview {
    * How the bot runs beside it: listening on 127.0.0.1 only (nothing here is for other machines),
    * on a free port (PORT is the local desk's), on the sandbox's clock.
    */
-  runOptions: { receiverOptions: { host: string; port: number }; clock: Clock; sandboxFiles: { restore?: string; save: (text: string) => void } };
+  runOptions: { receiverOptions: { host: string; port: number }; clock: Clock; sandboxFiles: { restore?: string; save: (text: string) => Promise<void> } };
   slack: FakeSlackApi;
   /** What the last run saved, and where this one saves (the data folder's sandbox.json and slack-workspace.json). */
   files: PreviewFiles;

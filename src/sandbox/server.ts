@@ -48,11 +48,12 @@ export interface SandboxOptions {
   /** The text an earlier run gave `save` (persist.ts): the sandbox continues from it instead of the seed (and its clock, unless `clock` is given). */
   restore?: string;
   /**
-   * Called with the sandbox's whole text each time what it holds changed, before the answer that
-   * changed it goes out (and after each in-process control call): a durable write makes the
-   * sandbox survive a restart. A throw fails that answer.
+   * Called with the sandbox's whole text each time what it holds changed: an answer that changed
+   * it goes out once the returned promise resolved (a rejection fails that answer); an in-process
+   * control call saves right after it. Saves run one at a time, in order, and close() waits for the
+   * last. A durable write makes the sandbox survive a restart.
    */
-  save?: (text: string) => void;
+  save?: (text: string) => void | Promise<void>;
 }
 
 export interface Sandbox {
@@ -132,22 +133,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const accessLog: AccessLogEntry[] = [];
   const late = createLateCommits(saved?.late);
   let lastSaved = saved ? savedKey(encodeBody({ state, late: late.list() }), clock) : undefined;
-  /** Hands the text to options.save when the state, the writes taken late or the clock's lead changed since the last time. */
-  const saveIfChanged = () => {
-    if (!options.save) return;
+  let saving: Promise<void> = Promise.resolve();
+  /**
+   * Hands the text to options.save when the state, the writes taken late or the clock's lead
+   * changed since the last time, after the saves before it; resolves once it is saved.
+   */
+  const saveIfChanged = (): Promise<void> => {
+    const save = options.save;
+    if (!save) return saving;
     const body = encodeBody({ state, late: late.list() });
     const key = savedKey(body, clock);
-    if (key === lastSaved) return;
-    options.save(encodeSandbox(body, clock.reading()));
+    if (key === lastSaved) return saving;
     lastSaved = key;
+    const text = encodeSandbox(body, clock.reading());
+    saving = saving
+      .catch(() => undefined)
+      .then(() => save(text))
+      .catch((e: unknown) => {
+        // Not saved: the next change tries again with the whole state.
+        lastSaved = undefined;
+        throw e;
+      });
+    return saving;
   };
+  const saveInBackground = () => void saveIfChanged().catch((e: unknown) => process.emitWarning(`sandbox: not saved: ${(e as Error).message}`));
   // A new sandbox is saved at once: its seeded state and clock are what a restart continues from.
-  saveIfChanged();
+  saveInBackground();
   // Moving the clock in process (control.advance) commits what has come due, as a request would.
   let afterClockMoved = () => {};
   const control = afterEachCall(
     createControl({ getState: () => state, setState: (s) => (state = s), clock, faults, keys, seed, accessLog, afterClockMoved: () => afterClockMoved() }),
-    saveIfChanged,
+    saveInBackground,
   );
   const apiDeps = {
     state: () => state,
@@ -199,7 +215,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const { response } = serveApi(deps, pending.request, pending.receivedAt);
       record({ at: Date.now(), method: pending.request.method, path: pending.request.path, status: response.status, durationMs: 0, fault: 'late_commit:committed', account: pending.account });
     }
-    if (due.length > 0) saveIfChanged();
+    if (due.length > 0) saveInBackground();
   }
 
   afterClockMoved = flushLateCommits;
@@ -242,7 +258,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           else throw e;
         }
       }
-      saveIfChanged();
+      await saveIfChanged();
       send(res, r);
       log(r.status);
       flushLateCommits();
@@ -280,7 +296,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           const owner = state.accounts.get(account);
           if (owner) owner.lateClientOrderIds = [...(owner.lateClientOrderIds ?? []), pending.clientOrderId];
         }
-        saveIfChanged();
+        await saveIfChanged();
         if (fault.answer === 'drop') req.socket.destroy();
         else if (fault.answer === 'gateway_timeout') send(res, { status: 504, body: errorBody('Gateway timeout (sandbox fault injection)') });
         return log(fault.answer === 'gateway_timeout' ? 504 : 0, { fault: fault.kind, account });
@@ -298,7 +314,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const { response, account } = served;
     // Committed before anyone hears of it: a restart keeps what this answer says was done.
-    saveIfChanged();
+    await saveIfChanged();
     const meta = { ...(account ? { account } : {}), ...(fault ? { fault: fault.kind } : {}) };
     switch (fault?.kind) {
       case 'drop_after_commit':
@@ -319,13 +335,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   // A sandbox clock that follows real time reaches due commits by itself, with no request to flush them.
-  const lateTimer = setInterval(() => {
-    try {
-      flushLateCommits();
-    } catch (e) {
-      process.emitWarning(`sandbox: a late commit could not be saved: ${(e as Error).message}`);
-    }
-  }, 200);
+  const lateTimer = setInterval(flushLateCommits, 200);
   lateTimer.unref();
 
   const server = createServer((req, res) => {
@@ -352,8 +362,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get state() {
       return state;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         closed = true;
         clearInterval(lateTimer);
         for (const t of timers) clearTimeout(t);
@@ -361,6 +371,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.close(() => resolve());
         // Hung and keep-alive connections would hold close() open forever.
         server.closeAllConnections();
-      }),
+      });
+      // The last change is on disk before the sandbox says it has stopped (its failure was already warned of).
+      await saving.catch(() => undefined);
+    },
   };
 }

@@ -89,6 +89,8 @@ describe('a restarted sandbox continues from its last save', () => {
     const main = t.sandbox.state.accounts.get('main')!;
     (main as unknown as { extra: unknown }).extra = { nested: new Map([['k', ['v']]]) };
     t.sandbox.control.advance(1);
+    // An answer goes out once the saves before it are done.
+    await t.api('GET', `${V1}/crypto_currencies`);
     const back = decodeSandbox(saves.at(-1)!).state.accounts.get('main') as unknown as { extra: { nested: Map<string, string[]> } };
     expect(back.extra.nested.get('k')).toEqual(['v']);
   });
