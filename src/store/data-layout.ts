@@ -9,6 +9,9 @@ import { existsSync } from 'node:fs';
 /** Any of these set switches the embedded default off: the configuration is then validated as for production. */
 export const CONFIGURING_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'EXCHANGE_BASE_URL', 'APPROVAL_CHANNEL_ID'] as const;
 
+/** A configured desk's folder when DATA_DIR is unset (the same default as config/env-schema.ts, which cannot import the store). */
+export const CONFIGURED_DATA_DIR = './data';
+
 /** The embedded default's folder (requests, audit log, sandbox.json, slack-workspace.json). */
 export const PREVIEW_DATA_DIR = './data/preview';
 
@@ -19,7 +22,7 @@ export function wantsPreview(env: NodeJS.ProcessEnv): boolean {
 
 /** The data folder for `env`, as the bot chooses it. */
 export function dataDirOf(env: NodeJS.ProcessEnv): string {
-  return env.DATA_DIR || (wantsPreview(env) ? PREVIEW_DATA_DIR : './data');
+  return env.DATA_DIR || (wantsPreview(env) ? PREVIEW_DATA_DIR : CONFIGURED_DATA_DIR);
 }
 
 /**
@@ -29,5 +32,5 @@ export function dataDirOf(env: NodeJS.ProcessEnv): string {
  */
 export function toolDataDirOf(env: NodeJS.ProcessEnv, exists: (path: string) => boolean = existsSync): string {
   const dir = dataDirOf(env);
-  return dir === PREVIEW_DATA_DIR && !exists(PREVIEW_DATA_DIR) ? './data' : dir;
+  return dir === PREVIEW_DATA_DIR && !exists(PREVIEW_DATA_DIR) ? CONFIGURED_DATA_DIR : dir;
 }
