@@ -6,6 +6,7 @@
  * composition's job (the sandbox imports nothing of the store).
  */
 import { createRng } from './prng.js';
+import type { KeySpec } from './keys.js';
 import type { LateCommit } from './late-commits.js';
 import type { ClockReading } from './sandbox-clock.js';
 import type { SandboxState } from './state.js';
@@ -18,6 +19,8 @@ export interface SandboxBody {
   state: SandboxState;
   /** Writes the exchange took and commits later (the late_commit fault): it commits them after a restart too. */
   late: LateCommit[];
+  /** The public keys registered so far: a write taken late is authenticated with its own after a restart. */
+  keys: KeySpec[];
 }
 
 export interface SavedSandbox extends SandboxBody {

@@ -124,7 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const seed = saved?.state.seed ?? options.seed ?? 'sandbox';
   const clock = options.clock ?? createSandboxClock(saved ? { resume: saved.clock } : { followRealTime: options.realTime ?? true });
   const keys = new KeyRegistry(DEFAULT_ACCOUNT);
-  for (const k of options.keys ?? []) keys.register(k);
+  for (const k of [...(saved?.keys ?? []), ...(options.keys ?? [])]) keys.register(k);
   let state = saved?.state ?? seedState(seed, clock.now(), keys.accounts());
   // A key of this run may act on an account the saved state does not have yet.
   for (const name of keys.accounts()) addAccount(state, name, clock.now());
@@ -132,7 +132,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   faults.set(options.faults ?? []);
   const accessLog: AccessLogEntry[] = [];
   const late = createLateCommits(saved?.late);
-  let lastSaved = saved ? savedKey(encodeBody({ state, late: late.list() }), clock) : undefined;
+  const body = () => encodeBody({ state, late: late.list(), keys: keys.specs() });
+  let lastSaved = saved ? savedKey(body(), clock) : undefined;
   let saving: Promise<void> = Promise.resolve();
   /**
    * Hands the text to options.save when the state, the writes taken late or the clock's lead
@@ -141,11 +142,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const saveIfChanged = (): Promise<void> => {
     const save = options.save;
     if (!save) return saving;
-    const body = encodeBody({ state, late: late.list() });
-    const key = savedKey(body, clock);
+    const now = body();
+    const key = savedKey(now, clock);
     if (key === lastSaved) return saving;
     lastSaved = key;
-    const text = encodeSandbox(body, clock.reading());
+    const text = encodeSandbox(now, clock.reading());
     saving = saving
       .catch(() => undefined)
       .then(() => save(text))

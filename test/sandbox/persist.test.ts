@@ -57,6 +57,23 @@ describe('a restarted sandbox continues from its last save', () => {
     expect(next.body.id).not.toBe(made.body.id);
   });
 
+  it('a write the exchange took and had not committed yet is committed after the restart, authenticated with the key it came with', async () => {
+    const saves: string[] = [];
+    const first = await start(saves);
+    const book = (await first.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as { id: string; label: string }[];
+    first.sandbox.control.setFaults([{ kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: 60_000, answer: 'gateway_timeout', times: 1 }]);
+    expect((await withdraw(first, book.find((a) => a.label === 'Treasury cold storage')!.id)).status).toBe(504);
+    const before = first.sandbox.control.withdrawals().length;
+    await first.close();
+    open.splice(0);
+
+    // The next run has a key of its own; the write keeps the one it was signed with.
+    const second = await start([], saves.at(-1));
+    second.sandbox.control.advance(60_000);
+    expect(second.sandbox.control.withdrawals()).toHaveLength(before + 1);
+    expect(second.sandbox.control.requests().some((r) => r.fault === 'late_commit:committed' && r.status === 201)).toBe(true);
+  });
+
   it('a clock that follows real time keeps its lead on the wall clock across the restart', () => {
     let wall = T0;
     const clock = createSandboxClock({ wallNow: () => wall });
