@@ -80,12 +80,14 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     // Through the thread pool: the bot shares this event loop, and its Slack acknowledgements must not wait for an fsync.
     saveSandbox: (text) => replaceFileDurably(sandboxFile, text),
     keepSlack(fake, ws) {
-      let saved: string | undefined;
+      const keyOf = (slack: FakeSlackSaved) => `${ws.version} ${slack.ts} ${slack.views} ${slack.hashes}`;
+      // What was read at start is on disk already: a run that changes nothing (one refused at start) writes nothing over it.
+      let saved: string | undefined = keyOf(fake.saved());
       let saving: Promise<void> = Promise.resolve();
       /** Saves what the stand-in and the workspace hold now, after the saves before it; nothing when both are unchanged. */
       const save = (): Promise<void> => {
         const slack = fake.saved();
-        const key = `${ws.version} ${slack.ts} ${slack.views} ${slack.hashes}`;
+        const key = keyOf(slack);
         if (key === saved) return saving;
         saved = key;
         const text = JSON.stringify({ version: SAVED_SLACK_VERSION, slack, workspace: ws.saved() } satisfies SavedSlack);
