@@ -4,8 +4,10 @@
  * With nothing configured it runs the local preview (runtime/preview.ts): sandbox exchange and a
  * local stand-in for Slack, so a fresh machine can run the product without any account, and the
  * local desk (runtime/local-desk.ts) on PORT, where a person uses the whole bot in a browser. Its
- * address is printed first: it is served before the bot starts.
+ * address is printed first: it is served before the bot starts. The preview continues where the
+ * last run stopped; `npm start -- --fresh` starts it over (runtime/preview-files.ts).
  */
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/index.js';
 import { StoreCorruptError, StoreLockedError } from './store/errors.js';
 import { runDesk, type RunningDesk } from './runtime/run-desk.js';
@@ -14,8 +16,20 @@ import { runPreviewDesk, type LocalDesk } from './runtime/local-desk.js';
 import { SANDBOX_BANNER } from './sandbox/index.js';
 import { errorText } from './domain/error-text.js';
 
+/** The command line: `--fresh` only (npm start -- --fresh). */
+function startOptions(): { fresh: boolean } {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { fresh: { type: 'boolean', default: false } } });
+  if (values.fresh && !wantsPreview(process.env)) {
+    throw new Error('--fresh starts the local preview over; with Slack or an exchange configured it would erase real requests, so it is refused (move DATA_DIR aside yourself if you mean it)');
+  }
+  return { fresh: values.fresh };
+}
+
 async function main(): Promise<void> {
-  const preview = wantsPreview(process.env) ? await startPreview(process.env) : undefined;
+  const { fresh } = startOptions();
+  const preview = wantsPreview(process.env) ? await startPreview(process.env, { fresh }) : undefined;
+  if (preview?.files.warning) console.warn(preview.files.warning);
+  if (preview && fresh) console.log(`Starting over: ${preview.erased.length > 0 ? `erased ${preview.erased.join(', ')} in ${preview.files.dir}` : `nothing saved in ${preview.files.dir} yet`}`);
   const env = preview?.env ?? process.env;
 
   let desk: RunningDesk;

@@ -79,6 +79,14 @@ export interface PollConfig {
   maxPages: number;
   /** Single reads per kind per cycle, for requests the lists cannot reach. */
   singleReadsPerCycle: number;
+  /**
+   * A record the bot follows that the exchange says does not exist (404; the reference answers
+   * the same for another user's withdrawal): single reads answered 404 in a row, at least this
+   * many ...
+   */
+  notFoundReads: number;
+  /** ... over at least this long, before polling stops and a person is told in the thread (poll.ts). */
+  notFoundForMs: number;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -115,6 +123,10 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
     pageSize: 0,
     maxPages: 20,
     singleReadsPerCycle: 2,
+    // A record just created may not be readable at once everywhere; five minutes of nothing but
+    // 404s (with the backoff, about five reads) is no such delay, and a person should look.
+    notFoundReads: 3,
+    notFoundForMs: 5 * 60_000,
   },
 };
 

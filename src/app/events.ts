@@ -48,8 +48,11 @@ export type DeskEvent =
   | (Base<'status.changed'> & { changed: (keyof RemoteStatus)[] } & RemoteStatus)
   | (Base<'execution.failed'> & Failure)
   | Base<'request.completed'>
-  /** Polling gave up after its maximum age; the last known status stays as it was. */
-  | (Base<'polling.stopped'> & { status: string | null })
+  /**
+   * Polling gave up, after its maximum age or (`not_found`) after the exchange answered 404 past
+   * the bound; the last known status stays as it was and the outcome is not settled.
+   */
+  | (Base<'polling.stopped'> & { status: string | null } & ({ reason?: 'max_age' } | { reason: 'not_found'; exchangeMessage: string }))
   /** No change: the request's message is posted if missing and brought up to date (on start, periodically). */
   | Base<'message.refresh'>;
 

@@ -61,6 +61,20 @@ export interface FakeSlackOptions {
   delayMs?: number;
   /** Clock for recorded times and ts values; defaults to Date.now. */
   now?: () => number;
+  /** What saved() gave in an earlier run: the workspace's views and sequences continue from there. */
+  restore?: FakeSlackSaved;
+}
+
+/**
+ * What the stand-in holds beyond one run: its views and the counters of ts values, view ids and
+ * hashes, so a restart never hands out a ts or view id again. The calls are not kept (each run
+ * records its own).
+ */
+export interface FakeSlackSaved {
+  ts: number;
+  views: number;
+  hashes: number;
+  held: [string, { hash: string; view: Record<string, unknown> }][];
 }
 
 export interface WaitOptions {
@@ -89,6 +103,7 @@ export class FakeSlackApi {
   #hashCounter = 0;
   #waiters: { predicate: (c: FakeSlackCall) => boolean; after: number; resolve: (c: FakeSlackCall) => void }[] = [];
   #listeners = new Set<(c: FakeSlackCall) => void>();
+  #beforeAnswer: (() => Promise<void>) | undefined;
   #failures = new Map<string, string[]>();
   #dmRefusals = new Map<string, string>();
   #users = new Map<string, FakeUser>();
@@ -101,6 +116,18 @@ export class FakeSlackApi {
     this.options = options;
     for (const u of options.users ?? []) this.#users.set(u.id, u);
     this.#handlers = this.#defaultHandlers();
+    const saved = options.restore;
+    if (saved) {
+      this.#tsCounter = saved.ts;
+      this.#viewCounter = saved.views;
+      this.#hashCounter = saved.hashes;
+      this.#views = new Map(saved.held);
+    }
+  }
+
+  /** What a restart needs to continue (see FakeSlackSaved). */
+  saved(): FakeSlackSaved {
+    return { ts: this.#tsCounter, views: this.#viewCounter, hashes: this.#hashCounter, held: [...this.#views] };
   }
 
   /** Base URL for the bot's SLACK_API_URL, ending with "/api/". */
@@ -169,6 +196,14 @@ export class FakeSlackApi {
   onCall(listener: (c: FakeSlackCall) => void): () => void {
     this.#listeners.add(listener);
     return () => void this.#listeners.delete(listener);
+  }
+
+  /**
+   * Every answer waits for `hold` after the call's listeners ran (the preview saves the workspace
+   * there, so what the bot is told exists is on disk first). Unset with undefined.
+   */
+  holdAnswers(hold: (() => Promise<void>) | undefined): void {
+    this.#beforeAnswer = hold;
   }
 
   /**
@@ -280,6 +315,7 @@ export class FakeSlackApi {
         w.resolve(call);
       }
     }
+    if (this.#beforeAnswer) await this.#beforeAnswer();
     if (this.options.delayMs) await new Promise((r) => setTimeout(r, this.options.delayMs));
     // Slack answers response_url posts with a plain "ok" body.
     if (method === 'response_url') {

@@ -38,6 +38,8 @@ export interface ConnectOptions {
   fetch?: typeof fetch;
   /** Told of every request attempt, as the debug log is (the metrics: src/ops/exchange-calls.ts). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The sandbox continues from `restore` (an earlier run's save) and hands `save` its text on every change. */
+  sandboxFiles?: { restore?: string; save: (text: string) => Promise<void> };
 }
 
 /** Connect to the configured exchange (or start the sandbox). */
@@ -68,7 +70,9 @@ export async function connectExchange(config: ExchangeConfig, logger: ProcessLog
     ...(options.sandboxSeed ? { seed: options.sandboxSeed } : {}),
     ...(options.sandboxQuoteLifetimeMs !== undefined ? { quoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
     keys: [{ publicKeyHex: publicKeyHex(privateKey), scopes: [...SCOPES] }],
+    ...(options.sandboxFiles ? { save: options.sandboxFiles.save, ...(options.sandboxFiles.restore !== undefined ? { restore: options.sandboxFiles.restore } : {}) } : {}),
   });
+  if (options.sandboxFiles?.restore !== undefined) log.info('sandbox: continuing where the last run stopped', { now: new Date(sandbox.clock.now()).toISOString() });
   const client = createExchangeClient({
     baseUrl: sandbox.url,
     signer: createSigner(privateKey),

@@ -22,15 +22,25 @@ export type ServeOptions = Pick<LocalDeskOptions, 'keepAliveMs' | 'logError' | '
 /** Serve the local desk on `port` for the preview's Slack stand-in. */
 export async function serveLocalDesk(preview: Preview, port: number, o: ServeOptions = {}): Promise<LocalDesk> {
   try {
-    return await startLocalDesk({
+    const localDesk = await startLocalDesk({
       slack: preview.slack,
       cast: PREVIEW_CAST,
       port,
       fromThisMachine: isFromThisMachine,
       edge: SERVER_EDGE,
       commands: Object.values(COMMAND),
+      ...(preview.files.slack ? { saved: preview.files.slack.workspace } : {}),
       ...o,
     });
+    // From now on every Slack call and every change the page makes is saved beside the requests.
+    const stopKeeping = preview.files.keepSlack(preview.slack, localDesk.ws);
+    return {
+      ...localDesk,
+      close: async () => {
+        await localDesk.close();
+        await stopKeeping();
+      },
+    };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`the local desk cannot listen on ${LOOPBACK}:${port}: something else is using that port. Stop it, or choose another port: PORT=${port + 1} npm start`);
@@ -68,7 +78,7 @@ export async function runPreviewDesk(
   o.onServed?.(localDesk.url);
   let desk: RunningDesk;
   try {
-    desk = await runDesk(config, { ...o.runOptions, ...preview.runOptions });
+    desk = await runDesk(config, { ...o.runOptions, ...preview.runOptions, onSandbox: (sandbox) => preview.link(sandbox) });
   } catch (err) {
     await localDesk.close();
     throw err;

@@ -23,7 +23,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/app/retention.js';
 import type { SlackReceiverOptions } from '../slack/app/slack-app.js';
 import { composeDesk, type ComposedDesk } from './compose.js';
-import { connectExchange } from './connect-exchange.js';
+import { connectExchange, type ConnectOptions } from './connect-exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
 import { runEvery } from '../app/run-loop.js';
 import { migrateStoredValues } from './migrations.js';
@@ -40,6 +40,10 @@ export interface RunOptions {
   sandboxPort?: number;
   /** Sandbox only: quote lifetime (default 2.5 s). */
   sandboxQuoteLifetimeMs?: number;
+  /** Sandbox only: continue from a saved sandbox and save it on every change (the preview: preview-files.ts). */
+  sandboxFiles?: ConnectOptions['sandboxFiles'];
+  /** Sandbox only: told of the sandbox as soon as it runs, before the stores open and the engine recovers (the preview's clock follows it from then). */
+  onSandbox?: (sandbox: Sandbox) => void;
   /** Engine tick interval (expiries, scheduled executions, polling checks). */
   tickMs?: number;
   /** How long stop() waits for work in flight (default SHUTDOWN_GRACE_MS). */
@@ -94,8 +98,10 @@ export async function runDesk(config: Config, options: RunOptions = {}): Promise
     onRequest: (entry) => ops.exchange.observe(entry),
     ...(options.sandboxPort !== undefined ? { sandboxPort: options.sandboxPort } : {}),
     ...(options.sandboxQuoteLifetimeMs !== undefined ? { sandboxQuoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
+    ...(options.sandboxFiles ? { sandboxFiles: options.sandboxFiles } : {}),
   });
   if (connected.secretHex) secrets.push(connected.secretHex);
+  if (connected.sandbox) options.onSandbox?.(connected.sandbox);
 
   const stores = await openStores(storeLocation(config), clock, secrets, logger).catch(async (err: unknown) => {
     await connected.close();

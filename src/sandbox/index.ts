@@ -12,3 +12,4 @@ export { DEFAULT_ACCOUNT } from './seed.js';
 export { SANDBOX_BANNER } from './banner.js';
 export * as SANDBOX_TIMINGS from './timings.js';
 export { isFromThisMachine } from './local-only.js';
+export { decodeSandbox } from './persist.js';

@@ -54,6 +54,11 @@ export class KeyRegistry {
     return point ? this.keys.get(Buffer.from(point).toString('hex').toUpperCase()) : undefined;
   }
 
+  /** Every registered key as it would be registered again (persist.ts: a write taken late is checked with its key after a restart). */
+  specs(): KeySpec[] {
+    return [...this.keys.values()].map((k) => ({ publicKeyHex: k.id, scopes: [...k.scopes], account: k.account }));
+  }
+
   accounts(): string[] {
     return [...new Set([...this.keys.values()].map((k) => k.account))];
   }

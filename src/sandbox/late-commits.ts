@@ -20,8 +20,9 @@ export interface LateCommit {
   clientOrderId?: string;
 }
 
-export function createLateCommits() {
-  const pending: LateCommit[] = [];
+/** `saved`: the writes an earlier run of the sandbox had taken and not committed yet. */
+export function createLateCommits(saved: readonly LateCommit[] = []) {
+  const pending: LateCommit[] = [...saved];
   return {
     /** Takes a write to commit `commitAfterMs` after `receivedAt`. */
     take(o: Omit<LateCommit, 'dueAt' | 'clientOrderId'> & { commitAfterMs: number }): LateCommit {
@@ -36,6 +37,10 @@ export function createLateCommits() {
       const ready = pending.filter((p) => p.dueAt <= now).sort((a, b) => a.dueAt - b.dueAt);
       for (const p of ready) pending.splice(pending.indexOf(p), 1);
       return ready;
+    },
+    /** Every write waiting, to save with the sandbox (persist.ts). */
+    list(): LateCommit[] {
+      return [...pending];
     },
     /** How many wait (control surface and tests). */
     get size(): number {

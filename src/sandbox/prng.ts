@@ -13,17 +13,15 @@ export function hashSeed(text: string): number {
   return h >>> 0;
 }
 
-/** mulberry32: tiny, fast and good enough for test data. Returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** One step of mulberry32 (tiny, fast and good enough for test data): the next state and a float in [0, 1). */
+function mulberry32Step(state: number): { state: number; value: number } {
+  const a = (state + 0x6d2b79f5) >>> 0;
+  let t = a;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return { state: a, value: ((t ^ (t >>> 14)) >>> 0) / 4294967296 };
 }
+
 
 export interface Rng {
   /** Float in [0, 1). */
@@ -37,13 +35,25 @@ export interface Rng {
   uuid(): string;
   /** A fresh generator derived from this one and a label (stable however much the parent is used later). */
   fork(label: string): Rng;
+  /** Its seed and how far it has gone: JSON.stringify writes this, and createRng(seed, at) resumes there (persist.ts). */
+  toJSON(): SavedRng;
+}
+
+/** A generator as saved: its seed text and its mulberry32 state. */
+export interface SavedRng {
+  $rng: { seed: string; at: number };
 }
 
 const HEX = '0123456789abcdef';
 
-/** A seeded generator. `seed` may be any text; its hash seeds mulberry32. */
-export function createRng(seed: string): Rng {
-  const next = mulberry32(hashSeed(seed));
+/** A seeded generator. `seed` may be any text; its hash seeds mulberry32. `at`: resume a saved one there. */
+export function createRng(seed: string, at?: number): Rng {
+  let state = at ?? hashSeed(seed) >>> 0;
+  const next = () => {
+    const step = mulberry32Step(state);
+    state = step.state;
+    return step.value;
+  };
   const rng: Rng = {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
@@ -62,6 +72,7 @@ export function createRng(seed: string): Rng {
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
     },
     fork: (label) => createRng(`${seed}/${label}`),
+    toJSON: () => ({ $rng: { seed, at: state } }),
   };
   return rng;
 }

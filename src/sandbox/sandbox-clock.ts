@@ -9,6 +9,14 @@ export interface SandboxClock {
   now(): number;
   /** Move the exchange's time forward (never backwards). */
   advance(ms: number): void;
+  /** Where the clock stands, to resume it after a restart (persist.ts). */
+  reading(): ClockReading;
+}
+
+/** A clock as saved: its time, and how far ahead of the wall clock it runs (null: it moves only by advance()). */
+export interface ClockReading {
+  now: number;
+  aheadMs: number | null;
 }
 
 export interface SandboxClockOptions {
@@ -16,6 +24,12 @@ export interface SandboxClockOptions {
   startMs?: number;
   /** When true (default) the clock also moves with real time; when false only advance() moves it. */
   followRealTime?: boolean;
+  /**
+   * Continue a saved clock (instead of startMs and followRealTime): one that followed real time
+   * keeps its lead on the wall clock, so the time between two runs passes on the exchange too;
+   * neither goes back before the saved time.
+   */
+  resume?: ClockReading;
   /** Wall clock source, injectable for tests of the clock itself. */
   wallNow?: () => number;
 }
@@ -24,8 +38,9 @@ export interface SandboxClockOptions {
 export function createSandboxClock(options: SandboxClockOptions = {}): SandboxClock {
   const wallNow = options.wallNow ?? Date.now;
   const createdAt = wallNow();
-  const start = options.startMs ?? createdAt;
-  const follow = options.followRealTime ?? true;
+  const resume = options.resume;
+  const follow = resume ? resume.aheadMs !== null : (options.followRealTime ?? true);
+  const start = resume ? Math.max(resume.now, resume.aheadMs === null ? resume.now : createdAt + resume.aheadMs) : (options.startMs ?? createdAt);
   let offset = 0;
   return {
     now: () => start + offset + (follow ? wallNow() - createdAt : 0),
@@ -33,5 +48,6 @@ export function createSandboxClock(options: SandboxClockOptions = {}): SandboxCl
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the sandbox clock only moves forward (ms >= 0)');
       offset += ms;
     },
+    reading: () => ({ now: start + offset + (follow ? wallNow() - createdAt : 0), aheadMs: follow ? start + offset - createdAt : null }),
   };
 }

@@ -17,7 +17,8 @@ import { FaultSet, type FaultRule } from './faults.js';
 import { KeyRegistry, type KeySpec } from './keys.js';
 import { createLateCommits, DEFAULT_LATE_COMMIT_MS } from './late-commits.js';
 import { errorBody, HttpError, type SandboxResponse } from './router.js';
-import { DEFAULT_ACCOUNT, seedState } from './seed.js';
+import { addAccount, DEFAULT_ACCOUNT, seedState } from './seed.js';
+import { decodeSandbox, encodeBody, encodeSandbox } from './persist.js';
 import type { SandboxState } from './state.js';
 import { DEFAULT_QUOTE_LIFETIME_MS } from './timings.js';
 
@@ -44,6 +45,15 @@ export interface SandboxOptions {
   faults?: readonly FaultRule[];
   /** Called once per request with method, path (no query), status: never headers or bodies. */
   onRequest?: (entry: AccessLogEntry) => void;
+  /** The text an earlier run gave `save` (persist.ts): the sandbox continues from it instead of the seed (and its clock, unless `clock` is given). */
+  restore?: string;
+  /**
+   * Called with the sandbox's whole text each time what it holds changed: an answer that changed
+   * it goes out once the returned promise resolved (a rejection fails that answer); an in-process
+   * control call saves right after it. Saves run one at a time, in order, and close() waits for the
+   * last. A durable write makes the sandbox survive a restart.
+   */
+  save?: (text: string) => void | Promise<void>;
 }
 
 export interface Sandbox {
@@ -84,19 +94,78 @@ function breakShape(body: unknown): unknown {
   return Array.isArray(body) ? { data: body } : [body];
 }
 
+/** What decides whether a save is due: the body, and the clock's lead on the wall clock (or its time, for a manual clock). */
+function savedKey(body: string, clock: SandboxClock): string {
+  const { now, aheadMs } = clock.reading();
+  return `${aheadMs ?? `@${now}`} ${body}`;
+}
+
+/** The same object, calling `after` once each of its functions returned or threw. */
+function afterEachCall<T extends object>(target: T, after: () => void): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(target)) {
+    wrapped[name] =
+      typeof value === 'function'
+        ? (...args: unknown[]) => {
+            try {
+              return (value as (...a: unknown[]) => unknown)(...args);
+            } finally {
+              after();
+            }
+          }
+        : value;
+  }
+  return wrapped as T;
+}
+
 /** Start the sandbox on 127.0.0.1 and resolve once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const seed = options.seed ?? 'sandbox';
-  const clock = options.clock ?? createSandboxClock({ followRealTime: options.realTime ?? true });
+  const saved = options.restore === undefined ? undefined : decodeSandbox(options.restore);
+  const seed = saved?.state.seed ?? options.seed ?? 'sandbox';
+  const clock = options.clock ?? createSandboxClock(saved ? { resume: saved.clock } : { followRealTime: options.realTime ?? true });
   const keys = new KeyRegistry(DEFAULT_ACCOUNT);
-  for (const k of options.keys ?? []) keys.register(k);
-  let state = seedState(seed, clock.now(), keys.accounts());
+  for (const k of [...(saved?.keys ?? []), ...(options.keys ?? [])]) keys.register(k);
+  let state = saved?.state ?? seedState(seed, clock.now(), keys.accounts());
+  // A key of this run may act on an account the saved state does not have yet.
+  for (const name of keys.accounts()) addAccount(state, name, clock.now());
   const faults = new FaultSet(seed);
   faults.set(options.faults ?? []);
   const accessLog: AccessLogEntry[] = [];
+  const late = createLateCommits(saved?.late);
+  const body = () => encodeBody({ state, late: late.list(), keys: keys.specs() });
+  let lastSaved = saved ? savedKey(body(), clock) : undefined;
+  let saving: Promise<void> = Promise.resolve();
+  /**
+   * Hands the text to options.save when the state, the writes taken late or the clock's lead
+   * changed since the last time, after the saves before it; resolves once it is saved.
+   */
+  const saveIfChanged = (): Promise<void> => {
+    const save = options.save;
+    if (!save) return saving;
+    const now = body();
+    const key = savedKey(now, clock);
+    if (key === lastSaved) return saving;
+    lastSaved = key;
+    const text = encodeSandbox(now, clock.reading());
+    saving = saving
+      .catch(() => undefined)
+      .then(() => save(text))
+      .catch((e: unknown) => {
+        // Not saved: the next change tries again with the whole state.
+        lastSaved = undefined;
+        throw e;
+      });
+    return saving;
+  };
+  const saveInBackground = () => void saveIfChanged().catch((e: unknown) => process.emitWarning(`sandbox: not saved: ${(e as Error).message}`));
+  // A new sandbox is saved at once: its seeded state and clock are what a restart continues from.
+  saveInBackground();
   // Moving the clock in process (control.advance) commits what has come due, as a request would.
   let afterClockMoved = () => {};
-  const control = createControl({ getState: () => state, setState: (s) => (state = s), clock, faults, keys, seed, accessLog, afterClockMoved: () => afterClockMoved() });
+  const control = afterEachCall(
+    createControl({ getState: () => state, setState: (s) => (state = s), clock, faults, keys, seed, accessLog, afterClockMoved: () => afterClockMoved() }),
+    saveInBackground,
+  );
   const apiDeps = {
     state: () => state,
     clock,
@@ -107,7 +176,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
-  const late = createLateCommits();
 
   const record = (entry: AccessLogEntry) => {
     accessLog.push(entry);
@@ -139,14 +207,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   /** Commits every late write whose time has come on the sandbox clock, in the order they are due. */
   function flushLateCommits(): void {
-    for (const pending of late.due(clock.now())) {
+    const due = late.due(clock.now());
+    for (const pending of due) {
       const account = state.accounts.get(pending.account);
       if (account && pending.clientOrderId !== undefined) account.lateClientOrderIds = (account.lateClientOrderIds ?? []).filter((id) => id !== pending.clientOrderId);
       // Authenticated as it was when the exchange took it; committed at its due time.
-      const deps = { ...apiDeps, authNow: () => pending.receivedAuthMs, clock: { now: () => pending.dueAt, advance: () => undefined } };
+      const deps = { ...apiDeps, authNow: () => pending.receivedAuthMs, clock: { now: () => pending.dueAt, advance: () => undefined, reading: () => clock.reading() } };
       const { response } = serveApi(deps, pending.request, pending.receivedAt);
       record({ at: Date.now(), method: pending.request.method, path: pending.request.path, status: response.status, durationMs: 0, fault: 'late_commit:committed', account: pending.account });
     }
+    if (due.length > 0) saveInBackground();
   }
 
   afterClockMoved = flushLateCommits;
@@ -189,6 +259,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           else throw e;
         }
       }
+      await saveIfChanged();
       send(res, r);
       log(r.status);
       flushLateCommits();
@@ -226,6 +297,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           const owner = state.accounts.get(account);
           if (owner) owner.lateClientOrderIds = [...(owner.lateClientOrderIds ?? []), pending.clientOrderId];
         }
+        await saveIfChanged();
         if (fault.answer === 'drop') req.socket.destroy();
         else if (fault.answer === 'gateway_timeout') send(res, { status: 504, body: errorBody('Gateway timeout (sandbox fault injection)') });
         return log(fault.answer === 'gateway_timeout' ? 504 : 0, { fault: fault.kind, account });
@@ -242,6 +314,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return log(500);
     }
     const { response, account } = served;
+    // Committed before anyone hears of it: a restart keeps what this answer says was done.
+    await saveIfChanged();
     const meta = { ...(account ? { account } : {}), ...(fault ? { fault: fault.kind } : {}) };
     switch (fault?.kind) {
       case 'drop_after_commit':
@@ -289,8 +363,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get state() {
       return state;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         closed = true;
         clearInterval(lateTimer);
         for (const t of timers) clearTimeout(t);
@@ -298,6 +372,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.close(() => resolve());
         // Hung and keep-alive connections would hold close() open forever.
         server.closeAllConnections();
-      }),
+      });
+      // The last change is on disk before the sandbox says it has stopped (its failure was already warned of).
+      await saving.catch(() => undefined);
+    },
   };
 }

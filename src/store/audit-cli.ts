@@ -3,8 +3,9 @@
  *   npm run audit -- verify [--file path | --database-url URL]
  *   npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url URL]
  * Where: --file, else --database-url (a URL without its password: database-target.ts), else
- * DATABASE_URL or DATABASE_URL_FILE (the PostgreSQL store, as the bot chooses), else
- * $DATA_DIR/audit.jsonl (DATA_DIR defaults to ./data). The database is only read:
+ * DATABASE_URL or DATABASE_URL_FILE (the PostgreSQL store, as the bot
+ * chooses), else audit.jsonl in the bot's data folder (data-layout.ts: $DATA_DIR, else ./data/preview
+ * after a local preview with nothing configured, else ./data). The database is only read:
  * no migration, no write. Exit codes: 0 fine, 1 the chain does not verify (export still writes its
  * CSV, with a warning), 2 usage or I/O error. The database URL is never printed.
  */
@@ -15,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { fileAuditLines, type AuditLines } from './audit-lines.js';
 import { DATABASE_TARGET_HELP, databaseTarget } from './database-target.js';
 import { AUDIT_FILE_NAME } from './audit-log.js';
+import { toolDataDirOf } from './data-layout.js';
 import { exportAudit } from './audit-export.js';
 import { verifyAudit, type AuditVerifyResult } from './audit-verify.js';
 import { pgAuditLines } from './postgres/audit-lines.js';
@@ -29,15 +31,15 @@ export interface CliIo {
 const USAGE =
   'usage: npm run audit -- verify [--file path | --database-url postgres://user@host:5432/database]\n' +
   '       npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url …]\n' +
-  'The log: --file, else the database, else audit.jsonl in DATA_DIR (default ./data).\n' +
+  'The log: --file, else the database, else audit.jsonl in DATA_DIR (default ./data, or ./data/preview after a local preview).\n' +
   DATABASE_TARGET_HELP;
 
 /**
  * The one place this tool reads the environment (config/ is the bot's reader; an operator tool
  * run beside it should not need the bot's whole configuration to be valid).
  */
-export function defaultAuditFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.DATA_DIR || './data', AUDIT_FILE_NAME);
+export function defaultAuditFile(env: NodeJS.ProcessEnv = process.env, exists?: (path: string) => boolean): string {
+  return join(toolDataDirOf(env, exists), AUDIT_FILE_NAME);
 }
 
 /** Runs the tool on `argv` (without node and script) and returns the exit code. */

@@ -2,7 +2,8 @@
  * Operator tool for moving between stores.
  *   npm run store -- copy [--to postgres://user@host:5432/database] [--from DATA_DIR]
  * The target: --to without its password (then PGPASSWORD), else DATABASE_URL or DATABASE_URL_FILE
- * (database-target.ts). Copies a file store (default $DATA_DIR, else ./data) into an empty PostgreSQL database (the
+ * (database-target.ts).
+ * Copies a file store (default: the bot's data folder, data-layout.ts) into an empty PostgreSQL database (the
  * schema is created), verifies the audit chain read back from it, and prints what it copied. Stop
  * the bot first: the files' locks refuse a copy while it runs. Exit codes: 0 copied and verified,
  * 1 copied but the chain read back does not match (do not start on it), 2 usage error or nothing
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
 import type { CliIo } from './audit-cli.js';
+import { toolDataDirOf } from './data-layout.js';
 import { copyFileStoreToPostgres, CopyVerificationError, type CopyCounts } from './postgres/copy-from-files.js';
 import { describeDatabase } from './postgres/database.js';
 import { DATABASE_TARGET_HELP, databaseTarget } from './database-target.js';
@@ -43,7 +45,7 @@ export async function runStoreCli(argv: string[], io: CliIo, env: NodeJS.Process
     return 2;
   }
   const url = target.url;
-  const from = parsed.values.from ?? (env.DATA_DIR || './data');
+  const from = parsed.values.from ?? toolDataDirOf(env);
   const warnings: string[] = [];
   try {
     const counts = await copyFileStoreToPostgres(

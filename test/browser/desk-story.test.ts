@@ -14,6 +14,7 @@ import { LABELS } from '../../src/local-desk/protocol.js';
 import { PREVIEW_PEOPLE } from '../../src/runtime/preview-cast.js';
 import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
 import { launchChromium, noBrowserReason } from './support/chromium.js';
+import { deskPage, literal } from './support/desk-page.js';
 import { startTestDesk, type TestDesk } from '../local-desk/support/desk.js';
 
 const ARTIFACTS = 'test-artifacts/desk-story';
@@ -31,9 +32,6 @@ const WITHDRAWAL = 'Crypto withdrawal · 0.05 BTC to Treasury cold storage';
 const TRADE = 'Trade · Buy 0.1 BTC with USD';
 const REJECTED = 'Crypto withdrawal · 0.01 BTC to Treasury cold storage';
 
-/** `text` matched as itself inside a RegExp. */
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 describe.skipIf(noBrowserReason !== undefined)(`the desk's story in Chromium, against the real preview desk${noBrowserReason ? ` (skipped: ${noBrowserReason})` : ''}`, () => {
   let desk: TestDesk;
   let browser: Browser;
@@ -50,49 +48,19 @@ describe.skipIf(noBrowserReason !== undefined)(`the desk's story in Chromium, ag
     await desk?.stop();
   });
 
-  // ---- what a person finds on the page -----------------------------------------------------------
+  // ---- what a person finds on the page (support/desk-page.ts) -----------------------------------
 
-  const nav = () => page.getByRole('navigation', { name: LABELS.channels });
-  const openChannel = (name: string) => nav().getByRole('button', { name, exact: true }).click();
-  const log = (name: string) => page.getByRole('log', { name });
-  const panel = () => page.getByRole('region', { name: LABELS.sandbox });
-  const thread = () => page.getByRole('complementary', { name: LABELS.thread });
-  /** The message in #desk-approvals whose header is `headline`. */
-  const request = (headline: string) => log('#desk-approvals').getByRole('article').filter({ has: page.getByRole('heading', { name: headline }) });
+  const ui = () => deskPage(page);
+  const openChannel = (name: string) => ui().openChannel(name);
+  const log = (name: string) => ui().log(name);
+  const panel = () => ui().panel();
+  const thread = () => ui().thread();
+  const request = (headline: string) => ui().request(headline);
   const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png` });
-
-  /** Be someone else: the people switcher, then their own live view (their name in the top bar). */
-  async function actAs(who: { name: string; role: string }): Promise<void> {
-    await page.getByRole('combobox', { name: LABELS.actAs }).selectOption({ label: `${who.name} (${who.role})` });
-    await page.getByRole('banner').getByText(who.name).waitFor();
-  }
-
-  /** Approve, and confirm in the bot's confirm dialog. */
-  async function approve(message: Locator): Promise<void> {
-    await message.getByRole('button', { name: 'Approve', exact: true }).click();
-    await page.getByRole('alertdialog', { name: 'Approve this request?' }).getByRole('button', { name: 'Approve', exact: true }).click();
-  }
-
-  /** Type a line in the open channel's message box and press Enter. */
-  async function type(channel: string, line: string): Promise<void> {
-    const box = page.getByRole('textbox', { name: LABELS.messageBox(channel) });
-    await box.fill(line);
-    await box.press('Enter');
-    await expect.poll(() => box.inputValue()).toBe('');
-  }
-
-  /** Move the sandbox's clock on with the panel's button (`+1 min` …). */
-  async function moveTimeOn(step: string): Promise<void> {
-    await panel().getByRole('button', { name: step, exact: true }).click();
-    await panel().getByRole('status').filter({ hasText: `Moved on ${step.slice(1)}.` }).waitFor();
-  }
-
-  /** The option of a native select whose text starts with `start`, as shown. */
-  async function optionText(select: Locator, start: string): Promise<string> {
-    const text = await select.getByRole('option', { name: new RegExp(`^${literal(start)}`) }).first().textContent();
-    if (!text) throw new Error(`no option starting with ${start}`);
-    return text;
-  }
+  const actAs = (who: { name: string; role: string }) => ui().actAs(who);
+  const approve = (message: Locator) => ui().approve(message);
+  const type = (channel: string, line: string) => ui().type(channel, line);
+  const moveTimeOn = (step: string) => ui().moveTimeOn(step);
 
   /** A USD price in a request's message after `label` (a pattern): as shown ("65,012.9") and as a decimal ("65012.9"). */
   async function priceField(message: Locator, label: string): Promise<{ shown: string; value: string }> {
@@ -102,31 +70,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the desk's story in Chromium, ag
     return { shown, value: shown.replaceAll(',', '') };
   }
 
-  /**
-   * The trader, in #desk: `/withdraw crypto`, BTC, the treasury's cold storage, the amount and
-   * Enter (the fee and total appear), a purpose and a note, Ask for approval; then closes the
-   * bot's "waiting for approval" view. `filled` runs just before the submit.
-   */
-  async function askWithdrawal(amount: string, note: string, filled?: () => Promise<unknown>): Promise<void> {
-    await type('#desk', '/withdraw crypto');
-    const form = page.getByRole('dialog', { name: 'Crypto withdrawal' });
-    const entry = form.getByRole('combobox', { name: 'Currency and network' });
-    await entry.selectOption({ label: await optionText(entry, 'BTC') });
-    const destination = form.getByRole('combobox', { name: 'Destination' });
-    await destination.selectOption({ label: await optionText(destination, 'Treasury cold storage') });
-    const amountBox = form.getByRole('textbox', { name: 'Amount', exact: true });
-    await amountBox.fill(amount);
-    await amountBox.press('Enter');
-    await form.getByText(new RegExp(`^Amount ${literal(amount)} BTC \\+ fee [\\d.]+ BTC = total [\\d.]+ BTC`)).waitFor();
-    await form.getByRole('textbox', { name: 'Purpose' }).fill('Treasury rebalancing');
-    await form.getByRole('textbox', { name: 'Note for the approvers' }).fill(note);
-    await filled?.();
-    await form.getByRole('button', { name: 'Ask for approval' }).click();
-    const sent = page.getByRole('dialog', { name: 'Withdraw' });
-    await sent.getByText(/^✅ Crypto withdrawal \w+ is waiting for approval in #desk-approvals\.$/).waitFor();
-    await sent.getByRole('button', { name: 'Close' }).click();
-    await sent.waitFor({ state: 'detached' });
-  }
+  const askWithdrawal = (amount: string, note: string, filled?: () => Promise<unknown>) => ui().askWithdrawal(amount, note, filled);
 
   // ---- the story ------------------------------------------------------------------------------------
 

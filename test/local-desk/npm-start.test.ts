@@ -3,53 +3,28 @@
  * does): the local desk's address is the first line it prints, and the page is served there, on
  * 127.0.0.1 at PORT. With a Slack token configured, the desk is never served.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/local-desk/protocol.js';
 import { startFakeSlackApi } from '../../src/devtools/fake-slack-api.js';
+import { freePort, startDeskProcess } from './support/desk-process.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const cleanup: (() => void)[] = [];
 afterEach(() => {
   for (const step of cleanup.splice(0).reverse()) step();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs main.ts with `env`; resolves with its stdout lines once `until` matches one (or it exits). */
-function runMain(env: Record<string, string>, until: (line: string) => boolean) {
+/** Runs main.ts with `env` on a data folder of its own, removed after the test. */
+function runMain(env: Record<string, string>, until: (line: string) => boolean, args: string[] = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const run = startDeskProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, until, args);
   cleanup.push(() => {
-    proc.kill('SIGKILL');
+    run.proc.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const lines: string[] = [];
-  const ready = new Promise<string[]>((resolve) => {
-    let buffered = '';
-    proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      lines.push(...parts);
-      if (parts.some(until)) resolve(lines);
-    });
-    void exited.then(() => resolve(lines));
-  });
-  return { proc, ready, exited };
+  return run;
 }
 
 describe('npm start', () => {
@@ -78,5 +53,11 @@ describe('npm start', () => {
     run.proc.kill('SIGTERM');
     await run.exited;
     await slack.stop();
+  });
+
+  it('--fresh outside the preview is refused: it would erase real requests', async () => {
+    const run = runMain({ PORT: String(await freePort()), SLACK_BOT_TOKEN: 'xoxb-test-not-real' }, () => false, ['--fresh']);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr.join('')).toContain('--fresh starts the local preview over');
   });
 });

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultAuditFile, runAuditCli } from '../../src/store/audit-cli.js';
+import { PREVIEW_DATA_DIR } from '../../src/store/data-layout.js';
 import { AUDIT_FILE_NAME, openAuditLog } from '../../src/store/audit-log.js';
 import { tempDir } from './support/temp.js';
 
@@ -22,9 +23,13 @@ async function dataDirWithLog(n: number) {
 }
 
 describe('audit CLI', () => {
-  it('defaults to $DATA_DIR/audit.jsonl, ./data when unset', () => {
+  it("defaults to the bot's folder: $DATA_DIR/audit.jsonl; with nothing configured the preview's where one ran; else ./data", () => {
     expect(defaultAuditFile({ DATA_DIR: '/srv/bot' })).toBe('/srv/bot/audit.jsonl');
-    expect(defaultAuditFile({})).toBe(join('data', 'audit.jsonl'));
+    expect(defaultAuditFile({}, () => false)).toBe(join('data', 'audit.jsonl'));
+    // Right after `npm start` with nothing configured: the log that run wrote.
+    expect(defaultAuditFile({}, (path) => path === PREVIEW_DATA_DIR)).toBe(join('data', 'preview', 'audit.jsonl'));
+    // A configured desk never reads the preview's.
+    expect(defaultAuditFile({ SLACK_BOT_TOKEN: 'xoxb-1' }, () => true)).toBe(join('data', 'audit.jsonl'));
   });
 
   it('verify: exit 0 and a summary on a sound log (file found through DATA_DIR)', async () => {

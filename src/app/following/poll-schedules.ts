@@ -28,8 +28,11 @@ export interface Sweep {
 
 /** When each submitted request is read next, the walks under way, and the cycle count. */
 export interface PollSchedules {
-  /** `single`: a whole list walk did not reach it, so it is read on its own (until a list shows it again). */
-  poll: Map<string, { nextAt: number; intervalMs: number; single?: boolean }>;
+  /**
+   * `single`: a whole list walk did not reach it, so it is read on its own (until a list shows it again).
+   * `notFound`: the single reads in a row the exchange answered 404, since when (poll.ts's bound).
+   */
+  poll: Map<string, { nextAt: number; intervalMs: number; single?: boolean; notFound?: { since: number; reads: number } }>;
   /** Per polled kind, the list walk under way: the next cycle continues it where the budget stopped it. */
   sweeps: Map<PolledKind, Sweep>;
   /** Polling cycles so far (which kind goes first). */

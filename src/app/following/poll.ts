@@ -8,10 +8,14 @@
  * Each change is persisted as the request's "last reported" values BEFORE it is notified, and
  * compared against them: a change is reported once and never twice, also across restarts (a
  * crash between the two drops that notice; see events.ts).
+ *
+ * A record the exchange says does not exist (404, which it also answers for another user's
+ * withdrawal) is never taken as an outcome: after the bound (PollConfig.notFound*) polling stops,
+ * the request stays submitted with its outcome unknown, and a person is told in its thread.
  */
 import { mustAdvance, type DeskRequest, type RecordChanges } from '../../domain/record.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
-import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from '../context.js';
+import { audit, emit, EXCHANGE, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-changes.js';
 import { POLLED_KINDS, type PolledKind, type Sweep } from './poll-schedules.js';
 import { closeSweep, startSweep, unreached, walk } from './sweep.js';
@@ -144,9 +148,29 @@ async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSu
     await applyAndReschedule(ctx, request, view, summary);
   } catch (err) {
     if (!isExchangeError(err)) throw err;
+    if (err.kind === 'not_found' && (await notFound(ctx, request, err.message))) return true;
     ctx.logger.warn('polling read failed; backing off', { requestId: request.id, error: err.message });
     reschedule(ctx, request.id, false);
   }
+  return true;
+}
+
+/**
+ * One more 404 for a request the bot follows. Until the bound (at least `notFoundReads` answers
+ * in a row, over at least `notFoundForMs`) it backs off as any failed read; then it stops polling
+ * and tells a person (true: done). A read that answers resets the count (reschedule drops it).
+ */
+async function notFound(ctx: EngineContext, request: DeskRequest, message: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  const previous = ctx.schedules.poll.get(request.id)?.notFound;
+  const streak = { since: previous?.since ?? now, reads: (previous?.reads ?? 0) + 1 };
+  const { notFoundReads, notFoundForMs } = ctx.config.poll;
+  if (streak.reads >= notFoundReads && now - streak.since >= notFoundForMs) {
+    return stopPolling(ctx, request, { reason: 'not_found', exchangeMessage: message, reads: streak.reads, since: streak.since });
+  }
+  ctx.logger.warn('polling read: the exchange says the record does not exist; backing off', { requestId: request.id, reads: streak.reads, error: message });
+  reschedule(ctx, request.id, false);
+  ctx.schedules.poll.get(request.id)!.notFound = streak;
   return true;
 }
 
@@ -215,12 +239,25 @@ async function report(ctx: EngineContext, { request, changed, final }: Applied):
   }
 }
 
-async function stopPolling(ctx: EngineContext, request: DeskRequest): Promise<boolean> {
+/** Why polling stopped: its maximum age, or the exchange answering 404 past the bound. */
+type StopReason = { reason: 'max_age' } | { reason: 'not_found'; exchangeMessage: string; reads: number; since: number };
+
+/**
+ * Stops following `request`: persisted with its notice in the same write (the outbox), audited.
+ * The request stays submitted: stopping settles nothing about its outcome.
+ */
+async function stopPolling(ctx: EngineContext, request: DeskRequest, why: StopReason = { reason: 'max_age' }): Promise<boolean> {
   const now = ctx.clock.now();
-  const stopped = await persistStep(ctx, request.id, ['submitted'], 'status_changed', () => ({ pollingStoppedAt: now }));
+  const stopped = await ctx.requests.mutate<DeskRequest | undefined>(request.id, (current) => {
+    if (current === undefined || current.state !== 'submitted' || current.pollingStoppedAt !== null) return { result: undefined };
+    const next = mustAdvance(current, 'status_changed', now, { pollingStoppedAt: now });
+    const notice = why.reason === 'not_found' ? { reason: 'not_found' as const, exchangeMessage: why.exchangeMessage } : { reason: 'max_age' as const };
+    return { next, result: next, outbox: [stamp(ctx, next, { type: 'polling.stopped', status: next.remote?.status ?? null, ...notice })] };
+  });
   if (stopped === undefined) return false;
   ctx.schedules.poll.delete(request.id);
-  await audit(ctx, 'polling.stopped', SYSTEM, request.id, { submittedAt: request.execution!.submittedAt, lastStatus: request.remote?.status ?? null });
-  emit(ctx, stopped, { type: 'polling.stopped', status: stopped.remote?.status ?? null });
+  const detail = why.reason === 'not_found' ? { notFoundReads: why.reads, notFoundSince: why.since, exchangeMessage: why.exchangeMessage } : {};
+  await audit(ctx, 'polling.stopped', SYSTEM, request.id, { reason: why.reason, submittedAt: request.execution!.submittedAt, lastStatus: request.remote?.status ?? null, ...detail });
+  ctx.notices.kick();
   return true;
 }

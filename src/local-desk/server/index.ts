@@ -13,9 +13,9 @@ import { startDeskServer, type DeskServer, type ServerEdge } from './http-server
 import { loadPageAssets } from './page-assets.js';
 import type { PageAssets } from './page-build.js';
 import type { PanelSandbox } from './sandbox-panel.js';
-import { Workspace, type Cast } from './workspace.js';
+import { Workspace, type Cast, type SavedWorkspace } from './workspace.js';
 
-export type { Cast } from './workspace.js';
+export type { Cast, SavedWorkspace } from './workspace.js';
 export type { PanelSandbox } from './sandbox-panel.js';
 export { Workspace } from './workspace.js';
 export { foldCall } from './fold-calls.js';
@@ -35,6 +35,8 @@ export interface LocalDeskOptions {
   logError?: (message: string) => void;
   /** The page's script and styles; unset, the built files or a bundle made now (page-assets.ts). The bench passes the minified build. */
   assets?: PageAssets;
+  /** What the workspace held when an earlier run stopped (Workspace.saved()). */
+  saved?: SavedWorkspace;
 }
 
 export interface BotLink {
@@ -56,7 +58,7 @@ export interface LocalDesk {
 
 export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
   const { slack } = o;
-  const ws = new Workspace(o.cast, { nextTs: () => slack.nextTs(), now: () => (slack.options.now ?? Date.now)() });
+  const ws = new Workspace(o.cast, { nextTs: () => slack.nextTs(), now: () => (slack.options.now ?? Date.now)() }, o.saved);
   const fold = (call: FakeSlackCall) => {
     try {
       foldCall(ws, call);

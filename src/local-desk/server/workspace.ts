@@ -47,6 +47,21 @@ interface Placed {
   audience: Audience;
 }
 
+/**
+ * What the workspace holds beyond one run (Workspace.saved()): what was shown and to whom. Trigger
+ * ids and the order of views against calls in flight are not kept: both are dead after a restart.
+ */
+export interface SavedWorkspace {
+  version: number;
+  messages: [string, Placed][];
+  stacks: [string, DeskModal[]][];
+  homes: [string, Record<string, unknown>][];
+  homeIds: [string, string][];
+  responses: [string, ResponseOrigin][];
+  undrawn: { method: string; summary: string; person?: string }[];
+  minted: number;
+}
+
 /** Bound on remembered trigger ids and response URLs (each press mints one; old ones are long dead in Slack too). */
 const ORIGINS_KEPT = 5_000;
 
@@ -67,9 +82,34 @@ export class Workspace {
   #listeners = new Set<() => void>();
   #minted = 0;
 
-  constructor(cast: Cast, clock: WorkspaceClock) {
+  /** `saved`: what an earlier run's saved() gave; the workspace continues from it. */
+  constructor(cast: Cast, clock: WorkspaceClock, saved?: SavedWorkspace) {
     this.cast = cast;
     this.#clock = clock;
+    if (saved) {
+      this.#version = saved.version;
+      this.#messages = new Map(saved.messages);
+      this.#stacks = new Map(saved.stacks);
+      this.#homes = new Map(saved.homes);
+      this.#homeIds = new Map(saved.homeIds);
+      this.#responses = new Map(saved.responses);
+      this.#undrawn = [...saved.undrawn];
+      this.#minted = saved.minted;
+    }
+  }
+
+  /** Everything a restart needs to show the same workspace (see SavedWorkspace). */
+  saved(): SavedWorkspace {
+    return {
+      version: this.#version,
+      messages: [...this.#messages],
+      stacks: [...this.#stacks],
+      homes: [...this.#homes],
+      homeIds: [...this.#homeIds],
+      responses: [...this.#responses],
+      undrawn: [...this.#undrawn],
+      minted: this.#minted,
+    };
   }
 
   nextTs(): string {

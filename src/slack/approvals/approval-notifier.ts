@@ -221,7 +221,9 @@ export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
       return { type: 'completed', at, explorerUrl: r.remote?.linkExplorer ?? null, transactionHash: r.remote?.transactionHash ?? null, ...(order ? { order } : {}) };
     }
     case 'polling.stopped':
-      return { type: 'polling_stopped', at, status: event.status };
+      return event.reason === 'not_found'
+        ? { type: 'polling_stopped', at, status: event.status, notFound: { what: executedThing(r), exchangeMessage: event.exchangeMessage } }
+        : { type: 'polling_stopped', at, status: event.status };
     default:
       return undefined;
   }

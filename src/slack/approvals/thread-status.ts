@@ -42,7 +42,8 @@ export type ThreadEvent =
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
   | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous'; candidates: number; waitedMinutes: number }
   | { type: 'person_decided'; at: number; line: string }
-  | { type: 'polling_stopped'; at: number; status: string | null };
+  /** `notFound`: stopped because the exchange kept answering that the record does not exist (404). */
+  | { type: 'polling_stopped'; at: number; status: string | null; notFound?: { what: ExecutedThing; exchangeMessage: string } };
 
 /** What was sent, for the sentences that differ by what the exchange does with a repeat. */
 export type ExecutedThing = 'withdrawal' | 'order' | 'removal';
@@ -93,7 +94,9 @@ function threadText(e: ThreadEvent): string {
     case 'person_decided':
       return e.line;
     case 'polling_stopped':
-      return `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
+      return e.notFound
+        ? `:double_vertical_bar: Stopped following the status: the exchange keeps answering that this ${e.notFound.what} does not exist (${esc(e.notFound.exchangeMessage)}). ${NOT_FOUND_MEANS[e.notFound.what]} The outcome is unknown: the bot marks it neither failed nor completed. Check the exchange directly; last known status *${esc(e.status ?? 'unknown')}*.`
+        : `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
   }
 }
 
@@ -146,7 +149,9 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
     case 'person_decided':
       return { text: 'An approver decided', tone: 'progress', at: e.at };
     case 'polling_stopped':
-      return { text: `Status no longer followed (last: ${e.status ?? 'unknown'})`, tone: 'warning', at: e.at };
+      return e.notFound
+        ? { text: `Status no longer followed: the exchange says the ${e.notFound.what} does not exist; outcome unknown`, tone: 'warning', at: e.at }
+        : { text: `Status no longer followed (last: ${e.status ?? 'unknown'})`, tone: 'warning', at: e.at };
   }
 }
 
@@ -158,6 +163,13 @@ const UNKNOWN_WHAT: Record<ExecutedThing, string> = {
     "the withdrawal was created. Nothing is sent again on the bot's own (the exchange does not prevent duplicate withdrawals): it looks for it on the exchange, and asks an approver if it does not appear.",
   order: 'the order was placed. The bot looks for it by its client order id; an order sent again keeps that id, and the exchange refuses a second order with it.',
   removal: 'the bank account was removed. The bot checks whether it is still there; asking again cannot remove anything twice.',
+};
+
+/** What a 404 on a record the bot follows can mean, as the exchange reference says it. */
+const NOT_FOUND_MEANS: Record<ExecutedThing, string> = {
+  withdrawal: 'The exchange gives the same answer for a withdrawal that belongs to another user, so this does not say it was never made or that it failed.',
+  order: 'The reference does not say when the exchange answers this for an order it has, so this does not say it was never placed or that it failed.',
+  removal: 'This does not say what became of it.',
 };
 
 const RESENDING: Record<ExecutedThing, string> = {

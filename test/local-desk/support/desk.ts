@@ -43,16 +43,22 @@ export interface TestDesk extends PreviewRun {
   stop(): Promise<void>;
 }
 
-export async function startTestDesk(o: { env?: Record<string, string> } & ServeOptions = {}): Promise<TestDesk> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'local-desk-'));
-  const preview = await startPreview({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '200', ...o.env });
+/**
+ * `dataDir`: run on this folder and leave it at stop (a restart test starts a second desk on it);
+ * unset, a temporary folder removed at stop. `fresh`: as `npm start -- --fresh`.
+ */
+export async function startTestDesk(o: { env?: Record<string, string>; dataDir?: string; fresh?: boolean } & ServeOptions = {}): Promise<TestDesk> {
+  const owned = o.dataDir === undefined;
+  const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'local-desk-'));
+  const removeOwned = () => owned && rmSync(dataDir, { recursive: true, force: true });
+  const preview = await startPreview({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '200', ...o.env }, { fresh: o.fresh ?? false });
   const logs: string[] = [];
   let run: PreviewRun;
   try {
     run = await runPreviewDesk(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.assets ? { assets: o.assets } : {}) } });
   } catch (err) {
     await preview.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeOwned();
     throw err;
   }
   const origin = `http://127.0.0.1:${run.localDesk.port}`;
@@ -95,7 +101,7 @@ export async function startTestDesk(o: { env?: Record<string, string> } & ServeO
       await run.desk.stop();
       await run.localDesk.close();
       await preview.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeOwned();
     },
   };
 }
