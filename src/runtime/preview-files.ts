@@ -117,10 +117,10 @@ const PREVIEW_FILE = new RegExp(`^\\.?(${DESK_REQUEST_STORE_NAME}|kv|audit|sandb
  * `--fresh`: erases the embedded default's files in `dir` (nothing else there), so the preview
  * starts over. Refused while another run holds the folder. Returns the names erased.
  */
-export function startOver(dir: string): string[] {
+export async function startOver(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   // Taken and let go at once: a live run holds it, and then nothing is erased.
-  acquireLock(repositoryFiles(dir, DESK_REQUEST_STORE_NAME).lock).release();
+  (await acquireLock(repositoryFiles(dir, DESK_REQUEST_STORE_NAME).lock)).release();
   const erased = readdirSync(dir).filter((name) => PREVIEW_FILE.test(name));
   for (const name of erased) rmSync(join(dir, name), { recursive: true, force: true });
   return erased;

@@ -60,7 +60,7 @@ export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean
   const botToken = `xoxb-preview-${randomBytes(12).toString('hex')}`;
   const signingSecret = randomBytes(16).toString('hex');
   const dataDir = resolve(dataDirOf(base));
-  const erased = o.fresh ? startOver(dataDir) : [];
+  const erased = o.fresh ? await startOver(dataDir) : [];
   const files = openPreviewFiles(dataDir);
   const { clock, link } = sandboxLinkedClock();
   const slack = await startFakeSlackApi({ expectedToken: botToken, users: previewSlackUsers(), now: clock.now, ...(files.slack ? { restore: files.slack.slack } : {}) });

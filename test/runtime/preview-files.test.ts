@@ -51,20 +51,20 @@ describe("the preview's files", () => {
     expect(() => openPreviewFiles(dir)).toThrow(/slack-workspace\.json[\s\S]*version 99[\s\S]*--fresh/);
   });
 
-  it('--fresh erases the preview files (and the debris of an interrupted write), nothing else', () => {
+  it('--fresh erases the preview files (and the debris of an interrupted write), nothing else', async () => {
     const dir = folder();
     const preview = ['requests.json', 'requests.history.jsonl', 'kv.json', 'audit.jsonl', SANDBOX_FILE_NAME, SLACK_FILE_NAME, '.sandbox.json.123.ab12cd34.tmp'];
     for (const name of [...preview, 'notes.txt']) writeFileSync(join(dir, name), '{}');
-    expect(startOver(dir).sort()).toEqual([...preview].sort());
+    expect((await startOver(dir)).sort()).toEqual([...preview].sort());
     expect(readdirSync(dir).filter((n) => !n.startsWith('requests.lock'))).toEqual(['notes.txt']);
   });
 
-  it('--fresh is refused while a run holds the folder', () => {
+  it('--fresh is refused while a run holds the folder', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'requests.json'), '{}');
-    const lock = acquireLock(join(dir, 'requests.lock'));
+    const lock = await acquireLock(join(dir, 'requests.lock'));
     try {
-      expect(() => startOver(dir)).toThrow(StoreLockedError);
+      await expect(startOver(dir)).rejects.toThrow(StoreLockedError);
       expect(existsSync(join(dir, 'requests.json'))).toBe(true);
     } finally {
       lock.release();
