@@ -1,6 +1,8 @@
 /**
  * `npm run check-exchange`: an operator's smoke check. Reads balances with the configured key and
  * prints them, or one sentence saying what is wrong (no key, key refused, clock skew, network).
+ * Like the bot, it signs requests only over https:// (plain http only to this machine) and reads
+ * a key file only when its owner alone can read it.
  * An operator tool, so it reads the environment itself (in `readCheckEnv` only).
  */
 import { pathToFileURL } from 'node:url';
@@ -13,6 +15,15 @@ import { hasKeyConfig, loadExchangeKey, type KeyConfig } from './keys.js';
 import type { Balance } from './schemas.js';
 import { KeyError } from './signer.js';
 import type { FetchLike } from './transport.js';
+
+const USAGE = [
+  'usage: npm run check-exchange',
+  'Reads the balances with the configured exchange key, or says in one sentence what is wrong. It reads:',
+  '  EXCHANGE_BASE_URL          https://… (plain http:// only to this machine: localhost, 127.0.0.1, [::1])',
+  '  EXCHANGE_PRIVATE_KEY_FILE  a file holding the key, readable by its owner only (chmod 600)',
+  '    or EXCHANGE_PRIVATE_KEY  the key itself (64 hex digits or PEM)',
+  '  EXCHANGE_API_KEY           optional: the public key as registered, if not the derived one',
+].join('\n');
 
 /** A 401 with the server's clock further than this from ours is reported as clock skew. */
 export const CLOCK_SKEW_HINT_MS = 5_000;
@@ -38,6 +49,18 @@ export interface CheckDeps {
   out?: (line: string) => void;
   /** Told, after the read (answered or refused), the exchange's clock minus ours from its Date header (ms), if it sent one. */
   clockOffset?: (offsetMs: number | undefined) => void;
+}
+
+/** The command: `--help` (or `-h`) prints the usage; no argument runs the check. Resolves with the exit code. */
+export async function checkExchangeCli(argv: readonly string[], env: CheckEnv, deps: CheckDeps = {}): Promise<number> {
+  const out = deps.out ?? ((line: string) => console.log(line));
+  if (argv.length === 0) return checkExchange(env, deps);
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    out(USAGE);
+    return 0;
+  }
+  out(`unknown argument ${argv.find((a) => a !== '--help' && a !== '-h') ?? argv[0]}\n${USAGE}`);
+  return 2;
 }
 
 /** Run the check; resolves with the process exit code (0 when balances were read). */
@@ -145,5 +168,5 @@ export function balanceTable(balances: Balance[]): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await checkExchange(readCheckEnv());
+  process.exitCode = await checkExchangeCli(process.argv.slice(2), readCheckEnv());
 }

@@ -159,10 +159,20 @@ function inspect(path: string): Lease | undefined {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     if (!existsSync(path)) return undefined;
-    // A holder between its mkdir and its owner file, or one that died there.
+    // A holder between its mkdir and its owner file, or one that died there; or a bot of the
+    // version that wrote its owner beside the lease (named in messages, never judged gone).
     stat = statSync(path);
+    return { stat, owner: parseOwner(readIfThere(`${path}-owner.json`)), ownerText: undefined };
   }
   return { stat, owner: parseOwner(ownerText), ownerText };
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function hold(path: string, ownerText: string, takenOver: StaleOwner | undefined, options: LockOptions): FileLock {
@@ -324,21 +334,26 @@ function ownerOfThisProcess(): OwnerFile {
   };
 }
 
+/** The owner ran on this host, this boot and in this pid namespace: its pid means a process here. */
+function ranHere(owner: LeaseOwner): boolean {
+  const here = machineSession();
+  return here !== undefined && owner.host === hostname() && owner.boot === here.boot && owner.pidNamespace === here.pidNamespace;
+}
+
 /**
- * True only when the owner ran here (same host, boot and pid namespace, so its pid means the same
- * process) and that process is gone: no such pid, a zombie, or the pid now another process's.
+ * True only when the owner ran here (so its pid means the same process) and that process is
+ * gone: no such pid, a zombie, or the pid now another process's.
  */
 function holderGone(owner: LeaseOwner | undefined): boolean {
-  const here = machineSession();
-  if (owner === undefined || here === undefined) return false;
-  if (owner.host !== hostname() || owner.boot !== here.boot || owner.pidNamespace !== here.pidNamespace) return false;
+  if (owner === undefined || !ranHere(owner)) return false;
   try {
     process.kill(owner.pid, 0);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
   }
+  // The pid exists. Unreadable details (another user's process under hidepid) prove nothing: alive.
   const stat = processStat(owner.pid);
-  if (stat === undefined) return true;
+  if (stat === undefined) return false;
   return stat.state === 'Z' || (owner.started !== undefined && stat.started !== owner.started);
 }
 
@@ -366,13 +381,14 @@ const who = (owner: LeaseOwner | undefined) =>
 
 function describeWait(path: string, lease: Lease): string {
   const owner = lease.owner;
-  const here = machineSession();
   const reason =
     owner === undefined
       ? 'its owner is not recorded'
-      : here === undefined || owner.host !== hostname() || owner.boot !== here.boot || owner.pidNamespace !== here.pidNamespace
-        ? 'it ran on another machine, boot or container (pid namespace), where this start cannot see whether it still runs'
-        : `pid ${owner.pid} runs on this machine (that bot, or another process that got its pid)`;
+      : owner.boot === undefined || owner.pidNamespace === undefined
+        ? 'its owner (written by an older version) does not say which boot and pid namespace it ran in'
+        : !ranHere(owner)
+          ? 'it ran on another machine, boot or container (pid namespace), where this start cannot see whether it still runs'
+          : `pid ${owner.pid} runs on this machine (that bot, or another process that got its pid)`;
   const left = Math.max(0, lease.stat.mtimeMs + timing.staleMs - Date.now());
   return (
     `${path}: the store's lease is held by ${who(owner)}, renewed ${seconds(Date.now() - lease.stat.mtimeMs)} ago; ${reason}. ` +

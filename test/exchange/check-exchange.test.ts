@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { checkExchange, readCheckEnv } from '../../src/exchange/check-exchange.js';
+import { checkExchange, checkExchangeCli, readCheckEnv } from '../../src/exchange/check-exchange.js';
 import { API, DROP, harness, ORIGIN, useNock } from './support/client.js';
 import { fakeClock } from './support/clock.js';
 import { balanceBTC } from './support/fixtures.js';
@@ -88,6 +88,19 @@ describe('check-exchange', () => {
 
   it('reads the four variables from the environment', () => {
     expect(readCheckEnv({ EXCHANGE_BASE_URL: 'u', EXCHANGE_PRIVATE_KEY: 'k', EXCHANGE_PRIVATE_KEY_FILE: 'f', EXCHANGE_API_KEY: 'a' })).toEqual({ baseUrl: 'u', privateKey: 'k', privateKeyFile: 'f', apiKey: 'a' });
+  });
+
+  it('--help prints the usage (what it reads, the rules on the URL and the key file) and exits 0 without configuration', async () => {
+    for (const flag of ['--help', '-h']) {
+      const out: string[] = [];
+      expect(await checkExchangeCli([flag], {}, { out: (l) => out.push(l) })).toBe(0);
+      expect(out.join('\n')).toMatch(/^usage: npm run check-exchange\n/);
+      expect(out.join('\n')).toMatch(/EXCHANGE_BASE_URL.*plain http:\/\/ only to this machine/s);
+      expect(out.join('\n')).toMatch(/EXCHANGE_PRIVATE_KEY_FILE.*chmod 600/s);
+    }
+    const err: string[] = [];
+    expect(await checkExchangeCli(['--bogus'], {}, { out: (l) => err.push(l) })).toBe(2);
+    expect(err.join('\n')).toMatch(/^unknown argument --bogus\nusage: npm run check-exchange/);
   });
 
   it('runs as a script: one sentence and exit code 1 without configuration', async () => {

@@ -173,6 +173,18 @@ describe('the store lease', () => {
     lock.release();
   }, 10_000);
 
+  it('a lease of the version that wrote its owner beside it is waited for, naming that owner, then taken over', async () => {
+    const path = join(tempDir(), 'x.lock');
+    mkdirSync(path);
+    writeFileSync(`${path}-owner.json`, JSON.stringify({ pid: 4343, host: 'old-build-host', since: '2025-01-01T00:00:00.000Z' }));
+    const warnings: string[] = [];
+    const lock = await acquireLock(path, { warn: (m) => warnings.push(m) });
+    expect(warnings[0]).toMatch(/held by pid 4343 on old-build-host.*Waiting up to/);
+    expect(lock.takenOver).toMatchObject({ pid: 4343, reason: 'expired' });
+    expect(existsSync(`${path}-owner.json`)).toBe(false);
+    lock.release();
+  }, 10_000);
+
   it('a start never exits for a lease whose owner is not recorded: it waits for it to run out', async () => {
     const path = join(tempDir(), 'x.lock');
     mkdirSync(path);
