@@ -28,8 +28,8 @@ const distScripts = Object.entries(pkg.scripts).flatMap(([name, line]) => {
 // need EXCHANGE_BASE_URL (check-exchange), so here they are only required to load and run under node.
 const HELP_PENDING = new Set(['audit', 'store', 'check-exchange']);
 
-/** The runtime stage: its ENV, the top-level names it copies into WORKDIR, and its CMD. */
-function runtimeStage(): { env: Record<string, string>; copied: string[]; cmd: string[] } {
+/** The runtime stage: its ENV, the top-level names it copies into WORKDIR, its CMD and its HEALTHCHECK's. */
+function runtimeStage(): { env: Record<string, string>; copied: string[]; cmd: string[]; healthcheck: string[] } {
   const lines = dockerfile.replace(/\\\n\s*/g, ' ').split('\n');
   const stage = lines.slice(lines.findLastIndex((l) => /^FROM\s/.test(l)));
   const env: Record<string, string> = {};
@@ -42,7 +42,8 @@ function runtimeStage(): { env: Record<string, string>; copied: string[]; cmd: s
       return dest === './' ? args.map((a) => basename(a)) : [basename(dest)];
     });
   const cmd = JSON.parse(stage.find((l) => /^CMD\s/.test(l))!.replace(/^CMD\s+/, '')) as string[];
-  return { env, copied, cmd };
+  const healthcheck = JSON.parse(/^HEALTHCHECK\s.*?\sCMD\s+(\[.*\])$/.exec(stage.find((l) => /^HEALTHCHECK\s/.test(l))!)![1]!) as string[];
+  return { env, copied, cmd, healthcheck };
 }
 
 function freePort(): Promise<number> {
@@ -140,6 +141,10 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
           if (health?.status !== 200) await new Promise((r) => setTimeout(r, 200));
         }
         expect(health?.status, output).toBe(200);
+        // The image's HEALTHCHECK, as Docker runs it in the container.
+        const [probe, ...probeArgs] = stage.healthcheck;
+        const check = spawnSync(probe === 'node' ? process.execPath : probe!, probeArgs, { cwd: dir, env, encoding: 'utf8', timeout: 10_000 });
+        expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
         const page = await fetch(`http://127.0.0.1:${port}${ROUTES.page}`);
         expect(page.status).toBe(200);
         const html = await page.text();
@@ -152,6 +157,8 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
         bot.kill('SIGTERM');
       }
       expect(await exited, output).toBe(0);
+      const [probe, ...probeArgs] = stage.healthcheck;
+      expect(spawnSync(probe === 'node' ? process.execPath : probe!, probeArgs, { cwd: dir, env, timeout: 10_000 }).status).toBe(1);
     }, 90_000);
 
     it.each(distScripts.filter((s) => s.name !== 'start'))('npm run $name: node $entry --help', ({ name, entry }) => {
