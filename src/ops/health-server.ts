@@ -17,7 +17,7 @@ export interface HealthServer {
 }
 
 /** Listens on `host` (runDesk: HEALTH_HOST); resolves once bound, rejects if it cannot bind. */
-export async function startHealthServer(o: { port: number; host: string; routes: readonly OpsRoute[] }): Promise<HealthServer> {
+export async function startHealthServer(o: { port: number; host: string; routes: readonly OpsRoute[]; maxConnections?: number }): Promise<HealthServer> {
   const byPath = new Map(o.routes.map((r) => [r.path, r]));
   const server: Server = createServer(EDGE_SERVER_OPTIONS, (req, res) => {
     const found = byPath.get((req.url ?? '').split('?')[0]!);
@@ -31,7 +31,7 @@ export async function startHealthServer(o: { port: number; host: string; routes:
       found.handler(req, res);
     }
   });
-  limitServer(server);
+  limitServer(server, o.maxConnections);
   // A probe's connection must not keep a stopping process waiting.
   server.keepAliveTimeout = 1_000;
   await new Promise<void>((resolve, reject) => {

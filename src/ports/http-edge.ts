@@ -15,8 +15,11 @@ export const HTTP_EDGE = {
   checkEveryMs: 1_000,
   /** An idle keep-alive connection closes after this (Node's default, said here). */
   keepAliveTimeoutMs: 5_000,
-  /** Open connections per server; more are closed at once (each may hold a body up to its server's limit). */
-  maxConnections: 128,
+  /**
+   * Open connections per server; more are closed at once. High enough for a burst of real clicks
+   * (the storm tests open 1,000 at once); what unsigned bodies may hold is bounded apart (slack/app/body-budget.ts).
+   */
+  maxConnections: 2_048,
 } as const;
 
 /** Options for node:http createServer (or Bolt's start, which passes them on). */
@@ -26,13 +29,13 @@ export const EDGE_SERVER_OPTIONS: ServerOptions = {
   connectionsCheckingInterval: HTTP_EDGE.checkEveryMs,
 };
 
-/** The limits a server takes after creation (Bolt creates its own; set before it accepts much). */
-export function limitServer(server: Server): void {
+/** The limits a server takes after creation (Bolt creates its own; set before it accepts much). Tests may lower the cap. */
+export function limitServer(server: Server, maxConnections: number = HTTP_EDGE.maxConnections): void {
   server.headersTimeout = HTTP_EDGE.headersTimeoutMs;
   server.requestTimeout = HTTP_EDGE.requestTimeoutMs;
   server.keepAliveTimeout = HTTP_EDGE.keepAliveTimeoutMs;
-  server.maxConnections = HTTP_EDGE.maxConnections;
+  server.maxConnections = maxConnections;
 }
 
 /** Both halves together, for a server whose layer may not import this file (the composition hands it over). */
-export const SERVER_EDGE = { options: EDGE_SERVER_OPTIONS, limit: limitServer } as const;
+export const SERVER_EDGE = { options: EDGE_SERVER_OPTIONS, limit: (server: Server) => limitServer(server) } as const;

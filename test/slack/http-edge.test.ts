@@ -2,12 +2,14 @@
  * The HTTP edge of the bot in HTTP mode (slack-app.ts, ports/http-edge.ts), with real slow sockets
  * against Bolt's real receiver: a body larger than Slack sends is refused unread, a client that
  * stalls mid-headers or mid-body (or sends nothing) is cut off within the request timeout, the
- * connections beyond the cap are closed at once, and requests that were never verified do not
+ * bodies beyond the budget of unverified bodies are refused at once (the connection cap is the
+ * same limitServer as the health server's: test/ops/health-edge.test.ts), and requests that were never verified do not
  * count in the ack gate, so a verified request's follow-up work does not wait for them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHealthServer } from '../../src/ops/health-server.js';
 import { HTTP_EDGE } from '../../src/ports/http-edge.js';
+import { SLACK_BODY_BUDGET_BYTES } from '../../src/slack/app/body-budget.js';
 import { EVENTS_PATH, SLACK_BODY_LIMIT_BYTES } from '../../src/slack/app/slack-app.js';
 import { closeSlowSockets, open, postHead, within } from '../support/slow-sockets.js';
 import { parseExposition } from '../ops/support/prometheus-text.js';
@@ -52,18 +54,21 @@ describe('the HTTP edge in HTTP mode', () => {
     expect(stalls[1]!.received()).toMatch(/^HTTP\/1\.1 408 /);
   }, 20_000);
 
-  it('closes connections beyond the cap at once, and serves again once they are gone', async () => {
+  it('refuses at once, with 503, a body that would pass the budget of bodies read before their signatures are checked', async () => {
     const { h, port } = await start();
-    const held = await Promise.all(Array.from({ length: HTTP_EDGE.maxConnections }, () => open(port)));
-    const beyond = await Promise.all(Array.from({ length: 3 }, () => open(port)));
-    expect(await Promise.all(beyond.map((b) => within(b, HTTP_EDGE.headersTimeoutMs / 2)))).toEqual(['closed', 'closed', 'closed']);
-    // The held ones are not yet cut off by the headers timeout.
-    expect(held.filter((c) => c.socket.destroyed || c.socket.readyState !== 'open')).toEqual([]);
-    for (const c of held) c.socket.destroy();
-    await Promise.all(held.map((c) => c.closed));
-    const res = await h.slack.command({ command: '/balances', userId: PEOPLE.requester, responseUrl: h.fake.responseUrl('cap') });
-    expect(res.status).toBe(200);
-  }, 20_000);
+    const fit = Math.floor(SLACK_BODY_BUDGET_BYTES / SLACK_BODY_LIMIT_BYTES);
+    const reading = await Promise.all(Array.from({ length: fit }, () => open(port, postHead(EVENTS_PATH, SLACK_BODY_LIMIT_BYTES) + 'payload=')));
+    // Without a length a body counts the whole limit.
+    const chunked = await open(port, `POST ${EVENTS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n4\r\npayl\r\n`);
+    await expect.poll(() => chunked.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 503 /);
+    expect(await within(chunked, 1_000)).toBe('closed');
+    expect(reading.every((c) => c.received() === '')).toBe(true);
+    // A small signed request does not fit either while they hold the budget; once they are gone it does.
+    expect((await h.slack.command({ command: '/balances', userId: PEOPLE.requester, responseUrl: h.fake.responseUrl('full') })).status).toBe(503);
+    for (const c of reading) c.socket.destroy();
+    await Promise.all(reading.map((c) => c.closed));
+    await expect.poll(async () => (await h.slack.command({ command: '/balances', userId: PEOPLE.requester, responseUrl: h.fake.responseUrl('room') })).status, { timeout: 2_000 }).toBe(200);
+  });
 
   it('counts only verified requests in the ack gate: stalled unsigned requests hold no listener back', async () => {
     const { h, port } = await start();

@@ -13,6 +13,7 @@ import type { Config } from '../../config/config.js';
 import { rolesOf, type SlackContext, type SlackDeps } from './slack-context.js';
 import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
+import { bodyBudget } from './body-budget.js';
 import { ModalData } from './modal-data.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
 import { slackTransport, type SlackTransport } from './slack-transport.js';
@@ -117,13 +118,14 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
       },
     });
     const listener = refusingFutureRequests(httpReceiver.requestListener);
+    const budget = bodyBudget();
     httpReceiver.requestListener = (req, res) => {
       // Bolt counts the bytes as they come; a body declared too large is refused before any is read.
-      if (Number(req.headers['content-length']) > SLACK_BODY_LIMIT_BYTES) {
-        res.writeHead(413, { connection: 'close' }).end();
-        req.destroy();
-        return;
-      }
+      const declared = req.headers['content-length'] === undefined ? SLACK_BODY_LIMIT_BYTES : Number(req.headers['content-length']);
+      if (declared > SLACK_BODY_LIMIT_BYTES) return refuse(req, res, 413);
+      const release = budget.take(declared);
+      if (!release) return refuse(req, res, 503);
+      res.once('finish', release).once('close', release);
       arrivals.set(req, { res, at: performance.now() });
       listener(req, res);
     };
@@ -190,6 +192,12 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** Answers at once without reading the body, and closes the connection once the answer is out. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: 413 | 503): void {
+  res.writeHead(status, { connection: 'close', ...(status === 503 ? { 'retry-after': '1' } : {}) });
+  res.end(() => req.destroy());
 }
 
 /** A verified request waits for its ack until its response is sent; its latency counts from its arrival. */
