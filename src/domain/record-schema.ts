@@ -60,6 +60,8 @@ export const cryptoWithdrawalSnapshotSchema = z.strictObject({
   destination: z.strictObject({ id: z.string(), label: z.string(), address: z.string(), addressTag: nullableString }),
   note: nullableString,
   purpose: nullableString,
+  /** The note sent to the exchange with the first attempt, ending with the desk reference (desk-reference.ts); absent in requests made before it was. */
+  exchangeNote: z.string().optional(),
 });
 
 export const fiatWithdrawalSnapshotSchema = z.strictObject({
@@ -70,6 +72,8 @@ export const fiatWithdrawalSnapshotSchema = z.strictObject({
   fee: decimal,
   total: decimal,
   note: nullableString,
+  /** As the crypto withdrawal's (the fiat body's note is our choice: exchange/assumptions.ts). */
+  exchangeNote: z.string().optional(),
 });
 
 export const tradeSnapshotSchema = z.strictObject({
@@ -138,9 +142,16 @@ export const candidateSchema = z.strictObject({
 /** What the exchange could not settle and a person must: which candidate is ours, or was it sent at all. */
 export const personQuestionSchema = z.strictObject({
   askedAt: int,
-  /** not_found: nothing appeared within the settle window; ambiguous: more than one candidate. */
-  kind: z.enum(['not_found', 'ambiguous']),
+  /**
+   * not_found: nothing appeared within the settle window; ambiguous: more than one candidate (or
+   * one made after the window); unproven: one candidate made too close to our send to prove it
+   * came after it (a look-alike made by hand?); unreadable: past the settle window the exchange
+   * still could not be read to the end.
+   */
+  kind: z.enum(['not_found', 'ambiguous', 'unproven', 'unreadable']),
   candidates: z.array(candidateSchema),
+  /** unreadable: why the last look proved nothing, in plain words. */
+  message: z.string().optional(),
 });
 
 /**

@@ -5,12 +5,15 @@
  * (test/app/in-doubt.test.ts).
  *
  *   found by its key (client_order_id, or a listed request_id of ours)  -> adopt it
- *   a withdrawal, one candidate on its terms, created while our call
- *     was open, or the settle window has closed with no other           -> adopt it
+ *   a withdrawal carrying our desk reference (search.ts, attribution.ts) -> adopt it, whenever it appears
+ *   a withdrawal without a note, one candidate on its terms:
+ *     its creation not provably after our first send started            -> ask a person, its time shown (never adopted)
+ *     created while our call was open, or the settle window has closed  -> adopt it
  *   a withdrawal, more than one candidate                                -> ask a person which (never the earliest)
  *   a withdrawal, nothing, the settle window still open                  -> look again soon
  *   a withdrawal, nothing, the settle window closed                      -> ask a person: look again, send again, mark as not sent
  *   a withdrawal, nothing in the window but one created after it         -> ask a person whether it is ours (never adopted)
+ *   a withdrawal, the exchange unreadable past the settle window         -> ask a person: look again, mark as not sent
  *   an order, nothing, its quote dead past the clock offset              -> definitive "no": re-quote (same client_order_id)
  *   an order, nothing, sends of its client_order_id left                 -> send it again (the exchange refuses a duplicate id)
  *   a bank account removal, the account still there, sends left          -> send it again (a second removal answers 404)
@@ -23,8 +26,8 @@ import type { EngineConfig } from '../engine-config.js';
 
 /** What one look on the exchange saw. */
 export type Look =
-  /** The request's own record: by key, or (a bank account removal) the account is gone. */
-  | { kind: 'found'; exchangeId: string }
+  /** The request's own record: by key, by our desk reference, or (a bank account removal) the account is gone. */
+  | { kind: 'found'; exchangeId: string; by?: 'key' | 'reference' }
   /**
    * Records that match the request's terms and no other request owns (withdrawals only), inside
    * the window; `late`: matching records created after the window closed, seen once the window has
@@ -36,7 +39,7 @@ export type Look =
   | { kind: 'inconclusive'; message: string; cut: boolean };
 
 export type LookDecision =
-  | { kind: 'adopt'; exchangeId: string; why: 'key' | 'sole_candidate_in_call' | 'sole_candidate_window_closed' }
+  | { kind: 'adopt'; exchangeId: string; why: 'key' | 'reference' | 'sole_candidate_in_call' | 'sole_candidate_window_closed' }
   | { kind: 'wait'; nextLookAt: number }
   | { kind: 'ask'; question: PersonQuestion; nextLookAt: number }
   | { kind: 'requote'; message: string }
@@ -53,8 +56,7 @@ export function openInDoubt(record: DeskRequest, now: number, config: EngineConf
   const attempts = record.execution?.attempts ?? [];
   const first = attempts[0]?.startedAt ?? now;
   const last = attempts.at(-1)?.startedAt ?? now;
-  const offset = measuredOffsetMs ?? 0;
-  const tolerance = measuredOffsetMs === null ? config.clockSkewMs : config.offsetToleranceMs;
+  const { offset, tolerance } = exchangeClock(config, measuredOffsetMs);
   return {
     since: now,
     window: { from: Math.max(0, first + offset - tolerance), to: last + offset + config.unknownSettleWindowMs + tolerance },
@@ -68,18 +70,34 @@ export function openInDoubt(record: DeskRequest, now: number, config: EngineConf
   };
 }
 
+/**
+ * Where the exchange's clock stands to ours: the offset as measured (0 when never measured), and
+ * how far off that may be (the measurement's tolerance, or the whole clock skew allowed without one).
+ */
+export function exchangeClock(config: EngineConfig, measuredOffsetMs: number | null): { offset: number; tolerance: number } {
+  return { offset: measuredOffsetMs ?? 0, tolerance: measuredOffsetMs === null ? config.clockSkewMs : config.offsetToleranceMs };
+}
+
 /** What the request does after a look that started at `lookedAt` (our clock). */
 export function decideLook(record: DeskRequest, inDoubt: InDoubt, look: Look, lookedAt: number, config: EngineConfig, measuredOffsetMs: number | null): LookDecision {
-  if (look.kind === 'found') return { kind: 'adopt', exchangeId: look.exchangeId, why: 'key' };
+  if (look.kind === 'found') return { kind: 'adopt', exchangeId: look.exchangeId, why: look.by ?? 'key' };
   const again = inDoubt.question === null ? config.lookIntervalMs : config.personWaitLookIntervalMs;
-  if (look.kind === 'inconclusive') return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
-  const last = record.execution!.attempts.at(-1)!;
-  if (record.kind === 'trade' || record.kind === 'bank_account_removal') return decideByKey(record, last, lookedAt, config);
-  const candidates = look.candidates.filter((c) => !inDoubt.excluded.includes(c.exchangeId));
   const windowClosed = lookedAt >= inDoubt.settleUntil;
+  const withdrawal = record.kind === 'crypto_withdrawal' || record.kind === 'fiat_withdrawal';
+  if (look.kind === 'inconclusive') {
+    // Looks that prove nothing past the window would go on forever: a person checks the exchange.
+    if (withdrawal && windowClosed) return { kind: 'ask', question: question('unreadable', [], inDoubt, lookedAt, look.message), nextLookAt: lookedAt + config.reconcileIntervalMs };
+    return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
+  }
+  const attempts = record.execution!.attempts;
+  const last = attempts.at(-1)!;
+  if (!withdrawal) return decideByKey(record, last, lookedAt, config);
+  const candidates = look.candidates.filter((c) => !inDoubt.excluded.includes(c.exchangeId));
   if (candidates.length > 1) return { kind: 'ask', question: question('ambiguous', candidates, inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
   if (candidates.length === 1) {
     const only = candidates[0]!;
+    // Perhaps made by hand just before our send: its terms and time prove nothing, so a person says.
+    if (!provenAfterSend(only, attempts[0]!, config, measuredOffsetMs)) return { kind: 'ask', question: question('unproven', candidates, inDoubt, lookedAt), nextLookAt: lookedAt + again };
     if (createdWhileCallOpen(only, last, config, measuredOffsetMs)) return { kind: 'adopt', exchangeId: only.exchangeId, why: 'sole_candidate_in_call' };
     if (windowClosed) return { kind: 'adopt', exchangeId: only.exchangeId, why: 'sole_candidate_window_closed' };
     return { kind: 'wait', nextLookAt: Math.min(lookedAt + again, inDoubt.settleUntil) };
@@ -115,24 +133,33 @@ function decideByKey(record: DeskRequest, last: Attempt, lookedAt: number, confi
 }
 
 /**
- * A record the exchange created while our call was still open (between the send and the moment
- * we gave up, on the exchange's clock) is ours unless another candidate exists: a record made by
- * hand in those seconds with the same terms is far less likely than our own. One created after we
- * gave up may be our late commit or a stranger's: it is adopted only when the window has closed
- * with no other candidate.
+ * Created after `send` started on the exchange's clock, whichever way the clocks differ within
+ * their uncertainty. A record made earlier is not ours; one made inside the uncertainty may be
+ * ours or a look-alike made by hand seconds before: terms and time cannot tell them apart.
+ */
+export function provenAfterSend(c: Pick<Candidate, 'createdAt'>, send: Attempt, config: EngineConfig, measuredOffsetMs: number | null): boolean {
+  const { offset, tolerance } = exchangeClock(config, measuredOffsetMs);
+  return c.createdAt > send.startedAt + offset + tolerance;
+}
+
+/**
+ * A record the exchange created while our call was still open (after the send provably started,
+ * and before the moment we gave up, on the exchange's clock) is ours unless another candidate
+ * exists: a record made by hand in those seconds with the same terms is far less likely than our
+ * own. One created after we gave up may be our late commit or a stranger's: it is adopted only
+ * when the window has closed with no other candidate.
  */
 function createdWhileCallOpen(c: Candidate, last: Attempt, config: EngineConfig, measuredOffsetMs: number | null): boolean {
   if (last.endedAt === null) return false;
-  const offset = measuredOffsetMs ?? 0;
-  const tolerance = measuredOffsetMs === null ? config.clockSkewMs : config.offsetToleranceMs;
+  const { offset, tolerance } = exchangeClock(config, measuredOffsetMs);
   // After a crash mid-call `endedAt` is the restart: the call itself was over long before.
   const closed = Math.min(last.endedAt, last.startedAt + config.maxCallMs);
-  return c.createdAt >= last.startedAt + offset - tolerance && c.createdAt <= closed + offset + tolerance;
+  return provenAfterSend(c, last, config, measuredOffsetMs) && c.createdAt <= closed + offset + tolerance;
 }
 
-function question(kind: PersonQuestion['kind'], candidates: Candidate[], inDoubt: InDoubt, now: number): PersonQuestion {
+function question(kind: PersonQuestion['kind'], candidates: Candidate[], inDoubt: InDoubt, now: number, message?: string): PersonQuestion {
   const same = inDoubt.question !== null && inDoubt.question.kind === kind && sameIds(inDoubt.question.candidates, candidates);
-  return same ? inDoubt.question! : { askedAt: now, kind, candidates };
+  return same ? inDoubt.question! : { askedAt: now, kind, candidates, ...(message !== undefined ? { message } : {}) };
 }
 
 function sameIds(a: Candidate[], b: Candidate[]): boolean {

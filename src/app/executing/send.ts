@@ -3,6 +3,7 @@
  * their answer into a settled outcome. Nothing is persisted here: the caller persisted the
  * attempt before and persists the outcome after.
  */
+import { exchangeNoteOf } from '../../domain/desk-reference.js';
 import type { DeskRequest } from '../../domain/record.js';
 import type { IndicativeQuote } from '../../domain/request.js';
 import type { RemoteView } from '../../ports/exchange-port.js';
@@ -31,11 +32,11 @@ async function call(ctx: EngineContext, request: DeskRequest, key: string, quote
   const s = request.snapshot;
   switch (s.kind) {
     case 'crypto_withdrawal': {
-      const view = await ctx.exchange.withdrawCrypto({ cryptoCurrencyId: s.cryptoCurrencyId, amount: s.amount, destinationId: s.destination.id, note: s.note, purpose: s.purpose }, key);
+      const view = await ctx.exchange.withdrawCrypto({ cryptoCurrencyId: s.cryptoCurrencyId, amount: s.amount, destinationId: s.destination.id, note: noteOfThisAttempt(request), purpose: s.purpose }, key);
       return { kind: 'submitted', exchangeId: view.exchangeId, view };
     }
     case 'fiat_withdrawal': {
-      const view = await ctx.exchange.withdrawFiat({ bankAccountId: s.bankAccount.id, currency: s.currency, amount: s.amount }, key);
+      const view = await ctx.exchange.withdrawFiat({ bankAccountId: s.bankAccount.id, currency: s.currency, amount: s.amount, note: noteOfThisAttempt(request) }, key);
       return { kind: 'submitted', exchangeId: view.exchangeId, view };
     }
     case 'trade': {
@@ -47,6 +48,11 @@ async function call(ctx: EngineContext, request: DeskRequest, key: string, quote
       await ctx.exchange.removeBankAccount(s.bankAccount.id);
       return { kind: 'completed' };
   }
+}
+
+/** The attempt being sent is the last one, persisted before the call. */
+function noteOfThisAttempt(request: DeskRequest): string | null {
+  return exchangeNoteOf(request.snapshot, request.execution?.attempts.length ?? 1);
 }
 
 /**

@@ -12,6 +12,7 @@
  * depends on them (every status read is compared with the persisted last-reported values).
  */
 import { firstSentAt, type DeskRequest } from '../../domain/record.js';
+import { untilOlderThan } from '../bounded-lists.js';
 import type { EngineContext } from '../context.js';
 import type { PolledKind, Sweep } from './poll-schedules.js';
 import type { RemoteView } from './remote-changes.js';
@@ -36,7 +37,8 @@ export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readon
       ? viewsOf(ctx.exchange.cryptoWithdrawals(window, bounds))
       : kind === 'trade'
         ? viewsOf(ctx.exchange.orders(window, bounds))
-        : viewsOf(ctx.exchange.fiatWithdrawals(bounds));
+        : // No time filter on the fiat list: newest first, it ends past the window's start.
+          viewsOf(untilOlderThan(ctx.exchange.fiatWithdrawals(bounds), window.from, (f) => f.createdAt));
   return {
     targets: new Map(targets.map((r) => [r.execution!.exchangeId!, false])),
     reached: 0,

@@ -14,6 +14,8 @@ import { packLines } from '../kit/cut-lists.js';
 export interface QuestionView {
   requestId: string;
   question: PersonQuestion;
+  /** When our first send started (our clock): an unproven candidate's time is read against it. */
+  sentAt?: number;
   /** "withdrawal" for the sentences. */
   what: string;
   /** The asset or currency of the amounts. */
@@ -57,10 +59,24 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
     );
     return blocks;
   }
-  const lead =
-    q.candidates.length === 1
-      ? `:warning: *A ${v.what} with these terms appeared on the exchange later than ours could have* (asked ${since}). It may be ours, committed late, or someone else's. The bot does not guess: an approver says, after checking the exchange.`
-      : `:warning: *More than one ${v.what} on the exchange could be this one* (asked ${since}). The bot does not choose: an approver says which is ours, after checking the exchange.`;
+  if (q.kind === 'unreadable') {
+    const why = q.message ? ` (${escapeMrkdwn(q.message, 500)})` : '';
+    blocks.push(
+      section(
+        `:warning: *The bot cannot read the exchange's ${v.what}s to the end*${why}, so it cannot prove whether this ${v.what} was made (asked ${since}). ` +
+          `Check the exchange's ${v.what} history: if it is there, wait for the bot to find it or look again; if it is not, mark it as not sent and request it again.`,
+        `${BLOCK.personQuestion}:${v.requestId}`,
+      ),
+    );
+    blocks.push(
+      actions(
+        [button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)), button('Mark as not sent', ACTION.markNotSent, decisionButtonValue(v.requestId, q.askedAt))],
+        `${BLOCK.personActions}:${v.requestId}`,
+      ),
+    );
+    return blocks;
+  }
+  const lead = candidatesLead(v, since);
   // Every candidate is listed, over more sections when one cannot hold them (the note below counts on it).
   const [first = lead, ...rest] = packLines([lead, ...q.candidates.map((c, i) => candidateLine(c, v.currency, i))]);
   blocks.push(section(first, `${BLOCK.personQuestion}:${v.requestId}`), ...rest.map((chunk) => section(chunk)));
@@ -73,6 +89,17 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
   );
   if (q.candidates.length > 4) blocks.push(context([`${q.candidates.length - 4} more candidates are listed above without a button: check them on the exchange.`]));
   return blocks;
+}
+
+function candidatesLead(v: QuestionView, since: string): string {
+  const q = v.question;
+  if (q.kind === 'unproven') {
+    const sent = v.sentAt === undefined ? '' : ` (our send started ${slackDate(v.sentAt, '{date_short} {time_secs}')})`;
+    return `:warning: *A ${v.what} with these terms and no desk reference was made on the exchange too close to our send to prove it came after it*${sent} (asked ${since}). It may be ours, or one made by hand just before. The bot does not guess: an approver says, after checking the exchange.`;
+  }
+  return q.candidates.length === 1
+    ? `:warning: *A ${v.what} with these terms appeared on the exchange later than ours could have* (asked ${since}). It may be ours, committed late, or someone else's. The bot does not guess: an approver says, after checking the exchange.`
+    : `:warning: *More than one ${v.what} on the exchange could be this one* (asked ${since}). The bot does not choose: an approver says which is ours, after checking the exchange.`;
 }
 
 /** "1. 100 USDT · pending · created 09:01 · OTC partner · `d5093294…`". */

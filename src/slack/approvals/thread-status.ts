@@ -33,7 +33,7 @@ export type ThreadEvent =
   | { type: 'reconciled'; at: number; found: boolean; exchangeId: string | null }
   | { type: 'resending'; at: number; attempt: number; what: ExecutedThing }
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
-  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous'; candidates: number; waitedMinutes: number }
+  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous' | 'unproven' | 'unreadable'; candidates: number; waitedMinutes: number }
   | { type: 'person_decided'; at: number; line: string }
   | { type: 'polling_stopped'; at: number; status: string | null };
 
@@ -78,15 +78,26 @@ function threadText(e: ThreadEvent): string {
     case 'resending':
       return `:repeat: ${RESENDING[e.what]} (attempt ${e.attempt}).`;
     case 'needs_person':
-      return e.kind === 'not_found'
-        ? `:raising_hand: The withdrawal has not appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again*, *Send again…* or *Mark as not sent*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`
-        : e.candidates === 1
-          ? ':raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else\'s, and the bot does not guess. An approver must say on the request message whether it is ours.'
-          : `:raising_hand: ${e.candidates} withdrawals on the exchange could be this one, and the bot does not guess. An approver must say on the request message which one is ours, or none of them.`;
+      return needsPersonText(e);
     case 'person_decided':
       return e.line;
     case 'polling_stopped':
       return `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
+  }
+}
+
+function needsPersonText(e: Extract<ThreadEvent, { type: 'needs_person' }>): string {
+  switch (e.kind) {
+    case 'not_found':
+      return `:raising_hand: The withdrawal has not appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again*, *Send again…* or *Mark as not sent*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`;
+    case 'unproven':
+      return ':raising_hand: A withdrawal with these terms and no desk reference was made on the exchange so close to our send that its time cannot prove it came after it: it may be ours, or one made by hand just before. The bot does not guess. An approver must say on the request message whether it is ours; the bot keeps looking meanwhile.';
+    case 'unreadable':
+      return `:raising_hand: The bot still cannot read the exchange's withdrawals to the end, ${e.waitedMinutes} minutes after the send, so it cannot tell whether this withdrawal was made. An approver must check the exchange's history and decide on the request message: *Look again* or *Mark as not sent*. The bot keeps looking meanwhile.`;
+    case 'ambiguous':
+      return e.candidates === 1
+        ? ':raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else\'s, and the bot does not guess. An approver must say on the request message whether it is ours.'
+        : `:raising_hand: ${e.candidates} withdrawals on the exchange could be this one, and the bot does not guess. An approver must say on the request message which one is ours, or none of them.`;
   }
 }
 
