@@ -14,6 +14,12 @@ export interface DeskReference {
 }
 
 const SEPARATOR = ' · ';
+/**
+ * How much of the requester's note goes to the exchange (its note's length limit is not shown):
+ * short enough that the reference at the end survives and the whole line fits in the approval
+ * message; the full note stays in Slack.
+ */
+export const EXCHANGE_NOTE_TEXT_MAX = 200;
 /** At the very end of the note: a reference typed inside someone's text is not one. */
 const REFERENCE = /(?:^|\s)desk ([A-Za-z0-9_-]{1,64})-([1-9]\d{0,5})$/;
 
@@ -22,9 +28,15 @@ export function deskReferenceText(ref: DeskReference): string {
   return `desk ${ref.requestId}-${ref.attempt}`;
 }
 
-/** The note sent with the first attempt: the requester's note on one line, then the reference. */
+/**
+ * The note sent with the first attempt: the requester's note, then the reference. On one line,
+ * without invisible characters (bidi, zero-width) and backticks, so the line approvers see (as
+ * code) is exactly what is sent.
+ */
 export function firstExchangeNote(note: string | null, requestId: string): string {
-  const text = (note ?? '').replace(/\s+/g, ' ').trim();
+  const clean = (note ?? '').replace(/[\p{Cf}]/gu, '').replace(/`/g, "'").replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  const chars = Array.from(clean);
+  const text = chars.length > EXCHANGE_NOTE_TEXT_MAX ? `${chars.slice(0, EXCHANGE_NOTE_TEXT_MAX - 1).join('').trimEnd()}…` : clean;
   const ref = deskReferenceText({ requestId, attempt: 1 });
   return text === '' ? ref : `${text}${SEPARATOR}${ref}`;
 }
