@@ -143,6 +143,17 @@ export const personQuestionSchema = z.strictObject({
   candidates: z.array(candidateSchema),
 });
 
+/** A person's decision on an execution the exchange could not settle (audited too). */
+export const personDecisionRecordSchema = z.strictObject({
+  by: z.string(),
+  at: int,
+  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
+  /** choose: the exchange id they said is ours, or null for "none of these". */
+  exchangeId: nullableString,
+  /** What they checked on the exchange, in their words. */
+  checked: nullableString,
+});
+
 /**
  * A money-moving call whose outcome is unknown. Everything the search needs is fixed here when the
  * outcome became unknown (the window never grows with the clock), and every next look is a time
@@ -160,18 +171,13 @@ export const inDoubtSchema = z.strictObject({
   question: personQuestionSchema.nullable(),
   /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
   excluded: z.array(z.string()),
+  /**
+   * A person's send again or mark as not sent (placed), waiting for the fresh look it is carried
+   * out on: the step that reads that look carries it out, or withholds it if anything appeared.
+   */
+  pendingDecision: personDecisionRecordSchema.nullable().default(null),
 });
 
-/** A person's decision on an execution the exchange could not settle (audited too). */
-export const personDecisionRecordSchema = z.strictObject({
-  by: z.string(),
-  at: int,
-  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
-  /** choose: the exchange id they said is ours, or null for "none of these". */
-  exchangeId: nullableString,
-  /** What they checked on the exchange, in their words. */
-  checked: nullableString,
-});
 
 /**
  * Which replica drives the execution now: set in the same write that sends or looks (before the

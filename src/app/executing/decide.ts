@@ -20,7 +20,7 @@
  * its key before it leaves. Every row is a case of test/app/decide.test.ts.
  */
 import { hasRequiredApprovals, type Policy } from '../../domain/policy.js';
-import { lastAttempt, newRound, orderKeyFor, settleLastAttempt, type DeskRequest, type Execution, type Failure, type PersonDecisionRecord, type RecordChanges } from '../../domain/record.js';
+import { lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type DeskRequest, type Execution, type Failure, type InDoubt, type PersonDecisionRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
 import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
 import type { Command } from '../../domain/state-machine.js';
 import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
@@ -396,7 +396,9 @@ function decideInDoubt(record: DeskRequest, now: number, obs: Observation, facts
   const inDoubt = execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, facts.config, execution.clockOffsetMs);
   if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'found removed after an unknown outcome');
   if (obs.kind === 'person') return decidedByPerson(record, now, obs.decision, facts);
-  if (obs.kind !== 'looked') return inDoubt.nextLookAt > now ? STOP : { ...STOP, effect: { kind: 'look' } };
+  // A decision waiting for its look (its replica stopped before the look came back) is looked for at once.
+  if (obs.kind !== 'looked') return inDoubt.nextLookAt > now && inDoubt.pendingDecision === null ? STOP : { ...STOP, effect: { kind: 'look' } };
+  if (inDoubt.pendingDecision !== null) return carryOut(record, now, inDoubt.pendingDecision, obs.look, inDoubt, facts);
   const decision = decideLook(record, inDoubt, obs.look, obs.at, facts.config, execution.clockOffsetMs);
   const log = obs.look.kind === 'inconclusive' ? inconclusiveLog(record, obs.look) : undefined;
   const withLog = (step: Step): Step => (log ? { ...step, log } : step);
@@ -436,31 +438,66 @@ function decideInDoubt(record: DeskRequest, now: number, obs: Observation, facts
 }
 
 /**
- * What a person decided (who may decide was checked before, person.ts): recorded with who and
- * what they checked, audited, then carried out. Sending again is an attempt like any other,
- * persisted with a new key before it leaves.
+ * What a person decided (who may decide was checked before, person.ts): audited with who and what
+ * they checked. Looking again and choosing are carried out at once. Sending again and marking as
+ * not sent act on what the exchange shows now: the decision waits in the record (`pendingDecision`)
+ * for a look under this replica's lease, and the step that reads that look carries it out or not
+ * (carryOut).
  */
 function decidedByPerson(record: DeskRequest, now: number, d: PersonDecisionRecord, facts: Facts): Step {
-  const execution = { ...record.execution!, decisions: [...record.execution!.decisions, d] };
+  const execution = record.execution!;
   const inDoubt = execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, facts.config, execution.clockOffsetMs);
   const decided: AuditLine = { type: 'execution.person_decided', actor: d.by, data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked } };
-  const announce = (step: Step): Step => ({ ...step, audit: [decided, ...step.audit], events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
-  const withDecision: DeskRequest = { ...record, execution };
-  switch (d.action) {
-    case 'look_again':
-      return announce({ write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, nextLookAt: now } } } }, audit: [], events: [], effect: { kind: 'look' } });
-    case 'send_again':
-      return announce(startAttempt(withDecision, now, { key: facts.newKey(), quote: null }, true));
-    case 'mark_not_sent':
-      return announce(fail({ ...withDecision, execution: { ...execution, inDoubt: null } }, now, { stage: 'reconcile', reason: `Marked as not sent by a person after checking the exchange: ${d.checked ?? ''}`, exchangeMessage: null }));
-    case 'choose': {
-      if (d.exchangeId !== null) return announce(submitted(withDecision, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }));
-      // None of them is ours: they never count again, and the question becomes "not found".
-      const excluded = [...inDoubt.excluded, ...(inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [])];
-      const next = { ...inDoubt, excluded, question: { askedAt: now, kind: 'not_found' as const, candidates: [] }, nextLookAt: now };
-      return announce({ write: { changes: { execution: { ...execution, inDoubt: next } } }, audit: [], events: [], effect: { kind: 'look' } });
-    }
+  if (d.action === 'send_again' || d.action === 'mark_not_sent') {
+    return { write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, pendingDecision: d } } } }, audit: [{ ...decided, data: { ...decided.data, carriedOut: 'after a fresh look' } }], events: [], effect: { kind: 'look' } };
   }
+  const withDecision = { ...execution, decisions: [...execution.decisions, d] };
+  const announce = (step: Step): Step => ({ ...step, audit: [decided, ...step.audit], events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
+  if (d.action === 'look_again') {
+    return announce({ write: { changes: { execution: { ...withDecision, inDoubt: { ...inDoubt, nextLookAt: now } } } }, audit: [], events: [], effect: { kind: 'look' } });
+  }
+  if (d.exchangeId !== null) return announce(submitted({ ...record, execution: withDecision }, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }));
+  // None of them is ours: they never count again, and the question becomes "not found".
+  const excluded = [...inDoubt.excluded, ...(inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [])];
+  const next = { ...inDoubt, excluded, question: { askedAt: now, kind: 'not_found' as const, candidates: [] }, nextLookAt: now };
+  return announce({ write: { changes: { execution: { ...withDecision, inDoubt: next } } }, audit: [], events: [], effect: { kind: 'look' } });
+}
+
+/**
+ * A person's send again or mark as not sent, on the look made for it under this replica's lease.
+ * Carried out only if the look proves nothing of ours could be there: found by its key, the
+ * request is followed (the record is ours); a candidate the person was not shown, or a look that
+ * could not read the exchange, withholds it and asks again, showing what appeared.
+ */
+function carryOut(record: DeskRequest, now: number, d: PersonDecisionRecord, look: Look, inDoubt: InDoubt, facts: Facts): Step {
+  const execution = { ...record.execution!, inDoubt: { ...inDoubt, pendingDecision: null, looks: inDoubt.looks + 1, lastLookAt: now } };
+  const shown = inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [];
+  const withheld = (reason: 'found' | 'appeared' | 'unreadable', step: Step, appeared: Candidate[] = []): Step => ({
+    ...step,
+    audit: [{ type: 'execution.person_decision_withheld', actor: 'system', data: { action: d.action, by: d.by, reason, appeared: appeared.map((c) => c.exchangeId) } }, ...step.audit],
+    events: [{ type: 'execution.person_decision_withheld', decision: d, reason, appeared }, ...step.events],
+    log: { level: 'warn', message: 'a person decision was not carried out: the fresh look showed something that may be ours', data: { requestId: record.id, action: d.action, reason } },
+  });
+  if (look.kind === 'found') {
+    const found = { ...record, execution };
+    if (record.kind === 'bank_account_removal') return withheld('found', { ...STOP, write: { changes: { execution } }, effect: { kind: 'claim_removal' } });
+    return withheld('found', submitted(found, now, look.exchangeId, 'reconciled', { matchedBy: 'key' }));
+  }
+  const ask = (question: PersonQuestion): Step => ({
+    write: { changes: { execution: { ...execution, inDoubt: { ...execution.inDoubt, question, nextLookAt: now + facts.config.personWaitLookIntervalMs } } } },
+    audit: [{ type: 'execution.needs_person', actor: 'system', data: { kind: question.kind, candidates: question.candidates.map((c) => ({ exchangeId: c.exchangeId, createdAt: c.createdAt, status: c.status })), searchWindow: inDoubt.window } }],
+    events: [{ type: 'execution.needs_person', question }],
+    effect: { kind: 'none' },
+  });
+  if (look.kind === 'inconclusive') return withheld('unreadable', ask({ askedAt: now, kind: inDoubt.question?.kind ?? 'not_found', candidates: inDoubt.question?.candidates ?? [] }));
+  const open = [...look.candidates, ...(look.late ?? [])].filter((c) => !inDoubt.excluded.includes(c.exchangeId));
+  const appeared = open.filter((c) => !shown.includes(c.exchangeId));
+  if (appeared.length > 0) return withheld('appeared', ask({ askedAt: now, kind: 'ambiguous', candidates: open }), appeared);
+  const decided = { ...execution, decisions: [...execution.decisions, d] };
+  const announce = (step: Step): Step => ({ ...step, events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
+  if (d.action === 'send_again') return announce(startAttempt({ ...record, execution: decided }, now, { key: facts.newKey(), quote: null }, true));
+  const what = record.kind === 'trade' ? 'placed' : 'sent';
+  return announce(fail({ ...record, execution: { ...decided, inDoubt: null } }, now, { stage: 'reconcile', reason: `Marked as not ${what} by a person after checking the exchange: ${d.checked ?? ''}`, exchangeMessage: null }));
 }
 
 function withNotFound(step: Step, data: Record<string, unknown>): Step {

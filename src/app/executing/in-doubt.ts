@@ -65,6 +65,7 @@ export function openInDoubt(record: DeskRequest, now: number, config: EngineConf
     nextLookAt: now,
     question: null,
     excluded: record.execution?.inDoubt?.excluded ?? [],
+    pendingDecision: null,
   };
 }
 

@@ -32,8 +32,8 @@ export function execute(ctx: EngineContext, requestId: string): Promise<void> {
 
 /**
  * Like execute, for a caller that holds the request's lock. `first` is the first observation
- * (a person's decision); `persisted` hears of the first write, so a caller can answer a person
- * before the exchange call that follows it.
+ * (a person's decision); `persisted` hears of every write, so a caller can answer a person
+ * before the exchange call that follows one.
  */
 export async function executeHoldingLock(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }, persisted?: (record: DeskRequest) => void): Promise<void> {
   const record = await ctx.requests.get(requestId);
@@ -51,8 +51,8 @@ async function runSteps(ctx: EngineContext, requestId: string, first: Observatio
     const decided = decide(record, ctx.clock.now(), observation, factsFor(ctx, record));
     const saved = await persist(ctx, record, decided);
     if (saved === undefined) return;
-    // A first step that wrote nothing decided nothing (a request another replica holds, say).
-    if (step === 0 && decided.write !== undefined) persisted?.(saved);
+    // A step that wrote nothing decided nothing (a request another replica holds, say).
+    if (decided.write !== undefined) persisted?.(saved);
     if (saved.state === 'submitted' && record.state !== 'submitted') await follow(ctx, saved, observation);
     // Out of doubt for good: a twin may take the terms now (a crash before this leaves a stale claim, cleared by the next claimer).
     if (pastDoubt(saved) && !pastDoubt(record)) await releaseTerms(ctx, saved);

@@ -18,12 +18,15 @@ const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: 
     what: (id) =>
       `:warning: Request ${code(id, 40)} will be sent to the exchange *again*, as a new withdrawal of the same amount to the same destination. ` +
       'The exchange does not prevent duplicate withdrawals: if the first one exists after all, this pays twice. ' +
-      "Send again only if the exchange's withdrawal history shows no withdrawal of this amount to this destination since it was first sent.",
+      "Send again only if the exchange's withdrawal history shows no withdrawal of this amount to this destination since it was first sent. " +
+      'The bot looks on the exchange once more first: if anything that may be this withdrawal appeared, nothing is sent and you are asked again.',
   },
   mark_not_sent: {
     title: 'Mark as not sent',
     submit: 'Mark as not sent',
-    what: (id) => `Request ${code(id, 40)} will end as *failed*: nothing more is sent or looked for. If the withdrawal appears on the exchange later, it is not followed here.`,
+    what: (id) =>
+      `Request ${code(id, 40)} will end as *failed*: nothing more is sent or looked for. If the withdrawal appears on the exchange later, it is not followed here. ` +
+      'The bot looks on the exchange once more first: if anything that may be this withdrawal appeared, the request does not end and you are asked again.',
   },
   choose: {
     title: 'This one is ours',

@@ -93,6 +93,23 @@ export function decisionsBlock(requestId: string, decisions: readonly PersonDeci
   return context([...earlier, ...packLines(lines.slice(from), LIMITS.contextText)], `${BLOCK.personDecisions}:${requestId}`);
 }
 
+/**
+ * A send again or mark as not sent the bot did not carry out: the look it made first found the
+ * request's own record, a record that may be ours, or could not read the exchange.
+ */
+export function withheldLine(d: PersonDecisionRecord, reason: 'found' | 'appeared' | 'unreadable', appeared: readonly Candidate[], what: string, currency: string): string {
+  const act = d.action === 'send_again' ? 'send it again' : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
+  const lead = `:octagonal_sign: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;
+  switch (reason) {
+    case 'found':
+      return `${lead} the ${what} is there, carrying this request's key. It is followed from now on; nothing is sent again.`;
+    case 'unreadable':
+      return `${lead} the exchange could not be read, so nothing proves the ${what} is not there. Decide again on the request message once the exchange answers.`;
+    case 'appeared':
+      return [`${lead} ${appeared.length === 1 ? `a ${what} that may be this one appeared` : `${appeared.length} ${what}s that may be this one appeared`}. An approver must say on the request message whether it is ours.`, ...appeared.map((c) => candidateLine(c, currency))].join('\n');
+  }
+}
+
 export function decisionLine(d: PersonDecisionRecord): string {
   const checked = d.checked ? ` after checking: “${escapeMrkdwn(d.checked, 500)}”` : '';
   const when = slackDate(d.at);

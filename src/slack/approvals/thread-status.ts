@@ -35,6 +35,8 @@ export type ThreadEvent =
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
   | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous'; candidates: number; waitedMinutes: number }
   | { type: 'person_decided'; at: number; line: string }
+  /** A person's decision the fresh look made for it did not allow (the line says what appeared). */
+  | { type: 'decision_withheld'; at: number; line: string }
   | { type: 'polling_stopped'; at: number; status: string | null };
 
 /** What was sent, for the sentences that differ by what the exchange does with a repeat. */
@@ -84,6 +86,7 @@ function threadText(e: ThreadEvent): string {
           ? ':raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else\'s, and the bot does not guess. An approver must say on the request message whether it is ours.'
           : `:raising_hand: ${e.candidates} withdrawals on the exchange could be this one, and the bot does not guess. An approver must say on the request message which one is ours, or none of them.`;
     case 'person_decided':
+    case 'decision_withheld':
       return e.line;
     case 'polling_stopped':
       return `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
@@ -138,6 +141,8 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
       return { text: 'Outcome unknown: an approver must decide', tone: 'warning', at: e.at };
     case 'person_decided':
       return { text: 'An approver decided', tone: 'progress', at: e.at };
+    case 'decision_withheld':
+      return { text: 'Decision not carried out: look at the thread', tone: 'warning', at: e.at };
     case 'polling_stopped':
       return { text: `Status no longer followed (last: ${e.status ?? 'unknown'})`, tone: 'warning', at: e.at };
   }
