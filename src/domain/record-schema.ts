@@ -176,6 +176,12 @@ export const inDoubtSchema = z.strictObject({
    * out on: the step that reads that look carries it out, or withholds it if anything appeared.
    */
   pendingDecision: personDecisionRecordSchema.nullable().default(null),
+  /**
+   * A trade back in doubt because it could not go on (no quote to be had, re-quotes used up, a
+   * refusal): why. It is not re-quoted again; it is looked for by its client_order_id, and a
+   * person is asked once the settle window has closed.
+   */
+  stoppedBecause: nullableString.default(null),
 });
 
 

@@ -102,24 +102,29 @@ export function newRound(record: DeskRequest, snapshot: Snapshot, now: number, p
     expiresAt: now + expiryFor(policy, snapshot.kind),
     requiredApprovals: Math.max(record.requiredApprovals, requiredApprovalsFor(policy, snapshot)),
     approvals: [],
-    execution: null,
+    // An order whose outcome is unknown may still appear: its sends (and so its client_order_id) go with the new round.
+    execution: inDoubtKey(record) === undefined ? null : record.execution,
   };
 }
 
-/** The execution part of a record, started by the last approval. */
-export function newExecution(approvedAt: number): Execution {
+/**
+ * The execution part of a record, started by the last approval. `carried`: the execution of an
+ * earlier round whose order is in doubt; its sends are kept, so the next order reuses their
+ * client_order_id (orderKeyFor) and a late first order makes the exchange refuse it as a duplicate.
+ */
+export function newExecution(approvedAt: number, carried: Execution | null = null): Execution {
   return {
     approvedAt,
     scheduledAt: null,
     scheduleReason: null,
-    attempts: [],
+    attempts: carried?.attempts ?? [],
     unusableRequotes: 0,
     exchangeId: null,
     submittedAt: null,
     unknownSince: null,
     inDoubt: null,
-    clockOffsetMs: null,
-    decisions: [],
+    clockOffsetMs: carried?.clockOffsetMs ?? null,
+    decisions: carried?.decisions ?? [],
     retry: null,
     lease: null,
   };
@@ -154,10 +159,19 @@ export function attemptKeys(record: DeskRequest): string[] {
  * instead of trading twice); a new one only after the exchange definitively refused every send of it.
  */
 export function orderKeyFor(record: DeskRequest, newKey: () => string): string {
+  return inDoubtKey(record) ?? newKey();
+}
+
+/**
+ * The key of the last send while a send of it may have reached the exchange unseen (its outcome
+ * unknown, refused as a duplicate, or never settled): an order of it may still appear.
+ * `except`: how many of the last sends to leave out (1 for the send whose answer is being read).
+ */
+export function inDoubtKey(record: DeskRequest, except = 0): string | undefined {
   const attempts = record.execution?.attempts ?? [];
   const key = attempts.at(-1)?.key;
-  if (key !== undefined && attempts.some((a) => a.key === key && (a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight'))) return key;
-  return newKey();
+  const earlier = attempts.slice(0, attempts.length - except);
+  return key !== undefined && earlier.some((a) => a.key === key && (a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight')) ? key : undefined;
 }
 
 /** When the current key was first sent: the start of the window a reconcile searches. */

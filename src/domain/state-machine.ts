@@ -22,6 +22,7 @@
  *   unknown ──complete|fail──▶ completed|failed (bank gone / given up)
  *   submitted ──status_changed──▶ submitted ──complete|fail──▶ completed|failed
  *   approved ──fail──▶ failed               (pre-execution checks, re-quotes exhausted)
+ *   approved ──outcome_unknown──▶ unknown   (a re-quoted trade that cannot go on while an earlier order of it may still appear)
  */
 
 export const REQUEST_STATES = [
@@ -68,7 +69,7 @@ const TRANSITIONS: Record<Command, Partial<Record<RequestState, RequestState>>> 
   execute: { approved: 'executing', unknown: 'executing' },
   requote: { executing: 'approved', unknown: 'approved' },
   submitted: { executing: 'submitted', unknown: 'submitted' },
-  outcome_unknown: { executing: 'unknown' },
+  outcome_unknown: { executing: 'unknown', approved: 'unknown' },
   status_changed: { submitted: 'submitted' },
   complete: { executing: 'completed', unknown: 'completed', submitted: 'completed' },
   fail: { approved: 'failed', executing: 'failed', unknown: 'failed', submitted: 'failed' },

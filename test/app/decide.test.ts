@@ -9,7 +9,7 @@ import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decide, type Facts, type Observation, type Step } from '../../src/app/executing/decide.js';
 import { openInDoubt } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { mustAdvance, newExecution, newRequest, type Attempt, type DeskRequest, type PersonDecisionRecord } from '../../src/domain/record.js';
+import { mustAdvance, newExecution, newRequest, orderKeyFor, type Attempt, type DeskRequest, type PersonDecisionRecord } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
 import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
@@ -180,6 +180,80 @@ describe('decide: the execution of an approved request, row by row', () => {
     const tired = { ...record, execution: { ...record.execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } };
     const step = decide(tired, T0, { kind: 'checked', result: { ok: false, action: 'unreadable', message: 'timeout', exchangeMessages: '' } }, facts());
     expect(step.write?.command).toBe('fail');
+  });
+});
+
+describe('decide: a trade in doubt never fails on its own, and a person has a way out', () => {
+  /** Re-quoted after an unknown outcome: back in approved, its earlier order (key k1) perhaps still to appear. */
+  const requotedInDoubt = (): DeskRequest => ({ ...approved(trade), execution: { ...inDoubt(trade).execution!, inDoubt: null, unknownSince: null } });
+  const trades: [name: string, record: DeskRequest, obs: Observation][] = [
+    ['no quote to be had, retries used up', { ...requotedInDoubt(), execution: { ...requotedInDoubt().execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } }, { kind: 'quote_failed', retryable: true, message: 'timeout', exchangeMessages: '' }],
+    ['a new quote refused', requotedInDoubt(), { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: 'Insufficient balance' }],
+    ['the approvals no longer meet the policy', requotedInDoubt(), due],
+  ];
+  it.each(trades)('re-quoted after an unknown outcome, %s: back in doubt (looked for by its client_order_id), not failed', (name, record, obs) => {
+    const f = name.startsWith('the approvals') ? facts({ policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2', 'U_A3'], requiredApprovals: 3 }) }) : facts();
+    const step = decide(record, T0 + 200_000, obs, f);
+    expect(step.write?.command).toBe('outcome_unknown');
+    expect(step.effect.kind).toBe('look');
+    expect(step.write!.changes.execution!.inDoubt!.stoppedBecause).toEqual(expect.any(String));
+    expect(step.audit.map((a) => a.type)).toContain('execution.back_in_doubt');
+  });
+
+  it('back in doubt: looked for until the settle window closes, then a person is asked (never re-quoted)', () => {
+    const back = decide(requotedInDoubt(), T0 + 200_000, { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: '' }, facts());
+    const record = mustAdvance(requotedInDoubt(), 'outcome_unknown', T0 + 200_000, back.write!.changes);
+    const settleUntil = record.execution!.inDoubt!.settleUntil;
+    const early = decide(record, T0 + 300_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 300_000 }, facts());
+    expect(early.write?.command).toBeUndefined();
+    expect(early.write!.changes.execution!.inDoubt!.question).toBeNull();
+    const late = decide(record, settleUntil, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: settleUntil }, facts());
+    expect(late.write!.changes.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found', candidates: [] });
+    expect(late.events.map((e) => e.type)).toEqual(['execution.needs_person']);
+  });
+
+  it('refused as a duplicate client_order_id and never found: a person is asked once the settle window closed', () => {
+    const dup = inDoubt(trade, { outcome: 'duplicate' });
+    const settleUntil = dup.execution!.inDoubt!.settleUntil;
+    expect(decide(dup, settleUntil - 1, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: settleUntil - 1 }, facts()).write!.changes.execution!.inDoubt!.question).toBeNull();
+    expect(decide(dup, settleUntil, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: settleUntil }, facts()).write!.changes.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+  });
+
+  it('a resend refused after an unknown outcome (not as an unusable quote) is looked for, never failed; an unusable quote re-quotes with the same client_order_id', () => {
+    const resent = inDoubt(trade);
+    const resend: DeskRequest = mustAdvance(resent, 'execute', T0 + 20_000, { execution: { ...resent.execution!, attempts: [...resent.execution!.attempts, { key: 'k1', startedAt: T0 + 20_000, quote, outcome: 'in_flight', message: null, endedAt: null }], inDoubt: null, unknownSince: null, lease: { holder: ME, until: T0 + 40_000 } } });
+    const refused = decide(resend, T0 + 21_000, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Insufficient balance', quoteUnusable: false } }, facts());
+    expect(refused.write?.command).toBe('outcome_unknown');
+    const looked = decide(mustAdvance(resend, 'outcome_unknown', T0 + 21_000, refused.write!.changes), T0 + 30_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 30_000 }, facts());
+    expect(looked.write?.command).toBeUndefined();
+    const used = decide(resend, T0 + 21_000, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Quote has already been used', quoteUnusable: true } }, facts());
+    const after = mustAdvance(resend, 'outcome_unknown', T0 + 21_000, used.write!.changes);
+    const requoted = decide(after, T0 + 30_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 30_000 }, facts());
+    expect(requoted.write?.command).toBe('requote');
+    const ordered = decide(mustAdvance(after, 'requote', T0 + 30_000, requoted.write!.changes), T0 + 30_000, { kind: 'quoted', quote: { quoteId: 'q2', price: '65500', expiresAt: T0 + 120_000 }, reason: 'unusable' }, facts());
+    expect(ordered.effect).toMatchObject({ kind: 'send', key: 'k1' });
+  });
+
+  it('re-quoted beyond the limit while its earlier order is in doubt: the new approval round keeps its sends, so the next order reuses the client_order_id', () => {
+    const step = decide(requotedInDoubt(), T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts());
+    expect(step.write?.command).toBe('ask_reapproval');
+    const round = mustAdvance(requotedInDoubt(), 'ask_reapproval', T0, step.write!.changes);
+    expect(round.execution!.attempts.map((a) => a.key)).toEqual(['k1']);
+    const again = mustAdvance(round, 'approve_last', T0 + 1_000, { execution: newExecution(T0 + 1_000, round.execution) });
+    expect(orderKeyFor(again, () => 'fresh')).toBe('k1');
+    // Without a doubt the round starts clean, and the next order gets a new key.
+    const clean = mustAdvance(approved(trade), 'ask_reapproval', T0, decide(approved(trade), T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts()).write!.changes);
+    expect(clean.execution).toBeNull();
+  });
+
+  it('a person marks a trade as not placed: carried out on a fresh look that finds no order by its client_order_id; found, it is followed', () => {
+    const asked = { ...inDoubt(trade, { outcome: 'duplicate' }) };
+    const d = { ...MARK_NOT_SENT };
+    const waiting = { ...asked, execution: { ...asked.execution!, inDoubt: { ...asked.execution!.inDoubt!, question: { askedAt: T0 + 700_000, kind: 'not_found' as const, candidates: [] }, pendingDecision: d }, lease: { holder: ME, until: T0 + 710_000 } } };
+    const failed = decide(waiting, T0 + 700_000, nothingThere, facts());
+    expect(failed.write).toMatchObject({ command: 'fail', changes: { failure: { stage: 'reconcile' } } });
+    expect(failed.write!.changes.failure!.reason).toMatch(/^Marked as not placed by a person/);
+    expect(decide(waiting, T0 + 700_000, { kind: 'looked', look: { kind: 'found', exchangeId: 'o1' }, at: T0 + 700_000 }, facts()).write?.command).toBe('submitted');
   });
 });
 

@@ -20,7 +20,7 @@
  * its key before it leaves. Every row is a case of test/app/decide.test.ts.
  */
 import { hasRequiredApprovals, type Policy } from '../../domain/policy.js';
-import { lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type DeskRequest, type Execution, type Failure, type InDoubt, type PersonDecisionRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
+import { inDoubtKey, lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type DeskRequest, type Execution, type Failure, type InDoubt, type PersonDecisionRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
 import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
 import type { Command } from '../../domain/state-machine.js';
 import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
@@ -118,7 +118,7 @@ export function decide(record: DeskRequest, now: number, obs: Observation, facts
 function decideUnderLease(record: DeskRequest, now: number, obs: Observation, facts: Facts, lease: LeaseStanding): Step {
   switch (record.state) {
     case 'approved':
-      return record.kind === 'trade' ? decideTrade(record, now, obs, facts) : decideTransfer(record, now, obs, facts);
+      return record.kind === 'trade' ? notFailedInDoubt(record, now, decideTrade(record, now, obs, facts), facts) : decideTransfer(record, now, obs, facts);
     case 'executing':
       if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'removed');
       return obs.kind === 'answer' ? settleAnswer(record, now, obs.answer, facts) : stoppedMidCall(record, now, facts, lease);
@@ -237,6 +237,27 @@ function decideTrade(record: DeskRequest, now: number, obs: Observation, facts: 
   }
 }
 
+/**
+ * A trade whose earlier order may still appear (its client_order_id in doubt) never fails on
+ * its own: a quote that cannot be had, re-quotes used up, a refusal, stale approvals all send
+ * it back in doubt instead, to be looked for by its client_order_id and, once the settle window
+ * has closed, put to a person. "Failed" needs a person's Mark as not placed on a fresh look.
+ */
+function notFailedInDoubt(record: DeskRequest, now: number, step: Step, facts: Facts): Step {
+  const failure = step.write?.command === 'fail' ? step.write.changes.failure : undefined;
+  const key = inDoubtKey(record);
+  if (failure == null || key === undefined || record.kind !== 'trade') return step;
+  const execution = record.execution!;
+  const inDoubt = { ...openInDoubt(record, now, facts.config, execution.clockOffsetMs), stoppedBecause: failure.reason };
+  return {
+    write: { ...(record.state === 'unknown' ? {} : { command: 'outcome_unknown' as const }), changes: { execution: { ...execution, retry: null, unknownSince: execution.unknownSince ?? now, inDoubt } } },
+    audit: [{ type: 'execution.back_in_doubt', actor: 'system', data: { instead: 'fail', reason: failure.reason, clientOrderId: key, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil } }],
+    events: [{ type: 'execution.outcome_unknown', message: `${failure.reason.replace(/[.\s]+$/, '')}; an earlier order of this request may still appear, so it has not failed: looking for it by its client order id` }],
+    effect: { kind: 'look' },
+    log: { level: 'warn', message: 'a trade that could not go on is back in doubt: an earlier order of it may still appear', data: { requestId: record.id, reason: failure.reason } },
+  };
+}
+
 /** Why the approvers' quote cannot be ordered on now, or null when it can. */
 function quoteProblem(record: DeskRequest, trade: TradeSnapshot, now: number, facts: Facts): RequoteReason | null {
   const last = lastAttempt(record);
@@ -352,7 +373,7 @@ function stoppedMidCall(record: DeskRequest, now: number, facts: Facts, lease: L
 function refused(record: DeskRequest, now: number, answer: Extract<Answer, { kind: 'refused' }>, facts: Facts): Step {
   const answered: AuditLine = { type: 'exchange.answer', actor: 'exchange', data: { outcome: 'refused', status: answer.status, message: answer.message } };
   const outcome = record.kind === 'trade' && answer.quoteUnusable ? 'quote_unusable' : 'refused';
-  if (record.execution!.unknownSince !== null) {
+  if (record.execution!.unknownSince !== null || inDoubtKey(record, 1) !== undefined) {
     // An earlier send had an unknown outcome: this refusal may only mean "already done". Look first.
     const step = toUnknown(record, now, answer.message, outcome, facts, true);
     return { ...step, audit: [answered, ...step.audit] };
@@ -423,7 +444,7 @@ function decideInDoubt(record: DeskRequest, now: number, obs: Observation, facts
       };
     }
     case 'requote':
-      return withNotFound(requote(record, now, decision.message, facts), { action: 'requote', message: decision.message });
+      return withNotFound(notFailedInDoubt(record, now, requote(record, now, decision.message, facts), facts), { action: 'requote', message: decision.message });
     case 'refusal_stands': {
       const last = lastAttempt(record)!;
       const message = last.message ?? 'The exchange refused the request.';

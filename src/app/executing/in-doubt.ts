@@ -11,7 +11,9 @@
  *   a withdrawal, nothing, the settle window still open                  -> look again soon
  *   a withdrawal, nothing, the settle window closed                      -> ask a person: look again, send again, mark as not sent
  *   a withdrawal, nothing in the window but one created after it         -> ask a person whether it is ours (never adopted)
- *   an order, nothing, its quote dead past the clock offset              -> definitive "no": re-quote (same client_order_id)
+ *   an order, nothing, its quote dead past the clock offset              -> no new order: re-quote (same client_order_id)
+ *   an order that may exist (a duplicate, a resend refused after an unknown
+ *     outcome, a trade that could not go on), nothing                    -> look again; ask a person once the window closed
  *   an order, nothing, sends of its client_order_id left                 -> send it again (the exchange refuses a duplicate id)
  *   a bank account removal, the account still there, sends left          -> send it again (a second removal answers 404)
  *   the exchange could not be read, or a list was cut short              -> look again later; nothing is proven
@@ -66,6 +68,7 @@ export function openInDoubt(record: DeskRequest, now: number, config: EngineConf
     question: null,
     excluded: record.execution?.inDoubt?.excluded ?? [],
     pendingDecision: null,
+    stoppedBecause: null,
   };
 }
 
@@ -75,7 +78,7 @@ export function decideLook(record: DeskRequest, inDoubt: InDoubt, look: Look, lo
   const again = inDoubt.question === null ? config.lookIntervalMs : config.personWaitLookIntervalMs;
   if (look.kind === 'inconclusive') return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
   const last = record.execution!.attempts.at(-1)!;
-  if (record.kind === 'trade' || record.kind === 'bank_account_removal') return decideByKey(record, last, lookedAt, config);
+  if (record.kind === 'trade' || record.kind === 'bank_account_removal') return decideByKey(record, inDoubt, last, lookedAt, config);
   const candidates = look.candidates.filter((c) => !inDoubt.excluded.includes(c.exchangeId));
   const windowClosed = lookedAt >= inDoubt.settleUntil;
   if (candidates.length > 1) return { kind: 'ask', question: question('ambiguous', candidates, inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
@@ -95,12 +98,23 @@ export function decideLook(record: DeskRequest, inDoubt: InDoubt, look: Look, lo
 /**
  * An order is matched by its client_order_id only, so there is no look-alike: absence is absence
  * once no order with it can still appear. The exchange refuses an expired quote; a look that
- * started after the quote died (plus the clock offset allowed) and found nothing proves no order.
+ * started after the quote died (plus the clock offset allowed) and found nothing proves no new
+ * order: re-quote, keeping the client_order_id (so is a resend refused as "quote cannot be used":
+ * if an order of it exists, the exchange refuses the next as a duplicate). But an order of it may
+ * still be committed late: when the exchange said one exists (a duplicate client_order_id),
+ * refused a resend after an unknown outcome otherwise, or the trade could not go on
+ * (`stoppedBecause`), it is only looked for, never re-quoted or failed, and a person is asked
+ * once the settle window has closed.
  * A bank account removal may be sent again too: removing a removed account answers 404, "gone".
  */
-function decideByKey(record: DeskRequest, last: Attempt, lookedAt: number, config: EngineConfig): LookDecision {
-  // The exchange said an order with this client_order_id exists: it is there to be found, never re-sent or re-quoted.
-  if (record.execution!.attempts.some((a) => a.key === last.key && a.outcome === 'duplicate')) return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
+function decideByKey(record: DeskRequest, inDoubt: InDoubt, last: Attempt, lookedAt: number, config: EngineConfig): LookDecision {
+  const sameKey = record.execution!.attempts.filter((a) => a.key === last.key);
+  if (record.kind === 'trade') {
+    const doubted = sameKey.slice(0, -1).some((a) => a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight');
+    // "Quote cannot be used" re-quotes (the client_order_id is kept, so an order of it makes the exchange refuse the next as a duplicate).
+    const mayExist = sameKey.some((a) => a.outcome === 'duplicate') || (doubted && last.outcome === 'refused');
+    if (mayExist || inDoubt.stoppedBecause !== null) return untilPerson(inDoubt, lookedAt, config);
+  }
   if (last.outcome === 'refused' || last.outcome === 'quote_unusable') return last.outcome === 'quote_unusable' ? { kind: 'requote', message: last.message ?? 'The quote could not be used.' } : { kind: 'refusal_stands' };
   const settledAt = last.startedAt + config.reconcileSettleMs;
   if (lookedAt < settledAt) return { kind: 'wait', nextLookAt: settledAt };
@@ -108,11 +122,16 @@ function decideByKey(record: DeskRequest, last: Attempt, lookedAt: number, confi
   if (deadAt !== undefined && lookedAt >= deadAt) {
     return { kind: 'requote', message: `The quote ${last.quote!.quoteId} expired at ${new Date(last.quote!.expiresAt).toISOString()} and no order carries this request's client order id.` };
   }
-  const sends = record.execution!.attempts.filter((a) => a.key === last.key).length;
   // A removal is sent again at every look: removing it twice cannot do harm; orders are bounded.
-  if (record.kind === 'bank_account_removal' || sends < config.maxSendsPerKey) return { kind: 'resend', key: last.key };
+  if (record.kind === 'bank_account_removal' || sameKey.length < config.maxSendsPerKey) return { kind: 'resend', key: last.key };
   const next = lookedAt + config.reconcileIntervalMs;
   return { kind: 'wait', nextLookAt: deadAt !== undefined && deadAt > lookedAt ? Math.min(next, deadAt) : next };
+}
+
+/** Look again until the settle window closes, then ask a person (Look again / Mark as not placed), looking less often. */
+function untilPerson(inDoubt: InDoubt, lookedAt: number, config: EngineConfig): LookDecision {
+  if (lookedAt < inDoubt.settleUntil) return { kind: 'wait', nextLookAt: Math.min(lookedAt + config.reconcileIntervalMs, inDoubt.settleUntil) };
+  return { kind: 'ask', question: question('not_found', [], inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
 }
 
 /**

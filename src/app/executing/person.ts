@@ -77,7 +77,10 @@ export function mayDecide(ctx: EngineContext, current: DeskRequest | undefined, 
   if (checked === '') return refuse('checked_required');
   const question = inDoubt.question;
   if (question === null) return refuse('not_waiting_for_person');
-  if (d.action === 'send_again' && (question.kind !== 'not_found' || current.kind === 'trade' || current.kind === 'bank_account_removal')) return refuse('not_waiting_for_person');
+  // A trade is never sent again (a new order is a new trade at a new price) and has no candidates to choose from.
+  const byKey = current.kind === 'trade' || current.kind === 'bank_account_removal';
+  if (d.action === 'send_again' && (question.kind !== 'not_found' || byKey)) return refuse('not_waiting_for_person');
+  if (d.action === 'choose' && byKey) return refuse('not_waiting_for_person');
   if (d.action === 'choose' && d.exchangeId !== null && !question.candidates.some((c) => c.exchangeId === d.exchangeId)) return refuse('not_a_candidate');
   return { ok: true, decision: { by: userId, at: now, action: d.action, exchangeId: d.action === 'choose' ? d.exchangeId : null, checked } };
 }

@@ -204,7 +204,7 @@ export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
     case 'execution.needs_person': {
       const inDoubt = r.execution?.inDoubt;
       const waitedMinutes = inDoubt ? Math.round((inDoubt.settleUntil - (r.execution?.attempts.at(-1)?.startedAt ?? inDoubt.settleUntil)) / 60_000) : 0;
-      return { type: 'needs_person', at, kind: event.question.kind, candidates: event.question.candidates.length, waitedMinutes };
+      return { type: 'needs_person', at, kind: event.question.kind, candidates: event.question.candidates.length, waitedMinutes, what: executedThing(r) };
     }
     case 'execution.person_decided':
       return event.decision.action === 'look_again' ? undefined : { type: 'person_decided', at, line: decisionLine(event.decision) };

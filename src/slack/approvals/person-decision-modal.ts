@@ -9,7 +9,7 @@ import { code } from '../kit/mrkdwn.js';
 
 export const CHECKED_MAX = 1_000;
 
-export type ConfirmedAction = 'send_again' | 'mark_not_sent' | 'choose' | 'none_of_these';
+export type ConfirmedAction = 'send_again' | 'mark_not_sent' | 'mark_not_placed' | 'choose' | 'none_of_these';
 
 const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: string, candidate?: string) => string }> = {
   send_again: {
@@ -27,6 +27,13 @@ const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: 
     what: (id) =>
       `Request ${code(id, 40)} will end as *failed*: nothing more is sent or looked for. If the withdrawal appears on the exchange later, it is not followed here. ` +
       'The bot looks on the exchange once more first: if anything that may be this withdrawal appeared, the request does not end and you are asked again.',
+  },
+  mark_not_placed: {
+    title: 'Mark as not placed',
+    submit: 'Mark as not placed',
+    what: (id) =>
+      `Request ${code(id, 40)} will end as *failed*: nothing more is ordered or looked for. If an order with its client order id appears on the exchange later, it is not followed here. ` +
+      'The bot looks for the order by its client order id once more first: if it is there, it is followed instead and the request does not fail.',
   },
   choose: {
     title: 'This one is ours',

@@ -26,6 +26,7 @@ const NOT_DONE = {
 const DONE: Record<DecisionMeta['a'], (id: string) => string> = {
   send_again: (id) => `:repeat: Request ${code(id, 40)} is being sent again. Follow it in its thread.`,
   mark_not_sent: (id) => `:heavy_multiplication_x: Request ${code(id, 40)} is marked as not sent and has ended.`,
+  mark_not_placed: (id) => `:heavy_multiplication_x: Request ${code(id, 40)} is marked as not placed and has ended.`,
   choose: (id) => `:white_check_mark: Taken as request ${code(id, 40)}'s withdrawal; its status is followed in the thread.`,
   none_of_these: (id) => `:mag: None of them is taken as request ${code(id, 40)}'s. It now waits as "not found".`,
 };
@@ -52,7 +53,11 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
     }
     await ack({ response_action: 'update', view: noticeView(TITLE, `Recording your decision on request ${meta.r}…`, 'info') });
     const decision: PersonDecision =
-      meta.a === 'none_of_these' ? { action: 'choose', exchangeId: null, checked } : meta.a === 'choose' ? { action: 'choose', exchangeId: meta.x ?? '', checked } : { action: meta.a, checked };
+      meta.a === 'none_of_these'
+        ? { action: 'choose', exchangeId: null, checked }
+        : meta.a === 'choose'
+          ? { action: 'choose', exchangeId: meta.x ?? '', checked }
+          : { action: meta.a === 'mark_not_placed' ? 'mark_not_sent' : meta.a, checked };
     let text: string;
     try {
       const result = await engine.decide(meta.r, body.user.id, decision);

@@ -14,7 +14,7 @@ import { packLines } from '../kit/cut-lists.js';
 export interface QuestionView {
   requestId: string;
   question: PersonQuestion;
-  /** "withdrawal" for the sentences. */
+  /** "withdrawal" or "order" (a trade: its question has no candidates and no send again). */
   what: string;
   /** The asset or currency of the amounts. */
   currency: string;
@@ -36,6 +36,23 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
   const q = v.question;
   const since = slackDate(q.askedAt);
   const blocks: KnownBlock[] = [];
+  if (q.kind === 'not_found' && v.what === 'order') {
+    blocks.push(
+      section(
+        `:warning: *The exchange did not confirm this order, and no order with its client order id is listed* (asked ${since}). ` +
+          "It may still appear; the bot keeps looking for it by its client order id. Check the exchange's order history before you decide. " +
+          'The bot never orders again on its own: to trade, mark this one as not placed and request again.',
+        `${BLOCK.personQuestion}:${v.requestId}`,
+      ),
+    );
+    blocks.push(
+      actions(
+        [button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)), button('Mark as not placed', ACTION.markNotPlaced, decisionButtonValue(v.requestId, q.askedAt))],
+        `${BLOCK.personActions}:${v.requestId}`,
+      ),
+    );
+    return blocks;
+  }
   if (q.kind === 'not_found') {
     blocks.push(
       section(

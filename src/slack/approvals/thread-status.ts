@@ -33,7 +33,7 @@ export type ThreadEvent =
   | { type: 'reconciled'; at: number; found: boolean; exchangeId: string | null }
   | { type: 'resending'; at: number; attempt: number; what: ExecutedThing }
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
-  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous'; candidates: number; waitedMinutes: number }
+  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous'; candidates: number; waitedMinutes: number; what: ExecutedThing }
   | { type: 'person_decided'; at: number; line: string }
   /** A person's decision the fresh look made for it did not allow (the line says what appeared). */
   | { type: 'decision_withheld'; at: number; line: string }
@@ -80,6 +80,9 @@ function threadText(e: ThreadEvent): string {
     case 'resending':
       return `:repeat: ${RESENDING[e.what]} (attempt ${e.attempt}).`;
     case 'needs_person':
+      if (e.what === 'order') {
+        return `:raising_hand: No order with this request's client order id has appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again* or *Mark as not placed*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`;
+      }
       return e.kind === 'not_found'
         ? `:raising_hand: The withdrawal has not appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again*, *Send again…* or *Mark as not sent*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`
         : e.candidates === 1
