@@ -4,7 +4,8 @@
  * against it on load and before every write (openRepository's `schema`).
  */
 import { z } from 'zod';
-import { REQUEST_STATES } from './state-machine.js';
+import type { DeskRequest } from './record.js';
+import { isExecutedState, REQUEST_STATES } from './state-machine.js';
 
 /** The kinds of request (re-exported by request.ts with its RequestKind type). */
 export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
@@ -291,5 +292,8 @@ export const deskRequestSchema = z.strictObject({
   pollingStoppedAt: int.nullable(),
 });
 
+/** An approved request (or any state after it) carries its execution: the record's union by state (record.ts), checked on every read. */
+const checkedRequestSchema = deskRequestSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, { message: 'an approved request carries its execution', path: ['execution'] });
+
 /** The schema typed as the record it parses to, for openRepository's `schema` option (its input may be an older form). */
-export const DESK_REQUEST_SCHEMA = deskRequestSchema as unknown as z.ZodType<z.output<typeof deskRequestSchema>>;
+export const DESK_REQUEST_SCHEMA = checkedRequestSchema as unknown as z.ZodType<DeskRequest>;

@@ -40,6 +40,14 @@ export const REQUEST_STATES = [
 ] as const;
 export type RequestState = (typeof REQUEST_STATES)[number];
 
+/** The states a request reaches only through its last approval: in each it carries its execution (record.ts). */
+export const EXECUTED_STATES = ['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed'] as const satisfies readonly RequestState[];
+export type ExecutedState = (typeof EXECUTED_STATES)[number];
+
+export function isExecutedState(state: RequestState): state is ExecutedState {
+  return (EXECUTED_STATES as readonly RequestState[]).includes(state);
+}
+
 export const COMMANDS = [
   'approve',
   'approve_last',

@@ -20,7 +20,7 @@
  * While a person is asked the bot keeps looking, less often: a withdrawal that appears is adopted
  * and the question goes; a second candidate turns "not found" into "which one".
  */
-import type { Attempt, Candidate, DeskRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
+import type { Attempt, Candidate, DeskRequest, ExecutedRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
 import type { EngineConfig } from '../engine-config.js';
 
 /** What one look on the exchange saw. */
@@ -72,12 +72,18 @@ export function openInDoubt(record: DeskRequest, now: number, config: EngineConf
   };
 }
 
+/** The request's doubt as stored; one opened from its sends for a record stored before doubts were (an older version). */
+export function currentDoubt(record: ExecutedRequest, now: number, config: EngineConfig): InDoubt {
+  const execution = record.execution;
+  return execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, config, execution.clockOffsetMs);
+}
+
 /** What the request does after a look that started at `lookedAt` (our clock). */
-export function decideLook(record: DeskRequest, inDoubt: InDoubt, look: Look, lookedAt: number, config: EngineConfig, measuredOffsetMs: number | null): LookDecision {
+export function decideLook(record: ExecutedRequest, inDoubt: InDoubt, look: Look, lookedAt: number, config: EngineConfig, measuredOffsetMs: number | null): LookDecision {
   if (look.kind === 'found') return { kind: 'adopt', exchangeId: look.exchangeId, why: 'key' };
   const again = inDoubt.question === null ? config.lookIntervalMs : config.personWaitLookIntervalMs;
   if (look.kind === 'inconclusive') return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
-  const last = record.execution!.attempts.at(-1)!;
+  const last = record.execution.attempts.at(-1)!;
   if (record.kind === 'trade' || record.kind === 'bank_account_removal') return decideByKey(record, inDoubt, last, lookedAt, config);
   const candidates = look.candidates.filter((c) => !inDoubt.excluded.includes(c.exchangeId));
   const windowClosed = lookedAt >= inDoubt.settleUntil;
@@ -107,8 +113,8 @@ export function decideLook(record: DeskRequest, inDoubt: InDoubt, look: Look, lo
  * once the settle window has closed.
  * A bank account removal may be sent again too: removing a removed account answers 404, "gone".
  */
-function decideByKey(record: DeskRequest, inDoubt: InDoubt, last: Attempt, lookedAt: number, config: EngineConfig): LookDecision {
-  const sameKey = record.execution!.attempts.filter((a) => a.key === last.key);
+function decideByKey(record: ExecutedRequest, inDoubt: InDoubt, last: Attempt, lookedAt: number, config: EngineConfig): LookDecision {
+  const sameKey = record.execution.attempts.filter((a) => a.key === last.key);
   if (record.kind === 'trade') {
     const doubted = sameKey.slice(0, -1).some((a) => a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight');
     // "Quote cannot be used" re-quotes (the client_order_id is kept, so an order of it makes the exchange refuse the next as a duplicate).
