@@ -4,7 +4,8 @@
  * against it on load and before every write (openRepository's `schema`).
  */
 import { z } from 'zod';
-import { REQUEST_STATES } from './state-machine.js';
+import type { DeskRequest } from './record.js';
+import { isExecutedState, REQUEST_STATES } from './state-machine.js';
 
 /** The kinds of request (re-exported by request.ts with its RequestKind type). */
 export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
@@ -154,6 +155,17 @@ export const personQuestionSchema = z.strictObject({
   message: z.string().optional(),
 });
 
+/** A person's decision on an execution the exchange could not settle (audited too). */
+export const personDecisionRecordSchema = z.strictObject({
+  by: z.string(),
+  at: int,
+  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
+  /** choose: the exchange id they said is ours, or null for "none of these". */
+  exchangeId: nullableString,
+  /** What they checked on the exchange, in their words. */
+  checked: nullableString,
+});
+
 /**
  * A money-moving call whose outcome is unknown. Everything the search needs is fixed here when the
  * outcome became unknown (the window never grows with the clock), and every next look is a time
@@ -171,18 +183,19 @@ export const inDoubtSchema = z.strictObject({
   question: personQuestionSchema.nullable(),
   /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
   excluded: z.array(z.string()),
+  /**
+   * A person's send again or mark as not sent (placed), waiting for the fresh look it is carried
+   * out on: the step that reads that look carries it out, or withholds it if anything appeared.
+   */
+  pendingDecision: personDecisionRecordSchema.nullable().default(null),
+  /**
+   * A trade back in doubt because it could not go on (no quote to be had, re-quotes used up, a
+   * refusal): why. It is not re-quoted again; it is looked for by its client_order_id, and a
+   * person is asked once the settle window has closed.
+   */
+  stoppedBecause: nullableString.default(null),
 });
 
-/** A person's decision on an execution the exchange could not settle (audited too). */
-export const personDecisionRecordSchema = z.strictObject({
-  by: z.string(),
-  at: int,
-  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
-  /** choose: the exchange id they said is ours, or null for "none of these". */
-  exchangeId: nullableString,
-  /** What they checked on the exchange, in their words. */
-  checked: nullableString,
-});
 
 /**
  * Which replica drives the execution now: set in the same write that sends or looks (before the
@@ -290,5 +303,8 @@ export const deskRequestSchema = z.strictObject({
   pollingStoppedAt: int.nullable(),
 });
 
+/** An approved request (or any state after it) carries its execution: the record's union by state (record.ts), checked on every read. */
+const checkedRequestSchema = deskRequestSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, { message: 'an approved request carries its execution', path: ['execution'] });
+
 /** The schema typed as the record it parses to, for openRepository's `schema` option (its input may be an older form). */
-export const DESK_REQUEST_SCHEMA = deskRequestSchema as unknown as z.ZodType<z.output<typeof deskRequestSchema>>;
+export const DESK_REQUEST_SCHEMA = checkedRequestSchema as unknown as z.ZodType<DeskRequest>;

@@ -9,7 +9,7 @@ import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decide, type Facts, type Observation, type Step } from '../../src/app/executing/decide.js';
 import { openInDoubt } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { mustAdvance, newExecution, newRequest, type Attempt, type DeskRequest } from '../../src/domain/record.js';
+import { mustAdvance, newExecution, newRequest, orderKeyFor, type Attempt, type DeskRequest, type PersonDecisionRecord } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
 import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
@@ -46,6 +46,16 @@ function inDoubt(snapshot: Snapshot, attempt: Partial<Attempt> = {}): DeskReques
 }
 
 const asked = (r: DeskRequest): DeskRequest => ({ ...r, execution: { ...r.execution!, inDoubt: { ...r.execution!.inDoubt!, question: { askedAt: T0 + 700_000, kind: 'not_found', candidates: [] } } } });
+
+const SEND_AGAIN = { by: 'U_A1', at: T0 + 690_000, action: 'send_again', exchangeId: null, checked: 'checked' } as const;
+const MARK_NOT_SENT = { ...SEND_AGAIN, action: 'mark_not_sent' } as const;
+/** Asked "not found", then a person's decision waiting for its look. */
+const pending = (d: PersonDecisionRecord): DeskRequest => {
+  const r = asked(inDoubt(withdrawal));
+  return { ...r, execution: { ...r.execution!, inDoubt: { ...r.execution!.inDoubt!, pendingDecision: d }, lease: { holder: ME, until: T0 + 700_000 + config.leaseTtlMs } } };
+};
+const nothingThere: Observation = { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 700_000 };
+const lateOne: Observation = { kind: 'looked', look: { kind: 'candidates', candidates: [], late: [{ exchangeId: 'w9', createdAt: T0 + 640_000, amount: '100', status: 'pending', requestId: null, destination: 'x' }] }, at: T0 + 700_000 };
 
 type Row = [name: string, record: DeskRequest, obs: Observation, at: number, expected: { command?: string | null; effect: Step['effect']['kind']; sends?: boolean }, f?: Partial<Facts>];
 const due: Observation = { kind: 'due' };
@@ -84,11 +94,45 @@ const rows: Row[] = [
   ['withdrawal not found, window closed: a person decides, never send', inDoubt(withdrawal), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 700_000 }, T0 + 700_000, { command: null, effect: 'none' }],
   ['order not found, quote dead: re-quote, keeping the client_order_id', inDoubt(trade), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 200_000 }, T0 + 200_000, { command: 'requote', effect: 'none' }],
   ['order not found, quote alive: send the same client_order_id again', inDoubt(trade), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 15_000 }, T0 + 15_000, { command: 'execute', effect: 'send', sends: true }],
-  ['a person sends again: persisted as executing with a new key, then sent', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'send_again', exchangeId: null, checked: 'checked' } }, T0 + 700_000, { command: 'execute', effect: 'send', sends: true }],
-  ['a person marks it as not sent: failed', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'mark_not_sent', exchangeId: null, checked: 'checked' } }, T0 + 700_000, { command: 'fail', effect: 'none' }],
+  ['a person sends again: recorded, looked for first under the lease, nothing sent yet', asked(inDoubt(withdrawal)), { kind: 'person', decision: SEND_AGAIN }, T0 + 700_000, { command: null, effect: 'look' }],
+  ['a person marks it as not sent: recorded, looked for first, not failed yet', asked(inDoubt(withdrawal)), { kind: 'person', decision: MARK_NOT_SENT }, T0 + 700_000, { command: null, effect: 'look' }],
+  ['a send again waiting, its look found nothing: persisted as executing with a new key, then sent', pending(SEND_AGAIN), nothingThere, T0 + 700_000, { command: 'execute', effect: 'send', sends: true }],
+  ['a mark as not sent waiting, its look found nothing: failed', pending(MARK_NOT_SENT), nothingThere, T0 + 700_000, { command: 'fail', effect: 'none' }],
+  ['a send again waiting, its look found ours by key: followed, nothing sent', pending(SEND_AGAIN), { kind: 'looked', look: { kind: 'found', exchangeId: 'w1' }, at: T0 + 700_000 }, T0 + 700_000, { command: 'submitted', effect: 'none' }],
+  ['a send again waiting, a record that may be ours appeared (late): withheld, asked again', pending(SEND_AGAIN), lateOne, T0 + 700_000, { command: null, effect: 'none' }],
+  ['a mark as not sent waiting, a record that may be ours appeared: withheld, asked again', pending(MARK_NOT_SENT), lateOne, T0 + 700_000, { command: null, effect: 'none' }],
+  ['a send again waiting, the exchange unreadable: withheld, asked again', pending(SEND_AGAIN), { kind: 'looked', look: { kind: 'inconclusive', message: 'timeout', cut: false }, at: T0 + 700_000 }, T0 + 700_000, { command: null, effect: 'none' }],
+  ['a decision waiting after a restart (its look never came back): look at once', pending(SEND_AGAIN), due, T0 + 700_000, { command: null, effect: 'look' }],
   ['a person says which record is ours: submitted', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'choose', exchangeId: 'w2', checked: 'checked' } }, T0 + 700_000, { command: 'submitted', effect: 'none' }],
   ['a person asks to look again: look now', asked(inDoubt(withdrawal)), { kind: 'person', decision: { by: 'U_REQ', at: T0, action: 'look_again', exchangeId: null, checked: null } }, T0 + 700_000, { command: null, effect: 'look' }],
 ];
+
+describe('decide: a person\'s send again or mark as not sent acts on the fresh look made for it', () => {
+  it('withheld when a record that may be ours appeared: the question shows it, asked anew, audited, nothing sent or failed', () => {
+    for (const d of [SEND_AGAIN, MARK_NOT_SENT]) {
+      const step = decide(pending(d), T0 + 700_000, lateOne, facts());
+      const inDoubt = step.write!.changes.execution!.inDoubt!;
+      expect(inDoubt.pendingDecision).toBeNull();
+      expect(inDoubt.question).toMatchObject({ kind: 'ambiguous', askedAt: T0 + 700_000, candidates: [{ exchangeId: 'w9' }] });
+      expect(step.write!.changes.execution!.decisions).toEqual([]);
+      expect(step.events.map((e) => e.type)).toEqual(['execution.person_decision_withheld', 'execution.needs_person']);
+      expect(step.audit[0]).toMatchObject({ type: 'execution.person_decision_withheld', data: { action: d.action, reason: 'appeared', appeared: ['w9'] } });
+    }
+  });
+
+  it('a candidate the person already saw and marked as not sent does not withhold it', () => {
+    const shown = { exchangeId: 'w9', createdAt: T0 + 640_000, amount: '100', status: 'pending', requestId: null, destination: 'x' };
+    const r = pending(MARK_NOT_SENT);
+    const seen = { ...r, execution: { ...r.execution!, inDoubt: { ...r.execution!.inDoubt!, question: { askedAt: T0 + 650_000, kind: 'ambiguous' as const, candidates: [shown] } } } };
+    expect(decide(seen, T0 + 700_000, lateOne, facts()).write?.command).toBe('fail');
+  });
+
+  it('carried out: the decision joins the record\'s decisions and is announced', () => {
+    const step = decide(pending(SEND_AGAIN), T0 + 700_000, nothingThere, facts());
+    expect(step.write!.changes.execution!.decisions).toEqual([SEND_AGAIN]);
+    expect(step.events.map((e) => e.type)).toEqual(['execution.person_decided', 'execution.started']);
+  });
+});
 
 describe('decide: the execution of an approved request, row by row', () => {
   it.each(rows)('%s', (_name, record, obs, at, expected, f) => {
@@ -136,6 +180,80 @@ describe('decide: the execution of an approved request, row by row', () => {
     const tired = { ...record, execution: { ...record.execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } };
     const step = decide(tired, T0, { kind: 'checked', result: { ok: false, action: 'unreadable', message: 'timeout', exchangeMessages: '' } }, facts());
     expect(step.write?.command).toBe('fail');
+  });
+});
+
+describe('decide: a trade in doubt never fails on its own, and a person has a way out', () => {
+  /** Re-quoted after an unknown outcome: back in approved, its earlier order (key k1) perhaps still to appear. */
+  const requotedInDoubt = (): DeskRequest => ({ ...approved(trade), execution: { ...inDoubt(trade).execution!, inDoubt: null, unknownSince: null } });
+  const trades: [name: string, record: DeskRequest, obs: Observation][] = [
+    ['no quote to be had, retries used up', { ...requotedInDoubt(), execution: { ...requotedInDoubt().execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } }, { kind: 'quote_failed', retryable: true, message: 'timeout', exchangeMessages: '' }],
+    ['a new quote refused', requotedInDoubt(), { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: 'Insufficient balance' }],
+    ['the approvals no longer meet the policy', requotedInDoubt(), due],
+  ];
+  it.each(trades)('re-quoted after an unknown outcome, %s: back in doubt (looked for by its client_order_id), not failed', (name, record, obs) => {
+    const f = name.startsWith('the approvals') ? facts({ policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2', 'U_A3'], requiredApprovals: 3 }) }) : facts();
+    const step = decide(record, T0 + 200_000, obs, f);
+    expect(step.write?.command).toBe('outcome_unknown');
+    expect(step.effect.kind).toBe('look');
+    expect(step.write!.changes.execution!.inDoubt!.stoppedBecause).toEqual(expect.any(String));
+    expect(step.audit.map((a) => a.type)).toContain('execution.back_in_doubt');
+  });
+
+  it('back in doubt: looked for until the settle window closes, then a person is asked (never re-quoted)', () => {
+    const back = decide(requotedInDoubt(), T0 + 200_000, { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: '' }, facts());
+    const record = mustAdvance(requotedInDoubt(), 'outcome_unknown', T0 + 200_000, back.write!.changes);
+    const settleUntil = record.execution!.inDoubt!.settleUntil;
+    const early = decide(record, T0 + 300_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 300_000 }, facts());
+    expect(early.write?.command).toBeUndefined();
+    expect(early.write!.changes.execution!.inDoubt!.question).toBeNull();
+    const late = decide(record, settleUntil, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: settleUntil }, facts());
+    expect(late.write!.changes.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found', candidates: [] });
+    expect(late.events.map((e) => e.type)).toEqual(['execution.needs_person']);
+  });
+
+  it('refused as a duplicate client_order_id and never found: a person is asked once the settle window closed', () => {
+    const dup = inDoubt(trade, { outcome: 'duplicate' });
+    const settleUntil = dup.execution!.inDoubt!.settleUntil;
+    expect(decide(dup, settleUntil - 1, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: settleUntil - 1 }, facts()).write!.changes.execution!.inDoubt!.question).toBeNull();
+    expect(decide(dup, settleUntil, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: settleUntil }, facts()).write!.changes.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+  });
+
+  it('a resend refused after an unknown outcome (not as an unusable quote) is looked for, never failed; an unusable quote re-quotes with the same client_order_id', () => {
+    const resent = inDoubt(trade);
+    const resend: DeskRequest = mustAdvance(resent, 'execute', T0 + 20_000, { execution: { ...resent.execution!, attempts: [...resent.execution!.attempts, { key: 'k1', startedAt: T0 + 20_000, quote, outcome: 'in_flight', message: null, endedAt: null }], inDoubt: null, unknownSince: null, lease: { holder: ME, until: T0 + 40_000 } } });
+    const refused = decide(resend, T0 + 21_000, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Insufficient balance', quoteUnusable: false } }, facts());
+    expect(refused.write?.command).toBe('outcome_unknown');
+    const looked = decide(mustAdvance(resend, 'outcome_unknown', T0 + 21_000, refused.write!.changes), T0 + 30_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 30_000 }, facts());
+    expect(looked.write?.command).toBeUndefined();
+    const used = decide(resend, T0 + 21_000, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Quote has already been used', quoteUnusable: true } }, facts());
+    const after = mustAdvance(resend, 'outcome_unknown', T0 + 21_000, used.write!.changes);
+    const requoted = decide(after, T0 + 30_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 30_000 }, facts());
+    expect(requoted.write?.command).toBe('requote');
+    const ordered = decide(mustAdvance(after, 'requote', T0 + 30_000, requoted.write!.changes), T0 + 30_000, { kind: 'quoted', quote: { quoteId: 'q2', price: '65500', expiresAt: T0 + 120_000 }, reason: 'unusable' }, facts());
+    expect(ordered.effect).toMatchObject({ kind: 'send', key: 'k1' });
+  });
+
+  it('re-quoted beyond the limit while its earlier order is in doubt: the new approval round keeps its sends, so the next order reuses the client_order_id', () => {
+    const step = decide(requotedInDoubt(), T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts());
+    expect(step.write?.command).toBe('ask_reapproval');
+    const round = mustAdvance(requotedInDoubt(), 'ask_reapproval', T0, step.write!.changes);
+    expect(round.execution!.attempts.map((a) => a.key)).toEqual(['k1']);
+    const again = mustAdvance(round, 'approve_last', T0 + 1_000, { execution: newExecution(T0 + 1_000, round.execution) });
+    expect(orderKeyFor(again, () => 'fresh')).toBe('k1');
+    // Without a doubt the round starts clean, and the next order gets a new key.
+    const clean = mustAdvance(approved(trade), 'ask_reapproval', T0, decide(approved(trade), T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts()).write!.changes);
+    expect(clean.execution).toBeNull();
+  });
+
+  it('a person marks a trade as not placed: carried out on a fresh look that finds no order by its client_order_id; found, it is followed', () => {
+    const asked = { ...inDoubt(trade, { outcome: 'duplicate' }) };
+    const d = { ...MARK_NOT_SENT };
+    const waiting = { ...asked, execution: { ...asked.execution!, inDoubt: { ...asked.execution!.inDoubt!, question: { askedAt: T0 + 700_000, kind: 'not_found' as const, candidates: [] }, pendingDecision: d }, lease: { holder: ME, until: T0 + 710_000 } } };
+    const failed = decide(waiting, T0 + 700_000, nothingThere, facts());
+    expect(failed.write).toMatchObject({ command: 'fail', changes: { failure: { stage: 'reconcile' } } });
+    expect(failed.write!.changes.failure!.reason).toMatch(/^Marked as not placed by a person/);
+    expect(decide(waiting, T0 + 700_000, { kind: 'looked', look: { kind: 'found', exchangeId: 'o1' }, at: T0 + 700_000 }, facts()).write?.command).toBe('submitted');
   });
 });
 
@@ -215,9 +333,11 @@ describe('decide: the execution lease (one replica drives a request at a time)',
     expect(decide(live, T0 + 700_000, sendAgain, facts())).toEqual({ audit: [], events: [], effect: { kind: 'none' } });
     const dead = held(asked(inDoubt(withdrawal)), OTHER, T0 + 600_000);
     const step = decide(dead, T0 + 700_000, sendAgain, facts());
-    expect(step.write?.command).toBe('execute');
+    // Taken over to look first (the decision waits for that look), never to send.
+    expect(step.effect.kind).toBe('look');
+    expect(step.write?.changes.execution?.inDoubt?.pendingDecision?.action).toBe('send_again');
     expect(leaseWritten(step)).toEqual({ holder: ME, until: T0 + 700_000 + TTL });
-    expect(auditTypes(step)).toEqual(['lease.taken_over', 'execution.person_decided', 'execution.attempt', 'lease.claimed']);
+    expect(auditTypes(step)).toEqual(['lease.taken_over', 'execution.person_decided']);
   });
 
   it('whatever it observes, a replica never writes over or acts on a request another replica holds, and never sends on taking one over', () => {

@@ -7,7 +7,7 @@ import { resolveConfig } from '../../src/app/engine-config.js';
 import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decideLook, openInDoubt, type Look, type LookDecision } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { newExecution, newRequest, type Attempt, type Candidate, type DeskRequest } from '../../src/domain/record.js';
+import { newExecution, newRequest, type Attempt, type Candidate, type ExecutedRequest } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
 import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
@@ -20,12 +20,12 @@ const GAVE_UP = SEND + 10_000;
 const withdrawal = withdrawalSnapshot;
 const trade = tradeSnapshot({ quoteId: 'q1', price: '65000', expiresAt: SEND + 2_500 }, '70000');
 
-function inDoubtRecord(snapshot: Snapshot, attempt: Partial<Attempt> = {}, offset: number | null = null): DeskRequest {
+function inDoubtRecord(snapshot: Snapshot, attempt: Partial<Attempt> = {}, offset: number | null = null): ExecutedRequest {
   const base = newRequest({ id: 'R1', requester: 'U_REQ', snapshot, now: T0, policy });
   const quote = snapshot.kind === 'trade' ? snapshot.quote : null;
   const attempts: Attempt[] = [{ key: 'k1', startedAt: SEND, quote, outcome: 'unknown', message: 'timeout', endedAt: GAVE_UP, ...attempt }];
   const execution = { ...newExecution(T0), attempts, unknownSince: GAVE_UP, clockOffsetMs: offset };
-  const record: DeskRequest = { ...base, state: 'unknown', execution };
+  const record: ExecutedRequest = { ...base, state: 'unknown', execution };
   return { ...record, execution: { ...execution, inDoubt: openInDoubt(record, GAVE_UP, config, offset) } };
 }
 
@@ -45,7 +45,7 @@ describe('opening the doubt', () => {
 });
 
 describe('what a look decides', () => {
-  const rows: [string, DeskRequest, Look, number, LookDecision['kind'], Partial<LookDecision>?][] = [
+  const rows: [string, ExecutedRequest, Look, number, LookDecision['kind'], Partial<LookDecision>?][] = [
     ['found by key', inDoubtRecord(withdrawal), { kind: 'found', exchangeId: 'w1' }, GAVE_UP, 'adopt', { why: 'key' } as Partial<LookDecision>],
     ['found by our desk reference, the window still open: adopted at once', inDoubtRecord(withdrawal), { kind: 'found', exchangeId: 'w1', by: 'reference' }, GAVE_UP, 'adopt', { why: 'reference' } as Partial<LookDecision>],
     ['found by our desk reference long after the window (a very late commit)', inDoubtRecord(withdrawal), { kind: 'found', exchangeId: 'w1', by: 'reference' }, WINDOW_CLOSES + 3_600_000, 'adopt', { why: 'reference' } as Partial<LookDecision>],

@@ -74,7 +74,7 @@ describe('the new questions', () => {
   });
 
   it('the thread says which question it is', () => {
-    expect(JSON.stringify(threadPost({ type: 'needs_person', at: T, kind: 'unproven', candidates: 1, waitedMinutes: 10 }))).toContain('one made by hand just before');
-    expect(JSON.stringify(threadPost({ type: 'needs_person', at: T, kind: 'unreadable', candidates: 0, waitedMinutes: 10 }))).toContain('*Look again* or *Mark as not sent*');
+    expect(JSON.stringify(threadPost({ type: 'needs_person', at: T, kind: 'unproven', candidates: 1, waitedMinutes: 10, what: 'withdrawal' }))).toContain('one made by hand just before');
+    expect(JSON.stringify(threadPost({ type: 'needs_person', at: T, kind: 'unreadable', candidates: 0, waitedMinutes: 10, what: 'withdrawal' }))).toContain('*Look again* or *Mark as not sent*');
   });
 });

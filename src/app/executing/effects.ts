@@ -3,7 +3,7 @@
  * removal's claim), each turned into the next observation. Exchange errors become observations;
  * anything else is a bug and throws. The record was persisted before any of these runs.
  */
-import type { DeskRequest } from '../../domain/record.js';
+import type { DeskRequest, ExecutedRequest } from '../../domain/record.js';
 import type { TradeSnapshot } from '../../domain/request.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { checkBeforeExecution } from './checks.js';
@@ -13,7 +13,7 @@ import type { RequoteReason } from '../events.js';
 import { quoteHoldingKey } from './take-quote.js';
 import { send } from './send.js';
 import type { Effect, Observation } from './decide.js';
-import { openInDoubt } from './in-doubt.js';
+import { currentDoubt } from './in-doubt.js';
 import { lookOnExchange } from './search.js';
 
 /** KV key naming the request that removed a bank account (a removal has no exchange record to own). */
@@ -22,7 +22,7 @@ export function removalClaimKey(bankAccountId: number): string {
 }
 
 /** Performs `effect` for `record`; undefined when there is nothing to perform. */
-export async function perform(ctx: EngineContext, record: DeskRequest, effect: Effect): Promise<Observation | undefined> {
+export async function perform(ctx: EngineContext, record: ExecutedRequest, effect: Effect): Promise<Observation | undefined> {
   switch (effect.kind) {
     case 'none':
       return undefined;
@@ -34,8 +34,7 @@ export async function perform(ctx: EngineContext, record: DeskRequest, effect: E
       return { kind: 'answer', answer: await send(ctx, record, effect.key, effect.quote) };
     case 'look': {
       const at = ctx.clock.now();
-      const inDoubt = record.execution!.inDoubt ?? openInDoubt(record, record.execution!.unknownSince ?? at, ctx.config, record.execution!.clockOffsetMs);
-      return { kind: 'looked', look: await lookOnExchange(ctx, record, inDoubt), at };
+      return { kind: 'looked', look: await lookOnExchange(ctx, record, currentDoubt(record, at, ctx.config)), at };
     }
     case 'claim_removal':
       return claimRemoval(ctx, record);

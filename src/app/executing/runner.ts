@@ -11,7 +11,7 @@
  */
 import { canonicalJson } from '../../domain/canonical.js';
 import { errorText } from '../../domain/error-text.js';
-import { mustAdvance, type DeskRequest } from '../../domain/record.js';
+import { changeFields, isExecuted, mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
 import { WriteOutcomeUnknownError } from '../ports.js';
 import { pastDoubt, releaseTerms, withTerms } from './look-alikes.js';
@@ -32,8 +32,8 @@ export function execute(ctx: EngineContext, requestId: string): Promise<void> {
 
 /**
  * Like execute, for a caller that holds the request's lock. `first` is the first observation
- * (a person's decision); `persisted` hears of the first write, so a caller can answer a person
- * before the exchange call that follows it.
+ * (a person's decision); `persisted` hears of every write, so a caller can answer a person
+ * before the exchange call that follows one.
  */
 export async function executeHoldingLock(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }, persisted?: (record: DeskRequest) => void): Promise<void> {
   const record = await ctx.requests.get(requestId);
@@ -51,8 +51,8 @@ async function runSteps(ctx: EngineContext, requestId: string, first: Observatio
     const decided = decide(record, ctx.clock.now(), observation, factsFor(ctx, record));
     const saved = await persist(ctx, record, decided);
     if (saved === undefined) return;
-    // A first step that wrote nothing decided nothing (a request another replica holds, say).
-    if (step === 0 && decided.write !== undefined) persisted?.(saved);
+    // A step that wrote nothing decided nothing (a request another replica holds, say).
+    if (decided.write !== undefined) persisted?.(saved);
     if (saved.state === 'submitted' && record.state !== 'submitted') await follow(ctx, saved, observation);
     // Out of doubt for good: a twin may take the terms now (a crash before this leaves a stale claim, cleared by the next claimer).
     if (pastDoubt(saved) && !pastDoubt(record)) await releaseTerms(ctx, saved);
@@ -90,8 +90,11 @@ const LOST = Symbol('lease lost');
  * unknown-outcome path's of whoever takes it over.
  */
 async function performUnderLease(ctx: EngineContext, record: DeskRequest, effect: Effect): Promise<Observation | undefined | typeof LOST> {
-  const lease = record.execution?.lease ?? null;
-  if (effect.kind === 'none' || lease === null || lease.holder !== ctx.replica) return perform(ctx, record, effect);
+  if (effect.kind === 'none') return undefined;
+  // decide asks for an effect only of a request it executes: approved or past it, its execution there.
+  if (!isExecuted(record)) throw new Error(`request ${record.id}: effect ${effect.kind} asked of a ${record.state} request`);
+  const lease = record.execution.lease;
+  if (lease === null || lease.holder !== ctx.replica) return perform(ctx, record, effect);
   const keeper = keepLease(ctx, record.id, lease);
   let next: Observation | undefined;
   try {
@@ -140,7 +143,7 @@ async function write(ctx: EngineContext, record: DeskRequest, step: Step): Promi
   try {
     return await ctx.requests.mutate<DeskRequest | undefined>(record.id, (current) => {
       if (current === undefined || current.updatedAt !== record.updatedAt || current.state !== record.state || !sameLease(current, record)) return { result: undefined };
-      const next = command === undefined ? { ...current, ...changes, updatedAt: now } : mustAdvance(current, command, now, changes);
+      const next = command === undefined ? changeFields(current, now, changes) : mustAdvance(current, command, now, changes);
       intended = next;
       // What must reach Slack is written with the change itself: a crash cannot keep one without the other.
       return { next, result: next, outbox: step.events.map((event) => stamp(ctx, next, event)) };

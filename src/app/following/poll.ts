@@ -9,7 +9,7 @@
  * compared against them: a change is reported once and never twice, also across restarts (a
  * crash between the two drops that notice; see events.ts).
  */
-import { mustAdvance, type DeskRequest, type RecordChanges } from '../../domain/record.js';
+import { isExecuted, mustAdvance, type DeskRequest, type ExecutedRequest, type RecordChanges } from '../../domain/record.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { audit, emit, EXCHANGE, persistStep, SYSTEM, type EngineContext } from '../context.js';
 import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-changes.js';
@@ -30,11 +30,11 @@ export interface PollSummary {
 /** One polling cycle over the live records. */
 export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]): Promise<PollSummary> {
   const summary: PollSummary = { polled: 0, calls: 0, changed: 0, stopped: 0 };
-  const followed = live.filter((r) => r.state === 'submitted' && r.pollingStoppedAt === null && r.execution?.exchangeId);
+  const followed = live.filter((r): r is ExecutedRequest => isExecuted(r) && r.state === 'submitted' && r.pollingStoppedAt === null && r.execution.exchangeId !== null);
   const now = ctx.clock.now();
-  const active: DeskRequest[] = [];
+  const active: ExecutedRequest[] = [];
   for (const request of followed) {
-    if (now - (request.execution!.submittedAt ?? now) > ctx.config.poll.maxAgeMs) summary.stopped += (await stopPolling(ctx, request)) ? 1 : 0;
+    if (now - (request.execution.submittedAt ?? now) > ctx.config.poll.maxAgeMs) summary.stopped += (await stopPolling(ctx, request)) ? 1 : 0;
     else active.push(request);
   }
   // The kind that goes first changes every cycle, so a large sweep of one kind cannot starve another.
@@ -50,7 +50,7 @@ export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]):
  * cannot reach (so they never starve), then the list walk: the one under way, or a new one for
  * what is due and was not read yet.
  */
-async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: DeskRequest[], summary: PollSummary): Promise<void> {
+async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRequest[], summary: PollSummary): Promise<void> {
   const now = ctx.clock.now();
   const isDue = (r: DeskRequest) => (ctx.schedules.poll.get(r.id)?.nextAt ?? 0) <= now;
   const single = (r: DeskRequest) => kind !== 'fiat_withdrawal' && ctx.schedules.poll.get(r.id)?.single === true;
@@ -58,7 +58,7 @@ async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: DeskReques
   for (const request of ofKind.filter((r) => isDue(r) && single(r)).slice(0, ctx.config.poll.singleReadsPerCycle)) {
     if (await readOne(ctx, request, summary)) read.add(request.id);
   }
-  const byExchangeId = new Map(ofKind.map((r) => [r.execution!.exchangeId!, r]));
+  const byExchangeId = new Map(ofKind.map((r) => [r.execution.exchangeId!, r]));
   let walking: Sweep | undefined;
   const onView = async (view: RemoteView) => {
     const request = byExchangeId.get(view.exchangeId);
@@ -135,10 +135,10 @@ function markSingle(ctx: EngineContext, requestId: string): void {
 }
 
 /** A single read if the budget allows (else it stays due for the next cycle). True when read. */
-async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSummary): Promise<boolean> {
+async function readOne(ctx: EngineContext, request: ExecutedRequest, summary: PollSummary): Promise<boolean> {
   if (!ctx.pollBudget.tryTake()) return false;
   summary.calls++;
-  const id = request.execution!.exchangeId!;
+  const id = request.execution.exchangeId!;
   try {
     const view = request.kind === 'trade' ? await ctx.exchange.order(id) : await ctx.exchange.cryptoWithdrawal(id);
     await applyAndReschedule(ctx, request, view, summary);
@@ -215,12 +215,12 @@ async function report(ctx: EngineContext, { request, changed, final }: Applied):
   }
 }
 
-async function stopPolling(ctx: EngineContext, request: DeskRequest): Promise<boolean> {
+async function stopPolling(ctx: EngineContext, request: ExecutedRequest): Promise<boolean> {
   const now = ctx.clock.now();
   const stopped = await persistStep(ctx, request.id, ['submitted'], 'status_changed', () => ({ pollingStoppedAt: now }));
   if (stopped === undefined) return false;
   ctx.schedules.poll.delete(request.id);
-  await audit(ctx, 'polling.stopped', SYSTEM, request.id, { submittedAt: request.execution!.submittedAt, lastStatus: request.remote?.status ?? null });
+  await audit(ctx, 'polling.stopped', SYSTEM, request.id, { submittedAt: request.execution.submittedAt, lastStatus: request.remote?.status ?? null });
   emit(ctx, stopped, { type: 'polling.stopped', status: stopped.remote?.status ?? null });
   return true;
 }

@@ -33,8 +33,10 @@ export type ThreadEvent =
   | { type: 'reconciled'; at: number; found: boolean; exchangeId: string | null }
   | { type: 'resending'; at: number; attempt: number; what: ExecutedThing }
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
-  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous' | 'unproven' | 'unreadable'; candidates: number; waitedMinutes: number }
+  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous' | 'unproven' | 'unreadable'; candidates: number; waitedMinutes: number; what: ExecutedThing }
   | { type: 'person_decided'; at: number; line: string }
+  /** A person's decision the fresh look made for it did not allow (the line says what appeared). */
+  | { type: 'decision_withheld'; at: number; line: string }
   | { type: 'polling_stopped'; at: number; status: string | null };
 
 /** What was sent, for the sentences that differ by what the exchange does with a repeat. */
@@ -80,6 +82,7 @@ function threadText(e: ThreadEvent): string {
     case 'needs_person':
       return needsPersonText(e);
     case 'person_decided':
+    case 'decision_withheld':
       return e.line;
     case 'polling_stopped':
       return `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
@@ -87,6 +90,9 @@ function threadText(e: ThreadEvent): string {
 }
 
 function needsPersonText(e: Extract<ThreadEvent, { type: 'needs_person' }>): string {
+  if (e.what === 'order') {
+    return `:raising_hand: No order with this request's client order id has appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again* or *Mark as not placed*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`;
+  }
   switch (e.kind) {
     case 'not_found':
       return `:raising_hand: The withdrawal has not appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again*, *Send again…* or *Mark as not sent*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`;
@@ -149,6 +155,8 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
       return { text: 'Outcome unknown: an approver must decide', tone: 'warning', at: e.at };
     case 'person_decided':
       return { text: 'An approver decided', tone: 'progress', at: e.at };
+    case 'decision_withheld':
+      return { text: 'Decision not carried out: look at the thread', tone: 'warning', at: e.at };
     case 'polling_stopped':
       return { text: `Status no longer followed (last: ${e.status ?? 'unknown'})`, tone: 'warning', at: e.at };
   }
