@@ -359,3 +359,44 @@ describe('decide: the execution lease (one replica drives a request at a time)',
     }
   });
 });
+
+describe('decide: a withdrawal known by its desk reference, a look-alike never taken for it (issue 20, sections 1, 3, 5)', () => {
+  const looked = (look: Extract<Observation, { kind: 'looked' }>['look'], at: number): Observation => ({ kind: 'looked', look, at });
+  const handMade = { exchangeId: 'w-hand', createdAt: T0 - 3_000, amount: '0.05', status: 'pending', requestId: null, destination: 'Cold' };
+
+  it('found by its reference while the window is open: submitted at once, audited as matched by the reference', () => {
+    const step = decide(inDoubt(withdrawal), T0 + 25_000, looked({ kind: 'found', exchangeId: 'w1', by: 'reference' }, T0 + 25_000), facts());
+    expect(step.write?.command).toBe('submitted');
+    expect(step.audit[0]).toMatchObject({ type: 'execution.reconciled', data: { outcome: 'submitted', exchangeId: 'w1', matchedBy: 'reference' } });
+  });
+
+  it('found by its reference an hour after a person was asked: submitted, the question gone', () => {
+    const at = T0 + 3_600_000;
+    const step = decide(asked(inDoubt(withdrawal)), at, looked({ kind: 'found', exchangeId: 'w1', by: 'reference' }, at), facts());
+    expect(step.write?.command).toBe('submitted');
+    expect(step.write?.changes.execution?.inDoubt).toBeNull();
+  });
+
+  it('one look-alike without a note made 3 s before our send: a person is asked ("unproven"), nothing adopted, nothing sent', () => {
+    const step = decide(inDoubt(withdrawal), T0 + 10_000, looked({ kind: 'candidates', candidates: [handMade] }, T0 + 10_000), facts());
+    expect(step.write?.command ?? null).toBeNull();
+    expect(step.effect.kind).toBe('none');
+    expect(step.audit).toEqual([expect.objectContaining({ type: 'execution.needs_person', data: expect.objectContaining({ kind: 'unproven', candidates: [{ exchangeId: 'w-hand', createdAt: T0 - 3_000, status: 'pending' }] }) })]);
+    expect(step.events).toEqual([expect.objectContaining({ type: 'execution.needs_person', question: expect.objectContaining({ kind: 'unproven' }) })]);
+  });
+
+  it('the exchange still unreadable past the settle window: a person is asked ("unreadable"), never "not found", nothing sent', () => {
+    const at = T0 + 700_000;
+    const step = decide(inDoubt(withdrawal), at, looked({ kind: 'inconclusive', message: 'The exchange lists more than 2,000 records', cut: true }, at), facts());
+    expect(step.effect.kind).toBe('none');
+    expect(step.write?.changes.execution?.inDoubt?.question).toMatchObject({ kind: 'unreadable', candidates: [], message: 'The exchange lists more than 2,000 records' });
+  });
+
+  it('a person says the unproven look-alike is ours after checking: submitted with it', () => {
+    const r = inDoubt(withdrawal);
+    const question = { askedAt: T0 + 10_000, kind: 'unproven' as const, candidates: [handMade] };
+    const withQuestion: DeskRequest = { ...r, execution: { ...r.execution!, inDoubt: { ...r.execution!.inDoubt!, question } } };
+    const step = decide(withQuestion, T0 + 20_000, { kind: 'person', decision: { by: 'U_A1', at: T0 + 20_000, action: 'choose', exchangeId: 'w-hand', checked: 'Sam made none; this is ours.' } }, facts());
+    expect(step.write?.command).toBe('submitted');
+  });
+});
