@@ -156,6 +156,20 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     expect(now.execution!.exchangeId).not.toBe(stranger);
   });
 
+  it('two withdrawals carrying our reference (paid twice): neither is taken on its own, a person sees both', async () => {
+    const { world, r } = await lostAfterASeed();
+    world.clock.advance(20_000);
+    const first = oursLate(world, r, world.clock.now());
+    world.clock.advance(1_000);
+    const second = oursLate(world, r, world.clock.now());
+    await world.advanceAndTick(15_000);
+    const now = await world.record(r.id);
+    expect(now.state).toBe('unknown');
+    expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'ambiguous' });
+    expect(now.execution!.inDoubt!.question!.candidates.map((c) => c.exchangeId).sort()).toEqual([first, second].sort());
+    expect(world.logs.some((l) => l.level === 'error' && /more than one withdrawal on the exchange carries/.test(l.message))).toBe(true);
+  });
+
   it('an exchange that drops notes, ours committed late and a look-alike after our send: both are shown, an approver says which; the stranger cancelling changes nothing', async () => {
     const { world, r } = await lostAfterASeed();
     world.exchange.keepNotes = false;

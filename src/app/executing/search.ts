@@ -53,14 +53,12 @@ async function search(ctx: EngineContext, request: DeskRequest, inDoubt: InDoubt
       const closed = ctx.clock.now() >= inDoubt.settleUntil;
       const items = await collect(ctx.exchange.cryptoWithdrawals({ from: inDoubt.window.from, ...(closed ? {} : { to: inDoubt.window.to }) }, limit));
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      const whose = marked(request, ctx, items.filter((w) => matchesCrypto(w, s) && !owned.has(w.exchangeId)));
-      return whose.ours ?? candidates(whose.byTerms.map((w) => cryptoCandidate(w, s)), inDoubt);
+      return marked(request, ctx, inDoubt, items.filter((w) => matchesCrypto(w, s) && !owned.has(w.exchangeId)), (w) => cryptoCandidate(w, s));
     }
     case 'fiat_withdrawal': {
       const items = await collect(untilOlderThan(ctx.exchange.fiatWithdrawals(limit), inDoubt.window.from, (f) => f.createdAt));
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      const whose = marked(request, ctx, items.filter((f) => matchesFiat(f, s, inDoubt) && !owned.has(f.exchangeId)));
-      return whose.ours ?? candidates(whose.byTerms.map((f) => fiatCandidate(f, s, inDoubt)), inDoubt);
+      return marked(request, ctx, inDoubt, items.filter((f) => matchesFiat(f, s, inDoubt) && !owned.has(f.exchangeId)), (f) => fiatCandidate(f, s, inDoubt));
     }
     case 'bank_account_removal': {
       const account = await findFirst(ctx.exchange.bankAccounts(undefined, limit), (b) => b.id === s.bankAccount.id);
@@ -82,12 +80,21 @@ function candidates(list: Candidate[], inDoubt: InDoubt): Look {
   return { kind: 'candidates', candidates: inside, ...(late.length > 0 ? { late } : {}) };
 }
 
-/** Records on the request's terms, sorted by their marks: ours (the first, by its reference or key), or those only terms and time can judge. */
-function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(request: DeskRequest, ctx: EngineContext, items: T[]): { ours: Look | undefined; byTerms: T[] } {
+/**
+ * Records on the request's terms, judged by their marks: ours (by reference or key) is found; two
+ * of ours (a late first attempt beside a later one: paid twice) go to a person with their times;
+ * without ours, those only terms and time can judge are the candidates.
+ */
+function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(request: DeskRequest, ctx: EngineContext, inDoubt: InDoubt, items: T[], candidate: (item: T) => Candidate): Look {
   const whose = (item: T): Attribution => attribute(request, item, ctx.config);
-  const mine = items.find((item) => whose(item) === 'ours');
-  const by = mine === undefined ? undefined : mine.requestId !== null ? ('key' as const) : ('reference' as const);
-  return { ours: mine === undefined ? undefined : { kind: 'found', exchangeId: mine.exchangeId, by: by! }, byTerms: items.filter((item) => whose(item) === 'by_terms') };
+  const ours = items.filter((item) => whose(item) === 'ours');
+  if (ours.length > 1) {
+    ctx.logger.error('more than one withdrawal on the exchange carries this request\'s mark: a person must look', { requestId: request.id, exchangeIds: ours.map((o) => o.exchangeId) });
+    return { kind: 'candidates', candidates: ours.map(candidate) };
+  }
+  const mine = ours[0];
+  if (mine !== undefined) return { kind: 'found', exchangeId: mine.exchangeId, by: mine.requestId !== null ? 'key' : 'reference' };
+  return candidates(items.filter((item) => whose(item) === 'by_terms').map(candidate), inDoubt);
 }
 
 function matchesCrypto(w: ListedCryptoWithdrawal, s: CryptoWithdrawalSnapshot): boolean {
