@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/app/engine-config.js';
 import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decide, type Facts, type Observation, type Step } from '../../src/app/executing/decide.js';
+import type { CheckFacts, ExchangeFailure } from '../../src/app/executing/observations.js';
+import type { CurrencyEntry, SavedAddress } from '../../src/ports/exchange-port.js';
 import { openInDoubt } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { mustAdvance, newExecution, newRequest, orderKeyFor, type Attempt, type DeskRequest, type PersonDecisionRecord } from '../../src/domain/record.js';
@@ -57,6 +59,15 @@ const pending = (d: PersonDecisionRecord): DeskRequest => {
 const nothingThere: Observation = { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 700_000 };
 const lateOne: Observation = { kind: 'looked', look: { kind: 'candidates', candidates: [], late: [{ exchangeId: 'w9', createdAt: T0 + 640_000, amount: '100', status: 'pending', requestId: null, destination: 'x' }] }, at: T0 + 700_000 };
 
+/** What the exchange shows for `withdrawal` just before it is sent: everything as approved. */
+const ENTRY: CurrencyEntry = { id: 101, asset: 'BTC', network: 'Bitcoin', networkId: null, withdrawalFee: '0.0001', minimumWithdrawal: '0.001', precision: 8 };
+const ADDRESS: SavedAddress = { id: 'a1', label: 'Cold', address: 'bc1q', addressTag: null, verified: true, networkIds: [], status: 'verified', cooldownUntil: null };
+const checkedWith = (over: Partial<Extract<CheckFacts, { kind: 'crypto_withdrawal' }>>): Observation => ({ kind: 'checked', found: { kind: 'read', facts: { kind: 'crypto_withdrawal', entry: ENTRY, address: ADDRESS, available: '1', ...over } } });
+const TIMEOUT: ExchangeFailure = { kind: 'timeout', refusal: undefined, status: undefined, outcomeUnknown: true, message: 'timeout', exchangeMessages: '' };
+const refusal = (message: string, reading?: ExchangeFailure['refusal']): ExchangeFailure => ({ kind: 'unprocessable', refusal: reading, status: 422, outcomeUnknown: false, message, exchangeMessages: message });
+const refusedWith = (message: string, reading?: ExchangeFailure['refusal']): Observation => ({ kind: 'answer', answer: { kind: 'error', failure: refusal(message, reading) } });
+const noAnswer: Observation = { kind: 'answer', answer: { kind: 'error', failure: TIMEOUT } };
+
 type Row = [name: string, record: DeskRequest, obs: Observation, at: number, expected: { command?: string | null; effect: Step['effect']['kind']; sends?: boolean }, f?: Partial<Facts>];
 const due: Observation = { kind: 'due' };
 
@@ -65,24 +76,30 @@ const rows: Row[] = [
   ['approved withdrawal, a read failed earlier: wait for its retry time', { ...approved(withdrawal), execution: { ...approved(withdrawal).execution!, retry: { nextAt: T0 + 30_000, failures: 1 } } }, due, T0, { command: null, effect: 'none' }],
   ['approved withdrawal in a cooldown: wait for it', { ...approved(withdrawal), execution: { ...approved(withdrawal).execution!, scheduledAt: T0 + 60_000 } }, due, T0, { command: null, effect: 'none' }],
   ['the policy changed since the approvals: fail, send nothing', approved(withdrawal), due, T0, { command: 'fail', effect: 'none' }, { policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2', 'U_A3'], requiredApprovals: 3 }) }],
-  ['checks pass: persist executing with a new key, then send', approved(withdrawal), { kind: 'checked', result: { ok: true, twinInDoubt: null } }, T0, { command: 'execute', effect: 'send', sends: true }],
-  ['checks pass but a look-alike is in doubt: wait', approved(withdrawal), { kind: 'checked', result: { ok: true, twinInDoubt: 'R2' } }, T0, { command: 'schedule', effect: 'none' }],
-  ['checks fail: fail with the reason', approved(withdrawal), { kind: 'checked', result: { ok: false, action: 'fail', reason: 'Fee rose' } }, T0, { command: 'fail', effect: 'none' }],
-  ['destination cooling down: schedule', approved(withdrawal), { kind: 'checked', result: { ok: false, action: 'schedule', at: T0 + 3_600_000, reason: 'cooldown' } }, T0, { command: 'schedule', effect: 'none' }],
-  ['checks unreadable: try later', approved(withdrawal), { kind: 'checked', result: { ok: false, action: 'unreadable', message: 'timeout', exchangeMessages: '' } }, T0, { command: 'schedule', effect: 'none' }],
+  ['checks pass: persist executing with a new key, then send', approved(withdrawal), checkedWith({}), T0, { command: 'execute', effect: 'send', sends: true }],
+  ['checks pass but a look-alike is in doubt: wait', approved(withdrawal), { kind: 'checked', found: { kind: 'twin_in_doubt', twin: 'R2' } }, T0, { command: 'schedule', effect: 'none' }],
+  ['checks fail: fail with the reason', approved(withdrawal), checkedWith({ entry: { ...ENTRY, withdrawalFee: '0.0002' } }), T0, { command: 'fail', effect: 'none' }],
+  ['destination cooling down: schedule', approved(withdrawal), checkedWith({ address: { ...ADDRESS, cooldownUntil: T0 + 3_600_000 } }), T0, { command: 'schedule', effect: 'none' }],
+  ['checks: the balance no longer covers amount plus fee: fail, send nothing', approved(withdrawal), checkedWith({ available: '0.05' }), T0, { command: 'fail', effect: 'none' }],
+  ['checks: the destination now points elsewhere: fail', approved(withdrawal), checkedWith({ address: { ...ADDRESS, address: 'bc1other' } }), T0, { command: 'fail', effect: 'none' }],
+  ['checks: the destination is gone from the address book: fail', approved(withdrawal), checkedWith({ address: undefined }), T0, { command: 'fail', effect: 'none' }],
+  ['checks: the destination is no longer verified: fail', approved(withdrawal), checkedWith({ address: { ...ADDRESS, verified: false, status: 'pending' } }), T0, { command: 'fail', effect: 'none' }],
+  ['a removal whose account is gone before it is sent: fail', approved(removal), { kind: 'checked', found: { kind: 'read', facts: { kind: 'bank_account_removal', account: undefined } } }, T0, { command: 'fail', effect: 'none' }],
+  ['a 429 or an unreadable 2xx to a send: unknown, look (never "refused")', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'error', failure: { ...refusal('slow down'), kind: 'rate_limited', status: 429 } } }, T0, { command: 'outcome_unknown', effect: 'look' }],
+  ['checks unreadable: try later', approved(withdrawal), { kind: 'checked', found: { kind: 'unreadable', failure: TIMEOUT } }, T0, { command: 'schedule', effect: 'none' }],
   ['approved trade, its quote alive and within the limit: order on it', approved(trade), due, T0, { command: 'execute', effect: 'send', sends: true }],
   ['approved trade, its quote inside the safety margin: quote again first', approved(trade), due, quote.expiresAt - 100, { command: null, effect: 'quote' }],
   ['approved trade, a newer quote superseded it: quote again first', approved(trade), due, T0, { command: null, effect: 'quote' }, { quoteSuperseded: true }],
   ['re-quoted within the limit: order', approved(trade), { kind: 'quoted', quote: { quoteId: 'q2', price: '65500', expiresAt: T0 + 120_000 }, reason: 'expired' }, T0, { command: 'execute', effect: 'send', sends: true }],
   ['re-quoted beyond the limit: a new approval round, nothing ordered', approved(trade), { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, T0, { command: 'ask_reapproval', effect: 'none' }],
-  ['quote refused: fail', approved(trade), { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: 'Insufficient balance' }, T0, { command: 'fail', effect: 'none' }],
-  ['quote unanswered: try later', approved(trade), { kind: 'quote_failed', retryable: true, message: 'timeout', exchangeMessages: '' }, T0, { command: 'schedule', effect: 'none' }],
+  ['quote refused: fail', approved(trade), { kind: 'quote_failed', failure: refusal('Insufficient balance') }, T0, { command: 'fail', effect: 'none' }],
+  ['quote unanswered: try later', approved(trade), { kind: 'quote_failed', failure: TIMEOUT }, T0, { command: 'schedule', effect: 'none' }],
   ['2xx: submitted, followed by polling', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'submitted', exchangeId: 'w1', view: undefined } }, T0, { command: 'submitted', effect: 'none' }],
-  ['4xx: failed with the exchange message', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Insufficient funds', quoteUnusable: false } }, T0, { command: 'fail', effect: 'none' }],
-  ['order refused for an unusable quote: back to approved to re-quote', inFlight(trade), { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Quote has expired', quoteUnusable: true } }, T0, { command: 'requote', effect: 'none' }],
-  ['a resend refused after an unknown outcome: maybe "already done", look first', inFlight(withdrawal, {}, T0 - 1), { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Insufficient funds', quoteUnusable: false } }, T0, { command: 'outcome_unknown', effect: 'look' }],
-  ['timeout, dropped connection, 5xx: unknown, look on the exchange', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'unknown', message: 'timeout', duplicate: false } }, T0, { command: 'outcome_unknown', effect: 'look' }],
-  ['order refused as a duplicate client_order_id: it exists, find it', inFlight(trade), { kind: 'answer', answer: { kind: 'unknown', message: 'duplicate', duplicate: true } }, T0, { command: 'outcome_unknown', effect: 'look' }],
+  ['4xx: failed with the exchange message', inFlight(withdrawal), refusedWith('Insufficient funds'), T0, { command: 'fail', effect: 'none' }],
+  ['order refused for an unusable quote: back to approved to re-quote', inFlight(trade), refusedWith('Quote has expired', 'quote_unusable'), T0, { command: 'requote', effect: 'none' }],
+  ['a resend refused after an unknown outcome: maybe "already done", look first', inFlight(withdrawal, {}, T0 - 1), refusedWith('Insufficient funds'), T0, { command: 'outcome_unknown', effect: 'look' }],
+  ['timeout, dropped connection, 5xx: unknown, look on the exchange', inFlight(withdrawal), noAnswer, T0, { command: 'outcome_unknown', effect: 'look' }],
+  ['order refused as a duplicate client_order_id: it exists, find it', inFlight(trade), refusedWith('duplicate', 'duplicate_client_order_id'), T0, { command: 'outcome_unknown', effect: 'look' }],
   ['executing on start: the process stopped mid-call, unknown', inFlight(withdrawal), due, T0 + 60_000, { command: 'outcome_unknown', effect: 'look' }],
   ['a removal answered 204: claim it, then completed', inFlight(removal), { kind: 'answer', answer: { kind: 'completed' } }, T0, { command: null, effect: 'claim_removal' }],
   ['a removal claimed by this request: completed', inFlight(removal), { kind: 'claimed', by: 'R1' }, T0, { command: 'complete', effect: 'none' }],
@@ -171,14 +188,14 @@ describe('decide: the execution of an approved request, row by row', () => {
   it('re-quotes are bounded: past the bound the trade fails instead of quoting again', () => {
     const record = inFlight(trade);
     const exhausted = { ...record, execution: { ...record.execution!, unusableRequotes: config.maxUnusableRequotes } };
-    const step = decide(exhausted, T0, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Quote has expired', quoteUnusable: true } }, facts());
+    const step = decide(exhausted, T0, refusedWith('Quote has expired', 'quote_unusable'), facts());
     expect(step.write?.command).toBe('fail');
   });
 
   it('checks unreadable too many times in a row: fail', () => {
     const record = approved(withdrawal);
     const tired = { ...record, execution: { ...record.execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } };
-    const step = decide(tired, T0, { kind: 'checked', result: { ok: false, action: 'unreadable', message: 'timeout', exchangeMessages: '' } }, facts());
+    const step = decide(tired, T0, { kind: 'checked', found: { kind: 'unreadable', failure: TIMEOUT } }, facts());
     expect(step.write?.command).toBe('fail');
   });
 });
@@ -187,8 +204,8 @@ describe('decide: a trade in doubt never fails on its own, and a person has a wa
   /** Re-quoted after an unknown outcome: back in approved, its earlier order (key k1) perhaps still to appear. */
   const requotedInDoubt = (): DeskRequest => ({ ...approved(trade), execution: { ...inDoubt(trade).execution!, inDoubt: null, unknownSince: null } });
   const trades: [name: string, record: DeskRequest, obs: Observation][] = [
-    ['no quote to be had, retries used up', { ...requotedInDoubt(), execution: { ...requotedInDoubt().execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } }, { kind: 'quote_failed', retryable: true, message: 'timeout', exchangeMessages: '' }],
-    ['a new quote refused', requotedInDoubt(), { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: 'Insufficient balance' }],
+    ['no quote to be had, retries used up', { ...requotedInDoubt(), execution: { ...requotedInDoubt().execution!, retry: { nextAt: T0, failures: config.maxCheckFailures - 1 } } }, { kind: 'quote_failed', failure: TIMEOUT }],
+    ['a new quote refused', requotedInDoubt(), { kind: 'quote_failed', failure: refusal('Insufficient balance') }],
     ['the approvals no longer meet the policy', requotedInDoubt(), due],
   ];
   it.each(trades)('re-quoted after an unknown outcome, %s: back in doubt (looked for by its client_order_id), not failed', (name, record, obs) => {
@@ -201,7 +218,7 @@ describe('decide: a trade in doubt never fails on its own, and a person has a wa
   });
 
   it('back in doubt: looked for until the settle window closes, then a person is asked (never re-quoted)', () => {
-    const back = decide(requotedInDoubt(), T0 + 200_000, { kind: 'quote_failed', retryable: false, message: 'Insufficient balance', exchangeMessages: '' }, facts());
+    const back = decide(requotedInDoubt(), T0 + 200_000, { kind: 'quote_failed', failure: refusal('Insufficient balance') }, facts());
     const record = mustAdvance(requotedInDoubt(), 'outcome_unknown', T0 + 200_000, back.write!.changes);
     const settleUntil = record.execution!.inDoubt!.settleUntil;
     const early = decide(record, T0 + 300_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 300_000 }, facts());
@@ -222,11 +239,11 @@ describe('decide: a trade in doubt never fails on its own, and a person has a wa
   it('a resend refused after an unknown outcome (not as an unusable quote) is looked for, never failed; an unusable quote re-quotes with the same client_order_id', () => {
     const resent = inDoubt(trade);
     const resend: DeskRequest = mustAdvance(resent, 'execute', T0 + 20_000, { execution: { ...resent.execution!, attempts: [...resent.execution!.attempts, { key: 'k1', startedAt: T0 + 20_000, quote, outcome: 'in_flight', message: null, endedAt: null }], inDoubt: null, unknownSince: null, lease: { holder: ME, until: T0 + 40_000 } } });
-    const refused = decide(resend, T0 + 21_000, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Insufficient balance', quoteUnusable: false } }, facts());
+    const refused = decide(resend, T0 + 21_000, refusedWith('Insufficient balance'), facts());
     expect(refused.write?.command).toBe('outcome_unknown');
     const looked = decide(mustAdvance(resend, 'outcome_unknown', T0 + 21_000, refused.write!.changes), T0 + 30_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 30_000 }, facts());
     expect(looked.write?.command).toBeUndefined();
-    const used = decide(resend, T0 + 21_000, { kind: 'answer', answer: { kind: 'refused', status: 422, message: 'Quote has already been used', quoteUnusable: true } }, facts());
+    const used = decide(resend, T0 + 21_000, refusedWith('Quote has already been used', 'quote_unusable'), facts());
     const after = mustAdvance(resend, 'outcome_unknown', T0 + 21_000, used.write!.changes);
     const requoted = decide(after, T0 + 30_000, { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 30_000 }, facts());
     expect(requoted.write?.command).toBe('requote');
@@ -263,7 +280,7 @@ describe('decide: the execution lease (one replica drives a request at a time)',
   const held = (r: DeskRequest, holder: string | null, until = T0 + TTL): DeskRequest => ({ ...r, execution: { ...r.execution!, lease: holder === null ? null : { holder, until } } });
   const leaseWritten = (step: Step) => step.write?.changes.execution?.lease;
   const auditTypes = (step: Step) => step.audit.map((a) => a.type);
-  const checked: Observation = { kind: 'checked', result: { ok: true, twinInDoubt: null } };
+  const checked: Observation = checkedWith({});
   const lookedNothing = (at: number): Observation => ({ kind: 'looked', look: { kind: 'candidates', candidates: [] }, at });
 
   it('the write that moves a request to executing claims the lease for this replica, before the send; the send is audited with it', () => {
@@ -278,7 +295,7 @@ describe('decide: the execution lease (one replica drives a request at a time)',
     const submitted = decide(inFlight(withdrawal), T0 + 3_000, { kind: 'answer', answer: { kind: 'submitted', exchangeId: 'w1', view: undefined } }, facts());
     expect(submitted.write?.command).toBe('submitted');
     expect(leaseWritten(submitted)).toBeNull();
-    const unknown = decide(inFlight(withdrawal), T0 + 3_000, { kind: 'answer', answer: { kind: 'unknown', message: 'timeout', duplicate: false } }, facts());
+    const unknown = decide(inFlight(withdrawal), T0 + 3_000, noAnswer, facts());
     expect(unknown).toMatchObject({ write: { command: 'outcome_unknown' }, effect: { kind: 'look' } });
     expect(leaseWritten(unknown)).toEqual({ holder: ME, until: T0 + 3_000 + TTL });
     expect(auditTypes(unknown)).not.toContain('lease.claimed');

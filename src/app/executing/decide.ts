@@ -26,32 +26,17 @@ import type { Command } from '../../domain/state-machine.js';
 import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EventInput, RequoteReason } from '../events.js';
-import type { RemoteView } from '../following/remote-changes.js';
+import { judgeChecks } from './checks.js';
+import type { Answer, CheckFound, ExchangeFailure } from './observations.js';
 import { currentDoubt, decideLook, openInDoubt, type Look } from './in-doubt.js';
 import { leaseFor, leaseStanding, type LeaseStanding } from './lease.js';
 
-/** What a check of the exchange before a withdrawal found. */
-export type CheckResult =
-  | { ok: true; twinInDoubt: string | null }
-  | { ok: false; action: 'fail'; reason: string }
-  | { ok: false; action: 'schedule'; at: number; reason: string }
-  | { ok: false; action: 'unreadable'; message: string; exchangeMessages: string };
-
-/** What the exchange answered to a money-moving call. */
-export type Answer =
-  | { kind: 'submitted'; exchangeId: string; view: RemoteView | undefined }
-  /** A bank account removal is done on its 204. */
-  | { kind: 'completed' }
-  | { kind: 'refused'; status: number | undefined; message: string; quoteUnusable: boolean }
-  /** `duplicate`: an order refused for its client_order_id exists: find it. */
-  | { kind: 'unknown'; message: string; duplicate: boolean };
-
 export type Observation =
   | { kind: 'due' }
-  | { kind: 'checked'; result: CheckResult }
+  | { kind: 'checked'; found: CheckFound }
   /** `reason`: why the approvers' quote could not be used, as decided before quoting. */
   | { kind: 'quoted'; quote: IndicativeQuote; reason: RequoteReason }
-  | { kind: 'quote_failed'; retryable: boolean; message: string; exchangeMessages: string }
+  | { kind: 'quote_failed'; failure: ExchangeFailure }
   | { kind: 'answer'; answer: Answer }
   | { kind: 'looked'; look: Look; at: number }
   /** A removal's account is gone: the request that holds the claim to having removed it. */
@@ -178,34 +163,28 @@ function decideTransfer(record: ExecutedRequest, now: number, obs: Observation, 
     return { ...STOP, effect: { kind: 'check' } };
   }
   if (obs.kind !== 'checked') return STOP;
-  const result = obs.result;
-  if (result.ok) {
-    if (result.twinInDoubt !== null) {
-      // A look-alike of ours is in doubt: its look must not see this one's withdrawal. Wait for it.
-      return {
-        write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.reconcileSettleMs, failures: execution.retry?.failures ?? 0 } } } },
-        audit: [],
-        events: [],
-        effect: { kind: 'none' },
-        log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, twin: result.twinInDoubt } },
-      };
-    }
-    return startAttempt(record, now, { key: facts.newKey(), quote: null }, false);
+  const found = obs.found;
+  if (found.kind === 'twin_in_doubt') {
+    // A look-alike of ours is in doubt: its look must not see this one's withdrawal. Wait for it.
+    return {
+      write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.reconcileSettleMs, failures: execution.retry?.failures ?? 0 } } } },
+      audit: [],
+      events: [],
+      effect: { kind: 'none' },
+      log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, twin: found.twin } },
+    };
   }
-  switch (result.action) {
-    case 'fail':
-      return fail(record, now, { stage: 'checks', reason: result.reason, exchangeMessage: null });
-    case 'schedule':
-      if (execution.scheduledAt === result.at) return STOP;
-      return {
-        write: { command: 'schedule', changes: { execution: { ...execution, scheduledAt: result.at, scheduleReason: result.reason } } },
-        audit: [{ type: 'execution.scheduled', actor: 'system', data: { executeAt: result.at, reason: result.reason } }],
-        events: [{ type: 'execution.scheduled', executeAt: result.at, reason: result.reason }],
-        effect: { kind: 'none' },
-      };
-    case 'unreadable':
-      return tryLater(record, now, 'checks', result.message, result.exchangeMessages, facts);
-  }
+  if (found.kind === 'unreadable') return tryLater(record, now, 'checks', found.failure.message, found.failure.exchangeMessages, facts);
+  const check = judgeChecks(record.snapshot, found.facts, now);
+  if (check.ok) return startAttempt(record, now, { key: facts.newKey(), quote: null }, false);
+  if (check.action === 'fail') return fail(record, now, { stage: 'checks', reason: check.reason, exchangeMessage: null });
+  if (execution.scheduledAt === check.at) return STOP;
+  return {
+    write: { command: 'schedule', changes: { execution: { ...execution, scheduledAt: check.at, scheduleReason: check.reason } } },
+    audit: [{ type: 'execution.scheduled', actor: 'system', data: { executeAt: check.at, reason: check.reason } }],
+    events: [{ type: 'execution.scheduled', executeAt: check.at, reason: check.reason }],
+    effect: { kind: 'none' },
+  };
 }
 
 function decideTrade(record: ExecutedRequest, now: number, obs: Observation, facts: Facts): Step {
@@ -229,9 +208,12 @@ function decideTrade(record: ExecutedRequest, now: number, obs: Observation, fac
       const step = startAttempt(record, now, { key: orderKeyFor(record, facts.newKey), quote: obs.quote, quoteNote: `re-quoted: ${reason}` }, false);
       return { ...step, events: [requoted, ...step.events] };
     }
-    case 'quote_failed':
-      if (obs.retryable) return tryLater(record, now, 'quote', obs.message, obs.exchangeMessages, facts);
-      return fail(record, now, { stage: 'quote', reason: `The exchange refused a new quote: ${obs.message}`, exchangeMessage: obs.exchangeMessages || null });
+    case 'quote_failed': {
+      // No answer, or too many calls: nothing was quoted, try again later. Anything else is a refusal.
+      const f = obs.failure;
+      if (f.outcomeUnknown || f.kind === 'rate_limited') return tryLater(record, now, 'quote', f.message, f.exchangeMessages, facts);
+      return fail(record, now, { stage: 'quote', reason: `The exchange refused a new quote: ${f.message}`, exchangeMessage: f.exchangeMessages || null });
+    }
     default:
       return STOP;
   }
@@ -350,11 +332,20 @@ function settleAnswer(record: ExecutedRequest, now: number, answer: Answer, fact
       return submitted(record, now, answer.exchangeId, 'answer', {});
     case 'completed':
       return { ...STOP, effect: { kind: 'claim_removal' } };
-    case 'unknown':
-      return toUnknown(record, now, answer.message, answer.duplicate ? 'duplicate' : 'unknown', facts);
-    case 'refused':
-      return refused(record, now, answer, facts);
+    case 'error':
+      return answeredWithError(record, now, answer.failure, facts);
   }
+}
+
+/**
+ * Timeouts, dropped connections and 5xx leave the outcome unknown. So do a 2xx we could not read
+ * (the exchange acted) and a 429 (safer to look before sending again). A reused client_order_id
+ * is refused because the order exists: never "failed", always "find it". Other 4xx are refusals.
+ */
+function answeredWithError(record: ExecutedRequest, now: number, f: ExchangeFailure, facts: Facts): Step {
+  if (f.outcomeUnknown || f.kind === 'invalid_response' || f.kind === 'rate_limited') return toUnknown(record, now, f.message, 'unknown', facts);
+  if (f.refusal === 'duplicate_client_order_id') return toUnknown(record, now, `The exchange already has an order with this client order id (${f.message}); looking for it.`, 'duplicate', facts);
+  return refused(record, now, { status: f.status, message: f.message, quoteUnusable: f.refusal === 'quote_unusable' }, facts);
 }
 
 /**
@@ -370,7 +361,7 @@ function stoppedMidCall(record: ExecutedRequest, now: number, facts: Facts, leas
   return toUnknown(record, now, `${who} before the exchange answer was recorded.`, 'unknown', facts);
 }
 
-function refused(record: ExecutedRequest, now: number, answer: Extract<Answer, { kind: 'refused' }>, facts: Facts): Step {
+function refused(record: ExecutedRequest, now: number, answer: { status: number | undefined; message: string; quoteUnusable: boolean }, facts: Facts): Step {
   const answered: AuditLine = { type: 'exchange.answer', actor: 'exchange', data: { outcome: 'refused', status: answer.status, message: answer.message } };
   const outcome = record.kind === 'trade' && answer.quoteUnusable ? 'quote_unusable' : 'refused';
   if (record.execution.unknownSince !== null || inDoubtKey(record, 1) !== undefined) {
