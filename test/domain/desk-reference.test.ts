@@ -2,20 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { EXCHANGE_NOTE_TEXT_MAX, exchangeNoteOf, firstExchangeNote, readDeskReference, withExchangeNote } from '../../src/domain/desk-reference.js';
 import type { Snapshot } from '../../src/domain/request.js';
+import { withdrawalSnapshot } from '../app/support/snapshots.js';
 
-const crypto: Snapshot = {
-  kind: 'crypto_withdrawal',
-  cryptoCurrencyId: 101,
-  asset: 'BTC',
-  network: 'Bitcoin',
-  precision: 8,
-  amount: '0.05',
-  fee: '0.0001',
-  total: '0.0501',
-  destination: { id: 'a1', label: 'Cold', address: 'bc1q', addressTag: null },
-  note: 'Payroll\nMarch  `run`',
-  purpose: null,
-};
+const crypto: Snapshot = { ...withdrawalSnapshot, note: 'Payroll\nMarch  `run`' };
 
 describe('the desk reference', () => {
   it('ends the note, on one line, without backticks or invisible characters; alone when there is no note', () => {

@@ -15,12 +15,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine, RequestInput } from '../../src/app/engine.js';
 import type { DeskRequest } from '../../src/domain/record.js';
-import { createExchangeClient } from '../../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
-import { createSandboxClock, startSandbox, type FaultRule, type Sandbox } from '../../src/sandbox/index.js';
+import type { FaultRule, Sandbox } from '../../src/sandbox/index.js';
 import { DESK_PEOPLE } from './support/desk.js';
 import { makeFaultKey, type FaultKey } from './support/keys.js';
 import { memoryDesk } from './support/memory-desk.js';
+import { frozenSandbox, sandboxClient } from './support/sandbox-trial.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const TICK_MS = 5_000;
@@ -36,30 +35,19 @@ interface Trial {
   sandbox: Sandbox;
   engine: Engine;
   /** Another client of the same account: the exchange's own app, used by a person by hand. */
-  app: ReturnType<typeof createExchangeClient>;
+  app: ReturnType<typeof sandboxClient>;
   /** Fiat list pages the bot asked for. */
   fiatListPages: () => number;
 }
 
-function client(sandbox: Sandbox, key: FaultKey) {
-  return createExchangeClient({
-    baseUrl: sandbox.url,
-    signer: createSigner(parsePrivateKey(key.hex)),
-    clock: { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))) },
-    timeoutMs: 2_000,
-    rateLimit: false,
-    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
-  });
-}
+const client = (sandbox: Sandbox, key: FaultKey) => sandboxClient(sandbox, key, { timeoutMs: 2_000 });
 
 async function trial(seed: string, faults: FaultRule[] = []): Promise<Trial> {
   const bot = makeFaultKey();
   const app = makeFaultKey();
-  const exchangeClock = createSandboxClock({ startMs: T0, followRealTime: false });
-  const sandbox = await startSandbox({
+  const sandbox = await frozenSandbox({
     seed,
-    clock: exchangeClock,
-    authNow: () => exchangeClock.now(),
+    startMs: T0,
     keys: [
       { publicKeyHex: bot.publicKeyHex, scopes: ['read', 'transfer', 'trade'] },
       { publicKeyHex: app.publicKeyHex, scopes: ['read', 'transfer'] },

@@ -6,20 +6,18 @@
  *
  * Expected, for every delay: no second withdrawal and no second order; every request ends followed
  * on the exchange (tracking the one record that was created) or waiting for a person; and a
- * withdrawal is never sent again by the bot on its own. The sandbox lists a crypto withdrawal's
- * request_id (its objects are open) and not a fiat one's, so both ways of finding ours are tried:
- * by key, and by terms within the fixed window (at 900 s the fiat one appears after the window
- * and is shown to a person, never adopted).
+ * withdrawal is never sent again by the bot on its own. Both withdrawals carry the bot's desk
+ * reference in their note, so each is followed as soon as it appears, even at 900 s, after the
+ * window (test/faults/attribution.test.ts covers the fallback when the exchange drops notes).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/app/engine.js';
 import { cmp } from '../../src/domain/money.js';
-import { createExchangeClient } from '../../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
-import { createSandboxClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { makeFaultKey } from './support/keys.js';
 import { deskPlan, memoryDesk } from './support/memory-desk.js';
 import { advancePlan, findTagged, type PlanItem } from './support/plan.js';
+import { frozenSandbox, sandboxClient } from './support/sandbox-trial.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const key = makeFaultKey();
@@ -40,13 +38,9 @@ interface Trial {
 }
 
 async function trial(delayS: number): Promise<Trial> {
-  // One time line for the exchange, its signature check, the client and the engine, as in production
-  // (where all read the system clock): the exchange's Date header then measures a true offset.
-  const exchangeClock = createSandboxClock({ startMs: T0, followRealTime: false });
-  const sandbox = await startSandbox({
+  const sandbox = await frozenSandbox({
     seed: `late-commit-${delayS}`,
-    clock: exchangeClock,
-    authNow: () => exchangeClock.now(),
+    startMs: T0,
     keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }],
     faults: [
       { kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: delayS * 1_000, times: 1 },
@@ -56,13 +50,8 @@ async function trial(delayS: number): Promise<Trial> {
   });
   sandboxes.push(sandbox);
   const sends = new Map<string, number>();
-  const exchange = createExchangeClient({
-    baseUrl: sandbox.url,
-    signer: createSigner(parsePrivateKey(key.hex)),
-    clock: { now: () => exchangeClock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))) },
+  const exchange = sandboxClient(sandbox, key, {
     timeoutMs: 150,
-    rateLimit: false,
-    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
     logger: (e) => {
       if (e.method === 'POST' && e.attempt === 1) sends.set(e.operation, (sends.get(e.operation) ?? 0) + 1);
     },
