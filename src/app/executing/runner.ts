@@ -14,7 +14,8 @@ import { errorText } from '../../domain/error-text.js';
 import { changeFields, isExecuted, mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
 import { WriteOutcomeUnknownError } from '../ports.js';
-import { pastDoubt, releaseTerms, withTerms } from './look-alikes.js';
+import { releaseTerms, withTerms } from './look-alikes.js';
+import type { RemoteView } from '../../ports/exchange-port.js';
 import { audit, emit, SYSTEM, stamp, type EngineContext } from '../context.js';
 import { applyRemote } from '../following/poll.js';
 import { decide, type Effect, type Facts, type Observation, type Step } from './decide.js';
@@ -53,15 +54,11 @@ async function runSteps(ctx: EngineContext, requestId: string, first: Observatio
     if (saved === undefined) return;
     // A step that wrote nothing decided nothing (a request another replica holds, say).
     if (decided.write !== undefined) persisted?.(saved);
-    if (saved.state === 'submitted' && record.state !== 'submitted') await follow(ctx, saved, observation);
-    // Out of doubt for good: a twin may take the terms now (a crash before this leaves a stale claim, cleared by the next claimer).
-    if (pastDoubt(saved) && !pastDoubt(record)) await releaseTerms(ctx, saved);
+    if (decided.follow) await follow(ctx, saved, decided.follow.view);
+    if (decided.releaseTerms) await releaseTerms(ctx, saved);
     const next = await performUnderLease(ctx, saved, decided.effect);
-    if (next === LOST) return;
-    if (next !== undefined) observation = next;
-    // Nothing to perform: go on only if the state moved to one that may act at once (a re-quote).
-    else if (decided.write?.command !== undefined && saved.state !== record.state) observation = { kind: 'due' };
-    else return;
+    if (next === LOST || next === undefined) return;
+    observation = next;
   }
   ctx.logger.warn('request not settled after the maximum number of steps', { requestId });
 }
@@ -158,7 +155,7 @@ async function write(ctx: EngineContext, record: DeskRequest, step: Step): Promi
 }
 
 /** Handed to the exchange: polling follows it from now, starting from what the answer showed. */
-async function follow(ctx: EngineContext, submitted: DeskRequest, observation: Observation): Promise<void> {
+async function follow(ctx: EngineContext, submitted: DeskRequest, view: RemoteView | undefined): Promise<void> {
   ctx.schedules.poll.set(submitted.id, { nextAt: ctx.clock.now() + ctx.config.poll.intervalMs, intervalMs: ctx.config.poll.intervalMs });
-  if (observation.kind === 'answer' && observation.answer.kind === 'submitted' && observation.answer.view !== undefined) await applyRemote(ctx, submitted.id, observation.answer.view);
+  if (view !== undefined) await applyRemote(ctx, submitted.id, view);
 }
