@@ -4,12 +4,18 @@
  * performs the effect, and feeds what came of it back in as the next observation.
  *
  *   approved  --due-->      check (withdrawals) | quote (a trade whose approvers' quote is unusable) | send
- *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail
+ *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail   (checks.ts judges the facts)
  *   approved  --quoted-->   send within the limit | new approval round beyond it | try later | fail
+ *   approved  (a trade whose earlier order may still appear) --would fail--> unknown (look; a person after the window)
  *   executing --answer-->   submitted | completed (a removal) | unknown (look) | refused: fail or re-quote
  *   executing --due-->      its holder stopped mid-call (its lease ours or expired): unknown (look)
- *   unknown   --due-->      look when the record's next look is due
+ *   unknown   --due-->      look when the record's next look is due (at once when a person's decision waits for it)
  *   unknown   --looked-->   in-doubt.ts: adopt | look later | ask a person | re-quote | resend an order
+ *   unknown   --person-->   look again, choose: at once; send again, mark as not sent: look first (under the lease)
+ *   unknown   --looked, a decision waiting--> carry it out | withhold it and ask again (what appeared)
+ *
+ * The step also says what the runner does after its write (follow a request just submitted,
+ * release its terms claim past doubt, decide again after a re-quote): the runner decides nothing.
  *
  * Around all of it, the execution lease (lease.ts): a send or a look is persisted with this
  * replica's lease; a request another replica holds is left alone until its lease expires, then
