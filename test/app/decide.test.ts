@@ -8,7 +8,7 @@ import { resolveConfig } from '../../src/app/engine-config.js';
 import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decide, type Facts, type Observation, type Step } from '../../src/app/executing/decide.js';
 import type { CheckFacts, ExchangeFailure } from '../../src/app/executing/observations.js';
-import type { CurrencyEntry, SavedAddress } from '../../src/ports/exchange-port.js';
+import type { CurrencyEntry, RemoteView, SavedAddress } from '../../src/ports/exchange-port.js';
 import { openInDoubt } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
 import { mustAdvance, newExecution, newRequest, orderKeyFor, type Attempt, type DeskRequest, type PersonDecisionRecord } from '../../src/domain/record.js';
@@ -96,7 +96,7 @@ const rows: Row[] = [
   ['quote unanswered: try later', approved(trade), { kind: 'quote_failed', failure: TIMEOUT }, T0, { command: 'schedule', effect: 'none' }],
   ['2xx: submitted, followed by polling', inFlight(withdrawal), { kind: 'answer', answer: { kind: 'submitted', exchangeId: 'w1', view: undefined } }, T0, { command: 'submitted', effect: 'none' }],
   ['4xx: failed with the exchange message', inFlight(withdrawal), refusedWith('Insufficient funds'), T0, { command: 'fail', effect: 'none' }],
-  ['order refused for an unusable quote: back to approved to re-quote', inFlight(trade), refusedWith('Quote has expired', 'quote_unusable'), T0, { command: 'requote', effect: 'none' }],
+  ['order refused for an unusable quote: back to approved to re-quote', inFlight(trade), refusedWith('Quote has expired', 'quote_unusable'), T0, { command: 'requote', effect: 'decide_again' }],
   ['a resend refused after an unknown outcome: maybe "already done", look first', inFlight(withdrawal, {}, T0 - 1), refusedWith('Insufficient funds'), T0, { command: 'outcome_unknown', effect: 'look' }],
   ['timeout, dropped connection, 5xx: unknown, look on the exchange', inFlight(withdrawal), noAnswer, T0, { command: 'outcome_unknown', effect: 'look' }],
   ['order refused as a duplicate client_order_id: it exists, find it', inFlight(trade), refusedWith('duplicate', 'duplicate_client_order_id'), T0, { command: 'outcome_unknown', effect: 'look' }],
@@ -109,7 +109,7 @@ const rows: Row[] = [
   ['found by its key: submitted', inDoubt(withdrawal), { kind: 'looked', look: { kind: 'found', exchangeId: 'w1' }, at: T0 + 10_000 }, T0 + 10_000, { command: 'submitted', effect: 'none' }],
   ['withdrawal not found, window open: look again, never send', inDoubt(withdrawal), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 20_000 }, T0 + 20_000, { command: null, effect: 'none' }],
   ['withdrawal not found, window closed: a person decides, never send', inDoubt(withdrawal), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 700_000 }, T0 + 700_000, { command: null, effect: 'none' }],
-  ['order not found, quote dead: re-quote, keeping the client_order_id', inDoubt(trade), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 200_000 }, T0 + 200_000, { command: 'requote', effect: 'none' }],
+  ['order not found, quote dead: re-quote at once, keeping the client_order_id', inDoubt(trade), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 200_000 }, T0 + 200_000, { command: 'requote', effect: 'decide_again' }],
   ['order not found, quote alive: send the same client_order_id again', inDoubt(trade), { kind: 'looked', look: { kind: 'candidates', candidates: [] }, at: T0 + 15_000 }, T0 + 15_000, { command: 'execute', effect: 'send', sends: true }],
   ['a person sends again: recorded, looked for first under the lease, nothing sent yet', asked(inDoubt(withdrawal)), { kind: 'person', decision: SEND_AGAIN }, T0 + 700_000, { command: null, effect: 'look' }],
   ['a person marks it as not sent: recorded, looked for first, not failed yet', asked(inDoubt(withdrawal)), { kind: 'person', decision: MARK_NOT_SENT }, T0 + 700_000, { command: null, effect: 'look' }],
@@ -163,6 +163,19 @@ describe('decide: the execution of an approved request, row by row', () => {
       expect(step.audit.map((a) => a.type)).toContain('execution.attempt');
     }
     if (!expected.sends) expect(step.effect.kind).not.toBe('send');
+  });
+
+  it('what the runner does after the write is decided here: follow what was just submitted (from the answer\'s view), release the terms claim once past doubt', () => {
+    const view: RemoteView = { exchangeId: 'w1', status: 'pending', travelRuleStatus: null, pendingReason: null, transactionHash: null, linkExplorer: null, final: null, result: null };
+    const answered = decide(inFlight(withdrawal), T0, { kind: 'answer', answer: { kind: 'submitted', exchangeId: 'w1', view } }, facts());
+    expect(answered).toMatchObject({ follow: { view }, releaseTerms: true });
+    const found = decide(inDoubt(withdrawal), T0 + 10_000, { kind: 'looked', look: { kind: 'found', exchangeId: 'w1' }, at: T0 + 10_000 }, facts());
+    expect(found).toMatchObject({ follow: { view: undefined }, releaseTerms: true });
+    const failed = decide(inFlight(withdrawal), T0, refusedWith('Insufficient funds'), facts());
+    expect(failed.follow).toBeUndefined();
+    expect(failed.releaseTerms).toBe(true);
+    const unknown = decide(inFlight(withdrawal), T0, noAnswer, facts());
+    expect(unknown.follow ?? unknown.releaseTerms).toBeUndefined();
   });
 
   it('a withdrawal in doubt is never sent again without a person, whatever it observes', () => {

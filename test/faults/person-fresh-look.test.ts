@@ -86,7 +86,8 @@ function created(t: Trial): string[] {
 
 /** Approves, then ticks until the sandbox clock reaches `until` (ms after T0). */
 async function runUntil(t: Trial, until: number): Promise<DeskRequest> {
-  await advancePlan(t.engine, [t.item]);
+  // A creation the exchange did not answer in time (a loaded machine) is tried again, as a person would.
+  for (let i = 0; i < 5 && (await findTagged(t.engine, t.item.tag)) === undefined; i++) await advancePlan(t.engine, [t.item]);
   await t.engine.idle();
   while (t.sandbox.clock.now() < T0 + until) {
     t.sandbox.control.advance(TICK_MS);

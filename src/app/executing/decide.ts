@@ -4,12 +4,18 @@
  * performs the effect, and feeds what came of it back in as the next observation.
  *
  *   approved  --due-->      check (withdrawals) | quote (a trade whose approvers' quote is unusable) | send
- *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail
+ *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail   (checks.ts judges the facts)
  *   approved  --quoted-->   send within the limit | new approval round beyond it | try later | fail
+ *   approved  (a trade whose earlier order may still appear) --would fail--> unknown (look; a person after the window)
  *   executing --answer-->   submitted | completed (a removal) | unknown (look) | refused: fail or re-quote
  *   executing --due-->      its holder stopped mid-call (its lease ours or expired): unknown (look)
- *   unknown   --due-->      look when the record's next look is due
+ *   unknown   --due-->      look when the record's next look is due (at once when a person's decision waits for it)
  *   unknown   --looked-->   in-doubt.ts: adopt | look later | ask a person | re-quote | resend an order
+ *   unknown   --person-->   look again, choose: at once; send again, mark as not sent: look first (under the lease)
+ *   unknown   --looked, a decision waiting--> carry it out | withhold it and ask again (what appeared)
+ *
+ * The step also says what the runner does after its write (follow a request just submitted,
+ * release its terms claim past doubt, decide again after a re-quote): the runner decides nothing.
  *
  * Around all of it, the execution lease (lease.ts): a send or a look is persisted with this
  * replica's lease; a request another replica holds is left alone until its lease expires, then
@@ -22,7 +28,9 @@
 import { hasRequiredApprovals, type Policy } from '../../domain/policy.js';
 import { inDoubtKey, lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type DeskRequest, type ExecutedRequest, type Execution, type Failure, type InDoubt, type PersonDecisionRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
 import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
-import type { Command } from '../../domain/state-machine.js';
+import { transition, type Command } from '../../domain/state-machine.js';
+import type { RemoteView } from '../../ports/exchange-port.js';
+import { pastDoubt } from './look-alikes.js';
 import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EventInput, RequoteReason } from '../events.js';
@@ -51,7 +59,9 @@ export type Effect =
   | { kind: 'send'; key: string; quote: IndicativeQuote | null }
   | { kind: 'look' }
   /** A removal is done: claim the account for this request (before anyone else can). */
-  | { kind: 'claim_removal' };
+  | { kind: 'claim_removal' }
+  /** Back in `approved` (a re-quote): decide again at once, nothing observed. */
+  | { kind: 'decide_again' };
 
 export interface AuditLine {
   type: string;
@@ -67,6 +77,10 @@ export interface Step {
   events: EventInput[];
   effect: Effect;
   log?: { level: 'info' | 'warn' | 'error'; message: string; data?: Record<string, unknown> };
+  /** Just submitted: polling follows it from now, from the answer's view when there was one. */
+  follow?: { view: RemoteView | undefined };
+  /** Past doubt for good: its terms claim goes, so a look-alike may be sent (look-alikes.ts). */
+  releaseTerms?: true;
 }
 
 /** What decide needs besides the record: rules and facts only the process knows. */
@@ -97,7 +111,23 @@ export function decide(record: DeskRequest, now: number, obs: Observation, facts
   } else if (lease.kind === 'held') {
     return STOP;
   }
-  return withLease(record, now, decideUnderLease(record, now, obs, facts, lease), lease, facts);
+  return afterwards(record, obs, withLease(record, now, decideUnderLease(record, now, obs, facts, lease), lease, facts));
+}
+
+/** What the runner does once the step's write is persisted, read from where the write moves the request. */
+function afterwards(record: DeskRequest, obs: Observation, step: Step): Step {
+  const command = step.write?.command;
+  const moved = command === undefined ? undefined : transition(record.state, command);
+  if (moved === undefined || !moved.ok || moved.next === record.state) return step;
+  const next = moved.next;
+  const view = obs.kind === 'answer' && obs.answer.kind === 'submitted' ? obs.answer.view : undefined;
+  return {
+    ...step,
+    ...(next === 'submitted' ? { follow: { view } } : {}),
+    // Out of doubt for good: a twin may take the terms now (a crash before the release leaves a stale claim, cleared by the next claimer).
+    ...(pastDoubt({ state: next }) && !pastDoubt(record) ? { releaseTerms: true as const } : {}),
+    ...(next === 'approved' && step.effect.kind === 'none' ? { effect: { kind: 'decide_again' as const } } : {}),
+  };
 }
 
 function decideUnderLease(record: DeskRequest, now: number, obs: Observation, facts: Facts, lease: LeaseStanding): Step {

@@ -40,6 +40,8 @@ export async function perform(ctx: EngineContext, record: ExecutedRequest, effec
     }
     case 'claim_removal':
       return claimRemoval(ctx, record);
+    case 'decide_again':
+      return { kind: 'due' };
   }
 }
 
