@@ -4,8 +4,7 @@
  * against it on load and before every write (openRepository's `schema`).
  */
 import { z } from 'zod';
-import type { DeskRequest } from './record.js';
-import { isExecutedState, REQUEST_STATES } from './state-machine.js';
+import { isExecutedState, REQUEST_STATES, type ExecutedState, type RequestState } from './state-machine.js';
 
 /** The kinds of request (re-exported by request.ts with its RequestKind type). */
 export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
@@ -303,7 +302,16 @@ export const deskRequestSchema = z.strictObject({
   pollingStoppedAt: int.nullable(),
 });
 
-/** An approved request (or any state after it) carries its execution: the record's union by state (record.ts), checked on every read. */
+type Common = Omit<z.infer<typeof deskRequestSchema>, 'state' | 'execution'>;
+type Execution = z.infer<typeof executionSchema>;
+/** Waiting for approvals, or ended before any (rejected, cancelled, expired): an execution only if carried from a round in doubt. */
+export type WaitingRequest = Common & { state: Exclude<RequestState, ExecutedState>; execution: Execution | null };
+/** Approved or past it: its execution is always there (the schema's check below and record.ts's `advance` refuse a record without it). */
+export type ExecutedRequest<S extends ExecutedState = ExecutedState> = Common & { state: S; execution: Execution };
+/** The stored request, a union by state: an approved, executing, unknown, submitted or final-after-approval request cannot lack its execution. */
+export type DeskRequest = WaitingRequest | ExecutedRequest;
+
+/** An approved request (or any state after it) carries its execution: the record's union by state, checked on every read. */
 const checkedRequestSchema = deskRequestSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, { message: 'an approved request carries its execution', path: ['execution'] });
 
 /** The schema typed as the record it parses to, for openRepository's `schema` option (its input may be an older form). */

@@ -12,7 +12,6 @@ import type {
   attemptSchema,
   candidateSchema,
   decisionSchema,
-  deskRequestSchema,
   executionSchema,
   failureSchema,
   inDoubtSchema,
@@ -25,7 +24,8 @@ import type {
 } from './record-schema.js';
 import type { Snapshot } from './request.js';
 import { snapshotHash } from './request.js';
-import { isExecutedState, isFinalState, transition, type Command, type ExecutedState, type RequestState } from './state-machine.js';
+import { isExecutedState, isFinalState, transition, type Command } from './state-machine.js';
+import type { DeskRequest, ExecutedRequest } from './record-schema.js';
 
 /** The record's parts, each inferred from its schema (record-schema.ts, where the fields are described). */
 export type Approval = z.infer<typeof approvalSchema>;
@@ -43,15 +43,8 @@ export type RemoteResult = z.infer<typeof remoteResultSchema>;
 export type Failure = z.infer<typeof failureSchema>;
 export type FailureStage = Failure['stage'];
 export type PastRound = z.infer<typeof pastRoundSchema>;
-type StoredRequest = z.infer<typeof deskRequestSchema>;
-
-type Common = Omit<StoredRequest, 'state' | 'execution'>;
-/** Waiting for approvals, or ended before any (rejected, cancelled, expired): an execution only if carried from a round in doubt. */
-export type WaitingRequest = Common & { state: Exclude<RequestState, ExecutedState>; execution: Execution | null };
-/** Approved or past it: its execution is always there (the schema and `advance` refuse a record without it). */
-export type ExecutedRequest<S extends ExecutedState = ExecutedState> = Common & { state: S; execution: Execution };
-/** The stored request, a union by state: an approved, executing, unknown, submitted or final-after-approval request cannot lack its execution. */
-export type DeskRequest = WaitingRequest | ExecutedRequest;
+/** The record's union by state (defined with its schema). */
+export type { DeskRequest, ExecutedRequest, WaitingRequest } from './record-schema.js';
 
 /** Approved or past it: the record carries its execution. */
 export function isExecuted(record: DeskRequest): record is ExecutedRequest {

@@ -12,24 +12,19 @@
  * - an account with 2,100 fiat withdrawals (a list with no time filter): a look reads only the
  *   page that reaches back past our send, so absence is proven and a person asked in time.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine, RequestInput } from '../../src/app/engine.js';
 import type { DeskRequest } from '../../src/domain/record.js';
 import type { FaultRule, Sandbox } from '../../src/sandbox/index.js';
 import { DESK_PEOPLE } from './support/desk.js';
 import { makeFaultKey, type FaultKey } from './support/keys.js';
 import { memoryDesk } from './support/memory-desk.js';
-import { frozenSandbox, sandboxClient } from './support/sandbox-trial.js';
+import { frozenSandbox, sandboxClient } from './support/slow-exchange.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const TICK_MS = 5_000;
 const SETTLE_MS = 10 * 60_000;
 const LOOK_MS = 15_000;
-
-const sandboxes: Sandbox[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
 
 interface Trial {
   sandbox: Sandbox;
@@ -54,7 +49,6 @@ async function trial(seed: string, faults: FaultRule[] = []): Promise<Trial> {
     ],
     faults,
   });
-  sandboxes.push(sandbox);
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   const { engine } = memoryDesk({ exchange: client(sandbox, bot), clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
   await engine.start();

@@ -12,58 +12,23 @@
  *   nobody asked. Expected: a person is asked after the settle window (Look again / Mark as not
  *   placed); marking it not placed ends it failed on a fresh look, audited.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/app/engine.js';
+import { describe, expect, it } from 'vitest';
 import type { DeskRequest } from '../../src/domain/record.js';
-import { createExchangeClient } from '../../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
 import type { FaultRule } from '../../src/sandbox/faults.js';
-import { createSandboxClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import type { MemoryAuditLog } from '../../src/store/memory.js';
 import { DESK_PEOPLE } from './support/desk.js';
-import { makeFaultKey } from './support/keys.js';
-import { deskPlan, memoryDesk } from './support/memory-desk.js';
-import { advancePlan, findTagged, type PlanItem } from './support/plan.js';
+import { deskPlan } from './support/memory-desk.js';
+import { approvePlan, findTagged, type PlanItem } from './support/plan.js';
+import { slowExchangeDesk, type SlowExchangeDesk } from './support/slow-exchange.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
-const key = makeFaultKey();
 const TICK_MS = 5_000;
 
-const sandboxes: Sandbox[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
-
-interface Trial {
-  sandbox: Sandbox;
-  engine: Engine;
-  audit: MemoryAuditLog;
-  item: PlanItem;
-}
+type Trial = SlowExchangeDesk & { item: PlanItem };
 
 async function trial(seed: string, faults: FaultRule[]): Promise<Trial> {
-  const exchangeClock = createSandboxClock({ startMs: T0, followRealTime: false });
-  const sandbox = await startSandbox({ seed, clock: exchangeClock, authNow: () => exchangeClock.now(), keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }], faults });
-  sandboxes.push(sandbox);
-  const exchange = createExchangeClient({
-    baseUrl: sandbox.url,
-    signer: createSigner(parsePrivateKey(key.hex)),
-    clock: { now: () => exchangeClock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))) },
-    timeoutMs: 150,
-    rateLimit: false,
-    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
-  });
-  const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const { engine, audit } = memoryDesk({ exchange, clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
-  await engine.start();
-  const [item] = deskPlan(sandbox, ['trade']);
-  return { sandbox, engine, audit, item: item! };
-}
-
-/** Made and approved; a creation the exchange did not answer in time (a loaded machine) is tried again, as a person would. */
-async function approve(t: Trial): Promise<void> {
-  for (let i = 0; i < 5 && (await findTagged(t.engine, t.item.tag)) === undefined; i++) await advancePlan(t.engine, [t.item]);
-  await t.engine.idle();
+  const desk = await slowExchangeDesk({ seed, startMs: T0, faults });
+  const [item] = deskPlan(desk.sandbox, ['trade']);
+  return { ...desk, item: item! };
 }
 
 const orders = (t: Trial) => t.sandbox.state.accounts.get('main')!.orders;
@@ -86,7 +51,7 @@ describe('a trade in doubt', () => {
     const listsDown: FaultRule = { kind: 'error', status: 503, method: 'GET', path: '/orders' };
     const quotesDown: FaultRule = { kind: 'error', status: 503, method: 'POST', path: '/order_quotes' };
     const t = await trial('trade-doubt-quotes-down', [{ kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: 840_000, answer: 'drop', times: 1 }]);
-    await approve(t);
+    await approvePlan(t.engine, [t.item]);
     expect((await findTagged(t.engine, t.item.tag))!.state).toBe('unknown');
     t.sandbox.control.setFaults([listsDown, quotesDown]);
     const states = new Set<string>();
@@ -104,7 +69,7 @@ describe('a trade in doubt', () => {
 
   it('its re-quote refused as a duplicate and its late order refused: a person is asked after the settle window, and marking it not placed ends it on a fresh look', async () => {
     const t = await trial('trade-doubt-stuck-duplicate', [{ kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: 300_000, answer: 'drop', times: 1 }]);
-    await approve(t);
+    await approvePlan(t.engine, [t.item]);
     const sends: string[] = [];
     await runUntil(t, 290_000, (r) => sends.push(...(r.execution?.attempts.map((a) => a.outcome) ?? [])));
     // The premise: the re-quoted order was refused as a duplicate client_order_id.
