@@ -8,7 +8,7 @@
  * took are never repeated. "Reported once, never twice" also holds for status changes across
  * restarts, because polling compares against the persisted last-reported values.
  */
-import type { DeskRequest, Failure, PersonDecisionRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
+import type { Candidate, DeskRequest, Failure, PersonDecisionRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
 import type { RefusalReason } from '../domain/refusals.js';
 
 interface Base<T extends string> {
@@ -45,6 +45,12 @@ export type DeskEvent =
   | (Base<'execution.needs_person'> & { question: PersonQuestion })
   /** A person settled (or asked to look again at) an unknown outcome; audited. */
   | (Base<'execution.person_decided'> & { decision: PersonDecisionRecord })
+  /**
+   * A person's send again or mark as not sent was not carried out: the look made for it found the
+   * request's record (`found`: followed now), a record that may be ours (`appeared`, asked again
+   * with them), or could not read the exchange (`unreadable`, asked again).
+   */
+  | (Base<'execution.person_decision_withheld'> & { decision: PersonDecisionRecord; reason: 'found' | 'appeared' | 'unreadable'; appeared: Candidate[] })
   | (Base<'status.changed'> & { changed: (keyof RemoteStatus)[] } & RemoteStatus)
   | (Base<'execution.failed'> & Failure)
   | Base<'request.completed'>

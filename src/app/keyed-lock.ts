@@ -7,18 +7,26 @@ export class KeyedLock {
 
   /** Runs `fn` once every earlier holder of `key` has finished. */
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const current = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => current);
-    this.#tails.set(key, tail);
-    await previous;
+    const release = await this.acquire(key);
     try {
       return await fn();
     } finally {
       release();
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
     }
+  }
+
+  /** Waits until every earlier holder of `key` has finished; the key is held until the returned release is called. */
+  async acquire(key: string): Promise<() => void> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    let done!: () => void;
+    const current = new Promise<void>((resolve) => (done = resolve));
+    const tail = previous.then(() => current);
+    this.#tails.set(key, tail);
+    await previous;
+    return () => {
+      done();
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    };
   }
 
   /** True while someone holds or waits for `key`. */

@@ -4,7 +4,7 @@
  * against it on load and before every write (openRepository's `schema`).
  */
 import { z } from 'zod';
-import { REQUEST_STATES } from './state-machine.js';
+import { isExecutedState, REQUEST_STATES, type ExecutedState, type RequestState } from './state-machine.js';
 
 /** The kinds of request (re-exported by request.ts with its RequestKind type). */
 export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
@@ -60,6 +60,8 @@ export const cryptoWithdrawalSnapshotSchema = z.strictObject({
   destination: z.strictObject({ id: z.string(), label: z.string(), address: z.string(), addressTag: nullableString }),
   note: nullableString,
   purpose: nullableString,
+  /** The note sent to the exchange with the first attempt, ending with the desk reference (desk-reference.ts); absent in requests made before it was. */
+  exchangeNote: z.string().optional(),
 });
 
 export const fiatWithdrawalSnapshotSchema = z.strictObject({
@@ -70,6 +72,8 @@ export const fiatWithdrawalSnapshotSchema = z.strictObject({
   fee: decimal,
   total: decimal,
   note: nullableString,
+  /** As the crypto withdrawal's (the fiat body's note is our choice: exchange/assumptions.ts). */
+  exchangeNote: z.string().optional(),
 });
 
 export const tradeSnapshotSchema = z.strictObject({
@@ -138,9 +142,27 @@ export const candidateSchema = z.strictObject({
 /** What the exchange could not settle and a person must: which candidate is ours, or was it sent at all. */
 export const personQuestionSchema = z.strictObject({
   askedAt: int,
-  /** not_found: nothing appeared within the settle window; ambiguous: more than one candidate. */
-  kind: z.enum(['not_found', 'ambiguous']),
+  /**
+   * not_found: nothing appeared within the settle window; ambiguous: more than one candidate (or
+   * one made after the window); unproven: one candidate made too close to our send to prove it
+   * came after it (a look-alike made by hand?); unreadable: past the settle window the exchange
+   * still could not be read to the end.
+   */
+  kind: z.enum(['not_found', 'ambiguous', 'unproven', 'unreadable']),
   candidates: z.array(candidateSchema),
+  /** unreadable: why the last look proved nothing, in plain words. */
+  message: z.string().optional(),
+});
+
+/** A person's decision on an execution the exchange could not settle (audited too). */
+export const personDecisionRecordSchema = z.strictObject({
+  by: z.string(),
+  at: int,
+  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
+  /** choose: the exchange id they said is ours, or null for "none of these". */
+  exchangeId: nullableString,
+  /** What they checked on the exchange, in their words. */
+  checked: nullableString,
 });
 
 /**
@@ -160,18 +182,19 @@ export const inDoubtSchema = z.strictObject({
   question: personQuestionSchema.nullable(),
   /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
   excluded: z.array(z.string()),
+  /**
+   * A person's send again or mark as not sent (placed), waiting for the fresh look it is carried
+   * out on: the step that reads that look carries it out, or withholds it if anything appeared.
+   */
+  pendingDecision: personDecisionRecordSchema.nullable().default(null),
+  /**
+   * A trade back in doubt because it could not go on (no quote to be had, re-quotes used up, a
+   * refusal): why. It is not re-quoted again; it is looked for by its client_order_id, and a
+   * person is asked once the settle window has closed.
+   */
+  stoppedBecause: nullableString.default(null),
 });
 
-/** A person's decision on an execution the exchange could not settle (audited too). */
-export const personDecisionRecordSchema = z.strictObject({
-  by: z.string(),
-  at: int,
-  action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
-  /** choose: the exchange id they said is ours, or null for "none of these". */
-  exchangeId: nullableString,
-  /** What they checked on the exchange, in their words. */
-  checked: nullableString,
-});
 
 /**
  * Which replica drives the execution now: set in the same write that sends or looks (before the
@@ -279,5 +302,17 @@ export const deskRequestSchema = z.strictObject({
   pollingStoppedAt: int.nullable(),
 });
 
+type Common = Omit<z.infer<typeof deskRequestSchema>, 'state' | 'execution'>;
+type Execution = z.infer<typeof executionSchema>;
+/** Waiting for approvals, or ended before any (rejected, cancelled, expired): an execution only if carried from a round in doubt. */
+export type WaitingRequest = Common & { state: Exclude<RequestState, ExecutedState>; execution: Execution | null };
+/** Approved or past it: its execution is always there (the schema's check below and record.ts's `advance` refuse a record without it). */
+export type ExecutedRequest<S extends ExecutedState = ExecutedState> = Common & { state: S; execution: Execution };
+/** The stored request, a union by state: an approved, executing, unknown, submitted or final-after-approval request cannot lack its execution. */
+export type DeskRequest = WaitingRequest | ExecutedRequest;
+
+/** An approved request (or any state after it) carries its execution: the record's union by state, checked on every read. */
+const checkedRequestSchema = deskRequestSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, { message: 'an approved request carries its execution', path: ['execution'] });
+
 /** The schema typed as the record it parses to, for openRepository's `schema` option (its input may be an older form). */
-export const DESK_REQUEST_SCHEMA = deskRequestSchema as unknown as z.ZodType<z.output<typeof deskRequestSchema>>;
+export const DESK_REQUEST_SCHEMA = checkedRequestSchema as unknown as z.ZodType<DeskRequest>;

@@ -12,7 +12,6 @@ import type {
   attemptSchema,
   candidateSchema,
   decisionSchema,
-  deskRequestSchema,
   executionSchema,
   failureSchema,
   inDoubtSchema,
@@ -25,7 +24,8 @@ import type {
 } from './record-schema.js';
 import type { Snapshot } from './request.js';
 import { snapshotHash } from './request.js';
-import { isFinalState, transition, type Command } from './state-machine.js';
+import { isExecutedState, isFinalState, transition, type Command } from './state-machine.js';
+import type { DeskRequest, ExecutedRequest } from './record-schema.js';
 
 /** The record's parts, each inferred from its schema (record-schema.ts, where the fields are described). */
 export type Approval = z.infer<typeof approvalSchema>;
@@ -43,7 +43,13 @@ export type RemoteResult = z.infer<typeof remoteResultSchema>;
 export type Failure = z.infer<typeof failureSchema>;
 export type FailureStage = Failure['stage'];
 export type PastRound = z.infer<typeof pastRoundSchema>;
-export type DeskRequest = z.infer<typeof deskRequestSchema>;
+/** The record's union by state (defined with its schema). */
+export type { DeskRequest, ExecutedRequest, WaitingRequest } from './record-schema.js';
+
+/** Approved or past it: the record carries its execution. */
+export function isExecuted(record: DeskRequest): record is ExecutedRequest {
+  return isExecutedState(record.state);
+}
 
 /** A new pending request with its hash, required count and deadline. */
 export function newRequest(init: { id: string; requester: string; snapshot: Snapshot; now: number; policy: Policy }): DeskRequest {
@@ -81,7 +87,16 @@ export type RecordChanges = Partial<Omit<DeskRequest, 'id' | 'kind' | 'requester
 export function advance(record: DeskRequest, command: Command, now: number, changes: RecordChanges = {}): AdvanceResult {
   const t = transition(record.state, command);
   if (!t.ok) return t;
-  return { ok: true, record: { ...record, ...changes, state: t.next, updatedAt: now } };
+  const next = { ...record, ...changes, state: t.next, updatedAt: now };
+  if (isExecutedState(next.state) && next.execution === null) return { ok: false, reason: 'illegal_transition', message: `${record.state} --${command}--> ${next.state} without an execution` };
+  return { ok: true, record: next as DeskRequest };
+}
+
+/** Fields of the same state changed (no command); an approved or later request keeps its execution. */
+export function changeFields(record: DeskRequest, now: number, changes: RecordChanges): DeskRequest {
+  const next = { ...record, ...changes, updatedAt: now };
+  if (isExecutedState(next.state) && next.execution === null) throw new Error(`request ${record.id}: a ${record.state} request cannot lose its execution`);
+  return next as DeskRequest;
 }
 
 /** Like `advance`, for callers that already checked the state: an illegal move here is a bug. */
@@ -102,24 +117,29 @@ export function newRound(record: DeskRequest, snapshot: Snapshot, now: number, p
     expiresAt: now + expiryFor(policy, snapshot.kind),
     requiredApprovals: Math.max(record.requiredApprovals, requiredApprovalsFor(policy, snapshot)),
     approvals: [],
-    execution: null,
+    // An order whose outcome is unknown may still appear: its sends (and so its client_order_id) go with the new round.
+    execution: inDoubtKey(record) === undefined ? null : record.execution,
   };
 }
 
-/** The execution part of a record, started by the last approval. */
-export function newExecution(approvedAt: number): Execution {
+/**
+ * The execution part of a record, started by the last approval. `carried`: the execution of an
+ * earlier round whose order is in doubt; its sends are kept, so the next order reuses their
+ * client_order_id (orderKeyFor) and a late first order makes the exchange refuse it as a duplicate.
+ */
+export function newExecution(approvedAt: number, carried: Execution | null = null): Execution {
   return {
     approvedAt,
     scheduledAt: null,
     scheduleReason: null,
-    attempts: [],
+    attempts: carried?.attempts ?? [],
     unusableRequotes: 0,
     exchangeId: null,
     submittedAt: null,
     unknownSince: null,
     inDoubt: null,
-    clockOffsetMs: null,
-    decisions: [],
+    clockOffsetMs: carried?.clockOffsetMs ?? null,
+    decisions: carried?.decisions ?? [],
     retry: null,
     lease: null,
   };
@@ -154,10 +174,19 @@ export function attemptKeys(record: DeskRequest): string[] {
  * instead of trading twice); a new one only after the exchange definitively refused every send of it.
  */
 export function orderKeyFor(record: DeskRequest, newKey: () => string): string {
+  return inDoubtKey(record) ?? newKey();
+}
+
+/**
+ * The key of the last send while a send of it may have reached the exchange unseen (its outcome
+ * unknown, refused as a duplicate, or never settled): an order of it may still appear.
+ * `except`: how many of the last sends to leave out (1 for the send whose answer is being read).
+ */
+export function inDoubtKey(record: DeskRequest, except = 0): string | undefined {
   const attempts = record.execution?.attempts ?? [];
   const key = attempts.at(-1)?.key;
-  if (key !== undefined && attempts.some((a) => a.key === key && (a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight'))) return key;
-  return newKey();
+  const earlier = attempts.slice(0, attempts.length - except);
+  return key !== undefined && earlier.some((a) => a.key === key && (a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight')) ? key : undefined;
 }
 
 /** When the current key was first sent: the start of the window a reconcile searches. */

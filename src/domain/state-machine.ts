@@ -22,6 +22,7 @@
  *   unknown ──complete|fail──▶ completed|failed (bank gone / given up)
  *   submitted ──status_changed──▶ submitted ──complete|fail──▶ completed|failed
  *   approved ──fail──▶ failed               (pre-execution checks, re-quotes exhausted)
+ *   approved ──outcome_unknown──▶ unknown   (a re-quoted trade that cannot go on while an earlier order of it may still appear)
  */
 
 export const REQUEST_STATES = [
@@ -38,6 +39,14 @@ export const REQUEST_STATES = [
   'expired',
 ] as const;
 export type RequestState = (typeof REQUEST_STATES)[number];
+
+/** The states a request reaches only through its last approval: in each it carries its execution (record.ts). */
+export const EXECUTED_STATES = ['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed'] as const satisfies readonly RequestState[];
+export type ExecutedState = (typeof EXECUTED_STATES)[number];
+
+export function isExecutedState(state: RequestState): state is ExecutedState {
+  return (EXECUTED_STATES as readonly RequestState[]).includes(state);
+}
 
 export const COMMANDS = [
   'approve',
@@ -68,7 +77,7 @@ const TRANSITIONS: Record<Command, Partial<Record<RequestState, RequestState>>> 
   execute: { approved: 'executing', unknown: 'executing' },
   requote: { executing: 'approved', unknown: 'approved' },
   submitted: { executing: 'submitted', unknown: 'submitted' },
-  outcome_unknown: { executing: 'unknown' },
+  outcome_unknown: { executing: 'unknown', approved: 'unknown' },
   status_changed: { submitted: 'submitted' },
   complete: { executing: 'completed', unknown: 'completed', submitted: 'completed' },
   fail: { approved: 'failed', executing: 'failed', unknown: 'failed', submitted: 'failed' },

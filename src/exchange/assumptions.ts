@@ -76,9 +76,19 @@ export const ORDER_FINAL_STATUSES = ['completed', 'cancelled'] as const;
 
 /**
  * Fiat withdrawal create body (not shown). Chosen: the bank account, the currency and the amount,
- * with an optional idempotency id like the crypto withdrawal's `request_id`.
+ * with an optional idempotency id like the crypto withdrawal's `request_id` and an optional `note`
+ * like the crypto withdrawal's (the bot's desk reference travels in it). The sandbox accepts these
+ * fields and refuses any other (422).
  */
-export const FIAT_WITHDRAWAL_BODY_FIELDS = ['bank_account_id', 'currency', 'amount', 'request_id'] as const;
+export const FIAT_WITHDRAWAL_BODY_FIELDS = ['bank_account_id', 'currency', 'amount', 'request_id', 'note'] as const;
+
+/**
+ * Whether fiat withdrawal list items carry the `note` they were created with (item fields not
+ * shown; the create response, which is shown, has no note). Chosen: the sandbox lists it, as the
+ * crypto withdrawal records do. The bot reads it when it is there and never counts on it: a record
+ * without a note is matched by its terms and time, and goes to a person whenever those prove nothing.
+ */
+export const FIAT_WITHDRAWAL_NOTE_LISTED = true;
 
 /**
  * Field names in lookup records that the reference names without a shape (not shown):
@@ -92,9 +102,10 @@ export const ADDRESS_VERIFIED_STATUS = 'verified';
 
 /**
  * `request_id` on withdrawal records: the reference lists it only in the create body and says it
- * "must not be relied on to prevent duplicates". Crypto withdrawal objects are open, so the
- * sandbox returns it on crypto withdrawals (not on fiat list items, whose fields are not shown);
- * the bot matches it first when a list carries it, and never counts on it being there.
+ * "must not be relied on to prevent duplicates"; the records it describes do not show it, so the
+ * sandbox keeps it and never lists it. The bot would match it if an exchange listed it; what it
+ * knows its own records by is the desk reference in their `note` (domain/desk-reference.ts), a
+ * field the crypto withdrawal record has.
  */
 
 /** Quote and order error statuses (not shown): unusable quote, duplicate client_order_id, balance. */

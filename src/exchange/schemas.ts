@@ -213,6 +213,8 @@ const fiatWithdrawalFields = {
   created_at: z.union([z.string(), int]).optional(),
   invoice_downloadable: z.boolean().optional(),
   transaction: z.object({ uuid }).nullable().optional(),
+  /** Not shown for fiat: listed by the sandbox as assumptions.ts chose (FIAT_WITHDRAWAL_NOTE_LISTED). */
+  note: optNullStr,
 };
 
 /** Fiat withdrawal create response: the reference lists fields, not which are required. */
@@ -229,6 +231,7 @@ export const createFiatWithdrawalBody = z.strictObject({
   currency: z.string(),
   amount: decimalString,
   request_id: z.string().optional(),
+  note: z.string().optional(),
 });
 export type CreateFiatWithdrawalBody = z.infer<typeof createFiatWithdrawalBody>;
 

@@ -68,6 +68,8 @@ export interface ListedCryptoWithdrawal extends RemoteView {
   cryptoCurrencyId: number;
   /** The request_id it was sent with, when the list carries one. */
   requestId: string | null;
+  /** Its note (where the bot's desk reference is), null when blank or not listed. */
+  note: string | null;
   destinationId: string | null;
   address: string | null;
   destinationLabel: string | null;
@@ -82,6 +84,8 @@ export interface ListedFiatWithdrawal extends RemoteView {
   currency: string | null;
   bankAccountId: number | null;
   requestId: string | null;
+  /** As the crypto withdrawal's: null when blank or not listed. */
+  note: string | null;
 }
 
 export interface ListedOrder extends RemoteView {
@@ -170,7 +174,7 @@ export interface ExchangePort {
   // the calls that move money or change the account, each with its idempotency key where the exchange takes one
   quote(terms: QuoteTerms): Promise<IndicativeQuote>;
   withdrawCrypto(w: { cryptoCurrencyId: number; amount: string; destinationId: string; note: string | null; purpose: string | null }, requestId: string): Promise<RemoteView>;
-  withdrawFiat(w: { bankAccountId: number; currency: string; amount: string }, requestId: string): Promise<RemoteView>;
+  withdrawFiat(w: { bankAccountId: number; currency: string; amount: string; note: string | null }, requestId: string): Promise<RemoteView>;
   /** Refused with `refusal: 'duplicate_client_order_id'` or `'quote_unusable'` where the exchange's words say so. */
   placeOrder(quoteId: string, clientOrderId: string): Promise<RemoteView>;
   removeBankAccount(id: number): Promise<void>;

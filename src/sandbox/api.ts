@@ -36,8 +36,8 @@ export interface ApiRequest {
 
 const refuse = (status: number, message: string, extra?: Record<string, unknown>): SandboxResponse => ({ status, body: errorBody(message, extra) });
 
-/** Serve one request of the public API; `account` is set once the key is known (for the log). */
-export function serveApi(deps: ApiDeps, req: ApiRequest, receivedAt?: number): { response: SandboxResponse; account?: string } {
+/** Serve one request of the public API; `account` is set once the key is known (for the log). `dropNotes`: the drop_notes fault (faults.ts). */
+export function serveApi(deps: ApiDeps, req: ApiRequest, receivedAt?: number, dropNotes = false): { response: SandboxResponse; account?: string } {
   if (!req.path.startsWith(`${API_PREFIX}/`)) return { response: refuse(404, `No such path ${req.path}`) };
   const match = matchRoute(ROUTES, req.method, req.path.slice(API_PREFIX.length));
   if (!match) return { response: refuse(404, `No operation at ${req.path}`) };
@@ -68,7 +68,7 @@ export function serveApi(deps: ApiDeps, req: ApiRequest, receivedAt?: number): {
     }
   }
   try {
-    const response = route.handler({ state, account, now, ...(receivedAt !== undefined ? { receivedAt } : {}), params, query: req.query, body, settings: { quoteLifetimeMs: deps.quoteLifetimeMs } });
+    const response = route.handler({ state, account, now, ...(receivedAt !== undefined ? { receivedAt } : {}), params, query: req.query, body, settings: { quoteLifetimeMs: deps.quoteLifetimeMs }, dropNotes });
     return { response, account: accountName };
   } catch (e) {
     if (e instanceof HttpError) return { response: { status: e.status, body: errorBody(e.message, e.extra), headers: e.headers }, account: accountName };

@@ -16,7 +16,7 @@ import { HttpError } from './router.js';
 import { addAccount, chainAddress, DEFAULT_ACCOUNT, seedState, txHash } from './seed.js';
 import { balanceOf, entryById, networkByUuid, type AccountState, type CryptoDepositRecord, type SandboxState, type WalletIdentityRecord } from './state.js';
 import type { SandboxClock } from './sandbox-clock.js';
-import { DEPOSIT_CONFIRM_MS } from './timings.js';
+import { DEPOSIT_CONFIRM_MS, FIAT_WITHDRAWAL_TIMELINE } from './timings.js';
 
 export interface AccessLogEntry {
   /** Wall-clock time the request arrived (ms). */
@@ -96,9 +96,40 @@ export function createControl(deps: ControlDeps) {
 
     withdrawals: (name?: string) => {
       const a = account(name);
-      return a.withdrawals.map((w) => ({ ...presentWithdrawal(deps.getState(), a.addressBook, w), held: w.held }));
+      // What the exchange stores, request_id included (the API never lists it).
+      return a.withdrawals.map((w) => ({ ...presentWithdrawal(deps.getState(), a.addressBook, w), request_id: w.request_id, held: w.held }));
     },
-    fiatWithdrawals: (name?: string) => account(name).fiatWithdrawals.map((w) => ({ ...presentFiatWithdrawal(w), request_id: w.request_id, held: w.held })),
+    fiatWithdrawals: (name?: string) => account(name).fiatWithdrawals.map((w) => ({ ...presentFiatWithdrawal(w, 'listed'), request_id: w.request_id, held: w.held })),
+    /**
+     * A completed fiat withdrawal made outside the bot (in the exchange's app) at `createdAt`, to
+     * the account's first bank account in its currency: history for tests and the demo.
+     */
+    injectFiatWithdrawal(input: { currency: 'USD' | 'SGD'; amount: string; createdAt: number; note?: string | null; account?: string }) {
+      const s = state();
+      const a = account(input.account);
+      const bank = a.bankAccounts.find((b) => b.currency === input.currency);
+      if (!bank) throw new HttpError(404, `No ${input.currency} bank account`);
+      if (!isDecimal(input.amount)) throw new HttpError(400, 'amount must be a decimal string');
+      const rule = s.fiatRules.find((r) => r.currency === input.currency)!;
+      const id = ++s.counters.fiatWithdrawal;
+      const w = {
+        id,
+        currency: input.currency,
+        amount: normalize(input.amount),
+        withdrawal_fee: rule.fee,
+        status: 'completed',
+        bank_reference: `SBX-FW-H${id}`,
+        bank_account_id: bank.id,
+        created_at: input.createdAt,
+        transactionUuid: s.rng.uuid(),
+        request_id: null,
+        note: input.note ?? null,
+        stage: FIAT_WITHDRAWAL_TIMELINE.length - 1,
+        held: false,
+      };
+      a.fiatWithdrawals.push(w);
+      return presentFiatWithdrawal(w, 'listed');
+    },
     orders: (name?: string) => account(name).orders.map(presentOrder),
     quotes: (name?: string) =>
       account(name).quotes.map((q) => ({ ...presentQuote(q), superseded_by: q.supersededBy, used_by_order: q.usedByOrder })),

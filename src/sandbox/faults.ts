@@ -13,6 +13,9 @@
  * - late_commit        a slow exchange: take the write, answer nothing in time (`answer`: hang,
  *                      drop, or a 504), and commit it `commitAfterMs` later on the sandbox clock,
  *                      whatever became of the caller; see server.ts
+ * - drop_notes         the withdrawal a matching create makes keeps no `note` (an exchange that
+ *                      loses it): combines with any other fault, as latency does, so a dropped
+ *                      or late answer can leave a record the bot must find without its reference
  * Rules fire with a seeded probability (deterministic per seed) and/or for the next `times`
  * matching requests only.
  */
@@ -20,7 +23,7 @@ import { z } from 'zod';
 import { API_PREFIX } from '../exchange/protocol.js';
 import { createRng, type Rng } from './prng.js';
 
-export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'hang', 'drop', 'drop_after_commit', 'malformed_json', 'schema_break', 'late_commit'] as const;
+export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'hang', 'drop', 'drop_after_commit', 'malformed_json', 'schema_break', 'late_commit', 'drop_notes'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const faultRule = z.strictObject({
@@ -47,11 +50,15 @@ export const faultRule = z.strictObject({
 });
 export type FaultRule = z.infer<typeof faultRule>;
 
-/** What to do to one request: a delay, and at most one fault that replaces or follows the work. */
+/** What to do to one request: a delay, notes dropped, and at most one fault that replaces or follows the work. */
 export interface FaultDecision {
   latencyMs: number;
+  dropNotes: boolean;
   fault?: FaultRule;
 }
+
+/** Kinds that change how a request is served and combine with one other fault. */
+const MODIFIERS: ReadonlySet<FaultKind> = new Set(['latency', 'drop_notes']);
 
 function matches(pattern: string | undefined, path: string): boolean {
   if (pattern === undefined) return true;
@@ -96,16 +103,17 @@ export class FaultSet {
 
   /** Decide the fate of one request; counts down `times` of the rules that fire. */
   decide(method: string, path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0 };
+    const decision: FaultDecision = { latencyMs: 0, dropNotes: false };
     for (const entry of this.rules) {
       const { rule } = entry;
       if (entry.left <= 0) continue;
       if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue;
       if (!matches(rule.path, path)) continue;
-      if (rule.kind !== 'latency' && decision.fault) continue;
+      if (!MODIFIERS.has(rule.kind) && decision.fault) continue;
       if (rule.probability !== undefined && this.rng.next() >= rule.probability) continue;
       entry.left--;
       if (rule.kind === 'latency') decision.latencyMs += rule.latencyMs ?? 0;
+      else if (rule.kind === 'drop_notes') decision.dropNotes = true;
       else decision.fault = rule;
     }
     this.rules = this.rules.filter((r) => r.left > 0);

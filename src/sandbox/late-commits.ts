@@ -18,6 +18,8 @@ export interface LateCommit {
   dueAt: number;
   /** An order's client_order_id, refused as a duplicate from receipt on. */
   clientOrderId?: string;
+  /** The drop_notes fault was on when the exchange took it: the record keeps no note. */
+  dropNotes?: boolean;
 }
 
 /** `saved`: the writes an earlier run of the sandbox had taken and not committed yet. */
@@ -26,7 +28,7 @@ export function createLateCommits(saved: readonly LateCommit[] = []) {
   return {
     /** Takes a write to commit `commitAfterMs` after `receivedAt`. */
     take(o: Omit<LateCommit, 'dueAt' | 'clientOrderId'> & { commitAfterMs: number }): LateCommit {
-      const commit: LateCommit = { request: o.request, account: o.account, receivedAt: o.receivedAt, receivedAuthMs: o.receivedAuthMs, dueAt: o.receivedAt + o.commitAfterMs };
+      const commit: LateCommit = { request: o.request, account: o.account, receivedAt: o.receivedAt, receivedAuthMs: o.receivedAuthMs, dueAt: o.receivedAt + o.commitAfterMs, ...(o.dropNotes ? { dropNotes: true } : {}) };
       const id = clientOrderIdOf(o.request.rawBody);
       if (id !== undefined) commit.clientOrderId = id;
       pending.push(commit);

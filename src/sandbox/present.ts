@@ -3,6 +3,7 @@
  * every response with those schemas. Decimal strings are normalised ("1.50" -> "1.5").
  */
 import { add, normalize } from '../domain/money.js';
+import { FIAT_WITHDRAWAL_NOTE_LISTED } from '../exchange/assumptions.js';
 import { networkByUuid } from './state.js';
 import type {
   AddressRecord,
@@ -101,7 +102,6 @@ export function presentWithdrawal(state: SandboxState, addressBook: readonly Add
     note: w.note,
     invoice_downloadable: w.status === 'completed',
     transaction: { uuid: w.transactionUuid },
-    request_id: w.request_id,
     transaction_purpose: w.transaction_purpose,
   };
 }
@@ -132,8 +132,11 @@ export function presentFiatDeposit(d: FiatDepositRecord) {
   return { ...d };
 }
 
-export function presentFiatWithdrawal(w: FiatWithdrawalRecord) {
+/** The create answer has the fields the reference shows; a list item adds what assumptions.ts chose to list. */
+export function presentFiatWithdrawal(w: FiatWithdrawalRecord, form: 'created' | 'listed') {
+  const listed = form === 'listed' && FIAT_WITHDRAWAL_NOTE_LISTED ? { note: w.note } : {};
   return {
+    ...listed,
     id: w.id,
     currency: w.currency,
     amount: w.amount,

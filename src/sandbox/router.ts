@@ -55,6 +55,8 @@ export interface RouteContext {
   /** Parsed JSON body, undefined when the request had none. */
   body: unknown;
   settings: { quoteLifetimeMs: number };
+  /** The drop_notes fault: a withdrawal made by this request keeps no note. */
+  dropNotes: boolean;
 }
 
 export interface Route {

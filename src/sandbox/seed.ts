@@ -234,8 +234,8 @@ export function addAccount(state: SandboxState, name: string, now: number): Acco
     counterparty: [],
   };
   account.fiatWithdrawals.push(
-    { id: ++c.fiatWithdrawal, currency: 'USD', amount: '10000', withdrawal_fee: '25', status: 'completed', bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`, bank_account_id: account.bankAccounts[0]!.id, created_at: now - 5 * DAY, transactionUuid: rng.uuid(), request_id: null, stage: 2, held: false },
-    { id: ++c.fiatWithdrawal, currency: 'SGD', amount: '2500', withdrawal_fee: '5', status: 'completed', bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`, bank_account_id: account.bankAccounts[2]!.id, created_at: now - 2 * DAY, transactionUuid: rng.uuid(), request_id: null, stage: 2, held: false },
+    { id: ++c.fiatWithdrawal, currency: 'USD', amount: '10000', withdrawal_fee: '25', status: 'completed', bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`, bank_account_id: account.bankAccounts[0]!.id, created_at: now - 5 * DAY, transactionUuid: rng.uuid(), request_id: null, note: null, stage: 2, held: false },
+    { id: ++c.fiatWithdrawal, currency: 'SGD', amount: '2500', withdrawal_fee: '5', status: 'completed', bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`, bank_account_id: account.bankAccounts[2]!.id, created_at: now - 2 * DAY, transactionUuid: rng.uuid(), request_id: null, note: null, stage: 2, held: false },
   );
   state.accounts.set(name, account);
   return account;

@@ -213,7 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (account && pending.clientOrderId !== undefined) account.lateClientOrderIds = (account.lateClientOrderIds ?? []).filter((id) => id !== pending.clientOrderId);
       // Authenticated as it was when the exchange took it; committed at its due time.
       const deps = { ...apiDeps, authNow: () => pending.receivedAuthMs, clock: { now: () => pending.dueAt, advance: () => undefined, reading: () => clock.reading() } };
-      const { response } = serveApi(deps, pending.request, pending.receivedAt);
+      const { response } = serveApi(deps, pending.request, pending.receivedAt, pending.dropNotes === true);
       record({ at: Date.now(), method: pending.request.method, path: pending.request.path, status: response.status, durationMs: 0, fault: 'late_commit:committed', account: pending.account });
     }
     if (due.length > 0) saveInBackground();
@@ -291,7 +291,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const apiKey = req.headers[HEADER.apiKey];
         const account = (typeof apiKey === 'string' ? keys.lookup(apiKey)?.account : undefined) ?? DEFAULT_ACCOUNT;
         const request = { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody };
-        const pending = late.take({ request, account, receivedAt: clock.now(), receivedAuthMs: apiDeps.authNow(), commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS });
+        const pending = late.take({ request, account, receivedAt: clock.now(), receivedAuthMs: apiDeps.authNow(), commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS, dropNotes: decision.dropNotes });
         // A repeat of this client_order_id is refused from now on, as the exchange would once it has the order.
         if (pending.clientOrderId !== undefined) {
           const owner = state.accounts.get(account);
@@ -306,7 +306,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     let served: ReturnType<typeof serveApi>;
     try {
-      served = serveApi(apiDeps, { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody });
+      served = serveApi(apiDeps, { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody }, undefined, decision.dropNotes);
     } catch (e) {
       // A sandbox bug, not a client error: say so plainly (without request details).
       process.emitWarning(`sandbox: unhandled error on ${method} ${path}: ${(e as Error).stack ?? String(e)}`);
@@ -316,7 +316,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const { response, account } = served;
     // Committed before anyone hears of it: a restart keeps what this answer says was done.
     await saveIfChanged();
-    const meta = { ...(account ? { account } : {}), ...(fault ? { fault: fault.kind } : {}) };
+    const meta = { ...(account ? { account } : {}), ...(fault ? { fault: fault.kind } : decision.dropNotes ? { fault: 'drop_notes' } : {}) };
     switch (fault?.kind) {
       case 'drop_after_commit':
         // The work is done (a withdrawal exists, an order is placed); the caller never hears.

@@ -139,6 +139,8 @@ export interface FiatWithdrawalRecord {
   created_at: number;
   transactionUuid: string;
   request_id: string | null;
+  /** As created (null when none was sent, or the drop_notes fault was on); listed per assumptions.ts. */
+  note: string | null;
   stage: number;
   held: boolean;
 }

@@ -3,7 +3,7 @@
  * client_order_id) but before the order left. On restart the order is nowhere, and the quote it
  * was to use has expired. A definitive "no" for the key (the exchange's refusal of a resend, or
  * the quote dead past the clock-skew margin with no order found) must lead to the normal re-quote
- * with a NEW key, or to a failure with the exchange's words; never to waiting 24 h.
+ * (the same key), never to waiting 24 h; any other refusal to a person once the settle window closed.
  */
 import { describe, expect, it } from 'vitest';
 import type { DeskRequest } from '../../src/domain/record.js';
@@ -70,7 +70,7 @@ describe('a dead quote after a crash before the order left', () => {
     expect(world.eventsOf('trade.requoted', stuck.id)[0]).toMatchObject({ reason: 'unusable' });
   });
 
-  it('another 4xx refusing a resend fails the request with the exchange message, also when the look after it failed', async () => {
+  it('another 4xx refusing a resend is not a "failed": the earlier order may still appear, so it is looked for, and a person asked once the settle window closed', async () => {
     const world = new World({ config: { clockSkewMs: SKEW_MS } });
     const stuck = await diedBeforeTheOrderLeft(world);
     failTheLookAfterEachOrder(world);
@@ -79,9 +79,12 @@ describe('a dead quote after a crash before the order left', () => {
     await world.restart();
     await world.engine.idle();
     for (let i = 0; i < 3; i++) await world.advanceAndTick(10_000);
-    const done = await world.record(stuck.id);
-    expect(done).toMatchObject({ state: 'failed', failure: { stage: 'exchange', exchangeMessage: 'Insufficient balance' } });
-    expect(done.failure!.reason).toMatch(/Insufficient balance/);
+    const waiting = await world.record(stuck.id);
+    expect(waiting).toMatchObject({ state: 'unknown', execution: { inDoubt: { question: null } } });
+    expect(waiting.execution!.attempts.at(-1)).toMatchObject({ outcome: 'refused', message: 'Insufficient balance' });
+    for (let i = 0; i < 24; i++) await world.advanceAndTick(30_000);
+    const asked = await world.record(stuck.id);
+    expect(asked).toMatchObject({ state: 'unknown', execution: { inDoubt: { question: { kind: 'not_found', candidates: [] } } } });
     expect(orderCalls(world)).toBe(1);
     expect(world.exchange.orders).toHaveLength(0);
   });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeskRequest } from '../../src/domain/record.js';
 import { termsClaimKey } from '../../src/app/executing/look-alikes.js';
+import { exchangeNoteOf } from '../../src/domain/desk-reference.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput } from './support/requests.js';
 import type { Fault } from './support/fake-exchange.js';
@@ -27,13 +28,20 @@ async function waitingForPerson(world: World, amount = '100'): Promise<DeskReque
   return waiting;
 }
 
-/** A withdrawal made by hand in the exchange's app with the same terms as `like`. */
+/** A withdrawal made by hand in the exchange's app with the same terms as `like`, and no note. */
 function strangerLike(world: World, like: DeskRequest, createdAt: number): string {
   const template = world.exchange.withdrawals[0];
   const s = like.snapshot;
   if (s.kind !== 'crypto_withdrawal' || template === undefined) throw new Error('fixture');
   const id = `stranger-${createdAt}`;
-  world.exchange.withdrawals.push({ ...template, id, created_at: createdAt, amount: s.amount, request_id: 'made-by-hand' });
+  world.exchange.withdrawals.push({ ...template, id, created_at: createdAt, amount: s.amount, request_id: 'made-by-hand', note: null });
+  return id;
+}
+
+/** Our send of `like`, committed late by a slow exchange: its request_id (not listed) and, unless the exchange drops notes, its note. */
+function oursLate(world: World, like: DeskRequest, createdAt: number): string {
+  const id = strangerLike(world, like, createdAt);
+  Object.assign(world.exchange.withdrawals.at(-1)!, { request_id: like.execution!.attempts[0]!.key, note: world.exchange.keepNotes ? exchangeNoteOf(like.snapshot, 1) : null });
   return id;
 }
 
@@ -108,9 +116,8 @@ describe('who may settle an unknown outcome', () => {
     const world = new World();
     world.exchange.measuredOffsetMs = 0;
     const r = await waitingForPerson(world);
-    // The slow exchange commits our send at last (its request_id is ours, but the list does not carry it).
-    const late = strangerLike(world, r, world.clock.now() - 60_000);
-    world.exchange.withdrawals.at(-1)!.request_id = r.execution!.attempts[0]!.key;
+    // The slow exchange commits our send at last, our desk reference in its note.
+    const late = oursLate(world, r, world.clock.now() - 60_000);
     await world.advanceAndTick(120_000);
     const done = await world.record(r.id);
     expect(done).toMatchObject({ state: 'submitted', execution: { exchangeId: late, inDoubt: null } });
@@ -136,12 +143,39 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     expect(done.execution!.exchangeId).not.toBe(stranger);
   });
 
-  it('made after our send while ours was committed too: both are shown, an approver says which; the stranger cancelling changes nothing', async () => {
+  it('made after our send while ours was committed too: ours is known by its reference at once, the look-alike is never taken', async () => {
     const { world, r } = await lostAfterASeed();
+    world.clock.advance(20_000);
+    const stranger = strangerLike(world, r, world.clock.now());
+    world.clock.advance(10_000);
+    const ours = oursLate(world, r, world.clock.now());
+    await world.advanceAndTick(15_000);
+    const now = await world.record(r.id);
+    expect(now).toMatchObject({ state: 'submitted', execution: { exchangeId: ours } });
+    expect(world.auditOf('execution.reconciled', r.id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ matchedBy: 'reference' }) })]);
+    expect(now.execution!.exchangeId).not.toBe(stranger);
+  });
+
+  it('two withdrawals carrying our reference (paid twice): neither is taken on its own, a person sees both', async () => {
+    const { world, r } = await lostAfterASeed();
+    world.clock.advance(20_000);
+    const first = oursLate(world, r, world.clock.now());
+    world.clock.advance(1_000);
+    const second = oursLate(world, r, world.clock.now());
+    await world.advanceAndTick(15_000);
+    const now = await world.record(r.id);
+    expect(now.state).toBe('unknown');
+    expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'ambiguous' });
+    expect(now.execution!.inDoubt!.question!.candidates.map((c) => c.exchangeId).sort()).toEqual([first, second].sort());
+    expect(world.logs.some((l) => l.level === 'error' && /more than one withdrawal on the exchange carries/.test(l.message))).toBe(true);
+  });
+
+  it('an exchange that drops notes, ours committed late and a look-alike after our send: both are shown, an approver says which; the stranger cancelling changes nothing', async () => {
+    const { world, r } = await lostAfterASeed();
+    world.exchange.keepNotes = false;
     // Ours commits late (after the client gave up), and someone makes a look-alike by hand.
     world.clock.advance(20_000);
-    const ours = strangerLike(world, r, world.clock.now());
-    world.exchange.withdrawals.at(-1)!.request_id = r.execution!.attempts[0]!.key;
+    const ours = oursLate(world, r, world.clock.now());
     world.clock.advance(30_000);
     const stranger = strangerLike(world, r, world.clock.now());
     for (let i = 0; i < 4; i++) await world.advanceAndTick(15_000);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exchangeNoteOf } from '../../src/domain/desk-reference.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, tradeInput } from './support/requests.js';
 import { World } from './support/world.js';
@@ -149,6 +150,7 @@ describe('recovery on start', () => {
           amount: '250.123456',
           address_book_address_id: stuck.snapshot.kind === 'crypto_withdrawal' ? stuck.snapshot.destination.id : '',
           request_id: stuck.execution!.attempts[0]!.key,
+          note: exchangeNoteOf(stuck.snapshot, 1)!,
         });
       }
       await world.restart();
@@ -192,9 +194,10 @@ describe('recovery on start', () => {
     const r = await requestAndApprove(world, cryptoInput('100'));
     expect(r.state).toBe('unknown');
     for (let i = 0; i < 7; i++) await world.advanceAndTick(100_000);
-    // Past the settle window, but nothing was proven: no question with "not found", no send.
+    // Past the settle window, but nothing was proven: a person is asked to check (never "not found"), nothing is sent.
     expect((await world.record(r.id)).state).toBe('unknown');
-    expect((await world.record(r.id)).execution!.inDoubt!.question).toBeNull();
+    expect((await world.record(r.id)).execution!.inDoubt!.question).toMatchObject({ kind: 'unreadable', candidates: [], message: expect.stringContaining('more than 2,000') });
+    expect(await world.engine.decide(r.id, 'U_A2', { action: 'send_again', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
     expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
     expect(world.logs.some((l) => l.level === 'error' && /cannot prove what is on the exchange/.test(l.message))).toBe(true);
     // Once the window can be read to its end, absence is proven: a person is asked, nothing is sent.

@@ -20,9 +20,11 @@ describe('crypto withdrawal execution', () => {
       amount: '250.123456',
       address_book_address_id: ADDR_OK,
       request_id: r.execution!.attempts[0]!.key,
-      note: 'OTC settlement <!channel>',
+      // The requester's note, then the desk reference, exactly as frozen into the snapshot approvers saw.
+      note: `OTC settlement <!channel> · desk ${r.id}-1`,
       transaction_purpose: 'settlement',
     });
+    expect(r.snapshot).toMatchObject({ note: 'OTC settlement <!channel>', exchangeNote: `OTC settlement <!channel> · desk ${r.id}-1` });
     expect(r).toMatchObject({ state: 'submitted', execution: { exchangeId: world.exchange.withdrawals[0]!.id } });
     expect(r.remote).toMatchObject({ status: 'pending', travelRuleStatus: 'pending', pendingReason: 'travel_rule_check' });
     expect(world.auditOf('execution.attempt', r.id)[0]).toMatchObject({ data: { idempotencyKey: r.execution!.attempts[0]!.key, approvers: ['U_A2', 'U_A3'] } });
@@ -111,11 +113,11 @@ describe('crypto withdrawal execution', () => {
 });
 
 describe('fiat withdrawal and bank account removal', () => {
-  it('fiat: limits, fee and balance are checked, and the body carries the request_id', async () => {
+  it('fiat: limits, fee and balance are checked, and the body carries the request_id and the desk reference', async () => {
     const world = new World();
     const r = await requestAndApprove(world, fiatInput('1000.50'));
     expect(r.snapshot).toMatchObject({ amount: '1000.5', fee: '20', total: '1020.5', bankAccount: { display: 'DBS USD ••••5678 (ACME PTE LTD)' } });
-    expect(world.exchange.commits[0]!.body).toEqual({ bank_account_id: 101, currency: 'USD', amount: '1000.5', request_id: r.execution!.attempts[0]!.key });
+    expect(world.exchange.commits[0]!.body).toEqual({ bank_account_id: 101, currency: 'USD', amount: '1000.5', request_id: r.execution!.attempts[0]!.key, note: `desk ${r.id}-1` });
     expect(r.state).toBe('submitted');
   });
 

@@ -166,4 +166,30 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
     expect(w.sandbox.control.withdrawals().filter((x) => x.amount === '0.04560201')).toHaveLength(1);
     expect(w.withdrawalCalls().posts).toBe(1);
   });
+  for (const action of ['send_again', 'mark_not_sent'] as const) {
+    it(`${action} decided on another replica after the withdrawal appeared late: that replica looks under its lease first, finds it and follows it; nothing is sent again or failed`, async () => {
+      const [one, two] = [await pool(), await pool()];
+      w = await startLeaseWorld({ seed: `lease-pg-decision-${action}`, stores: one, config: { unknownSettleWindowMs: 20_000 } });
+      const a = w.replica('replica-a');
+      const b = w.replica('replica-b', { role: 'follower', stores: two });
+      // The exchange takes the withdrawal, answers 504, and commits it 40 s later.
+      w.sandbox.control.setFaults([{ kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: 40_000, answer: 'gateway_timeout', times: 1 }]);
+      const { id } = await w.approve(a, '0.04560301');
+      await a.engine.idle();
+      for (let i = 0; i < 2; i++) {
+        await w.advance(15_000);
+        await a.engine.tick();
+        await a.engine.idle();
+      }
+      expect((await get(id)).execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+      // Committed meanwhile (before the leader's next look, two minutes on).
+      await w.advance(15_000);
+      expect(await b.engine.decide(id, 'U_A1', { action, checked: 'Not in the exchange history.' })).toMatchObject({ ok: true, outcome: 'withheld' });
+      await b.engine.idle();
+      const sent = w.sandbox.control.withdrawals().filter((x) => x.amount === '0.04560301');
+      expect(sent).toHaveLength(1);
+      expect(await get(id)).toMatchObject({ state: 'submitted', execution: { exchangeId: sent[0]!.id, lease: null } });
+      expect(linesOf('execution.person_decision_withheld', id).map((e) => e.data)).toEqual([{ action, by: 'U_A1', reason: 'found', appeared: [] }]);
+    });
+  }
 });

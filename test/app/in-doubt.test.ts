@@ -7,7 +7,7 @@ import { resolveConfig } from '../../src/app/engine-config.js';
 import { EXCHANGE_LIMITS } from '../../src/exchange/engine-port/index.js';
 import { decideLook, openInDoubt, type Look, type LookDecision } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { newExecution, newRequest, type Attempt, type Candidate, type DeskRequest } from '../../src/domain/record.js';
+import { newExecution, newRequest, type Attempt, type Candidate, type ExecutedRequest } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
 import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
@@ -20,12 +20,12 @@ const GAVE_UP = SEND + 10_000;
 const withdrawal = withdrawalSnapshot;
 const trade = tradeSnapshot({ quoteId: 'q1', price: '65000', expiresAt: SEND + 2_500 }, '70000');
 
-function inDoubtRecord(snapshot: Snapshot, attempt: Partial<Attempt> = {}, offset: number | null = null): DeskRequest {
+function inDoubtRecord(snapshot: Snapshot, attempt: Partial<Attempt> = {}, offset: number | null = null): ExecutedRequest {
   const base = newRequest({ id: 'R1', requester: 'U_REQ', snapshot, now: T0, policy });
   const quote = snapshot.kind === 'trade' ? snapshot.quote : null;
   const attempts: Attempt[] = [{ key: 'k1', startedAt: SEND, quote, outcome: 'unknown', message: 'timeout', endedAt: GAVE_UP, ...attempt }];
   const execution = { ...newExecution(T0), attempts, unknownSince: GAVE_UP, clockOffsetMs: offset };
-  const record: DeskRequest = { ...base, state: 'unknown', execution };
+  const record: ExecutedRequest = { ...base, state: 'unknown', execution };
   return { ...record, execution: { ...execution, inDoubt: openInDoubt(record, GAVE_UP, config, offset) } };
 }
 
@@ -45,17 +45,25 @@ describe('opening the doubt', () => {
 });
 
 describe('what a look decides', () => {
-  const rows: [string, DeskRequest, Look, number, LookDecision['kind'], Partial<LookDecision>?][] = [
+  const rows: [string, ExecutedRequest, Look, number, LookDecision['kind'], Partial<LookDecision>?][] = [
     ['found by key', inDoubtRecord(withdrawal), { kind: 'found', exchangeId: 'w1' }, GAVE_UP, 'adopt', { why: 'key' } as Partial<LookDecision>],
-    ['one candidate created while our call was open', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 4_000)] }, GAVE_UP, 'adopt', { why: 'sole_candidate_in_call' } as Partial<LookDecision>],
+    ['found by our desk reference, the window still open: adopted at once', inDoubtRecord(withdrawal), { kind: 'found', exchangeId: 'w1', by: 'reference' }, GAVE_UP, 'adopt', { why: 'reference' } as Partial<LookDecision>],
+    ['found by our desk reference long after the window (a very late commit)', inDoubtRecord(withdrawal), { kind: 'found', exchangeId: 'w1', by: 'reference' }, WINDOW_CLOSES + 3_600_000, 'adopt', { why: 'reference' } as Partial<LookDecision>],
+    ['one candidate created while our call was open, provably after the send started', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 6_000)] }, GAVE_UP, 'adopt', { why: 'sole_candidate_in_call' } as Partial<LookDecision>],
+    ['one candidate 3 s before our send (a look-alike made by hand?): a person, never adopted', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND - 3_000)] }, GAVE_UP, 'ask', { question: { kind: 'unproven' } } as Partial<LookDecision>],
+    ['one candidate inside the offset uncertainty after our send: a person, never adopted', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 4_000)] }, GAVE_UP, 'ask', { question: { kind: 'unproven' } } as Partial<LookDecision>],
+    ['one candidate inside the offset uncertainty, the window closed: still a person', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 1_000)] }, WINDOW_CLOSES, 'ask', { question: { kind: 'unproven' } } as Partial<LookDecision>],
+    ['no offset measured: one candidate 30 s after our send proves nothing (60 s skew)', inDoubtRecord(withdrawal), { kind: 'candidates', candidates: [candidate('w1', SEND + 30_000)] }, WINDOW_CLOSES, 'ask', { question: { kind: 'unproven' } } as Partial<LookDecision>],
     ['one candidate created after we gave up, window open: wait for others', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', GAVE_UP + 60_000)] }, GAVE_UP + 61_000, 'wait'],
     ['one candidate created after we gave up, window closed', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', GAVE_UP + 60_000)] }, WINDOW_CLOSES, 'adopt', { why: 'sole_candidate_window_closed' } as Partial<LookDecision>],
     ['after a crash mid-call (restart a minute later), one candidate from after the call could have ended: wait', inDoubtRecord(withdrawal, { endedAt: SEND + 60_000 }, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 45_000)] }, SEND + 61_000, 'wait'],
     ['two candidates: a person says which', inDoubtRecord(withdrawal, {}, 0), { kind: 'candidates', candidates: [candidate('w1', SEND + 1_000), candidate('w2', SEND + 2_000)] }, GAVE_UP, 'ask'],
     ['nothing, window open: look again within 30 s', inDoubtRecord(withdrawal), none, GAVE_UP, 'wait'],
     ['nothing, window closed: a person decides', inDoubtRecord(withdrawal), none, WINDOW_CLOSES, 'ask'],
-    ['exchange unreadable: look again, nothing proven', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'timeout', cut: false }, WINDOW_CLOSES, 'wait'],
-    ['list cut short: look again, nothing proven', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'too many', cut: true }, WINDOW_CLOSES, 'wait'],
+    ['exchange unreadable, window open: look again, nothing proven', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'timeout', cut: false }, GAVE_UP, 'wait'],
+    ['list cut short, window open: look again, nothing proven', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'too many', cut: true }, GAVE_UP, 'wait'],
+    ['exchange unreadable past the window: a person checks (never "not found")', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'timeout', cut: false }, WINDOW_CLOSES, 'ask', { question: { kind: 'unreadable', message: 'timeout', candidates: [] } } as Partial<LookDecision>],
+    ['list cut short past the window: a person checks', inDoubtRecord(withdrawal), { kind: 'inconclusive', message: 'too many', cut: true }, WINDOW_CLOSES, 'ask', { question: { kind: 'unreadable' } } as Partial<LookDecision>],
     ['a resend refused and nothing there: the refusal stands', inDoubtRecord(withdrawal, { outcome: 'refused' }), none, GAVE_UP, 'refusal_stands'],
     ['order found by client_order_id', inDoubtRecord(trade), { kind: 'found', exchangeId: '7' }, GAVE_UP, 'adopt'],
     ['order not found, quote alive: send the same client_order_id again', inDoubtRecord(trade), none, SEND + config.reconcileSettleMs, 'resend', { key: 'k1' } as Partial<LookDecision>],

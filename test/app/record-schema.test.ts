@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DESK_REQUEST_SCHEMA } from '../../src/domain/record-schema.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { newExecution, newRequest } from '../../src/domain/record.js';
+import { advance, newExecution, newRequest } from '../../src/domain/record.js';
 import { tradeSnapshot } from './support/snapshots.js';
 
 const policy = createPolicy({ requesters: ['R'], approvers: ['A', 'B'] });
@@ -19,6 +19,22 @@ describe('the request record schema', () => {
     const result = { receiptId: 'RCPT-2', price: '99', bankReference: null };
     expect(DESK_REQUEST_SCHEMA.parse({ ...trade, result }).result).toEqual(result);
     expect(DESK_REQUEST_SCHEMA.safeParse({ ...trade, result: { surprise: '1' } }).success).toBe(false);
+  });
+
+  it('the record is a union by state: an approved or later request without its execution is refused, by the schema and by advance', () => {
+    for (const state of ['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed']) {
+      expect(DESK_REQUEST_SCHEMA.safeParse({ ...trade, state, execution: null }).success, state).toBe(false);
+      expect(DESK_REQUEST_SCHEMA.safeParse({ ...trade, state, execution: newExecution(1_500) }).success, state).toBe(true);
+    }
+    expect(DESK_REQUEST_SCHEMA.safeParse({ ...trade, state: 'pending', execution: null }).success).toBe(true);
+    expect(advance(trade, 'approve_last', 1_600)).toMatchObject({ ok: false, reason: 'illegal_transition' });
+    expect(advance(trade, 'approve_last', 1_600, { execution: newExecution(1_600) }).ok).toBe(true);
+  });
+
+  it('reads pending decisions and stopped trades as absent in a doubt stored before them', () => {
+    const { pendingDecision: _p, stoppedBecause: _s, ...before } = { since: 1, window: { from: 0, to: 2 }, settleUntil: 2, looks: 0, lastLookAt: null, nextLookAt: 1, question: null, excluded: [], pendingDecision: null, stoppedBecause: null };
+    const parsed = DESK_REQUEST_SCHEMA.parse({ ...trade, state: 'unknown', execution: { ...newExecution(1_500), inDoubt: before } });
+    expect(parsed.execution?.inDoubt).toMatchObject({ pendingDecision: null, stoppedBecause: null });
   });
 
   it('reads an execution stored before leases as held by nobody, and keeps a lease as written', () => {

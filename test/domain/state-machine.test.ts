@@ -11,7 +11,7 @@ const ALLOWED: Record<RequestState, Partial<Record<Command, RequestState>>> = {
     cancel: 'cancelled',
     expire: 'expired',
   },
-  approved: { schedule: 'approved', ask_reapproval: 'awaiting_reapproval', execute: 'executing', fail: 'failed' },
+  approved: { schedule: 'approved', ask_reapproval: 'awaiting_reapproval', execute: 'executing', fail: 'failed', outcome_unknown: 'unknown' },
   executing: { requote: 'approved', submitted: 'submitted', outcome_unknown: 'unknown', complete: 'completed', fail: 'failed' },
   unknown: { execute: 'executing', requote: 'approved', submitted: 'submitted', complete: 'completed', fail: 'failed' },
   submitted: { status_changed: 'submitted', complete: 'completed', fail: 'failed' },

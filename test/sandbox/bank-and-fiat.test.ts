@@ -63,6 +63,17 @@ describe('fiat', () => {
     expect(listed.status).toBe('completed');
   });
 
+  it('takes a note (assumptions.ts chose the body), answers without it as the reference shows the create answer, lists it; refuses any other field', async () => {
+    const usdBank = banks.find((b) => b.currency === 'USD')!;
+    const a = await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '100', note: 'desk R6EYET-1' });
+    expect(a.status).toBe(201);
+    expect(a.body).not.toHaveProperty('note');
+    const listed = (await t.api('GET', `${V1}/fiat/withdrawals`)).body.find((x: { id: number }) => x.id === a.body.id);
+    expect(listed.note).toBe('desk R6EYET-1');
+    expect(listed).not.toHaveProperty('request_id');
+    expect((await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '100', memo: 'x' })).status).toBe(422);
+  });
+
   it('refuses a missing bank account (404), a currency mismatch, limits and the balance including the fee (422)', async () => {
     const usdBank = banks.find((b) => b.currency === 'USD')!;
     expect((await createFiat({ bank_account_id: 424242, currency: 'USD', amount: '100' })).status).toBe(404);

@@ -97,14 +97,27 @@ describe('creating a crypto withdrawal', () => {
     expect((await create({ crypto_currency_id: 101, amount: 0.01, address_book_address_id: byLabel('Treasury cold storage') })).status).toBe(422);
   });
 
-  it('stores request_id but does not deduplicate on it (the reference says not to rely on it)', async () => {
+  it('stores request_id but does not deduplicate on it (the reference says not to rely on it), nor list it (its records do not show it)', async () => {
     const body = { crypto_currency_id: 101, amount: '0.01', address_book_address_id: byLabel('Treasury cold storage'), request_id: 'same-id' };
     const a = await create(body);
     const b = await create(body);
     expect(a.status).toBe(201);
     expect(b.status).toBe(201);
     expect(a.body.id).not.toBe(b.body.id);
-    expect(a.body.request_id).toBe('same-id');
+    expect(a.body).not.toHaveProperty('request_id');
     expect(t.sandbox.control.withdrawals().filter((w) => w.request_id === 'same-id')).toHaveLength(2);
+  });
+
+  it('keeps the note it was sent, in the create answer and the list; the drop_notes fault makes one keep none', async () => {
+    const body = { crypto_currency_id: 101, amount: '0.01', address_book_address_id: byLabel('Treasury cold storage'), note: 'Payroll · desk R6EYET-1' };
+    const a = await create(body);
+    expect(a.body.note).toBe('Payroll · desk R6EYET-1');
+    t.sandbox.control.addFault({ kind: 'drop_notes', method: 'POST', path: '/crypto/withdrawals', times: 1 });
+    const b = await create(body);
+    expect(b.status).toBe(201);
+    expect(b.body.note).toBeNull();
+    const listed = (await t.api('GET', `${V1}/crypto/withdrawals?page[size]=10`)).body as { id: string; note: string | null }[];
+    expect(listed.find((w) => w.id === a.body.id)?.note).toBe('Payroll · desk R6EYET-1');
+    expect(listed.find((w) => w.id === b.body.id)?.note).toBeNull();
   });
 });

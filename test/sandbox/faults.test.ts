@@ -67,14 +67,14 @@ describe('fault injection', () => {
 
   it('drop_after_commit: the withdrawal is created but the caller never hears of it', async () => {
     t = await startTestSandbox();
-    const body = { ...(await withdrawalBody()), request_id: 'dropped-once' };
+    const body = { ...(await withdrawalBody()), note: 'dropped-once' };
     const before = count();
     t.sandbox.control.addFault({ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 });
     await expect(t.api('POST', WITHDRAWALS, { body })).rejects.toThrow();
     expect(count()).toBe(before + 1);
     // Listing recent withdrawals (what a careful caller does) shows it.
     const recent = (await t.api('GET', WITHDRAWALS)).body;
-    expect(recent[0].request_id).toBe('dropped-once');
+    expect(recent[0].note).toBe('dropped-once');
     expect(t.sandbox.control.requests().at(-2)).toMatchObject({ method: 'POST', status: 0, fault: 'drop_after_commit' });
   });
 

@@ -1,7 +1,7 @@
 /** The question an unknown outcome puts to a person, as Block Kit: ids unique, text escaped, words true. */
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../src/domain/record.js';
-import { candidateLine, decisionLine, decisionsBlock, parseDecisionButtonValue, questionBlocks } from '../../src/slack/approvals/person-question.js';
+import { candidateLine, decisionLine, decisionsBlock, parseDecisionButtonValue, questionBlocks, withheldLine } from '../../src/slack/approvals/person-question.js';
 import { ACTION } from '../../src/slack/kit/slack-ids.js';
 import { limitViolations } from './support/block-limits.js';
 
@@ -17,6 +17,26 @@ describe('the question blocks', () => {
     const value = (blocks[1] as { elements: { value: string }[] }).elements[1]!.value;
     expect(parseDecisionButtonValue(value)).toEqual({ requestId: 'R1', askedAt: T });
     expect(limitViolations(blocks)).toEqual([]);
+  });
+
+  it('a trade\'s "not found": Look again and Mark as not placed only (a trade is never sent again), words about its client order id', () => {
+    const blocks = questionBlocks({ requestId: 'R1', question: { askedAt: T, kind: 'not_found', candidates: [] }, what: 'order', currency: '' });
+    const ids = blocks.flatMap((b) => ((b as { elements?: { action_id?: string }[] }).elements ?? []).map((e) => e.action_id));
+    expect(ids).toEqual([ACTION.lookAgain, ACTION.markNotPlaced]);
+    const text = JSON.stringify(blocks);
+    expect(text).toContain('client order id');
+    expect(text).not.toContain('withdrawal');
+    expect(text).not.toContain('Send again');
+    expect(limitViolations(blocks)).toEqual([]);
+  });
+
+  it('a decision withheld says who decided what, that the bot looked first, and lists what appeared, escaped', () => {
+    const line = withheldLine({ by: 'U0AAA0001', at: T, action: 'send_again', exchangeId: null, checked: 'x' }, 'appeared', [candidate('w-9')], 'withdrawal', 'USDT');
+    expect(line).toContain('<@U0AAA0001> decided to send it again');
+    expect(line).toContain('looked on the exchange first, and did not do it');
+    expect(line).toContain('w-9');
+    expect(line).toContain('OTC &lt;partner&gt;');
+    expect(withheldLine({ by: 'U0AAA0001', at: T, action: 'mark_not_sent', exchangeId: null, checked: 'x' }, 'found', [], 'order', '')).toContain('mark it as not placed');
   });
 
   it('"ambiguous": a button per candidate with unique action ids, escaped lines, and "None of these"', () => {

@@ -55,7 +55,7 @@ export function countApproval(ctx: EngineContext, current: DeskRequest | undefin
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
   const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
   const next = decision.last
-    ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now) })
+    ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })
     : mustAdvance(current, 'approve', now, { approvals });
   // Written with the approval, so its messages come before the execution's in the outbox.
   const events = [stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required })];

@@ -3,6 +3,7 @@
  * reads what it needs from the exchange and freezes it into the snapshot approvers will see;
  * the driver passes ids and amounts, never display values, so nothing shown can be forged.
  */
+import { withExchangeNote } from '../../domain/desk-reference.js';
 import { mayRequest } from '../../domain/policy.js';
 import { newRequest, type DeskRequest } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
@@ -62,7 +63,8 @@ async function refused(ctx: EngineContext, userId: string, input: RequestInput, 
 async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<DeskRequest> {
   for (let i = 0; i < ID_ATTEMPTS; i++) {
     const id = ctx.ids.requestId();
-    const record = newRequest({ id, requester: userId, snapshot, now: ctx.clock.now(), policy: ctx.policy });
+    // The note sent to the exchange names the request: frozen with its id, so approvers see it.
+    const record = newRequest({ id, requester: userId, snapshot: withExchangeNote(snapshot, id), now: ctx.clock.now(), policy: ctx.policy });
     // The approval message's event is written with the request: a crash cannot leave it unposted.
     const inserted = await ctx.requests.mutate(id, (current) => (current === undefined ? { next: record, result: true, outbox: [stamp(ctx, record, { type: 'request.created' })] } : { result: false }));
     if (inserted) return record;

@@ -4,12 +4,18 @@
  * performs the effect, and feeds what came of it back in as the next observation.
  *
  *   approved  --due-->      check (withdrawals) | quote (a trade whose approvers' quote is unusable) | send
- *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail
+ *   approved  --checked-->  send | schedule (cooldown) | try later (unreadable) | fail   (checks.ts judges the facts)
  *   approved  --quoted-->   send within the limit | new approval round beyond it | try later | fail
+ *   approved  (a trade whose earlier order may still appear) --would fail--> unknown (look; a person after the window)
  *   executing --answer-->   submitted | completed (a removal) | unknown (look) | refused: fail or re-quote
  *   executing --due-->      its holder stopped mid-call (its lease ours or expired): unknown (look)
- *   unknown   --due-->      look when the record's next look is due
+ *   unknown   --due-->      look when the record's next look is due (at once when a person's decision waits for it)
  *   unknown   --looked-->   in-doubt.ts: adopt | look later | ask a person | re-quote | resend an order
+ *   unknown   --person-->   look again, choose: at once; send again, mark as not sent: look first (under the lease)
+ *   unknown   --looked, a decision waiting--> carry it out | withhold it and ask again (what appeared)
+ *
+ * The step also says what the runner does after its write (follow a request just submitted,
+ * release its terms claim past doubt, decide again after a re-quote): the runner decides nothing.
  *
  * Around all of it, the execution lease (lease.ts): a send or a look is persisted with this
  * replica's lease; a request another replica holds is left alone until its lease expires, then
@@ -20,38 +26,25 @@
  * its key before it leaves. Every row is a case of test/app/decide.test.ts.
  */
 import { hasRequiredApprovals, type Policy } from '../../domain/policy.js';
-import { lastAttempt, newRound, orderKeyFor, settleLastAttempt, type DeskRequest, type Execution, type Failure, type PersonDecisionRecord, type RecordChanges } from '../../domain/record.js';
+import { inDoubtKey, lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type DeskRequest, type ExecutedRequest, type Execution, type Failure, type InDoubt, type PersonDecisionRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
 import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
-import type { Command } from '../../domain/state-machine.js';
+import { transition, type Command } from '../../domain/state-machine.js';
+import type { RemoteView } from '../../ports/exchange-port.js';
+import { pastDoubt } from './look-alikes.js';
 import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EventInput, RequoteReason } from '../events.js';
-import type { RemoteView } from '../following/remote-changes.js';
-import { decideLook, openInDoubt, type Look } from './in-doubt.js';
+import { judgeChecks } from './checks.js';
+import type { Answer, CheckFound, ExchangeFailure } from './observations.js';
+import { currentDoubt, decideLook, openInDoubt, type Look } from './in-doubt.js';
 import { leaseFor, leaseStanding, type LeaseStanding } from './lease.js';
-
-/** What a check of the exchange before a withdrawal found. */
-export type CheckResult =
-  | { ok: true; twinInDoubt: string | null }
-  | { ok: false; action: 'fail'; reason: string }
-  | { ok: false; action: 'schedule'; at: number; reason: string }
-  | { ok: false; action: 'unreadable'; message: string; exchangeMessages: string };
-
-/** What the exchange answered to a money-moving call. */
-export type Answer =
-  | { kind: 'submitted'; exchangeId: string; view: RemoteView | undefined }
-  /** A bank account removal is done on its 204. */
-  | { kind: 'completed' }
-  | { kind: 'refused'; status: number | undefined; message: string; quoteUnusable: boolean }
-  /** `duplicate`: an order refused for its client_order_id exists: find it. */
-  | { kind: 'unknown'; message: string; duplicate: boolean };
 
 export type Observation =
   | { kind: 'due' }
-  | { kind: 'checked'; result: CheckResult }
+  | { kind: 'checked'; found: CheckFound }
   /** `reason`: why the approvers' quote could not be used, as decided before quoting. */
   | { kind: 'quoted'; quote: IndicativeQuote; reason: RequoteReason }
-  | { kind: 'quote_failed'; retryable: boolean; message: string; exchangeMessages: string }
+  | { kind: 'quote_failed'; failure: ExchangeFailure }
   | { kind: 'answer'; answer: Answer }
   | { kind: 'looked'; look: Look; at: number }
   /** A removal's account is gone: the request that holds the claim to having removed it. */
@@ -66,7 +59,9 @@ export type Effect =
   | { kind: 'send'; key: string; quote: IndicativeQuote | null }
   | { kind: 'look' }
   /** A removal is done: claim the account for this request (before anyone else can). */
-  | { kind: 'claim_removal' };
+  | { kind: 'claim_removal' }
+  /** Back in `approved` (a re-quote): decide again at once, nothing observed. */
+  | { kind: 'decide_again' };
 
 export interface AuditLine {
   type: string;
@@ -82,6 +77,10 @@ export interface Step {
   events: EventInput[];
   effect: Effect;
   log?: { level: 'info' | 'warn' | 'error'; message: string; data?: Record<string, unknown> };
+  /** Just submitted: polling follows it from now, from the answer's view when there was one. */
+  follow?: { view: RemoteView | undefined };
+  /** Past doubt for good: its terms claim goes, so a look-alike may be sent (look-alikes.ts). */
+  releaseTerms?: true;
 }
 
 /** What decide needs besides the record: rules and facts only the process knows. */
@@ -112,13 +111,29 @@ export function decide(record: DeskRequest, now: number, obs: Observation, facts
   } else if (lease.kind === 'held') {
     return STOP;
   }
-  return withLease(record, now, decideUnderLease(record, now, obs, facts, lease), lease, facts);
+  return afterwards(record, obs, withLease(record, now, decideUnderLease(record, now, obs, facts, lease), lease, facts));
+}
+
+/** What the runner does once the step's write is persisted, read from where the write moves the request. */
+function afterwards(record: DeskRequest, obs: Observation, step: Step): Step {
+  const command = step.write?.command;
+  const moved = command === undefined ? undefined : transition(record.state, command);
+  if (moved === undefined || !moved.ok || moved.next === record.state) return step;
+  const next = moved.next;
+  const view = obs.kind === 'answer' && obs.answer.kind === 'submitted' ? obs.answer.view : undefined;
+  return {
+    ...step,
+    ...(next === 'submitted' ? { follow: { view } } : {}),
+    // Out of doubt for good: a twin may take the terms now (a crash before the release leaves a stale claim, cleared by the next claimer).
+    ...(pastDoubt({ state: next }) && !pastDoubt(record) ? { releaseTerms: true as const } : {}),
+    ...(next === 'approved' && step.effect.kind === 'none' ? { effect: { kind: 'decide_again' as const } } : {}),
+  };
 }
 
 function decideUnderLease(record: DeskRequest, now: number, obs: Observation, facts: Facts, lease: LeaseStanding): Step {
   switch (record.state) {
     case 'approved':
-      return record.kind === 'trade' ? decideTrade(record, now, obs, facts) : decideTransfer(record, now, obs, facts);
+      return record.kind === 'trade' ? notFailedInDoubt(record, now, decideTrade(record, now, obs, facts), facts) : decideTransfer(record, now, obs, facts);
     case 'executing':
       if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'removed');
       return obs.kind === 'answer' ? settleAnswer(record, now, obs.answer, facts) : stoppedMidCall(record, now, facts, lease);
@@ -170,47 +185,41 @@ function leaseLost(record: DeskRequest, standing: LeaseStanding, facts: Facts): 
 
 // ---- approved --------------------------------------------------------------------------------
 
-function decideTransfer(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
-  const execution = record.execution!;
+function decideTransfer(record: ExecutedRequest, now: number, obs: Observation, facts: Facts): Step {
+  const execution = record.execution;
   if (obs.kind === 'due') {
     if ((execution.retry?.nextAt ?? 0) > now || (execution.scheduledAt ?? 0) > now) return STOP;
     if (!hasRequiredApprovals(facts.policy, record)) return staleApprovals(record, now);
     return { ...STOP, effect: { kind: 'check' } };
   }
   if (obs.kind !== 'checked') return STOP;
-  const result = obs.result;
-  if (result.ok) {
-    if (result.twinInDoubt !== null) {
-      // A look-alike of ours is in doubt: its look must not see this one's withdrawal. Wait for it.
-      return {
-        write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.reconcileSettleMs, failures: execution.retry?.failures ?? 0 } } } },
-        audit: [],
-        events: [],
-        effect: { kind: 'none' },
-        log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, twin: result.twinInDoubt } },
-      };
-    }
-    return startAttempt(record, now, { key: facts.newKey(), quote: null }, false);
+  const found = obs.found;
+  if (found.kind === 'twin_in_doubt') {
+    // A look-alike of ours is in doubt: its look must not see this one's withdrawal. Wait for it.
+    return {
+      write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.reconcileSettleMs, failures: execution.retry?.failures ?? 0 } } } },
+      audit: [],
+      events: [],
+      effect: { kind: 'none' },
+      log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, twin: found.twin } },
+    };
   }
-  switch (result.action) {
-    case 'fail':
-      return fail(record, now, { stage: 'checks', reason: result.reason, exchangeMessage: null });
-    case 'schedule':
-      if (execution.scheduledAt === result.at) return STOP;
-      return {
-        write: { command: 'schedule', changes: { execution: { ...execution, scheduledAt: result.at, scheduleReason: result.reason } } },
-        audit: [{ type: 'execution.scheduled', actor: 'system', data: { executeAt: result.at, reason: result.reason } }],
-        events: [{ type: 'execution.scheduled', executeAt: result.at, reason: result.reason }],
-        effect: { kind: 'none' },
-      };
-    case 'unreadable':
-      return tryLater(record, now, 'checks', result.message, result.exchangeMessages, facts);
-  }
+  if (found.kind === 'unreadable') return tryLater(record, now, 'checks', found.failure.message, found.failure.exchangeMessages, facts);
+  const check = judgeChecks(record.snapshot, found.facts, now);
+  if (check.ok) return startAttempt(record, now, { key: facts.newKey(), quote: null }, false);
+  if (check.action === 'fail') return fail(record, now, { stage: 'checks', reason: check.reason, exchangeMessage: null });
+  if (execution.scheduledAt === check.at) return STOP;
+  return {
+    write: { command: 'schedule', changes: { execution: { ...execution, scheduledAt: check.at, scheduleReason: check.reason } } },
+    audit: [{ type: 'execution.scheduled', actor: 'system', data: { executeAt: check.at, reason: check.reason } }],
+    events: [{ type: 'execution.scheduled', executeAt: check.at, reason: check.reason }],
+    effect: { kind: 'none' },
+  };
 }
 
-function decideTrade(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
+function decideTrade(record: ExecutedRequest, now: number, obs: Observation, facts: Facts): Step {
   const trade = record.snapshot as TradeSnapshot;
-  const execution = record.execution!;
+  const execution = record.execution;
   switch (obs.kind) {
     case 'due': {
       if ((execution.retry?.nextAt ?? 0) > now) return STOP;
@@ -229,16 +238,40 @@ function decideTrade(record: DeskRequest, now: number, obs: Observation, facts: 
       const step = startAttempt(record, now, { key: orderKeyFor(record, facts.newKey), quote: obs.quote, quoteNote: `re-quoted: ${reason}` }, false);
       return { ...step, events: [requoted, ...step.events] };
     }
-    case 'quote_failed':
-      if (obs.retryable) return tryLater(record, now, 'quote', obs.message, obs.exchangeMessages, facts);
-      return fail(record, now, { stage: 'quote', reason: `The exchange refused a new quote: ${obs.message}`, exchangeMessage: obs.exchangeMessages || null });
+    case 'quote_failed': {
+      // No answer, or too many calls: nothing was quoted, try again later. Anything else is a refusal.
+      const f = obs.failure;
+      if (f.outcomeUnknown || f.kind === 'rate_limited') return tryLater(record, now, 'quote', f.message, f.exchangeMessages, facts);
+      return fail(record, now, { stage: 'quote', reason: `The exchange refused a new quote: ${f.message}`, exchangeMessage: f.exchangeMessages || null });
+    }
     default:
       return STOP;
   }
 }
 
+/**
+ * A trade whose earlier order may still appear (its client_order_id in doubt) never fails on
+ * its own: a quote that cannot be had, re-quotes used up, a refusal, stale approvals all send
+ * it back in doubt instead, to be looked for by its client_order_id and, once the settle window
+ * has closed, put to a person. "Failed" needs a person's Mark as not placed on a fresh look.
+ */
+function notFailedInDoubt(record: ExecutedRequest, now: number, step: Step, facts: Facts): Step {
+  const failure = step.write?.command === 'fail' ? step.write.changes.failure : undefined;
+  const key = inDoubtKey(record);
+  if (failure == null || key === undefined || record.kind !== 'trade') return step;
+  const execution = record.execution;
+  const inDoubt = { ...openInDoubt(record, now, facts.config, execution.clockOffsetMs), stoppedBecause: failure.reason };
+  return {
+    write: { ...(record.state === 'unknown' ? {} : { command: 'outcome_unknown' as const }), changes: { execution: { ...execution, retry: null, unknownSince: execution.unknownSince ?? now, inDoubt } } },
+    audit: [{ type: 'execution.back_in_doubt', actor: 'system', data: { instead: 'fail', reason: failure.reason, clientOrderId: key, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil } }],
+    events: [{ type: 'execution.outcome_unknown', message: `${failure.reason.replace(/[.\s]+$/, '')}; an earlier order of this request may still appear, so it has not failed: looking for it by its client order id` }],
+    effect: { kind: 'look' },
+    log: { level: 'warn', message: 'a trade that could not go on is back in doubt: an earlier order of it may still appear', data: { requestId: record.id, reason: failure.reason } },
+  };
+}
+
 /** Why the approvers' quote cannot be ordered on now, or null when it can. */
-function quoteProblem(record: DeskRequest, trade: TradeSnapshot, now: number, facts: Facts): RequoteReason | null {
+function quoteProblem(record: ExecutedRequest, trade: TradeSnapshot, now: number, facts: Facts): RequoteReason | null {
   const last = lastAttempt(record);
   // After an unknown outcome whose order never appeared, the quote died meanwhile: "expired".
   if (last !== undefined) return last.outcome === 'quote_unusable' ? 'unusable' : last.outcome === 'unknown' ? 'expired' : 'used';
@@ -250,7 +283,7 @@ function quoteProblem(record: DeskRequest, trade: TradeSnapshot, now: number, fa
 }
 
 /** The price moved beyond what the approvers accepted: a new approval round at the new price. */
-function reapproval(record: DeskRequest, trade: TradeSnapshot, quote: IndicativeQuote, now: number, facts: Facts, events: EventInput[]): Step {
+function reapproval(record: ExecutedRequest, trade: TradeSnapshot, quote: IndicativeQuote, now: number, facts: Facts, events: EventInput[]): Step {
   const bps = trade.slippageBps ?? facts.config.reapprovalSlippageBps;
   const snapshot: TradeSnapshot = { ...trade, quote, limitPrice: limitFromSlippage(trade.side, quote.price, bps) };
   const changes = newRound(record, snapshot, now, facts.policy);
@@ -270,8 +303,8 @@ function reapproval(record: DeskRequest, trade: TradeSnapshot, quote: Indicative
 }
 
 /** A read the execution needs failed (nothing was sent): try again later, a bounded number of times. */
-function tryLater(record: DeskRequest, now: number, stage: 'checks' | 'quote', message: string, exchangeMessages: string, facts: Facts): Step {
-  const execution = record.execution!;
+function tryLater(record: ExecutedRequest, now: number, stage: 'checks' | 'quote', message: string, exchangeMessages: string, facts: Facts): Step {
+  const execution = record.execution;
   const failures = (execution.retry?.failures ?? 0) + 1;
   if (failures >= facts.config.maxCheckFailures) {
     const what = stage === 'checks' ? 'check the request before executing it' : 'get a quote';
@@ -287,15 +320,15 @@ function tryLater(record: DeskRequest, now: number, stage: 'checks' | 'quote', m
 }
 
 /** The policy was raised (or an approver removed) since the approvals came in: nothing is sent. */
-function staleApprovals(record: DeskRequest, now: number): Step {
+function staleApprovals(record: ExecutedRequest, now: number): Step {
   return fail(record, now, { stage: 'checks', reason: 'The approvals no longer meet the approval policy, which changed since they were given; request again.', exchangeMessage: null });
 }
 
 /** Persisted as `executing` with its key BEFORE the call leaves; audited with who approved what. */
-function startAttempt(record: DeskRequest, now: number, plan: { key: string; quote: IndicativeQuote | null; quoteNote?: string }, retry: boolean): Step {
+function startAttempt(record: ExecutedRequest, now: number, plan: { key: string; quote: IndicativeQuote | null; quoteNote?: string }, retry: boolean): Step {
   const execution: Execution = {
-    ...record.execution!,
-    attempts: [...record.execution!.attempts, { key: plan.key, startedAt: now, quote: plan.quote, outcome: 'in_flight', message: null, endedAt: null }],
+    ...record.execution,
+    attempts: [...record.execution.attempts, { key: plan.key, startedAt: now, quote: plan.quote, outcome: 'in_flight', message: null, endedAt: null }],
     retry: null,
     inDoubt: null,
   };
@@ -323,24 +356,33 @@ function startAttempt(record: DeskRequest, now: number, plan: { key: string; quo
 
 // ---- executing -------------------------------------------------------------------------------
 
-function settleAnswer(record: DeskRequest, now: number, answer: Answer, facts: Facts): Step {
+function settleAnswer(record: ExecutedRequest, now: number, answer: Answer, facts: Facts): Step {
   switch (answer.kind) {
     case 'submitted':
       return submitted(record, now, answer.exchangeId, 'answer', {});
     case 'completed':
       return { ...STOP, effect: { kind: 'claim_removal' } };
-    case 'unknown':
-      return toUnknown(record, now, answer.message, answer.duplicate ? 'duplicate' : 'unknown', facts);
-    case 'refused':
-      return refused(record, now, answer, facts);
+    case 'error':
+      return answeredWithError(record, now, answer.failure, facts);
   }
+}
+
+/**
+ * Timeouts, dropped connections and 5xx leave the outcome unknown. So do a 2xx we could not read
+ * (the exchange acted) and a 429 (safer to look before sending again). A reused client_order_id
+ * is refused because the order exists: never "failed", always "find it". Other 4xx are refusals.
+ */
+function answeredWithError(record: ExecutedRequest, now: number, f: ExchangeFailure, facts: Facts): Step {
+  if (f.outcomeUnknown || f.kind === 'invalid_response' || f.kind === 'rate_limited') return toUnknown(record, now, f.message, 'unknown', facts);
+  if (f.refusal === 'duplicate_client_order_id') return toUnknown(record, now, `The exchange already has an order with this client order id (${f.message}); looking for it.`, 'duplicate', facts);
+  return refused(record, now, { status: f.status, message: f.message, quoteUnusable: f.refusal === 'quote_unusable' }, facts);
 }
 
 /**
  * No call of this process is in flight (the runner holds the request) and nobody else's is
  * (the lease is free, ours, or expired): whoever sent stopped mid-call. Look before anything else.
  */
-function stoppedMidCall(record: DeskRequest, now: number, facts: Facts, lease: LeaseStanding): Step {
+function stoppedMidCall(record: ExecutedRequest, now: number, facts: Facts, lease: LeaseStanding): Step {
   const last = lastAttempt(record);
   // Written by an older version, which settled a refusal before acting on it: finish that.
   if (last?.outcome === 'quote_unusable' && record.kind === 'trade') return requote(record, now, last.message ?? 'The quote could not be used.', facts);
@@ -349,10 +391,10 @@ function stoppedMidCall(record: DeskRequest, now: number, facts: Facts, lease: L
   return toUnknown(record, now, `${who} before the exchange answer was recorded.`, 'unknown', facts);
 }
 
-function refused(record: DeskRequest, now: number, answer: Extract<Answer, { kind: 'refused' }>, facts: Facts): Step {
+function refused(record: ExecutedRequest, now: number, answer: { status: number | undefined; message: string; quoteUnusable: boolean }, facts: Facts): Step {
   const answered: AuditLine = { type: 'exchange.answer', actor: 'exchange', data: { outcome: 'refused', status: answer.status, message: answer.message } };
   const outcome = record.kind === 'trade' && answer.quoteUnusable ? 'quote_unusable' : 'refused';
-  if (record.execution!.unknownSince !== null) {
+  if (record.execution.unknownSince !== null || inDoubtKey(record, 1) !== undefined) {
     // An earlier send had an unknown outcome: this refusal may only mean "already done". Look first.
     const step = toUnknown(record, now, answer.message, outcome, facts, true);
     return { ...step, audit: [answered, ...step.audit] };
@@ -376,9 +418,9 @@ export function refusalReason(kind: DeskRequest['kind'], status: number | undefi
  * refused: the request waits in `unknown` and is looked for before anything else. The search
  * window is fixed now, from the sends and the exchange's clock offset as last measured.
  */
-function toUnknown(record: DeskRequest, now: number, message: string, outcome: 'unknown' | 'duplicate' | 'refused' | 'quote_unusable', facts: Facts, resendRefused = false): Step {
-  const offset = facts.measuredOffsetMs ?? record.execution!.clockOffsetMs;
-  const settled = { ...settleLastAttempt(record.execution!, { outcome, message, endedAt: now }), unknownSince: record.execution!.unknownSince ?? now, clockOffsetMs: offset };
+function toUnknown(record: ExecutedRequest, now: number, message: string, outcome: 'unknown' | 'duplicate' | 'refused' | 'quote_unusable', facts: Facts, resendRefused = false): Step {
+  const offset = facts.measuredOffsetMs ?? record.execution.clockOffsetMs;
+  const settled = { ...settleLastAttempt(record.execution, { outcome, message, endedAt: now }), unknownSince: record.execution.unknownSince ?? now, clockOffsetMs: offset };
   const inDoubt = openInDoubt({ ...record, execution: settled }, now, facts.config, offset);
   const text = resendRefused ? `The exchange refused the resend (${message}); looking for an earlier send on the exchange before settling it.` : message;
   return {
@@ -391,12 +433,14 @@ function toUnknown(record: DeskRequest, now: number, message: string, outcome: '
 
 // ---- unknown ---------------------------------------------------------------------------------
 
-function decideInDoubt(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
-  const execution = record.execution!;
-  const inDoubt = execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, facts.config, execution.clockOffsetMs);
+function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, facts: Facts): Step {
+  const execution = record.execution;
+  const inDoubt = currentDoubt(record, now, facts.config);
   if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'found removed after an unknown outcome');
   if (obs.kind === 'person') return decidedByPerson(record, now, obs.decision, facts);
-  if (obs.kind !== 'looked') return inDoubt.nextLookAt > now ? STOP : { ...STOP, effect: { kind: 'look' } };
+  // A decision waiting for its look (its replica stopped before the look came back) is looked for at once.
+  if (obs.kind !== 'looked') return inDoubt.nextLookAt > now && inDoubt.pendingDecision === null ? STOP : { ...STOP, effect: { kind: 'look' } };
+  if (inDoubt.pendingDecision !== null) return carryOut(record, now, inDoubt.pendingDecision, obs.look, inDoubt, facts);
   const decision = decideLook(record, inDoubt, obs.look, obs.at, facts.config, execution.clockOffsetMs);
   const log = obs.look.kind === 'inconclusive' ? inconclusiveLog(record, obs.look) : undefined;
   const withLog = (step: Step): Step => (log ? { ...step, log } : step);
@@ -421,7 +465,7 @@ function decideInDoubt(record: DeskRequest, now: number, obs: Observation, facts
       };
     }
     case 'requote':
-      return withNotFound(requote(record, now, decision.message, facts), { action: 'requote', message: decision.message });
+      return withNotFound(notFailedInDoubt(record, now, requote(record, now, decision.message, facts), facts), { action: 'requote', message: decision.message });
     case 'refusal_stands': {
       const last = lastAttempt(record)!;
       const message = last.message ?? 'The exchange refused the request.';
@@ -436,31 +480,66 @@ function decideInDoubt(record: DeskRequest, now: number, obs: Observation, facts
 }
 
 /**
- * What a person decided (who may decide was checked before, person.ts): recorded with who and
- * what they checked, audited, then carried out. Sending again is an attempt like any other,
- * persisted with a new key before it leaves.
+ * What a person decided (who may decide was checked before, person.ts): audited with who and what
+ * they checked. Looking again and choosing are carried out at once. Sending again and marking as
+ * not sent act on what the exchange shows now: the decision waits in the record (`pendingDecision`)
+ * for a look under this replica's lease, and the step that reads that look carries it out or not
+ * (carryOut).
  */
-function decidedByPerson(record: DeskRequest, now: number, d: PersonDecisionRecord, facts: Facts): Step {
-  const execution = { ...record.execution!, decisions: [...record.execution!.decisions, d] };
-  const inDoubt = execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, facts.config, execution.clockOffsetMs);
+function decidedByPerson(record: ExecutedRequest, now: number, d: PersonDecisionRecord, facts: Facts): Step {
+  const execution = record.execution;
+  const inDoubt = currentDoubt(record, now, facts.config);
   const decided: AuditLine = { type: 'execution.person_decided', actor: d.by, data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked } };
-  const announce = (step: Step): Step => ({ ...step, audit: [decided, ...step.audit], events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
-  const withDecision: DeskRequest = { ...record, execution };
-  switch (d.action) {
-    case 'look_again':
-      return announce({ write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, nextLookAt: now } } } }, audit: [], events: [], effect: { kind: 'look' } });
-    case 'send_again':
-      return announce(startAttempt(withDecision, now, { key: facts.newKey(), quote: null }, true));
-    case 'mark_not_sent':
-      return announce(fail({ ...withDecision, execution: { ...execution, inDoubt: null } }, now, { stage: 'reconcile', reason: `Marked as not sent by a person after checking the exchange: ${d.checked ?? ''}`, exchangeMessage: null }));
-    case 'choose': {
-      if (d.exchangeId !== null) return announce(submitted(withDecision, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }));
-      // None of them is ours: they never count again, and the question becomes "not found".
-      const excluded = [...inDoubt.excluded, ...(inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [])];
-      const next = { ...inDoubt, excluded, question: { askedAt: now, kind: 'not_found' as const, candidates: [] }, nextLookAt: now };
-      return announce({ write: { changes: { execution: { ...execution, inDoubt: next } } }, audit: [], events: [], effect: { kind: 'look' } });
-    }
+  if (d.action === 'send_again' || d.action === 'mark_not_sent') {
+    return { write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, pendingDecision: d } } } }, audit: [{ ...decided, data: { ...decided.data, carriedOut: 'after a fresh look' } }], events: [], effect: { kind: 'look' } };
   }
+  const withDecision = { ...execution, decisions: [...execution.decisions, d] };
+  const announce = (step: Step): Step => ({ ...step, audit: [decided, ...step.audit], events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
+  if (d.action === 'look_again') {
+    return announce({ write: { changes: { execution: { ...withDecision, inDoubt: { ...inDoubt, nextLookAt: now } } } }, audit: [], events: [], effect: { kind: 'look' } });
+  }
+  if (d.exchangeId !== null) return announce(submitted({ ...record, execution: withDecision }, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }));
+  // None of them is ours: they never count again, and the question becomes "not found".
+  const excluded = [...inDoubt.excluded, ...(inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [])];
+  const next = { ...inDoubt, excluded, question: { askedAt: now, kind: 'not_found' as const, candidates: [] }, nextLookAt: now };
+  return announce({ write: { changes: { execution: { ...withDecision, inDoubt: next } } }, audit: [], events: [], effect: { kind: 'look' } });
+}
+
+/**
+ * A person's send again or mark as not sent, on the look made for it under this replica's lease.
+ * Carried out only if the look proves nothing of ours could be there: found by its key, the
+ * request is followed (the record is ours); a candidate the person was not shown, or a look that
+ * could not read the exchange, withholds it and asks again, showing what appeared.
+ */
+function carryOut(record: ExecutedRequest, now: number, d: PersonDecisionRecord, look: Look, inDoubt: InDoubt, facts: Facts): Step {
+  const execution = { ...record.execution, inDoubt: { ...inDoubt, pendingDecision: null, looks: inDoubt.looks + 1, lastLookAt: now } };
+  const shown = inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [];
+  const withheld = (reason: 'found' | 'appeared' | 'unreadable', step: Step, appeared: Candidate[] = []): Step => ({
+    ...step,
+    audit: [{ type: 'execution.person_decision_withheld', actor: 'system', data: { action: d.action, by: d.by, reason, appeared: appeared.map((c) => c.exchangeId) } }, ...step.audit],
+    events: [{ type: 'execution.person_decision_withheld', decision: d, reason, appeared }, ...step.events],
+    log: { level: 'warn', message: 'a person decision was not carried out: the fresh look showed something that may be ours', data: { requestId: record.id, action: d.action, reason } },
+  });
+  if (look.kind === 'found') {
+    const found = { ...record, execution };
+    if (record.kind === 'bank_account_removal') return withheld('found', { ...STOP, write: { changes: { execution } }, effect: { kind: 'claim_removal' } });
+    return withheld('found', submitted(found, now, look.exchangeId, 'reconciled', { matchedBy: look.by ?? 'key' }));
+  }
+  const ask = (question: PersonQuestion): Step => ({
+    write: { changes: { execution: { ...execution, inDoubt: { ...execution.inDoubt, question, nextLookAt: now + facts.config.personWaitLookIntervalMs } } } },
+    audit: [{ type: 'execution.needs_person', actor: 'system', data: { kind: question.kind, candidates: question.candidates.map((c) => ({ exchangeId: c.exchangeId, createdAt: c.createdAt, status: c.status })), searchWindow: inDoubt.window } }],
+    events: [{ type: 'execution.needs_person', question }],
+    effect: { kind: 'none' },
+  });
+  if (look.kind === 'inconclusive') return withheld('unreadable', ask({ askedAt: now, kind: inDoubt.question?.kind ?? 'not_found', candidates: inDoubt.question?.candidates ?? [] }));
+  const open = [...look.candidates, ...(look.late ?? [])].filter((c) => !inDoubt.excluded.includes(c.exchangeId));
+  const appeared = open.filter((c) => !shown.includes(c.exchangeId));
+  if (appeared.length > 0) return withheld('appeared', ask({ askedAt: now, kind: 'ambiguous', candidates: open }), appeared);
+  const decided = { ...execution, decisions: [...execution.decisions, d] };
+  const announce = (step: Step): Step => ({ ...step, events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
+  if (d.action === 'send_again') return announce(startAttempt({ ...record, execution: decided }, now, { key: facts.newKey(), quote: null }, true));
+  const what = record.kind === 'trade' ? 'placed' : 'sent';
+  return announce(fail({ ...record, execution: { ...decided, inDoubt: null } }, now, { stage: 'reconcile', reason: `Marked as not ${what} by a person after checking the exchange: ${d.checked ?? ''}`, exchangeMessage: null }));
 }
 
 function withNotFound(step: Step, data: Record<string, unknown>): Step {
@@ -471,7 +550,7 @@ function withNotFound(step: Step, data: Record<string, unknown>): Step {
   };
 }
 
-function inconclusiveLog(record: DeskRequest, look: Extract<Look, { kind: 'inconclusive' }>): Step['log'] {
+function inconclusiveLog(record: ExecutedRequest, look: Extract<Look, { kind: 'inconclusive' }>): Step['log'] {
   return look.cut
     ? { level: 'error', message: 'cannot prove what is on the exchange for an unknown outcome; will look again, and a person should check', data: { requestId: record.id, error: look.message } }
     : { level: 'warn', message: 'could not read the exchange for an unknown outcome; will look again', data: { requestId: record.id, error: look.message } };
@@ -479,8 +558,8 @@ function inconclusiveLog(record: DeskRequest, look: Extract<Look, { kind: 'incon
 
 // ---- endings ---------------------------------------------------------------------------------
 
-function submitted(record: DeskRequest, now: number, exchangeId: string, how: 'answer' | 'reconciled', detail: Record<string, unknown>): Step {
-  const execution = record.execution!;
+function submitted(record: ExecutedRequest, now: number, exchangeId: string, how: 'answer' | 'reconciled', detail: Record<string, unknown>): Step {
+  const execution = record.execution;
   const endedAt = record.state === 'executing' ? now : (lastAttempt(record)?.endedAt ?? now);
   return {
     // The doubt is over: its question (and any buttons showing it) goes.
@@ -496,8 +575,8 @@ function submitted(record: DeskRequest, now: number, exchangeId: string, how: 'a
  * the re-quotes are used up. A refusal in flight settles as quote_unusable; an unknown outcome
  * keeps its outcome, so the next order reuses its client_order_id (orderKeyFor).
  */
-function requote(record: DeskRequest, now: number, message: string, facts: Facts): Step {
-  const execution = record.execution!;
+function requote(record: ExecutedRequest, now: number, message: string, facts: Facts): Step {
+  const execution = record.execution;
   if (execution.unusableRequotes >= facts.config.maxUnusableRequotes) {
     return fail(record, now, { stage: 'quote', reason: `The quote could not be used (${message}); re-quoted ${execution.unusableRequotes} times without success.`, exchangeMessage: message });
   }
@@ -510,13 +589,13 @@ function requote(record: DeskRequest, now: number, message: string, facts: Facts
   };
 }
 
-function fail(record: DeskRequest, now: number, failure: Failure): Step {
+function fail(record: ExecutedRequest, now: number, failure: Failure): Step {
   const execution = record.execution;
   const inFlight = lastAttempt(record)?.outcome === 'in_flight';
   return {
     write: {
       command: 'fail',
-      changes: { failure, execution: inFlight ? settleLastAttempt(execution!, { outcome: 'refused', message: failure.exchangeMessage ?? failure.reason, endedAt: now }) : execution },
+      changes: { failure, execution: inFlight ? settleLastAttempt(execution, { outcome: 'refused', message: failure.exchangeMessage ?? failure.reason, endedAt: now }) : execution },
     },
     audit: [{ type: 'request.failed', actor: 'system', data: { ...failure } }],
     events: [{ type: 'execution.failed', ...failure }],
@@ -525,15 +604,15 @@ function fail(record: DeskRequest, now: number, failure: Failure): Step {
 }
 
 /** A removal whose account is gone: done, unless another request holds the claim to having removed it. */
-function claimed(record: DeskRequest, now: number, by: string, note: string): Step {
+function claimed(record: ExecutedRequest, now: number, by: string, note: string): Step {
   if (by !== record.id) return fail(record, now, { stage: 'reconcile', reason: `The bank account was removed by request ${by}, not by this one.`, exchangeMessage: null });
   return completedRemoval(record, now, note);
 }
 
 /** A bank account removal is done (its 204, or found gone and claimed for it). */
-function completedRemoval(record: DeskRequest, now: number, note: string): Step {
+function completedRemoval(record: ExecutedRequest, now: number, note: string): Step {
   const inFlight = lastAttempt(record)?.outcome === 'in_flight';
-  const execution = record.execution!;
+  const execution = record.execution;
   return {
     write: { command: 'complete', changes: { execution: { ...settleLastAttempt(execution, { outcome: 'completed', endedAt: inFlight ? now : (lastAttempt(record)?.endedAt ?? now), message: note }), inDoubt: null } } },
     audit: [{ type: 'request.completed', actor: 'exchange', data: { note } }],

@@ -36,9 +36,9 @@ export function termsKey(request: DeskRequest): string {
   }
 }
 
-/** Runs `fn` holding the request's terms lock (not re-entrant: never nest two calls). */
-export function withTerms<T>(ctx: EngineContext, request: DeskRequest, fn: () => Promise<T>): Promise<T> {
-  return ctx.termsLocks.run(termsKey(request), fn);
+/** Holds the request's terms lock until the returned release is called (not re-entrant: never hold it twice). */
+export function holdTerms(ctx: EngineContext, request: DeskRequest): Promise<() => void> {
+  return ctx.termsLocks.acquire(termsKey(request));
 }
 
 /** Another live request with the same terms whose outcome is in doubt, if any. */

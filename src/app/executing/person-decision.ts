@@ -17,4 +17,9 @@ export type PersonDecision =
   /** Which of the candidates is ours; null for "none of them" (then the bot treats it as not found). */
   | { action: 'choose'; exchangeId: string | null; checked: string };
 
-export type PersonDecisionResult = { ok: true; request: DeskRequest } | Refusal;
+/**
+ * `outcome`: carried out; withheld (a send again or mark as not sent the look made for it did not
+ * allow: the request's record was found, a record that may be ours appeared, or the exchange could
+ * not be read; the thread says which and asks again); pending (recorded, its look not back yet).
+ */
+export type PersonDecisionResult = { ok: true; request: DeskRequest; outcome: 'carried_out' | 'withheld' | 'pending' } | Refusal;

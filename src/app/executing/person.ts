@@ -11,7 +11,7 @@ import { audit, type EngineContext } from '../context.js';
 import type { PersonDecision, PersonDecisionResult } from './person-decision.js';
 import { leaseStanding } from './lease.js';
 import { claimTerms } from './look-alikes.js';
-import { executeHoldingLock } from './runner.js';
+import { drain, executionSteps } from './runner.js';
 
 /** The longest "what I checked" kept; the rest of a pasted page is not needed to audit it. */
 export const CHECKED_MAX_LENGTH = 1_000;
@@ -20,14 +20,14 @@ export const CHECKED_MAX_LENGTH = 1_000;
  * Decides holding the request's lock, so a look on the exchange under way in this process
  * finishes first (it may find the withdrawal, and then there is nothing left to decide); a look
  * under way on another replica (its unexpired lease) refuses the decision for now
- * (`execution_busy`). Resolves once the decision is persisted and audited; what it starts (a
- * send, a look) goes on under the lock after that.
+ * (`execution_busy`). Answers with the record the run persisted once the decision is recorded
+ * and, for a send again or a mark as not sent, once the fresh look made for it has carried it out
+ * or withheld it; what it starts (a send, a look) goes on under the lock after that.
  */
-export function decideByPerson(ctx: EngineContext, requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult> {
-  let answer!: (result: PersonDecisionResult) => void;
-  let fail!: (err: unknown) => void;
-  const result = new Promise<PersonDecisionResult>((resolve, reject) => ((answer = resolve), (fail = reject)));
-  const work = ctx.requestLocks.run(requestId, async () => {
+export async function decideByPerson(ctx: EngineContext, requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult> {
+  const release = await ctx.requestLocks.acquire(requestId);
+  let rest: AsyncGenerator<DeskRequest, void> | undefined;
+  try {
     const current = await ctx.requests.get(requestId);
     let checked = mayDecide(ctx, current, userId, decision, ctx.clock.now());
     // A send again moves the request into `executing`: it holds its terms claim first (it has held
@@ -35,17 +35,30 @@ export function decideByPerson(ctx: EngineContext, requestId: string, userId: st
     if (checked.ok && checked.decision.action === 'send_again' && !(await claimTerms(ctx, current!)).held) checked = refuse('twin_in_doubt');
     if (!checked.ok) {
       await audit(ctx, 'execution.decision_refused', userId, requestId, { action: decision.action, reason: checked.reason });
-      answer(checked);
-      return;
+      return checked;
     }
-    await executeHoldingLock(ctx, requestId, { kind: 'person', decision: checked.decision }, (request) => answer({ ok: true, request }));
+    const d = checked.decision;
+    rest = executionSteps(ctx, requestId, { kind: 'person', decision: d });
+    let first: DeskRequest | undefined;
+    for (let step = await rest.next(); !step.done; step = await rest.next()) {
+      if (step.value.execution?.inDoubt?.pendingDecision?.at !== d.at) return { ok: true, request: step.value, outcome: outcomeOf(step.value, d) };
+      first ??= step.value;
+    }
+    // Written, but the look made for it did not come back here (the lease was lost): whoever looks next carries it out or not.
+    if (first !== undefined) return { ok: true, request: (await ctx.requests.get(requestId)) ?? first, outcome: 'pending' };
     // Nothing was decided: another replica is on the exchange for it (its lease), or it moved on.
     const now = await ctx.requests.get(requestId);
-    answer(now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held' ? refuse('execution_busy') : refuse('not_waiting_for_person'));
-  });
-  work.catch(fail);
-  void ctx.background.start(`decision on ${requestId}`, work);
-  return result;
+    return now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held' ? refuse('execution_busy') : refuse('not_waiting_for_person');
+  } finally {
+    // What the decision started (a send, a look) goes on under the lock; idle() waits for it.
+    if (rest === undefined) release();
+    else void ctx.background.start(`decision on ${requestId}`, drain(rest).finally(release));
+  }
+}
+
+/** Whether the decision was carried out: it is among the record's decisions once it was. */
+function outcomeOf(request: DeskRequest, d: PersonDecisionRecord): 'carried_out' | 'withheld' {
+  return request.execution?.decisions.some((x) => x.at === d.at && x.by === d.by && x.action === d.action) === true ? 'carried_out' : 'withheld';
 }
 
 /** Who may decide what, and whether there is anything to decide: the decision as recorded, or a refusal. */
@@ -64,7 +77,10 @@ export function mayDecide(ctx: EngineContext, current: DeskRequest | undefined, 
   if (checked === '') return refuse('checked_required');
   const question = inDoubt.question;
   if (question === null) return refuse('not_waiting_for_person');
-  if (d.action === 'send_again' && (question.kind !== 'not_found' || current.kind === 'trade' || current.kind === 'bank_account_removal')) return refuse('not_waiting_for_person');
+  // A trade is never sent again (a new order is a new trade at a new price) and has no candidates to choose from.
+  const byKey = current.kind === 'trade' || current.kind === 'bank_account_removal';
+  if (d.action === 'send_again' && (question.kind !== 'not_found' || byKey)) return refuse('not_waiting_for_person');
+  if (d.action === 'choose' && byKey) return refuse('not_waiting_for_person');
   if (d.action === 'choose' && d.exchangeId !== null && !question.candidates.some((c) => c.exchangeId === d.exchangeId)) return refuse('not_a_candidate');
   return { ok: true, decision: { by: userId, at: now, action: d.action, exchangeId: d.action === 'choose' ? d.exchangeId : null, checked } };
 }

@@ -15,6 +15,11 @@ export class QuoteBook {
     return this.#lock.run(key, fn);
   }
 
+  /** Holds the key until the returned release is called (an execution that quotes and orders on it). */
+  hold(key: string): Promise<() => void> {
+    return this.#lock.acquire(key);
+  }
+
   /** Records a quote just taken: every older quote on the key is now superseded. */
   taken(key: string, quoteId: string): void {
     this.#newest.set(key, quoteId);

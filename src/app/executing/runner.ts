@@ -11,10 +11,11 @@
  */
 import { canonicalJson } from '../../domain/canonical.js';
 import { errorText } from '../../domain/error-text.js';
-import { mustAdvance, type DeskRequest } from '../../domain/record.js';
+import { changeFields, isExecuted, mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
 import { WriteOutcomeUnknownError } from '../ports.js';
-import { pastDoubt, releaseTerms, withTerms } from './look-alikes.js';
+import { holdTerms, releaseTerms } from './look-alikes.js';
+import type { RemoteView } from '../../ports/exchange-port.js';
 import { audit, emit, SYSTEM, stamp, type EngineContext } from '../context.js';
 import { applyRemote } from '../following/poll.js';
 import { decide, type Effect, type Facts, type Observation, type Step } from './decide.js';
@@ -27,23 +28,32 @@ const MAX_STEPS = 25;
 
 /** Executes the request as far as it can go now. */
 export function execute(ctx: EngineContext, requestId: string): Promise<void> {
-  return ctx.requestLocks.run(requestId, () => executeHoldingLock(ctx, requestId));
+  return ctx.requestLocks.run(requestId, () => drain(executionSteps(ctx, requestId)));
 }
 
 /**
- * Like execute, for a caller that holds the request's lock. `first` is the first observation
- * (a person's decision); `persisted` hears of the first write, so a caller can answer a person
- * before the exchange call that follows it.
+ * The run of a request's steps from `first` (a person's decision, say), for a caller that holds
+ * the request's lock: each record persisted is yielded as soon as it is written, so the caller can
+ * answer with it (before the exchange call that follows) and drain the rest. The run holds the
+ * request's quote key (a trade) or terms (a withdrawal) until it ends.
  */
-export async function executeHoldingLock(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }, persisted?: (record: DeskRequest) => void): Promise<void> {
+export async function* executionSteps(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }): AsyncGenerator<DeskRequest, void> {
   const record = await ctx.requests.get(requestId);
   if (record === undefined) return;
-  const run = () => runSteps(ctx, requestId, first, persisted);
-  if (record.kind === 'trade') return ctx.quotes.withKey(quoteKey(record.snapshot as TradeSnapshot), run);
-  return withTerms(ctx, record, run);
+  const release = record.kind === 'trade' ? await ctx.quotes.hold(quoteKey(record.snapshot as TradeSnapshot)) : await holdTerms(ctx, record);
+  try {
+    yield* runSteps(ctx, requestId, first);
+  } finally {
+    release();
+  }
 }
 
-async function runSteps(ctx: EngineContext, requestId: string, first: Observation, persisted?: (record: DeskRequest) => void): Promise<void> {
+/** Runs what is left of a run to its end. */
+export async function drain(steps: AsyncGenerator<DeskRequest, void>): Promise<void> {
+  for await (const _ of steps);
+}
+
+async function* runSteps(ctx: EngineContext, requestId: string, first: Observation): AsyncGenerator<DeskRequest, void> {
   let observation = first;
   for (let step = 0; step < MAX_STEPS; step++) {
     const record = await ctx.requests.get(requestId);
@@ -51,17 +61,13 @@ async function runSteps(ctx: EngineContext, requestId: string, first: Observatio
     const decided = decide(record, ctx.clock.now(), observation, factsFor(ctx, record));
     const saved = await persist(ctx, record, decided);
     if (saved === undefined) return;
-    // A first step that wrote nothing decided nothing (a request another replica holds, say).
-    if (step === 0 && decided.write !== undefined) persisted?.(saved);
-    if (saved.state === 'submitted' && record.state !== 'submitted') await follow(ctx, saved, observation);
-    // Out of doubt for good: a twin may take the terms now (a crash before this leaves a stale claim, cleared by the next claimer).
-    if (pastDoubt(saved) && !pastDoubt(record)) await releaseTerms(ctx, saved);
+    // A step that wrote nothing decided nothing (a request another replica holds, say).
+    if (decided.write !== undefined) yield saved;
+    if (decided.follow) await follow(ctx, saved, decided.follow.view);
+    if (decided.releaseTerms) await releaseTerms(ctx, saved);
     const next = await performUnderLease(ctx, saved, decided.effect);
-    if (next === LOST) return;
-    if (next !== undefined) observation = next;
-    // Nothing to perform: go on only if the state moved to one that may act at once (a re-quote).
-    else if (decided.write?.command !== undefined && saved.state !== record.state) observation = { kind: 'due' };
-    else return;
+    if (next === LOST || next === undefined) return;
+    observation = next;
   }
   ctx.logger.warn('request not settled after the maximum number of steps', { requestId });
 }
@@ -90,8 +96,11 @@ const LOST = Symbol('lease lost');
  * unknown-outcome path's of whoever takes it over.
  */
 async function performUnderLease(ctx: EngineContext, record: DeskRequest, effect: Effect): Promise<Observation | undefined | typeof LOST> {
-  const lease = record.execution?.lease ?? null;
-  if (effect.kind === 'none' || lease === null || lease.holder !== ctx.replica) return perform(ctx, record, effect);
+  if (effect.kind === 'none') return undefined;
+  // decide asks for an effect only of a request it executes: approved or past it, its execution there.
+  if (!isExecuted(record)) throw new Error(`request ${record.id}: effect ${effect.kind} asked of a ${record.state} request`);
+  const lease = record.execution.lease;
+  if (lease === null || lease.holder !== ctx.replica) return perform(ctx, record, effect);
   const keeper = keepLease(ctx, record.id, lease);
   let next: Observation | undefined;
   try {
@@ -140,7 +149,7 @@ async function write(ctx: EngineContext, record: DeskRequest, step: Step): Promi
   try {
     return await ctx.requests.mutate<DeskRequest | undefined>(record.id, (current) => {
       if (current === undefined || current.updatedAt !== record.updatedAt || current.state !== record.state || !sameLease(current, record)) return { result: undefined };
-      const next = command === undefined ? { ...current, ...changes, updatedAt: now } : mustAdvance(current, command, now, changes);
+      const next = command === undefined ? changeFields(current, now, changes) : mustAdvance(current, command, now, changes);
       intended = next;
       // What must reach Slack is written with the change itself: a crash cannot keep one without the other.
       return { next, result: next, outbox: step.events.map((event) => stamp(ctx, next, event)) };
@@ -155,7 +164,7 @@ async function write(ctx: EngineContext, record: DeskRequest, step: Step): Promi
 }
 
 /** Handed to the exchange: polling follows it from now, starting from what the answer showed. */
-async function follow(ctx: EngineContext, submitted: DeskRequest, observation: Observation): Promise<void> {
+async function follow(ctx: EngineContext, submitted: DeskRequest, view: RemoteView | undefined): Promise<void> {
   ctx.schedules.poll.set(submitted.id, { nextAt: ctx.clock.now() + ctx.config.poll.intervalMs, intervalMs: ctx.config.poll.intervalMs });
-  if (observation.kind === 'answer' && observation.answer.kind === 'submitted' && observation.answer.view !== undefined) await applyRemote(ctx, submitted.id, observation.answer.view);
+  if (view !== undefined) await applyRemote(ctx, submitted.id, view);
 }

@@ -2,10 +2,11 @@
  * One look on the exchange for a request whose send has an unknown outcome, as the reference
  * advises ("recent withdrawals are listed before resending"), within the window the doubt fixed:
  *   - an order by its client_order_id;
- *   - a crypto or fiat withdrawal by a request_id of ours when the list carries it, else every
- *     record matching its terms (currency entry or currency, amount, destination) that no other
- *     request owns and that carries no other request_id: the candidates;
+ *   - a crypto or fiat withdrawal on its terms (currency entry or currency, amount, destination)
+ *     that no other request owns: ours at once when it carries our desk reference (attribution.ts),
+ *     whenever it appears; else, if it carries no note, a candidate for in-doubt.ts to judge;
  *   - a bank account removal by the account's absence.
+ * The fiat list has no time filter: read newest first, it stops once past the window's start.
  * A list a bound cut short proves nothing, and neither does an exchange error: inconclusive.
  */
 import { cmp } from '../../domain/money.js';
@@ -13,7 +14,8 @@ import { attemptKeys, type Candidate, type DeskRequest, type InDoubt } from '../
 import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../domain/request.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import type { ListedCryptoWithdrawal, ListedFiatWithdrawal } from '../../ports/exchange-port.js';
-import { collect, findFirst } from '../bounded-lists.js';
+import { collect, findFirst, untilOlderThan } from '../bounded-lists.js';
+import { attribute, type Attribution } from './attribution.js';
 import { ownedExchangeIds } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
 import type { ListOptions } from '../ports.js';
@@ -51,20 +53,12 @@ async function search(ctx: EngineContext, request: DeskRequest, inDoubt: InDoubt
       const closed = ctx.clock.now() >= inDoubt.settleUntil;
       const items = await collect(ctx.exchange.cryptoWithdrawals({ from: inDoubt.window.from, ...(closed ? {} : { to: inDoubt.window.to }) }, limit));
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      const mine = items.find((w) => w.requestId !== null && keys.includes(w.requestId));
-      if (mine !== undefined) return { kind: 'found', exchangeId: mine.exchangeId };
-      const matching = items.filter((w) => matchesCrypto(w, s) && !owned.has(w.exchangeId) && !carriesOtherKey(w.requestId, keys)).map((w) => cryptoCandidate(w, s));
-      return candidates(matching, inDoubt);
+      return marked(request, ctx, inDoubt, items.filter((w) => matchesCrypto(w, s) && !owned.has(w.exchangeId)), (w) => cryptoCandidate(w, s));
     }
     case 'fiat_withdrawal': {
-      const items = await collect(ctx.exchange.fiatWithdrawals(limit));
+      const items = await collect(untilOlderThan(ctx.exchange.fiatWithdrawals(limit), inDoubt.window.from, (f) => f.createdAt));
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      const mine = items.find((f) => f.requestId !== null && keys.includes(f.requestId));
-      if (mine !== undefined) return { kind: 'found', exchangeId: mine.exchangeId };
-      return candidates(
-        items.filter((f) => matchesFiat(f, s, inDoubt) && !owned.has(f.exchangeId) && !carriesOtherKey(f.requestId, keys)).map((f) => fiatCandidate(f, s, inDoubt)),
-        inDoubt,
-      );
+      return marked(request, ctx, inDoubt, items.filter((f) => matchesFiat(f, s, inDoubt) && !owned.has(f.exchangeId)), (f) => fiatCandidate(f, s, inDoubt));
     }
     case 'bank_account_removal': {
       const account = await findFirst(ctx.exchange.bankAccounts(undefined, limit), (b) => b.id === s.bankAccount.id);
@@ -86,9 +80,21 @@ function candidates(list: Candidate[], inDoubt: InDoubt): Look {
   return { kind: 'candidates', candidates: inside, ...(late.length > 0 ? { late } : {}) };
 }
 
-/** A listed request_id that is none of ours marks a record another sender made. */
-function carriesOtherKey(requestId: string | null, keys: string[]): boolean {
-  return requestId !== null && !keys.includes(requestId);
+/**
+ * Records on the request's terms, judged by their marks: ours (by reference or key) is found; two
+ * of ours (a late first attempt beside a later one: paid twice) go to a person with their times;
+ * without ours, those only terms and time can judge are the candidates.
+ */
+function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(request: DeskRequest, ctx: EngineContext, inDoubt: InDoubt, items: T[], candidate: (item: T) => Candidate): Look {
+  const whose = (item: T): Attribution => attribute(request, item, ctx.config);
+  const ours = items.filter((item) => whose(item) === 'ours');
+  if (ours.length > 1) {
+    ctx.logger.error('more than one withdrawal on the exchange carries this request\'s mark: a person must look', { requestId: request.id, exchangeIds: ours.map((o) => o.exchangeId) });
+    return { kind: 'candidates', candidates: ours.map(candidate) };
+  }
+  const mine = ours[0];
+  if (mine !== undefined) return { kind: 'found', exchangeId: mine.exchangeId, by: mine.requestId !== null ? 'key' : 'reference' };
+  return candidates(items.filter((item) => whose(item) === 'by_terms').map(candidate), inDoubt);
 }
 
 function matchesCrypto(w: ListedCryptoWithdrawal, s: CryptoWithdrawalSnapshot): boolean {

@@ -13,7 +13,7 @@
  * withdrawal) is never taken as an outcome: after the bound (PollConfig.notFound*) polling stops,
  * the request stays submitted with its outcome unknown, and a person is told in its thread.
  */
-import { mustAdvance, type DeskRequest, type RecordChanges } from '../../domain/record.js';
+import { isExecuted, mustAdvance, type DeskRequest, type ExecutedRequest, type RecordChanges } from '../../domain/record.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { audit, emit, EXCHANGE, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-changes.js';
@@ -34,11 +34,11 @@ export interface PollSummary {
 /** One polling cycle over the live records. */
 export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]): Promise<PollSummary> {
   const summary: PollSummary = { polled: 0, calls: 0, changed: 0, stopped: 0 };
-  const followed = live.filter((r) => r.state === 'submitted' && r.pollingStoppedAt === null && r.execution?.exchangeId);
+  const followed = live.filter((r): r is ExecutedRequest => isExecuted(r) && r.state === 'submitted' && r.pollingStoppedAt === null && r.execution.exchangeId !== null);
   const now = ctx.clock.now();
-  const active: DeskRequest[] = [];
+  const active: ExecutedRequest[] = [];
   for (const request of followed) {
-    if (now - (request.execution!.submittedAt ?? now) > ctx.config.poll.maxAgeMs) summary.stopped += (await stopPolling(ctx, request)) ? 1 : 0;
+    if (now - (request.execution.submittedAt ?? now) > ctx.config.poll.maxAgeMs) summary.stopped += (await stopPolling(ctx, request)) ? 1 : 0;
     else active.push(request);
   }
   // The kind that goes first changes every cycle, so a large sweep of one kind cannot starve another.
@@ -54,7 +54,7 @@ export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]):
  * cannot reach (so they never starve), then the list walk: the one under way, or a new one for
  * what is due and was not read yet.
  */
-async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: DeskRequest[], summary: PollSummary): Promise<void> {
+async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRequest[], summary: PollSummary): Promise<void> {
   const now = ctx.clock.now();
   const isDue = (r: DeskRequest) => (ctx.schedules.poll.get(r.id)?.nextAt ?? 0) <= now;
   const single = (r: DeskRequest) => kind !== 'fiat_withdrawal' && ctx.schedules.poll.get(r.id)?.single === true;
@@ -62,7 +62,7 @@ async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: DeskReques
   for (const request of ofKind.filter((r) => isDue(r) && single(r)).slice(0, ctx.config.poll.singleReadsPerCycle)) {
     if (await readOne(ctx, request, summary)) read.add(request.id);
   }
-  const byExchangeId = new Map(ofKind.map((r) => [r.execution!.exchangeId!, r]));
+  const byExchangeId = new Map(ofKind.map((r) => [r.execution.exchangeId!, r]));
   let walking: Sweep | undefined;
   const onView = async (view: RemoteView) => {
     const request = byExchangeId.get(view.exchangeId);
@@ -139,10 +139,10 @@ function markSingle(ctx: EngineContext, requestId: string): void {
 }
 
 /** A single read if the budget allows (else it stays due for the next cycle). True when read. */
-async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSummary): Promise<boolean> {
+async function readOne(ctx: EngineContext, request: ExecutedRequest, summary: PollSummary): Promise<boolean> {
   if (!ctx.pollBudget.tryTake()) return false;
   summary.calls++;
-  const id = request.execution!.exchangeId!;
+  const id = request.execution.exchangeId!;
   try {
     const view = request.kind === 'trade' ? await ctx.exchange.order(id) : await ctx.exchange.cryptoWithdrawal(id);
     await applyAndReschedule(ctx, request, view, summary);
@@ -160,7 +160,7 @@ async function readOne(ctx: EngineContext, request: DeskRequest, summary: PollSu
  * in a row, over at least `notFoundForMs`) it backs off as any failed read; then it stops polling
  * and tells a person (true: done). A read that answers resets the count (reschedule drops it).
  */
-async function notFound(ctx: EngineContext, request: DeskRequest, message: string): Promise<boolean> {
+async function notFound(ctx: EngineContext, request: ExecutedRequest, message: string): Promise<boolean> {
   const now = ctx.clock.now();
   const previous = ctx.schedules.poll.get(request.id)?.notFound;
   const streak = { since: previous?.since ?? now, reads: (previous?.reads ?? 0) + 1 };
@@ -246,7 +246,7 @@ type StopReason = { reason: 'max_age' } | { reason: 'not_found'; exchangeMessage
  * Stops following `request`: persisted with its notice in the same write (the outbox), audited.
  * The request stays submitted: stopping settles nothing about its outcome.
  */
-async function stopPolling(ctx: EngineContext, request: DeskRequest, why: StopReason = { reason: 'max_age' }): Promise<boolean> {
+async function stopPolling(ctx: EngineContext, request: ExecutedRequest, why: StopReason = { reason: 'max_age' }): Promise<boolean> {
   const now = ctx.clock.now();
   const stopped = await ctx.requests.mutate<DeskRequest | undefined>(request.id, (current) => {
     if (current === undefined || current.state !== 'submitted' || current.pollingStoppedAt !== null) return { result: undefined };
@@ -257,7 +257,7 @@ async function stopPolling(ctx: EngineContext, request: DeskRequest, why: StopRe
   if (stopped === undefined) return false;
   ctx.schedules.poll.delete(request.id);
   const detail = why.reason === 'not_found' ? { notFoundReads: why.reads, notFoundSince: why.since, exchangeMessage: why.exchangeMessage } : {};
-  await audit(ctx, 'polling.stopped', SYSTEM, request.id, { reason: why.reason, submittedAt: request.execution!.submittedAt, lastStatus: request.remote?.status ?? null, ...detail });
+  await audit(ctx, 'polling.stopped', SYSTEM, request.id, { reason: why.reason, submittedAt: request.execution.submittedAt, lastStatus: request.remote?.status ?? null, ...detail });
   ctx.notices.kick();
   return true;
 }

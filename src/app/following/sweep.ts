@@ -11,7 +11,8 @@
  * Sweeps are in-memory scheduling: a restart forgets them and starts afresh; correctness never
  * depends on them (every status read is compared with the persisted last-reported values).
  */
-import { firstSentAt, type DeskRequest } from '../../domain/record.js';
+import { firstSentAt, type ExecutedRequest } from '../../domain/record.js';
+import { untilOlderThan } from '../bounded-lists.js';
 import type { EngineContext } from '../context.js';
 import type { PolledKind, Sweep } from './poll-schedules.js';
 import type { RemoteView } from './remote-changes.js';
@@ -20,25 +21,26 @@ import type { RemoteView } from './remote-changes.js';
  * Opens the list for `targets` (nothing is fetched yet). The page cap covers the targets plus
  * `maxPages` pages of other records in the window. Exchange errors are thrown.
  */
-export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readonly DeskRequest[]): Sweep {
+export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readonly ExecutedRequest[]): Sweep {
   const { pageSize, maxPages } = ctx.config.poll;
   const cap = Math.ceil(targets.length / pageSize) + maxPages;
   const fetched = { count: 0 };
   const bounds = { pageSize, maxPages: cap, maxItems: cap * pageSize, onPage: () => void fetched.count++ };
   // The window of the targets only: a list that serves newest first cannot starve older ones.
-  const sentAt = targets.map((r) => firstSentAt(r) ?? r.execution!.submittedAt ?? 0);
+  const sentAt = targets.map((r) => firstSentAt(r) ?? r.execution.submittedAt ?? 0);
   const window = {
     from: Math.max(0, Math.min(...sentAt) - ctx.config.clockSkewMs),
-    to: Math.max(...targets.map((r) => r.execution!.submittedAt ?? 0)) + ctx.config.clockSkewMs,
+    to: Math.max(...targets.map((r) => r.execution.submittedAt ?? 0)) + ctx.config.clockSkewMs,
   };
   const views =
     kind === 'crypto_withdrawal'
       ? viewsOf(ctx.exchange.cryptoWithdrawals(window, bounds))
       : kind === 'trade'
         ? viewsOf(ctx.exchange.orders(window, bounds))
-        : viewsOf(ctx.exchange.fiatWithdrawals(bounds));
+        : // No time filter on the fiat list: newest first, it ends past the window's start.
+          viewsOf(untilOlderThan(ctx.exchange.fiatWithdrawals(bounds), window.from, (f) => f.createdAt));
   return {
-    targets: new Map(targets.map((r) => [r.execution!.exchangeId!, false])),
+    targets: new Map(targets.map((r) => [r.execution.exchangeId!, false])),
     reached: 0,
     items: 0,
     pages: 0,

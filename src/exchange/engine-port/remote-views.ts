@@ -31,6 +31,7 @@ export function listedCryptoWithdrawal(w: Wire.CryptoWithdrawalListItem): Listed
     amount: w.amount,
     cryptoCurrencyId: w.crypto_currency.id,
     requestId: nonBlank(w.request_id),
+    note: nonBlank(w.note),
     destinationId: w.address_book_address?.id ?? null,
     address: w.address ?? null,
     destinationLabel: w.address_book_address?.label ?? null,
@@ -87,6 +88,7 @@ export function listedFiatWithdrawal(f: Wire.FiatWithdrawalListItem): ListedFiat
     currency: f.currency ?? null,
     bankAccountId: typeof f.bank_account_id === 'number' ? f.bank_account_id : null,
     requestId: nonBlank(f.request_id),
+    note: nonBlank(f.note),
   };
 }
 

@@ -9,7 +9,7 @@ import type { ExchangePort, QuoteTerms, RemoteView } from '../../ports/exchange-
 import { isExchangeError } from '../../ports/exchange-error.js';
 import type { ExchangeApi } from '../wire-api.js';
 import { DUPLICATE_CLIENT_ORDER_ID_STATUS, QUOTE_UNUSABLE_STATUS, isDuplicateClientOrderIdMessage, isQuoteUnusableMessage } from '../assumptions.js';
-import type { CreateCryptoWithdrawalBody, CreateQuoteBody } from '../schemas.js';
+import type { CreateCryptoWithdrawalBody, CreateFiatWithdrawalBody, CreateQuoteBody } from '../schemas.js';
 import { cryptoWithdrawalView, fiatWithdrawalView, orderView } from './remote-views.js';
 
 type Sends = Pick<ExchangePort, 'quote' | 'withdrawCrypto' | 'withdrawFiat' | 'placeOrder' | 'removeBankAccount'>;
@@ -31,7 +31,9 @@ export function sends(api: ExchangeApi): Sends {
     },
 
     async withdrawFiat(w, requestId): Promise<RemoteView> {
-      return fiatWithdrawalView(await api.createFiatWithdrawal({ bank_account_id: w.bankAccountId, currency: w.currency, amount: w.amount, request_id: requestId }));
+      const body: CreateFiatWithdrawalBody = { bank_account_id: w.bankAccountId, currency: w.currency, amount: w.amount, request_id: requestId };
+      if (w.note !== null) body.note = w.note;
+      return fiatWithdrawalView(await api.createFiatWithdrawal(body));
     },
 
     async placeOrder(quoteId, clientOrderId): Promise<RemoteView> {

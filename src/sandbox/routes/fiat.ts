@@ -28,7 +28,7 @@ export const fiatRoutes: Route[] = [
     method: 'GET',
     path: '/fiat/withdrawals',
     auth: 'key',
-    handler: ({ account, query }) => jsonApi(numberedPage(newestFirst(account.fiatWithdrawals, (w) => w.id), query).map(presentFiatWithdrawal)),
+    handler: ({ account, query }) => jsonApi(numberedPage(newestFirst(account.fiatWithdrawals, (w) => w.id), query).map((w) => presentFiatWithdrawal(w, 'listed'))),
   },
   {
     method: 'GET',
@@ -58,7 +58,7 @@ export const fiatRoutes: Route[] = [
     path: '/fiat/withdrawals',
     auth: 'key',
     scope: 'transfer',
-    handler: ({ state, account, body, now }) => {
+    handler: ({ state, account, body, now, dropNotes }) => {
       const req = validate(createFiatWithdrawalBody, body);
       const rule = state.fiatRules.find((r) => r.currency === req.currency);
       if (!rule) fail(422, `Fiat withdrawals in ${req.currency} are not enabled for this account`);
@@ -86,13 +86,14 @@ export const fiatRoutes: Route[] = [
         transactionUuid: state.rng.uuid(),
         // Stored, never used to deduplicate (as the crypto withdrawal's request_id).
         request_id: req.request_id ?? null,
+        note: dropNotes ? null : (req.note ?? null),
         stage: 0,
         held: true,
       };
       debitRegular(account, req.currency, total);
       bank.last_used_at = now;
       account.fiatWithdrawals.push(w);
-      return created(presentFiatWithdrawal(w));
+      return created(presentFiatWithdrawal(w, 'created'));
     },
   },
 ];

@@ -20,7 +20,7 @@ export const withdrawalRoutes: Route[] = [
     path: '/crypto/withdrawals',
     auth: 'key',
     scope: 'transfer',
-    handler: ({ state, account, body, now }) => {
+    handler: ({ state, account, body, now, dropNotes }) => {
       const req = validate(createCryptoWithdrawalBody, body);
       const entry = entryById(state, req.crypto_currency_id);
       if (!entry) fail(422, `Unknown crypto_currency_id ${req.crypto_currency_id}`);
@@ -65,8 +65,8 @@ export const withdrawalRoutes: Route[] = [
         pending_reason: first.pending_reason,
         transaction_hash: null,
         link_explorer: null,
-        note: req.note ?? null,
-        // Stored and echoed, never used to deduplicate: the reference says not to rely on it.
+        note: dropNotes ? null : (req.note ?? null),
+        // Stored, never listed (the reference's records do not show it) nor used to deduplicate.
         request_id: req.request_id ?? null,
         transaction_purpose: req.transaction_purpose ?? null,
         transactionUuid: state.rng.uuid(),

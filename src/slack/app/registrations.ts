@@ -69,6 +69,7 @@ export const ACTION_LISTENERS: Record<string, Factory<SlackActionMiddlewareArgs<
   [ACTION.lookAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.sendAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.markNotSent]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.markNotPlaced]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.chooseCandidate]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
   [ACTION.noneOfThese]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
 };

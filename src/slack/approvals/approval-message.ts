@@ -175,6 +175,7 @@ function detailFields(r: RequestView): string[] {
         `*Fee*\n${formatAmount(r.fee, esc(r.asset))}`,
         `*Total*\n*${formatAmount(r.total, esc(r.asset))}*`,
         `*Destination*\n${labelMrkdwn(r.destination.label, 300)}\n${code(r.destination.address, 300)}${r.destination.addressTag ? `\nTag/memo ${code(r.destination.addressTag, 100)}` : ''}`,
+        ...exchangeNoteField(r),
       ];
     case 'fiat_withdrawal':
       return [
@@ -182,6 +183,7 @@ function detailFields(r: RequestView): string[] {
         `*Fee*\n${formatAmount(r.fee, esc(r.currency))}`,
         `*Total*\n*${formatAmount(r.total, esc(r.currency))}*`,
         `*Bank account*\n${bankText(r.bankAccount)}`,
+        ...exchangeNoteField(r),
       ];
     case 'trade': {
       const [, counter = ''] = r.symbol.split('-');
@@ -199,6 +201,11 @@ function detailFields(r: RequestView): string[] {
     case 'bank_account_removal':
       return [`*Bank account*\n${bankText(r.bankAccount)}`, `*Account id*\n${code(String(r.bankAccount.id), 60)}`];
   }
+}
+
+/** The note the exchange is sent, as frozen (one line, the desk reference at its end): part of what is approved. */
+function exchangeNoteField(r: { exchangeNote?: string }): string[] {
+  return r.exchangeNote === undefined ? [] : [`*Note sent to the exchange*\n${code(r.exchangeNote, 1_200)}`];
 }
 
 function bankText(bank: BankAccountView): string {

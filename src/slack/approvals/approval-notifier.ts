@@ -18,7 +18,7 @@ import type { DeliveryProgress, DeskEvent, KeyValueStore, Logger, Notifier } fro
 import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './from-record.js';
 import { withSandboxBanner, type MessagePayload } from '../kit/blocks.js';
 import { decisionDm, outcomeDm } from '../kit/notices.js';
-import { decisionLine } from './person-question.js';
+import { decisionLine, withheldLine } from './person-question.js';
 import { orderText, threadPost, type ExecutedThing, type ThreadEvent } from './thread-status.js';
 import type { SlackClient } from '../app/slack-context.js';
 import { BLOCK } from '../kit/slack-ids.js';
@@ -204,10 +204,12 @@ export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
     case 'execution.needs_person': {
       const inDoubt = r.execution?.inDoubt;
       const waitedMinutes = inDoubt ? Math.round((inDoubt.settleUntil - (r.execution?.attempts.at(-1)?.startedAt ?? inDoubt.settleUntil)) / 60_000) : 0;
-      return { type: 'needs_person', at, kind: event.question.kind, candidates: event.question.candidates.length, waitedMinutes };
+      return { type: 'needs_person', at, kind: event.question.kind, candidates: event.question.candidates.length, waitedMinutes, what: executedThing(r) };
     }
     case 'execution.person_decided':
       return event.decision.action === 'look_again' ? undefined : { type: 'person_decided', at, line: decisionLine(event.decision) };
+    case 'execution.person_decision_withheld':
+      return { type: 'decision_withheld', at, line: withheldLine(event.decision, event.reason, event.appeared, executedThing(r), currencyOf(r)) };
     case 'execution.reconciled':
       return { type: 'reconciled', at, found: event.found, exchangeId: event.exchangeId };
     case 'status.changed': {
@@ -258,6 +260,12 @@ export function dmOf(event: DeskEvent): MessagePayload | undefined {
     default:
       return undefined;
   }
+}
+
+/** The asset or currency a withdrawal's candidates are in. */
+function currencyOf(r: DeskEvent['request']): string {
+  const s = r.snapshot;
+  return s.kind === 'crypto_withdrawal' ? s.asset : s.kind === 'fiat_withdrawal' ? s.currency : '';
 }
 
 function executedThing(r: DeskEvent['request']): ExecutedThing {

@@ -124,7 +124,8 @@ export function questionOf(r: DeskRequest): QuestionView | undefined {
   if (!question) return undefined;
   const s = r.snapshot;
   const currency = s.kind === 'crypto_withdrawal' ? s.asset : s.kind === 'fiat_withdrawal' ? s.currency : '';
-  return { requestId: r.id, question, what: 'withdrawal', currency };
+  const sentAt = r.execution?.attempts[0]?.startedAt;
+  return { requestId: r.id, question, what: r.kind === 'trade' ? 'order' : 'withdrawal', currency, ...(sentAt !== undefined ? { sentAt } : {}) };
 }
 
 /** The approval message for the record as it is now (buttons only while it waits for approvals). */

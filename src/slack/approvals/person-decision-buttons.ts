@@ -25,6 +25,7 @@ export interface DecisionMeta {
 const CONFIRMED: Record<string, ConfirmedAction> = {
   [ACTION.sendAgain]: 'send_again',
   [ACTION.markNotSent]: 'mark_not_sent',
+  [ACTION.markNotPlaced]: 'mark_not_placed',
   [ACTION.chooseCandidate]: 'choose',
   [ACTION.noneOfThese]: 'none_of_these',
 };

@@ -9,7 +9,7 @@ import { code } from '../kit/mrkdwn.js';
 
 export const CHECKED_MAX = 1_000;
 
-export type ConfirmedAction = 'send_again' | 'mark_not_sent' | 'choose' | 'none_of_these';
+export type ConfirmedAction = 'send_again' | 'mark_not_sent' | 'mark_not_placed' | 'choose' | 'none_of_these';
 
 const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: string, candidate?: string) => string }> = {
   send_again: {
@@ -18,12 +18,22 @@ const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: 
     what: (id) =>
       `:warning: Request ${code(id, 40)} will be sent to the exchange *again*, as a new withdrawal of the same amount to the same destination. ` +
       'The exchange does not prevent duplicate withdrawals: if the first one exists after all, this pays twice. ' +
-      "Send again only if the exchange's withdrawal history shows no withdrawal of this amount to this destination since it was first sent.",
+      "Send again only if the exchange's withdrawal history shows no withdrawal of this amount to this destination since it was first sent. " +
+      'The bot looks on the exchange once more first: if anything that may be this withdrawal appeared, nothing is sent and you are asked again.',
   },
   mark_not_sent: {
     title: 'Mark as not sent',
     submit: 'Mark as not sent',
-    what: (id) => `Request ${code(id, 40)} will end as *failed*: nothing more is sent or looked for. If the withdrawal appears on the exchange later, it is not followed here.`,
+    what: (id) =>
+      `Request ${code(id, 40)} will end as *failed*: nothing more is sent or looked for. If the withdrawal appears on the exchange later, it is not followed here. ` +
+      'The bot looks on the exchange once more first: if anything that may be this withdrawal appeared, the request does not end and you are asked again.',
+  },
+  mark_not_placed: {
+    title: 'Mark as not placed',
+    submit: 'Mark as not placed',
+    what: (id) =>
+      `Request ${code(id, 40)} will end as *failed*: nothing more is ordered or looked for. If an order with its client order id appears on the exchange later, it is not followed here. ` +
+      'The bot looks for the order by its client order id once more first: if it is there, it is followed instead and the request does not fail.',
   },
   choose: {
     title: 'This one is ours',

@@ -17,9 +17,16 @@ import { errorText } from '../../domain/error-text.js';
 
 const TITLE = 'Decision';
 
+/** A send again or mark as not sent the bot's look first did not allow, or whose look has not come back. */
+const NOT_DONE = {
+  withheld: (id: string) => `:octagonal_sign: Not done: looking on the exchange first, the bot found what may be request ${code(id, 40)}'s own record, or could not read the exchange. Its thread says which; decide again on the request message.`,
+  pending: (id: string) => `:hourglass_flowing_sand: Recorded. The bot is looking on the exchange for request ${code(id, 40)} first; it carries your decision out only if nothing that may be ours appeared. Follow it in its thread.`,
+};
+
 const DONE: Record<DecisionMeta['a'], (id: string) => string> = {
   send_again: (id) => `:repeat: Request ${code(id, 40)} is being sent again. Follow it in its thread.`,
   mark_not_sent: (id) => `:heavy_multiplication_x: Request ${code(id, 40)} is marked as not sent and has ended.`,
+  mark_not_placed: (id) => `:heavy_multiplication_x: Request ${code(id, 40)} is marked as not placed and has ended.`,
   choose: (id) => `:white_check_mark: Taken as request ${code(id, 40)}'s withdrawal; its status is followed in the thread.`,
   none_of_these: (id) => `:mag: None of them is taken as request ${code(id, 40)}'s. It now waits as "not found".`,
 };
@@ -46,11 +53,15 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
     }
     await ack({ response_action: 'update', view: noticeView(TITLE, `Recording your decision on request ${meta.r}…`, 'info') });
     const decision: PersonDecision =
-      meta.a === 'none_of_these' ? { action: 'choose', exchangeId: null, checked } : meta.a === 'choose' ? { action: 'choose', exchangeId: meta.x ?? '', checked } : { action: meta.a, checked };
+      meta.a === 'none_of_these'
+        ? { action: 'choose', exchangeId: null, checked }
+        : meta.a === 'choose'
+          ? { action: 'choose', exchangeId: meta.x ?? '', checked }
+          : { action: meta.a === 'mark_not_placed' ? 'mark_not_sent' : meta.a, checked };
     let text: string;
     try {
       const result = await engine.decide(meta.r, body.user.id, decision);
-      text = result.ok ? DONE[meta.a](meta.r) : refusalReply(result.message);
+      text = !result.ok ? refusalReply(result.message) : result.outcome === 'carried_out' ? DONE[meta.a](meta.r) : NOT_DONE[result.outcome](meta.r);
     } catch (err) {
       ctx.logger.error(`decision failed: ${errorText(err)}`);
       text = ':warning: The decision could not be recorded because of an internal error. It has been logged; look at the request message before trying again.';

@@ -14,7 +14,9 @@ import { packLines } from '../kit/cut-lists.js';
 export interface QuestionView {
   requestId: string;
   question: PersonQuestion;
-  /** "withdrawal" for the sentences. */
+  /** When our first send started (our clock): an unproven candidate's time is read against it. */
+  sentAt?: number;
+  /** "withdrawal" or "order" (a trade: its question has no candidates and no send again). */
   what: string;
   /** The asset or currency of the amounts. */
   currency: string;
@@ -36,6 +38,23 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
   const q = v.question;
   const since = slackDate(q.askedAt);
   const blocks: KnownBlock[] = [];
+  if (q.kind === 'not_found' && v.what === 'order') {
+    blocks.push(
+      section(
+        `:warning: *The exchange did not confirm this order, and no order with its client order id is listed* (asked ${since}). ` +
+          "It may still appear; the bot keeps looking for it by its client order id. Check the exchange's order history before you decide. " +
+          'The bot never orders again on its own: to trade, mark this one as not placed and request again.',
+        `${BLOCK.personQuestion}:${v.requestId}`,
+      ),
+    );
+    blocks.push(
+      actions(
+        [button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)), button('Mark as not placed', ACTION.markNotPlaced, decisionButtonValue(v.requestId, q.askedAt))],
+        `${BLOCK.personActions}:${v.requestId}`,
+      ),
+    );
+    return blocks;
+  }
   if (q.kind === 'not_found') {
     blocks.push(
       section(
@@ -57,10 +76,24 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
     );
     return blocks;
   }
-  const lead =
-    q.candidates.length === 1
-      ? `:warning: *A ${v.what} with these terms appeared on the exchange later than ours could have* (asked ${since}). It may be ours, committed late, or someone else's. The bot does not guess: an approver says, after checking the exchange.`
-      : `:warning: *More than one ${v.what} on the exchange could be this one* (asked ${since}). The bot does not choose: an approver says which is ours, after checking the exchange.`;
+  if (q.kind === 'unreadable') {
+    const why = q.message ? ` (${escapeMrkdwn(q.message, 500)})` : '';
+    blocks.push(
+      section(
+        `:warning: *The bot cannot read the exchange's ${v.what}s to the end*${why}, so it cannot prove whether this ${v.what} was made (asked ${since}). ` +
+          `Check the exchange's ${v.what} history: if it is there, wait for the bot to find it or look again; if it is not, mark it as not sent (carried out only on a look that reads the exchange to the end) and request it again.`,
+        `${BLOCK.personQuestion}:${v.requestId}`,
+      ),
+    );
+    blocks.push(
+      actions(
+        [button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)), button('Mark as not sent', ACTION.markNotSent, decisionButtonValue(v.requestId, q.askedAt))],
+        `${BLOCK.personActions}:${v.requestId}`,
+      ),
+    );
+    return blocks;
+  }
+  const lead = candidatesLead(v, since);
   // Every candidate is listed, over more sections when one cannot hold them (the note below counts on it).
   const [first = lead, ...rest] = packLines([lead, ...q.candidates.map((c, i) => candidateLine(c, v.currency, i))]);
   blocks.push(section(first, `${BLOCK.personQuestion}:${v.requestId}`), ...rest.map((chunk) => section(chunk)));
@@ -73,6 +106,17 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
   );
   if (q.candidates.length > 4) blocks.push(context([`${q.candidates.length - 4} more candidates are listed above without a button: check them on the exchange.`]));
   return blocks;
+}
+
+function candidatesLead(v: QuestionView, since: string): string {
+  const q = v.question;
+  if (q.kind === 'unproven') {
+    const sent = v.sentAt === undefined ? '' : ` (our send started ${slackDate(v.sentAt, '{date_short} {time_secs}')})`;
+    return `:warning: *A ${v.what} with these terms and no desk reference was made on the exchange too close to our send to prove it came after it*${sent} (asked ${since}). It may be ours, or one made by hand just before. The bot does not guess: an approver says, after checking the exchange.`;
+  }
+  return q.candidates.length === 1
+    ? `:warning: *A ${v.what} with these terms appeared on the exchange later than ours could have* (asked ${since}). It may be ours, committed late, or someone else's. The bot does not guess: an approver says, after checking the exchange.`
+    : `:warning: *More than one ${v.what} on the exchange could be this one* (asked ${since}). The bot does not choose: an approver says which is ours, after checking the exchange.`;
 }
 
 /** "1. 100 USDT · pending · created 09:01 · OTC partner · `d5093294…`". */
@@ -91,6 +135,23 @@ export function decisionsBlock(requestId: string, decisions: readonly PersonDeci
   while (packLines(lines.slice(from), LIMITS.contextText).length > LIMITS.contextElements - (from > 0 ? 1 : 0)) from += 1;
   const earlier = from > 0 ? [`${from} earlier ${from === 1 ? 'decision is' : 'decisions are'} not shown here: each is in this message's thread.`] : [];
   return context([...earlier, ...packLines(lines.slice(from), LIMITS.contextText)], `${BLOCK.personDecisions}:${requestId}`);
+}
+
+/**
+ * A send again or mark as not sent the bot did not carry out: the look it made first found the
+ * request's own record, a record that may be ours, or could not read the exchange.
+ */
+export function withheldLine(d: PersonDecisionRecord, reason: 'found' | 'appeared' | 'unreadable', appeared: readonly Candidate[], what: string, currency: string): string {
+  const act = d.action === 'send_again' ? 'send it again' : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
+  const lead = `:octagonal_sign: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;
+  switch (reason) {
+    case 'found':
+      return `${lead} the ${what} is there, carrying this request's key. It is followed from now on; nothing is sent again.`;
+    case 'unreadable':
+      return `${lead} the exchange could not be read, so nothing proves the ${what} is not there. Decide again on the request message once the exchange answers.`;
+    case 'appeared':
+      return [`${lead} ${appeared.length === 1 ? `a ${what} that may be this one appeared` : `${appeared.length} ${what}s that may be this one appeared`}. An approver must say on the request message whether it is ours.`, ...appeared.map((c) => candidateLine(c, currency))].join('\n');
+  }
 }
 
 export function decisionLine(d: PersonDecisionRecord): string {

@@ -10,7 +10,12 @@ interface Notes {
   purpose?: string | null;
 }
 
-export interface CryptoWithdrawalView extends Notes {
+/** What a withdrawal carries to the exchange as its note (the desk reference at its end); absent on requests made before. */
+interface ExchangeNote {
+  exchangeNote?: string;
+}
+
+export interface CryptoWithdrawalView extends Notes, ExchangeNote {
   kind: 'crypto_withdrawal';
   asset: string;
   network: string;
@@ -28,7 +33,7 @@ export interface BankAccountView {
   display: string;
 }
 
-export interface FiatWithdrawalView extends Notes {
+export interface FiatWithdrawalView extends Notes, ExchangeNote {
   kind: 'fiat_withdrawal';
   currency: string;
   amount: string;

@@ -40,8 +40,10 @@ export type ThreadEvent =
   | { type: 'reconciled'; at: number; found: boolean; exchangeId: string | null }
   | { type: 'resending'; at: number; attempt: number; what: ExecutedThing }
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
-  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous'; candidates: number; waitedMinutes: number }
+  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous' | 'unproven' | 'unreadable'; candidates: number; waitedMinutes: number; what: ExecutedThing }
   | { type: 'person_decided'; at: number; line: string }
+  /** A person's decision the fresh look made for it did not allow (the line says what appeared). */
+  | { type: 'decision_withheld'; at: number; line: string }
   /** `notFound`: stopped because the exchange kept answering that the record does not exist (404). */
   | { type: 'polling_stopped'; at: number; status: string | null; notFound?: { what: ExecutedThing; exchangeMessage: string } };
 
@@ -86,17 +88,32 @@ function threadText(e: ThreadEvent): string {
     case 'resending':
       return `:repeat: ${RESENDING[e.what]} (attempt ${e.attempt}).`;
     case 'needs_person':
-      return e.kind === 'not_found'
-        ? `:raising_hand: The withdrawal has not appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again*, *Send again…* or *Mark as not sent*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`
-        : e.candidates === 1
-          ? ':raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else\'s, and the bot does not guess. An approver must say on the request message whether it is ours.'
-          : `:raising_hand: ${e.candidates} withdrawals on the exchange could be this one, and the bot does not guess. An approver must say on the request message which one is ours, or none of them.`;
+      return needsPersonText(e);
     case 'person_decided':
+    case 'decision_withheld':
       return e.line;
     case 'polling_stopped':
       return e.notFound
         ? `:double_vertical_bar: Stopped following the status: the exchange keeps answering that this ${e.notFound.what} does not exist (${esc(e.notFound.exchangeMessage)}). ${NOT_FOUND_MEANS[e.notFound.what]} The outcome is unknown: the bot marks it neither failed nor completed. Check the exchange directly; last known status *${esc(e.status ?? 'unknown')}*.`
         : `:double_vertical_bar: Stopped following the status; last known *${esc(e.status ?? 'unknown')}*. Check the exchange directly.`;
+  }
+}
+
+function needsPersonText(e: Extract<ThreadEvent, { type: 'needs_person' }>): string {
+  if (e.what === 'order') {
+    return `:raising_hand: No order with this request's client order id has appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again* or *Mark as not placed*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`;
+  }
+  switch (e.kind) {
+    case 'not_found':
+      return `:raising_hand: The withdrawal has not appeared on the exchange in the ${e.waitedMinutes} minutes it was given. An approver must decide on the request message: *Look again*, *Send again…* or *Mark as not sent*. The bot keeps looking meanwhile; if it appears, it is followed and the buttons go.`;
+    case 'unproven':
+      return ':raising_hand: A withdrawal with these terms and no desk reference was made on the exchange so close to our send that its time cannot prove it came after it: it may be ours, or one made by hand just before. The bot does not guess. An approver must say on the request message whether it is ours; the bot keeps looking meanwhile.';
+    case 'unreadable':
+      return `:raising_hand: The bot still cannot read the exchange's withdrawals to the end, ${e.waitedMinutes} minutes after the send, so it cannot tell whether this withdrawal was made. An approver must check the exchange's history and decide on the request message: *Look again* or *Mark as not sent*. The bot keeps looking meanwhile.`;
+    case 'ambiguous':
+      return e.candidates === 1
+        ? ':raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else\'s, and the bot does not guess. An approver must say on the request message whether it is ours.'
+        : `:raising_hand: ${e.candidates} withdrawals on the exchange could be this one, and the bot does not guess. An approver must say on the request message which one is ours, or none of them.`;
   }
 }
 
@@ -148,6 +165,8 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
       return { text: 'Outcome unknown: an approver must decide', tone: 'warning', at: e.at };
     case 'person_decided':
       return { text: 'An approver decided', tone: 'progress', at: e.at };
+    case 'decision_withheld':
+      return { text: 'Decision not carried out: look at the thread', tone: 'warning', at: e.at };
     case 'polling_stopped':
       return e.notFound
         ? { text: `Status no longer followed: the exchange says the ${e.notFound.what} does not exist; outcome unknown`, tone: 'warning', at: e.at }

@@ -31,6 +31,7 @@ export const ACTION = {
   lookAgain: 'unknown_look_again',
   sendAgain: 'unknown_send_again',
   markNotSent: 'unknown_mark_not_sent',
+  markNotPlaced: 'unknown_mark_not_placed',
   chooseCandidate: 'unknown_choose_candidate',
   noneOfThese: 'unknown_none_of_these',
 } as const;

@@ -85,6 +85,8 @@ export class FakeExchange implements ExchangeApi {
   servePageSize: number | undefined;
   /** Whether withdrawal lists carry the request_id the creator sent (the reference does not list it). */
   listRequestIds = false;
+  /** Whether withdrawals keep the note they were sent with (false: an exchange that drops it). */
+  keepNotes = true;
   /** What the exchange's Date header would say of its clock, minus ours (undefined: never measured). */
   measuredOffsetMs: number | undefined;
   readonly fiatWithdrawals: (FiatWithdrawal & { request_id?: string; bank_account_id: number })[] = [];
@@ -281,6 +283,7 @@ export class FakeExchange implements ExchangeApi {
         address_book_address: { id: a.id, label: a.label, address: a.address },
         invoice_downloadable: false,
         transaction: { uuid: uuidOf(++this.#seq) },
+        note: this.keepNotes ? (body.note ?? null) : null,
         ...(body.request_id === undefined ? {} : { request_id: body.request_id }),
       };
       this.withdrawals.push(w);
@@ -295,9 +298,11 @@ export class FakeExchange implements ExchangeApi {
       const total = add(body.amount, fee);
       if (lt(this.balances.get(body.currency) ?? '0', total)) throw refusal('createFiatWithdrawal', 422, 'Insufficient balance');
       this.balances.set(body.currency, sub(this.balances.get(body.currency)!, total));
-      const f = { id: 5000 + ++this.#seq, currency: body.currency, amount: body.amount, status: 'pending', withdrawal_fee: fee, created_at: this.clock.now(), bank_account_id: body.bank_account_id, request_id: body.request_id };
+      const note = this.keepNotes ? (body.note ?? null) : null;
+      const f = { id: 5000 + ++this.#seq, currency: body.currency, amount: body.amount, status: 'pending', withdrawal_fee: fee, created_at: this.clock.now(), bank_account_id: body.bank_account_id, request_id: body.request_id, note };
       this.fiatWithdrawals.push(f);
-      const { request_id: _r, bank_account_id: _b, ...answer } = f;
+      // The create answer shows no note (the reference's fiat withdrawal has none); the list does, as the sandbox's.
+      const { request_id: _r, bank_account_id: _b, note: _n, ...answer } = f;
       return { result: clone(answer), commit: { op: 'createFiatWithdrawal', key: body.request_id ?? '', exchangeId: String(f.id), body } };
     });
   }

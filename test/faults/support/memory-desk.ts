@@ -11,18 +11,19 @@ import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
 import { createPolicy } from '../../../src/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { memoryAuditLog, memoryKv, memoryRepository, type MemoryRepository } from '../../../src/store/memory.js';
+import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog, type MemoryRepository } from '../../../src/store/memory.js';
 import { DESK_PEOPLE } from './desk.js';
 import { withTag, type PlanItem } from './plan.js';
 
 /** `exchange`: the client; the engine gets the port over it. */
-export function memoryDesk(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<DeskRequest> } {
+export function memoryDesk(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<DeskRequest>; audit: MemoryAuditLog } {
   const requests = memoryRepository<DeskRequest>(isFinishedRequest);
+  const audit = memoryAuditLog({ clock: o.clock });
   const engine = createEngine({
     exchange: createExchangePort(o.exchange),
     requests,
     kv: memoryKv(),
-    audit: memoryAuditLog({ clock: o.clock }),
+    audit,
     notifier: { notify: () => {} },
     clock: o.clock,
     ids: createRandomIds(),
@@ -30,7 +31,7 @@ export function memoryDesk(o: { exchange: ExchangeApi; clock: Clock; config: Eng
     config: o.config,
     logger: o.logger ?? { info: () => {}, warn: () => {}, error: () => {} },
   });
-  return { engine, requests };
+  return { engine, requests, audit };
 }
 
 export type PlanKind = 'crypto' | 'fiat' | 'trade' | 'removal';

@@ -63,6 +63,15 @@ export async function advancePlan(engine: Engine, plan: readonly PlanItem[], ref
 }
 
 /**
+ * Creates and approves the plan, trying a creation again (up to `tries` passes) when the exchange
+ * did not answer it in time (a loaded machine), as a person would; then waits for what that started.
+ */
+export async function approvePlan(engine: Engine, plan: readonly PlanItem[], tries = 5): Promise<void> {
+  for (let i = 0; i < tries && (await advancePlan(engine, plan)).size < plan.length; i++);
+  await engine.idle();
+}
+
+/**
  * Runs the plan until every item is stored and settled, or `deadline` (epoch ms) passes.
  * `pause` waits between rounds (real time in a child process).
  */

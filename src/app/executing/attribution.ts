@@ -1,0 +1,41 @@
+/**
+ * Whose is a withdrawal the exchange lists, for a request in doubt, decided by its marks before
+ * its terms (pure):
+ *   our request_id, or our desk reference made after that attempt could have started  -> ours
+ *   another request_id, another reference, ours made before that send, or a note that
+ *     is not (a cut of) one we sent                                                      -> never ours
+ *   no note (or one we sent, cut short)                                                  -> by its terms and time (in-doubt.ts)
+ * A record is ours only on its terms too (search.ts checks them): a reference on other terms is not.
+ */
+import { exchangeNoteOf, readDeskReference } from '../../domain/desk-reference.js';
+import { attemptKeys, type DeskRequest } from '../../domain/record.js';
+import type { EngineConfig } from '../engine-config.js';
+import { exchangeClock } from './in-doubt.js';
+
+export type Attribution = 'ours' | 'never' | 'by_terms';
+
+/** What a listed withdrawal shows of who made it. */
+export interface Marks {
+  requestId: string | null;
+  note: string | null;
+  /** The exchange's created_at, null when a fiat record gives none readable. */
+  createdAt: number | null;
+}
+
+export function attribute(record: DeskRequest, marks: Marks, config: EngineConfig): Attribution {
+  const attempts = record.execution?.attempts ?? [];
+  if (marks.requestId !== null) return attemptKeys(record).includes(marks.requestId) ? 'ours' : 'never';
+  const ref = readDeskReference(marks.note);
+  if (ref !== null) {
+    const send = ref.requestId === record.id ? attempts[ref.attempt - 1] : undefined;
+    if (send === undefined) return 'never';
+    const { offset, tolerance } = exchangeClock(config, record.execution?.clockOffsetMs ?? null);
+    // Made before this attempt could have reached the exchange: someone copied the reference.
+    return marks.createdAt !== null && marks.createdAt < send.startedAt + offset - tolerance ? 'never' : 'ours';
+  }
+  const note = marks.note?.trim() ?? '';
+  if (note === '') return 'by_terms';
+  // An exchange that cuts notes short may cut our reference off: a prefix of ours proves nothing either way.
+  const sent = attempts.map((_, i) => exchangeNoteOf(record.snapshot, i + 1)).filter((n): n is string => n !== null);
+  return sent.some((n) => n.trim().startsWith(note)) ? 'by_terms' : 'never';
+}
