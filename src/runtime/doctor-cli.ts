@@ -114,6 +114,15 @@ function storeProbeOf(config: Config): StoreProbe {
   };
 }
 
+const USAGE = `usage: npm run doctor   (the go-live check, with the bot's environment: one line per check, [ok] or [FAIL] with its fix; exit 1 if any failed; changes nothing)`;
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await doctor(process.env);
+  const args = process.argv.slice(2);
+  if (args.length > 0) {
+    const help = args.every((a) => a === '--help' || a === '-h');
+    (help ? console.log : console.error)(help ? USAGE : `npm run doctor: unknown argument ${args.join(' ')}\n${USAGE}`);
+    process.exitCode = help ? 0 : 2;
+  } else {
+    process.exitCode = await doctor(process.env);
+  }
 }
