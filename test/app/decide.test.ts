@@ -11,7 +11,7 @@ import type { CheckFacts, ExchangeFailure } from '../../src/app/executing/observ
 import type { CurrencyEntry, RemoteView, SavedAddress } from '../../src/ports/exchange-port.js';
 import { openInDoubt } from '../../src/app/executing/in-doubt.js';
 import { createPolicy } from '../../src/domain/policy.js';
-import { mustAdvance, newExecution, newRequest, orderKeyFor, type Attempt, type DeskRequest, type PersonDecisionRecord } from '../../src/domain/record.js';
+import { mustAdvance, newExecution, newRequest, newRound, orderKeyFor, type Attempt, type DeskRequest, type PersonDecisionRecord } from '../../src/domain/record.js';
 import type { Snapshot } from '../../src/domain/request.js';
 import { tradeSnapshot, withdrawalSnapshot } from './support/snapshots.js';
 
@@ -264,16 +264,23 @@ describe('decide: a trade in doubt never fails on its own, and a person has a wa
     expect(ordered.effect).toMatchObject({ kind: 'send', key: 'k1' });
   });
 
-  it('re-quoted beyond the limit while its earlier order is in doubt: the new approval round keeps its sends, so the next order reuses the client_order_id', () => {
+  it('re-quoted beyond the limit while its earlier order is in doubt: back in doubt, not a new approval round (a rejected or expired round would end the request while that order may fill)', () => {
     const step = decide(requotedInDoubt(), T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts());
-    expect(step.write?.command).toBe('ask_reapproval');
-    const round = mustAdvance(requotedInDoubt(), 'ask_reapproval', T0, step.write!.changes);
+    expect(step.write?.command).toBe('outcome_unknown');
+    expect(step.effect.kind).toBe('look');
+    expect(step.write!.changes.execution!.attempts.map((a) => a.key)).toEqual(['k1']);
+    expect(step.audit).toContainEqual(expect.objectContaining({ type: 'execution.back_in_doubt', data: expect.objectContaining({ instead: 'reapproval', clientOrderId: 'k1' }) }));
+    // Without a doubt it is a new approval round, which starts clean: the next order gets a new key.
+    const clean = mustAdvance(approved(trade), 'ask_reapproval', T0, decide(approved(trade), T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts()).write!.changes);
+    expect(clean.execution).toBeNull();
+  });
+
+  it('a new approval round of a trade keeps its sends while one is in doubt, so a later order reuses the client_order_id', () => {
+    const record = requotedInDoubt();
+    const round = mustAdvance(record, 'ask_reapproval', T0, newRound(record, record.snapshot, T0, facts().policy));
     expect(round.execution!.attempts.map((a) => a.key)).toEqual(['k1']);
     const again = mustAdvance(round, 'approve_last', T0 + 1_000, { execution: newExecution(T0 + 1_000, round.execution) });
     expect(orderKeyFor(again, () => 'fresh')).toBe('k1');
-    // Without a doubt the round starts clean, and the next order gets a new key.
-    const clean = mustAdvance(approved(trade), 'ask_reapproval', T0, decide(approved(trade), T0, { kind: 'quoted', quote: { quoteId: 'q2', price: '67000', expiresAt: T0 + 120_000 }, reason: 'expired' }, facts()).write!.changes);
-    expect(clean.execution).toBeNull();
   });
 
   it('a person marks a trade as not placed: carried out on a fresh look that finds no order by its client_order_id; found, it is followed', () => {

@@ -124,7 +124,7 @@ describe('a dead quote after a crash before the order left', () => {
     expect(world.exchange.orders[0]!.client_order_id).toBe(stuck.execution!.attempts[0]!.key);
   });
 
-  it('the dead quote re-quoted beyond the limit: nothing ordered, a new approval round', async () => {
+  it('the dead quote re-quoted beyond the limit: nothing ordered, no new approval round while the first order may still appear; back in doubt, looked for by its client order id', async () => {
     const world = new World({ config: { clockSkewMs: SKEW_MS } });
     const stuck = await diedBeforeTheOrderLeft(world, tradeInput({ limit: { price: '60100' } }));
     world.exchange.prices.set('BTC-USD', '61000');
@@ -132,7 +132,9 @@ describe('a dead quote after a crash before the order left', () => {
     await world.restart();
     await world.engine.idle();
     const done = await world.record(stuck.id);
-    expect(done).toMatchObject({ state: 'awaiting_reapproval', round: 2, snapshot: { quote: { price: '61000' } } });
+    // The bot cannot know the order never left: a round rejected or expired would end a request whose order may fill.
+    expect(done).toMatchObject({ state: 'unknown', round: 1 });
+    expect(world.auditOf('execution.back_in_doubt', stuck.id).at(-1)).toMatchObject({ data: { instead: 'reapproval', clientOrderId: stuck.execution!.attempts[0]!.key } });
     expect(orderCalls(world)).toBe(0);
   });
 

@@ -33,8 +33,8 @@ describe('trade execution', () => {
       'approval.counted',
       'approval.counted',
       'request.approved',
-      'trade.requoted',
       'execution.started',
+      'trade.requoted',
       'execution.submitted',
       'status.changed',
     ]);

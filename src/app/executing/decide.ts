@@ -234,9 +234,18 @@ function decideTrade(record: ExecutedRequest, now: number, obs: Observation, fac
       const previous = lastAttempt(record)?.quote ?? trade.quote;
       const within = withinLimit(trade.side, obs.quote.price, trade.limitPrice);
       const requoted: EventInput = { type: 'trade.requoted', reason, oldPrice: previous.price, newPrice: obs.quote.price, limitPrice: trade.limitPrice, withinLimit: within, expiresAt: obs.quote.expiresAt };
-      if (!within) return reapproval(record, trade, obs.quote, now, facts, [requoted]);
+      if (!within) {
+        // A new round could be rejected or expire and end the request while its earlier order fills.
+        const key = inDoubtKey(record);
+        if (key !== undefined) {
+          const step = backInDoubt(record, now, key, { instead: 'reapproval', reason: `The new quote ${obs.quote.price} is beyond the approved limit ${trade.limitPrice}` }, facts);
+          return { ...step, events: [requoted, ...step.events] };
+        }
+        return reapproval(record, trade, obs.quote, now, facts, [requoted]);
+      }
       const step = startAttempt(record, now, { key: orderKeyFor(record, facts.newKey), quote: obs.quote, quoteNote: `re-quoted: ${reason}` }, false);
-      return { ...step, events: [requoted, ...step.events] };
+      // The thread reads in the order things happen: the order's attempt starts, then its re-quote.
+      return { ...step, events: [...step.events, requoted] };
     }
     case 'quote_failed': {
       // No answer, or too many calls: nothing was quoted, try again later. Anything else is a refusal.
@@ -259,14 +268,19 @@ function notFailedInDoubt(record: ExecutedRequest, now: number, step: Step, fact
   const failure = step.write?.command === 'fail' ? step.write.changes.failure : undefined;
   const key = inDoubtKey(record);
   if (failure == null || key === undefined || record.kind !== 'trade') return step;
+  return backInDoubt(record, now, key, { instead: 'fail', reason: failure.reason }, facts);
+}
+
+/** The trade cannot go on while an earlier order (`key`) may still appear: look for it by key, then a person. */
+function backInDoubt(record: ExecutedRequest, now: number, key: string, why: { instead: 'fail' | 'reapproval'; reason: string }, facts: Facts): Step {
   const execution = record.execution;
-  const inDoubt = { ...openInDoubt(record, now, facts.config, execution.clockOffsetMs), stoppedBecause: failure.reason };
+  const inDoubt = { ...openInDoubt(record, now, facts.config, execution.clockOffsetMs), stoppedBecause: why.reason };
   return {
     write: { ...(record.state === 'unknown' ? {} : { command: 'outcome_unknown' as const }), changes: { execution: { ...execution, retry: null, unknownSince: execution.unknownSince ?? now, inDoubt } } },
-    audit: [{ type: 'execution.back_in_doubt', actor: 'system', data: { instead: 'fail', reason: failure.reason, clientOrderId: key, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil } }],
-    events: [{ type: 'execution.outcome_unknown', message: `${failure.reason.replace(/[.\s]+$/, '')}; an earlier order of this request may still appear, so it has not failed: looking for it by its client order id` }],
+    audit: [{ type: 'execution.back_in_doubt', actor: 'system', data: { ...why, clientOrderId: key, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil } }],
+    events: [{ type: 'execution.outcome_unknown', message: `${why.reason.replace(/[.\s]+$/, '')}; an earlier order of this request may still appear, so it has not ${why.instead === 'fail' ? 'failed' : 'gone back for approval'}: looking for it by its client order id` }],
     effect: { kind: 'look' },
-    log: { level: 'warn', message: 'a trade that could not go on is back in doubt: an earlier order of it may still appear', data: { requestId: record.id, reason: failure.reason } },
+    log: { level: 'warn', message: 'a trade that could not go on is back in doubt: an earlier order of it may still appear', data: { requestId: record.id, reason: why.reason } },
   };
 }
 
