@@ -19,7 +19,7 @@ const TITLE = 'Decision';
 
 /** A send again or mark as not sent the bot's look first did not allow, or whose look has not come back. */
 const NOT_DONE = {
-  withheld: (id: string) => `:octagonal_sign: Not done: looking on the exchange first, the bot found what may be request ${code(id, 40)}'s own record, or could not read the exchange. Its thread says which; decide again on the request message.`,
+  withheld: (id: string) => `:no_entry: Not done: looking on the exchange first, the bot found what may be request ${code(id, 40)}'s own record, or could not read the exchange. Its thread says which; decide again on the request message.`,
   pending: (id: string) => `:hourglass_flowing_sand: Recorded. The bot is looking on the exchange for request ${code(id, 40)} first; it carries your decision out only if nothing that may be ours appeared. Follow it in its thread.`,
 };
 

@@ -143,7 +143,7 @@ export function decisionsBlock(requestId: string, decisions: readonly PersonDeci
  */
 export function withheldLine(d: PersonDecisionRecord, reason: 'found' | 'appeared' | 'unreadable', appeared: readonly Candidate[], what: string, currency: string): string {
   const act = d.action === 'send_again' ? 'send it again' : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
-  const lead = `:octagonal_sign: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;
+  const lead = `:no_entry: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;
   switch (reason) {
     case 'found':
       return `${lead} the ${what} is there, carrying this request's key. It is followed from now on; nothing is sent again.`;
