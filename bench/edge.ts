@@ -14,17 +14,17 @@ import { startFakeSlackApi, type FakeSlackApi } from '../src/devtools/fake-slack
 import { SlackRequester } from '../src/devtools/slack-requests.js';
 import { EVENTS_PATH } from '../src/slack/app/slack-app.js';
 import { percentile, type BenchRow } from './row.js';
+import { sized, type Scale } from './scale.js';
 
 const TOKEN = 'xoxb-bench-000000000-EDGEBENCHTOKEN';
 const SECRET = 'bench-signing-secret-0123456789abcdef';
-const CONNECTIONS = 100;
 const DECLARED = 4 * 1024 * 1024;
 const SENT = Math.round(3.9 * 1024 * 1024);
 const STALLED = 5;
-const ROUNDS = 20;
 const MB = 1024 * 1024;
 
-export async function benchEdge(): Promise<BenchRow[]> {
+export async function benchEdge(scale: Scale = 'full'): Promise<BenchRow[]> {
+  const size = { connections: sized(scale, 100, 3), rounds: sized(scale, 20, 2) };
   const fake = await startFakeSlackApi({ expectedToken: TOKEN });
   try {
     const rows: BenchRow[] = [];
@@ -35,13 +35,13 @@ export async function benchEdge(): Promise<BenchRow[]> {
         rows.push({ name: `${variant}: resident memory, idle`, value: idle.rss / MB, unit: 'MB', target: 'info', pass: true });
         for (const how of ['declared', 'chunked'] as const) {
           child.proc.send('reset');
-          const sockets = await attack(child.port, how);
+          const sockets = await attack(child.port, how, size.connections);
           const under = await peakOf(child.proc);
           for (const s of sockets) s.destroy();
           const grew = (under.peak - idle.rss) / MB;
           const held = variant === 'desk';
           rows.push({
-            name: `${variant}: peak memory growth, ${CONNECTIONS} connections sending 3.9 MB ${how === 'declared' ? 'of a declared 4 MB' : 'chunked, no length'}`,
+            name: `${variant}: peak memory growth, ${size.connections} connections sending 3.9 MB ${how === 'declared' ? 'of a declared 4 MB' : 'chunked, no length'}`,
             value: grew,
             unit: 'MB',
             target: held ? '< 150 MB' : 'info (the edge before)',
@@ -49,7 +49,7 @@ export async function benchEdge(): Promise<BenchRow[]> {
           });
           await new Promise((r) => setTimeout(r, 500));
         }
-        if (variant === 'desk') rows.push(...(await followUpDelay(child.port, fake)));
+        if (variant === 'desk') rows.push(...(await followUpDelay(child.port, fake, size.rounds)));
       } finally {
         child.proc.send('stop');
         await new Promise((r) => child.proc.once('exit', r));
@@ -78,7 +78,7 @@ function peakOf(proc: ChildProcess): Promise<{ rss: number; peak: number }> {
 }
 
 /** Opens the connections, sends each body as far as the server takes it, and leaves them open. */
-async function attack(port: number, how: 'declared' | 'chunked'): Promise<Socket[]> {
+async function attack(port: number, how: 'declared' | 'chunked', connections: number): Promise<Socket[]> {
   const chunk = Buffer.alloc(64 * 1024, 'x');
   const one = async (): Promise<Socket> => {
     const socket = connect(port, '127.0.0.1');
@@ -92,14 +92,14 @@ async function attack(port: number, how: 'declared' | 'chunked'): Promise<Socket
     }
     return socket;
   };
-  const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, one));
+  const sockets = await Promise.all(Array.from({ length: connections }, one));
   // Let the server take in what was sent before its memory is read.
   await new Promise((r) => setTimeout(r, 500));
   return sockets;
 }
 
 /** A signed /balances, from sending until its reply reaches Slack, alone and beside stalled unsigned requests. */
-async function followUpDelay(port: number, fake: FakeSlackApi): Promise<BenchRow[]> {
+async function followUpDelay(port: number, fake: FakeSlackApi, rounds: number): Promise<BenchRow[]> {
   const slack = new SlackRequester(`http://127.0.0.1:${port}${EVENTS_PATH}`, SECRET);
   const once = async (id: string): Promise<number> => {
     const started = performance.now();
@@ -119,7 +119,7 @@ async function followUpDelay(port: number, fake: FakeSlackApi): Promise<BenchRow
     }
     await new Promise((r) => setTimeout(r, 100));
     const samples: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) samples.push(await once(`edge-${stalled}-${i}`));
+    for (let i = 0; i < rounds; i++) samples.push(await once(`edge-${stalled}-${i}`));
     for (const s of sockets) s.destroy();
     rows.push({ name: `desk: /balances reply time (p50), ${stalled} unsigned requests stalled mid-body`, value: percentile(samples, 0.5), unit: 'ms', target: stalled ? '< 100 ms' : 'info', pass: !stalled || percentile(samples, 0.5) < 100 });
   }
