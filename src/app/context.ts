@@ -47,7 +47,7 @@ export interface EngineContext {
   readonly auditLog: AuditLog;
   readonly requestLocks: KeyedLock;
   readonly quotes: QuoteBook;
-  /** Sends and reconciles of look-alike withdrawals, one at a time (claims.ts). */
+  /** Sends and reconciles of look-alike withdrawals, one at a time (look-alikes.ts). */
   readonly termsLocks: KeyedLock;
   /** Polling's in-memory schedule (how soon a status is read; never what is true). */
   readonly schedules: PollSchedules;

@@ -9,7 +9,7 @@
  * The operations side (src/ops/) watches it all: the audit log it is given counts what it records,
  * and runDesk serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
  *
- * runDesk (bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
+ * runDesk (run-desk.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
  * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
  */
 import { createDeclarations, type Declarations } from '../app/compliance/declare.js';

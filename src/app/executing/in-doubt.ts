@@ -1,7 +1,7 @@
 /**
- * An unknown outcome, decided without I/O. The runner (reconcile.ts) opens the doubt when a send's
- * answer is lost, looks on the exchange when `nextLookAt` comes, and hands what it saw to
- * `decideLook`, which says what the request does next. Every row of this is a table test
+ * An unknown outcome, decided without I/O. The decider (decide.ts) opens the doubt when a send's
+ * answer is lost; the runner (runner.ts) looks on the exchange when `nextLookAt` comes, and
+ * `decideLook` says from what it saw what the request does next. Every row of this is a table test
  * (test/app/in-doubt.test.ts).
  *
  *   found by its key (client_order_id, or a listed request_id of ours)  -> adopt it

@@ -37,62 +37,38 @@ export function parseDecisionButtonValue(value: string | undefined): { requestId
 export function questionBlocks(v: QuestionView): KnownBlock[] {
   const q = v.question;
   const since = slackDate(q.askedAt);
-  const blocks: KnownBlock[] = [];
+  const value = decisionButtonValue(v.requestId, q.askedAt);
+  const lookAgain = button('Look again', ACTION.lookAgain, value);
+  /** A question without candidates: its warning and its buttons. */
+  const asked = (warning: string, buttons: ReturnType<typeof button>[]): KnownBlock[] => [
+    section(warning, `${BLOCK.personQuestion}:${v.requestId}`),
+    actions(buttons, `${BLOCK.personActions}:${v.requestId}`),
+  ];
   if (q.kind === 'not_found' && v.what === 'order') {
-    blocks.push(
-      section(
-        `:warning: *The exchange did not confirm this order, and no order with its client order id is listed* (asked ${since}). ` +
-          "It may still appear; the bot keeps looking for it by its client order id. Check the exchange's order history before you decide. " +
-          'The bot never orders again on its own: to trade, mark this one as not placed and request again.',
-        `${BLOCK.personQuestion}:${v.requestId}`,
-      ),
+    return asked(
+      `:warning: *The exchange did not confirm this order, and no order with its client order id is listed* (asked ${since}). ` +
+        "It may still appear; the bot keeps looking for it by its client order id. Check the exchange's order history before you decide. " +
+        'The bot places no further order for this request on its own: to trade, mark this one as not placed and request again.',
+      [lookAgain, button('Mark as not placed', ACTION.markNotPlaced, value)],
     );
-    blocks.push(
-      actions(
-        [button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)), button('Mark as not placed', ACTION.markNotPlaced, decisionButtonValue(v.requestId, q.askedAt))],
-        `${BLOCK.personActions}:${v.requestId}`,
-      ),
-    );
-    return blocks;
   }
   if (q.kind === 'not_found') {
-    blocks.push(
-      section(
-        `:warning: *The exchange did not confirm this ${v.what}, and it has not appeared in the exchange's list* (asked ${since}). ` +
-          `It may still appear; the bot keeps looking. Check the exchange's ${v.what} history before you decide: ` +
-          `the exchange does not prevent duplicates, so sending again while the first one exists pays twice.`,
-        `${BLOCK.personQuestion}:${v.requestId}`,
-      ),
+    return asked(
+      `:warning: *The exchange did not confirm this ${v.what}, and it has not appeared in the exchange's list* (asked ${since}). ` +
+        `It may still appear; the bot keeps looking. Check the exchange's ${v.what} history before you decide: ` +
+        `the exchange does not prevent duplicates, so sending again while the first one exists pays twice.`,
+      [lookAgain, button('Send again…', ACTION.sendAgain, value, { style: 'danger' }), button('Mark as not sent', ACTION.markNotSent, value)],
     );
-    blocks.push(
-      actions(
-        [
-          button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)),
-          button('Send again…', ACTION.sendAgain, decisionButtonValue(v.requestId, q.askedAt), { style: 'danger' }),
-          button('Mark as not sent', ACTION.markNotSent, decisionButtonValue(v.requestId, q.askedAt)),
-        ],
-        `${BLOCK.personActions}:${v.requestId}`,
-      ),
-    );
-    return blocks;
   }
   if (q.kind === 'unreadable') {
     const why = q.message ? ` (${escapeMrkdwn(q.message, 500)})` : '';
-    blocks.push(
-      section(
-        `:warning: *The bot cannot read the exchange's ${v.what}s to the end*${why}, so it cannot prove whether this ${v.what} was made (asked ${since}). ` +
-          `Check the exchange's ${v.what} history: if it is there, wait for the bot to find it or look again; if it is not, mark it as not sent (carried out only on a look that reads the exchange to the end) and request it again.`,
-        `${BLOCK.personQuestion}:${v.requestId}`,
-      ),
+    return asked(
+      `:warning: *The bot cannot read the exchange's ${v.what}s to the end*${why}, so it cannot prove whether this ${v.what} was made (asked ${since}). ` +
+        `Check the exchange's ${v.what} history: if it is there, wait for the bot to find it or look again; if it is not, mark it as not sent (carried out only on a look that reads the exchange to the end) and request it again.`,
+      [lookAgain, button('Mark as not sent', ACTION.markNotSent, value)],
     );
-    blocks.push(
-      actions(
-        [button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt)), button('Mark as not sent', ACTION.markNotSent, decisionButtonValue(v.requestId, q.askedAt))],
-        `${BLOCK.personActions}:${v.requestId}`,
-      ),
-    );
-    return blocks;
   }
+  const blocks: KnownBlock[] = [];
   const lead = candidatesLead(v, since);
   // Every candidate is listed, over more sections when one cannot hold them (the note below counts on it).
   const [first = lead, ...rest] = packLines([lead, ...q.candidates.map((c, i) => candidateLine(c, v.currency, i))]);
@@ -100,7 +76,7 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
   const buttons = q.candidates.slice(0, 4).map((c, i) => button(`Ours: ${i + 1}`, `${ACTION.chooseCandidate}:${i}`, decisionButtonValue(v.requestId, q.askedAt, c.exchangeId)));
   blocks.push(
     actions(
-      [...buttons, button('None of these', ACTION.noneOfThese, decisionButtonValue(v.requestId, q.askedAt)), button('Look again', ACTION.lookAgain, decisionButtonValue(v.requestId, q.askedAt))],
+      [...buttons, button('None of these', ACTION.noneOfThese, value), lookAgain],
       `${BLOCK.personActions}:${v.requestId}`,
     ),
   );
