@@ -1,33 +1,32 @@
 // @ts-check
 /**
- * The dependency direction of the design (README "Layout"), checked by dependency-cruiser inside `npm test`
- * (`npm run lint:deps`): slack -> app -> ports -> domain; exchange and store implement the ports;
- * the sandbox is reached only from the composition (main.ts, runtime/, demo/); no cycles.
- *
- * Every rule is written by top-level folder of src/ (path patterns), never by single file, so
- * moving files inside a folder never touches this file. The only file names below are the
- * exchange's pure modules that config/ may read (see config-only-pure-exchange).
- *
- * See the report: npx depcruise src --config .dependency-cruiser.cjs --output-type err-long
+ * The dependency direction (README "Layout"), checked in `npm test` (`npm run lint:deps`).
+ * src/bot/ is the product: slack -> engine -> ports -> domain; exchange and store implement the ports.
+ * src/stand-ins/ is what stands in for Slack and the exchange; the bot never imports it: only
+ * src/main.ts, the composition root that builds the preview, joins the two.
+ * Rules are written by folder, never by file, so moving files inside a folder never touches this file.
+ * Report: npx depcruise src --config .dependency-cruiser.cjs --output-type err-long
  */
 
 /**
- * A path under one of the given top-level folders of src/ (anchored, so "app" is not "apps").
+ * A path under one of the given folders of src/bot/ (anchored, so "engine" is not "engines").
  * @param {...string} folders
  */
-const under = (...folders) => `^src/(${folders.join('|')})/`;
+const bot = (...folders) => `^src/bot/(${folders.join('|')})/`;
+/** @param {...string} folders */
+const standIn = (...folders) => `^src/stand-ins/(${folders.join('|')})/`;
 
-/** The top-level folders of src/ that have a rule below; anything else is an unknown layer. */
-const LAYERS = ['domain', 'ports', 'app', 'exchange', 'store', 'config', 'slack', 'ops', 'sandbox', 'devtools', 'demo', 'runtime', 'local-desk'];
+/** The folders of src/bot/ and src/stand-ins/ that have a rule below; anything else is an unknown layer. */
+const BOT = ['domain', 'ports', 'engine', 'exchange', 'store', 'config', 'slack', 'ops', 'runtime'];
+const STAND_INS = ['sandbox', 'fake-slack', 'local-desk', 'demo', 'preview'];
 
 /** exchange/ files with pure protocol facts and types, no I/O. */
 const EXCHANGE_PURE = ['wire-api', 'schemas', 'statuses', 'assumptions', 'secret'];
 /** @param {string[]} names exchange/ files (top level, without .ts) */
-const exchangeFiles = (names) => `^src/exchange/(${names.join('|')})\\.ts$`;
+const exchangeFiles = (names) => `^src/bot/exchange/(${names.join('|')})\\.ts$`;
 
 /**
- * Allowed arrows: one forbidden rule per layer, "import nothing in src/ outside these folders".
- * A folder may always import itself.
+ * Allowed arrows: one forbidden rule per layer of the bot, "import nothing in src/ outside these folders".
  * @param {string} name
  * @param {string[]} allowed
  * @param {string} comment
@@ -37,111 +36,84 @@ const layer = (name, allowed, comment) => ({
   name: `${name}-arrows-down`,
   comment,
   severity: 'error',
-  from: { path: under(name) },
-  to: { path: '^src/', pathNot: under(name, ...allowed) },
+  from: { path: bot(name) },
+  to: { path: '^src/', pathNot: bot(name, ...allowed) },
 });
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: 'bot-never-imports-a-stand-in',
+      comment: 'The product runs without its stand-ins: only src/main.ts (the composition root that builds the preview) imports both.',
+      severity: 'error',
+      from: { path: '^src/bot/' },
+      to: { path: '^src/stand-ins/' },
+    },
     layer('domain', [], 'domain/ is the pure core (money, snapshots, policy, state machine): it imports nothing else of src/.'),
-    layer(
-      'ports',
-      ['domain'],
-      'ports/ is the leaf both the engine and the exchange import (clock, list bounds, the exchange port in the engine\'s terms, its error): domain only.',
-    ),
-    layer(
-      'app',
-      ['domain', 'ports'],
-      'The engine sees the exchange only through ports/exchange.ts, never exchange/; it knows nothing of Slack, the store or the config.',
-    ),
-    layer(
-      'exchange',
-      ['domain', 'ports'],
-      'The client and the port\'s adapter (exchange/engine-port/) know nothing of the engine: they import the ports, never app/.',
-    ),
-    layer('store', ['app', 'domain', 'ports', 'exchange'], 'The store implements app\'s ports over lowdb; nothing above it (slack, config, runtime).'),
-    layer(
-      'config',
-      ['domain', 'exchange'],
-      'config/ reads the environment and checks it with domain and exchange facts (see config-only-pure-exchange); it knows no listener, engine or store.',
-    ),
-    layer(
-      'slack',
-      ['app', 'domain', 'ports', 'config'],
-      'slack/ drives the engine (app/), reads the exchange only through the ports (ports/exchange-port.ts, ports/exchange-listings.ts) and renders domain facts; it imports neither the store nor the exchange (issue 12).',
-    ),
-    layer(
-      'ops',
-      ['app', 'domain', 'ports'],
-      'ops/ (health, readiness, metrics) watches the desk through the engine\'s ports (requests, audit, key-value) and plain ' +
-        'numbers the composition hands it (exchange calls, Slack acks, leadership); it knows no Slack, store, exchange or config.',
-    ),
-    layer('sandbox', ['exchange', 'domain', 'ports'], 'The local exchange shares the protocol facts of exchange/ and nothing of the bot.'),
-    layer('devtools', [], 'The fake Slack Web API stands alone: it imports nothing of src/.'),
-    // demo/, runtime/ and main.ts are the composition: they may import anything (no rule).
-
-    // local-desk/ is three parts: protocol.ts (what page and server say), page/ (runs in a browser),
-    // server/ (folds the fake Slack API's calls, serves the page, signs the page's actions for the bot).
+    layer('ports', ['domain'], 'ports/ is every port the engine is given (exchange, store, clock, Slack notices): domain only.'),
+    layer('engine', ['domain', 'ports'], 'The engine sees the exchange and the store only through ports/; it knows nothing of Slack or the config.'),
+    layer('exchange', ['domain', 'ports'], 'The exchange client and its adapter (exchange/adapter/) implement ports/, never reaching into the engine.'),
+    layer('store', ['engine', 'domain', 'ports', 'exchange'], 'The store implements the store ports over lowdb or PostgreSQL; nothing above it (slack, config, runtime).'),
+    layer('config', ['domain', 'exchange'], 'config/ reads the environment and checks it with domain and pure exchange facts; it knows no listener, engine or store.'),
+    layer('slack', ['engine', 'domain', 'ports', 'config'], 'slack/ drives the engine, reads the exchange only through ports/ and renders domain facts; never the store or the exchange.'),
+    layer('ops', ['engine', 'domain', 'ports'], 'ops/ (health, readiness, metrics, doctor checks) watches the desk through the ports and numbers the runtime hands it.'),
+    layer('runtime', ['domain', 'ports', 'engine', 'exchange', 'store', 'config', 'slack', 'ops'], 'runtime/ composes the bot; it never imports a stand-in.'),
+    {
+      name: 'sandbox-arrows-down',
+      comment: 'The sandbox exchange shares the protocol facts of bot/exchange/ and nothing else of the bot.',
+      severity: 'error',
+      from: { path: standIn('sandbox') },
+      to: { path: '^src/', pathNot: ['^src/bot/(exchange|domain|ports)/', standIn('sandbox')] },
+    },
+    {
+      name: 'fake-slack-stands-alone',
+      comment: 'The fake Slack Web API imports nothing of src/.',
+      severity: 'error',
+      from: { path: standIn('fake-slack') },
+      to: { path: '^src/', pathNot: standIn('fake-slack') },
+    },
     {
       name: 'local-desk-protocol-stands-alone',
       comment: 'local-desk/protocol.ts is the one definition page and server share: it imports nothing of src/.',
       severity: 'error',
-      from: { path: '^src/local-desk/protocol\\.ts$' },
-      to: { path: '^src/', pathNot: '^src/local-desk/protocol\\.ts$' },
+      from: { path: '^src/stand-ins/local-desk/protocol\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/stand-ins/local-desk/protocol\\.ts$' },
     },
     {
       name: 'local-desk-page-only-protocol',
       comment: 'The page runs in a browser: of src/ it imports only itself and local-desk/protocol.ts.',
       severity: 'error',
-      from: { path: '^src/local-desk/page/' },
-      to: { path: '^src/', pathNot: '^src/local-desk/(page/|protocol\\.ts$)' },
+      from: { path: '^src/stand-ins/local-desk/page/' },
+      to: { path: '^src/', pathNot: '^src/stand-ins/local-desk/(page/|protocol\\.ts$)' },
     },
     {
       name: 'local-desk-page-no-node',
       comment: 'The page runs in a browser: no Node core module.',
       severity: 'error',
-      from: { path: '^src/local-desk/page/' },
+      from: { path: '^src/stand-ins/local-desk/page/' },
       to: { dependencyTypes: ['core'] },
     },
     {
       name: 'local-desk-server-arrows-down',
-      comment:
-        'The local desk\'s server knows the fake Slack API and the signed requests (devtools/) and the protocol; ' +
-        'the bot, the sandbox and the Host/Origin check are given to it by the composition (runtime/local-desk.ts).',
+      comment: 'The local desk\'s server knows the fake Slack API and the protocol; the bot and the sandbox are handed to it by stand-ins/preview/.',
       severity: 'error',
-      from: { path: '^src/local-desk/server/' },
-      to: { path: '^src/', pathNot: '^src/(local-desk/(server/|protocol\\.ts$)|devtools/)' },
+      from: { path: '^src/stand-ins/local-desk/server/' },
+      to: { path: '^src/', pathNot: '^src/stand-ins/(local-desk/(server/|protocol\\.ts$)|fake-slack/)' },
     },
-    {
-      name: 'local-desk-only-from-composition',
-      comment: 'The local desk exists only in the preview: only main.ts and runtime/ (and the local desk itself) import it.',
-      severity: 'error',
-      from: { pathNot: ['^src/main\\.ts$', under('runtime', 'local-desk')] },
-      to: { path: under('local-desk') },
-    },
-
     {
       name: 'config-only-pure-exchange',
       comment:
-        'config/ reads only pure exchange files, plus signer.ts: it parses the key at start (no network) ' +
-        'so a bad key stops the bot at once; and secret-file.ts, the one reader of a file holding a secret.',
+        'config/ reads only pure exchange files, plus signer.ts (a bad key stops the bot at start) and secret-file.ts (the one reader of a secret file).',
       severity: 'error',
-      from: { path: under('config') },
-      to: { path: under('exchange'), pathNot: exchangeFiles([...EXCHANGE_PURE, 'signer', 'secret-file']) },
-    },
-    {
-      name: 'sandbox-only-from-composition',
-      comment: 'The sandbox is a local stand-in for the exchange: only main.ts, runtime/ and demo/ (and the sandbox itself) may import it.',
-      severity: 'error',
-      from: { pathNot: ['^src/main\\.ts$', under('runtime', 'demo', 'sandbox')] },
-      to: { path: under('sandbox') },
+      from: { path: bot('config') },
+      to: { path: bot('exchange'), pathNot: exchangeFiles([...EXCHANGE_PURE, 'signer', 'secret-file']) },
     },
     {
       name: 'domain-no-io',
       comment: 'domain/ is pure: no file, network or process I/O, no lowdb, no Slack library.',
       severity: 'error',
-      from: { path: under('domain') },
+      from: { path: bot('domain') },
       to: {
         path: [
           '^(node:)?(fs|http|https|http2|net|child_process)(/|$)', // core modules resolve without "node:"
@@ -152,10 +124,10 @@ module.exports = {
     {
       name: 'no-unknown-layer',
       comment:
-        'A new top-level file or folder of src/ has no arrows yet: give it a layer rule above (or make it part of ' +
+        'A new folder of src/bot/ or src/stand-ins/ (or a new top-level file of src/) has no arrows yet: give it a layer rule above (or make it part of ' +
         'the composition) before it imports another layer.',
       severity: 'error',
-      from: { path: '^src/([^/]+)', pathNot: ['^src/main\\.ts$', under(...LAYERS)] },
+      from: { path: '^src/(bot/[^/]+|stand-ins/[^/]+|[^/]+)', pathNot: ['^src/main\\.ts$', bot(...BOT), standIn(...STAND_INS)] },
       to: { path: '^src/', pathNot: '^src/$1(/|$)' },
     },
     {

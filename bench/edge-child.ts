@@ -14,8 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
-import { loadConfig } from '../src/config/index.js';
-import { runDesk } from '../src/runtime/run-desk.js';
+import { loadConfig } from '../src/bot/config/index.js';
+import { runDesk } from '../src/bot/runtime/run-desk.js';
+import { startSandbox } from '../src/stand-ins/sandbox/index.js';
 
 const [variant, slackApiUrl, TOKEN, SECRET] = process.argv.slice(2) as [string, string, string, string];
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-edge-'));
@@ -33,7 +34,7 @@ if (variant === 'desk') {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
   });
-  const desk = await runDesk(config, { receiverOptions: { port: 0, host: '127.0.0.1' }, logWrite: () => {} });
+  const desk = await runDesk(config, { startSandbox, receiverOptions: { port: 0, host: '127.0.0.1' }, logWrite: () => {} });
   port = desk.port!;
   stop = () => desk.stop();
 } else if (variant === 'bolt-defaults') {

@@ -10,9 +10,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { startFakeSlackApi, type FakeSlackApi } from '../src/devtools/fake-slack-api.js';
-import { SlackRequester } from '../src/devtools/slack-requests.js';
-import { EVENTS_PATH } from '../src/slack/app/slack-app.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../src/stand-ins/fake-slack/fake-slack-api.js';
+import { SlackRequester } from '../src/stand-ins/fake-slack/slack-requests.js';
+import { EVENTS_PATH } from '../src/bot/slack/shell/slack-app.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 

@@ -8,23 +8,23 @@
  * Also: exchange reads of one polling cycle with 1,000 withdrawals in flight (in-memory ports),
  * against the pages needed to list them, and under the default rate cap.
  */
-import { createExchangePort } from '../src/exchange/engine-port/index.js';
+import { createExchangePort } from '../src/bot/exchange/adapter/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createEngine, type Engine } from '../src/app/engine.js';
-import { FakeClock } from '../src/app/testing/fake-clock.js';
-import { SequentialIds } from '../src/app/testing/sequential-ids.js';
-import { createPolicy } from '../src/domain/policy.js';
-import { isFinishedRequest } from '../src/domain/record.js';
-import { createLogger } from '../src/runtime/logger.js';
-import { openStores } from '../src/runtime/stores.js';
-import { memoryAuditLog, memoryKv, memoryRepository } from '../src/store/memory.js';
-import type { DeskRequest } from '../src/domain/record.js';
-import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/exchange/assumptions.js';
-import { ADDR_OK, FakeExchange } from '../test/app/support/fake-exchange.js';
-import { tradeInput } from '../test/app/support/requests.js';
+import { createEngine, type Engine } from '../src/bot/engine/engine.js';
+import { FakeClock } from '../test/support/fake-clock.js';
+import { SequentialIds } from '../test/support/sequential-ids.js';
+import { createPolicy } from '../src/bot/domain/policy.js';
+import { isFinishedRequest } from '../src/bot/domain/record.js';
+import { createLogger } from '../src/bot/runtime/logger.js';
+import { openStores } from '../src/bot/runtime/stores.js';
+import { memoryAuditLog, memoryKv, memoryRepository } from '../src/bot/store/memory.js';
+import type { DeskRequest } from '../src/bot/domain/record.js';
+import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/bot/exchange/assumptions.js';
+import { ADDR_OK, FakeExchange } from '../test/bot/engine/support/fake-exchange.js';
+import { tradeInput } from '../test/bot/engine/support/requests.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 
@@ -66,7 +66,7 @@ async function openWorld(dir: string): Promise<BenchWorld> {
   exchange.onWrite = (op) => {
     if (op === 'createOrder' && sentAt === undefined) sentAt = performance.now();
   };
-  // The same stores, opened the same way, as the running bot (src/runtime/stores.ts).
+  // The same stores, opened the same way, as the running bot (src/bot/runtime/stores.ts).
   const stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [] }));
   const { requests, kv, audit } = stores;
   const engine = createEngine({

@@ -9,9 +9,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { createExchangeClient } from '../src/exchange/client.js';
-import { API_PREFIX } from '../src/exchange/protocol.js';
-import { createSigner, parsePrivateKey, type Signer } from '../src/exchange/signer.js';
+import { createExchangeClient } from '../src/bot/exchange/client.js';
+import { API_PREFIX } from '../src/bot/exchange/protocol.js';
+import { createSigner, parsePrivateKey, type Signer } from '../src/bot/exchange/signer.js';
 import type { BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 

@@ -16,14 +16,14 @@
  * Where no Chromium is found the rows say why, and nothing is measured.
  */
 import type { Browser, Page } from 'playwright-core';
-import type { DeskMessage } from '../src/local-desk/protocol.js';
-import { LABELS } from '../src/local-desk/protocol.js';
-import { bundlePage } from '../src/local-desk/server/page-build.js';
-import { PREVIEW_PEOPLE } from '../src/runtime/preview-cast.js';
-import { ACTION } from '../src/slack/kit/slack-ids.js';
+import type { DeskMessage } from '../src/stand-ins/local-desk/protocol.js';
+import { LABELS } from '../src/stand-ins/local-desk/protocol.js';
+import { bundlePage } from '../src/stand-ins/local-desk/server/page-build.js';
+import { PREVIEW_PEOPLE } from '../src/stand-ins/preview/preview-cast.js';
+import { ACTION } from '../src/bot/slack/kit/slack-ids.js';
 import { launchChromium, noBrowserReason } from '../test/browser/support/chromium.js';
-import { askWithdrawal, closeWaitingView } from '../test/local-desk/support/desk-forms.js';
-import { startTestDesk, WHO, type TestDesk } from '../test/local-desk/support/desk.js';
+import { askWithdrawal, closeWaitingView } from '../test/stand-ins/local-desk/support/desk-forms.js';
+import { startTestDesk, WHO, type TestDesk } from '../test/stand-ins/local-desk/support/desk.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 

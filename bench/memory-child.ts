@@ -4,14 +4,14 @@
  * recovery, a tick and an App Home query, and prints resident memory after a full GC as JSON.
  */
 import { performance } from 'node:perf_hooks';
-import { createEngine } from '../src/app/engine.js';
-import { createRandomIds } from '../src/app/ids.js';
-import { createPolicy } from '../src/domain/policy.js';
-import { systemClock } from '../src/exchange/client.js';
-import { createExchangePort } from '../src/exchange/engine-port/index.js';
-import type { ExchangeApi } from '../src/exchange/wire-api.js';
-import { createLogger } from '../src/runtime/logger.js';
-import { openStores } from '../src/runtime/stores.js';
+import { createEngine } from '../src/bot/engine/engine.js';
+import { createRandomIds } from '../src/bot/engine/ids.js';
+import { createPolicy } from '../src/bot/domain/policy.js';
+import { systemClock } from '../src/bot/exchange/client.js';
+import { createExchangePort } from '../src/bot/exchange/adapter/index.js';
+import type { ExchangeApi } from '../src/bot/exchange/wire-api.js';
+import { createLogger } from '../src/bot/runtime/logger.js';
+import { openStores } from '../src/bot/runtime/stores.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
@@ -29,7 +29,7 @@ const wire = new Proxy({} as ExchangeApi, {
 });
 const exchange = createExchangePort(wire);
 const started = performance.now();
-// The same stores, opened the same way, as the running bot (src/runtime/stores.ts).
+// The same stores, opened the same way, as the running bot (src/bot/runtime/stores.ts).
 const stores = await openStores(dir, systemClock, [], createLogger({ level: 'error', secrets: [] }));
 const { requests, kv, audit } = stores;
 const engine = createEngine({

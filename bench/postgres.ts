@@ -5,8 +5,8 @@
  * the bot's own pool settings. Runnable alone: `npx tsx bench/postgres.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { openDatabase } from '../src/store/postgres/database.js';
-import { openPgRepository } from '../src/store/postgres/repository.js';
+import { openDatabase } from '../src/bot/store/postgres/database.js';
+import { openPgRepository } from '../src/bot/store/postgres/repository.js';
 import { noPostgresReason, startPostgres } from '../test/support/postgres-cluster.js';
 import { BenchRequestSchema, cyclesAt, FINAL, lifecycle, request } from './store.js';
 import { sized, type Scale } from './scale.js';

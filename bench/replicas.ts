@@ -16,8 +16,8 @@ import { CLICKS_PER_REQUEST, quantile, runClickStorm } from '../test/faults/repl
 import { runLostAnswerTrials } from '../test/faults/replicas/support/lost-answer.js';
 import { bundleReplicas, startReplicaSet, type ReplicaBundles, type ReplicaSet, type ReplicaSetOptions } from '../test/faults/replicas/support/replica-set.js';
 import { measureTakeovers } from '../test/faults/replicas/support/takeover.js';
-import { DEFAULT_ENGINE_CONFIG } from '../src/app/engine-config.js';
-import { DEFAULT_LEADERSHIP_POLL_MS } from '../src/store/postgres/leadership.js';
+import { DEFAULT_ENGINE_CONFIG } from '../src/bot/engine/engine-config.js';
+import { DEFAULT_LEADERSHIP_POLL_MS } from '../src/bot/store/postgres/leadership.js';
 import type { BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 

@@ -13,32 +13,32 @@
  * of this process; bodies are built here and signed there with the current time.
  * `BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the bot's process.
  */
-import { createExchangePort } from '../src/exchange/engine-port/index.js';
+import { createExchangePort } from '../src/bot/exchange/adapter/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { createEngine } from '../src/app/engine.js';
-import { createRandomIds } from '../src/app/ids.js';
-import { findFirst } from '../src/app/bounded-lists.js';
-import { loadConfig } from '../src/config/index.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../src/devtools/fake-slack-api.js';
-import { createExchangeClient, systemClock } from '../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../src/exchange/signer.js';
-import { SCOPES } from '../src/exchange/assumptions.js';
-import { createLogger } from '../src/runtime/logger.js';
-import { openStores } from '../src/runtime/stores.js';
-import { policyOf } from '../src/runtime/compose.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { EVENTS_PATH } from '../src/slack/app/slack-app.js';
-import { approvalButtonValue } from '../src/slack/approvals/approval-message.js';
-import { ACTION, CALLBACK, INPUT } from '../src/slack/kit/slack-ids.js';
+import { createEngine } from '../src/bot/engine/engine.js';
+import { createRandomIds } from '../src/bot/engine/ids.js';
+import { findFirst } from '../src/bot/engine/bounded-lists.js';
+import { loadConfig } from '../src/bot/config/index.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../src/stand-ins/fake-slack/fake-slack-api.js';
+import { createExchangeClient, systemClock } from '../src/bot/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../src/bot/exchange/signer.js';
+import { SCOPES } from '../src/bot/exchange/assumptions.js';
+import { createLogger } from '../src/bot/runtime/logger.js';
+import { openStores } from '../src/bot/runtime/stores.js';
+import { policyOf } from '../src/bot/runtime/compose.js';
+import { startSandbox, type Sandbox } from '../src/stand-ins/sandbox/index.js';
+import { EVENTS_PATH } from '../src/bot/slack/shell/slack-app.js';
+import { approvalButtonValue } from '../src/bot/slack/approvals/approval-message.js';
+import { ACTION, CALLBACK, INPUT } from '../src/bot/slack/kit/slack-ids.js';
 import { USERS, APPROVAL_CHANNEL } from '../test/e2e/support/desk-bot.js';
 import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from '../test/faults/support/child-process.js';
-import { makeKey } from '../test/sandbox/support/sign.js';
-import { BOT_TOKEN, SIGNING_SECRET } from '../test/slack/support/harness.js';
-import { blockActionPayload, commandBody, FORM, stateOf, viewSubmissionPayload } from '../test/slack/support/signed-requests.js';
+import { makeKey } from '../test/stand-ins/sandbox/support/sign.js';
+import { BOT_TOKEN, SIGNING_SECRET } from '../test/bot/slack/support/harness.js';
+import { blockActionPayload, commandBody, FORM, stateOf, viewSubmissionPayload } from '../test/bot/slack/support/signed-requests.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 

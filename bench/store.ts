@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { openAuditLog } from '../src/store/audit-log.js';
-import { openRepository, repositoryFiles, type DurableRepository } from '../src/store/repository.js';
-import type { Repository } from '../src/app/ports.js';
+import { openAuditLog } from '../src/bot/store/audit-log.js';
+import { openRepository, repositoryFiles, type DurableRepository } from '../src/bot/store/repository.js';
+import type { Repository } from '../src/bot/engine/ports.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 

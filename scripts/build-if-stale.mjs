@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What the build reads: a change to any of them makes the build stale. */
 const SOURCES = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 /** What `npm run build` writes (tsc first, the page bundle last); the oldest dates the build. */
-const OUTPUTS = ['dist/main.js', 'dist/local-desk/app.js', 'dist/local-desk/app.css'];
+const OUTPUTS = ['dist/main.js', 'dist/stand-ins/local-desk/app.js', 'dist/stand-ins/local-desk/app.css'];
 
 /** Newest modification time under `path` (0 when it does not exist). */
 function newest(path) {

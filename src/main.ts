@@ -8,13 +8,14 @@
  * last run stopped; `npm start -- --fresh` starts it over (runtime/preview-files.ts).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config/index.js';
-import { StoreCorruptError, StoreLockedError } from './store/errors.js';
-import { runDesk, type RunningDesk } from './runtime/run-desk.js';
-import { startPreview, wantsPreview } from './runtime/preview.js';
-import { runPreviewDesk, type LocalDesk } from './runtime/local-desk.js';
-import { SANDBOX_BANNER } from './sandbox/index.js';
-import { errorText } from './domain/error-text.js';
+import { ConfigError, loadConfig } from './bot/config/index.js';
+import { StoreCorruptError, StoreLockedError } from './bot/store/errors.js';
+import { runDesk, type RunningDesk } from './bot/runtime/run-desk.js';
+import { startPreview, wantsPreview } from './stand-ins/preview/preview.js';
+import { runPreviewDesk, type LocalDesk } from './stand-ins/preview/run-local-desk.js';
+import { SANDBOX_BANNER } from './stand-ins/sandbox/index.js';
+import { errorText } from './bot/domain/error-text.js';
+import { startSandbox } from './stand-ins/sandbox/index.js';
 
 /** The command line: `--fresh` only (npm start -- --fresh). */
 function startOptions(): { fresh: boolean } {
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
       const onServed = (url: string) => console.log(`Local desk: ${url}  (open it in a browser: be the trader, an approver, compliance or an outsider)`);
       ({ desk, localDesk } = await runPreviewDesk(preview, config, { onServed }));
     } else {
-      desk = await runDesk(config);
+      desk = await runDesk(config, { startSandbox });
     }
   } catch (err) {
     await preview?.close();

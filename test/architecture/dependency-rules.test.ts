@@ -18,89 +18,91 @@ const RULES = join(ROOT, '.dependency-cruiser.cjs');
 
 /** The fixture: file -> its imports. Each line's comment says which rule it should (not) trip. */
 const FIXTURE: Record<string, readonly string[]> = {
-  'src/domain/money.ts': [
+  'src/bot/domain/money.ts': [
     '../slack/render.js', // domain-arrows-down
     'node:fs', // domain-no-io
     'lowdb', // domain-no-io
     './missing.js', // not-to-unresolvable
   ],
-  'src/domain/policy.ts': ['./money.js'], // allowed: within the layer
-  'src/ports/exchange.ts': ['../domain/money.js', '../app/engine.js'], // allowed, then ports-arrows-down
-  'src/app/engine.ts': [
+  'src/bot/domain/policy.ts': ['./money.js'], // allowed: within the layer
+  'src/bot/ports/exchange.ts': ['../domain/money.js', '../engine/engine.js'], // allowed, then ports-arrows-down
+  'src/bot/engine/engine.ts': [
     '../domain/policy.js', // allowed
     '../ports/exchange.js', // allowed
-    '../exchange/client.js', // app-arrows-down
-    '../sandbox/index.js', // app-arrows-down and sandbox-only-from-composition
+    '../exchange/client.js', // engine-arrows-down
+    '../../stand-ins/sandbox/index.js', // engine-arrows-down and bot-never-imports-a-stand-in
     './tick.js', // the cycle engine -> tick -> engine: no-circular
   ],
-  'src/app/tick.ts': ['./engine.js'],
-  'src/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../app/engine.js'], // allowed, allowed, exchange-arrows-down
-  'src/exchange/wire-api.ts': [],
-  'src/exchange/signer.ts': [],
-  'src/store/db.ts': ['../app/engine.js', '../exchange/client.js', '../slack/render.js'], // allowed, allowed, store-arrows-down
-  'src/config/load.ts': [
+  'src/bot/engine/tick.ts': ['./engine.js'],
+  'src/bot/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../engine/engine.js'], // allowed, allowed, exchange-arrows-down
+  'src/bot/exchange/wire-api.ts': [],
+  'src/bot/exchange/signer.ts': [],
+  'src/bot/store/db.ts': ['../engine/engine.js', '../exchange/client.js', '../slack/render.js'], // allowed, allowed, store-arrows-down
+  'src/bot/config/load.ts': [
     '../exchange/wire-api.js', // allowed: pure
     '../exchange/signer.js', // allowed for config only
     '../exchange/client.js', // config-only-pure-exchange
-    '../app/engine.js', // config-arrows-down
+    '../engine/engine.js', // config-arrows-down
   ],
-  'src/slack/render.ts': [
-    '../app/engine.js', // allowed
+  'src/bot/slack/render.ts': [
+    '../engine/engine.js', // allowed
     '../config/load.js', // allowed
     '../exchange/wire-api.js', // slack-arrows-down: slack reads the exchange through the ports only
     '../store/db.js', // slack-arrows-down
-    '../local-desk/protocol.js', // slack-arrows-down and local-desk-only-from-composition
+    '../../stand-ins/local-desk/protocol.js', // slack-arrows-down and bot-never-imports-a-stand-in
   ],
-  'src/ops/metrics.ts': ['../app/engine.js', '../store/db.js'], // allowed, ops-arrows-down
-  'src/sandbox/index.ts': ['../exchange/wire-api.js', '../slack/render.js'], // allowed, sandbox-arrows-down
-  'src/devtools/fake.ts': ['../domain/money.js'], // devtools-arrows-down
-  'src/runtime/bot.ts': ['../sandbox/index.js', '../store/db.js', '../slack/render.js', '../local-desk/server/http.js'], // allowed: composition
-  'src/local-desk/protocol.ts': ['../domain/money.js'], // local-desk-protocol-stands-alone
-  'src/local-desk/page/main.ts': [
+  'src/bot/ops/metrics.ts': ['../engine/engine.js', '../store/db.js'], // allowed, ops-arrows-down
+  'src/bot/runtime/bot.ts': ['../store/db.js', '../slack/render.js', '../../stand-ins/sandbox/index.js'], // allowed, allowed, bot-never-imports-a-stand-in
+  'src/stand-ins/sandbox/index.ts': ['../../bot/exchange/wire-api.js', '../../bot/slack/render.js'], // allowed, sandbox-arrows-down
+  'src/stand-ins/fake-slack/fake.ts': ['../../bot/domain/money.js'], // fake-slack-stands-alone
+  'src/stand-ins/local-desk/protocol.ts': ['../../bot/domain/money.js'], // local-desk-protocol-stands-alone
+  'src/stand-ins/local-desk/page/main.ts': [
     './view.js', // allowed: within the page
     '../protocol.js', // allowed
     '../server/http.js', // local-desk-page-only-protocol
     'node:fs', // local-desk-page-no-node
   ],
-  'src/local-desk/page/view.ts': [],
-  'src/local-desk/server/http.ts': [
+  'src/stand-ins/local-desk/page/view.ts': [],
+  'src/stand-ins/local-desk/server/http.ts': [
     '../protocol.js', // allowed
-    '../../devtools/fake.js', // allowed
-    '../../sandbox/index.js', // local-desk-server-arrows-down and sandbox-only-from-composition
+    '../../fake-slack/fake.js', // allowed
+    '../../sandbox/index.js', // local-desk-server-arrows-down
   ],
-  'src/demo/cli.ts': ['../sandbox/index.js'], // allowed: composition
-  'src/main.ts': ['./runtime/bot.js', './sandbox/index.js'], // allowed: composition
-  'src/newlayer/thing.ts': ['./other.js', '../domain/money.js'], // allowed within, then no-unknown-layer
-  'src/newlayer/other.ts': [],
+  'src/stand-ins/preview/preview.ts': ['../sandbox/index.js', '../../bot/runtime/bot.js', '../local-desk/server/http.js'], // allowed: the preview's composition
+  'src/stand-ins/demo/cli.ts': ['../sandbox/index.js', '../../bot/runtime/bot.js'], // allowed: the demo's composition
+  'src/main.ts': ['./bot/runtime/bot.js', './stand-ins/preview/preview.js'], // allowed: the composition root
+  'src/bot/newlayer/thing.ts': ['./other.js', '../domain/money.js'], // allowed within, then no-unknown-layer
+  'src/bot/newlayer/other.ts': [],
 };
 
 /** What the rules must report: rule, from, to (a cycle is reported at the edge the cruise enters it). */
 const EXPECTED = [
-  ['app-arrows-down', 'src/app/engine.ts', 'src/exchange/client.ts'],
-  ['app-arrows-down', 'src/app/engine.ts', 'src/sandbox/index.ts'],
-  ['config-arrows-down', 'src/config/load.ts', 'src/app/engine.ts'],
-  ['config-only-pure-exchange', 'src/config/load.ts', 'src/exchange/client.ts'],
-  ['devtools-arrows-down', 'src/devtools/fake.ts', 'src/domain/money.ts'],
-  ['domain-arrows-down', 'src/domain/money.ts', 'src/slack/render.ts'],
-  ['domain-no-io', 'src/domain/money.ts', 'fs'],
-  ['domain-no-io', 'src/domain/money.ts', 'node_modules/lowdb/lib/index.js'],
-  ['exchange-arrows-down', 'src/exchange/client.ts', 'src/app/engine.ts'],
-  ['local-desk-only-from-composition', 'src/slack/render.ts', 'src/local-desk/protocol.ts'],
-  ['local-desk-page-no-node', 'src/local-desk/page/main.ts', 'fs'],
-  ['local-desk-page-only-protocol', 'src/local-desk/page/main.ts', 'src/local-desk/server/http.ts'],
-  ['local-desk-protocol-stands-alone', 'src/local-desk/protocol.ts', 'src/domain/money.ts'],
-  ['local-desk-server-arrows-down', 'src/local-desk/server/http.ts', 'src/sandbox/index.ts'],
-  ['no-unknown-layer', 'src/newlayer/thing.ts', 'src/domain/money.ts'],
-  ['not-to-unresolvable', 'src/domain/money.ts', './missing.js'],
-  ['ops-arrows-down', 'src/ops/metrics.ts', 'src/store/db.ts'],
-  ['ports-arrows-down', 'src/ports/exchange.ts', 'src/app/engine.ts'],
-  ['sandbox-arrows-down', 'src/sandbox/index.ts', 'src/slack/render.ts'],
-  ['sandbox-only-from-composition', 'src/app/engine.ts', 'src/sandbox/index.ts'],
-  ['sandbox-only-from-composition', 'src/local-desk/server/http.ts', 'src/sandbox/index.ts'],
-  ['slack-arrows-down', 'src/slack/render.ts', 'src/exchange/wire-api.ts'],
-  ['slack-arrows-down', 'src/slack/render.ts', 'src/local-desk/protocol.ts'],
-  ['slack-arrows-down', 'src/slack/render.ts', 'src/store/db.ts'],
-  ['store-arrows-down', 'src/store/db.ts', 'src/slack/render.ts'],
+  ['bot-never-imports-a-stand-in', 'src/bot/engine/engine.ts', 'src/stand-ins/sandbox/index.ts'],
+  ['bot-never-imports-a-stand-in', 'src/bot/runtime/bot.ts', 'src/stand-ins/sandbox/index.ts'],
+  ['bot-never-imports-a-stand-in', 'src/bot/slack/render.ts', 'src/stand-ins/local-desk/protocol.ts'],
+  ['config-arrows-down', 'src/bot/config/load.ts', 'src/bot/engine/engine.ts'],
+  ['config-only-pure-exchange', 'src/bot/config/load.ts', 'src/bot/exchange/client.ts'],
+  ['domain-arrows-down', 'src/bot/domain/money.ts', 'src/bot/slack/render.ts'],
+  ['domain-no-io', 'src/bot/domain/money.ts', 'fs'],
+  ['domain-no-io', 'src/bot/domain/money.ts', 'node_modules/lowdb/lib/index.js'],
+  ['engine-arrows-down', 'src/bot/engine/engine.ts', 'src/bot/exchange/client.ts'],
+  ['engine-arrows-down', 'src/bot/engine/engine.ts', 'src/stand-ins/sandbox/index.ts'],
+  ['exchange-arrows-down', 'src/bot/exchange/client.ts', 'src/bot/engine/engine.ts'],
+  ['fake-slack-stands-alone', 'src/stand-ins/fake-slack/fake.ts', 'src/bot/domain/money.ts'],
+  ['local-desk-page-no-node', 'src/stand-ins/local-desk/page/main.ts', 'fs'],
+  ['local-desk-page-only-protocol', 'src/stand-ins/local-desk/page/main.ts', 'src/stand-ins/local-desk/server/http.ts'],
+  ['local-desk-protocol-stands-alone', 'src/stand-ins/local-desk/protocol.ts', 'src/bot/domain/money.ts'],
+  ['local-desk-server-arrows-down', 'src/stand-ins/local-desk/server/http.ts', 'src/stand-ins/sandbox/index.ts'],
+  ['no-unknown-layer', 'src/bot/newlayer/thing.ts', 'src/bot/domain/money.ts'],
+  ['not-to-unresolvable', 'src/bot/domain/money.ts', './missing.js'],
+  ['ops-arrows-down', 'src/bot/ops/metrics.ts', 'src/bot/store/db.ts'],
+  ['ports-arrows-down', 'src/bot/ports/exchange.ts', 'src/bot/engine/engine.ts'],
+  ['runtime-arrows-down', 'src/bot/runtime/bot.ts', 'src/stand-ins/sandbox/index.ts'],
+  ['sandbox-arrows-down', 'src/stand-ins/sandbox/index.ts', 'src/bot/slack/render.ts'],
+  ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/exchange/wire-api.ts'],
+  ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/store/db.ts'],
+  ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/stand-ins/local-desk/protocol.ts'],
+  ['store-arrows-down', 'src/bot/store/db.ts', 'src/bot/slack/render.ts'],
 ].map((v) => v.join(' '));
 
 async function cruiseWithRules(baseDir: string): Promise<ICruiseResult> {
@@ -141,21 +143,21 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
   });
 
   it('the checker sees the fixture\'s imports at all', () => {
-    const engine = result.modules.find((m) => m.source === 'src/app/engine.ts');
+    const engine = result.modules.find((m) => m.source === 'src/bot/engine/engine.ts');
     expect(engine?.dependencies.map((d) => d.resolved).sort()).toEqual([
-      'src/app/tick.ts',
-      'src/domain/policy.ts',
-      'src/exchange/client.ts',
-      'src/ports/exchange.ts',
-      'src/sandbox/index.ts',
+      'src/bot/domain/policy.ts',
+      'src/bot/engine/tick.ts',
+      'src/bot/exchange/client.ts',
+      'src/bot/ports/exchange.ts',
+      'src/stand-ins/sandbox/index.ts',
     ]);
   });
 
   it('reports a forbidden arrow (domain -> slack) and a cycle', () => {
     const names = result.summary.violations.map(summary);
-    expect(names).toContain('domain-arrows-down src/domain/money.ts src/slack/render.ts');
-    const cycle = result.summary.violations.find((v) => v.rule.name === 'no-circular');
-    expect(cycle?.cycle?.map((step) => step.name).sort()).toEqual(['src/app/engine.ts', 'src/app/tick.ts']);
+    expect(names).toContain('domain-arrows-down src/bot/domain/money.ts src/bot/slack/render.ts');
+    const cycles = result.summary.violations.filter((v) => v.rule.name === 'no-circular').map((v) => (v.cycle ?? []).map((step) => step.name).sort().join(' '));
+    expect(cycles).toContain('src/bot/engine/engine.ts src/bot/engine/tick.ts');
   });
 
   it('reports exactly the forbidden arrows of the fixture, and none of the allowed ones', () => {

@@ -10,12 +10,12 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { LABELS } from '../../src/local-desk/protocol.js';
-import { PREVIEW_PEOPLE } from '../../src/runtime/preview-cast.js';
-import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
+import { LABELS } from '../../src/stand-ins/local-desk/protocol.js';
+import { PREVIEW_PEOPLE } from '../../src/stand-ins/preview/preview-cast.js';
+import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { launchChromium, noBrowserReason } from './support/chromium.js';
 import { deskPage, literal } from './support/desk-page.js';
-import { startTestDesk, type TestDesk } from '../local-desk/support/desk.js';
+import { startTestDesk, type TestDesk } from '../stand-ins/local-desk/support/desk.js';
 
 const ARTIFACTS = 'test-artifacts/desk-story';
 const DOCS_SCREENSHOT = 'docs/local-desk.png';

@@ -6,15 +6,15 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { LABELS, PANEL_FAULTS, PANEL_FAULT_TARGETS, type DeskMessage } from '../../src/local-desk/protocol.js';
-import { walletSearchAnswer } from '../../src/slack/compliance/counterparty-modal.js';
-import type { PlainTextOption } from '../../src/slack/kit/blocks.js';
-import { ACTION, BLOCK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
+import { LABELS, PANEL_FAULTS, PANEL_FAULT_TARGETS, type DeskMessage } from '../../src/stand-ins/local-desk/protocol.js';
+import { walletSearchAnswer } from '../../src/bot/slack/compliance/counterparty-modal.js';
+import type { PlainTextOption } from '../../src/bot/slack/kit/blocks.js';
+import { ACTION, BLOCK, dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { launchChromium, noBrowserReason } from './support/chromium.js';
 import { accessibleDescription } from './support/accessibility.js';
 import { startFixtureDesk, type FixtureDesk } from './support/fixture-desk.js';
 import { approverSnapshot, CHANNELS, outsiderSnapshot, PENDING_TS, SANDBOX, traderSnapshot, tsAt } from './support/desk-workspace.js';
-import { AT, choiceView, cryptoView, DESTINATIONS, PEOPLE, pendingApproval, walletAnswer, walletModal } from '../local-desk/support/bot-views.js';
+import { AT, choiceView, cryptoView, DESTINATIONS, PEOPLE, pendingApproval, walletAnswer, walletModal } from '../stand-ins/local-desk/support/bot-views.js';
 
 const walletOptions = (): PlainTextOption[] => ('options' in walletAnswer() ? (walletAnswer() as { options: PlainTextOption[] }).options : []);
 

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { LABELS } from '../../src/local-desk/protocol.js';
-import { PREVIEW_PEOPLE } from '../../src/runtime/preview-cast.js';
-import { freePort, startDeskProcess, type DeskProcess } from '../local-desk/support/desk-process.js';
+import { LABELS } from '../../src/stand-ins/local-desk/protocol.js';
+import { PREVIEW_PEOPLE } from '../../src/stand-ins/preview/preview-cast.js';
+import { freePort, startDeskProcess, type DeskProcess } from '../stand-ins/local-desk/support/desk-process.js';
 import { launchChromium, noBrowserReason } from './support/chromium.js';
 import { deskPage } from './support/desk-page.js';
 

@@ -4,9 +4,9 @@
  * double clicks that change nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
-import { stateOf } from '../slack/support/signed-requests.js';
+import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
+import { stateOf } from '../bot/slack/support/signed-requests.js';
 import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, startDeskBot, USERS, type DeskBot } from './support/desk-bot.js';
 import { click, repliesTo, requestCrypto, submitView } from './support/flows.js';
 

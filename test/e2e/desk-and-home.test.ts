@@ -3,10 +3,10 @@
  * /desk subcommands that read and make requests: pending, status <id>, remove-bank <id>.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
-import { ACTION } from '../../src/slack/kit/slack-ids.js';
-import { appHomeOpened } from '../slack/support/signed-requests.js';
-import { PENDING_PAGE_SIZE } from '../../src/slack/listings/pending-list.js';
+import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
+import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
+import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
+import { PENDING_PAGE_SIZE } from '../../src/bot/slack/listings/pending-list.js';
 import { approvalMessage, buttonValue, destinations, dmsTo, hasButtons, startDeskBot, USERS, type Block, type DeskBot } from './support/desk-bot.js';
 import { click, requestCrypto } from './support/flows.js';
 

@@ -5,10 +5,10 @@
  * `npm run audit -- verify` against the database.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createLogger } from '../../src/runtime/logger.js';
-import { openStores, type Stores } from '../../src/runtime/stores.js';
-import { ACTION } from '../../src/slack/kit/slack-ids.js';
-import { runAuditCli } from '../../src/store/audit-cli.js';
+import { createLogger } from '../../src/bot/runtime/logger.js';
+import { openStores, type Stores } from '../../src/bot/runtime/stores.js';
+import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
+import { runAuditCli } from '../../src/bot/store/audit-cli.js';
 import { describePostgres, usePostgres } from '../support/postgres.js';
 import { approvalMessage, buttonValue, startDeskBot, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';
 import { click, requestCrypto } from './support/flows.js';

@@ -8,14 +8,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LeadershipState } from '../../src/app/leadership.js';
-import type { FakeSlackCall } from '../../src/devtools/fake-slack-api.js';
-import { modalDataKey } from '../../src/slack/app/modal-data.js';
-import { submissionKey } from '../../src/slack/app/submission-markers.js';
-import { CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
+import { LeadershipState } from '../../src/bot/engine/leadership.js';
+import type { FakeSlackCall } from '../../src/stand-ins/fake-slack/fake-slack-api.js';
+import { modalDataKey } from '../../src/bot/slack/shell/modal-data.js';
+import { submissionKey } from '../../src/bot/slack/kit/submission-markers.js';
+import { CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { createdRequestId, cryptoValues, openWithdrawForm, submitView } from './support/flows.js';
 import { approvalPosts, destinations, startDeskBot, USERS, type DeskBot } from './support/desk-bot.js';
-import { stateOf, type StateValues } from '../slack/support/signed-requests.js';
+import { stateOf, type StateValues } from '../bot/slack/support/signed-requests.js';
 
 let a: DeskBot;
 let b: DeskBot;

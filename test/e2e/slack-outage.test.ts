@@ -5,7 +5,7 @@
  * shown to approvers in App Home, and delivered once the cause is fixed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appHomeOpened } from '../slack/support/signed-requests.js';
+import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
 import { APPROVAL_CHANNEL, approvalPosts, destinations, dmsTo, startDeskBot, threadTexts, USERS, type Block, type DeskBot } from './support/desk-bot.js';
 
 let d: DeskBot;

@@ -5,8 +5,8 @@
  * old ones refused as stale.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REFUSAL_MESSAGES } from '../../src/domain/refusals.js';
-import { ACTION } from '../../src/slack/kit/slack-ids.js';
+import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
+import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
 import { approvalMessage, buttonValue, dmsTo, hasButtons, startDeskBot, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';
 import { click, repliesTo, requestTrade } from './support/flows.js';
 

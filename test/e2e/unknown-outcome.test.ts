@@ -6,8 +6,8 @@
  * message shows who decided.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
-import { stateOf } from '../slack/support/signed-requests.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
+import { stateOf } from '../bot/slack/support/signed-requests.js';
 import { click, repliesTo, requestIntoUnknown, submitView } from './support/flows.js';
 import { approvalMessage, buttonValue, mrkdwnOf, startDeskBot, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';
 

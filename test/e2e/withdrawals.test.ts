@@ -4,12 +4,12 @@
  * and the refusal for missing recipient details that tells the requester what to do.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RECIPIENT_DETAILS_ADVICE } from '../../src/app/compliance/recipient-advice.js';
-import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
-import { findApprovalMessage } from '../../src/slack/approvals/approval-notifier.js';
-import { stateOf, type StateValues } from '../slack/support/signed-requests.js';
+import { RECIPIENT_DETAILS_ADVICE } from '../../src/bot/engine/compliance/recipient-advice.js';
+import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
+import { findApprovalMessage } from '../../src/bot/slack/approvals/approval-notifier.js';
+import { stateOf, type StateValues } from '../bot/slack/support/signed-requests.js';
 import { click, createdRequestId, openWithdrawForm, requestCrypto, submitView } from './support/flows.js';
-import { limitViolations } from '../slack/support/block-limits.js';
+import { limitViolations } from '../bot/slack/support/block-limits.js';
 import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, mrkdwnOf, startDeskBot, textOf, threadTexts, USERS, APPROVAL_CHANNEL, type DeskBot } from './support/desk-bot.js';
 
 let d: DeskBot;

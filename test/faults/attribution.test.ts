@@ -13,9 +13,9 @@
  *   page that reaches back past our send, so absence is proven and a person asked in time.
  */
 import { describe, expect, it } from 'vitest';
-import type { Engine, RequestInput } from '../../src/app/engine.js';
-import type { DeskRequest } from '../../src/domain/record.js';
-import type { FaultRule, Sandbox } from '../../src/sandbox/index.js';
+import type { Engine, RequestInput } from '../../src/bot/engine/engine.js';
+import type { DeskRequest } from '../../src/bot/domain/record.js';
+import type { FaultRule, Sandbox } from '../../src/stand-ins/sandbox/index.js';
 import { DESK_PEOPLE } from './support/desk.js';
 import { makeFaultKey, type FaultKey } from './support/keys.js';
 import { memoryDesk } from './support/memory-desk.js';

@@ -8,32 +8,32 @@
  * planted on the exchange side too (a destination and a bank account named with mentions).
  * Commands go through the real command listeners with a recording Slack client.
  */
-import { createExchangeListings } from '../../src/exchange/engine-port/listings.js';
-import { composeDesk } from '../../src/runtime/compose.js';
-import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/store/memory.js';
+import { createExchangeListings } from '../../src/bot/exchange/adapter/listings.js';
+import { composeDesk } from '../../src/bot/runtime/compose.js';
+import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/bot/store/memory.js';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDeclaration, DECLARATION_FIELDS } from '../../src/app/compliance/declaration.js';
-import { createExchangePort } from '../../src/exchange/engine-port/index.js';
-import type { CurrencyEntry, SavedAddress, SavedBankAccount } from '../../src/ports/exchange-port.js';
-import type { ExchangePort } from '../../src/app/ports.js';
-import { loadConfig } from '../../src/config/index.js';
-import { createPolicy } from '../../src/domain/policy.js';
-import { isFinishedRequest, newRequest, type DeskRequest } from '../../src/domain/record.js';
-import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot } from '../../src/domain/request.js';
-import { createExchangeClient } from '../../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { approvalMessageFor, statusMessageFor } from '../../src/slack/approvals/from-record.js';
-import type { SlackContext } from '../../src/slack/app/slack-context.js';
-import { loadCryptoForm, loadFiatForm, type CryptoFormData, type FiatFormData } from '../../src/slack/withdrawals/withdraw-data.js';
-import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from '../../src/slack/withdrawals/withdraw-form.js';
-import { checkTradeSubmission, quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../../src/slack/trades/trade-form.js';
-import { dynamicBlockId, INPUT } from '../../src/slack/kit/slack-ids.js';
-import { COMMAND_LISTENERS } from '../../src/slack/app/registrations.js';
-import { checkAmount } from '../../src/domain/amount.js';
-import type { StateValues } from '../../src/slack/kit/view-state.js';
+import { checkDeclaration, DECLARATION_FIELDS } from '../../src/bot/engine/compliance/declaration.js';
+import { createExchangePort } from '../../src/bot/exchange/adapter/index.js';
+import type { CurrencyEntry, SavedAddress, SavedBankAccount } from '../../src/bot/ports/exchange-port.js';
+import type { ExchangePort } from '../../src/bot/engine/ports.js';
+import { loadConfig } from '../../src/bot/config/index.js';
+import { createPolicy } from '../../src/bot/domain/policy.js';
+import { isFinishedRequest, newRequest, type DeskRequest } from '../../src/bot/domain/record.js';
+import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot } from '../../src/bot/domain/request.js';
+import { createExchangeClient } from '../../src/bot/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../../src/bot/exchange/signer.js';
+import { startSandbox, type Sandbox } from '../../src/stand-ins/sandbox/index.js';
+import { approvalMessageFor, statusMessageFor } from '../../src/bot/slack/approvals/from-record.js';
+import type { SlackContext } from '../../src/bot/slack/kit/slack-context.js';
+import { loadCryptoForm, loadFiatForm, type CryptoFormData, type FiatFormData } from '../../src/bot/slack/withdrawals/withdraw-data.js';
+import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from '../../src/bot/slack/withdrawals/withdraw-form.js';
+import { checkTradeSubmission, quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../../src/bot/slack/trades/trade-form.js';
+import { dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
+import { COMMAND_LISTENERS } from '../../src/bot/slack/shell/registrations.js';
+import { checkAmount } from '../../src/bot/domain/amount.js';
+import type { StateValues } from '../../src/bot/slack/kit/view-state.js';
 import { makeFaultKey } from './support/keys.js';
 import { unsafeSequences } from './support/mrkdwn-scan.js';
 

@@ -14,15 +14,15 @@
  * starts using later is covered without editing this file.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EngineConfigInput } from '../../src/app/engine-config.js';
-import type { Engine } from '../../src/app/engine.js';
-import { DESK_REQUEST_SCHEMA } from '../../src/domain/record-schema.js';
-import { cmp } from '../../src/domain/money.js';
-import type { DeskRequest } from '../../src/domain/record.js';
-import { createExchangeClient } from '../../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../src/exchange/signer.js';
-import { createSandboxClock, startSandbox, type FaultRule, type Sandbox } from '../../src/sandbox/index.js';
-import type { memoryRepository } from '../../src/store/memory.js';
+import type { EngineConfigInput } from '../../src/bot/engine/engine-config.js';
+import type { Engine } from '../../src/bot/engine/engine.js';
+import { DESK_REQUEST_SCHEMA } from '../../src/bot/domain/record-schema.js';
+import { cmp } from '../../src/bot/domain/money.js';
+import type { DeskRequest } from '../../src/bot/domain/record.js';
+import { createExchangeClient } from '../../src/bot/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../../src/bot/exchange/signer.js';
+import { createSandboxClock, startSandbox, type FaultRule, type Sandbox } from '../../src/stand-ins/sandbox/index.js';
+import type { memoryRepository } from '../../src/bot/store/memory.js';
 import { DESK_PEOPLE } from './support/desk.js';
 import { deskPlan, memoryDesk } from './support/memory-desk.js';
 import { makeFaultKey } from './support/keys.js';

@@ -11,7 +11,7 @@
  * window (test/faults/attribution.test.ts covers the fallback when the exchange drops notes).
  */
 import { describe, expect, it } from 'vitest';
-import { cmp } from '../../src/domain/money.js';
+import { cmp } from '../../src/bot/domain/money.js';
 import { deskPlan } from './support/memory-desk.js';
 import { approvePlan, findTagged, type PlanItem } from './support/plan.js';
 import { slowExchangeDesk, type SlowExchangeDesk } from './support/slow-exchange.js';

@@ -11,8 +11,8 @@
  * shown to the person, the question asked again.
  */
 import { describe, expect, it } from 'vitest';
-import { cmp } from '../../src/domain/money.js';
-import type { DeskRequest } from '../../src/domain/record.js';
+import { cmp } from '../../src/bot/domain/money.js';
+import type { DeskRequest } from '../../src/bot/domain/record.js';
 import { DESK_PEOPLE } from './support/desk.js';
 import { deskPlan, type PlanKind } from './support/memory-desk.js';
 import { approvePlan, findTagged, type PlanItem } from './support/plan.js';

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCK_STALE_MS } from '../../src/store/lock.js';
+import { LOCK_STALE_MS } from '../../src/bot/store/lock.js';
 import { useBotWorld } from './support/bot-world.js';
 import { isBotStarted, startChild } from './support/child-process.js';
 import { DESK_PEOPLE } from './support/desk.js';

@@ -7,9 +7,9 @@
  * requests correctly signed do act (so the refusals are the signature's doing).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackSignature, commandBody, FORM, appHomeOpened, blockActionPayload, viewSubmissionPayload, blockSuggestionPayload, stateOf } from '../../src/devtools/slack-requests.js';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/kit/slack-ids.js';
-import { SIGNING_SECRET } from '../slack/support/harness.js';
+import { slackSignature, commandBody, FORM, appHomeOpened, blockActionPayload, viewSubmissionPayload, blockSuggestionPayload, stateOf } from '../../src/stand-ins/fake-slack/slack-requests.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
+import { SIGNING_SECRET } from '../bot/slack/support/harness.js';
 import { approvalMessage, buttonValue, startDeskBot, USERS, APPROVAL_CHANNEL, type DeskBot } from '../e2e/support/desk-bot.js';
 import { requestCrypto } from '../e2e/support/flows.js';
 

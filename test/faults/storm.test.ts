@@ -10,10 +10,10 @@
  * error. Seeded (STORM_SEED) so a failing storm can be replayed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cmp } from '../../src/domain/money.js';
-import { createRng } from '../../src/sandbox/prng.js';
-import { ACTION } from '../../src/slack/kit/slack-ids.js';
-import { INTERNAL_ERROR_TEXT } from '../../src/slack/kit/reply.js';
+import { cmp } from '../../src/bot/domain/money.js';
+import { createRng } from '../../src/stand-ins/sandbox/prng.js';
+import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
+import { INTERNAL_ERROR_TEXT } from '../../src/bot/slack/kit/reply.js';
 import { approvalMessage, APPROVAL_CHANNEL, buttonValue, destinations, hasButtons, startDeskBot, USERS, type DeskBot } from '../e2e/support/desk-bot.js';
 
 const SEED = process.env.STORM_SEED ?? 'storm-1';

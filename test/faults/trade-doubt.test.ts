@@ -13,8 +13,8 @@
  *   placed); marking it not placed ends it failed on a fresh look, audited.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeskRequest } from '../../src/domain/record.js';
-import type { FaultRule } from '../../src/sandbox/faults.js';
+import type { DeskRequest } from '../../src/bot/domain/record.js';
+import type { FaultRule } from '../../src/stand-ins/sandbox/faults.js';
 import { DESK_PEOPLE } from './support/desk.js';
 import { deskPlan } from './support/memory-desk.js';
 import { approvePlan, findTagged, type PlanItem } from './support/plan.js';

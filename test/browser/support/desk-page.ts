@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { LABELS } from '../../../src/local-desk/protocol.js';
+import { LABELS } from '../../../src/stand-ins/local-desk/protocol.js';
 
 /** `text` matched as itself inside a RegExp. */
 export const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

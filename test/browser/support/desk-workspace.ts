@@ -2,11 +2,11 @@
  * The workspace the page test shows: channels, people and messages whose Block Kit comes from the
  * bot's own builders (a pending and a completed withdrawal with its thread, a refusal, App Home).
  */
-import type { DeskMessage, Person, SandboxState, Snapshot } from '../../../src/local-desk/protocol.js';
-import { threadPost, statusLineFor, type ThreadEvent } from '../../../src/slack/approvals/thread-status.js';
-import { refusalReply } from '../../../src/slack/kit/notices.js';
-import { homeView } from '../../../src/slack/home/home-view.js';
-import { AT, PENDING_REQUEST, PEOPLE, pendingApproval } from '../../local-desk/support/bot-views.js';
+import type { DeskMessage, Person, SandboxState, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
+import { threadPost, statusLineFor, type ThreadEvent } from '../../../src/bot/slack/approvals/thread-status.js';
+import { refusalReply } from '../../../src/bot/slack/kit/notices.js';
+import { homeView } from '../../../src/bot/slack/home/home-view.js';
+import { AT, PENDING_REQUEST, PEOPLE, pendingApproval } from '../../stand-ins/local-desk/support/bot-views.js';
 
 export const CHANNELS = {
   approvals: { id: 'C0APPROVALS', name: 'desk-approvals', kind: 'channel', purpose: 'Requests and their approvals' },

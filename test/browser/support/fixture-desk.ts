@@ -6,9 +6,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bundlePage } from '../../../src/local-desk/server/page-build.js';
-import { PAGE_HTML } from '../../../src/local-desk/server/page-shell.js';
-import { ROUTES, type SandboxState, type Snapshot } from '../../../src/local-desk/protocol.js';
+import { bundlePage } from '../../../src/stand-ins/local-desk/server/page-build.js';
+import { PAGE_HTML } from '../../../src/stand-ins/local-desk/server/page-shell.js';
+import { ROUTES, type SandboxState, type Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
 
 export interface Post {
   /** The part after /desk/api/: "action", "submit", "sandbox/advance" … */

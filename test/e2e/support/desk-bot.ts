@@ -1,44 +1,44 @@
 /**
  * The whole bot for end-to-end tests, composed by the composition root main.ts uses
- * (src/runtime/compose.ts): Bolt's real HTTP receiver on loopback with signed requests, the fake Slack Web API
+ * (src/bot/runtime/compose.ts): Bolt's real HTTP receiver on loopback with signed requests, the fake Slack Web API
  * recording every call (SLACK_API_URL), the sandbox exchange over real HTTP with the real signed
  * client, the real engine, and the durable file stores in a temporary folder. The sandbox clock
  * only moves when the test advances it, and the engine and the listeners read that same clock.
- * The operations side (src/ops/) is wired as runDesk wires it: the client reports every call to it,
+ * The operations side (src/bot/ops/) is wired as runDesk wires it: the client reports every call to it,
  * and /healthz, /readyz and /metrics answer beside /slack/events.
  *
  * `replica()` composes another desk over the same stores, sandbox and fake Slack API, with its own
  * Bolt app, receiver and in-process state: a second replica of the bot (the file store's lock
  * keeps a second process out, but within this process both desks share the one opened store).
  */
-import { createExchangeListings } from '../../../src/exchange/engine-port/listings.js';
+import { createExchangeListings } from '../../../src/bot/exchange/adapter/listings.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditLog, Clock, Leadership, Logger, Repository } from '../../../src/app/ports.js';
-import { LeadershipState } from '../../../src/app/leadership.js';
-import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
-import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/domain/record-schema.js';
-import { loadConfig, type Config } from '../../../src/config/index.js';
-import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/devtools/fake-slack-api.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
-import { createExchangeClient } from '../../../src/exchange/client.js';
-import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/exchange/schemas.js';
-import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
-import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { composeDesk, type ComposedDesk } from '../../../src/runtime/compose.js';
-import { createDeskOps, type DeskOps } from '../../../src/ops/desk-ops.js';
-import { startHealthServer, type HealthServer } from '../../../src/ops/health-server.js';
-import { EVENTS_PATH } from '../../../src/slack/app/slack-app.js';
-import { ACTION, BLOCK } from '../../../src/slack/kit/slack-ids.js';
-import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
-import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/store/kv.js';
-import { openRepository, type DurableRepository } from '../../../src/store/repository.js';
-import { makeKey } from '../../sandbox/support/sign.js';
-import { T0 } from '../../sandbox/support/sandbox.js';
-import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../../slack/support/harness.js';
-import { SlackRequester } from '../../slack/support/signed-requests.js';
+import type { AuditLog, Clock, Leadership, Logger, Repository } from '../../../src/bot/engine/ports.js';
+import { LeadershipState } from '../../../src/bot/engine/leadership.js';
+import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
+import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/bot/domain/record-schema.js';
+import { loadConfig, type Config } from '../../../src/bot/config/index.js';
+import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import { createExchangeClient } from '../../../src/bot/exchange/client.js';
+import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/bot/exchange/schemas.js';
+import { createSigner, parsePrivateKey } from '../../../src/bot/exchange/signer.js';
+import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/stand-ins/sandbox/index.js';
+import { composeDesk, type ComposedDesk } from '../../../src/bot/runtime/compose.js';
+import { createDeskOps, type DeskOps } from '../../../src/bot/ops/desk-ops.js';
+import { startHealthServer, type HealthServer } from '../../../src/bot/ops/health-server.js';
+import { EVENTS_PATH } from '../../../src/bot/slack/shell/slack-app.js';
+import { ACTION, BLOCK } from '../../../src/bot/slack/kit/slack-ids.js';
+import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/bot/store/audit-log.js';
+import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/bot/store/kv.js';
+import { openRepository, type DurableRepository } from '../../../src/bot/store/repository.js';
+import { makeKey } from '../../stand-ins/sandbox/support/sign.js';
+import { T0 } from '../../stand-ins/sandbox/support/sandbox.js';
+import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../../bot/slack/support/harness.js';
+import { SlackRequester } from '../../bot/slack/support/signed-requests.js';
 
 export { APPROVAL_CHANNEL };
 

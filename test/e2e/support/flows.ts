@@ -1,7 +1,7 @@
 /** What people do in Slack, as signed requests to the bot under test (desk-bot.ts). */
 import { expect } from 'vitest';
-import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../src/slack/kit/slack-ids.js';
-import { stateOf, type SignOptions, type StateValues } from '../../slack/support/signed-requests.js';
+import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../src/bot/slack/kit/slack-ids.js';
+import { stateOf, type SignOptions, type StateValues } from '../../bot/slack/support/signed-requests.js';
 import { APPROVAL_CHANNEL, approvalMessage, buttonValue, destinations, USERS, type AnyDeskBot } from './desk-bot.js';
 
 /** /withdraw <kind> as `userId`: the loading view opens, then the filled form replaces it. */

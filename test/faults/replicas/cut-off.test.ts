@@ -13,10 +13,10 @@
  * Then the network heals: A reconnects as a follower, is ready again, and work sent to it is done.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { refusalReply } from '../../../src/slack/kit/notices.js';
-import { INTERNAL_ERROR_TEXT } from '../../../src/slack/kit/reply.js';
-import { CALLBACK } from '../../../src/slack/kit/slack-ids.js';
-import { REFUSAL_MESSAGES } from '../../../src/domain/refusals.js';
+import { refusalReply } from '../../../src/bot/slack/kit/notices.js';
+import { INTERNAL_ERROR_TEXT } from '../../../src/bot/slack/kit/reply.js';
+import { CALLBACK } from '../../../src/bot/slack/kit/slack-ids.js';
+import { REFUSAL_MESSAGES } from '../../../src/bot/domain/refusals.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { checkExactlyOnce } from './support/exactly-once.js';
 import { readStore, type StoreReader } from './support/records.js';

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { startFakeSlackApi, type FakeSlackApi } from '../../../src/devtools/fake-slack-api.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import { startSandbox, type Sandbox } from '../../../src/stand-ins/sandbox/index.js';
 import { bundleEntry, type Bundle } from './child-process.js';
 import type { FaultKey } from './keys.js';
 

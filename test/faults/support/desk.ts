@@ -4,20 +4,20 @@
  * against a sandbox URL. What the test wants to watch or break is injected (loggers, port wrappers).
  */
 import { join } from 'node:path';
-import type { EngineConfigInput } from '../../../src/app/engine-config.js';
-import { createEngine, type Engine } from '../../../src/app/engine.js';
-import { createRandomIds } from '../../../src/app/ids.js';
-import type { AuditLog, Clock, KeyValueStore, Logger, Notifier, Repository } from '../../../src/app/ports.js';
-import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
-import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/domain/record-schema.js';
-import { createPolicy } from '../../../src/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
-import { createExchangeClient, systemClock, type ExchangeClientOptions } from '../../../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
-import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/store/audit-log.js';
-import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/store/kv.js';
-import { openRepository, type DurableRepository } from '../../../src/store/repository.js';
+import type { EngineConfigInput } from '../../../src/bot/engine/engine-config.js';
+import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
+import { createRandomIds } from '../../../src/bot/engine/ids.js';
+import type { AuditLog, Clock, KeyValueStore, Logger, Notifier, Repository } from '../../../src/bot/engine/ports.js';
+import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
+import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/bot/domain/record-schema.js';
+import { createPolicy } from '../../../src/bot/domain/policy.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import { createExchangeClient, systemClock, type ExchangeClientOptions } from '../../../src/bot/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../../../src/bot/exchange/signer.js';
+import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/bot/store/audit-log.js';
+import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/bot/store/kv.js';
+import { openRepository, type DurableRepository } from '../../../src/bot/store/repository.js';
 
 export const DESK_PEOPLE = { requester: 'U0REQ0001', approvers: ['U0APP0001', 'U0APP0002', 'U0APP0003'] } as const;
 

@@ -6,7 +6,7 @@
  *   FAULT_CHILD_CONFIG   JSON ChildConfig
  * stdout carries one JSON line per event (`started`, `settled`); stderr carries logs.
  */
-import type { EngineConfigInput } from '../../../src/app/engine-config.js';
+import type { EngineConfigInput } from '../../../src/bot/engine/engine-config.js';
 import { openDesk } from './desk.js';
 import { KillSwitch } from './kill-switch.js';
 import { runPlan, type PlanItem } from './plan.js';

@@ -1,5 +1,5 @@
 /** A fresh exchange key pair for a fault test, in every form a test needs to look for (and never find). */
-import { makeKey } from '../../sandbox/support/sign.js';
+import { makeKey } from '../../stand-ins/sandbox/support/sign.js';
 
 export interface FaultKey {
   /** 64 lowercase hex digits: what DESK_PRIVATE_KEY holds in these tests. */

@@ -2,16 +2,16 @@
  * The engine on in-memory stores against a sandbox, and the desk's plan of requests on the
  * sandbox's seeded account: what the in-process fault trials (exchange faults, late commits) share.
  */
-import type { EngineConfigInput } from '../../../src/app/engine-config.js';
-import { createEngine, type Engine } from '../../../src/app/engine.js';
-import { createRandomIds } from '../../../src/app/ids.js';
-import type { Clock, Logger } from '../../../src/app/ports.js';
-import type { ExchangeApi } from '../../../src/exchange/wire-api.js';
-import { createExchangePort } from '../../../src/exchange/engine-port/index.js';
-import { createPolicy } from '../../../src/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/domain/record.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog, type MemoryRepository } from '../../../src/store/memory.js';
+import type { EngineConfigInput } from '../../../src/bot/engine/engine-config.js';
+import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
+import { createRandomIds } from '../../../src/bot/engine/ids.js';
+import type { Clock, Logger } from '../../../src/bot/engine/ports.js';
+import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
+import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
+import { createPolicy } from '../../../src/bot/domain/policy.js';
+import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import type { Sandbox } from '../../../src/stand-ins/sandbox/index.js';
+import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog, type MemoryRepository } from '../../../src/bot/store/memory.js';
 import { DESK_PEOPLE } from './desk.js';
 import { withTag, type PlanItem } from './plan.js';
 

@@ -5,8 +5,8 @@
  * the engine until every planned request has left the in-doubt states. Like people re-clicking in
  * Slack after the bot came back, and deciding to send again a withdrawal the exchange never showed.
  */
-import type { Engine, RequestInput } from '../../../src/app/engine.js';
-import type { DeskRequest } from '../../../src/domain/record.js';
+import type { Engine, RequestInput } from '../../../src/bot/engine/engine.js';
+import type { DeskRequest } from '../../../src/bot/domain/record.js';
 import { DESK_PEOPLE } from './desk.js';
 
 export type PlanItem = { tag: string; input: RequestInput };

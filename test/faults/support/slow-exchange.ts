@@ -5,12 +5,12 @@
  * POST. What the late-commit, fresh-look, trade-doubt and attribution trials share.
  */
 import { afterAll } from 'vitest';
-import type { Engine } from '../../../src/app/engine.js';
-import { createExchangeClient, type ExchangeClientOptions } from '../../../src/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../../src/exchange/signer.js';
-import type { FaultRule } from '../../../src/sandbox/faults.js';
-import { createSandboxClock, startSandbox, type KeySpec, type Sandbox } from '../../../src/sandbox/index.js';
-import type { MemoryAuditLog } from '../../../src/store/memory.js';
+import type { Engine } from '../../../src/bot/engine/engine.js';
+import { createExchangeClient, type ExchangeClientOptions } from '../../../src/bot/exchange/client.js';
+import { createSigner, parsePrivateKey } from '../../../src/bot/exchange/signer.js';
+import type { FaultRule } from '../../../src/stand-ins/sandbox/faults.js';
+import { createSandboxClock, startSandbox, type KeySpec, type Sandbox } from '../../../src/stand-ins/sandbox/index.js';
+import type { MemoryAuditLog } from '../../../src/bot/store/memory.js';
 import { makeFaultKey, type FaultKey } from './keys.js';
 import { memoryDesk } from './memory-desk.js';
 

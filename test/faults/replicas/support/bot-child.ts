@@ -5,14 +5,15 @@
  * timings. Logs are the bot's own JSON lines on stdout; SIGTERM stops it cleanly (exit 0),
  * SIGKILL is how a test kills it.
  */
-import { loadConfig } from '../../../../src/config/index.js';
-import { runDesk, type RunOptions } from '../../../../src/runtime/run-desk.js';
+import { loadConfig } from '../../../../src/bot/config/index.js';
+import { runDesk, type RunOptions } from '../../../../src/bot/runtime/run-desk.js';
+import { startSandbox } from '../../../../src/stand-ins/sandbox/index.js';
 
 export type ReplicaRunOptions = Pick<RunOptions, 'tickMs' | 'engineConfig' | 'shutdownGraceMs'>;
 
 const options = JSON.parse(process.env.REPLICA_RUN_OPTIONS ?? '{}') as ReplicaRunOptions;
 try {
-  const desk = await runDesk(loadConfig(process.env), options);
+  const desk = await runDesk(loadConfig(process.env), { ...options, startSandbox });
   process.once('SIGTERM', () => void desk.stop().finally(() => process.exit(0)));
 } catch (err) {
   console.error(`replica failed to start: ${err instanceof Error ? err.message : String(err)}`);

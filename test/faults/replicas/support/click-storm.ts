@@ -5,7 +5,7 @@
  * otherwise a second click) and the requester once (refused: their own request), in a seeded order,
  * each to a replica drawn by a seeded load balancer. Then the exchange's ledger and the store.
  */
-import { createRng } from '../../../../src/sandbox/prng.js';
+import { createRng } from '../../../../src/stand-ins/sandbox/prng.js';
 import { checkExactlyOnce, type OnceReport } from './exactly-once.js';
 import { readStore } from './records.js';
 import { DESK_PEOPLE, sendsWithdrawal, type ReplicaSet } from './replica-set.js';

@@ -4,8 +4,8 @@
  * amount of its own), each sent with an idempotency key the request knows; and what became of the
  * request in the shared store. Nothing here trusts the bot's account of itself.
  */
-import { cmp } from '../../../../src/domain/money.js';
-import { attemptKeys, type DeskRequest } from '../../../../src/domain/record.js';
+import { cmp } from '../../../../src/bot/domain/money.js';
+import { attemptKeys, type DeskRequest } from '../../../../src/bot/domain/record.js';
 import type { SandboxProcess } from './sandbox-process.js';
 
 type Withdrawal = Awaited<ReturnType<SandboxProcess['withdrawals']>>[number];

@@ -12,9 +12,9 @@
  * Seeded (`seed`): the fault, the replica each Slack request goes to, the redeliveries, the
  * amounts and the delay between the commit and the kill.
  */
-import type { DeskRequest } from '../../../../src/domain/record.js';
-import { createRng } from '../../../../src/sandbox/prng.js';
-import type { FaultRule } from '../../../../src/sandbox/index.js';
+import type { DeskRequest } from '../../../../src/bot/domain/record.js';
+import { createRng } from '../../../../src/stand-ins/sandbox/prng.js';
+import type { FaultRule } from '../../../../src/stand-ins/sandbox/index.js';
 import { checkExactlyOnce, type OnceReport } from './exactly-once.js';
 import { DESK_PEOPLE, readsWithdrawals, sendsWithdrawal, type Replica, type ReplicaSet } from './replica-set.js';
 import { readStore, type StoreReader } from './records.js';

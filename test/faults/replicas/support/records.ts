@@ -2,12 +2,12 @@
  * The shared store as the test reads it: the bot's own PostgreSQL repository on the replicas'
  * database (a connection of the test's own), every request live or finished, and the audit chain.
  */
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../../src/domain/record-schema.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../src/domain/record.js';
-import { verifyAudit, type AuditVerifyResult } from '../../../../src/store/audit-verify.js';
-import { pgAuditLines } from '../../../../src/store/postgres/audit-lines.js';
-import { openDatabase, type Database } from '../../../../src/store/postgres/database.js';
-import { openPgRepository, type PgRepository } from '../../../../src/store/postgres/repository.js';
+import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../../src/bot/domain/record-schema.js';
+import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { verifyAudit, type AuditVerifyResult } from '../../../../src/bot/store/audit-verify.js';
+import { pgAuditLines } from '../../../../src/bot/store/postgres/audit-lines.js';
+import { openDatabase, type Database } from '../../../../src/bot/store/postgres/database.js';
+import { openPgRepository, type PgRepository } from '../../../../src/bot/store/postgres/repository.js';
 
 export interface StoreReader {
   /** Every request, live and finished. */

@@ -10,13 +10,13 @@
  * PostgreSQL through one (to cut it off from the database). The test reads the shared store with
  * the store's own repository (records.ts).
  */
-import { API_PREFIX } from '../../../../src/exchange/protocol.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/devtools/fake-slack-api.js';
-import { SlackRequester } from '../../../../src/devtools/slack-requests.js';
-import { EVENTS_PATH } from '../../../../src/slack/app/slack-app.js';
+import { API_PREFIX } from '../../../../src/bot/exchange/protocol.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import { SlackRequester } from '../../../../src/stand-ins/fake-slack/slack-requests.js';
+import { EVENTS_PATH } from '../../../../src/bot/slack/shell/slack-app.js';
 import type { PgCluster } from '../../../support/postgres-cluster.js';
 import { startTcpProxy, type TcpProxy } from '../../../support/tcp-proxy.js';
-import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../../../slack/support/harness.js';
+import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../../../bot/slack/support/harness.js';
 import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from '../../support/child-process.js';
 import { DESK_PEOPLE } from '../../support/desk.js';
 import { makeFaultKey } from '../../support/keys.js';
@@ -25,7 +25,7 @@ import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 
 export { APPROVAL_CHANNEL, DESK_PEOPLE };
 
-/** What /readyz answers (src/ops/readiness.ts), as far as the tests read it. */
+/** What /readyz answers (src/bot/ops/readiness.ts), as far as the tests read it. */
 export interface ReadyAnswer {
   ready: boolean;
   role: 'leader' | 'follower';
@@ -116,7 +116,7 @@ export interface ReplicaBundles {
 }
 
 export async function bundleReplicas(): Promise<ReplicaBundles> {
-  const [bot, sandbox] = await Promise.all([bundleEntry('../replicas/support/bot-child.ts'), bundleEntry('../../../src/sandbox/cli.ts')]);
+  const [bot, sandbox] = await Promise.all([bundleEntry('../replicas/support/bot-child.ts'), bundleEntry('../../../src/stand-ins/sandbox/cli.ts')]);
   return { bot, sandbox, dispose: () => (bot.dispose(), sandbox.dispose()) };
 }
 

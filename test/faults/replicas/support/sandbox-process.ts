@@ -1,12 +1,12 @@
 /**
  * The sandbox exchange as replicas meet it in production: one process of its own, started with
- * its CLI (`npm run sandbox`, src/sandbox/cli.ts, bundled) on a free loopback port with the key
- * the replicas sign with, and driven over its HTTP control surface (src/sandbox/control-http.ts):
+ * its CLI (`npm run sandbox`, src/stand-ins/sandbox/cli.ts, bundled) on a free loopback port with the key
+ * the replicas sign with, and driven over its HTTP control surface (src/stand-ins/sandbox/control-http.ts):
  * its ledger (withdrawals, orders), its access log, its faults and its clock. Every request it
  * serves is one line on its stdout, the lines this file's `lines` watch.
  */
-import type { SandboxControl } from '../../../../src/sandbox/control.js';
-import { CONTROL_PREFIX, type FaultRule } from '../../../../src/sandbox/index.js';
+import type { SandboxControl } from '../../../../src/stand-ins/sandbox/control.js';
+import { CONTROL_PREFIX, type FaultRule } from '../../../../src/stand-ins/sandbox/index.js';
 import { startChild, type Bundle, type RunningChild } from '../../support/child-process.js';
 
 type Withdrawal = ReturnType<SandboxControl['withdrawals']>[number];
@@ -33,7 +33,7 @@ export interface SandboxProcess {
 }
 
 export interface SandboxProcessOptions {
-  /** The bundled CLI (bundleEntry('../../../src/sandbox/cli.ts') from test/faults/support). */
+  /** The bundled CLI (bundleEntry('../../../src/stand-ins/sandbox/cli.ts') from test/faults/support). */
   bundle: Bundle;
   publicKeyHex: string;
   seed: string;

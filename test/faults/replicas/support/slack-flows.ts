@@ -3,10 +3,10 @@
  * for with /withdraw and its form, and clicks on the approval message the leader posted. Each
  * flow follows its own modal by the trigger id it sent, so many run at once.
  */
-import type { FakeSlackApi } from '../../../../src/devtools/fake-slack-api.js';
-import type { DeskRequest } from '../../../../src/domain/record.js';
-import { stateOf, type SignOptions, type SlackResponse, type StateValues } from '../../../../src/devtools/slack-requests.js';
-import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../../src/slack/kit/slack-ids.js';
+import type { FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import type { DeskRequest } from '../../../../src/bot/domain/record.js';
+import { stateOf, type SignOptions, type SlackResponse, type StateValues } from '../../../../src/stand-ins/fake-slack/slack-requests.js';
+import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../../src/bot/slack/kit/slack-ids.js';
 import { blocksOf, buttonValue } from '../../../e2e/support/desk-bot.js';
 import { APPROVAL_CHANNEL, DESK_PEOPLE, type Replica, type ReplicaSet } from './replica-set.js';
 

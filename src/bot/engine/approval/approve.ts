@@ -1,0 +1,89 @@
+/**
+ * Use case: an approver approves the snapshot they saw. The approval and, when it is the last
+ * one needed, the move to `approved` are one persisted write; execution then starts at once on
+ * the leader. On a follower (another replica got the click) the request stays `approved` and the
+ * leader executes it on its next tick: executions are background work of the one leader, so two
+ * replicas never drive one request at once.
+ */
+import { decideApproval, isExpired } from '../../domain/policy.js';
+import { mustAdvance, newExecution, type DeskRequest } from '../../domain/record.js';
+import { refuse, type Refusal } from '../../domain/refusals.js';
+import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
+import { execute } from '../execution/runner.js';
+import type { Mutation } from '../ports.js';
+
+export type ApproveResult =
+  | {
+      ok: true;
+      request: DeskRequest;
+      count: number;
+      required: number;
+      /** True when this approval was the last one needed. */
+      approved: boolean;
+      /** The execution this approval started (resolves when it has settled); undefined if not the last, or on a follower. */
+      execution: Promise<void> | undefined;
+    }
+  | Refusal;
+
+export type Counted = { ok: true; request: DeskRequest; count: number; required: number; last: boolean } | { ok: false; refusal: Refusal; request?: DeskRequest; expired?: boolean };
+
+/** Counts `userId`'s approval of the snapshot with hash `seenHash`, or refuses with a reason. */
+export async function approve(ctx: EngineContext, requestId: string, userId: string, seenHash: string): Promise<ApproveResult> {
+  const now = ctx.clock.now();
+  const outcome = await ctx.requests.mutate<Counted>(requestId, (current) => countApproval(ctx, current, userId, seenHash, now));
+  if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
+  const audited = reportCounted(ctx, outcome, userId);
+  if (!outcome.last) {
+    await audited;
+    return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: false, execution: undefined };
+  }
+  // The approval is persisted; execution starts without waiting for these audit lines to reach
+  // the disk. They were appended first, so the audit log still has them before the attempt line.
+  const execution = ctx.leadership.isLeader() ? ctx.background.start(`execution of ${requestId}`, execute(ctx, requestId)) : undefined;
+  await audited;
+  return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: true, execution };
+}
+
+/** The write of an approval: expire a request past its deadline, refuse, count, or complete the count. */
+export function countApproval(ctx: EngineContext, current: DeskRequest | undefined, userId: string, seenHash: string, now: number): Mutation<DeskRequest, Counted> {
+  if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
+  if (isExpired(current, now)) {
+    const expired = mustAdvance(current, 'expire', now, { decision: { by: SYSTEM, at: now, reason: 'expired' } });
+    return { next: expired, result: { ok: false, refusal: refuse('already_decided', 'This request has expired.'), request: expired, expired: true } };
+  }
+  const decision = decideApproval(ctx.policy, current, userId, seenHash);
+  if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
+  const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
+  const next = decision.last
+    ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })
+    : mustAdvance(current, 'approve', now, { approvals });
+  // Written with the approval, so its messages come before the execution's in the outbox.
+  const events = [stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required })];
+  if (decision.last) events.push(stamp(ctx, next, { type: 'request.approved' }));
+  return { next, result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last }, outbox: events };
+}
+
+/**
+ * Appends the approval's audit lines (at once, so they share one flush) and delivers its events
+ * (written with the approval). Resolves when the lines are durable.
+ */
+export function reportCounted(ctx: EngineContext, counted: Extract<Counted, { ok: true }>, userId: string): Promise<void> {
+  const { request, count, required, last } = counted;
+  const lines = [audit(ctx, 'approval.counted', userId, request.id, { count, required, snapshotHash: request.snapshotHash, round: request.round })];
+  if (last) lines.push(audit(ctx, 'request.approved', SYSTEM, request.id, { approvers: request.approvals.map((a) => a.userId), snapshotHash: request.snapshotHash }));
+  ctx.notices.kick();
+  return Promise.all(lines).then(() => undefined);
+}
+
+export async function reportRefusal(ctx: EngineContext, requestId: string, userId: string, seenHash: string, outcome: Extract<Counted, { ok: false }>): Promise<Refusal> {
+  const { refusal, request } = outcome;
+  await audit(ctx, 'approval.refused', userId, requestId, { reason: refusal.reason, seenHash, snapshotHash: request?.snapshotHash });
+  if (request !== undefined) {
+    if (outcome.expired) {
+      await audit(ctx, 'request.expired', SYSTEM, requestId, { expiresAt: request.expiresAt });
+      emit(ctx, request, { type: 'request.expired' });
+    }
+    emit(ctx, request, { type: 'approval.refused', by: userId, reason: refusal.reason, message: refusal.message });
+  }
+  return refusal;
+}

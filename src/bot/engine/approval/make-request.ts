@@ -1,0 +1,171 @@
+/**
+ * Use case: a requester asks for a withdrawal, a trade or a bank account removal. The engine
+ * reads what it needs from the exchange and freezes it into the snapshot approvers will see;
+ * the driver passes ids and amounts, never display values, so nothing shown can be forged.
+ */
+import { withExchangeNote } from '../../domain/desk-reference.js';
+import { mayRequest } from '../../domain/policy.js';
+import { newRequest, type DeskRequest } from '../../domain/record.js';
+import { refuse, type Refusal } from '../../domain/refusals.js';
+import {
+  buildBankRemoval,
+  buildCryptoWithdrawal,
+  buildFiatWithdrawal,
+  buildTrade,
+  checkTradeFields,
+  type BankAccountRef,
+  type BuildResult,
+  type DestinationFacts,
+  type IndicativeQuote,
+  type Snapshot,
+  type TradeFields,
+} from '../../domain/request.js';
+import type { SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
+import { isExchangeError } from '../../ports/exchange-error.js';
+import { collect, findFirst } from '../bounded-lists.js';
+import { audit, stamp, type EngineContext } from '../context.js';
+import { takeQuote } from '../execution/take-quote.js';
+
+export type RequestInput =
+  | { kind: 'crypto_withdrawal'; cryptoCurrencyId: number; addressBookId: string; amount: string; note?: string | null; purpose?: string | null }
+  | { kind: 'fiat_withdrawal'; currency: string; bankAccountId: number; amount: string; note?: string | null }
+  | ({ kind: 'trade' } & TradeFields)
+  | { kind: 'bank_account_removal'; bankAccountId: number; note?: string | null };
+
+export type RequestResult = { ok: true; request: DeskRequest } | Refusal;
+
+const LOOKUP_LIMIT = { pageSize: 100, maxPages: 20 };
+/** Attempts at drawing an unused short id before giving up (a clash is already rare). */
+const ID_ATTEMPTS = 20;
+
+/** Creates a pending request from `userId`'s input, or says why not. */
+export async function createRequest(ctx: EngineContext, userId: string, input: RequestInput): Promise<RequestResult> {
+  if (!mayRequest(ctx.policy, userId)) return refused(ctx, userId, input, refuse('not_allowed_to_request'));
+  const built = await snapshotFor(ctx, input);
+  if (!built.ok) return refused(ctx, userId, input, built);
+  const request = await insert(ctx, userId, built.value);
+  await audit(ctx, 'request.created', userId, request.id, {
+    kind: request.kind,
+    snapshot: request.snapshot,
+    snapshotHash: request.snapshotHash,
+    requiredApprovals: request.requiredApprovals,
+    expiresAt: request.expiresAt,
+  });
+  ctx.notices.kick();
+  return { ok: true, request };
+}
+
+async function refused(ctx: EngineContext, userId: string, input: RequestInput, refusal: Refusal): Promise<Refusal> {
+  await audit(ctx, 'request.refused', userId, undefined, { kind: input.kind, reason: refusal.reason, message: refusal.message, field: refusal.field });
+  return refusal;
+}
+
+async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<DeskRequest> {
+  for (let i = 0; i < ID_ATTEMPTS; i++) {
+    const id = ctx.ids.requestId();
+    // The note sent to the exchange names the request: frozen with its id, so approvers see it.
+    const record = newRequest({ id, requester: userId, snapshot: withExchangeNote(snapshot, id), now: ctx.clock.now(), policy: ctx.policy });
+    // The approval message's event is written with the request: a crash cannot leave it unposted.
+    const inserted = await ctx.requests.mutate(id, (current) => (current === undefined ? { next: record, result: true, outbox: [stamp(ctx, record, { type: 'request.created' })] } : { result: false }));
+    if (inserted) return record;
+  }
+  throw new Error(`no unused request id after ${ID_ATTEMPTS} attempts`);
+}
+
+// ---- snapshots from exchange facts ------------------------------------------------------------
+
+type SnapshotResult = { ok: true; value: Snapshot } | Refusal;
+
+async function snapshotFor(ctx: EngineContext, input: RequestInput): Promise<SnapshotResult> {
+  try {
+    return fromBuild(await build(ctx, input));
+  } catch (err) {
+    if (isExchangeError(err)) return refuse('exchange_error', err.userMessage);
+    throw err;
+  }
+}
+
+function fromBuild(result: BuildResult<Snapshot> | Refusal): SnapshotResult {
+  if (result.ok) return result;
+  if ('reason' in result) return result;
+  return refuse('invalid_input', result.message, result.field);
+}
+
+async function build(ctx: EngineContext, input: RequestInput): Promise<BuildResult<Snapshot> | Refusal> {
+  switch (input.kind) {
+    case 'crypto_withdrawal':
+      return buildCrypto(ctx, input);
+    case 'fiat_withdrawal':
+      return buildFiat(ctx, input);
+    case 'trade':
+      return buildTradeRequest(ctx, input);
+    case 'bank_account_removal':
+      return buildRemoval(ctx, input);
+  }
+}
+
+async function buildCrypto(ctx: EngineContext, input: Extract<RequestInput, { kind: 'crypto_withdrawal' }>): Promise<BuildResult<Snapshot>> {
+  const entries = await ctx.exchange.currencyEntries();
+  const entry = entries.find((e) => e.id === input.cryptoCurrencyId);
+  if (entry === undefined) return invalid('currency', 'This currency entry is not offered by the exchange.');
+  const { precision } = entry;
+  if (precision === null) return invalid('currency', 'The exchange gives no precision for this currency entry, so the amount cannot be rounded as it will be.');
+  const address = await findFirst(ctx.exchange.savedAddresses(LOOKUP_LIMIT), (a) => a.id === input.addressBookId);
+  if (address === undefined) return invalid('destination', 'This destination is not in the address book.');
+  return buildCryptoWithdrawal({ ...entry, precision }, destinationOf(address), { amount: input.amount, note: input.note ?? null, purpose: input.purpose ?? null });
+}
+
+async function buildFiat(ctx: EngineContext, input: Extract<RequestInput, { kind: 'fiat_withdrawal' }>): Promise<BuildResult<Snapshot>> {
+  const terms = (await ctx.exchange.fiatTerms()).find((t) => t.currency === input.currency);
+  const fee = terms?.fee ?? null;
+  if (terms === undefined || fee === null) return invalid('currency', `Fiat withdrawals in ${input.currency} are not enabled for this account.`);
+  const account = await findFirst(ctx.exchange.bankAccounts({ currency: input.currency }, LOOKUP_LIMIT), (b) => b.id === input.bankAccountId);
+  if (account === undefined) return invalid('bank_account', `No ${input.currency} bank account with this id.`);
+  return buildFiatWithdrawal(
+    { currency: input.currency, fee, minimum: terms.minimum, maximum: terms.maximum, bankAccount: bankRefOf(account) },
+    { amount: input.amount, note: input.note ?? null },
+  );
+}
+
+async function buildTradeRequest(ctx: EngineContext, input: Extract<RequestInput, { kind: 'trade' }>): Promise<BuildResult<Snapshot> | Refusal> {
+  const { kind: _kind, ...fields } = input;
+  const checked = checkTradeFields(fields);
+  if (!checked.ok) return checked;
+  // The quote is taken for the quantity as the amount rule read it, the one the snapshot freezes.
+  const quote = await indicativeQuote(ctx, checked.value);
+  return buildTrade(checked.value, quote);
+}
+
+async function buildRemoval(ctx: EngineContext, input: Extract<RequestInput, { kind: 'bank_account_removal' }>): Promise<BuildResult<Snapshot>> {
+  const accounts = await collect(ctx.exchange.bankAccounts(undefined, LOOKUP_LIMIT));
+  const account = accounts.find((b) => b.id === input.bankAccountId);
+  if (account === undefined) return invalid('bank_account', 'No bank account with this id.');
+  const open = (await ctx.requests.listLive()).find((r) => r.snapshot.kind === 'bank_account_removal' && r.snapshot.bankAccount.id === account.id);
+  if (open !== undefined) return invalid('bank_account', `A removal of this bank account is already open (${open.id}).`);
+  return buildBankRemoval(bankRefOf(account), { note: input.note ?? null });
+}
+
+/** What a snapshot keeps of a saved address: the facts approved, not its current status. */
+function destinationOf(a: SavedAddress): DestinationFacts {
+  return { id: a.id, label: a.label, address: a.address, addressTag: a.addressTag, verified: a.verified, networkIds: a.networkIds };
+}
+
+/** What a snapshot keeps of a bank account: the number only as its digest. */
+function bankRefOf(b: SavedBankAccount): BankAccountRef {
+  return { id: b.id, currency: b.currency, display: b.display, accountNumberDigest: b.accountNumberDigest };
+}
+
+/** An indicative quote for a trade (the Slack modal's preview uses the same path). */
+export function indicativeQuote(ctx: EngineContext, fields: TradeFields): Promise<IndicativeQuote> {
+  return takeQuote(ctx, {
+    symbol: fields.symbol,
+    side: fields.side,
+    quantity: fields.quantity,
+    quantityCurrency: fields.quantityCurrency ?? null,
+    paymentMethod: fields.paymentMethod,
+  });
+}
+
+function invalid(field: string, message: string): BuildResult<never> {
+  return { ok: false, field, message };
+}

@@ -1,0 +1,114 @@
+/**
+ * The approval engine: the commands a driver (Slack, tests) sends, over the ports it is built
+ * with. Each command lives in its own file; this one only wires them.
+ *
+ * @example
+ * const engine = createEngine({ exchange, requests, kv, audit, notifier, clock, ids, policy });
+ * await engine.start();                       // reconcile, resume
+ * const r = await engine.request('U1', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '1000',
+ *   paymentMethod: 'user_balance', limit: { slippageBps: 50 } });
+ * await engine.approve(r.request.id, 'U2', r.request.snapshotHash);
+ * setInterval(() => void engine.tick(), 1000);
+ */
+import { createDeskReads, type DeskReads } from './desk-reads.js';
+import { runEvery } from './run-loop.js';
+import { whileLeader } from './leadership.js';
+import { errorText } from '../domain/error-text.js';
+import type { IndicativeQuote } from '../domain/request.js';
+import { approve, type ApproveResult } from './approval/approve.js';
+import { cancel } from './approval/cancel.js';
+import { createContext, type EngineDeps } from './context.js';
+import type { QuoteTerms } from '../ports/exchange-port.js';
+import { takeQuote } from './execution/take-quote.js';
+import { recover, type RecoverySummary } from './recover.js';
+import { reject, type DecisionResult } from './approval/reject.js';
+import { createRequest, type RequestInput, type RequestResult } from './approval/make-request.js';
+import { tick, type TickSummary } from './tick.js';
+import type { PersonDecision, PersonDecisionResult } from './execution/person-decision.js';
+import { decideByPerson } from './execution/person.js';
+import type { DeliveryProblem } from './notices/outbox-delivery.js';
+
+export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
+export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
+
+/** The commands, and the reads (desk-reads.ts) over the same stores. */
+export interface Engine extends DeskReads {
+  /** A requester asks; the engine reads the exchange and freezes the snapshot approvers will see. */
+  request(userId: string, input: RequestInput): Promise<RequestResult>;
+  /** Counts an approval of the snapshot the approver saw (its hash); the last one starts execution. */
+  approve(requestId: string, userId: string, seenSnapshotHash: string): Promise<ApproveResult>;
+  /** Any approver, with a reason, while the request waits for approvals. */
+  reject(requestId: string, userId: string, reason: string): Promise<DecisionResult>;
+  /** The requester, while the request waits for approvals. */
+  cancel(requestId: string, userId: string): Promise<DecisionResult>;
+  /**
+   * A person settles an unknown outcome the exchange could not (executing/person-decision.ts):
+   * look again, send again, mark as not sent, or say which candidate is ours. Audited.
+   */
+  decide(requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult>;
+  /**
+   * Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. Background
+   * work: on a follower (ports.ts Leadership) it does nothing and says so with zero counts.
+   */
+  tick(): Promise<TickSummary>;
+  /**
+   * Recovery at start-up: call once, before the first tick, on the leader (compose.ts does). A
+   * replica that becomes leader later recovers in `run` before its first tick.
+   */
+  start(): Promise<RecoverySummary>;
+  /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
+  previewQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
+  /** Resolves when started executions and queued notices are done (tests, shutdown). */
+  idle(): Promise<void>;
+  /**
+   * Until `signal` aborts: while this replica is leader, ticks every `intervalMs` of the engine
+   * clock; each time it becomes leader, first recovers what the last leader left (unless `start`
+   * already did in this leadership), then ticks at once.
+   */
+  run(signal: AbortSignal, intervalMs?: number, track?: TrackRound): Promise<void>;
+}
+
+export function createEngine(deps: EngineDeps): Engine {
+  const ctx = createContext(deps);
+  let ticking: Promise<TickSummary> | undefined;
+  // Whether recovery ran since this replica last became leader: a new leader must settle what the
+  // old one left in flight before it executes or polls anything.
+  let recovered = false;
+  ctx.leadership.onChange((role) => {
+    if (role === 'follower') recovered = false;
+  });
+  const start = async () => {
+    const summary = await recover(ctx);
+    recovered = true;
+    return summary;
+  };
+  const engine: Engine = {
+    request: (userId, input) => createRequest(ctx, userId, input),
+    approve: (requestId, userId, hash) => approve(ctx, requestId, userId, hash),
+    reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
+    cancel: (requestId, userId) => cancel(ctx, requestId, userId),
+    decide: (requestId, userId, decision) => decideByPerson(ctx, requestId, userId, decision),
+    tick: () => (ctx.leadership.isLeader() ? (ticking ??= tick(ctx).finally(() => (ticking = undefined))) : Promise.resolve(NOTHING_TICKED)),
+    start,
+    previewQuote: (terms) => takeQuote(ctx, terms),
+    ...createDeskReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
+    idle: async () => {
+      await ctx.background.idle();
+      await ctx.notices.drained();
+    },
+    run: (signal, intervalMs = 1_000, track = (round) => round) =>
+      whileLeader(ctx.leadership, signal, async (term) => {
+        if (!recovered) {
+          ctx.logger.info('leader: recovering what was in flight, then ticking');
+          await start().catch((err: unknown) => ctx.logger.error('recovery failed; the ticks reconcile what it missed', { error: errorText(err) }));
+        }
+        await runEvery({ signal: term, clock: ctx.clock, intervalMs, what: 'tick', logger: ctx.logger }, track(() => engine.tick()));
+      }),
+  };
+  return engine;
+}
+
+/** Wraps each tick, for whoever watches the rounds (the operations side's polling lag). */
+export type TrackRound = (round: () => Promise<TickSummary>) => () => Promise<TickSummary>;
+
+const NOTHING_TICKED: TickSummary = { expired: 0, driven: 0, polled: 0, calls: 0, changed: 0, stopped: 0 };

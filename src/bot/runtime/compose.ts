@@ -1,0 +1,182 @@
+/**
+ * The composition root: every part of the desk built once, in order, each from the parts before
+ * it, with nothing optional and nothing wired later.
+ *
+ *   policy -> reads (the stores seen through the policy) -> the notifiers' Slack client
+ *   -> App Home (reads only) -> the Slack notifier (reports the engine's events; refreshes homes)
+ *   -> the engine -> compliance (its notifier, declarations, deposit watch)
+ *   -> the Slack app, its listeners given all of the above.
+ * The operations side (src/bot/ops/) watches it all: the audit log it is given counts what it records,
+ * and runDesk serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
+ *
+ * runDesk (run-desk.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
+ * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
+ */
+import { createDeclarations, type Declarations } from '../engine/compliance/declare.js';
+import { createDepositWatch, type DepositWatch } from '../engine/compliance/deposit-watch.js';
+import type { ComplianceNotifier } from '../engine/compliance/compliance-events.js';
+import type { EngineConfigInput } from '../engine/engine-config.js';
+import { createDeskReads } from '../engine/desk-reads.js';
+import { createEngine, type Engine } from '../engine/engine.js';
+import { createRandomIds, createReplicaId } from '../engine/ids.js';
+import type { AuditLog, Clock, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from '../engine/ports.js';
+import { LeadershipState } from '../engine/leadership.js';
+import type { Config } from '../config/config.js';
+import { createPolicy, type Policy } from '../domain/policy.js';
+import type { DeskRequest } from '../domain/record.js';
+import type { ExchangeListings } from '../ports/exchange-listings.js';
+import type { ExchangePort } from '../ports/exchange-port.js';
+import { createSlackApp, type SlackApp, type SlackReceiverOptions } from '../slack/shell/slack-app.js';
+import { createSlackComplianceNotifier } from '../slack/compliance/deposit-notifier.js';
+import { consoleSlackLogger } from '../slack/shell/library-log.js';
+import { createHomes } from '../slack/home/homes.js';
+import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
+import type { SlackRetryOptions } from '../slack/kit/slack-retry.js';
+import { complianceClient, notifierClient } from '../slack/shell/web-clients.js';
+import { slackTransport } from '../slack/shell/slack-transport.js';
+import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
+import { watchDesk, type WatchedDesk } from '../ops/watch-desk.js';
+
+export interface DeskParts {
+  config: Config;
+  clock: Clock;
+  exchange: ExchangePort;
+  listings: ExchangeListings;
+  requests: Repository<DeskRequest>;
+  kv: KeyValueStore;
+  audit: AuditLog;
+  /** Whether this replica does the background work; default: the only replica (always leader), as with the file store. */
+  leadership?: Leadership;
+  /** The logger of each part (the process logger's children in production). */
+  logger: (part: 'engine' | 'slack' | 'compliance') => Logger;
+  receiverOptions?: SlackReceiverOptions;
+  /** Tests: faster Slack retries, another engine timing, fixed ids, trade pairs. */
+  notifierRetry?: Partial<SlackRetryOptions>;
+  engineConfig?: EngineConfigInput;
+  ids?: Ids;
+  /** This process's identity in execution leases; default: a new one (app/ids.ts createReplicaId). */
+  replica?: string;
+  tradePairs?: readonly string[];
+  /** The desk's operations side (runDesk's, which its exchange client reports to); default: a fresh one, always leader. */
+  ops?: DeskOps;
+}
+
+export interface ComposedDesk {
+  policy: Policy;
+  leadership: Leadership;
+  engine: Engine;
+  notifier: Notifier;
+  declarations: Declarations;
+  /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
+  depositWatch: DepositWatch | undefined;
+  slack: SlackApp;
+  /** Readiness and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
+  ops: WatchedDesk;
+  /**
+   * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
+   * the bound port in HTTP mode. A follower recovers when it becomes leader (engine.run).
+   */
+  start(): Promise<{ port?: number; host?: string }>;
+  /** Stops listening and waits for listeners and queued notices. */
+  stop(): Promise<void>;
+}
+
+export function composeDesk(p: DeskParts): ComposedDesk {
+  const { config, clock, exchange, requests, kv } = p;
+  const leadership = p.leadership ?? new LeadershipState('leader');
+  // The Slack app is built last, and readiness asks it only when a probe comes, after start().
+  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected(), slackReached: () => slack.reached() });
+  const { audit } = ops;
+  const sandbox = config.exchange.kind === 'sandbox';
+  const policy = policyOf(config);
+  const reads = createDeskReads({ requests, policy, clock });
+  const slackLibraryLogger = p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel);
+  // One way to Slack for every client (HTTPS_PROXY), which says once when Slack cannot be reached.
+  const transport = slackTransport(config.slack, p.logger('slack'));
+  const client = notifierClient(config, slackLibraryLogger, transport);
+
+  const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client, kv });
+  const notifier = createSlackNotifier({
+    client,
+    channel: config.channels.approval,
+    kv,
+    sandbox,
+    logger: p.logger('slack'),
+    ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
+    afterEvent: (event) => homes.afterEvent(event),
+  });
+  const engine = createEngine({
+    exchange,
+    requests,
+    kv,
+    audit,
+    notifier,
+    clock,
+    ids: p.ids ?? createRandomIds(),
+    policy,
+    config: {
+      quoteSafetyMarginMs: config.approvals.quoteSafetyMarginMs,
+      unknownSettleWindowMs: config.approvals.unknownSettleWindowMs,
+      ...p.engineConfig,
+      poll: { intervalMs: config.pollIntervalMs, ...p.engineConfig?.poll },
+    },
+    logger: p.logger('engine'),
+    leadership,
+    replica: p.replica ?? createReplicaId(),
+  });
+
+  const complianceLog = p.logger('compliance');
+  const channel = config.channels.compliance;
+  // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
+  // their answer is shown to the officer in the modal.
+  const complianceNotifier: ComplianceNotifier = channel
+    ? createSlackComplianceNotifier({ client: complianceClient(config, slackLibraryLogger, transport, p.receiverOptions?.retryConfig), channel, kv, sandbox, logger: complianceLog })
+    : NO_DEPOSIT_CHANNEL;
+  const declarations = createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog });
+  const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog }) : undefined;
+
+  const slack = createSlackApp({
+    config,
+    deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
+    ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
+    observeAck: ops.observeAck,
+    transport,
+  });
+
+  return {
+    policy,
+    leadership,
+    engine,
+    notifier,
+    declarations,
+    depositWatch,
+    slack,
+    ops,
+    async start() {
+      if (leadership.isLeader()) await engine.start();
+      return slack.start();
+    },
+    async stop() {
+      await slack.stop();
+      await engine.idle();
+    },
+  };
+}
+
+const NO_DEPOSIT_CHANNEL: ComplianceNotifier = { notify() {} };
+
+/** Who may do what, and how long approvals may take, as configured. */
+export function policyOf(config: Config): Policy {
+  return createPolicy({
+    requesters: config.users.requesters,
+    approvers: config.users.approvers,
+    compliance: config.users.compliance,
+    requiredApprovals: config.approvals.required,
+    expiryMs: {
+      crypto_withdrawal: config.approvals.withdrawalExpiryMs,
+      fiat_withdrawal: config.approvals.withdrawalExpiryMs,
+      bank_account_removal: config.approvals.withdrawalExpiryMs,
+      trade: config.approvals.tradeExpiryMs,
+    },
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * Approve on an approval message or an App Home card. The button carries the request id and the
+ * snapshot hash the approver saw; the engine counts the approval of exactly that snapshot or
+ * refuses with a sentence (own request, not an approver, already approved, already decided,
+ * changed since seen), shown to the clicker alone. The message itself is updated by the
+ * notifier. A double click or a redelivery is refused by the engine ("already approved") and
+ * never counts twice; a redelivered click that was counted is not answered again.
+ */
+import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
+import { parseApprovalButtonValue } from './approval-message.js';
+import { refusalReply } from '../kit/notices.js';
+import type { SlackContext } from '../kit/slack-context.js';
+import { INTERNAL_ERROR_TEXT, replyToClicker } from '../kit/reply.js';
+import { errorText } from '../../domain/error-text.js';
+
+export function approveAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> {
+  return async ({ ack, body, action, client, respond, context }) => {
+    await ack();
+    const origin = { body, respond, client };
+    const engine = ctx.deps.engine;
+    const parsed = parseApprovalButtonValue(action.value);
+    if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
+    // A button without the hash predates the snapshot binding: the approver must look again.
+    if (!parsed.snapshotHash) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.stale_snapshot));
+    try {
+      const result = await engine.approve(parsed.requestId, body.user.id, parsed.snapshotHash);
+      if (!result.ok) {
+        if (result.reason === 'already_approved' && context.retryNum) return;
+        await replyToClicker(ctx, origin, refusalReply(result.message));
+      }
+    } catch (err) {
+      ctx.logger.error(`approve failed: ${errorText(err)}`);
+      await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);
+    }
+    if (body.view?.type === 'home') await ctx.deps.homes.refresh(body.user.id, client);
+  };
+}

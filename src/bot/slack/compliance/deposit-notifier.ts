@@ -1,0 +1,107 @@
+/**
+ * The ComplianceNotifier on Slack: each deposit gets one message in COMPLIANCE_CHANNEL_ID, kept
+ * by transaction id in the KeyValueStore (channel, ts and what the message shows), updated in
+ * place (chat.update) when its status moves or it is declared, with a line in its thread for
+ * each. A repeated `deposit.seen` (the watch's outbox after a restart) updates instead of posting.
+ */
+import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../engine/compliance/compliance-events.js';
+import type { KeyValueStore, Logger } from '../../engine/ports.js';
+import type { Deposit } from '../../ports/exchange-port.js';
+import type { SlackClient } from '../kit/slack-context.js';
+import type { MessagePayload } from '../kit/blocks.js';
+import { declarationConfirmation, depositChangeLine, depositMessage } from './deposit-message.js';
+
+export const DEPOSIT_MESSAGE_KEY_PREFIX = 'slack:deposit-message:';
+
+/** What is kept per deposit message. */
+export interface DepositMessageRef {
+  channel: string;
+  ts: string;
+  deposit: Deposit;
+  declaration?: DeclarationDone;
+}
+
+export interface SlackComplianceNotifierOptions {
+  client: Pick<SlackClient, 'chat'>;
+  /** COMPLIANCE_CHANNEL_ID. */
+  channel: string;
+  kv: KeyValueStore;
+  sandbox: boolean;
+  logger: Logger;
+}
+
+export function depositMessageKey(transactionId: string): string {
+  return `${DEPOSIT_MESSAGE_KEY_PREFIX}${transactionId.toLowerCase()}`;
+}
+
+/** The deposit message kept for a transaction, if one was posted (the modal shows its facts). */
+export function findDepositMessage(kv: KeyValueStore, transactionId: string): Promise<DepositMessageRef | undefined> {
+  return kv.get<DepositMessageRef>(depositMessageKey(transactionId));
+}
+
+/** Build the notifier. Slack errors are thrown: the watch's outbox tries again later. */
+export function createSlackComplianceNotifier(o: SlackComplianceNotifierOptions): ComplianceNotifier {
+  const { client, kv } = o;
+
+  async function post(deposit: Deposit, declaration?: DeclarationDone): Promise<DepositMessageRef> {
+    const payload = depositMessage({ deposit, sandbox: o.sandbox, ...(declaration ? { declaration } : {}) });
+    const res = await client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false });
+    if (!res.ts) throw new Error('chat.postMessage answered without a ts');
+    const ref: DepositMessageRef = { channel: res.channel ?? o.channel, ts: res.ts, deposit, ...(declaration ? { declaration } : {}) };
+    await kv.set(depositMessageKey(deposit.transactionId), ref);
+    return ref;
+  }
+
+  async function update(ref: DepositMessageRef): Promise<void> {
+    await kv.set(depositMessageKey(ref.deposit.transactionId), ref);
+    const payload = depositMessage({ deposit: ref.deposit, sandbox: o.sandbox, ...(ref.declaration ? { declaration: ref.declaration } : {}) });
+    await client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks });
+  }
+
+  async function thread(ref: DepositMessageRef, payload: MessagePayload): Promise<void> {
+    await client.chat.postMessage({ channel: ref.channel, thread_ts: ref.ts, text: payload.text, blocks: payload.blocks, unfurl_links: false });
+  }
+
+  async function seen(deposit: Deposit): Promise<void> {
+    const ref = await findDepositMessage(kv, deposit.transactionId);
+    if (ref) await update({ ...ref, deposit });
+    else await post(deposit);
+  }
+
+  async function changed(deposit: Deposit, changes: DepositChanges): Promise<void> {
+    const ref = await findDepositMessage(kv, deposit.transactionId);
+    if (!ref) {
+      // Never posted (the channel was configured later): post it now, as it is.
+      await post(deposit);
+      return;
+    }
+    await update({ ...ref, deposit });
+    await thread(ref, depositChangeLine(deposit, changes));
+  }
+
+  async function declared(done: DeclarationDone): Promise<void> {
+    const ref = await findDepositMessage(kv, done.transactionId);
+    const payload = declarationConfirmation(done);
+    if (!ref) {
+      // A deposit the watch never posted (older than its look-back): say it in the channel.
+      await client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false });
+      o.logger.info('declaration confirmed without a deposit message', { transactionId: done.transactionId });
+      return;
+    }
+    await update({ ...ref, declaration: done });
+    await thread(ref, payload);
+  }
+
+  return {
+    async notify(event) {
+      switch (event.type) {
+        case 'deposit.seen':
+          return seen(event.deposit);
+        case 'deposit.changed':
+          return changed(event.deposit, event.changes);
+        case 'declaration.done':
+          return declared(event.done);
+      }
+    },
+  };
+}

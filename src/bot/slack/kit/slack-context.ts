@@ -1,0 +1,95 @@
+/**
+ * What every listener gets: the configuration, the ports it may use, and who is who on the desk.
+ * Built once in slack-app.ts and handed to the listener factories in registrations.ts.
+ */
+import { isApprover, isCompliance, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
+import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
+import type { Config } from '../../config/config.js';
+import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../../engine/ports.js';
+import type { ExchangeListings } from '../../ports/exchange-listings.js';
+import type { Engine } from '../../engine/engine.js';
+import type { DeskReads } from '../../engine/desk-reads.js';
+import type { Homes } from '../home/homes.js';
+import type { Declarations } from '../../engine/compliance/declare.js';
+import type { ModalData } from '../shell/modal-data.js';
+import type { AckGate } from '../shell/ack-gate.js';
+import type { WithdrawFormData } from '../withdrawals/withdraw-data.js';
+
+/** Bolt's Web API client as listeners receive it. */
+export type SlackClient = AllMiddlewareArgs['client'];
+
+/** What an open modal was filled with, by view id. */
+export type FormData = WithdrawFormData;
+
+
+/**
+ * Everything the listeners use, built by the composition root (runtime/compose.ts) before the app
+ * exists: nothing is optional and nothing is wired later.
+ */
+export interface SlackDeps {
+  /** Who may request, approve and declare (domain/policy.ts). */
+  policy: Policy;
+  /** Read-only use here (balances, lookups for the forms, wallet search); writes go through the approval engine. */
+  exchange: ExchangePort;
+  /** The `/desk` listings: the exchange's records as it lists them. */
+  listings: ExchangeListings;
+  clock: Clock;
+  /** The approval engine: its commands, its reads, and indicative quotes for the trade form. */
+  engine: EnginePort;
+  /** App Home: who has it open, and publishing it again after a change. */
+  homes: Homes;
+  /** The counterparty declaration use case (app/compliance/declare.ts). */
+  declarations: Declarations;
+  /** Pairs the desk trades, e.g. ["BTC-SGD"]; empty: any well-formed pair. */
+  tradePairs: readonly string[];
+  /** Where refused attempts the issues ask to audit are recorded (e.g. a counterparty declaration by a non-officer). */
+  audit: AuditLog;
+  /**
+   * Durable small values shared by every replica: open modals' data (modal-data.ts), the dedupe
+   * tokens of submitted forms (submission-markers.ts), message references, App Home viewers.
+   */
+  kv: KeyValueStore;
+}
+
+/** What the Slack layer asks of the approval engine. */
+export type EnginePort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'previewQuote'> & DeskReads;
+
+/** The terms of a quote as the engine takes them (ports/exchange-port.ts QuoteTerms). */
+export interface QuoteTermsView {
+  symbol: string;
+  side: 'buy' | 'sell';
+  quantity: string;
+  quantityCurrency: string | null;
+  paymentMethod: string;
+}
+
+export interface Roles {
+  isRequester(userId: string): boolean;
+  isApprover(userId: string): boolean;
+  isCompliance(userId: string): boolean;
+  /** Requester, approver or compliance: may read balances and records. */
+  isDeskMember(userId: string): boolean;
+}
+
+export interface SlackContext {
+  config: Config;
+  deps: SlackDeps;
+  roles: Roles;
+  /** The embedded sandbox exchange: every post carries a SANDBOX banner. */
+  sandbox: boolean;
+  logger: Logger;
+  /** Data of open modals, by view id, in the shared store (modal-data.ts). */
+  modals: ModalData<FormData>;
+  /** Acknowledgements before work (ack-gate.ts). */
+  ackGate: AckGate;
+}
+
+/** The listeners' view of who is who: the policy's answers, never a second list. */
+export function rolesOf(policy: Policy): Roles {
+  return {
+    isRequester: (u) => mayRequest(policy, u),
+    isApprover: (u) => isApprover(policy, u),
+    isCompliance: (u) => isCompliance(policy, u),
+    isDeskMember: (u) => isDeskMember(policy, u),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * Moves a file store (a DATA_DIR) into an empty PostgreSQL database: live records, history (each
+ * record at its latest version, in history order), the outbox with its numbers, key-value values
+ * and the audit chain, line for line. One transaction with the tables locked, so a failure leaves
+ * the database as empty as it was and a bot started on it meanwhile waits. The files are opened
+ * as the bot opens them (their locks taken: a bot still running on them is refused; an
+ * interrupted move to history is finished) and are never changed by the copy otherwise.
+ * Afterwards the chain is read back from the database and verified against the file's.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PoolClient } from 'pg';
+import type { z } from 'zod';
+import type { OutboxEntry } from '../../engine/ports.js';
+import { AuditLineSchema } from '../audit-entry.js';
+import { fileAuditLines } from '../audit-lines.js';
+import { AUDIT_FILE_NAME, openAuditLog } from '../audit-log.js';
+import { verifyAudit, type AuditVerifyResult } from '../audit-verify.js';
+import { StoreCorruptError } from '../errors.js';
+import { lineChunks, scanLines, type Line } from '../json-lines.js';
+import { DEFAULT_KV_NAME, openKeyValueStore } from '../kv.js';
+import { openRepository, repositoryFiles } from '../repository.js';
+import { check, type Checked } from '../schema-check.js';
+import { pgAuditLines } from './audit-lines.js';
+import { insertAuditLines } from './audit-log.js';
+import { openDatabase } from './database.js';
+import { transaction } from './pool.js';
+
+export interface CopySource<R extends { id: string }> {
+  dataDir: string;
+  /** The repository's files and rules, as the bot opens them. */
+  repository: { name: string; schema: z.ZodType<R>; isFinished: (record: R) => boolean; version: number };
+}
+
+export interface CopyCounts {
+  live: number;
+  /** Finished records (each once, at its latest version). */
+  history: number;
+  /** Lines of the history file (a record changed after it finished has several). */
+  historyLines: number;
+  outbox: number;
+  kv: number;
+  audit: number;
+  /** Hash of the last audit entry, the same in the file and the database. */
+  lastHash: string;
+  /** Where the copy went (never the password). */
+  where: string;
+}
+
+/** The target already holds data: nothing was copied. */
+export class TargetNotEmptyError extends Error {
+  override name = 'TargetNotEmptyError';
+}
+
+/** The copy was committed but reading the chain back did not give the file's chain. */
+export class CopyVerificationError extends Error {
+  override name = 'CopyVerificationError';
+}
+
+const BATCH = 500;
+
+export async function copyFileStoreToPostgres<R extends { id: string }>(source: CopySource<R>, url: string, warn: (message: string) => void): Promise<CopyCounts> {
+  const { dataDir, repository } = source;
+  // Opening would create an empty store where there is none: a mistyped folder must not copy nothing.
+  const { live } = repositoryFiles(dataDir, repository.name);
+  if (!existsSync(live)) throw new StoreCorruptError(live, 'there is no file store here (set --from or DATA_DIR to the bot\'s data folder); nothing was copied');
+  const repo = await openRepository({ dir: dataDir, ...repository, warn });
+  const kv = await openKeyValueStore({ dir: dataDir, warn }).catch(async (err: unknown) => {
+    await repo.close();
+    throw err;
+  });
+  const auditFile = join(dataDir, AUDIT_FILE_NAME);
+  const closeFiles: Array<() => Promise<void>> = [() => repo.close(), () => kv.close()];
+  try {
+    // Opened for its lock and its tail repair only: the copy reads the lines themselves.
+    const auditLog = await openAuditLog({ file: auditFile, clock: { now: Date.now }, warn });
+    closeFiles.push(() => auditLog.close());
+    const fileChain = await verifyAudit(fileAuditLines(auditFile));
+    if (!fileChain.ok) throw new StoreCorruptError(auditFile, `the audit chain does not verify (${fileChain.firstBadAt}: ${fileChain.reason}); nothing was copied`);
+
+    const db = await openDatabase({ url, warn });
+    try {
+      const counts = await transaction(db.pool, async (client) => {
+        await client.query('LOCK TABLE store_formats, records, outbox, kv, audit_log IN EXCLUSIVE MODE');
+        await refuseNonEmpty(client);
+        await client.query('INSERT INTO store_formats (store, version) VALUES ($1, $2)', [repository.name, repository.version]);
+        const history = await copyHistory(client, repositoryFiles(dataDir, repository.name).history, repository.name, (value) => check(repository.schema, value));
+        const live = await repo.listLive();
+        for (let i = 0; i < live.length; i += BATCH) await insertRecords(client, repository.name, live.slice(i, i + BATCH), false);
+        const outbox = await copyOutbox(client, repository.name, await repo.outbox.pending(), outboxSeqOf(repositoryFiles(dataDir, repository.name).live));
+        const keys = await kv.keys('');
+        for (const key of keys) await client.query('INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json)', [DEFAULT_KV_NAME, key, JSON.stringify(await kv.get(key))]);
+        const audit = await copyAudit(client, auditFile);
+        return { live: live.length, ...history, outbox, kv: keys.length, audit };
+      });
+      const copied = await verifyAudit(pgAuditLines(db.pool, db.where));
+      checkSameChain(fileChain, copied);
+      return { ...counts, lastHash: copied.lastHash, where: db.where };
+    } finally {
+      await db.close();
+    }
+  } finally {
+    for (const close of closeFiles.reverse()) await close();
+  }
+}
+
+async function refuseNonEmpty(client: PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string; n: string }>(
+    `SELECT 'records' AS name, count(*) AS n FROM records UNION ALL SELECT 'outbox', count(*) FROM outbox
+     UNION ALL SELECT 'kv', count(*) FROM kv UNION ALL SELECT 'audit_log', count(*) FROM audit_log UNION ALL SELECT 'store_formats', count(*) FROM store_formats`,
+  );
+  const held = rows.filter((r) => Number(r.n) > 0);
+  if (held.length > 0) {
+    throw new TargetNotEmptyError(`the database already holds data (${held.map((r) => `${r.name}: ${r.n} rows`).join(', ')}); copy only into an empty database, nothing was copied`);
+  }
+}
+
+/**
+ * The history file in two passes: first where each id's last line is, then those lines in file
+ * order, each numbered in turn (so the database's history order is the file's). Opening the
+ * repository already cut an incomplete last line, so every line here is complete.
+ */
+async function copyHistory<R extends { id: string }>(client: PoolClient, file: string, store: string, parse: (value: unknown) => Checked<R>): Promise<{ history: number; historyLines: number }> {
+  const lastLine = new Map<string, number>();
+  const parsed = (line: Line): R => {
+    const checked = parse(JSON.parse(line.text));
+    if (!checked.ok) throw new StoreCorruptError(file, `record does not match the schema: ${checked.problem}`, line.lineNo);
+    return checked.value;
+  };
+  await scanLines(file, (line) => void lastLine.set(parsed(line).id, line.lineNo));
+  let historyLines = 0;
+  for await (const chunk of lineChunks(file)) {
+    historyLines += chunk.length;
+    const latest = chunk.map((line) => ({ line, record: parsed(line) })).filter(({ line, record }) => lastLine.get(record.id) === line.lineNo);
+    for (let i = 0; i < latest.length; i += BATCH) await insertRecords(client, store, latest.slice(i, i + BATCH).map((l) => l.record), true);
+  }
+  return { history: lastLine.size, historyLines };
+}
+
+/** Inserts records in the order given; finished ones take the next history numbers in that order. */
+async function insertRecords<R extends { id: string }>(client: PoolClient, store: string, records: readonly R[], finished: boolean): Promise<void> {
+  if (records.length === 0) return;
+  await client.query(
+    `INSERT INTO records (store, id, body, finished_seq)
+     SELECT $1, r.id, r.body::json, ${finished ? "nextval('records_finished_seq')" : 'NULL'}
+     FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r(id, body, n) ORDER BY r.n`,
+    [store, records.map((r) => r.id), records.map((r) => JSON.stringify(r))],
+  );
+}
+
+/** The outbox with its own numbers, and the sequence set past the last number the files handed out. */
+async function copyOutbox(client: PoolClient, store: string, entries: readonly OutboxEntry[], lastSeq: number): Promise<number> {
+  for (const e of entries) {
+    await client.query(
+      `INSERT INTO outbox (seq, store, request_id, event, attempts, next_at, last_error, permanent, failing_since, done)
+       VALUES ($1, $2, $3, $4::json, $5, $6, $7, $8, $9, $10::json)`,
+      [e.seq, store, e.requestId, JSON.stringify(e.event), e.attempts, e.nextAt, e.lastError, e.permanent, e.failingSince, JSON.stringify(e.done)],
+    );
+  }
+  const last = Math.max(lastSeq, ...entries.map((e) => e.seq));
+  if (last > 0) await client.query("SELECT setval(pg_get_serial_sequence('outbox', 'seq'), $1)", [last]);
+  return entries.length;
+}
+
+/** The last outbox number the live file handed out (never reused). */
+function outboxSeqOf(liveFile: string): number {
+  const raw = JSON.parse(readFileSync(liveFile, 'utf8')) as { outboxSeq?: unknown };
+  return typeof raw.outboxSeq === 'number' ? raw.outboxSeq : 0;
+}
+
+/** The audit file's lines, exactly as written, with their columns (opening the log cut an incomplete last line). */
+async function copyAudit(client: PoolClient, file: string): Promise<number> {
+  let count = 0;
+  for await (const chunk of lineChunks(file)) {
+    for (let i = 0; i < chunk.length; i += BATCH) {
+      const entries = chunk.slice(i, i + BATCH).map((line) => ({ line: line.text, entry: AuditLineSchema.parse(JSON.parse(line.text)) }));
+      await insertAuditLines(client, entries);
+      count += entries.length;
+    }
+  }
+  return count;
+}
+
+function checkSameChain(file: AuditVerifyResult, copied: AuditVerifyResult): void {
+  if (!copied.ok || copied.entries !== file.entries || copied.lastHash !== file.lastHash) {
+    throw new CopyVerificationError(
+      `the audit chain read back from the database does not match the file's (file: ${file.entries} entries ending ${file.lastHash}; ` +
+        `database: ${copied.ok ? 'verifies' : `fails at ${copied.firstBadAt}: ${copied.reason}`}, ${copied.entries} entries ending ${copied.lastHash})`,
+    );
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The cast of `npm run demo`: a small desk with ids in Slack's format, so the bot's role checks
+ * run exactly as in a workspace, and the names the transcript shows instead of the ids.
+ */
+import { DESK_CHANNEL_NAMES } from '../preview/preview-cast.js';
+
+export interface Person {
+  id: string;
+  name: string;
+  /** What they do on the desk (shown once in the transcript's cast line). */
+  role: string;
+}
+
+export const PEOPLE = {
+  tara: { id: 'UTARA00001', name: 'Tara', role: 'trader' },
+  ana: { id: 'UANA000001', name: 'Ana', role: 'approver' },
+  ben: { id: 'UBEN000001', name: 'Ben', role: 'approver' },
+  cleo: { id: 'UCLEO00001', name: 'Cleo', role: 'compliance' },
+} as const satisfies Record<string, Person>;
+
+export interface Channel {
+  id: string;
+  name: string;
+}
+
+/** The local desk's channels by name (DESK_CHANNEL_NAMES), with the demo's own ids. */
+export const CHANNELS = {
+  approvals: { id: 'CDESKAPPRV', name: DESK_CHANNEL_NAMES.approvals },
+  compliance: { id: 'CCOMPLIANC', name: DESK_CHANNEL_NAMES.compliance },
+  /** Where Tara types her slash commands. */
+  commands: { id: 'CDESKCMDS1', name: DESK_CHANNEL_NAMES.commands },
+} as const satisfies Record<string, Channel>;
+
+/** Everyone's time zone: the desk sits in one office. */
+export const DESK_TIME_ZONE = { tz: 'Asia/Singapore', tzOffsetSeconds: 8 * 3600 } as const;
+
+/** Names by Slack id, for mentions and headings. */
+export function namesById(): Map<string, string> {
+  return new Map(Object.values(PEOPLE).map((p) => [p.id, p.name]));
+}
+
+/** Channel names by id, for `<#C…>` mentions and headings. */
+export function channelsById(): Map<string, string> {
+  return new Map(Object.values(CHANNELS).map((c) => [c.id, c.name]));
+}

@@ -1,0 +1,81 @@
+/**
+ * `npm start` with nothing configured: the product on its embedded defaults. There is no Slack
+ * workspace to talk to, so a local stand-in for the Slack Web API takes its place and the bot
+ * runs in HTTP mode against it, on the sandbox exchange, with a desk of preview users. Nothing
+ * leaves this machine. Any Slack or exchange variable switches this off: configuration is then
+ * validated as for production and a missing value is an error, never a silent preview.
+ *
+ * The preview is durable as a whole, as a payment provider's test mode is: the sandbox and the
+ * stand-in's workspace are saved beside the requests (preview-files.ts), so a restart continues
+ * where it stopped; `fresh` (`npm start -- --fresh`) erases them and starts over.
+ */
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Clock } from '../../bot/engine/ports.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fake-slack/fake-slack-api.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { dataDirOf } from '../../bot/store/data-layout.js';
+import { PREVIEW_IDS, previewSlackUsers } from './preview-cast.js';
+import { openPreviewFiles, startOver, type PreviewFiles } from './preview-files.js';
+import { sandboxLinkedClock } from './sandbox-linked-clock.js';
+
+export { wantsPreview } from '../../bot/store/data-layout.js';
+
+/** The preview desk: ids in Slack's format so every check runs as in production (names in preview-cast.ts). */
+export const PREVIEW_DESK = {
+  trader: PREVIEW_IDS.trader,
+  approvers: PREVIEW_IDS.approvers,
+  compliance: PREVIEW_IDS.compliance,
+  approvalChannel: PREVIEW_IDS.approvalChannel,
+  complianceChannel: PREVIEW_IDS.complianceChannel,
+} as const;
+
+/** Everything the preview runs listens here: the bot, the Slack stand-in, the sandbox. */
+export const LOOPBACK = '127.0.0.1';
+
+export interface Preview {
+  env: NodeJS.ProcessEnv;
+  /**
+   * How the bot runs beside it: listening on 127.0.0.1 only (nothing here is for other machines),
+   * on a free port (PORT is the local desk's), on the sandbox's clock.
+   */
+  runOptions: { receiverOptions: { host: string; port: number }; clock: Clock; sandboxFiles: { restore?: string; save: (text: string) => Promise<void> } };
+  slack: FakeSlackApi;
+  /** What the last run saved, and where this one saves (the data folder's sandbox.json and slack-workspace.json). */
+  files: PreviewFiles;
+  /** With `fresh`: the files of the last run that were erased. */
+  erased: string[];
+  /** Signing secret made up for this run (the local requests are signed with it). */
+  signingSecret: string;
+  /** The bot runs: its clock (and the Slack stand-in's) follow the embedded sandbox's from now on. */
+  link(sandbox: Sandbox | undefined): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the local Slack stand-in (continuing the workspace the last run saved) and return the
+ * environment that points the bot at it. `fresh`: erase the last run's files first.
+ */
+export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean } = {}): Promise<Preview> {
+  const botToken = `xoxb-preview-${randomBytes(12).toString('hex')}`;
+  const signingSecret = randomBytes(16).toString('hex');
+  const dataDir = resolve(dataDirOf(base));
+  const erased = o.fresh ? await startOver(dataDir) : [];
+  const files = openPreviewFiles(dataDir);
+  const { clock, link } = sandboxLinkedClock();
+  const slack = await startFakeSlackApi({ expectedToken: botToken, users: previewSlackUsers(), now: clock.now, ...(files.slack ? { restore: files.slack.slack } : {}) });
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    APPROVAL_CHANNEL_ID: PREVIEW_DESK.approvalChannel,
+    COMPLIANCE_CHANNEL_ID: PREVIEW_DESK.complianceChannel,
+    REQUESTER_USER_IDS: PREVIEW_DESK.trader,
+    APPROVER_USER_IDS: PREVIEW_DESK.approvers.join(','),
+    COMPLIANCE_USER_IDS: PREVIEW_DESK.compliance,
+    DATA_DIR: dataDir,
+  };
+  const sandboxFiles = { ...(files.sandbox !== undefined ? { restore: files.sandbox } : {}), save: files.saveSandbox };
+  return { env, slack, files, erased, signingSecret, runOptions: { receiverOptions: { host: LOOPBACK, port: 0 }, clock, sandboxFiles }, link, close: () => slack.stop() };
+}

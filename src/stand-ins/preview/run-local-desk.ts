@@ -1,0 +1,90 @@
+/**
+ * The local desk in the preview: served on PORT (127.0.0.1) as soon as the Slack stand-in runs,
+ * before the bot starts, so its address is the first thing `npm start` prints; the bot (its HTTP
+ * receiver on a free loopback port) and the sandbox panel are attached once they run. It exists
+ * only beside the Slack stand-in: main.ts never starts it with a real SLACK_BOT_TOKEN.
+ */
+import { startLocalDesk, type LocalDesk, type LocalDeskOptions } from '../local-desk/server/index.js';
+import { isFromThisMachine } from '../sandbox/index.js';
+import { SERVER_EDGE } from '../../bot/ports/http-edge.js';
+import { EVENTS_PATH } from '../../bot/slack/shell/slack-app.js';
+import { COMMAND } from '../../bot/slack/kit/slack-ids.js';
+import { panelSandbox } from './desk-sandbox.js';
+import { PREVIEW_CAST } from './preview-cast.js';
+import { LOOPBACK, type Preview } from './preview.js';
+import type { Config } from '../../bot/config/config.js';
+import { runDesk, type RunOptions, type RunningDesk } from '../../bot/runtime/run-desk.js';
+import { startSandbox, type Sandbox } from '../sandbox/index.js';
+
+export type { LocalDesk } from '../local-desk/server/index.js';
+
+export type ServeOptions = Pick<LocalDeskOptions, 'keepAliveMs' | 'logError' | 'assets'>;
+
+/** Serve the local desk on `port` for the preview's Slack stand-in. */
+export async function serveLocalDesk(preview: Preview, port: number, o: ServeOptions = {}): Promise<LocalDesk> {
+  try {
+    const localDesk = await startLocalDesk({
+      slack: preview.slack,
+      cast: PREVIEW_CAST,
+      port,
+      fromThisMachine: isFromThisMachine,
+      edge: SERVER_EDGE,
+      commands: Object.values(COMMAND),
+      ...(preview.files.slack ? { saved: preview.files.slack.workspace } : {}),
+      ...o,
+    });
+    // From now on every Slack call and every change the page makes is saved beside the requests.
+    const stopKeeping = preview.files.keepSlack(preview.slack, localDesk.ws);
+    return {
+      ...localDesk,
+      close: async () => {
+        await localDesk.close();
+        await stopKeeping();
+      },
+    };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`the local desk cannot listen on ${LOOPBACK}:${port}: something else is using that port. Stop it, or choose another port: PORT=${port + 1} npm start`);
+    }
+    throw err;
+  }
+}
+
+/** The bot runs: the page's actions go to its receiver, the panel to its sandbox. */
+export function attachBot(localDesk: LocalDesk, preview: Preview, desk: RunningDesk<Sandbox>): void {
+  if (desk.port === undefined) throw new Error('the local desk needs the bot in HTTP mode');
+  localDesk.attach({
+    endpoint: `http://${LOOPBACK}:${desk.port}${EVENTS_PATH}`,
+    signingSecret: preview.signingSecret,
+    sandbox: desk.sandbox ? panelSandbox(desk.sandbox.control) : undefined,
+  });
+}
+
+export interface PreviewRun {
+  desk: RunningDesk<Sandbox>;
+  localDesk: LocalDesk;
+}
+
+/**
+ * The preview in its order: the local desk served on config's PORT (`onServed` hears its address
+ * before anything else happens), then the bot on a free loopback port on the sandbox's clock,
+ * then the two joined. If the bot does not start, the desk is closed again.
+ */
+export async function runPreviewDesk(
+  preview: Preview,
+  config: Config,
+  o: { onServed?: (url: string) => void; runOptions?: Omit<RunOptions<Sandbox>, 'clock' | 'receiverOptions'>; serve?: ServeOptions } = {},
+): Promise<PreviewRun> {
+  const localDesk = await serveLocalDesk(preview, config.slack.port, o.serve);
+  o.onServed?.(localDesk.url);
+  let desk: RunningDesk<Sandbox>;
+  try {
+    desk = await runDesk<Sandbox>(config, { startSandbox, ...o.runOptions, ...preview.runOptions, onSandbox: (sandbox) => preview.link(sandbox) });
+  } catch (err) {
+    await localDesk.close();
+    throw err;
+  }
+  preview.link(desk.sandbox);
+  attachBot(localDesk, preview, desk);
+  return { desk, localDesk };
+}

@@ -1,0 +1,283 @@
+/**
+ * The sandbox's inspection and control surface, in process. Tests and the demo call it directly
+ * (`sandbox.control.advance(60_000)`); control-http.ts serves the same operations under
+ * /_sandbox for other processes. Nothing here is reachable with an exchange key.
+ */
+import { add, isDecimal, normalize } from '../../bot/domain/money.js';
+import type { Scope } from '../../bot/exchange/assumptions.js';
+import type { NetworkCode } from './catalog.js';
+import type { FaultRule, FaultSet } from './faults.js';
+import type { KeyRegistry, RegisteredKey } from './keys.js';
+import { cancelOrder, endWithdrawal, settle } from './lifecycle.js';
+import { creditRegular } from './ledger.js';
+import { presentAddress, presentBalance, presentDeposit, presentFiatWithdrawal, presentOrder, presentQuote, presentWithdrawal } from './present.js';
+import { midPrice, setPrice } from './prices.js';
+import { HttpError } from './router.js';
+import { addAccount, chainAddress, DEFAULT_ACCOUNT, seedState, txHash } from './seed.js';
+import { balanceOf, entryById, networkByUuid, type AccountState, type CryptoDepositRecord, type SandboxState, type WalletIdentityRecord } from './state.js';
+import type { SandboxClock } from './sandbox-clock.js';
+import { DEPOSIT_CONFIRM_MS, FIAT_WITHDRAWAL_TIMELINE } from './timings.js';
+
+export interface AccessLogEntry {
+  /** Wall-clock time the request arrived (ms). */
+  at: number;
+  method: string;
+  /** Path without the query string: no cursors, no secrets. */
+  path: string;
+  /** HTTP status answered; 0 when the connection was dropped or the request hung. */
+  status: number;
+  durationMs: number;
+  fault?: string;
+  account?: string;
+}
+
+export interface InjectDepositInput {
+  /** Crypto currency entry id (default 101, BTC on Bitcoin). */
+  currencyId?: number;
+  amount: string;
+  /** Leaves the deposit pending with travel_rule_status `required` until counterparty info arrives. */
+  needsCounterpartyInfo?: boolean;
+  /** Completed and credited at once instead of after DEPOSIT_CONFIRM_MS. */
+  confirmed?: boolean;
+  account?: string;
+}
+
+export interface AddressChange {
+  status?: string;
+  display_status?: string | null;
+  withdrawal_cooldown_until?: number | null;
+  wallet_identity?: Omit<WalletIdentityRecord, 'id'> | null;
+}
+
+export interface ControlDeps {
+  getState(): SandboxState;
+  setState(state: SandboxState): void;
+  clock: SandboxClock;
+  /** Called after advance(): late commits that came due are made. */
+  afterClockMoved?: () => void;
+  faults: FaultSet;
+  keys: KeyRegistry;
+  seed: string;
+  accessLog: AccessLogEntry[];
+}
+
+/** Build the control object over the sandbox's live parts. */
+export function createControl(deps: ControlDeps) {
+  const state = () => {
+    const s = deps.getState();
+    settle(s, deps.clock.now());
+    return s;
+  };
+  const account = (name = DEFAULT_ACCOUNT): AccountState => {
+    const a = state().accounts.get(name);
+    if (!a) throw new HttpError(404, `No sandbox account named ${name}`);
+    return a;
+  };
+  const notFound = (what: string): never => {
+    throw new HttpError(404, `${what} not found`);
+  };
+
+  return {
+    /** Back to the seeded state at the current sandbox time; faults cleared, keys kept. */
+    reset(): void {
+      deps.setState(seedState(deps.seed, deps.clock.now(), deps.keys.accounts()));
+      deps.faults.clear();
+      deps.accessLog.length = 0;
+    },
+    now: (): number => deps.clock.now(),
+    /** Move the sandbox clock forward and apply every transition now due. Returns the new time. */
+    advance(ms: number): number {
+      deps.clock.advance(ms);
+      deps.afterClockMoved?.();
+      state();
+      return deps.clock.now();
+    },
+    accounts: (): string[] => [...state().accounts.keys()],
+
+    withdrawals: (name?: string) => {
+      const a = account(name);
+      // What the exchange stores, request_id included (the API never lists it).
+      return a.withdrawals.map((w) => ({ ...presentWithdrawal(deps.getState(), a.addressBook, w), request_id: w.request_id, held: w.held }));
+    },
+    fiatWithdrawals: (name?: string) => account(name).fiatWithdrawals.map((w) => ({ ...presentFiatWithdrawal(w, 'listed'), request_id: w.request_id, held: w.held })),
+    /**
+     * A completed fiat withdrawal made outside the bot (in the exchange's app) at `createdAt`, to
+     * the account's first bank account in its currency: history for tests and the demo.
+     */
+    injectFiatWithdrawal(input: { currency: 'USD' | 'SGD'; amount: string; createdAt: number; note?: string | null; account?: string }) {
+      const s = state();
+      const a = account(input.account);
+      const bank = a.bankAccounts.find((b) => b.currency === input.currency);
+      if (!bank) throw new HttpError(404, `No ${input.currency} bank account`);
+      if (!isDecimal(input.amount)) throw new HttpError(400, 'amount must be a decimal string');
+      const rule = s.fiatRules.find((r) => r.currency === input.currency)!;
+      const id = ++s.counters.fiatWithdrawal;
+      const w = {
+        id,
+        currency: input.currency,
+        amount: normalize(input.amount),
+        withdrawal_fee: rule.fee,
+        status: 'completed',
+        bank_reference: `SBX-FW-H${id}`,
+        bank_account_id: bank.id,
+        created_at: input.createdAt,
+        transactionUuid: s.rng.uuid(),
+        request_id: null,
+        note: input.note ?? null,
+        stage: FIAT_WITHDRAWAL_TIMELINE.length - 1,
+        held: false,
+      };
+      a.fiatWithdrawals.push(w);
+      return presentFiatWithdrawal(w, 'listed');
+    },
+    orders: (name?: string) => account(name).orders.map(presentOrder),
+    quotes: (name?: string) =>
+      account(name).quotes.map((q) => ({ ...presentQuote(q), superseded_by: q.supersededBy, used_by_order: q.usedByOrder })),
+    counterpartySubmissions: (name?: string) => account(name).counterparty.map((c) => ({ ...c })),
+    deposits: (name?: string) => account(name).deposits.map((d) => presentDeposit(deps.getState(), d)),
+    addresses: (name?: string) => account(name).addressBook.map((x) => presentAddress(deps.getState(), x)),
+    /** Every balance record, zero ones too, plus what live withdrawals hold outside them. */
+    balances: (name?: string) => {
+      const a = account(name);
+      const s = deps.getState();
+      return [...a.balances.entries()].map(([symbol, b]) => ({
+        ...presentBalance(symbol, b),
+        held_by_withdrawals: [
+          ...a.withdrawals.filter((w) => w.held && entryById(s, w.entryId)!.assetSymbol === symbol).map((w) => w.total),
+          ...a.fiatWithdrawals.filter((w) => w.held && w.currency === symbol).map((w) => add(w.amount, w.withdrawal_fee)),
+        ],
+      }));
+    },
+
+    /** Set parts of a balance directly (decimal strings). */
+    setBalance(input: { currency: string; regular?: string; orders?: string; alternative_products?: string; account?: string }) {
+      const b = balanceOf(account(input.account), input.currency.toUpperCase());
+      for (const part of ['regular', 'orders', 'alternative_products'] as const) {
+        const v = input[part];
+        if (v === undefined) continue;
+        if (!isDecimal(v)) throw new HttpError(422, `${part} must be a non-negative decimal string`);
+        b[part] = normalize(v);
+      }
+      return presentBalance(input.currency.toUpperCase(), b);
+    },
+
+    /** A new incoming crypto deposit (a RECEIVE transaction), as the list shows it. */
+    injectDeposit(input: InjectDepositInput) {
+      const s = state();
+      const a = account(input.account);
+      const entry = entryById(s, input.currencyId ?? 101);
+      if (!entry) throw new HttpError(422, `Unknown crypto currency id ${input.currencyId}`);
+      if (!isDecimal(input.amount)) throw new HttpError(422, 'amount must be a non-negative decimal string');
+      const code = networkByUuid(s, entry.networkUuid)!.network_code as NetworkCode;
+      const now = deps.clock.now();
+      const needs = input.needsCounterpartyInfo ?? false;
+      const d: CryptoDepositRecord = {
+        id: s.rng.uuid(),
+        entryId: entry.id,
+        to_address: chainAddress(s.rng, code),
+        amount: normalize(input.amount),
+        created_at: now,
+        transaction_hash: txHash(s.rng, code),
+        status: 'pending',
+        travel_rule_status: needs ? 'required' : 'pending',
+        transactionUuid: s.rng.uuid(),
+        credited: false,
+        completesAt: needs ? null : now + DEPOSIT_CONFIRM_MS,
+      };
+      if (input.confirmed && !needs) {
+        d.status = 'completed';
+        d.travel_rule_status = 'approved';
+        d.credited = true;
+        creditRegular(a, entry.assetSymbol, d.amount);
+      }
+      a.deposits.push(d);
+      return presentDeposit(s, d);
+    },
+
+    /** End a live crypto withdrawal off its timeline; the held amount plus fee returns. */
+    endWithdrawal(id: string, status: 'failed' | 'rejected' | 'cancelled', name?: string) {
+      const a = account(name);
+      const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
+      try {
+        endWithdrawal(deps.getState(), a, w, status);
+      } catch (e) {
+        throw new HttpError(422, (e as Error).message);
+      }
+      return presentWithdrawal(deps.getState(), a.addressBook, w);
+    },
+
+    cancelOrder(id: string, reason = 'Cancelled by the sandbox control surface', name?: string) {
+      const o = account(name).orders.find((x) => x.id === id) ?? notFound('Order');
+      try {
+        cancelOrder(o, deps.clock.now(), reason);
+      } catch (e) {
+        throw new HttpError(422, (e as Error).message);
+      }
+      return presentOrder(o);
+    },
+
+    /** Change a saved address (verify it, end its cooldown, remove its recipient details...). */
+    updateAddress(id: string, change: AddressChange, name?: string) {
+      const a = account(name);
+      const addr = a.addressBook.find((x) => x.id === id) ?? notFound('Address');
+      if (change.status !== undefined) addr.status = change.status;
+      if (change.display_status !== undefined) addr.display_status = change.display_status;
+      if (change.withdrawal_cooldown_until !== undefined) addr.withdrawal_cooldown_until = change.withdrawal_cooldown_until;
+      if (change.wallet_identity !== undefined) {
+        addr.wallet_identity = change.wallet_identity === null ? null : { id: deps.getState().rng.uuid(), ...change.wallet_identity };
+      }
+      return presentAddress(deps.getState(), addr);
+    },
+
+    /** Set a pair's mid price now, and/or its drift and volatility (bps per one-second step). */
+    setPrice(input: { symbol: string; price?: string; driftBps?: number; volatilityBps?: number }) {
+      const s = state();
+      if (!s.prices.pairs.has(input.symbol)) throw new HttpError(404, `Unknown pair ${input.symbol}`);
+      if (input.price !== undefined && (!isDecimal(input.price) || normalize(input.price) === '0')) {
+        throw new HttpError(422, 'price must be a positive decimal string');
+      }
+      const change = {
+        ...(input.price !== undefined ? { price: normalize(input.price) } : {}),
+        ...(input.driftBps !== undefined ? { driftBps: input.driftBps } : {}),
+        ...(input.volatilityBps !== undefined ? { volatilityBps: input.volatilityBps } : {}),
+      };
+      setPrice(s.prices, input.symbol, deps.clock.now(), change);
+      return { symbol: input.symbol, mid: midPrice(s.prices, input.symbol, deps.clock.now()) };
+    },
+    /** Every pair's mid price now. */
+    prices: () => {
+      const s = state();
+      return [...s.prices.pairs.keys()].map((symbol) => ({ symbol, mid: midPrice(s.prices, symbol, deps.clock.now()) }));
+    },
+    /** The crypto currency entries deposits can arrive in (id, code, name; USDT is there once per network). */
+    cryptoCurrencies: () => state().currencies.map((c) => ({ id: c.id, code: c.code, name: c.name })),
+    price: (symbol: string) => {
+      const s = state();
+      if (!s.prices.pairs.has(symbol)) throw new HttpError(404, `Unknown pair ${symbol}`);
+      return { symbol, mid: midPrice(s.prices, symbol, deps.clock.now()) };
+    },
+
+    setFaults: (rules: readonly FaultRule[]) => deps.faults.set(rules),
+    addFault: (rule: FaultRule) => deps.faults.add(rule),
+    clearFaults: () => deps.faults.clear(),
+    faults: () => deps.faults.list(),
+
+    /** Register a key (public key hex) with scopes for an account, seeding the account if new. */
+    registerKey(input: { publicKeyHex: string; scopes: readonly Scope[]; account?: string }) {
+      let key: RegisteredKey;
+      try {
+        key = deps.keys.register(input);
+      } catch (e) {
+        throw new HttpError(422, (e as Error).message);
+      }
+      // A new account gets the same shape of seeded data as the others.
+      addAccount(deps.getState(), key.account, deps.clock.now());
+      return { api_key: key.id, scopes: [...key.scopes], account: key.account };
+    },
+
+    /** The access log (method, path, status), oldest first; bounded. */
+    requests: (): AccessLogEntry[] => [...deps.accessLog],
+  };
+}
+
+export type SandboxControl = ReturnType<typeof createControl>;

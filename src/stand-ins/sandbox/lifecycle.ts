@@ -1,0 +1,124 @@
+/**
+ * Moves records along their timelines (timings.ts) up to sandbox time `now`. Called before every
+ * request and every control read, so state is a pure function of the clock and what was asked:
+ * no timers, nothing moves between two reads unless the clock did.
+ */
+import { WITHDRAWAL_FINAL_STATUSES } from '../../bot/exchange/assumptions.js';
+import { creditRegular, releaseOrderLock } from './ledger.js';
+import { txHash } from './seed.js';
+import type { NetworkCode } from './catalog.js';
+import type { AccountState, CryptoWithdrawalRecord, OrderRecord, SandboxState } from './state.js';
+import {
+  DEPOSIT_REVIEW_MS,
+  FIAT_WITHDRAWAL_TIMELINE,
+  ORDER_CANCELLING_MS,
+  ORDER_COMPLETE_AFTER_MS,
+  ORDER_OPEN_AFTER_MS,
+  WITHDRAWAL_TIMELINE,
+} from './timings.js';
+
+/** Apply every transition due at or before `now`, in every account. */
+export function settle(state: SandboxState, now: number): void {
+  for (const account of state.accounts.values()) {
+    for (const w of account.withdrawals) settleWithdrawal(state, account, w, now);
+    for (const o of account.orders) settleOrder(account, o, now);
+    settleDeposits(state, account, now);
+    settleFiatWithdrawals(account, now);
+  }
+}
+
+function isFinal(status: string): boolean {
+  return (WITHDRAWAL_FINAL_STATUSES as readonly string[]).includes(status);
+}
+
+function settleWithdrawal(state: SandboxState, account: AccountState, w: CryptoWithdrawalRecord, now: number): void {
+  if (w.stage < 0 || isFinal(w.status)) return;
+  while (w.stage + 1 < WITHDRAWAL_TIMELINE.length && now >= w.created_at + WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs) {
+    w.stage++;
+    const stage = WITHDRAWAL_TIMELINE[w.stage]!;
+    w.status = stage.status;
+    w.travel_rule_status = stage.travel_rule_status;
+    w.pending_reason = stage.pending_reason;
+    if (stage.onChain && !w.transaction_hash) {
+      const entry = state.currencies.find((c) => c.id === w.entryId)!;
+      const network = state.networks.find((n) => n.uuid === entry.networkUuid)!;
+      w.transaction_hash = txHash(state.rng, network.network_code as NetworkCode);
+      w.link_explorer = network.explorer + w.transaction_hash;
+    }
+  }
+  // Completed: the held amount has left the account for good.
+  if (w.status === 'completed') w.held = false;
+}
+
+/**
+ * End a live withdrawal off its timeline (control surface): failed, rejected or cancelled.
+ * The held amount plus fee returns to regular.
+ */
+export function endWithdrawal(state: SandboxState, account: AccountState, w: CryptoWithdrawalRecord, status: 'failed' | 'rejected' | 'cancelled'): void {
+  if (isFinal(w.status)) throw new Error(`withdrawal ${w.id} is already ${w.status}`);
+  const entry = state.currencies.find((c) => c.id === w.entryId)!;
+  w.status = status;
+  w.stage = -1;
+  w.pending_reason = null;
+  if (status === 'rejected' && w.travel_rule_status !== 'approved') w.travel_rule_status = 'rejected';
+  if (w.held) creditRegular(account, entry.assetSymbol, w.total);
+  w.held = false;
+}
+
+function settleOrder(account: AccountState, o: OrderRecord, now: number): void {
+  if (o.status === 'pending' && now >= o.created_at + ORDER_OPEN_AFTER_MS) {
+    o.status = 'open';
+    o.statusSince = o.created_at + ORDER_OPEN_AFTER_MS;
+  }
+  if (o.status === 'open' && now >= o.created_at + ORDER_COMPLETE_AFTER_MS) {
+    o.status = 'completed';
+    o.statusSince = o.created_at + ORDER_COMPLETE_AFTER_MS;
+    releaseOrderLock(account, o.paidCurrency, o.paidAmount, false);
+    creditRegular(account, o.receivedCurrency, o.net_amount);
+  }
+  if (o.status === 'cancelling' && now >= o.statusSince + ORDER_CANCELLING_MS) {
+    o.status = 'cancelled';
+    o.statusSince += ORDER_CANCELLING_MS;
+    releaseOrderLock(account, o.paidCurrency, o.paidAmount, true);
+  }
+}
+
+/** Control: ask a live order to cancel (Cancelling now, Cancelled a moment later). */
+export function cancelOrder(o: OrderRecord, now: number, reason: string): void {
+  if (o.status !== 'pending' && o.status !== 'open') throw new Error(`order ${o.id} is ${o.status}, not cancellable`);
+  o.status = 'cancelling';
+  o.statusSince = now;
+  o.cancel_reason = reason;
+}
+
+function settleDeposits(state: SandboxState, account: AccountState, now: number): void {
+  for (const d of account.deposits) {
+    if (d.status !== 'pending' || d.completesAt === null || now < d.completesAt) continue;
+    d.status = 'completed';
+    if (d.travel_rule_status === 'submitted' || d.travel_rule_status === 'pending') d.travel_rule_status = 'approved';
+    if (!d.credited) {
+      const entry = state.currencies.find((c) => c.id === d.entryId)!;
+      creditRegular(account, entry.assetSymbol, d.amount);
+      d.credited = true;
+    }
+  }
+}
+
+/** Counterparty info received: the deposit is reviewed, then completes. */
+export function startDepositReview(account: AccountState, transactionUuid: string, now: number): void {
+  const d = account.deposits.find((x) => x.transactionUuid === transactionUuid);
+  if (!d) return;
+  if (d.travel_rule_status === 'required') d.travel_rule_status = 'submitted';
+  if (d.status === 'pending' && d.completesAt === null) d.completesAt = now + DEPOSIT_REVIEW_MS;
+}
+
+function settleFiatWithdrawals(account: AccountState, now: number): void {
+  for (const w of account.fiatWithdrawals) {
+    if (w.stage < 0) continue;
+    while (w.stage + 1 < FIAT_WITHDRAWAL_TIMELINE.length && now >= w.created_at + FIAT_WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs) {
+      w.stage++;
+      w.status = FIAT_WITHDRAWAL_TIMELINE[w.stage]!.status;
+    }
+    if (w.status === 'completed') w.held = false;
+  }
+}

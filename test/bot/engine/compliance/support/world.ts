@@ -1,0 +1,158 @@
+/**
+ * The compliance use cases on real pieces: the sandbox exchange over HTTP on loopback (manual
+ * clock: only advance() moves it, so injected deposits can share a millisecond), the exchange
+ * client, and the file stores in a temporary folder that can be closed and reopened (a restart).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock, Logger } from '../../../../../src/bot/engine/ports.js';
+import type { ComplianceEvent, ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../../../src/bot/engine/compliance/compliance-events.js';
+import { createPolicy, type Policy } from '../../../../../src/bot/domain/policy.js';
+import { createExchangeClient, type ExchangeClient } from '../../../../../src/bot/exchange/client.js';
+import { createExchangePort } from '../../../../../src/bot/exchange/adapter/index.js';
+import type { Deposit, ExchangePort } from '../../../../../src/bot/ports/exchange-port.js';
+import { createSigner, parsePrivateKey } from '../../../../../src/bot/exchange/signer.js';
+import { createSandboxClock, startSandbox, type Sandbox } from '../../../../../src/stand-ins/sandbox/index.js';
+import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../../../src/bot/store/audit-log.js';
+import { openKeyValueStore, type DurableKeyValueStore } from '../../../../../src/bot/store/kv.js';
+import { makeKey } from '../../../../stand-ins/sandbox/support/sign.js';
+
+/** A fixed exchange start time, so seeded deposit times are the same on every run. */
+export const T0 = Date.UTC(2025, 2, 3, 9, 0, 0);
+
+export const USERS = { compliance: 'U0CMP0001', compliance2: 'U0CMP0002', approver1: 'U0APP0001', approver2: 'U0APP0002', outsider: 'U0OUT0001' } as const;
+
+export function testPolicy(): Policy {
+  return createPolicy({ requesters: ['U0REQ0001'], approvers: [USERS.approver1, USERS.approver2], compliance: [USERS.compliance, USERS.compliance2] });
+}
+
+export type NotifierCall =
+  | { kind: 'seen'; deposit: Deposit }
+  | { kind: 'changed'; deposit: Deposit; changes: DepositChanges }
+  | { kind: 'declared'; done: DeclarationDone };
+
+/** Records every call; `failNext(n)` makes the next n calls throw (Slack down). */
+export class RecordingNotifier implements ComplianceNotifier {
+  readonly calls: NotifierCall[] = [];
+  #failures = 0;
+
+  failNext(n: number): void {
+    this.#failures = n;
+  }
+
+  #maybeFail(): void {
+    if (this.#failures > 0) {
+      this.#failures--;
+      throw new Error('notifier unavailable');
+    }
+  }
+
+  notify(event: ComplianceEvent): void {
+    this.#maybeFail();
+    if (event.type === 'deposit.seen') this.calls.push({ kind: 'seen', deposit: event.deposit });
+    else if (event.type === 'deposit.changed') this.calls.push({ kind: 'changed', deposit: event.deposit, changes: event.changes });
+    else this.calls.push({ kind: 'declared', done: event.done });
+  }
+
+  seen(): Deposit[] {
+    return this.calls.flatMap((c) => (c.kind === 'seen' ? [c.deposit] : []));
+  }
+
+  changed(): Extract<NotifierCall, { kind: 'changed' }>[] {
+    return this.calls.filter((c): c is Extract<NotifierCall, { kind: 'changed' }> => c.kind === 'changed');
+  }
+
+  declared(): DeclarationDone[] {
+    return this.calls.flatMap((c) => (c.kind === 'declared' ? [c.done] : []));
+  }
+}
+
+export interface LogLine {
+  level: 'info' | 'warn' | 'error';
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export function recordingLogger(): Logger & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const log = (level: LogLine['level']) => (message: string, data?: Record<string, unknown>) => void lines.push({ level, message, ...(data ? { data } : {}) });
+  return { lines, info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+export interface AuditLine {
+  seq: number;
+  type: string;
+  actor: string;
+  data?: Record<string, any>;
+}
+
+export interface World {
+  sandbox: Sandbox;
+  /** The engine's port over `api`. */
+  exchange: ExchangePort;
+  /** The client itself. */
+  api: ExchangeClient;
+  /** The exchange's clock, which the use cases read too. */
+  clock: Clock;
+  dir: string;
+  kv: DurableKeyValueStore;
+  audit: DurableAuditLog;
+  logger: ReturnType<typeof recordingLogger>;
+  /** Close and reopen both stores on the same files (what a restart does). */
+  restart(): Promise<void>;
+  auditLines(): AuditLine[];
+  /** POSTs to the counterparty operation the sandbox received, any status. */
+  counterpartyPosts(): number;
+  close(): Promise<void>;
+}
+
+export async function startWorld(seed = 'compliance'): Promise<World> {
+  const key = makeKey();
+  const sandbox = await startSandbox({
+    seed,
+    clock: createSandboxClock({ startMs: T0, followRealTime: false }),
+    keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
+  });
+  const api = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 2_000 });
+  const clock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'compliance-'));
+  const open = async () => ({
+    kv: await openKeyValueStore({ dir }),
+    audit: await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock }),
+  });
+  const stores = await open();
+  const world: World = {
+    sandbox,
+    exchange: createExchangePort(api),
+    api,
+    clock,
+    dir,
+    kv: stores.kv,
+    audit: stores.audit,
+    logger: recordingLogger(),
+    async restart() {
+      await world.kv.close();
+      await world.audit.close();
+      const again = await open();
+      world.kv = again.kv;
+      world.audit = again.audit;
+    },
+    auditLines() {
+      return readFileSync(join(dir, AUDIT_FILE_NAME), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as AuditLine);
+    },
+    counterpartyPosts() {
+      return sandbox.control.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/counterparty_info')).length;
+    },
+    async close() {
+      await world.kv.close();
+      await world.audit.close();
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return world;
+}

@@ -1,0 +1,91 @@
+/**
+ * A record the bot follows that the exchange says does not exist (404, which the reference also
+ * answers for another user's withdrawal) is never retried silently for ever, and never taken as an
+ * outcome: past the bound (PollConfig.notFoundReads in a row over notFoundForMs, on the injected
+ * clock) polling stops, the request stays submitted, and a person is told in its thread, audited,
+ * through the outbox.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DeskEvent } from '../../../src/bot/engine/events.js';
+import { threadPost } from '../../../src/bot/slack/approvals/thread-status.js';
+import { requestAndApprove } from './support/flow.js';
+import { cryptoInput } from './support/requests.js';
+import { World } from './support/world.js';
+
+const BOUND = { notFoundReads: 3, notFoundForMs: 5 * 60_000 };
+/** Reads every 10 s at first, backing off to 60 s: the bound is reached by time, not by count. */
+const POLL = { intervalMs: 10_000, backoffFactor: 1.5, maxIntervalMs: 60_000, ...BOUND };
+
+async function vanished(world: World): Promise<string> {
+  const r = await requestAndApprove(world, cryptoInput());
+  // The exchange no longer shows it: lists leave it out, a read answers 404.
+  world.exchange.withdrawals.splice(world.exchange.withdrawals.findIndex((w) => w.id === r.execution!.exchangeId), 1);
+  return r.id;
+}
+
+const singleReads = (world: World) => world.exchange.calls.filter((c) => c.op === 'getCryptoWithdrawal').length;
+const stops = (world: World, id: string) => world.eventsOf('polling.stopped', id) as Extract<DeskEvent, { type: 'polling.stopped' }>[];
+
+describe('polling a record the exchange says does not exist', () => {
+  it('backs off until the bound, then stops, keeps the request submitted and tells a person in the thread, audited', async () => {
+    const world = new World({ config: { poll: POLL } });
+    const id = await vanished(world);
+    const started = world.clock.now();
+
+    // Four minutes of 404s: more reads than the bound's count, but not for its time yet.
+    while (world.clock.now() - started < 4 * 60_000) await world.advanceAndTick(10_000);
+    expect(singleReads(world)).toBeGreaterThanOrEqual(BOUND.notFoundReads);
+    expect(stops(world, id)).toEqual([]);
+    expect((await world.record(id)).pollingStoppedAt).toBeNull();
+
+    while (stops(world, id).length === 0 && world.clock.now() - started < 10 * 60_000) await world.advanceAndTick(10_000);
+    const [stopped] = stops(world, id);
+    expect(stopped).toMatchObject({ reason: 'not_found', exchangeMessage: expect.stringContaining('not_found 404') });
+    expect(world.clock.now() - started).toBeGreaterThanOrEqual(BOUND.notFoundForMs);
+    // Never an outcome guessed from a 404: still submitted, neither failed nor completed.
+    const record = await world.record(id);
+    expect(record).toMatchObject({ state: 'submitted', pollingStoppedAt: expect.any(Number), failure: null });
+    expect(world.eventsOf('execution.failed', id)).toEqual([]);
+    expect(world.eventsOf('request.completed', id)).toEqual([]);
+    const [audited] = world.auditOf('polling.stopped', id);
+    expect(audited?.data).toMatchObject({ reason: 'not_found', notFoundReads: expect.any(Number), exchangeMessage: expect.stringContaining('not_found 404') });
+    expect((audited!.data as { notFoundReads: number }).notFoundReads).toBeGreaterThanOrEqual(BOUND.notFoundReads);
+
+    // Told once, and not read again: also not after a restart.
+    const reads = singleReads(world);
+    await world.restart();
+    for (let i = 0; i < 20; i++) await world.advanceAndTick(60_000);
+    expect(singleReads(world)).toBe(reads);
+    expect(stops(world, id)).toHaveLength(1);
+  });
+
+  it('a read that answers in between starts the count again', async () => {
+    const world = new World({ config: { poll: POLL } });
+    const r = await requestAndApprove(world, cryptoInput());
+    const exchangeId = r.execution!.exchangeId!;
+    const kept = world.exchange.withdrawals.find((w) => w.id === exchangeId)!;
+    world.exchange.withdrawals.splice(world.exchange.withdrawals.indexOf(kept), 1);
+    const started = world.clock.now();
+    while (world.clock.now() - started < 4 * 60_000) await world.advanceAndTick(10_000);
+    // It answers again for a while, then disappears again.
+    world.exchange.withdrawals.push(kept);
+    await world.advanceAndTick(60_000);
+    await world.advanceAndTick(60_000);
+    world.exchange.withdrawals.splice(world.exchange.withdrawals.indexOf(kept), 1);
+    const again = world.clock.now();
+    while (world.clock.now() - again < 4 * 60_000) await world.advanceAndTick(10_000);
+    expect(stops(world, r.id)).toEqual([]);
+    while (stops(world, r.id).length === 0 && world.clock.now() - again < 10 * 60_000) await world.advanceAndTick(10_000);
+    expect(stops(world, r.id)).toHaveLength(1);
+    expect(world.clock.now() - again).toBeGreaterThanOrEqual(BOUND.notFoundForMs);
+  });
+
+  it("the thread says what the reference says a 404 means, and that the outcome is unknown", () => {
+    const post = threadPost({ type: 'polling_stopped', at: 0, status: 'pending', notFound: { what: 'withdrawal', exchangeMessage: 'getCryptoWithdrawal failed (not_found 404): Not found' } });
+    const text = JSON.stringify(post);
+    expect(text).toContain('does not exist');
+    expect(text).toContain('belongs to another user');
+    expect(text).toContain('The outcome is unknown');
+    expect(text).toContain('Not found');
+  });
+});

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { QUOTE_UNUSABLE_MESSAGES } from '../../../src/bot/exchange/assumptions.js';
+import { requestAndApprove } from './support/flow.js';
+import { tradeInput } from './support/requests.js';
+import { REQUESTER, World } from './support/world.js';
+
+describe('trade execution', () => {
+  it('orders on the approvers quote while it has more than the safety margin left', async () => {
+    const world = new World();
+    const r = await requestAndApprove(world, tradeInput());
+    expect(world.exchange.calls.filter((c) => c.op === 'createQuote')).toHaveLength(1);
+    expect(world.exchange.commits[0]!.body).toEqual({ execution_type: 'rfq', order_quote_id: r.snapshot.kind === 'trade' && r.snapshot.quote.quoteId, client_order_id: r.execution!.attempts[0]!.key });
+    expect(r).toMatchObject({ state: 'submitted', remote: { status: 'Pending' } });
+    expect(world.eventsOf('trade.requoted')).toHaveLength(0);
+  });
+
+  it('re-quotes a quote inside the safety margin and orders at once when within the limit', async () => {
+    const world = new World();
+    const res = await world.engine.request(REQUESTER, tradeInput());
+    if (!res.ok) throw new Error('fixture');
+    await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
+    world.clock.advance(2_000); // 500 ms left: not more than the margin
+    world.exchange.prices.set('BTC-USD', '60200');
+    const last = await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
+    await (last.ok && last.execution);
+    await world.engine.idle();
+    const r = await world.record(res.request.id);
+    expect(r.state).toBe('submitted');
+    expect(r.execution!.attempts[0]!.quote).toMatchObject({ price: '60200' });
+    expect(world.eventsOf('trade.requoted', r.id)[0]).toMatchObject({ reason: 'expiring', oldPrice: '60000', newPrice: '60200', limitPrice: '60300', withinLimit: true });
+    expect(world.events.filter((e) => e.requestId === r.id).map((e) => e.type)).toEqual([
+      'request.created',
+      'approval.counted',
+      'approval.counted',
+      'request.approved',
+      'execution.started',
+      'trade.requoted',
+      'execution.submitted',
+      'status.changed',
+    ]);
+    // One write took the request from pending to executing, with the order's key, before the order left.
+    expect(world.auditOf('execution.attempt', r.id)[0]).toMatchObject({ data: { quoteNote: 're-quoted: expiring', price: '60200' } });
+    // The snapshot the approvers approved is unchanged: the limit, not the price, is what they bound.
+    expect(r.snapshotHash).toBe(res.request.snapshotHash);
+  });
+
+  it('an expired quote re-quoted beyond the limit executes nothing and asks for a new round', async () => {
+    const world = new World();
+    const res = await world.engine.request(REQUESTER, tradeInput({ limit: { price: '60100' } }));
+    if (!res.ok) throw new Error('fixture');
+    await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
+    world.clock.advance(60_000);
+    world.exchange.prices.set('BTC-USD', '61000');
+    await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
+    await world.engine.idle();
+    const r = await world.record(res.request.id);
+    expect(world.exchange.orders).toHaveLength(0);
+    expect(r).toMatchObject({ state: 'awaiting_reapproval', round: 2, approvals: [], snapshot: { quote: { price: '61000' }, limitPrice: '61305' } });
+    expect(r.snapshotHash).not.toBe(res.request.snapshotHash);
+    expect(r.pastRounds[0]).toMatchObject({ round: 1, snapshotHash: res.request.snapshotHash });
+    expect(world.eventsOf('trade.requoted', r.id)[0]).toMatchObject({ reason: 'expired', withinLimit: false });
+    expect(world.eventsOf('trade.awaiting_reapproval', r.id)[0]).toMatchObject({ price: '61000', oldLimitPrice: '60100', newLimitPrice: '61305' });
+    // The approval that completed round 1 is audited against round 1's hash, with its approvers.
+    expect(world.auditOf('approval.counted', r.id).map((e) => e.data?.snapshotHash)).toEqual([res.request.snapshotHash, res.request.snapshotHash]);
+    expect(world.auditOf('request.approved', r.id)[0]).toMatchObject({ data: { approvers: ['U_A2', 'U_A3'], snapshotHash: res.request.snapshotHash } });
+    expect(world.events.filter((e) => e.requestId === r.id).map((e) => e.type)).toEqual([
+      'request.created',
+      'approval.counted',
+      'approval.counted',
+      'request.approved',
+      'trade.requoted',
+      'trade.awaiting_reapproval',
+    ]);
+
+    // Old approvals and old-hash clicks do not carry over; the new round executes.
+    expect(await world.engine.approve(r.id, 'U_A2', res.request.snapshotHash)).toMatchObject({ ok: false, reason: 'stale_snapshot' });
+    await world.engine.approve(r.id, 'U_A2', r.snapshotHash);
+    const last = await world.engine.approve(r.id, 'U_A3', r.snapshotHash);
+    await (last.ok && last.execution);
+    const done = await world.record(r.id);
+    expect(done.state).toBe('submitted');
+    expect(world.exchange.orders).toHaveLength(1);
+  });
+
+  it('awaiting re-approval can be cancelled by the requester, and expires like a pending request', async () => {
+    const world = new World();
+    world.exchange.prices.set('BTC-USD', '60000');
+    const res = await world.engine.request(REQUESTER, tradeInput({ limit: { price: '60000' } }));
+    if (!res.ok) throw new Error('fixture');
+    world.clock.advance(10_000);
+    world.exchange.prices.set('BTC-USD', '60001');
+    await requestApprovals(world, res.request.id, res.request.snapshotHash);
+    expect((await world.record(res.request.id)).state).toBe('awaiting_reapproval');
+    await world.advanceAndTick(15 * 60_000);
+    expect((await world.record(res.request.id)).state).toBe('expired');
+
+    const other = await world.engine.request(REQUESTER, tradeInput({ limit: { price: '60001' } }));
+    if (!other.ok) throw new Error('fixture');
+    world.clock.advance(10_000);
+    world.exchange.prices.set('BTC-USD', '60002');
+    await requestApprovals(world, other.request.id, other.request.snapshotHash);
+    expect(await world.engine.cancel(other.request.id, 'U_A2')).toMatchObject({ ok: false, reason: 'not_requester' });
+    expect(await world.engine.cancel(other.request.id, REQUESTER)).toMatchObject({ ok: true, request: { state: 'cancelled' } });
+    expect(world.exchange.orders).toHaveLength(0);
+  });
+
+  it('an order refused for an unusable quote re-quotes, at most three times, then fails with the reason', async () => {
+    const world = new World();
+    const unusable = { when: 'before' as const, error: { status: 422, message: QUOTE_UNUSABLE_MESSAGES.superseded } };
+    world.exchange.fail('createOrder', unusable, unusable, unusable, unusable);
+    const r = await requestAndApprove(world, tradeInput());
+    expect(r).toMatchObject({ state: 'failed', failure: { stage: 'quote', exchangeMessage: QUOTE_UNUSABLE_MESSAGES.superseded } });
+    expect(r.execution!.attempts).toHaveLength(4);
+    expect(new Set(r.execution!.attempts.map((a) => a.key)).size).toBe(4);
+    expect(world.exchange.calls.filter((c) => c.op === 'createQuote')).toHaveLength(4);
+    expect(world.eventsOf('trade.requoted', r.id).map((e) => e.type === 'trade.requoted' && e.reason)).toEqual(['unusable', 'unusable', 'unusable']);
+  });
+
+  it('an unusable quote once, then an order on the re-quote', async () => {
+    const world = new World();
+    world.exchange.fail('createOrder', { when: 'before', error: { status: 422, message: QUOTE_UNUSABLE_MESSAGES.expired } });
+    const r = await requestAndApprove(world, tradeInput());
+    expect(r.state).toBe('submitted');
+    expect(r.execution!.unusableRequotes).toBe(1);
+    expect(world.exchange.orders).toHaveLength(1);
+  });
+
+  it('never holds two live quotes on one key: a newer quote supersedes, and the engine re-quotes instead of ordering on a dead one', async () => {
+    const world = new World();
+    const a = await world.engine.request(REQUESTER, tradeInput());
+    const b = await world.engine.request(REQUESTER, tradeInput({ side: 'sell', limit: { slippageBps: 50 } }));
+    if (!a.ok || !b.ok) throw new Error('fixture');
+    // a's quote is superseded by b's (same pair, amount and payment method) although not expired.
+    await requestApprovals(world, a.request.id, a.request.snapshotHash);
+    const r = await world.record(a.request.id);
+    expect(r.state).toBe('submitted');
+    expect(world.eventsOf('trade.requoted', r.id)[0]).toMatchObject({ reason: 'superseded' });
+    expect(world.exchange.calls.filter((c) => c.op === 'createOrder')).toHaveLength(1);
+  });
+
+  it('quoting and ordering on one key are serialised: concurrent executions never kill each other', async () => {
+    const world = new World();
+    const inputs = [tradeInput(), tradeInput(), tradeInput({ side: 'sell' })];
+    const created = [];
+    for (const input of inputs) {
+      const res = await world.engine.request(REQUESTER, input);
+      if (!res.ok) throw new Error('fixture');
+      await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
+      created.push(res.request);
+    }
+    await Promise.all(created.map((c) => world.engine.approve(c.id, 'U_A3', c.snapshotHash)));
+    await world.engine.idle();
+    for (const c of created) expect((await world.record(c.id)).state).toBe('submitted');
+    expect(world.exchange.orders).toHaveLength(3);
+    // No order was refused: each was sent on the newest quote of its key.
+    expect(world.exchange.calls.filter((c) => c.op === 'createOrder')).toHaveLength(3);
+  });
+
+  it('a re-quote that times out leaves the trade approved, and the next tick quotes again and orders', async () => {
+    const world = new World({ config: { checkRetryMs: 1_000 } });
+    const res = await world.engine.request(REQUESTER, tradeInput());
+    if (!res.ok) throw new Error('fixture');
+    world.clock.advance(60_000);
+    world.exchange.fail('createQuote', { when: 'before', error: 'timeout' });
+    await requestApprovals(world, res.request.id, res.request.snapshotHash);
+    expect((await world.record(res.request.id)).state).toBe('approved');
+    await world.advanceAndTick(1_000);
+    expect((await world.record(res.request.id)).state).toBe('submitted');
+    expect(world.exchange.orders).toHaveLength(1);
+  });
+
+  it('a quote the exchange refuses fails the trade with its message', async () => {
+    const world = new World();
+    const res = await world.engine.request(REQUESTER, tradeInput());
+    if (!res.ok) throw new Error('fixture');
+    world.clock.advance(60_000);
+    world.exchange.fail('createQuote', { when: 'before', error: { status: 422, message: 'Risk assessment required' } });
+    await requestApprovals(world, res.request.id, res.request.snapshotHash);
+    expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { stage: 'quote', exchangeMessage: 'Risk assessment required' } });
+  });
+});
+
+async function requestApprovals(world: World, id: string, hash: string): Promise<void> {
+  await world.engine.approve(id, 'U_A2', hash);
+  await world.engine.approve(id, 'U_A3', hash);
+  await world.engine.idle();
+}

@@ -1,0 +1,123 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cryptoDeposit } from '../../../src/bot/exchange/schemas.js';
+import { makeKey } from './support/sign.js';
+import { expectSchema, startTestSandbox, T0, V1, type TestSandbox } from './support/sandbox.js';
+
+let t: TestSandbox;
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+afterAll(() => t.close());
+
+const control = (method: string, path: string, body?: unknown) => t.api(method, `/_sandbox${path}`, { unsigned: true, ...(body === undefined ? {} : { body }) });
+
+describe('control surface', () => {
+  it('refuses any request carrying an exchange key, signed or not', async () => {
+    const signed = await t.api('GET', '/_sandbox/state');
+    expect(signed.status).toBe(403);
+    expect(signed.body.errors[0].message).toMatch(/does not accept exchange API keys/);
+    const reset = await t.api('POST', '/_sandbox/reset', { headers: { 'X-API-KEY': makeKey().compressedHex } });
+    expect(reset.status).toBe(403);
+  });
+
+  it('answers only this machine: a forged Host (DNS rebinding) or another page\'s Origin is refused, and nothing changes', async () => {
+    // A sandbox of its own: this test moves the clock the others start from.
+    const own = await startTestSandbox();
+    const clock = async () => (await own.api('GET', '/_sandbox/clock', { unsigned: true })).body.now as number;
+    const before = await clock();
+    const port = new URL(own.sandbox.url).port;
+    const raw = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/_sandbox/clock/advance', headers: { 'content-type': 'text/plain', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ ms: 60_000 }));
+      });
+    expect(await raw({ host: `evil.example:${port}` })).toBe(403);
+    expect(await raw({ host: `127.0.0.1:${port}`, origin: 'http://evil.example' })).toBe(403);
+    expect(await raw({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${Number(port) + 1}` })).toBe(403);
+    expect(await clock()).toBe(before);
+    // The machine's own tools (no Origin, or a page of this same server) still may.
+    expect(await raw({ host: `localhost:${port}` })).toBe(200);
+    expect(await raw({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).toBe(200);
+    expect(await clock()).toBe(before + 120_000);
+    await own.close();
+  });
+
+  it('is not served under the public API prefix', async () => {
+    expect((await t.api('GET', `${V1}/_sandbox/state`)).status).toBe(404);
+    expect((await t.api('GET', `${V1}/../_sandbox/state`)).status).toBe(404);
+  });
+
+  it('advances the clock, injects deposits, sets balances, prices and faults, and lists what was created', async () => {
+    expect((await control('GET', '/clock')).body.now).toBe(T0);
+    expect((await control('POST', '/clock/advance', { ms: 1500 })).body.now).toBe(T0 + 1500);
+
+    const dep = await control('POST', '/deposits', { currency_id: 103, amount: '42.5', needs_counterparty_info: true });
+    expect(dep.status).toBe(201);
+    const d = expectSchema(cryptoDeposit, dep.body);
+    expect([d.status, d.travel_rule_status, d.amount]).toEqual(['pending', 'required', '42.5']);
+    expect((await t.api('GET', `${V1}/crypto/deposits?page[size]=1`)).body[0].id).toBe(d.id);
+
+    const bal = await control('PUT', '/balances', { currency: 'ETH', regular: '7', orders: '1' });
+    expect(bal.body).toMatchObject({ currency: 'ETH', regular: '7', locked: '2.5' });
+    expect((await control('PUT', '/balances', { currency: 'ETH', regular: '-1' })).status).toBe(422);
+
+    const price = await control('PUT', '/prices', { symbol: 'ETH-USD', price: '2000', volatility_bps: 0 });
+    expect(price.body).toEqual({ symbol: 'ETH-USD', mid: '2000' });
+    expect((await control('PUT', '/prices', { symbol: 'NOPE-USD', price: '1' })).status).toBe(404);
+
+    expect((await control('PUT', '/faults', { faults: [{ kind: 'error', path: '/accounts/balances', times: 1 }] })).body).toHaveLength(1);
+    expect((await t.api('GET', `${V1}/accounts/balances`)).status).toBe(500);
+    expect((await t.api('GET', `${V1}/accounts/balances`)).status).toBe(200);
+    expect((await control('PUT', '/faults', { faults: [{ kind: 'explode' }] })).status).toBe(422);
+    expect((await control('DELETE', '/faults')).status).toBe(204);
+
+    const q = await t.api('POST', `${V1}/order_quotes`, { body: { symbol: 'ETH-USD', side: 'sell', quantity: '1', payment_method: 'user_balance' } });
+    const o = await t.api('POST', `${V1}/orders`, { body: { execution_type: 'rfq', order_quote_id: q.body.quote_id, client_order_id: 'ctl-1' } });
+    expect((await control('GET', '/quotes')).body.map((x: { quote_id: string }) => x.quote_id)).toContain(q.body.quote_id);
+    expect((await control('GET', '/orders')).body.map((x: { client_order_id: string }) => x.client_order_id)).toContain('ctl-1');
+    expect((await control('POST', `/orders/${o.body.id}/cancel`, { reason: 'test' })).body.cancel_reason).toBe('test');
+
+    const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
+    const treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;
+    const w = await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury } });
+    const listed = (await control('GET', '/withdrawals')).body as Array<{ id: string; held: boolean }>;
+    expect(listed.find((x) => x.id === w.body.id)?.held).toBe(true);
+    expect((await control('POST', `/withdrawals/${w.body.id}/end`, { status: 'failed' })).body.status).toBe('failed');
+    expect((await control('POST', `/withdrawals/${w.body.id}/end`, { status: 'failed' })).status).toBe(422);
+
+    const unverified = book.find((a) => a.label === 'Personal wallet (unverified)')!.id;
+    expect((await control('PATCH', `/addresses/${unverified}`, { status: 'verified' })).body.status).toBe('verified');
+    const sub = await t.api('POST', `${V1}/transactions/${d.transaction.uuid}/counterparty_info`, {
+      body: { wallet_identity_attributes: { entity_type: 'individual', entity_name: 'Jo', ownership: 'first_party' } },
+    });
+    expect(sub.status).toBe(201);
+    expect((await control('GET', '/counterparty-submissions')).body[0].transaction_id).toBe(d.transaction.uuid);
+    expect((await control('GET', '/requests')).body.length).toBeGreaterThan(5);
+    expect((await control('GET', '/nothing')).status).toBe(404);
+  });
+
+  it('registers keys for other accounts, seeded like the first', async () => {
+    const k = makeKey();
+    const a = await control('POST', '/keys', { public_key: k.uncompressedHex, scopes: ['read'], account: 'desk-c' });
+    expect(a.status).toBe(201);
+    expect(a.body.api_key).toBe(k.compressedHex);
+    const book = await t.api('GET', `${V1}/address_book/addresses?page[size]=50`, { key: k });
+    expect(book.status).toBe(200);
+    expect(book.body).toHaveLength(6);
+    expect((await control('GET', '/state')).body.accounts).toEqual(['main', 'desk-c']);
+  });
+
+  it('resets to the seeded state', async () => {
+    const before = (await control('GET', '/withdrawals')).body.length;
+    expect(before).toBeGreaterThan(3);
+    expect((await control('POST', '/reset')).status).toBe(200);
+    expect((await control('GET', '/withdrawals')).body).toHaveLength(3);
+    expect((await control('GET', '/orders')).body).toHaveLength(0);
+    expect((await t.api('GET', `${V1}/accounts/balances?currency=ETH`)).body[0].regular).toBe('45');
+  });
+});
