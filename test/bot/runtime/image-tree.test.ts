@@ -88,9 +88,10 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
     run(dir, process.execPath, ['scripts/build-if-stale.mjs']);
     run(dir, 'npm', ['prune', '--omit=dev', '--no-audit', '--no-fund']);
   }, 600_000);
+  // Removing a copied node_modules takes long on a loaded machine.
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('the launcher built the missing build, built the stale one again, not the fresh one; pruned, it never builds', () => {
     expect(builtAt).toBeGreaterThan(firstBuildAt);
