@@ -45,6 +45,7 @@ export async function playStory(transcript: Transcript, o: StoryOptions = {}): P
   const stage = await startStage({ ...(o.quoteLifetimeMs !== undefined ? { quoteLifetimeMs: o.quoteLifetimeMs } : {}) });
   try {
     await stage.settle(400);
+    await earlierDepositsPosted(stage);
     const ctx: RenderContext = { names: namesById(), channels: channelsById(), tzOffsetSeconds: DESK_TIME_ZONE.tzOffsetSeconds, now: () => stage.clock.now() };
     const screens = new Screens(ctx);
     // What was posted while the bot started (earlier deposits in #compliance) is known, not retold.
@@ -65,6 +66,15 @@ export async function playStory(transcript: Transcript, o: StoryOptions = {}): P
   } finally {
     await stage.stop();
   }
+}
+
+/** The bot posts the sandbox's deposits awaiting a declaration when it starts; on a busy machine that can come after a quiet spell. */
+async function earlierDepositsPosted(stage: Stage, maxMs = 10_000): Promise<void> {
+  const awaiting = stage.sandbox.control.deposits().filter((d) => d.travel_rule_status === 'required').length;
+  const posted = () => stage.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === CHANNELS.compliance.id && c.args.thread_ts === undefined).length;
+  const deadline = Date.now() + maxMs;
+  while (posted() < awaiting && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await stage.settle(150);
 }
 
 function intro(t: Transcript, stage: Stage): void {
