@@ -34,10 +34,10 @@ const FIXTURE: Record<string, readonly string[]> = {
     './tick.js', // the cycle engine -> tick -> engine: no-circular
   ],
   'src/bot/engine/tick.ts': ['./engine.js'],
-  'src/bot/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../engine/engine.js'], // allowed, allowed, exchange-arrows-down
+  'src/bot/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../engine/engine.js'], // allowed, allowed, exchange-arrows-down and ports-only-in-ports-folder
   'src/bot/exchange/wire-api.ts': [],
   'src/bot/exchange/signer.ts': [],
-  'src/bot/store/db.ts': ['../engine/engine.js', '../exchange/client.js', '../slack/render.js'], // allowed, allowed, store-arrows-down
+  'src/bot/store/db.ts': ['../ports/exchange.js', '../exchange/client.js', '../slack/render.js', '../engine/engine.js'], // allowed, allowed, store-arrows-down, store-arrows-down and ports-only-in-ports-folder
   'src/bot/config/load.ts': [
     '../exchange/wire-api.js', // allowed: pure
     '../exchange/signer.js', // allowed for config only
@@ -97,11 +97,14 @@ const EXPECTED = [
   ['not-to-unresolvable', 'src/bot/domain/money.ts', './missing.js'],
   ['ops-arrows-down', 'src/bot/ops/metrics.ts', 'src/bot/store/db.ts'],
   ['ports-arrows-down', 'src/bot/ports/exchange.ts', 'src/bot/engine/engine.ts'],
+  ['ports-only-in-ports-folder', 'src/bot/exchange/client.ts', 'src/bot/engine/engine.ts'],
+  ['ports-only-in-ports-folder', 'src/bot/store/db.ts', 'src/bot/engine/engine.ts'],
   ['runtime-arrows-down', 'src/bot/runtime/bot.ts', 'src/stand-ins/sandbox/index.ts'],
   ['sandbox-arrows-down', 'src/stand-ins/sandbox/index.ts', 'src/bot/slack/render.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/exchange/wire-api.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/store/db.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/stand-ins/local-desk/protocol.ts'],
+  ['store-arrows-down', 'src/bot/store/db.ts', 'src/bot/engine/engine.ts'],
   ['store-arrows-down', 'src/bot/store/db.ts', 'src/bot/slack/render.ts'],
 ].map((v) => v.join(' '));
 

@@ -8,12 +8,17 @@ import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/rec
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engine-config.js';
-import type { DeskEvent, EventInput } from './events.js';
+import type { DeskEvent, EventInput } from '../ports/events.js';
 import { createReplicaId } from './ids.js';
-import { KeyedLock } from './keyed-lock.js';
+import { KeyedLock } from '../domain/keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
-import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from './ports.js';
-import { LeadershipState } from './leadership.js';
+import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
+import type { Clock } from '../ports/clock.js';
+import type { ExchangePort } from '../ports/exchange-port.js';
+import type { Ids } from '../ports/ids.js';
+import { type Leadership, LeadershipState } from '../ports/leadership.js';
+import type { Logger } from '../ports/logger.js';
+import type { Notifier } from '../ports/notifier.js';
 import { QuoteBook } from './execution/quote-book.js';
 import { newPollSchedules, type PollSchedules } from './polling/poll-schedules.js';
 import { TokenBucket } from '../domain/token-bucket.js';
@@ -29,7 +34,7 @@ export interface EngineDeps {
   policy: Policy;
   config?: EngineConfigInput;
   logger?: Logger;
-  /** Whether this replica does the background work (ports.ts); default: the only replica, always leader. */
+  /** Whether this replica does the background work (ports/leadership.ts); default: the only replica, always leader. */
   leadership?: Leadership;
   /** This process's identity in execution leases (ids.ts createReplicaId, the default): one per process. */
   replica?: string;

@@ -8,7 +8,8 @@ import { isDecidable } from '../domain/state-machine.js';
 import { isApprover, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
 import { deliveryProblemsOf, type DeliveryProblem } from './notices/outbox-delivery.js';
-import type { Clock, Repository } from './ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { Repository } from '../ports/store.js';
 
 export interface DeskReads {
   get(requestId: string): Promise<DeskRequest | undefined>;

@@ -48,7 +48,7 @@ export interface Engine extends DeskReads {
   decide(requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult>;
   /**
    * Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. Background
-   * work: on a follower (ports.ts Leadership) it does nothing and says so with zero counts.
+   * work: on a follower (ports/leadership.ts) it does nothing and says so with zero counts.
    */
   tick(): Promise<TickSummary>;
   /**

@@ -4,7 +4,7 @@
  * serialised, and the book remembers the newest quote id per key so an older one is known dead
  * without asking the exchange.
  */
-import { KeyedLock } from '../keyed-lock.js';
+import { KeyedLock } from '../../domain/keyed-lock.js';
 
 export class QuoteBook {
   readonly #lock = new KeyedLock();

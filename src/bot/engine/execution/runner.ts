@@ -13,7 +13,7 @@ import { canonicalJson } from '../../domain/canonical.js';
 import { errorText } from '../../domain/error-text.js';
 import { changeFields, isExecuted, mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
-import { WriteOutcomeUnknownError } from '../ports.js';
+import { WriteOutcomeUnknownError } from '../../ports/store.js';
 import { holdTerms, releaseTerms } from './look-alikes.js';
 import type { RemoteView } from '../../ports/exchange-port.js';
 import { audit, emit, SYSTEM, stamp, type EngineContext } from '../context.js';

@@ -6,12 +6,16 @@
  * it shows in `problems()` for approvers. Runs when something is appended (kick) and on the
  * engine's tick; a restart resumes from the outbox as stored.
  *
- * Only the leader delivers (ports.ts Leadership): one deliverer keeps each request's messages in
+ * Only the leader delivers (ports/leadership.ts): one deliverer keeps each request's messages in
  * order and never posts one twice. A follower's own transitions write their events to the shared
  * outbox like any other; the leader delivers them on its next tick (or kick).
  */
 import { errorText } from '../../domain/error-text.js';
-import type { Clock, Leadership, Logger, Notifier, Outbox, OutboxEntry } from '../ports.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Leadership } from '../../ports/leadership.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Notifier } from '../../ports/notifier.js';
+import type { Outbox, OutboxEntry } from '../../ports/store.js';
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 5 * 60_000;
