@@ -53,6 +53,15 @@ module.exports = {
     layer('domain', [], 'domain/ is the pure core (money, snapshots, policy, state machine): it imports nothing else of src/.'),
     layer('ports', ['domain'], 'ports/ is every port the engine is given (exchange, store, leadership, notifier, logger, ids, clock): domain only.'),
     layer('engine', ['domain', 'ports'], 'The engine sees the exchange and the store only through ports/; it knows nothing of Slack or the config.'),
+    {
+      name: 'engine-base-below-stages',
+      comment:
+        "The engine's shared base (the files at engine/ top level, engine.ts apart: it composes the stages) imports none of its " +
+        'stages (approval/, execution/, polling/, compliance/, notices/) nor rounds/ (the tick and the start-up, which compose them).',
+      severity: 'error',
+      from: { path: '^src/bot/engine/[^/]+\\.ts$', pathNot: '^src/bot/engine/engine\\.ts$' },
+      to: { path: '^src/bot/engine/[^/]+/' },
+    },
     layer('exchange', ['domain', 'ports'], 'The exchange client and its adapter (exchange/adapter/) implement ports/, never reaching into the engine.'),
     layer('store', ['domain', 'ports', 'exchange'], 'The store implements the store ports over lowdb or PostgreSQL; nothing of the engine or above it.'),
     {

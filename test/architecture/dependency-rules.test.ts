@@ -32,7 +32,11 @@ const FIXTURE: Record<string, readonly string[]> = {
     '../exchange/client.js', // engine-arrows-down
     '../../stand-ins/sandbox/index.js', // engine-arrows-down and bot-never-imports-a-stand-in
     './tick.js', // the cycle engine -> tick -> engine: no-circular
+    './approval/approve.js', // allowed: engine.ts composes the stages
   ],
+  'src/bot/engine/context.ts': ['./config.js', './approval/approve.js'], // allowed, engine-base-below-stages
+  'src/bot/engine/config.ts': [],
+  'src/bot/engine/approval/approve.ts': ['../config.js'], // allowed: a stage builds on the base
   'src/bot/engine/tick.ts': ['./engine.js'],
   'src/bot/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../engine/engine.js'], // allowed, allowed, exchange-arrows-down and ports-only-in-ports-folder
   'src/bot/exchange/wire-api.ts': [],
@@ -87,6 +91,7 @@ const EXPECTED = [
   ['domain-no-io', 'src/bot/domain/money.ts', 'node_modules/lowdb/lib/index.js'],
   ['engine-arrows-down', 'src/bot/engine/engine.ts', 'src/bot/exchange/client.ts'],
   ['engine-arrows-down', 'src/bot/engine/engine.ts', 'src/stand-ins/sandbox/index.ts'],
+  ['engine-base-below-stages', 'src/bot/engine/context.ts', 'src/bot/engine/approval/approve.ts'],
   ['exchange-arrows-down', 'src/bot/exchange/client.ts', 'src/bot/engine/engine.ts'],
   ['fake-slack-stands-alone', 'src/stand-ins/fake-slack/fake.ts', 'src/bot/domain/money.ts'],
   ['local-desk-page-no-node', 'src/stand-ins/local-desk/page/main.ts', 'fs'],
@@ -149,6 +154,7 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
     const engine = result.modules.find((m) => m.source === 'src/bot/engine/engine.ts');
     expect(engine?.dependencies.map((d) => d.resolved).sort()).toEqual([
       'src/bot/domain/policy.ts',
+      'src/bot/engine/approval/approve.ts',
       'src/bot/engine/tick.ts',
       'src/bot/exchange/client.ts',
       'src/bot/ports/exchange.ts',

@@ -5,6 +5,7 @@
  * without asking the exchange.
  */
 import { KeyedLock } from '../../domain/keyed-lock.js';
+import { perEngine } from '../context.js';
 
 export class QuoteBook {
   readonly #lock = new KeyedLock();
@@ -31,3 +32,6 @@ export class QuoteBook {
     return newest !== undefined && newest !== quoteId;
   }
 }
+
+/** The engine's one quote book. */
+export const quoteBookOf = perEngine(() => new QuoteBook());
