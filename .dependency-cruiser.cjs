@@ -51,10 +51,28 @@ module.exports = {
       to: { path: '^src/stand-ins/' },
     },
     layer('domain', [], 'domain/ is the pure core (money, snapshots, policy, state machine): it imports nothing else of src/.'),
-    layer('ports', ['domain'], 'ports/ is every port the engine is given (exchange, store, clock, Slack notices): domain only.'),
+    layer('ports', ['domain'], 'ports/ is every port the engine is given (exchange, store, leadership, notifier, logger, ids, clock): domain only.'),
     layer('engine', ['domain', 'ports'], 'The engine sees the exchange and the store only through ports/; it knows nothing of Slack or the config.'),
+    {
+      name: 'engine-base-below-stages',
+      comment:
+        "The engine's shared base (the files at engine/ top level, engine.ts apart: it composes the stages) imports none of its " +
+        'stages (approval/, execution/, polling/, compliance/, notices/) nor rounds/ (the tick and the start-up, which compose them).',
+      severity: 'error',
+      from: { path: '^src/bot/engine/[^/]+\\.ts$', pathNot: '^src/bot/engine/engine\\.ts$' },
+      to: { path: '^src/bot/engine/[^/]+/' },
+    },
     layer('exchange', ['domain', 'ports'], 'The exchange client and its adapter (exchange/adapter/) implement ports/, never reaching into the engine.'),
-    layer('store', ['engine', 'domain', 'ports', 'exchange'], 'The store implements the store ports over lowdb or PostgreSQL; nothing above it (slack, config, runtime).'),
+    layer('store', ['domain', 'ports', 'exchange'], 'The store implements the store ports over lowdb or PostgreSQL; nothing of the engine or above it.'),
+    {
+      name: 'ports-only-in-ports-folder',
+      comment:
+        'Every port the engine is given is defined in ports/: the adapters (store/, exchange/) implement ports, so a port they ' +
+        'had to import from engine/ would be one outside ports/.',
+      severity: 'error',
+      from: { path: bot('store', 'exchange') },
+      to: { path: bot('engine') },
+    },
     layer('config', ['domain', 'exchange'], 'config/ reads the environment and checks it with domain and pure exchange facts; it knows no listener, engine or store.'),
     layer('slack', ['engine', 'domain', 'ports', 'config'], 'slack/ drives the engine, reads the exchange only through ports/ and renders domain facts; never the store or the exchange.'),
     layer('ops', ['engine', 'domain', 'ports'], 'ops/ (health, readiness, metrics, doctor checks) watches the desk through the ports and numbers the runtime hands it.'),

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { openAuditLog } from '../src/bot/store/audit-log.js';
 import { openRepository, repositoryFiles, type DurableRepository } from '../src/bot/store/repository.js';
-import type { Repository } from '../src/bot/engine/ports.js';
+import type { Repository } from '../src/bot/ports/store.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 

@@ -32,12 +32,16 @@ const FIXTURE: Record<string, readonly string[]> = {
     '../exchange/client.js', // engine-arrows-down
     '../../stand-ins/sandbox/index.js', // engine-arrows-down and bot-never-imports-a-stand-in
     './tick.js', // the cycle engine -> tick -> engine: no-circular
+    './approval/approve.js', // allowed: engine.ts composes the stages
   ],
+  'src/bot/engine/context.ts': ['./config.js', './approval/approve.js'], // allowed, engine-base-below-stages
+  'src/bot/engine/config.ts': [],
+  'src/bot/engine/approval/approve.ts': ['../config.js'], // allowed: a stage builds on the base
   'src/bot/engine/tick.ts': ['./engine.js'],
-  'src/bot/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../engine/engine.js'], // allowed, allowed, exchange-arrows-down
+  'src/bot/exchange/client.ts': ['./wire-api.js', '../ports/exchange.js', '../engine/engine.js'], // allowed, allowed, exchange-arrows-down and ports-only-in-ports-folder
   'src/bot/exchange/wire-api.ts': [],
   'src/bot/exchange/signer.ts': [],
-  'src/bot/store/db.ts': ['../engine/engine.js', '../exchange/client.js', '../slack/render.js'], // allowed, allowed, store-arrows-down
+  'src/bot/store/db.ts': ['../ports/exchange.js', '../exchange/client.js', '../slack/render.js', '../engine/engine.js'], // allowed, allowed, store-arrows-down, store-arrows-down and ports-only-in-ports-folder
   'src/bot/config/load.ts': [
     '../exchange/wire-api.js', // allowed: pure
     '../exchange/signer.js', // allowed for config only
@@ -87,6 +91,7 @@ const EXPECTED = [
   ['domain-no-io', 'src/bot/domain/money.ts', 'node_modules/lowdb/lib/index.js'],
   ['engine-arrows-down', 'src/bot/engine/engine.ts', 'src/bot/exchange/client.ts'],
   ['engine-arrows-down', 'src/bot/engine/engine.ts', 'src/stand-ins/sandbox/index.ts'],
+  ['engine-base-below-stages', 'src/bot/engine/context.ts', 'src/bot/engine/approval/approve.ts'],
   ['exchange-arrows-down', 'src/bot/exchange/client.ts', 'src/bot/engine/engine.ts'],
   ['fake-slack-stands-alone', 'src/stand-ins/fake-slack/fake.ts', 'src/bot/domain/money.ts'],
   ['local-desk-page-no-node', 'src/stand-ins/local-desk/page/main.ts', 'fs'],
@@ -97,11 +102,14 @@ const EXPECTED = [
   ['not-to-unresolvable', 'src/bot/domain/money.ts', './missing.js'],
   ['ops-arrows-down', 'src/bot/ops/metrics.ts', 'src/bot/store/db.ts'],
   ['ports-arrows-down', 'src/bot/ports/exchange.ts', 'src/bot/engine/engine.ts'],
+  ['ports-only-in-ports-folder', 'src/bot/exchange/client.ts', 'src/bot/engine/engine.ts'],
+  ['ports-only-in-ports-folder', 'src/bot/store/db.ts', 'src/bot/engine/engine.ts'],
   ['runtime-arrows-down', 'src/bot/runtime/bot.ts', 'src/stand-ins/sandbox/index.ts'],
   ['sandbox-arrows-down', 'src/stand-ins/sandbox/index.ts', 'src/bot/slack/render.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/exchange/wire-api.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/store/db.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/stand-ins/local-desk/protocol.ts'],
+  ['store-arrows-down', 'src/bot/store/db.ts', 'src/bot/engine/engine.ts'],
   ['store-arrows-down', 'src/bot/store/db.ts', 'src/bot/slack/render.ts'],
 ].map((v) => v.join(' '));
 
@@ -146,6 +154,7 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
     const engine = result.modules.find((m) => m.source === 'src/bot/engine/engine.ts');
     expect(engine?.dependencies.map((d) => d.resolved).sort()).toEqual([
       'src/bot/domain/policy.ts',
+      'src/bot/engine/approval/approve.ts',
       'src/bot/engine/tick.ts',
       'src/bot/exchange/client.ts',
       'src/bot/ports/exchange.ts',

@@ -4,7 +4,7 @@
  * and the refusal for missing recipient details that tells the requester what to do.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RECIPIENT_DETAILS_ADVICE } from '../../src/bot/engine/compliance/recipient-advice.js';
+import { RECIPIENT_DETAILS_ADVICE } from '../../src/bot/engine/execution/recipient-advice.js';
 import { ACTION, BLOCK, CALLBACK, dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { findApprovalMessage } from '../../src/bot/slack/approvals/approval-notifier.js';
 import { stateOf, type StateValues } from '../bot/slack/support/signed-requests.js';

@@ -2,7 +2,7 @@
  * A clock for tests and benchmarks: time moves only when told to, and sleepers wake when it
  * passes their time.
  */
-import type { Clock } from '../../src/bot/engine/ports.js';
+import type { Clock } from '../../src/bot/ports/clock.js';
 
 export class FakeClock implements Clock {
   #now: number;

@@ -1,5 +1,5 @@
 /** Predictable ids for tests: uuids 00000000-0000-4000-8000-000000000001 ..., request ids R00001 ... */
-import type { Ids } from '../../src/bot/engine/ports.js';
+import type { Ids } from '../../src/bot/ports/ids.js';
 
 export class SequentialIds implements Ids {
   #uuid = 0;

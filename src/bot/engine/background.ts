@@ -1,5 +1,5 @@
 /** Work the engine started without awaiting (executions after a last approval), so `idle()` can wait for it. */
-import type { Logger } from './ports.js';
+import type { Logger } from '../ports/logger.js';
 import { errorText } from '../domain/error-text.js';
 
 export class Background {

@@ -1,21 +1,23 @@
 /**
  * What every use case works with: the ports, the settings, and the few in-process helpers
- * (locks, quote book, schedules, notice queue). Also the three habits every use case shares:
- * persist a transition, audit it, then notify.
+ * (locks, notice queue). Also the three habits every use case shares: persist a transition,
+ * audit it, then notify. The base imports no stage: a stage keeps its own state (perEngine).
  */
 import type { Policy } from '../domain/policy.js';
 import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/record.js';
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engine-config.js';
-import type { DeskEvent, EventInput } from './events.js';
+import type { DeskEvent, EventInput } from '../ports/events.js';
 import { createReplicaId } from './ids.js';
-import { KeyedLock } from './keyed-lock.js';
-import { NoticeQueue } from './notice-queue.js';
-import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from './ports.js';
-import { LeadershipState } from './leadership.js';
-import { QuoteBook } from './execution/quote-book.js';
-import { newPollSchedules, type PollSchedules } from './polling/poll-schedules.js';
+import { KeyedLock } from '../domain/keyed-lock.js';
+import type { AuditLog, KeyValueStore, Outbox, Repository } from '../ports/store.js';
+import type { Clock } from '../ports/clock.js';
+import type { ExchangePort } from '../ports/exchange-port.js';
+import type { Ids } from '../ports/ids.js';
+import { type Leadership, LeadershipState } from '../ports/leadership.js';
+import type { Logger } from '../ports/logger.js';
+import type { Notifier } from '../ports/notifier.js';
 import { TokenBucket } from '../domain/token-bucket.js';
 
 export interface EngineDeps {
@@ -29,7 +31,7 @@ export interface EngineDeps {
   policy: Policy;
   config?: EngineConfigInput;
   logger?: Logger;
-  /** Whether this replica does the background work (ports.ts); default: the only replica, always leader. */
+  /** Whether this replica does the background work (ports/leadership.ts); default: the only replica, always leader. */
   leadership?: Leadership;
   /** This process's identity in execution leases (ids.ts createReplicaId, the default): one per process. */
   replica?: string;
@@ -46,13 +48,10 @@ export interface EngineContext {
   readonly logger: Logger;
   readonly auditLog: AuditLog;
   readonly requestLocks: KeyedLock;
-  readonly quotes: QuoteBook;
   /** Sends and reconciles of look-alike withdrawals, one at a time (look-alikes.ts). */
   readonly termsLocks: KeyedLock;
-  /** Polling's in-memory schedule (how soon a status is read; never what is true). */
-  readonly schedules: PollSchedules;
   readonly pollBudget: TokenBucket;
-  readonly notices: NoticeQueue;
+  readonly notices: Notices;
   /** Only for what is derived, not owed (notices/refresh-messages.ts); events go through `notices`. */
   readonly notifier: Notifier;
   /** When every open request's message was last checked (notices/refresh-messages.ts). */
@@ -64,6 +63,23 @@ export interface EngineContext {
   readonly replica: string;
 }
 
+/** Events on their way to the outbox (notices/notice-queue.ts NoticeQueue, made by engine.ts). */
+export interface Notices {
+  push(event: DeskEvent): void;
+  kick(): void;
+  drained(): Promise<void>;
+  readonly delivery: { resume(): Promise<void> };
+}
+
+/** What the notices stage is built from: the base hands it these, engine.ts makes it. */
+export interface NoticesDeps {
+  outbox: Outbox;
+  notifier: Notifier;
+  clock: Clock;
+  logger: Logger;
+  leadership: Leadership;
+}
+
 export const SYSTEM = 'system';
 export const EXCHANGE = 'exchange';
 
@@ -73,7 +89,7 @@ const consoleLogger: Logger = {
   error: (message, data) => console.error(message, data ?? ''),
 };
 
-export function createContext(deps: EngineDeps): EngineContext {
+export function createContext(deps: EngineDeps, newNotices: (o: NoticesDeps) => Notices): EngineContext {
   const config = resolveConfig(deps.config ?? {}, deps.exchange.limits);
   const logger = deps.logger ?? consoleLogger;
   const leadership = deps.leadership ?? new LeadershipState('leader');
@@ -88,16 +104,27 @@ export function createContext(deps: EngineDeps): EngineContext {
     logger,
     auditLog: deps.audit,
     requestLocks: new KeyedLock(),
-    quotes: new QuoteBook(),
     termsLocks: new KeyedLock(),
-    schedules: newPollSchedules(),
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
-    notices: new NoticeQueue(deps.requests.outbox, deps.notifier, deps.clock, logger, leadership),
+    notices: newNotices({ outbox: deps.requests.outbox, notifier: deps.notifier, clock: deps.clock, logger, leadership }),
     notifier: deps.notifier,
     lastRefreshAt: deps.clock.now(),
     background: new Background(logger),
     leadership,
     replica: deps.replica ?? createReplicaId(),
+  };
+}
+
+/**
+ * In-memory state a stage keeps for one engine (execution's quote book, polling's schedules),
+ * made on its first use: the stage owns it, the base needs no import of it.
+ */
+export function perEngine<T>(create: () => T): (ctx: EngineContext) => T {
+  const states = new WeakMap<EngineContext, T>();
+  return (ctx) => {
+    let state = states.get(ctx);
+    if (state === undefined) states.set(ctx, (state = create()));
+    return state;
   };
 }
 

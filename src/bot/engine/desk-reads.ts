@@ -7,8 +7,8 @@
 import { isDecidable } from '../domain/state-machine.js';
 import { isApprover, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
-import { deliveryProblemsOf, type DeliveryProblem } from './notices/outbox-delivery.js';
-import type { Clock, Repository } from './ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { OutboxEntry, Repository } from '../ports/store.js';
 
 export interface DeskReads {
   get(requestId: string): Promise<DeskRequest | undefined>;
@@ -37,4 +37,21 @@ export function createDeskReads(deps: { requests: Repository<DeskRequest>; polic
       ),
     deliveryProblems: async () => deliveryProblemsOf(await requests.outbox.pending(), clock.now()),
   };
+}
+
+/** What approvers are shown about messages Slack keeps refusing. */
+export interface DeliveryProblem {
+  requestId: string;
+  event: string;
+  error: string;
+  since: number;
+  attempts: number;
+  permanent: boolean;
+}
+
+/** Entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
+export function deliveryProblemsOf(pending: readonly OutboxEntry[], now: number): DeliveryProblem[] {
+  return pending
+    .filter((e) => e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
+    .map((e) => ({ requestId: e.requestId, event: e.event.type, error: e.lastError ?? 'unknown', since: e.failingSince!, attempts: e.attempts, permanent: e.permanent }));
 }

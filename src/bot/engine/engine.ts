@@ -10,7 +10,7 @@
  * await engine.approve(r.request.id, 'U2', r.request.snapshotHash);
  * setInterval(() => void engine.tick(), 1000);
  */
-import { createDeskReads, type DeskReads } from './desk-reads.js';
+import { createDeskReads, type DeliveryProblem, type DeskReads } from './desk-reads.js';
 import { runEvery } from './run-loop.js';
 import { whileLeader } from './leadership.js';
 import { errorText } from '../domain/error-text.js';
@@ -20,13 +20,13 @@ import { cancel } from './approval/cancel.js';
 import { createContext, type EngineDeps } from './context.js';
 import type { QuoteTerms } from '../ports/exchange-port.js';
 import { takeQuote } from './execution/take-quote.js';
-import { recover, type RecoverySummary } from './recover.js';
+import { recover, type RecoverySummary } from './rounds/recover.js';
 import { reject, type DecisionResult } from './approval/reject.js';
 import { createRequest, type RequestInput, type RequestResult } from './approval/make-request.js';
-import { tick, type TickSummary } from './tick.js';
+import { tick, type TickSummary } from './rounds/tick.js';
 import type { PersonDecision, PersonDecisionResult } from './execution/person-decision.js';
 import { decideByPerson } from './execution/person.js';
-import type { DeliveryProblem } from './notices/outbox-delivery.js';
+import { NoticeQueue } from './notices/notice-queue.js';
 
 export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
@@ -48,7 +48,7 @@ export interface Engine extends DeskReads {
   decide(requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult>;
   /**
    * Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. Background
-   * work: on a follower (ports.ts Leadership) it does nothing and says so with zero counts.
+   * work: on a follower (ports/leadership.ts) it does nothing and says so with zero counts.
    */
   tick(): Promise<TickSummary>;
   /**
@@ -69,7 +69,7 @@ export interface Engine extends DeskReads {
 }
 
 export function createEngine(deps: EngineDeps): Engine {
-  const ctx = createContext(deps);
+  const ctx = createContext(deps, (o) => new NoticeQueue(o.outbox, o.notifier, o.clock, o.logger, o.leadership));
   let ticking: Promise<TickSummary> | undefined;
   // Whether recovery ran since this replica last became leader: a new leader must settle what the
   // old one left in flight before it executes or polls anything.

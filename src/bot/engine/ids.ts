@@ -1,7 +1,7 @@
 /** Production ids: random UUIDs for idempotency keys, short unambiguous request ids people can type. */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Ids } from './ports.js';
+import type { Ids } from '../ports/ids.js';
 
 // No 0/O, 1/I/L: a request id is read aloud and typed into `/desk status`.
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';

@@ -1,41 +1,5 @@
-/**
- * Leadership as the engine and the runtime use it (the port is in ports.ts): a role set from
- * outside, and the loops that run only while this process is leader.
- */
-import type { Leadership, Role } from './ports.js';
-
-/**
- * A role held in memory and set by whoever decides it: the file store's (always leader, see
- * store/leadership.ts), tests (flipped by hand), a database implementation (from its lock).
- */
-export class LeadershipState implements Leadership {
-  #role: Role;
-  readonly #listeners = new Set<(role: Role) => void>();
-
-  constructor(role: Role) {
-    this.#role = role;
-  }
-
-  isLeader(): boolean {
-    return this.#role === 'leader';
-  }
-
-  role(): Role {
-    return this.#role;
-  }
-
-  onChange(listener: (role: Role) => void): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
-  }
-
-  /** Changes the role and tells the listeners; setting the role it already has does nothing. */
-  set(role: Role): void {
-    if (role === this.#role) return;
-    this.#role = role;
-    for (const listener of [...this.#listeners]) listener(role);
-  }
-}
+/** The loops that run only while this process is leader (the port and LeadershipState: ports/leadership.ts). */
+import type { Leadership } from '../ports/leadership.js';
 
 /**
  * Runs `term` each time this process becomes leader (at once if it is), with a signal that aborts

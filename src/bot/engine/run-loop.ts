@@ -4,7 +4,8 @@
  * the next round is the retry. The engine's ticks and the deposit watch both run on it.
  */
 import { errorText } from '../domain/error-text.js';
-import type { Clock, Logger } from './ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { Logger } from '../ports/logger.js';
 
 export async function runEvery(o: { signal: AbortSignal; clock: Clock; intervalMs: number; what: string; logger: Logger }, round: () => Promise<unknown>): Promise<void> {
   while (!o.signal.aborted) {

@@ -6,7 +6,7 @@
  * from outside can grow the number of series.
  */
 import { Counter, type Registry } from 'prom-client';
-import type { AuditEntryInput, AuditLog } from '../engine/ports.js';
+import type { AuditEntryInput, AuditLog } from '../ports/store.js';
 import { REFUSAL_MESSAGES } from '../domain/refusals.js';
 
 /** What an answer to a send (audit `exchange.answer`, data.outcome) can say (app/executing/decide.ts). */

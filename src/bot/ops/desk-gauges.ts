@@ -4,7 +4,8 @@
  * outcomes and how long the oldest has waited, and the Slack outbox's backlog.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { Clock, Repository } from '../engine/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { Repository } from '../ports/store.js';
 import type { DeskRequest } from '../domain/record.js';
 import { FINAL_STATES, REQUEST_STATES } from '../domain/state-machine.js';
 

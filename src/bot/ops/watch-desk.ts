@@ -3,7 +3,7 @@
  * log that counts what it records, the gauges read from the store at each scrape, the Slack ack
  * latency the Slack app reports, readiness, and the endpoints that serve all of it.
  */
-import type { AuditLog, KeyValueStore, Repository } from '../engine/ports.js';
+import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
 import type { DeskRequest } from '../domain/record.js';
 import { countingAuditLog } from './audit-counts.js';
 import type { DeskOps } from './desk-ops.js';

@@ -14,13 +14,17 @@
  */
 import { createDeclarations, type Declarations } from '../engine/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../engine/compliance/deposit-watch.js';
-import type { ComplianceNotifier } from '../engine/compliance/compliance-events.js';
+import type { ComplianceNotifier } from '../ports/compliance-events.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
 import { createDeskReads } from '../engine/desk-reads.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { createRandomIds, createReplicaId } from '../engine/ids.js';
-import type { AuditLog, Clock, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from '../engine/ports.js';
-import { LeadershipState } from '../engine/leadership.js';
+import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
+import type { Clock } from '../ports/clock.js';
+import type { Ids } from '../ports/ids.js';
+import { type Leadership, LeadershipState } from '../ports/leadership.js';
+import type { Logger } from '../ports/logger.js';
+import type { Notifier } from '../ports/notifier.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';

@@ -4,7 +4,7 @@
  * sure an exchange or Slack library quoting one by accident cannot leak it either).
  */
 import type { LogLevel, Logger as BoltLogger } from '@slack/bolt';
-import type { Logger } from '../engine/ports.js';
+import type { Logger } from '../ports/logger.js';
 import type { LogLevelName } from '../config/config.js';
 import { makeTextRedactor, MIN_SECRET_LENGTH } from '../store/redact.js';
 

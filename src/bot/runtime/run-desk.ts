@@ -14,7 +14,8 @@
  */
 import type { Engine } from '../engine/engine.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
-import type { Clock, Leadership, Role } from '../engine/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { Leadership, Role } from '../ports/leadership.js';
 import { whileLeader } from '../engine/leadership.js';
 import type { Config } from '../config/config.js';
 import { databaseUrlSecrets } from '../config/database-url.js';

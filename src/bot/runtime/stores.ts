@@ -7,7 +7,9 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditLog, Clock, Leadership, Repository } from '../engine/ports.js';
+import type { AuditLog, Repository } from '../ports/store.js';
+import type { Clock } from '../ports/clock.js';
+import type { Leadership } from '../ports/leadership.js';
 import type { Config } from '../config/config.js';
 import { fileStoreLeadership } from '../store/leadership.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';

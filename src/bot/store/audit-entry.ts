@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { AuditEntryInput } from '../engine/ports.js';
+import type { AuditEntryInput } from '../ports/store.js';
 import { StoreCorruptError } from './errors.js';
 
 /** `prev` of the first line. */

@@ -5,7 +5,8 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AuditEntryInput, AuditLog, Clock } from '../engine/ports.js';
+import type { AuditEntryInput, AuditLog } from '../ports/store.js';
+import type { Clock } from '../ports/clock.js';
 import { auditBody, chainEntry, GENESIS_HASH, headOf, type ChainHead } from './audit-entry.js';
 import { appendDurablyAsync, DIR_MODE, FILE_MODE, fsyncDirectory } from './durable-io.js';
 import { GroupCommit } from './group-commit.js';

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { DIR_MODE } from './durable-io.js';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import type { KeyValueStore } from '../engine/ports.js';
+import type { KeyValueStore } from '../ports/store.js';
 import { DurableJsonFile } from './durable-adapter.js';
 import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.js';
 import { acquireLock } from './lock.js';

@@ -3,8 +3,7 @@
  * opened them (lock.ts refuses a second), so no other replica can share this store, and the process
  * holding it is the only one there is.
  */
-import { LeadershipState } from '../engine/leadership.js';
-import type { Leadership } from '../engine/ports.js';
+import { LeadershipState, type Leadership } from '../ports/leadership.js';
 
 export function fileStoreLeadership(): Leadership {
   return new LeadershipState('leader');

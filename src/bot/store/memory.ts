@@ -3,7 +3,9 @@
  * same refusals as the file versions, and values copied through JSON as the files would, so a
  * test cannot pass by keeping a reference the real store would not keep.
  */
-import type { AuditEntryInput, AuditLog, Clock, DeskEvent, KeyValueStore, Mutation, OutboxEntry, Repository } from '../engine/ports.js';
+import type { AuditEntryInput, AuditLog, KeyValueStore, Mutation, OutboxEntry, Repository } from '../ports/store.js';
+import type { Clock } from '../ports/clock.js';
+import type { DeskEvent } from '../ports/events.js';
 import { newOutboxEntries } from './outbox-entries.js';
 import { toPlainJson } from './audit-entry.js';
 import { SerialQueue } from './queue.js';

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../../bot/engine/ports.js';
+import type { Clock } from '../../bot/ports/clock.js';
 import { loadConfig } from '../../bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fake-slack/fake-slack-api.js';
 import { SlackRequester } from '../fake-slack/slack-requests.js';

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { Clock } from '../../bot/engine/ports.js';
+import type { Clock } from '../../bot/ports/clock.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fake-slack/fake-slack-api.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { dataDirOf } from '../../bot/store/data-layout.js';

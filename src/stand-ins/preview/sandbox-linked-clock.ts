@@ -5,7 +5,7 @@
  * runDesk, so the clock is linked once it runs; until then both read the wall clock (the sandbox
  * starts with no offset).
  */
-import type { Clock } from '../../bot/engine/ports.js';
+import type { Clock } from '../../bot/ports/clock.js';
 import type { Sandbox } from '../sandbox/index.js';
 
 export interface LinkedClock {

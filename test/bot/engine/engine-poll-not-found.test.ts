@@ -6,7 +6,7 @@
  * through the outbox.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../src/bot/engine/events.js';
+import type { DeskEvent } from '../../../src/bot/ports/events.js';
 import { threadPost } from '../../../src/bot/slack/approvals/thread-status.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput } from './support/requests.js';

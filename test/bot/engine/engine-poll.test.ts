@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../src/bot/engine/events.js';
+import type { DeskEvent } from '../../../src/bot/ports/events.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, tradeInput } from './support/requests.js';
 import { ADDR_OK } from './support/fake-exchange.js';

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { DeskEvent } from '../../../src/bot/engine/events.js';
+import type { DeskEvent } from '../../../src/bot/ports/events.js';
 import { deskRequestSchema } from '../../../src/bot/domain/record-schema.js';
 import { approvalsNeeded, countingApprovals } from '../../../src/bot/domain/policy.js';
 import type { DeskRequest } from '../../../src/bot/domain/record.js';

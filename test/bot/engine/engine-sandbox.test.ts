@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
-import type { DeskEvent } from '../../../src/bot/engine/events.js';
+import type { DeskEvent } from '../../../src/bot/ports/events.js';
 import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/bot/exchange/schemas.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECIPIENT_DETAILS_ADVICE } from '../../../src/bot/engine/compliance/recipient-advice.js';
+import { RECIPIENT_DETAILS_ADVICE } from '../../../src/bot/engine/execution/recipient-advice.js';
 import { ADDR_COOLDOWN, ADDR_OK } from './support/fake-exchange.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, removalInput } from './support/requests.js';

@@ -8,7 +8,9 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/bot/engine/engine-config.js';
-import type { AuditEntryInput, AuditLog, Clock, ExchangePort } from '../../../src/bot/engine/ports.js';
+import type { AuditEntryInput, AuditLog } from '../../../src/bot/ports/store.js';
+import type { Clock } from '../../../src/bot/ports/clock.js';
+import type { ExchangePort } from '../../../src/bot/ports/exchange-port.js';
 import type { DeskRequest } from '../../../src/bot/domain/record.js';
 import { createLogger } from '../../../src/bot/runtime/logger.js';
 import { openStores, type Stores } from '../../../src/bot/runtime/stores.js';

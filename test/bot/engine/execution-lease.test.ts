@@ -8,7 +8,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/bot/engine/engine-config.js';
-import { WriteOutcomeUnknownError, type ExchangePort, type Repository } from '../../../src/bot/engine/ports.js';
+import { WriteOutcomeUnknownError, type Repository } from '../../../src/bot/ports/store.js';
+import type { ExchangePort } from '../../../src/bot/ports/exchange-port.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog } from '../../../src/bot/store/memory.js';
 import { T0 } from '../../stand-ins/sandbox/support/sandbox.js';

@@ -5,8 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
-import type { DeskEvent } from '../../../src/bot/engine/events.js';
-import { LeadershipState, whileLeader } from '../../../src/bot/engine/leadership.js';
+import type { DeskEvent } from '../../../src/bot/ports/events.js';
+import { LeadershipState } from '../../../src/bot/ports/leadership.js';
+import { whileLeader } from '../../../src/bot/engine/leadership.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';

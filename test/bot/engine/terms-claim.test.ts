@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/bot/engine/engine-config.js';
-import type { Repository } from '../../../src/bot/engine/ports.js';
+import type { Repository } from '../../../src/bot/ports/store.js';
 import { termsClaimKey } from '../../../src/bot/engine/execution/look-alikes.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository, type MemoryKeyValueStore } from '../../../src/bot/store/memory.js';

@@ -24,8 +24,7 @@ import { SlackRequester } from '../slack/support/signed-requests.js';
 import { until } from '../../support/until.js';
 import { SUBMISSION_KEY_PREFIX } from '../../../src/bot/slack/kit/submission-markers.js';
 import { SUBMISSION_RETENTION_MS } from '../../../src/bot/slack/shell/retention.js';
-import { LeadershipState } from '../../../src/bot/engine/leadership.js';
-import type { Leadership } from '../../../src/bot/engine/ports.js';
+import { LeadershipState, type Leadership } from '../../../src/bot/ports/leadership.js';
 
 const TRADER = 'U0REQ0001';
 const GRACE_MS = 300;

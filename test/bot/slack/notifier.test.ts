@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webApi } from '@slack/bolt';
-import type { DeskEvent } from '../../../src/bot/engine/events.js';
-import type { Logger } from '../../../src/bot/engine/ports.js';
+import type { DeskEvent } from '../../../src/bot/ports/events.js';
+import type { Logger } from '../../../src/bot/ports/logger.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { newExecution, newRequest, type DeskRequest } from '../../../src/bot/domain/record.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { KeyValueStore } from '../../../src/bot/engine/ports.js';
+import type { KeyValueStore } from '../../../src/bot/ports/store.js';
 import { StoreCorruptError } from '../../../src/bot/store/errors.js';
 import { openKeyValueStore } from '../../../src/bot/store/kv.js';
 import { memoryKv } from '../../../src/bot/store/memory.js';

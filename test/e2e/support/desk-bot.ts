@@ -15,8 +15,10 @@ import { createExchangeListings } from '../../../src/bot/exchange/adapter/listin
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditLog, Clock, Leadership, Logger, Repository } from '../../../src/bot/engine/ports.js';
-import { LeadershipState } from '../../../src/bot/engine/leadership.js';
+import type { AuditLog, Repository } from '../../../src/bot/ports/store.js';
+import type { Clock } from '../../../src/bot/ports/clock.js';
+import { type Leadership, LeadershipState } from '../../../src/bot/ports/leadership.js';
+import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/bot/domain/record-schema.js';

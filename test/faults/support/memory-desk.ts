@@ -5,7 +5,8 @@
 import type { EngineConfigInput } from '../../../src/bot/engine/engine-config.js';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
 import { createRandomIds } from '../../../src/bot/engine/ids.js';
-import type { Clock, Logger } from '../../../src/bot/engine/ports.js';
+import type { Clock } from '../../../src/bot/ports/clock.js';
+import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';

@@ -10,7 +10,7 @@ import { mustAdvance, newExecution, type DeskRequest } from '../../domain/record
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
-import type { Mutation } from '../ports.js';
+import type { Mutation } from '../../ports/store.js';
 
 export type ApproveResult =
   | {

@@ -9,11 +9,13 @@
  * (timeout, dropped connection, 5xx) sending again is safe and tells whether the first arrived.
  */
 import { isExchangeError, type ExchangeError } from '../../ports/exchange-error.js';
-import type { CounterpartyDeclaration } from '../../ports/exchange-port.js';
+import type { CounterpartyDeclaration, ExchangePort } from '../../ports/exchange-port.js';
 import { isCompliance, type Policy } from '../../domain/policy.js';
-import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger } from '../ports.js';
+import type { AuditLog, KeyValueStore } from '../../ports/store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
 import { checkDeclaration, type DeclarationErrors, type DeclarationForm } from './declaration.js';
-import type { ComplianceNotifier, DeclarationDone } from './compliance-events.js';
+import type { ComplianceNotifier, DeclarationDone } from '../../ports/compliance-events.js';
 import { errorText } from '../../domain/error-text.js';
 
 export const DECLARATION_KEY_PREFIX = 'compliance:declaration:';

@@ -7,10 +7,12 @@
  *
  * Call `poll()` on an interval (main.ts); overlapping calls share one run.
  */
-import type { Deposit } from '../../ports/exchange-port.js';
-import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger } from '../ports.js';
+import type { Deposit, ExchangePort } from '../../ports/exchange-port.js';
+import type { AuditLog, KeyValueStore } from '../../ports/store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
 import { depositChanges, isStillMoving } from './deposit-status.js';
-import type { ComplianceNotifier } from './compliance-events.js';
+import type { ComplianceNotifier } from '../../ports/compliance-events.js';
 import { initialWatchState, loadWatchState, oldestFirst, saveWatchState, type OutboxEntry, type WatchState } from './watch-state.js';
 import { errorText } from '../../domain/error-text.js';
 

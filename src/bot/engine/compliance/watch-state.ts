@@ -12,8 +12,8 @@
  */
 import { z } from 'zod';
 import type { Deposit } from '../../ports/exchange-port.js';
-import type { KeyValueStore } from '../ports.js';
-import type { DepositChanges } from './compliance-events.js';
+import type { KeyValueStore } from '../../ports/store.js';
+import type { DepositChanges } from '../../ports/compliance-events.js';
 
 export const WATCH_STATE_KEY = 'compliance:deposit-watch';
 /** 2: deposits kept in the port's terms (ports/exchange-port.ts Deposit); 1 kept the exchange's bodies (migrated at start, runtime/migrations.ts). */

@@ -11,7 +11,7 @@ import { failureOf, type CheckFacts } from './observations.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { claimTerms, inDoubtTwin } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
-import type { RequoteReason } from '../events.js';
+import type { RequoteReason } from '../../ports/events.js';
 import { quoteHoldingKey } from './take-quote.js';
 import { send } from './send.js';
 import type { Effect, Observation } from './next-step.js';

@@ -31,9 +31,9 @@ import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapsho
 import { transition, type Command } from '../../domain/state-machine.js';
 import type { RemoteView } from '../../ports/exchange-port.js';
 import { pastDoubt } from './look-alikes.js';
-import { recipientDetailsAdvice } from '../compliance/recipient-advice.js';
+import { recipientDetailsAdvice } from './recipient-advice.js';
 import type { EngineConfig } from '../engine-config.js';
-import type { EventInput, RequoteReason } from '../events.js';
+import type { EventInput, RequoteReason } from '../../ports/events.js';
 import { judgeChecks } from './checks.js';
 import type { Answer, CheckFound, ExchangeFailure } from './observations.js';
 import { currentDoubt, decideLook, openInDoubt, type Look } from './in-doubt.js';

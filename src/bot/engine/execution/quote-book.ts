@@ -4,7 +4,8 @@
  * serialised, and the book remembers the newest quote id per key so an older one is known dead
  * without asking the exchange.
  */
-import { KeyedLock } from '../keyed-lock.js';
+import { KeyedLock } from '../../domain/keyed-lock.js';
+import { perEngine } from '../context.js';
 
 export class QuoteBook {
   readonly #lock = new KeyedLock();
@@ -31,3 +32,6 @@ export class QuoteBook {
     return newest !== undefined && newest !== quoteId;
   }
 }
+
+/** The engine's one quote book. */
+export const quoteBookOf = perEngine(() => new QuoteBook());

@@ -13,11 +13,11 @@ import { canonicalJson } from '../../domain/canonical.js';
 import { errorText } from '../../domain/error-text.js';
 import { changeFields, isExecuted, mustAdvance, type DeskRequest } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
-import { WriteOutcomeUnknownError } from '../ports.js';
+import { WriteOutcomeUnknownError } from '../../ports/store.js';
 import { holdTerms, releaseTerms } from './look-alikes.js';
-import type { RemoteView } from '../../ports/exchange-port.js';
 import { audit, emit, SYSTEM, stamp, type EngineContext } from '../context.js';
-import { applyRemote } from '../polling/poll.js';
+import { follow } from '../polling/poll.js';
+import { quoteBookOf } from './quote-book.js';
 import { decide, type Effect, type Facts, type Observation, type Step } from './next-step.js';
 import { perform } from './effects.js';
 import { sameLease } from './lease.js';
@@ -40,7 +40,7 @@ export function execute(ctx: EngineContext, requestId: string): Promise<void> {
 export async function* executionSteps(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }): AsyncGenerator<DeskRequest, void> {
   const record = await ctx.requests.get(requestId);
   if (record === undefined) return;
-  const release = record.kind === 'trade' ? await ctx.quotes.hold(quoteKey(record.snapshot as TradeSnapshot)) : await holdTerms(ctx, record);
+  const release = record.kind === 'trade' ? await quoteBookOf(ctx).hold(quoteKey(record.snapshot as TradeSnapshot)) : await holdTerms(ctx, record);
   try {
     yield* runSteps(ctx, requestId, first);
   } finally {
@@ -78,7 +78,7 @@ function factsFor(ctx: EngineContext, record: DeskRequest): Facts {
   return {
     config: ctx.config,
     policy: ctx.policy,
-    quoteSuperseded: trade !== undefined && ctx.quotes.isSuperseded(quoteKey(trade), trade.quote.quoteId),
+    quoteSuperseded: trade !== undefined && quoteBookOf(ctx).isSuperseded(quoteKey(trade), trade.quote.quoteId),
     newKey: () => ctx.ids.uuid(),
     replica: ctx.replica,
     // The exchange accepts our signatures only within its clock skew, so a larger reading is not its
@@ -161,10 +161,4 @@ async function write(ctx: EngineContext, record: DeskRequest, step: Step): Promi
     ctx.logger.warn(`the store lost the answer to a write; read back, it ${landed ? 'landed: going on' : 'did not land: the next tick decides again'}`, { requestId: record.id, command: command ?? null, error: errorText(err) });
     return landed ? stored : undefined;
   }
-}
-
-/** Handed to the exchange: polling follows it from now, starting from what the answer showed. */
-async function follow(ctx: EngineContext, submitted: DeskRequest, view: RemoteView | undefined): Promise<void> {
-  ctx.schedules.poll.set(submitted.id, { nextAt: ctx.clock.now() + ctx.config.poll.intervalMs, intervalMs: ctx.config.poll.intervalMs });
-  if (view !== undefined) await applyRemote(ctx, submitted.id, view);
 }

@@ -18,7 +18,7 @@ import { collect, findFirst, untilOlderThan } from '../bounded-lists.js';
 import { attribute, type Attribution } from './attribution.js';
 import { ownedExchangeIds } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
-import type { ListOptions } from '../ports.js';
+import type { ListOptions } from '../../ports/list-options.js';
 import type { Look } from './in-doubt.js';
 
 /** How far a search reads: a window holding more than this cannot prove absence. */

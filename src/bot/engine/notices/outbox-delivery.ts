@@ -3,37 +3,24 @@
  * next only once that one is taken, so a request's messages keep their order; a failing request
  * does not hold up the others. A failure is tried again with backoff (1 s doubling to 5 min); one
  * the notifier calls permanent (Slack refused: channel not found, bad token...) every 5 min, and
- * it shows in `problems()` for approvers. Runs when something is appended (kick) and on the
+ * it shows in the delivery problems approvers see (desk-reads.ts). Runs when something is appended (kick) and on the
  * engine's tick; a restart resumes from the outbox as stored.
  *
- * Only the leader delivers (ports.ts Leadership): one deliverer keeps each request's messages in
+ * Only the leader delivers (ports/leadership.ts): one deliverer keeps each request's messages in
  * order and never posts one twice. A follower's own transitions write their events to the shared
  * outbox like any other; the leader delivers them on its next tick (or kick).
  */
 import { errorText } from '../../domain/error-text.js';
-import type { Clock, Leadership, Logger, Notifier, Outbox, OutboxEntry } from '../ports.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Leadership } from '../../ports/leadership.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Notifier } from '../../ports/notifier.js';
+import type { Outbox, OutboxEntry } from '../../ports/store.js';
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 5 * 60_000;
 /** A permanent refusal is not for ever: a channel can be created, a token reinstalled. */
 const PERMANENT_RETRY_MS = 5 * 60_000;
-
-/** What approvers are shown about messages Slack keeps refusing. */
-export interface DeliveryProblem {
-  requestId: string;
-  event: string;
-  error: string;
-  since: number;
-  attempts: number;
-  permanent: boolean;
-}
-
-/** Entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
-export function deliveryProblemsOf(pending: readonly OutboxEntry[], now: number): DeliveryProblem[] {
-  return pending
-    .filter((e) => e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
-    .map((e) => ({ requestId: e.requestId, event: e.event.type, error: e.lastError ?? 'unknown', since: e.failingSince!, attempts: e.attempts, permanent: e.permanent }));
-}
 
 export class OutboxDelivery {
   #running: Promise<void> | undefined;

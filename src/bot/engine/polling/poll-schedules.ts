@@ -5,6 +5,7 @@
  * restart that forgets it only reads everything once more. What decides correctness (retries,
  * looks after an unknown outcome) is a time in the record.
  */
+import { perEngine } from '../context.js';
 import type { RemoteView } from './remote-changes.js';
 
 export const POLLED_KINDS = ['crypto_withdrawal', 'trade', 'fiat_withdrawal'] as const;
@@ -39,6 +40,9 @@ export interface PollSchedules {
   pollCycle: number;
 }
 
-export function newPollSchedules(): PollSchedules {
+function newPollSchedules(): PollSchedules {
   return { poll: new Map(), sweeps: new Map(), pollCycle: 0 };
 }
+
+/** The engine's polling schedule. */
+export const schedulesOf = perEngine(newPollSchedules);

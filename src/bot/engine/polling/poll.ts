@@ -17,7 +17,7 @@ import { isExecuted, mustAdvance, type DeskRequest, type ExecutedRequest, type R
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { audit, emit, EXCHANGE, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-changes.js';
-import { POLLED_KINDS, type PolledKind, type Sweep } from './poll-schedules.js';
+import { POLLED_KINDS, schedulesOf, type PolledKind, type Sweep } from './poll-schedules.js';
 import { closeSweep, startSweep, unreached, walk } from './sweep.js';
 
 export interface PollSummary {
@@ -42,7 +42,7 @@ export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]):
     else active.push(request);
   }
   // The kind that goes first changes every cycle, so a large sweep of one kind cannot starve another.
-  const first = ctx.schedules.pollCycle++ % POLLED_KINDS.length;
+  const first = schedulesOf(ctx).pollCycle++ % POLLED_KINDS.length;
   for (const kind of [...POLLED_KINDS.slice(first), ...POLLED_KINDS.slice(0, first)]) {
     await pollKind(ctx, kind, active.filter((r) => r.kind === kind), summary);
   }
@@ -56,8 +56,8 @@ export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]):
  */
 async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRequest[], summary: PollSummary): Promise<void> {
   const now = ctx.clock.now();
-  const isDue = (r: DeskRequest) => (ctx.schedules.poll.get(r.id)?.nextAt ?? 0) <= now;
-  const single = (r: DeskRequest) => kind !== 'fiat_withdrawal' && ctx.schedules.poll.get(r.id)?.single === true;
+  const isDue = (r: DeskRequest) => (schedulesOf(ctx).poll.get(r.id)?.nextAt ?? 0) <= now;
+  const single = (r: DeskRequest) => kind !== 'fiat_withdrawal' && schedulesOf(ctx).poll.get(r.id)?.single === true;
   const read = new Set<string>();
   for (const request of ofKind.filter((r) => isDue(r) && single(r)).slice(0, ctx.config.poll.singleReadsPerCycle)) {
     if (await readOne(ctx, request, summary)) read.add(request.id);
@@ -83,7 +83,7 @@ async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRe
         if (!isExchangeError(err)) throw err;
         return listFailed(ctx, kind, targets.map((r) => r.id), err.message);
       }
-      ctx.schedules.sweeps.set(kind, sweep);
+      schedulesOf(ctx).sweeps.set(kind, sweep);
     }
     walking = sweep;
     let over: boolean;
@@ -91,12 +91,12 @@ async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRe
       over = await walk(ctx, sweep, () => summary.calls++, onView);
     } catch (err) {
       if (!isExchangeError(err)) throw err;
-      ctx.schedules.sweeps.delete(kind);
+      schedulesOf(ctx).sweeps.delete(kind);
       await closeSweep(sweep).catch(() => undefined);
       return listFailed(ctx, kind, idsOf(unreached(sweep), byExchangeId), err.message);
     }
     if (!over) return;
-    ctx.schedules.sweeps.delete(kind);
+    schedulesOf(ctx).sweeps.delete(kind);
     await closeSweep(sweep);
     // What a whole walk did not see, the list cannot reach: read on its own from now on (fiat has no single read).
     for (const id of idsOf(unreached(sweep), byExchangeId)) {
@@ -111,11 +111,11 @@ async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRe
  * it is older than the longest poll interval (a list cursor may not live for ever).
  */
 function current(ctx: EngineContext, kind: PolledKind, followed: Map<string, DeskRequest>): Sweep | undefined {
-  const sweep = ctx.schedules.sweeps.get(kind);
+  const sweep = schedulesOf(ctx).sweeps.get(kind);
   if (sweep === undefined) return undefined;
   const wanted = idsOf(unreached(sweep), followed).length > 0;
   if (wanted && ctx.clock.now() - sweep.startedAt <= ctx.config.poll.maxIntervalMs) return sweep;
-  ctx.schedules.sweeps.delete(kind);
+  schedulesOf(ctx).sweeps.delete(kind);
   void closeSweep(sweep).catch(() => undefined);
   return undefined;
 }
@@ -134,8 +134,8 @@ function idsOf(exchangeIds: string[], byExchangeId: Map<string, DeskRequest>): s
 
 /** A request the lists cannot reach: read on its own, now and each time it is due. */
 function markSingle(ctx: EngineContext, requestId: string): void {
-  const schedule = ctx.schedules.poll.get(requestId);
-  ctx.schedules.poll.set(requestId, { nextAt: schedule?.nextAt ?? 0, intervalMs: schedule?.intervalMs ?? ctx.config.poll.intervalMs, single: true });
+  const schedule = schedulesOf(ctx).poll.get(requestId);
+  schedulesOf(ctx).poll.set(requestId, { nextAt: schedule?.nextAt ?? 0, intervalMs: schedule?.intervalMs ?? ctx.config.poll.intervalMs, single: true });
 }
 
 /** A single read if the budget allows (else it stays due for the next cycle). True when read. */
@@ -162,7 +162,7 @@ async function readOne(ctx: EngineContext, request: ExecutedRequest, summary: Po
  */
 async function notFound(ctx: EngineContext, request: ExecutedRequest, message: string): Promise<boolean> {
   const now = ctx.clock.now();
-  const previous = ctx.schedules.poll.get(request.id)?.notFound;
+  const previous = schedulesOf(ctx).poll.get(request.id)?.notFound;
   const streak = { since: previous?.since ?? now, reads: (previous?.reads ?? 0) + 1 };
   const { notFoundReads, notFoundForMs } = ctx.config.poll;
   if (streak.reads >= notFoundReads && now - streak.since >= notFoundForMs) {
@@ -170,7 +170,7 @@ async function notFound(ctx: EngineContext, request: ExecutedRequest, message: s
   }
   ctx.logger.warn('polling read: the exchange says the record does not exist; backing off', { requestId: request.id, reads: streak.reads, error: message });
   reschedule(ctx, request.id, false);
-  ctx.schedules.poll.get(request.id)!.notFound = streak;
+  schedulesOf(ctx).poll.get(request.id)!.notFound = streak;
   return true;
 }
 
@@ -187,10 +187,16 @@ async function applyAndReschedule(ctx: EngineContext, request: DeskRequest, view
 
 function reschedule(ctx: EngineContext, requestId: string, changed: boolean, how: { from?: number; single?: boolean } = {}): void {
   const { intervalMs, backoffFactor, maxIntervalMs } = ctx.config.poll;
-  const previous = ctx.schedules.poll.get(requestId);
+  const previous = schedulesOf(ctx).poll.get(requestId);
   const next = changed ? intervalMs : Math.min(maxIntervalMs, Math.round((previous?.intervalMs ?? intervalMs) * backoffFactor));
   const single = how.single ?? previous?.single ?? false;
-  ctx.schedules.poll.set(requestId, { nextAt: (how.from ?? ctx.clock.now()) + next, intervalMs: next, ...(single ? { single: true } : {}) });
+  schedulesOf(ctx).poll.set(requestId, { nextAt: (how.from ?? ctx.clock.now()) + next, intervalMs: next, ...(single ? { single: true } : {}) });
+}
+
+/** Handed to the exchange (execution/runner.ts): followed from now, starting from what the answer showed. */
+export async function follow(ctx: EngineContext, submitted: DeskRequest, view: RemoteView | undefined): Promise<void> {
+  schedulesOf(ctx).poll.set(submitted.id, { nextAt: ctx.clock.now() + ctx.config.poll.intervalMs, intervalMs: ctx.config.poll.intervalMs });
+  if (view !== undefined) await applyRemote(ctx, submitted.id, view);
 }
 
 // ---- applying what the exchange says ---------------------------------------------------------
@@ -229,7 +235,7 @@ async function report(ctx: EngineContext, { request, changed, final }: Applied):
     emit(ctx, request, { type: 'status.changed', changed, ...remote });
   }
   if (final === null) return;
-  ctx.schedules.poll.delete(request.id);
+  schedulesOf(ctx).poll.delete(request.id);
   if (final === 'completed') {
     await audit(ctx, 'request.completed', EXCHANGE, request.id, { status: remote.status, result: request.result });
     emit(ctx, request, { type: 'request.completed' });
@@ -255,7 +261,7 @@ async function stopPolling(ctx: EngineContext, request: ExecutedRequest, why: St
     return { next, result: next, outbox: [stamp(ctx, next, { type: 'polling.stopped', status: next.remote?.status ?? null, ...notice })] };
   });
   if (stopped === undefined) return false;
-  ctx.schedules.poll.delete(request.id);
+  schedulesOf(ctx).poll.delete(request.id);
   const detail = why.reason === 'not_found' ? { notFoundReads: why.reads, notFoundSince: why.since, exchangeMessage: why.exchangeMessage } : {};
   await audit(ctx, 'polling.stopped', SYSTEM, request.id, { reason: why.reason, submittedAt: request.execution.submittedAt, lastStatus: request.remote?.status ?? null, ...detail });
   ctx.notices.kick();

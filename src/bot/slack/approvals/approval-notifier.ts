@@ -13,8 +13,11 @@
  * marked permanent: kept, shown to approvers, and tried again slowly.
  */
 import { createHash } from 'node:crypto';
-import { KeyedLock } from '../../engine/keyed-lock.js';
-import type { DeliveryProgress, DeskEvent, KeyValueStore, Logger, Notifier } from '../../engine/ports.js';
+import { KeyedLock } from '../../domain/keyed-lock.js';
+import type { DeliveryProgress, Notifier } from '../../ports/notifier.js';
+import type { DeskEvent } from '../../ports/events.js';
+import type { KeyValueStore } from '../../ports/store.js';
+import type { Logger } from '../../ports/logger.js';
 import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './from-record.js';
 import { withSandboxBanner, type MessagePayload } from '../kit/blocks.js';
 import { decisionDm, outcomeDm } from '../kit/notices.js';

@@ -4,8 +4,9 @@
  * place (chat.update) when its status moves or it is declared, with a line in its thread for
  * each. A repeated `deposit.seen` (the watch's outbox after a restart) updates instead of posting.
  */
-import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../engine/compliance/compliance-events.js';
-import type { KeyValueStore, Logger } from '../../engine/ports.js';
+import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../ports/compliance-events.js';
+import type { KeyValueStore } from '../../ports/store.js';
+import type { Logger } from '../../ports/logger.js';
 import type { Deposit } from '../../ports/exchange-port.js';
 import type { SlackClient } from '../kit/slack-context.js';
 import type { MessagePayload } from '../kit/blocks.js';

@@ -10,7 +10,7 @@ import { LIMITS } from '../kit/limits.js';
 import { joinWithMore, linesWithMore, moreNote, packLines } from '../kit/cut-lists.js';
 import { KIND_LABEL, type Decision } from '../approvals/request-view.js';
 import { questionBlocks } from '../approvals/person-question.js';
-import type { DeliveryProblem } from '../../engine/notices/outbox-delivery.js';
+import type { DeliveryProblem } from '../../engine/desk-reads.js';
 import { code, escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */

@@ -8,7 +8,10 @@
  * opened on one replica while the notifier that refreshes it runs on another (the leader).
  */
 import type { DeskReads } from '../../engine/desk-reads.js';
-import type { Clock, DeskEvent, KeyValueStore, Logger } from '../../engine/ports.js';
+import type { Clock } from '../../ports/clock.js';
+import type { DeskEvent } from '../../ports/events.js';
+import type { KeyValueStore } from '../../ports/store.js';
+import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
 import { homeRequestOf } from '../approvals/from-record.js';

@@ -5,7 +5,9 @@
 import { isApprover, isCompliance, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
 import type { Config } from '../../config/config.js';
-import type { AuditLog, Clock, ExchangePort, KeyValueStore } from '../../engine/ports.js';
+import type { AuditLog, KeyValueStore } from '../../ports/store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ExchangePort } from '../../ports/exchange-port.js';
 import type { ExchangeListings } from '../../ports/exchange-listings.js';
 import type { Engine } from '../../engine/engine.js';
 import type { DeskReads } from '../../engine/desk-reads.js';

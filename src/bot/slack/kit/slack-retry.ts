@@ -4,7 +4,7 @@
  * and its "try again" platform errors. A refusal such as `channel_not_found` is not retried.
  * The retry decision is a pure function, so it is tested on its own.
  */
-import type { Logger } from '../../engine/ports.js';
+import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../domain/error-text.js';
 
 export interface SlackRetryOptions {

@@ -9,7 +9,8 @@
  * row), which fits before an ack. An entry older than MODAL_DATA_TTL_MS is not used (the form asks
  * to be opened again) and the Slack retention pruning drops it (retention.ts).
  */
-import type { Clock, KeyValueStore } from '../../engine/ports.js';
+import type { Clock } from '../../ports/clock.js';
+import type { KeyValueStore } from '../../ports/store.js';
 
 export const MODAL_DATA_KEY_PREFIX = 'slack:modal:';
 /** Longer than anyone keeps a form open; a modal's own lifetime in Slack is shorter still. */

@@ -7,7 +7,8 @@
  * Appends that arrive while one is being committed share the next transaction (group-commit.ts).
  */
 import type { Pool, PoolClient } from 'pg';
-import type { AuditEntryInput, AuditLog, Clock } from '../../engine/ports.js';
+import type { AuditEntryInput, AuditLog } from '../../ports/store.js';
+import type { Clock } from '../../ports/clock.js';
 import { auditBody, chainEntry, GENESIS_HASH, headOf, type AuditBody, type AuditEntry, type ChainHead } from '../audit-entry.js';
 import { GroupCommit } from '../group-commit.js';
 import { makeRedactor, type SecretLike } from '../redact.js';

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PoolClient } from 'pg';
 import type { z } from 'zod';
-import type { OutboxEntry } from '../../engine/ports.js';
+import type { OutboxEntry } from '../../ports/store.js';
 import { AuditLineSchema } from '../audit-entry.js';
 import { fileAuditLines } from '../audit-lines.js';
 import { AUDIT_FILE_NAME, openAuditLog } from '../audit-log.js';

@@ -1,5 +1,5 @@
 /** Errors of the PostgreSQL store that the file store has no need for. */
-import { WriteOutcomeUnknownError } from '../../engine/ports.js';
+import { WriteOutcomeUnknownError } from '../../ports/store.js';
 
 /** One line about a database failure: its code and message (node-postgres never puts the password in either). */
 export function connectionProblem(err: unknown): string {

@@ -14,8 +14,7 @@
  * Needs PostgreSQL 14 or newer (idle_session_timeout).
  */
 import pg from 'pg';
-import { LeadershipState } from '../../engine/leadership.js';
-import type { Leadership } from '../../engine/ports.js';
+import { LeadershipState, type Leadership } from '../../ports/leadership.js';
 import { connectionProblem } from './errors.js';
 import { DESK_LOCKS, LEADER_LOCK } from './lock-keys.js';
 

@@ -5,7 +5,8 @@
  * request's record lock (lock-keys.ts), so its seqs are handed out in commit order.
  */
 import type { PoolClient, Pool } from 'pg';
-import type { DeskEvent, Outbox, OutboxChanges, OutboxEntry } from '../../engine/ports.js';
+import type { DeskEvent } from '../../ports/events.js';
+import type { Outbox, OutboxChanges, OutboxEntry } from '../../ports/store.js';
 import { RECORD_LOCKS } from './lock-keys.js';
 import { idempotent, transaction } from './pool.js';
 

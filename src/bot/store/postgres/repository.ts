@@ -10,8 +10,8 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import type { z } from 'zod';
-import { KeyedLock } from '../../engine/keyed-lock.js';
-import type { Mutation, Outbox, Repository } from '../../engine/ports.js';
+import { KeyedLock } from '../../domain/keyed-lock.js';
+import type { Mutation, Outbox, Repository } from '../../ports/store.js';
 import { StoreCorruptError } from '../errors.js';
 import { check } from '../schema-check.js';
 import type { Database } from './database.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ISO_COUNTRY_CODES } from '../../../../src/bot/engine/compliance/country-codes.js';
 import { checkDeclaration, DECLARATION_MESSAGES, type CheckedDeclaration, type DeclarationForm } from '../../../../src/bot/engine/compliance/declaration.js';
-import { recipientDetailsAdvice, RECIPIENT_DETAILS_ADVICE } from '../../../../src/bot/engine/compliance/recipient-advice.js';
+import { recipientDetailsAdvice, RECIPIENT_DETAILS_ADVICE } from '../../../../src/bot/engine/execution/recipient-advice.js';
 import { counterpartyBody } from '../../../../src/bot/exchange/adapter/counterparty-body.js';
 import { counterpartyInfoBody } from '../../../../src/bot/exchange/schemas.js';
 

@@ -5,7 +5,8 @@
 import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../../../src/bot/engine/engine.js';
-import type { DeskEvent, Notifier } from '../../../../src/bot/engine/ports.js';
+import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { Notifier } from '../../../../src/bot/ports/notifier.js';
 import { REFRESH_EVERY_MS } from '../../../../src/bot/engine/notices/refresh-messages.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';

@@ -4,7 +4,8 @@
  * verified destinations, cooldown), plus faults on demand: a definitive refusal, a 5xx, a timeout
  * or a dropped connection, each either before the exchange acts or after it committed.
  */
-import type { Clock, ListOptions } from '../../../../src/bot/engine/ports.js';
+import type { Clock } from '../../../../src/bot/ports/clock.js';
+import type { ListOptions } from '../../../../src/bot/ports/list-options.js';
 import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';
 import { add, cmp, lt, sub } from '../../../../src/bot/domain/money.js';
 import { QUOTE_UNUSABLE_MESSAGES, QUOTE_UNUSABLE_STATUS } from '../../../../src/bot/exchange/assumptions.js';

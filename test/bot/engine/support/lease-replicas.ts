@@ -9,8 +9,11 @@
  */
 import { createEngine, type Engine } from '../../../../src/bot/engine/engine.js';
 import type { EngineConfigInput } from '../../../../src/bot/engine/engine-config.js';
-import { LeadershipState } from '../../../../src/bot/engine/leadership.js';
-import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger, Repository } from '../../../../src/bot/engine/ports.js';
+import { LeadershipState } from '../../../../src/bot/ports/leadership.js';
+import type { AuditLog, KeyValueStore, Repository } from '../../../../src/bot/ports/store.js';
+import type { Clock } from '../../../../src/bot/ports/clock.js';
+import type { ExchangePort } from '../../../../src/bot/ports/exchange-port.js';
+import type { Logger } from '../../../../src/bot/ports/logger.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
 import { collect } from '../../../../src/bot/engine/bounded-lists.js';

@@ -1,5 +1,6 @@
 /** The sandbox on loopback with a manual clock, and the real client signed for it: the ExchangePort the engine gets in production. */
-import type { Clock, ExchangePort } from '../../../../src/bot/engine/ports.js';
+import type { Clock } from '../../../../src/bot/ports/clock.js';
+import type { ExchangePort } from '../../../../src/bot/ports/exchange-port.js';
 import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';
 import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
 import { createExchangeClient } from '../../../../src/bot/exchange/client.js';

@@ -5,8 +5,9 @@
  */
 import { createEngine, type Engine } from '../../../../src/bot/engine/engine.js';
 import type { EngineConfigInput } from '../../../../src/bot/engine/engine-config.js';
-import type { DeskEvent } from '../../../../src/bot/engine/events.js';
-import type { Logger, Repository } from '../../../../src/bot/engine/ports.js';
+import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { Logger } from '../../../../src/bot/ports/logger.js';
+import type { Repository } from '../../../../src/bot/ports/store.js';
 import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';

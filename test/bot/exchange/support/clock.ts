@@ -1,4 +1,4 @@
-import type { Clock } from '../../../../src/bot/engine/ports.js';
+import type { Clock } from '../../../../src/bot/ports/clock.js';
 
 /** A clock that only moves when slept on: sleeps return at once and are recorded. */
 export interface FakeClock extends Clock {

@@ -1,6 +1,6 @@
 /** /counterparty and the Declare counterparty button through Bolt's receiver (issue 6's modal). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntryInput } from '../../../../src/bot/engine/ports.js';
+import type { AuditEntryInput } from '../../../../src/bot/ports/store.js';
 import { ACTION, BLOCK, CALLBACK, INPUT } from '../../../../src/bot/slack/kit/slack-ids.js';
 import { viewViolations } from '../support/block-limits.js';
 import { fakeExchange, PEOPLE, startHarness, type Harness } from '../support/harness.js';

@@ -6,7 +6,8 @@
  */
 import { createExchangeListings } from '../../../../src/bot/exchange/adapter/listings.js';
 import { composeDesk, type ComposedDesk } from '../../../../src/bot/runtime/compose.js';
-import type { AuditLog, Clock } from '../../../../src/bot/engine/ports.js';
+import type { AuditLog } from '../../../../src/bot/ports/store.js';
+import type { Clock } from '../../../../src/bot/ports/clock.js';
 import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../../src/bot/store/memory.js';
 import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';

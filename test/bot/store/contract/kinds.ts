@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { AuditLog, Repository } from '../../../../src/bot/engine/ports.js';
+import type { AuditLog, Repository } from '../../../../src/bot/ports/store.js';
 import { fileAuditLines, type AuditLines } from '../../../../src/bot/store/audit-lines.js';
 import { AUDIT_FILE_NAME, openAuditLog } from '../../../../src/bot/store/audit-log.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../../../src/bot/store/kv.js';

@@ -4,7 +4,7 @@
  * production on either store.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../../src/bot/engine/ports.js';
+import type { DeskEvent } from '../../../../src/bot/ports/events.js';
 import { rec } from '../support/temp.js';
 import type { Place, StoreKind } from './kinds.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { AuditLog } from '../../../../src/bot/engine/ports.js';
+import type { AuditLog } from '../../../../src/bot/ports/store.js';
 import { createLogger } from '../../../../src/bot/runtime/logger.js';
 import { openStores, type StoreLocation, type Stores } from '../../../../src/bot/runtime/stores.js';
 import { ACTION } from '../../../../src/bot/slack/kit/slack-ids.js';

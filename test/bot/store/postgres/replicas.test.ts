@@ -4,7 +4,7 @@
  * order and the audit chain whole.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../../src/bot/engine/ports.js';
+import type { DeskEvent } from '../../../../src/bot/ports/events.js';
 import { verifyAudit } from '../../../../src/bot/store/audit-verify.js';
 import { pgAuditLines } from '../../../../src/bot/store/postgres/audit-lines.js';
 import { openPgAuditLog, type PgAuditLog } from '../../../../src/bot/store/postgres/audit-log.js';

@@ -6,8 +6,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock, Logger } from '../../../../../src/bot/engine/ports.js';
-import type { ComplianceEvent, ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../../../src/bot/engine/compliance/compliance-events.js';
+import type { Clock } from '../../../../../src/bot/ports/clock.js';
+import type { Logger } from '../../../../../src/bot/ports/logger.js';
+import type { ComplianceEvent, ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../../../src/bot/ports/compliance-events.js';
 import { createPolicy, type Policy } from '../../../../../src/bot/domain/policy.js';
 import { createExchangeClient, type ExchangeClient } from '../../../../../src/bot/exchange/client.js';
 import { createExchangePort } from '../../../../../src/bot/exchange/adapter/index.js';

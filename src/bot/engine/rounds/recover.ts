@@ -5,9 +5,10 @@
  * are polled from the next tick on. A request another replica (or the process before this one)
  * still holds a live execution lease on is left to it: the ticks take it over once the lease expires.
  */
-import { audit, SYSTEM, type EngineContext } from './context.js';
-import { refreshMessages } from './notices/refresh-messages.js';
-import { execute } from './execution/runner.js';
+import { audit, SYSTEM, type EngineContext } from '../context.js';
+import { refreshMessages } from '../notices/refresh-messages.js';
+import { execute } from '../execution/runner.js';
+import { schedulesOf } from '../polling/poll-schedules.js';
 
 export interface RecoverySummary {
   inDoubt: number;
@@ -28,7 +29,7 @@ export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
   await audit(ctx, 'engine.started', SYSTEM, undefined, { ...summary, replica: ctx.replica });
   for (const request of of('executing', 'unknown')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
-  for (const request of of('submitted')) ctx.schedules.poll.delete(request.id);
+  for (const request of of('submitted')) schedulesOf(ctx).poll.delete(request.id);
   // What the last run left in the outbox goes out now, and every open request's message is checked.
   const delivered = new Set((await ctx.requests.outbox.pending()).map((e) => e.requestId));
   await ctx.notices.delivery.resume();

@@ -5,8 +5,8 @@
  * is tried again on a later poll, and a crash between a call and its "delivered" mark repeats
  * that call once: implementations keep a call idempotent (update the message they already posted).
  */
-import type { Deposit } from '../../ports/exchange-port.js';
-import type { Notifier } from '../ports.js';
+import type { Deposit } from './exchange-port.js';
+import type { Notifier } from './notifier.js';
 
 /** A status that moved, as `from` -> `to` (the Travel Rule status may be absent: null). */
 export interface Change<T> {
@@ -38,7 +38,7 @@ export interface DeclarationDone {
   confirmedLate: boolean;
 }
 
-/** What compliance tells the world: events, like the engine's (app/events.ts), through the same Notifier port. */
+/** What compliance tells the world: events, like the engine's (events.ts), through the same Notifier port. */
 export type ComplianceEvent =
   /** A deposit seen for the first time. */
   | { type: 'deposit.seen'; deposit: Deposit }

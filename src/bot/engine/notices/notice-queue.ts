@@ -4,9 +4,13 @@
  * just after their write, appended in order. Either way the engine never waits for Slack: a slow
  * chat API must never delay an order.
  */
-import type { DeskEvent } from './events.js';
-import { OutboxDelivery } from './notices/outbox-delivery.js';
-import type { Clock, Leadership, Logger, Notifier, Outbox } from './ports.js';
+import type { DeskEvent } from '../../ports/events.js';
+import { OutboxDelivery } from './outbox-delivery.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Leadership } from '../../ports/leadership.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Notifier } from '../../ports/notifier.js';
+import type { Outbox } from '../../ports/store.js';
 
 export class NoticeQueue {
   #appended: Promise<void> = Promise.resolve();

@@ -1,26 +1,8 @@
 /**
- * What the approval engine needs from the world. Adapters implement these: exchange/ (the
- * client), store/ (durable files), slack/ (the notifier), main.ts wires them. Tests pass the
- * in-memory versions. The exchange port (ports/exchange-port.ts) speaks the engine's terms; app/ never
- * imports exchange/.
+ * The store's ports: durable requests with their outbox, small values, the audit log. Implemented
+ * by store/ (files or PostgreSQL); tests pass the in-memory versions (store/memory.ts).
  */
 import type { DeskEvent } from './events.js';
-import type { Clock } from '../ports/clock.js';
-import type { ListOptions } from '../ports/list-options.js';
-import type { ExchangePort } from '../ports/exchange-port.js';
-
-export type { Clock, ListOptions, ExchangePort };
-
-// ---- ids --------------------------------------------------------------------------------------
-
-export interface Ids {
-  /** A random UUID: idempotency keys (client_order_id, request_id). */
-  uuid(): string;
-  /** A short, human-typable request id such as `R7K2QX`. */
-  requestId(): string;
-}
-
-// ---- storage ----------------------------------------------------------------------------------
 
 export interface Mutation<R, T> {
   /** The new record to persist; undefined leaves the stored record as it is. */
@@ -124,56 +106,4 @@ export interface AuditEntryInput {
 /** Append-only, fsync'd, hash-chained. Resolves after the line is durable. */
 export interface AuditLog {
   append(entry: AuditEntryInput): Promise<void>;
-}
-
-// ---- leadership -------------------------------------------------------------------------------
-
-export type Role = 'leader' | 'follower';
-
-/**
- * Whether this process is, among the replicas sharing one store, the one that does the background
- * work: the engine's ticks (expiries, reconciles, executions of approved requests, status
- * polling), the deposit watch, outbox delivery to Slack and the retention pruning. At most one
- * replica is leader at a time; leadership can be lost at any moment (a database session ends) and
- * gained (the leader died). The work a replica does for the interaction it is answering (a form,
- * a click) is not background work and runs on every replica.
- *
- * Implementations: the file store's (app/leadership.ts LeadershipState, always leader: one process
- * holds the files' locks), a database's advisory lock polled every few seconds.
- */
-export interface Leadership {
-  isLeader(): boolean;
-  role(): Role;
-  /** Calls `listener` with the new role after each change; returns the function that unsubscribes it. */
-  onChange(listener: (role: Role) => void): () => void;
-}
-
-// ---- notifier and logging (approval engine) ---------------------------------------------------
-
-export type { DeskEvent, DeskEventType } from './events.js';
-
-/**
- * Where the engine reports what happened (the Slack layer implements it). Events reach it from the
- * durable outbox, one request's in the order they happened, after the state they describe is
- * persisted, and again until it takes them: a notifier that throws is tried again later (with
- * backoff), and `progress` says which of an event's steps it already delivered, so a retry
- * repeats none. An error with `permanent: true` (Slack refused for a reason that will not pass by
- * itself) is tried again only slowly, and shown to approvers.
- */
-export interface Notifier<E extends { type: string } = DeskEvent> {
-  notify(event: E, progress?: DeliveryProgress): Promise<void> | void;
-}
-
-export interface DeliveryProgress {
-  /** Steps of this event already delivered (e.g. "message", "thread", "dm"). */
-  readonly done: readonly string[];
-  /** Records a step as delivered (durable before it resolves). */
-  markDone(step: string): Promise<void>;
-}
-
-/** Operational log lines (never secrets). */
-export interface Logger {
-  info(message: string, data?: Record<string, unknown>): void;
-  warn(message: string, data?: Record<string, unknown>): void;
-  error(message: string, data?: Record<string, unknown>): void;
 }

@@ -2,12 +2,12 @@
  * One turn of the clock: expire what waited too long, settle what is in doubt (reconcile comes
  * before anything else), execute what is approved and due, then poll what is submitted.
  */
-import { refreshMessages, REFRESH_EVERY_MS } from './notices/refresh-messages.js';
-import type { DeskRequest } from '../domain/record.js';
-import type { EngineContext } from './context.js';
-import { execute } from './execution/runner.js';
-import { expireDue } from './approval/expire.js';
-import { pollDue, type PollSummary } from './polling/poll.js';
+import { refreshMessages, REFRESH_EVERY_MS } from '../notices/refresh-messages.js';
+import type { DeskRequest } from '../../domain/record.js';
+import type { EngineContext } from '../context.js';
+import { execute } from '../execution/runner.js';
+import { expireDue } from '../approval/expire.js';
+import { pollDue, type PollSummary } from '../polling/poll.js';
 
 export interface TickSummary extends PollSummary {
   expired: number;
