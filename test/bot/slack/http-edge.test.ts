@@ -72,7 +72,7 @@ describe('the HTTP edge in HTTP mode', () => {
 
   it('counts only verified requests in the ack gate: stalled unsigned requests hold no listener back', async () => {
     const { h, port } = await start();
-    const gate = h.app.context.ackGate;
+    const gate = h.app.ackGate;
     const stalled = await Promise.all(Array.from({ length: 5 }, () => open(port, postHead(EVENTS_PATH, 2_000) + 'payload=%7B')));
     // Bolt reads them as far as they go (and would wait for the rest until the request timeout).
     await new Promise((r) => setTimeout(r, 200));

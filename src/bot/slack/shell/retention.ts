@@ -5,7 +5,7 @@
  *
  * - A submission marker (submission-markers.ts) answers Slack's redeliveries and double submits,
  *   which come within minutes; it is kept for SUBMISSION_RETENTION_MS.
- * - An open modal's data (modal-data.ts) is read only while the modal is open; it is not used
+ * - An open modal's data (kit/modal-data.ts) is read only while the modal is open; it is not used
  *   after MODAL_DATA_TTL_MS and goes at the first pruning after that. A request made from the form
  *   deletes it at once; what pruning catches is the forms people closed without submitting.
  * - An App Home viewer's mark (home/homes.ts) says whose tab to refresh; it goes once the person
@@ -23,7 +23,7 @@
 import { isStillMoving } from '../../engine/compliance/deposit-status.js';
 import { DEPOSIT_MESSAGE_KEY_PREFIX, type DepositMessageRef } from '../compliance/deposit-notifier.js';
 import { SUBMISSION_KEY_PREFIX } from '../kit/submission-markers.js';
-import { MODAL_DATA_KEY_PREFIX, MODAL_DATA_TTL_MS } from './modal-data.js';
+import { MODAL_DATA_KEY_PREFIX, MODAL_DATA_TTL_MS } from '../kit/modal-data.js';
 import { HOME_VIEWER_KEY_PREFIX } from '../home/homes.js';
 import { APPROVAL_MESSAGE_KEY_PREFIX, type ApprovalMessageRef } from '../approvals/approval-notifier.js';
 
