@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LeadershipState } from '../../src/bot/engine/leadership.js';
 import type { FakeSlackCall } from '../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { modalDataKey } from '../../src/bot/slack/kit/modal-data.js';
-import { submissionKey } from '../../src/bot/slack/kit/submission-markers.js';
+import { submissionKey } from '../../src/bot/slack/request-forms/submission-markers.js';
 import { CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { createdRequestId, cryptoValues, openWithdrawForm, submitView } from './support/flows.js';
 import { approvalPosts, destinations, startDeskBot, USERS, type DeskBot } from './support/desk-bot.js';

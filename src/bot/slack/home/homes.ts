@@ -11,8 +11,7 @@ import type { DeskReads } from '../../engine/desk-reads.js';
 import type { Clock, DeskEvent, KeyValueStore, Logger } from '../../engine/ports.js';
 import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
-import { homeRequestOf } from '../approvals/from-record.js';
-import { homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
+import { homeRequestOf, homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
 
 
 export const HOME_VIEWER_KEY_PREFIX = 'slack:home-viewer:';

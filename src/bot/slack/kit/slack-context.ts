@@ -46,7 +46,7 @@ export interface SlackDeps {
   audit: AuditLog;
   /**
    * Durable small values shared by every replica: open modals' data (modal-data.ts), the dedupe
-   * tokens of submitted forms (submission-markers.ts), message references, App Home viewers.
+   * tokens of submitted forms (request-forms/submission-markers.ts), message references, App Home viewers.
    */
   kv: KeyValueStore;
 }

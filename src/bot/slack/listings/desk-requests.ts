@@ -5,7 +5,8 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import { isDecidable } from '../../domain/state-machine.js';
-import { homeRequestOf, statusMessageFor } from '../approvals/from-record.js';
+import { statusMessageFor } from '../approvals/from-record.js';
+import { homeRequestOf } from '../home/home-view.js';
 import { refusalReply, refusalText } from '../kit/refusal-text.js';
 import { pendingList, PENDING_PAGE_SIZE } from './pending-list.js';
 import { channelMention, code, escapeMrkdwn } from '../kit/mrkdwn.js';
