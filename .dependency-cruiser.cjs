@@ -75,6 +75,20 @@ module.exports = {
     },
     layer('config', ['domain', 'exchange'], 'config/ reads the environment and checks it with domain and pure exchange facts; it knows no listener, engine or store.'),
     layer('slack', ['engine', 'domain', 'ports', 'config'], 'slack/ drives the engine, reads the exchange only through ports/ and renders domain facts; never the store or the exchange.'),
+    {
+      name: 'slack-kit-below-features',
+      comment: 'slack/kit/ is what every Slack feature builds with: it imports no feature and not the shell.',
+      severity: 'error',
+      from: { path: '^src/bot/slack/kit/' },
+      to: { path: '^src/bot/slack/', pathNot: '^src/bot/slack/kit/' },
+    },
+    {
+      name: 'slack-shell-above-features',
+      comment: 'slack/shell/ (Bolt, the registration of every feature) is imported by no feature: only the runtime and stand-ins start it.',
+      severity: 'error',
+      from: { path: '^src/bot/slack/', pathNot: '^src/bot/slack/shell/' },
+      to: { path: '^src/bot/slack/shell/' },
+    },
     layer('ops', ['engine', 'domain', 'ports'], 'ops/ (health, readiness, metrics, doctor checks) watches the desk through the ports and numbers the runtime hands it.'),
     layer('runtime', ['domain', 'ports', 'engine', 'exchange', 'store', 'config', 'slack', 'ops'], 'runtime/ composes the bot; it never imports a stand-in.'),
     {

@@ -55,6 +55,9 @@ const FIXTURE: Record<string, readonly string[]> = {
     '../store/db.js', // slack-arrows-down
     '../../stand-ins/local-desk/protocol.js', // slack-arrows-down and bot-never-imports-a-stand-in
   ],
+  'src/bot/slack/kit/blocks.ts': ['../../domain/money.js', '../render.js'], // allowed, slack-kit-below-features
+  'src/bot/slack/withdrawals/form.ts': ['../kit/blocks.js', '../shell/app.js'], // allowed, slack-shell-above-features
+  'src/bot/slack/shell/app.ts': ['../kit/blocks.js', '../render.js'], // allowed: the shell registers features over the kit
   'src/bot/ops/metrics.ts': ['../engine/engine.js', '../store/db.js'], // allowed, ops-arrows-down
   'src/bot/runtime/bot.ts': ['../store/db.js', '../slack/render.js', '../../stand-ins/sandbox/index.js'], // allowed, allowed, bot-never-imports-a-stand-in
   'src/stand-ins/sandbox/index.ts': ['../../bot/exchange/wire-api.js', '../../bot/slack/render.js'], // allowed, sandbox-arrows-down
@@ -109,6 +112,8 @@ const EXPECTED = [
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/exchange/wire-api.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/bot/store/db.ts'],
   ['slack-arrows-down', 'src/bot/slack/render.ts', 'src/stand-ins/local-desk/protocol.ts'],
+  ['slack-kit-below-features', 'src/bot/slack/kit/blocks.ts', 'src/bot/slack/render.ts'],
+  ['slack-shell-above-features', 'src/bot/slack/withdrawals/form.ts', 'src/bot/slack/shell/app.ts'],
   ['store-arrows-down', 'src/bot/store/db.ts', 'src/bot/engine/engine.ts'],
   ['store-arrows-down', 'src/bot/store/db.ts', 'src/bot/slack/render.ts'],
 ].map((v) => v.join(' '));

@@ -1,7 +1,7 @@
 /**
  * How long Slack waited for our acknowledgement: HTTP mode, from a request's arrival at the
  * server until its response is sent, for requests whose signature was verified (an unsigned one is no ack Slack waits for); Socket Mode, from an envelope's arrival on the socket until
- * its ack is sent (slack/app/slack-app.ts measures both). Slack gives up after 3 s.
+ * its ack is sent (slack/shell/slack-app.ts measures both). Slack gives up after 3 s.
  */
 import { Histogram, type Registry } from 'prom-client';
 

@@ -17,7 +17,7 @@ export const HTTP_EDGE = {
   keepAliveTimeoutMs: 5_000,
   /**
    * Open connections per server; more are closed at once. High enough for a burst of real clicks
-   * (the storm tests open 1,000 at once); what unsigned bodies may hold is bounded apart (slack/app/body-budget.ts).
+   * (the storm tests open 1,000 at once); what unsigned bodies may hold is bounded apart (slack/shell/body-budget.ts).
    */
   maxConnections: 2_048,
 } as const;

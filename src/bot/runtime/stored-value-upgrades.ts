@@ -16,7 +16,7 @@ import { cryptoDeposit } from '../exchange/schemas.js';
 import type { Deposit } from '../ports/exchange-port.js';
 import { DEPOSIT_MESSAGE_KEY_PREFIX } from '../slack/compliance/deposit-notifier.js';
 import type { DurableKeyValueStore } from '../store/kv.js';
-import { SUBMISSION_KEY_PREFIX } from '../slack/kit/submission-markers.js';
+import { SUBMISSION_KEY_PREFIX } from '../slack/request-forms/submission-markers.js';
 
 interface Log {
   info(message: string, data?: Record<string, unknown>): void;

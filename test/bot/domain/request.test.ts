@@ -22,7 +22,8 @@ const entry: CurrencyEntryFacts = { id: 7, asset: 'USDT', network: 'Tron', netwo
 const dest: DestinationFacts = { id: 'd1', label: 'Cold', address: 'TXYZ', addressTag: null, verified: true, networkIds: ['n-tron'] };
 
 // The amount rule of each request kind, once (the generic reading: amount.test.ts). The builders
-// below and the Slack forms (test/bot/slack/validate.test.ts) are only checked to show these answers.
+// below and the Slack forms (test/bot/slack/withdrawals/withdraw-validation.test.ts and
+// trades/trade-validation.test.ts) are only checked to show these answers.
 describe('the amount rule of each request kind', () => {
   const btc = { asset: 'BTC', precision: 8, withdrawalFee: '0.0005', minimumWithdrawal: '0.001' };
   const usd = { currency: 'USD', fee: '20', minimum: '100', maximum: '50000' };

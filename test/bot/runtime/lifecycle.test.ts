@@ -22,7 +22,7 @@ import { makeKey } from '../../stand-ins/sandbox/support/sign.js';
 import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
 import { SlackRequester } from '../slack/support/signed-requests.js';
 import { until } from '../../support/until.js';
-import { SUBMISSION_KEY_PREFIX } from '../../../src/bot/slack/kit/submission-markers.js';
+import { SUBMISSION_KEY_PREFIX } from '../../../src/bot/slack/request-forms/submission-markers.js';
 import { SUBMISSION_RETENTION_MS } from '../../../src/bot/slack/shell/retention.js';
 import { LeadershipState, type Leadership } from '../../../src/bot/ports/leadership.js';
 

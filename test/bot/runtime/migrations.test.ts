@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadWatchState, WATCH_STATE_KEY } from '../../../src/bot/engine/compliance/watch-state.js';
 import { migrateStoredValues } from '../../../src/bot/runtime/stored-value-upgrades.js';
 import { depositMessageKey } from '../../../src/bot/slack/compliance/deposit-notifier.js';
-import { submissionKey } from '../../../src/bot/slack/kit/submission-markers.js';
+import { submissionKey } from '../../../src/bot/slack/request-forms/submission-markers.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/bot/store/kv.js';
 
 const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';

@@ -4,7 +4,7 @@
  */
 import type { DeskMessage, Person, SandboxState, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
 import { threadPost, statusLineFor, type ThreadEvent } from '../../../src/bot/slack/approvals/thread-status.js';
-import { refusalReply } from '../../../src/bot/slack/kit/notices.js';
+import { refusalReply } from '../../../src/bot/slack/kit/refusal-text.js';
 import { homeView } from '../../../src/bot/slack/home/home-view.js';
 import { AT, PENDING_REQUEST, PEOPLE, pendingApproval } from '../../stand-ins/local-desk/support/bot-views.js';
 

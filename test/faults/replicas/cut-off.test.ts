@@ -13,7 +13,7 @@
  * Then the network heals: A reconnects as a follower, is ready again, and work sent to it is done.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { refusalReply } from '../../../src/bot/slack/kit/notices.js';
+import { refusalReply } from '../../../src/bot/slack/kit/refusal-text.js';
 import { INTERNAL_ERROR_TEXT } from '../../../src/bot/slack/kit/reply.js';
 import { CALLBACK } from '../../../src/bot/slack/kit/slack-ids.js';
 import { REFUSAL_MESSAGES } from '../../../src/bot/domain/refusals.js';

@@ -10,7 +10,7 @@ import { ROUTES } from '../../../src/stand-ins/local-desk/protocol.js';
 import { SANDBOX_TIMINGS } from '../../../src/stand-ins/sandbox/index.js';
 import { ACTION, CALLBACK, INPUT } from '../../../src/bot/slack/kit/slack-ids.js';
 import { REFUSAL_MESSAGES } from '../../../src/bot/domain/refusals.js';
-import { refusalText } from '../../../src/bot/slack/kit/notices.js';
+import { refusalText } from '../../../src/bot/slack/kit/refusal-text.js';
 import { said, startTestDesk, WHO, type TestDesk } from './support/desk.js';
 import { approvalMessages, askWithdrawal, callbackOf, fillWithdrawal, topModal } from './support/desk-forms.js';
 

@@ -20,7 +20,7 @@ import type { KeyValueStore } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './from-record.js';
 import { withSandboxBanner, type MessagePayload } from '../kit/blocks.js';
-import { decisionDm, outcomeDm } from '../kit/notices.js';
+import { decisionDm, outcomeDm } from './requester-dms.js';
 import { decisionLine, withheldLine } from './person-question.js';
 import { orderText, threadPost, type ExecutedThing, type ThreadEvent } from './thread-status.js';
 import type { SlackClient } from '../kit/slack-context.js';

@@ -5,7 +5,7 @@
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseApprovalButtonValue } from './approval-message.js';
-import { refusalReply } from '../kit/notices.js';
+import { refusalReply } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../kit/reply.js';
 import { errorText } from '../../domain/error-text.js';

@@ -1,11 +1,10 @@
 /**
- * The engine's persisted request record (domain/record.ts) read into what the builders show:
- * the approval message, App Home cards, /desk status. Everything is derived from the record
+ * The engine's persisted request record (domain/record.ts) read into what the builders show: the
+ * approval message and /desk status (App Home cards too, in home/home-view.ts), from the record
  * alone, so a message rebuilt after a restart (or from any event) shows the same thing.
  */
 import type { DeskRequest } from '../../domain/record.js';
 import { approvalMessage, type ApprovalMessageInput } from './approval-message.js';
-import type { HomeRequest } from '../home/home-view.js';
 import type { MessagePayload } from '../kit/blocks.js';
 import type { Decision, RequestView, StatusLine } from './request-view.js';
 import { orderText, type OrderResult } from './thread-status.js';
@@ -137,10 +136,4 @@ export function approvalMessageFor(r: DeskRequest, sandbox: boolean): MessagePay
 export function statusMessageFor(r: DeskRequest, sandbox: boolean): MessagePayload {
   const payload = approvalMessageFor(r, sandbox);
   return { ...payload, blocks: payload.blocks.filter((b) => b.type !== 'actions') };
-}
-
-/** A record as an App Home card or line: the approval message's fields, minus what only it shows. */
-export function homeRequestOf(r: DeskRequest): HomeRequest {
-  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, decisions: _decisions, ...card } = approvalInput(r, false);
-  return card;
 }

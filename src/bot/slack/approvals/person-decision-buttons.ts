@@ -8,7 +8,7 @@ import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseDecisionButtonValue } from './person-question.js';
 import { personDecisionView, type ConfirmedAction } from './person-decision-modal.js';
-import { refusalReply } from '../kit/notices.js';
+import { refusalReply } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { ACTION } from '../kit/slack-ids.js';
 import { INTERNAL_ERROR_TEXT, replyToClicker } from '../kit/reply.js';

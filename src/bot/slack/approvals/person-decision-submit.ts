@@ -8,7 +8,7 @@ import type { PersonDecision } from '../../engine/execution/person-decision.js';
 import type { DecisionMeta } from './person-decision-buttons.js';
 import { noticeView } from '../kit/modal-views.js';
 import { CHECKED_MAX } from './person-decision-modal.js';
-import { refusalReply } from '../kit/notices.js';
+import { refusalReply } from '../kit/refusal-text.js';
 import { code } from '../kit/mrkdwn.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';

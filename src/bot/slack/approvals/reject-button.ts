@@ -6,7 +6,7 @@ import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseApprovalButtonValue } from './approval-message.js';
 import { rejectReasonView } from './reject-modal.js';
-import { refusalReply } from '../kit/notices.js';
+import { refusalReply } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import type { RejectMeta } from './reject-form.js';
 import { replyToClicker } from '../kit/reply.js';

@@ -5,7 +5,7 @@
  */
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import { noticeView } from '../kit/modal-views.js';
-import { refusalReply } from '../kit/notices.js';
+import { refusalReply } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import type { RejectMeta } from './reject-form.js';
 import { INPUT } from '../kit/slack-ids.js';

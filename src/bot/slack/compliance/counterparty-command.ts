@@ -1,7 +1,7 @@
 /** `/counterparty [transaction id]`: compliance officers get the declaration modal at once. */
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { counterpartyView } from './counterparty-modal.js';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import { auditCounterpartyRefusal } from './refusal-audit.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { TRANSACTION_ID, type CounterpartyMeta } from './counterparty-form.js';

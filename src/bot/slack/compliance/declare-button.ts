@@ -1,7 +1,7 @@
 /** The Declare counterparty button on a deposit message: the same modal, for that transaction. */
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { counterpartyView } from './counterparty-modal.js';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import { auditCounterpartyRefusal } from './refusal-audit.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { TRANSACTION_ID, type CounterpartyMeta } from './counterparty-form.js';

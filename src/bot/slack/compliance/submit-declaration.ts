@@ -11,7 +11,7 @@ import { checkDeclaration } from '../../engine/compliance/declaration.js';
 import type { DeclarationOutcome, DeclarationRequest } from '../../engine/compliance/declare.js';
 import { counterpartyView } from './counterparty-modal.js';
 import { noticeView } from '../kit/modal-views.js';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { counterpartyValues, type CounterpartyMeta } from './counterparty-form.js';

@@ -11,6 +11,8 @@ import { joinWithMore, linesWithMore, moreNote, packLines } from '../kit/cut-lis
 import { KIND_LABEL, type Decision } from '../approvals/request-view.js';
 import { questionBlocks } from '../approvals/person-question.js';
 import type { DeliveryProblem } from '../../engine/desk-reads.js';
+import type { DeskRequest } from '../../domain/record.js';
+import { approvalInput } from '../approvals/from-record.js';
 import { code, escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */
@@ -18,6 +20,12 @@ export type HomeRequest = Pick<
   ApprovalMessageInput,
   'requestId' | 'requesterId' | 'createdAt' | 'request' | 'snapshotHash' | 'requiredApprovals' | 'approvals' | 'decision' | 'status' | 'question'
 >;
+
+/** A record as an App Home card or line: the approval message's fields, minus what only it shows. */
+export function homeRequestOf(r: DeskRequest): HomeRequest {
+  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, decisions: _decisions, ...card } = approvalInput(r, false);
+  return card;
+}
 
 export interface HomeViewInput {
   userId: string;

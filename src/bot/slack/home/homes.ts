@@ -14,8 +14,7 @@ import type { KeyValueStore } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
-import { homeRequestOf } from '../approvals/from-record.js';
-import { homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
+import { homeRequestOf, homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
 
 
 export const HOME_VIEWER_KEY_PREFIX = 'slack:home-viewer:';

@@ -11,18 +11,18 @@ import type { ExchangePort } from '../../ports/exchange-port.js';
 import type { ExchangeListings } from '../../ports/exchange-listings.js';
 import type { Engine } from '../../engine/engine.js';
 import type { DeskReads } from '../../engine/desk-reads.js';
-import type { Homes } from '../home/homes.js';
 import type { Declarations } from '../../engine/compliance/declare.js';
-import type { ModalData } from '../shell/modal-data.js';
-import type { AckGate } from '../shell/ack-gate.js';
-import type { WithdrawFormData } from '../withdrawals/withdraw-data.js';
 
 /** Bolt's Web API client as listeners receive it. */
 export type SlackClient = AllMiddlewareArgs['client'];
 
-/** What an open modal was filled with, by view id. */
-export type FormData = WithdrawFormData;
-
+/** What listeners ask of App Home; home/homes.ts implements it (kit names no feature). */
+export interface HomeTabs {
+  /** The user opened the tab: remember them, and publish theirs. */
+  opened(userId: string, client: SlackClient): Promise<void>;
+  /** Publish again for a user who has the tab; failures are logged, never thrown. */
+  refresh(userId: string, client?: SlackClient): Promise<void>;
+}
 
 /**
  * Everything the listeners use, built by the composition root (runtime/compose.ts) before the app
@@ -39,7 +39,7 @@ export interface SlackDeps {
   /** The approval engine: its commands, its reads, and indicative quotes for the trade form. */
   engine: EnginePort;
   /** App Home: who has it open, and publishing it again after a change. */
-  homes: Homes;
+  homes: HomeTabs;
   /** The counterparty declaration use case (app/compliance/declare.ts). */
   declarations: Declarations;
   /** Pairs the desk trades, e.g. ["BTC-SGD"]; empty: any well-formed pair. */
@@ -48,7 +48,7 @@ export interface SlackDeps {
   audit: AuditLog;
   /**
    * Durable small values shared by every replica: open modals' data (modal-data.ts), the dedupe
-   * tokens of submitted forms (submission-markers.ts), message references, App Home viewers.
+   * tokens of submitted forms (request-forms/submission-markers.ts), message references, App Home viewers.
    */
   kv: KeyValueStore;
 }
@@ -80,10 +80,6 @@ export interface SlackContext {
   /** The embedded sandbox exchange: every post carries a SANDBOX banner. */
   sandbox: boolean;
   logger: Logger;
-  /** Data of open modals, by view id, in the shared store (modal-data.ts). */
-  modals: ModalData<FormData>;
-  /** Acknowledgements before work (ack-gate.ts). */
-  ackGate: AckGate;
 }
 
 /** The listeners' view of who is who: the policy's answers, never a second list. */

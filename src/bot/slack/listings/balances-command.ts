@@ -1,7 +1,7 @@
 /** `/balances [ASSET]`: acknowledged at once, then the table as an ephemeral reply. */
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { balanceRow, balancesMessage } from './balances-table.js';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 

@@ -6,7 +6,7 @@
 import type { Middleware, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { deskHelp } from './help.js';
 import { fiatOverview, listPage, type ListName } from './listing-lines.js';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 import { fetchListPage, LIST_EMPTY, LIST_TITLES, PAGE_SIZE } from './listing-source.js';

@@ -5,8 +5,9 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import { isDecidable } from '../../domain/state-machine.js';
-import { homeRequestOf, statusMessageFor } from '../approvals/from-record.js';
-import { refusalReply, refusalText } from '../kit/notices.js';
+import { statusMessageFor } from '../approvals/from-record.js';
+import { homeRequestOf } from '../home/home-view.js';
+import { refusalReply, refusalText } from '../kit/refusal-text.js';
 import { pendingList, PENDING_PAGE_SIZE } from './pending-list.js';
 import { channelMention, code, escapeMrkdwn } from '../kit/mrkdwn.js';
 import type { SlackContext } from '../kit/slack-context.js';

@@ -1,7 +1,7 @@
 /** The "More" button under a listing: the next records as a new ephemeral reply. */
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { decodeMore } from './listing-lines.js';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import { postListPage } from './desk-command.js';
 import type { SlackContext } from '../kit/slack-context.js';
 

@@ -1,6 +1,6 @@
 /**
  * After a request form passed its checks and was acknowledged ("checking with the exchange…"):
- * the engine is asked once per form (app/submission-markers.ts), and the modal shows the answer: the
+ * the engine is asked once per form (submission-markers.ts), and the modal shows the answer: the
  * request id, "already submitted", or the form again with the engine's objection on the field
  * at fault and the exchange's own words.
  */
@@ -11,7 +11,7 @@ import type { RefillNotes } from '../kit/refill-form.js';
 import { noticeView } from '../kit/modal-views.js';
 import { alreadySentView, sentView } from './submitted-views.js';
 import type { SlackClient, SlackContext } from '../kit/slack-context.js';
-import { earlierSubmission, submissionKey, submitOnce, type SubmitOutcome } from '../kit/submission-markers.js';
+import { earlierSubmission, submissionKey, submitOnce, type SubmitOutcome } from './submission-markers.js';
 import { errorText } from '../../domain/error-text.js';
 
 export interface RequestFormSubmission {

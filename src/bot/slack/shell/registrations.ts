@@ -14,6 +14,7 @@ import type {
 } from '@slack/bolt';
 import { ACTION, baseBlockId, CALLBACK, COMMAND, INPUT, type CommandName } from '../kit/slack-ids.js';
 import type { SlackContext } from '../kit/slack-context.js';
+import type { AckGate } from './ack-gate.js';
 import { balancesCommand } from '../listings/balances-command.js';
 import { deskCommand } from '../listings/desk-command.js';
 import { listMoreAction } from '../listings/list-more.js';
@@ -93,11 +94,11 @@ export const OPTIONS_LISTENERS: Record<string, Factory<SlackOptionsMiddlewareArg
  * After its ack, a listener lets the other requests get their acks before it goes on with its
  * own work (ack-gate.ts): under a burst every acknowledgement leaves first.
  */
-function ackFirst<Args extends { ack: (...a: never[]) => Promise<void> }>(ctx: SlackContext, listener: Middleware<Args>): Middleware<Args> {
+function ackFirst<Args extends { ack: (...a: never[]) => Promise<void> }>(gate: AckGate, listener: Middleware<Args>): Middleware<Args> {
   return (args) => {
     const ack = (async (...a: Parameters<Args['ack']>) => {
       await args.ack(...a);
-      await ctx.ackGate.clear();
+      await gate.clear();
     }) as Args['ack'];
     return listener({ ...args, ack });
   };
@@ -118,8 +119,8 @@ function dispatch<Args>(ctx: SlackContext, table: Record<string, Factory<Args>>,
 }
 
 /** Register everything on a Bolt app. */
-export function registerListeners(app: App, ctx: SlackContext): void {
-  const gated = <Args extends { ack: (...a: never[]) => Promise<void> }>(m: Middleware<Args>) => ackFirst(ctx, m);
+export function registerListeners(app: App, ctx: SlackContext, gate: AckGate): void {
+  const gated = <Args extends { ack: (...a: never[]) => Promise<void> }>(m: Middleware<Args>) => ackFirst(gate, m);
   app.command(/^\//, dispatch(ctx, COMMAND_LISTENERS, (a) => a.command.command, gated));
   // An action id may carry ":n" to stay unique within its block (a button per candidate).
   app.action({ type: 'block_actions' }, dispatch(ctx, ACTION_LISTENERS, (a) => baseBlockId(a.action.action_id), gated));

@@ -3,9 +3,9 @@
  * file whole, so keys that nothing will read again must go: a desk making a hundred requests a
  * day would otherwise carry some 70,000 of them after a year into every write.
  *
- * - A submission marker (submission-markers.ts) answers Slack's redeliveries and double submits,
+ * - A submission marker (request-forms/submission-markers.ts) answers Slack's redeliveries and double submits,
  *   which come within minutes; it is kept for SUBMISSION_RETENTION_MS.
- * - An open modal's data (modal-data.ts) is read only while the modal is open; it is not used
+ * - An open modal's data (kit/modal-data.ts) is read only while the modal is open; it is not used
  *   after MODAL_DATA_TTL_MS and goes at the first pruning after that. A request made from the form
  *   deletes it at once; what pruning catches is the forms people closed without submitting.
  * - An App Home viewer's mark (home/homes.ts) says whose tab to refresh; it goes once the person
@@ -22,8 +22,8 @@
  */
 import { isStillMoving } from '../../engine/compliance/deposit-status.js';
 import { DEPOSIT_MESSAGE_KEY_PREFIX, type DepositMessageRef } from '../compliance/deposit-notifier.js';
-import { SUBMISSION_KEY_PREFIX } from '../kit/submission-markers.js';
-import { MODAL_DATA_KEY_PREFIX, MODAL_DATA_TTL_MS } from './modal-data.js';
+import { SUBMISSION_KEY_PREFIX } from '../request-forms/submission-markers.js';
+import { MODAL_DATA_KEY_PREFIX, MODAL_DATA_TTL_MS } from '../kit/modal-data.js';
 import { HOME_VIEWER_KEY_PREFIX } from '../home/homes.js';
 import { APPROVAL_MESSAGE_KEY_PREFIX, type ApprovalMessageRef } from '../approvals/approval-notifier.js';
 

@@ -14,7 +14,6 @@ import { rolesOf, type SlackContext, type SlackDeps } from '../kit/slack-context
 import { registerListeners } from './registrations.js';
 import { AckGate } from './ack-gate.js';
 import { bodyBudget } from './body-budget.js';
-import { ModalData } from './modal-data.js';
 import { consoleSlackLogger, guardSlackLogger } from './library-log.js';
 import { slackTransport, type SlackTransport } from './slack-transport.js';
 
@@ -54,6 +53,8 @@ export interface CreateSlackAppOptions {
 export interface SlackApp {
   app: App;
   context: SlackContext;
+  /** Acknowledgements before work (ack-gate.ts); the listeners never see it, only their registration. */
+  ackGate: AckGate;
   mode: 'http' | 'socket';
   /** Starts listening (HTTP) or connecting (Socket Mode). Resolves with the bound port in HTTP mode. */
   start(): Promise<{ port?: number; host?: string }>;
@@ -138,8 +139,6 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
     roles: rolesOf(deps.policy),
     sandbox: config.exchange.kind === 'sandbox',
     logger: app.logger,
-    modals: new ModalData(deps.kv, deps.clock),
-    ackGate,
   };
   // Listeners go on after their ack; stop() waits for them so nothing they do meets closed stores.
   const inFlight = new Set<Promise<unknown>>();
@@ -153,7 +152,7 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
     }
   });
   app.use(onlyThisWorkspace(() => app.client.auth.test(), (m) => app.logger.warn(m)));
-  registerListeners(app, context);
+  registerListeners(app, context, ackGate);
   app.error(async (error) => {
     // Bolt's errors can carry the request; log the kind and message only.
     app.logger.error(`listener failed: ${error.name}: ${error.message}`);
@@ -164,6 +163,7 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
   return {
     app,
     context,
+    ackGate,
     mode: httpReceiver ? 'http' : 'socket',
     async start() {
       // A refused token stops the start here, with Slack's reason (invalid_auth, account_inactive).

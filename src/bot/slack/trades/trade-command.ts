@@ -1,6 +1,6 @@
 /** `/trade [PAIR]`: acknowledged at once, the trade form opened (it needs no exchange data to open). */
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { renderTradeForm, type TradeMeta } from './trade-form.js';
 

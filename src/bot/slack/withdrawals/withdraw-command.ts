@@ -5,7 +5,7 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { loadingView } from '../kit/modal-views.js';
 import { withdrawChoiceView } from './withdraw-modal.js';
-import { refusalText } from '../kit/notices.js';
+import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { fillWithdrawForm } from './withdraw-flow.js';
 import type { WithdrawMeta } from './withdraw-form.js';

@@ -3,6 +3,8 @@
  * engine's terms) mapped to the options the modals show.
  */
 import type { Balance, CurrencyEntry, ExchangePort, FiatTerms, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
+import type { SlackDeps } from '../kit/slack-context.js';
+import { ModalData } from '../kit/modal-data.js';
 import type { BankOption, CryptoEntryOption, DestinationOption, FiatCurrencyOption } from './withdraw-modal.js';
 
 /** Bound on saved addresses and bank accounts read for one form. */
@@ -22,6 +24,11 @@ export interface FiatFormData {
 }
 
 export type WithdrawFormData = CryptoFormData | FiatFormData;
+
+/** Open withdrawal forms' data by view id, in the store every replica shares (kit/modal-data.ts). */
+export function withdrawModals(deps: Pick<SlackDeps, 'kv' | 'clock'>): ModalData<WithdrawFormData> {
+  return new ModalData(deps.kv, deps.clock);
+}
 
 function availableOf(balances: readonly Balance[], currency: string): string {
   return balances.find((b) => b.currency.toUpperCase() === currency.toUpperCase())?.available ?? '0';

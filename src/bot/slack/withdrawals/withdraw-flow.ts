@@ -8,7 +8,7 @@ import { noticeView } from '../kit/modal-views.js';
 import type { SlackClient, SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 import { renderWithdrawForm, type WithdrawMeta } from './withdraw-form.js';
-import { loadCryptoForm, loadFiatForm } from './withdraw-data.js';
+import { loadCryptoForm, loadFiatForm, withdrawModals } from './withdraw-data.js';
 import { errorText } from '../../domain/error-text.js';
 
 /** Load the data for `meta.k` and replace the open view `viewId` with the filled form. */
@@ -16,7 +16,7 @@ export async function fillWithdrawForm(ctx: SlackContext, client: SlackClient, v
   let view;
   try {
     const data = meta.k === 'crypto' ? await loadCryptoForm(ctx.deps.exchange) : await loadFiatForm(ctx.deps.exchange);
-    await ctx.modals.set(viewId, data);
+    await withdrawModals(ctx.deps).set(viewId, data);
     view = renderWithdrawForm(data, undefined, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata: JSON.stringify(meta) });
   } catch (err) {
     view = noticeView('Withdraw', exchangeFailureText('the withdrawal options', err, ctx.logger).replace(/^:warning: /, ''));

@@ -7,6 +7,7 @@ import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/
 import type { SlackContext } from '../kit/slack-context.js';
 import { fillWithdrawForm } from './withdraw-flow.js';
 import { renderWithdrawForm, type WithdrawMeta } from './withdraw-form.js';
+import { withdrawModals } from './withdraw-data.js';
 import { readMetadata, type StateValues } from '../kit/view-state.js';
 import { stillRequester } from '../request-forms/requester-only.js';
 import { errorText } from '../../domain/error-text.js';
@@ -18,7 +19,7 @@ export function withdrawRefreshAction(ctx: SlackContext): Middleware<SlackAction
     if (!view) return;
     if (!(await stillRequester(ctx, client, view, body.user.id, 'Withdraw'))) return;
     const meta = readMetadata<WithdrawMeta>(view.private_metadata);
-    const data = await ctx.modals.get(view.id);
+    const data = await withdrawModals(ctx.deps).get(view.id);
     if (!data) {
       // Data gone (expired, or never stored): load again; the person's typed values are kept by Slack.
       if (meta.k === 'crypto' || meta.k === 'fiat') await fillWithdrawForm(ctx, client, view.id, view.hash, { k: meta.k, ...(meta.c ? { c: meta.c } : {}) });

@@ -11,7 +11,7 @@ import type { Refusal } from '../../domain/refusals.js';
 import { sendingView } from '../request-forms/submitted-views.js';
 import { refillForm } from '../kit/refill-form.js';
 import type { SlackContext } from '../kit/slack-context.js';
-import type { CryptoFormData, FiatFormData } from './withdraw-data.js';
+import { withdrawModals, type CryptoFormData, type FiatFormData } from './withdraw-data.js';
 import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from './withdraw-form.js';
 import { refusalNotes, repeatSubmission, sendRequestForm } from '../request-forms/request-flow.js';
 import type { FieldErrors } from '../request-forms/field-errors.js';
@@ -24,7 +24,8 @@ const TITLE = 'Withdraw';
 export function withdrawSubmitView(kind: 'crypto' | 'fiat') {
   return (ctx: SlackContext): Middleware<SlackViewMiddlewareArgs> =>
     async ({ ack, body, view, client }) => {
-      const data = await ctx.modals.get(view.id);
+      const modals = withdrawModals(ctx.deps);
+      const data = await modals.get(view.id);
       if (!data && (await repeatSubmission(ctx, client, TITLE, view.id, () => ack({ response_action: 'update', view: sendingView(TITLE) })))) return;
       if (!data || data.kind !== kind) {
         const field = kind === 'crypto' ? INPUT.withdrawAmount : INPUT.fiatAmount;
@@ -51,7 +52,7 @@ export function withdrawSubmitView(kind: 'crypto' | 'fiat') {
         userId: body.user.id,
         input,
         refill: (refusal) => refill(ctx, data, values, view.private_metadata, refusal),
-        onCreated: () => ctx.modals.delete(view.id),
+        onCreated: () => modals.delete(view.id),
       });
     };
 }

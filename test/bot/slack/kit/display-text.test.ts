@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalMessage, type ApprovalMessageInput } from '../../../../src/bot/slack/approvals/approval-message.js';
 import { homeView } from '../../../../src/bot/slack/home/home-view.js';
 import { threadPost } from '../../../../src/bot/slack/approvals/thread-status.js';
-import { decisionDm } from '../../../../src/bot/slack/kit/notices.js';
+import { decisionDm } from '../../../../src/bot/slack/approvals/requester-dms.js';
 import { cryptoWithdrawView } from '../../../../src/bot/slack/withdrawals/withdraw-modal.js';
 import { withdrawalLine } from '../../../../src/bot/slack/listings/listing-lines.js';
 import { mixesScripts, oneLine, shownLabel, visibleText } from '../../../../src/bot/slack/kit/display-text.js';

@@ -4,8 +4,8 @@ import { deposit as depositRecord } from '../../../../src/bot/exchange/adapter/d
 import { approvalMessageKey } from '../../../../src/bot/slack/approvals/approval-notifier.js';
 import { depositMessageKey } from '../../../../src/bot/slack/compliance/deposit-notifier.js';
 import { APPROVAL_MESSAGE_RETENTION_MS, DEPOSIT_MESSAGE_RETENTION_MS, expiredSlackKey, HOME_VIEWER_RETENTION_MS, SUBMISSION_RETENTION_MS } from '../../../../src/bot/slack/shell/retention.js';
-import { SUBMISSION_KEY_PREFIX } from '../../../../src/bot/slack/kit/submission-markers.js';
-import { MODAL_DATA_TTL_MS, modalDataKey } from '../../../../src/bot/slack/shell/modal-data.js';
+import { SUBMISSION_KEY_PREFIX } from '../../../../src/bot/slack/request-forms/submission-markers.js';
+import { MODAL_DATA_TTL_MS, modalDataKey } from '../../../../src/bot/slack/kit/modal-data.js';
 import { homeViewerKey } from '../../../../src/bot/slack/home/homes.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);

@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/bot/config/index.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { runDesk, type RunningDesk } from '../../../src/bot/runtime/run-desk.js';
-import { startConnectProxy } from '../../support/connect-proxy.js';
-import { freePort } from '../../support/free-port.js';
-import { BOT_TOKEN, slackEnv } from './support/harness.js';
-import { startSandbox } from '../../../src/stand-ins/sandbox/index.js';
+import { loadConfig } from '../../../../src/bot/config/index.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import { runDesk, type RunningDesk } from '../../../../src/bot/runtime/run-desk.js';
+import { startConnectProxy } from '../../../support/connect-proxy.js';
+import { freePort } from '../../../support/free-port.js';
+import { BOT_TOKEN, slackEnv } from '../support/harness.js';
+import { startSandbox } from '../../../../src/stand-ins/sandbox/index.js';
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {

@@ -3,10 +3,10 @@
  * API recording what the bot says, and an in-test fake of the ExchangePort.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Balance, CryptoWithdrawalListItem } from '../../../src/bot/exchange/schemas.js';
-import { ExchangeError } from '../../../src/bot/ports/exchange-error.js';
-import { ACTION, BLOCK } from '../../../src/bot/slack/kit/slack-ids.js';
-import { deferred, fakeExchange, listOf, PEOPLE, startHarness, type Harness } from './support/harness.js';
+import type { Balance, CryptoWithdrawalListItem } from '../../../../src/bot/exchange/schemas.js';
+import { ExchangeError } from '../../../../src/bot/ports/exchange-error.js';
+import { ACTION, BLOCK } from '../../../../src/bot/slack/kit/slack-ids.js';
+import { deferred, fakeExchange, listOf, PEOPLE, startHarness, type Harness } from '../support/harness.js';
 
 const balances: Balance[] = [
   { currency: 'BTC', regular: '1.5', locked: '777.0707', locked_balance: { orders: '0.25', alternative_products: '0.125' } },

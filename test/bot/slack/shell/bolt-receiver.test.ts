@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { SlackRequester, commandBody, FORM, slackSignature } from './support/signed-requests.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import { SlackRequester, commandBody, FORM, slackSignature } from '../support/signed-requests.js';
 
 const SECRET = 'smoke-test-signing-secret-0123456789';
 const TOKEN = 'xoxb-smoke-test-token';

@@ -1,9 +1,9 @@
 /** Trade messages in the desk's words: the payment method named, every price through the one amount formatter. */
 import { describe, expect, it } from 'vitest';
-import { approvalMessage } from '../../../src/bot/slack/approvals/approval-message.js';
-import { orderText, statusLineFor, threadPost } from '../../../src/bot/slack/approvals/thread-status.js';
-import { outcomeDm } from '../../../src/bot/slack/kit/notices.js';
-import type { TradeView } from '../../../src/bot/slack/approvals/request-view.js';
+import { approvalMessage } from '../../../../src/bot/slack/approvals/approval-message.js';
+import { orderText, statusLineFor, threadPost } from '../../../../src/bot/slack/approvals/thread-status.js';
+import { outcomeDm } from '../../../../src/bot/slack/approvals/requester-dms.js';
+import type { TradeView } from '../../../../src/bot/slack/approvals/request-view.js';
 
 const T0 = Date.UTC(2024, 4, 1, 14, 3, 0);
 const TRADE: TradeView = {

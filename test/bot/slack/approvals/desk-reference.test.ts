@@ -4,12 +4,12 @@
  * time and ours shown; an exchange that cannot be read past the settle window, no "send again".
  */
 import { describe, expect, it } from 'vitest';
-import type { Candidate } from '../../../src/bot/domain/record.js';
-import { approvalMessage, type ApprovalMessageInput } from '../../../src/bot/slack/approvals/approval-message.js';
-import { questionBlocks } from '../../../src/bot/slack/approvals/person-question.js';
-import { threadPost } from '../../../src/bot/slack/approvals/thread-status.js';
-import { ACTION } from '../../../src/bot/slack/kit/slack-ids.js';
-import { limitViolations } from './support/block-limits.js';
+import type { Candidate } from '../../../../src/bot/domain/record.js';
+import { approvalMessage, type ApprovalMessageInput } from '../../../../src/bot/slack/approvals/approval-message.js';
+import { questionBlocks } from '../../../../src/bot/slack/approvals/person-question.js';
+import { threadPost } from '../../../../src/bot/slack/approvals/thread-status.js';
+import { ACTION } from '../../../../src/bot/slack/kit/slack-ids.js';
+import { limitViolations } from '../support/block-limits.js';
 
 const T = Date.UTC(2025, 0, 15, 9, 0, 0);
 

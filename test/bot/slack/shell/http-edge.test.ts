@@ -7,13 +7,13 @@
  * count in the ack gate, so a verified request's follow-up work does not wait for them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHealthServer } from '../../../src/bot/ops/health-server.js';
-import { HTTP_EDGE } from '../../../src/bot/ports/http-edge.js';
-import { SLACK_BODY_BUDGET_BYTES } from '../../../src/bot/slack/shell/body-budget.js';
-import { EVENTS_PATH, SLACK_BODY_LIMIT_BYTES } from '../../../src/bot/slack/shell/slack-app.js';
-import { closeSlowSockets, open, postHead, within } from '../../support/slow-sockets.js';
-import { parseExposition } from '../ops/support/prometheus-text.js';
-import { fakeExchange, PEOPLE, startHarness, type Harness } from './support/harness.js';
+import { startHealthServer } from '../../../../src/bot/ops/health-server.js';
+import { HTTP_EDGE } from '../../../../src/bot/ports/http-edge.js';
+import { SLACK_BODY_BUDGET_BYTES } from '../../../../src/bot/slack/shell/body-budget.js';
+import { EVENTS_PATH, SLACK_BODY_LIMIT_BYTES } from '../../../../src/bot/slack/shell/slack-app.js';
+import { closeSlowSockets, open, postHead, within } from '../../../support/slow-sockets.js';
+import { parseExposition } from '../../ops/support/prometheus-text.js';
+import { fakeExchange, PEOPLE, startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness | undefined;
 const cleanups: Array<() => Promise<void>> = [];
@@ -72,7 +72,7 @@ describe('the HTTP edge in HTTP mode', () => {
 
   it('counts only verified requests in the ack gate: stalled unsigned requests hold no listener back', async () => {
     const { h, port } = await start();
-    const gate = h.app.context.ackGate;
+    const gate = h.app.ackGate;
     const stalled = await Promise.all(Array.from({ length: 5 }, () => open(port, postHead(EVENTS_PATH, 2_000) + 'payload=%7B')));
     // Bolt reads them as far as they go (and would wait for the rest until the request timeout).
     await new Promise((r) => setTimeout(r, 200));

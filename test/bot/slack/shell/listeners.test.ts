@@ -5,14 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_LISTENERS } from '../../../src/bot/slack/shell/registrations.js';
-import { ACTION, BLOCK, CALLBACK, COMMAND, INPUT } from '../../../src/bot/slack/kit/slack-ids.js';
-import { REFUSAL_MESSAGES } from '../../../src/bot/domain/refusals.js';
-import { stateOf } from './support/signed-requests.js';
-import { appHomeOpened, deferred, fakeExchangeAndHarness } from './support/listeners-support.js';
-import { PEOPLE, type Harness } from './support/harness.js';
+import { COMMAND_LISTENERS } from '../../../../src/bot/slack/shell/registrations.js';
+import { ACTION, BLOCK, CALLBACK, COMMAND, INPUT } from '../../../../src/bot/slack/kit/slack-ids.js';
+import { REFUSAL_MESSAGES } from '../../../../src/bot/domain/refusals.js';
+import { stateOf } from '../support/signed-requests.js';
+import { appHomeOpened, deferred, fakeExchangeAndHarness } from '../support/listeners-support.js';
+import { PEOPLE, type Harness } from '../support/harness.js';
 
-const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../../manifests/manifest.json', import.meta.url)), 'utf8')) as {
+const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../manifests/manifest.json', import.meta.url)), 'utf8')) as {
   features: { slash_commands: { command: string }[] };
 };
 const manifestCommands = manifest.features.slash_commands.map((c) => c.command).sort();

@@ -6,14 +6,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webApi } from '@slack/bolt';
-import type { DeskEvent } from '../../../src/bot/ports/events.js';
-import type { Logger } from '../../../src/bot/ports/logger.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { createPolicy } from '../../../src/bot/domain/policy.js';
-import { newExecution, newRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
-import { createSlackNotifier, findApprovalMessage } from '../../../src/bot/slack/approvals/approval-notifier.js';
-import { slackRetryDecision } from '../../../src/bot/slack/kit/slack-retry.js';
-import { memoryKv } from '../../../src/bot/store/memory.js';
+import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { Logger } from '../../../../src/bot/ports/logger.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import { createPolicy } from '../../../../src/bot/domain/policy.js';
+import { newExecution, newRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { createSlackNotifier, findApprovalMessage } from '../../../../src/bot/slack/approvals/approval-notifier.js';
+import { slackRetryDecision } from '../../../../src/bot/slack/kit/slack-retry.js';
+import { memoryKv } from '../../../../src/bot/store/memory.js';
 
 const CHANNEL = 'C0APPROVE1';
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);

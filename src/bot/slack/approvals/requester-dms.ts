@@ -1,12 +1,9 @@
-/**
- * Short texts for one person: the requester's direct message on each decision, and the
- * ephemeral answer to a refused click, in plain words that say why.
- */
-import { context, message, section, type MessagePayload } from './blocks.js';
-import { slackDate } from './format.js';
-import { headline } from '../approvals/approval-message.js';
-import { KIND_LABEL, type Decision, type RequestView } from '../approvals/request-view.js';
-import { code, escapeMrkdwn, link, mention } from './mrkdwn.js';
+/** The requester's direct messages: on each decision of their request, and when an approved one ends. */
+import { context, message, section, type MessagePayload } from '../kit/blocks.js';
+import { slackDate } from '../kit/format.js';
+import { code, escapeMrkdwn, link, mention } from '../kit/mrkdwn.js';
+import { headline } from './approval-message.js';
+import { KIND_LABEL, type Decision, type RequestView } from './request-view.js';
 
 export interface DecisionDmInput {
   requestId: string;
@@ -60,27 +57,4 @@ export function outcomeDm(input: OutcomeDmInput): MessagePayload {
       ? `:white_check_mark: Your ${what} completed ${slackDate(o.at)}.${o.orderText ? ` ${escapeMrkdwn(o.orderText, 500)}` : ''}${o.explorerUrl ? ` ${link(o.explorerUrl, 'View on the explorer')}` : ''}`
       : `:x: Your ${what} failed ${slackDate(o.at)}:\n>${escapeMrkdwn(o.reason, 2_000).replace(/\n/g, '\n>')}`;
   return message(text, [section(text)]);
-}
-
-/**
- * Refusals decided in the Slack layer itself (who may use a command at all). Refusals of the
- * approval engine (own request, already approved, …) carry their own sentence
- * (domain/refusals.ts) and are shown with refusalReply.
- */
-export type SlackRefusal = 'not_desk_member' | 'not_requester' | 'not_compliance';
-
-const SLACK_REFUSAL: Record<SlackRefusal, string> = {
-  not_desk_member: 'This is for the desk\'s members only.',
-  not_requester: 'Only the desk\'s requesters can ask for withdrawals and trades.',
-  not_compliance: 'Only compliance officers can submit counterparty declarations. The attempt was recorded.',
-};
-
-/** The ephemeral answer to a command or click the Slack layer refuses. */
-export function refusalText(reason: SlackRefusal): string {
-  return SLACK_REFUSAL[reason];
-}
-
-/** The ephemeral answer to a refusal with its own sentence (e.g. the engine's), escaped. */
-export function refusalReply(message: string): string {
-  return `:no_entry_sign: ${escapeMrkdwn(message, 1_000)}`;
 }

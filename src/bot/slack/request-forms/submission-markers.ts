@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestResult } from '../../engine/engine.js';
 import type { Refusal } from '../../domain/refusals.js';
-import type { SlackContext } from './slack-context.js';
+import type { SlackContext } from '../kit/slack-context.js';
 
 export const SUBMISSION_KEY_PREFIX = 'slack:submission:';
 

@@ -7,7 +7,7 @@
  *
  * A read is one store lookup (the file store answers from memory; a database from one indexed
  * row), which fits before an ack. An entry older than MODAL_DATA_TTL_MS is not used (the form asks
- * to be opened again) and the Slack retention pruning drops it (retention.ts).
+ * to be opened again) and the Slack retention pruning drops it (shell/retention.ts).
  */
 import type { Clock } from '../../ports/clock.js';
 import type { KeyValueStore } from '../../ports/store.js';
