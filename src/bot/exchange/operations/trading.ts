@@ -16,10 +16,7 @@ export function tradingOperations(call: Call) {
       return res.data;
     },
 
-    /**
-     * POST /orders executing a quote. Never retried: after a timeout, look the order up by
-     * `client_order_id` (listOrders) before anything else.
-     */
+    /** Never retried: after a timeout, look the order up by `client_order_id` before anything else. */
     async createOrder(body: CreateOrderBody): Promise<Order> {
       const res = await call({ operation: 'createOrder', method: 'POST', path: '/orders', body: { value: body, schema: createOrderBody }, response: order });
       return res.data;
