@@ -1,8 +1,5 @@
-/**
- * The audit log (AuditLog port): append-only JSON lines, hash-chained (see audit-entry.ts), each
- * append resolved only after its line is fdatasync'd. Appends that arrive while a write is under
- * way share the next write and fdatasync (group commit); the chain order is the order of the calls.
- */
+// The file audit log: append-only, hash-chained JSON lines, each append resolved after fdatasync.
+// Appends arriving during a write share the next one (group commit); chain order is call order.
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntryInput, AuditLog, Clock } from '../engine/ports.js';
@@ -46,11 +43,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/**
- * Opens the audit log for appending, continuing the chain from its last line. The last line is
- * checked (JSON, shape, own hash) and a bad one throws StoreCorruptError without touching the
- * file; the whole chain is checked by `verifyAuditLog`, not here, so opening stays fast.
- */
+/** Continues the chain from its last line, checked on its own (StoreCorruptError, file untouched); the whole chain is verify's. */
 export async function openAuditLog(options: AuditLogOptions): Promise<DurableAuditLog> {
   const { file, clock } = options;
   const warn = options.warn ?? (() => {});
