@@ -1,8 +1,5 @@
-/**
- * The engine's persisted request record (domain/record.ts) read into what the builders show:
- * the approval message, App Home cards, /desk status. Everything is derived from the record
- * alone, so a message rebuilt after a restart (or from any event) shows the same thing.
- */
+// The persisted record read into what the builders show, from the record alone, so a message rebuilt
+// after a restart (or from any event) shows the same thing.
 import type { DeskRequest } from '../../domain/record.js';
 import { approvalMessage, type ApprovalMessageInput } from './approval-message.js';
 import type { HomeRequest } from '../home/home-view.js';

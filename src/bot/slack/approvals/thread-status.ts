@@ -1,7 +1,4 @@
-/**
- * Posts in a request's thread (execution, re-quotes, status changes, the final result) and the
- * matching status line of the main message, from one description of what happened.
- */
+// Thread posts and the matching status line of the main message, from one description of what happened.
 import { context, message, section, type MessagePayload } from '../kit/blocks.js';
 import { amountText, formatAmount, shortAddress, slackDate } from '../kit/format.js';
 import { code, escapeMrkdwn, link } from '../kit/mrkdwn.js';
