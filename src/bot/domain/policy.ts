@@ -120,8 +120,6 @@ function checkThreshold(i: number, t: AmountThreshold, problems: string[]): void
   checkCount(`threshold ${i + 1} approvals`, t.approvals, problems);
 }
 
-// ---- decisions --------------------------------------------------------------------------------
-
 export function mayRequest(policy: Policy, userId: string): boolean {
   return policy.requesters.has(userId);
 }

@@ -181,7 +181,7 @@ export const inDoubtSchema = z.strictObject({
  * runs, cleared with the outcome. Past `until` another replica takes over by looking, never sending.
  */
 export const leaseSchema = z.strictObject({
-  /** The replica's identity (app/ids.ts createReplicaId: host, pid and a random part). */
+  /** The replica's identity (engine/ids.ts createReplicaId: host, pid and a random part). */
   holder: z.string().min(1),
   /** Epoch ms on the holder's clock; past it, the lease may be taken over. */
   until: int,

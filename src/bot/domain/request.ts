@@ -41,8 +41,6 @@ export function snapshotHash(requestId: string, requester: string, snapshot: Sna
   return sha256Hex(canonicalJson({ v: 1, requestId, requester, snapshot }));
 }
 
-// ---- crypto withdrawal ------------------------------------------------------------------------
-
 /** What the builder needs to know about the currency entry (from the exchange's entry list). */
 export interface CurrencyEntryFacts {
   id: number;
@@ -125,8 +123,6 @@ export function buildCryptoWithdrawal(
   };
 }
 
-// ---- fiat withdrawal --------------------------------------------------------------------------
-
 export interface FiatFacts {
   currency: string;
   fee: string;
@@ -173,8 +169,6 @@ export function buildFiatWithdrawal(facts: FiatFacts, fields: { amount: string; 
     },
   };
 }
-
-// ---- trade ------------------------------------------------------------------------------------
 
 /** The worst price, given directly or as a slippage in basis points from the indicative price. */
 export type LimitInput = { price: string } | { slippageBps: number };
@@ -266,8 +260,6 @@ export function quoteKey(s: Pick<TradeSnapshot, 'symbol' | 'quantity' | 'payment
   return [s.symbol, normalize(s.quantity), s.paymentMethod].join('|');
 }
 
-// ---- bank account removal ---------------------------------------------------------------------
-
 export function buildBankRemoval(bankAccount: BankAccountRef, fields: { note?: string | null }): BuildResult<BankRemovalSnapshot> {
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
@@ -280,8 +272,6 @@ export function bankAccountDisplay(account: { bankName: string | null; currency:
   const parts = [account.bankName ?? 'Bank', account.currency ?? '', `••••${last4}`].filter((p) => p !== '');
   return `${parts.join(' ')} (${account.beneficiary})`;
 }
-
-// ---- amounts, for policy thresholds ------------------------------------------------------------
 
 /** The sums of money a request moves, by currency (a trade counts both legs where known). */
 export function amountsMoved(snapshot: Snapshot): { currency: string; amount: string }[] {
@@ -307,8 +297,6 @@ function tradeAmounts(t: TradeSnapshot): { currency: string; amount: string }[] 
     { currency: counter, amount: roundDown(mul(t.quantity, t.limitPrice), 8) },
   ];
 }
-
-// ---- notes ------------------------------------------------------------------------------------
 
 type NotesResult = { ok: true; note: string | null; purpose: string | null } | { ok: false; field: string; message: string };
 
