@@ -3,11 +3,9 @@
 // offered, never rounded silently: money moves only as typed. request.ts applies it per kind.
 import { add, decimalPlaces, groupThousands, gt, isZero, lt, normalize, roundDown } from './money.js';
 
-/** Decimal places of a fiat amount. */
 export const FIAT_PRECISION = 2;
 /** Decimal places accepted for a trade quantity; the exchange has the last word. */
 export const TRADE_QUANTITY_PRECISION = 8;
-/** Decimal places accepted for a limit price. */
 export const PRICE_DECIMALS = 18;
 
 /** "12,345.5 BTC" (values are decimals here). */

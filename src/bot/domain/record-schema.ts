@@ -266,7 +266,6 @@ export const deskRequestSchema = z.strictObject({
   /** The current round expires at this time if still waiting for approvals. */
   expiresAt: int,
   requiredApprovals: int,
-  /** Approvals of the current round. */
   approvals: z.array(approvalSchema),
   pastRounds: z.array(pastRoundSchema),
   decision: decisionSchema.nullable(),

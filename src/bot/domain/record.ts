@@ -40,7 +40,6 @@ export type RemoteResult = z.infer<typeof remoteResultSchema>;
 export type Failure = z.infer<typeof failureSchema>;
 export type FailureStage = Failure['stage'];
 export type PastRound = z.infer<typeof pastRoundSchema>;
-/** The record's union by state (defined with its schema). */
 export type { DeskRequest, ExecutedRequest, WaitingRequest } from './record-schema.js';
 
 /** Approved or past it: the record carries its execution. */
