@@ -124,7 +124,6 @@ function plainHttpHost(baseUrl: string): string | undefined {
   return url.protocol === 'http:' && !safeForSecrets(url) ? url.hostname : undefined;
 }
 
-/** One sentence for one failure. */
 export function explain(e: ExchangeError, baseUrl: string, apiKey: string, nowMs: number): string {
   switch (e.kind) {
     case 'unauthorized': {

@@ -9,7 +9,6 @@ export interface RateLimitOptions {
 }
 
 export interface RateLimiter {
-  /** Resolves when one more request may go out. */
   acquire(): Promise<void>;
 }
 

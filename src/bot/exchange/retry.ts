@@ -6,7 +6,6 @@ export interface RetryPolicy {
   maxAttempts: number;
   /** Backoff before the second attempt; doubles each attempt. */
   baseDelayMs: number;
-  /** Ceiling of the computed backoff. */
   maxDelayMs: number;
   /** A longer Retry-After is not waited for: the error (with `retryAfterMs`) goes to the caller, whose poller returns anyway. */
   maxRetryAfterMs: number;
@@ -19,7 +18,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 30_000,
 };
 
-/** What went wrong with one attempt. */
 export type AttemptFailure =
   | { kind: 'network' }
   | { kind: 'timeout' }

@@ -24,9 +24,7 @@ export interface RequestLogEntry {
   /** Path without origin or query, e.g. /public_api/v1/crypto/withdrawals/4f1c... */
   path: string;
   attempt: number;
-  /** HTTP status, when there was an answer. */
   status?: number;
-  /** Failure kind, when the attempt failed. */
   kind?: ExchangeErrorKind;
   durationMs: number;
 }

@@ -7,7 +7,6 @@ import type { Call } from '../transport.js';
 
 const orders = z.array(order);
 
-/** Quote and order operations, over one bound transport. */
 export function tradingOperations(call: Call) {
   return {
     /** POST /order_quotes: locks a price until `expires_at`; executes nothing. */
