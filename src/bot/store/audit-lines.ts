@@ -18,7 +18,6 @@ export interface AuditLines {
   scan(visit: (line: AuditLine) => void): Promise<{ incompleteTail: boolean }>;
 }
 
-/** The audit log file at `file` (audit-log.ts writes it). */
 export function fileAuditLines(file: string): AuditLines {
   return {
     where: file,

@@ -14,7 +14,6 @@ import { makeRedactor, type SecretLike } from './redact.js';
 export { verifyAuditLog, type AuditVerifyResult } from './audit-verify.js';
 export { exportAuditCsv, type AuditExportRange } from './audit-export.js';
 
-/** The audit log's file name inside the data folder. */
 export const AUDIT_FILE_NAME = 'audit.jsonl';
 
 export interface AuditLogOptions {
@@ -28,7 +27,6 @@ export interface AuditLogOptions {
   warn?: (message: string) => void;
 }
 
-/** The AuditLog port plus what main.ts and tests need. */
 export interface DurableAuditLog extends AuditLog {
   readonly file: string;
   /** seq and hash of the last line written (0 and GENESIS_HASH when empty). */
@@ -120,7 +118,6 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   return log;
 }
 
-/** Where the chain continues: the last complete line, checked on its own. */
 function readHead(file: string, warn: (message: string) => void): ChainHead {
   const tail = readLastLine(file);
   const head = tail.last === undefined ? { seq: 0, hash: GENESIS_HASH } : headOf(file, tail.last.text);

@@ -17,7 +17,6 @@ export interface AuditVerifyResult {
   incompleteLastLine?: boolean;
 }
 
-/** Verifies the audit log file at `file` (see verifyAudit). */
 export function verifyAuditLog(file: string): Promise<AuditVerifyResult> {
   return verifyAudit(fileAuditLines(file));
 }

@@ -67,7 +67,6 @@ export class HistoryFile<R extends { id: string }> {
     return history;
   }
 
-  /** Number of lines (record versions) in the file. */
   get lines(): number {
     return this.#order.length;
   }

@@ -14,7 +14,6 @@ import { canonicalJson } from '../domain/canonical.js';
 /** The key-value store's name when none is given (kv.json; the `store` column in PostgreSQL). */
 export const DEFAULT_KV_NAME = 'kv';
 
-/** Format version of the key-value file. */
 export const KV_VERSION = 1;
 
 interface KvFile {
@@ -39,7 +38,6 @@ export interface DurableKeyValueStore extends KeyValueStore {
   close(): Promise<void>;
 }
 
-/** The key-value store in a file. */
 export interface FileKeyValueStore extends DurableKeyValueStore {
   readonly file: string;
 }

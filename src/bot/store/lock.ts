@@ -34,7 +34,6 @@ export interface LeaseOwner {
   started?: number;
 }
 
-/** What a holder writes into its lease. */
 interface OwnerFile extends LeaseOwner {
   token: string;
 }

@@ -21,7 +21,6 @@ export interface PgAuditLogOptions {
   redact?: readonly SecretLike[];
 }
 
-/** The AuditLog port plus close() for shutdown. */
 export interface PgAuditLog extends AuditLog {
   close(): Promise<void>;
 }
