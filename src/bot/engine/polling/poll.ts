@@ -19,7 +19,6 @@ export interface PollSummary {
   stopped: number;
 }
 
-/** One polling cycle over the live records. */
 export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]): Promise<PollSummary> {
   const summary: PollSummary = { polled: 0, calls: 0, changed: 0, stopped: 0 };
   const followed = live.filter((r): r is ExecutedRequest => isExecuted(r) && r.state === 'submitted' && r.pollingStoppedAt === null && r.execution.exchangeId !== null);
