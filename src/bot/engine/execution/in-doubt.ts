@@ -4,7 +4,6 @@
 import type { Attempt, Candidate, DeskRequest, ExecutedRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
 import type { EngineConfig } from '../engine-config.js';
 
-/** What one look on the exchange saw. */
 export type Look =
   /** The request's own record: by key, by our desk reference, or (a bank account removal) the account is gone. */
   | { kind: 'found'; exchangeId: string; by?: 'key' | 'reference' }
