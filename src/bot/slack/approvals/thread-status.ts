@@ -47,7 +47,6 @@ export type ThreadEvent =
 /** What was sent, for the sentences that differ by what the exchange does with a repeat. */
 export type ExecutedThing = 'withdrawal' | 'order' | 'removal';
 
-/** The thread post for an event. */
 export function threadPost(event: ThreadEvent): MessagePayload {
   const text = threadText(event);
   const blocks = [section(text)];
@@ -128,7 +127,6 @@ function completedDetail(e: Extract<ThreadEvent, { type: 'completed' }>): string
   return parts.length === 0 ? '' : ` ${parts.join(' · ')}`;
 }
 
-/** The main message's status line for the same event. */
 export function statusLineFor(e: ThreadEvent): StatusLine {
   switch (e.type) {
     case 'executing':
