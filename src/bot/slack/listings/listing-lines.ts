@@ -54,7 +54,6 @@ export interface ListPageInput {
   preamble?: readonly string[];
 }
 
-/** A page of a listing. */
 export function listPage(input: ListPageInput): MessagePayload {
   const blocks: KnownBlock[] = [header(input.title)];
   for (const p of input.preamble ?? []) blocks.push(section(p));
