@@ -191,7 +191,6 @@ export function fiatWithdrawView(v: FiatWithdrawViewInput): ModalView {
 
 const esc = (t: string): string => escapeMrkdwn(t, 100);
 
-/** An input's hint when there is one to give. */
 function hint(text: string | undefined): { hint?: string } {
   return text === undefined ? {} : { hint: text };
 }
