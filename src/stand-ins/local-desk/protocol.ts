@@ -73,7 +73,6 @@ export interface Snapshot {
 /** view.state.values: { [block_id]: { [action_id]: element state } }, as Slack sends it. */
 export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
 
-/** Where an action happened. */
 export type ActionContainer = { type: 'message'; channel: string; ts: string } | { type: 'view'; viewId: string } | { type: 'home' };
 
 /**
@@ -85,13 +84,11 @@ export interface Requests {
   command: { as: string; channel: string; text: string };
   /** A button press, a select change, Enter in a dispatch_action input. `action` is the Block Kit action object Slack would send (action_id, block_id, type, value | selected_option | selected_options). */
   action: { as: string; container: ActionContainer; action: Record<string, unknown>; values?: StateValues };
-  /** Submit of the top modal. */
   submit: { as: string; viewId: string; values: StateValues };
   /** Close (×, Cancel or Escape) of the top modal. */
   close: { as: string; viewId: string };
   /** Typing in an external_select. */
   suggest: { as: string; viewId: string; blockId: string; actionId: string; value: string };
-  /** The person opened App Home. */
   home: { as: string };
 }
 

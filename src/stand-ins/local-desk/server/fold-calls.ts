@@ -118,7 +118,6 @@ function whoseCall(ws: Workspace, call: FakeSlackCall): string | undefined {
   return typeof a.channel === 'string' ? ws.dmOwner(a.channel) : undefined;
 }
 
-/** One line saying what a message was about. */
 function gist(a: Record<string, unknown>): string {
   const text = typeof a.text === 'string' ? a.text : Array.isArray(a.blocks) ? `${a.blocks.length} blocks` : '(no text)';
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
