@@ -56,7 +56,6 @@ export function pairSpec(book: PriceBook, symbol: string): PairSpec | undefined 
   return book.pairs.get(symbol)?.spec;
 }
 
-/** Mid price of `symbol` at sandbox time `now`. */
 export function midPrice(book: PriceBook, symbol: string, now: number): string {
   const walk = book.pairs.get(symbol);
   if (!walk) throw new Error(`unknown pair ${symbol}`);
