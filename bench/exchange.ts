@@ -111,7 +111,6 @@ async function overheadPerRequest(signer: Signer, batches = 30, perBatch = 50): 
   }
 }
 
-/** Rows for `npm run bench`. */
 export async function benchExchange(scale: Scale = 'full'): Promise<BenchRow[]> {
   const sps = signaturesPerSecond(sized(scale, 2_000, 20));
   const signer = createSigner(parsePrivateKey(BENCH_KEY));

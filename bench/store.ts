@@ -185,7 +185,6 @@ async function benchAudit(scale: Scale): Promise<BenchRow> {
   }
 }
 
-/** Every store row of `npm run bench`. */
 export async function benchStore(scale: Scale = 'full'): Promise<BenchRow[]> {
   return [...(await benchTransitions(scale)), await benchAudit(scale)];
 }
