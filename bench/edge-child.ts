@@ -1,13 +1,6 @@
-/**
- * Run by bench/edge.ts in its own process: an HTTP-mode Slack receiver on 127.0.0.1 whose resident
- * memory the parent reads while it attacks it. argv[2] says which:
- * - `desk`: the bot as it runs (runDesk in HTTP mode, embedded sandbox, a fake Slack Web API);
- * - `bolt-defaults`: a bare Bolt HTTPReceiver with Bolt's and Node's defaults (4 MB bodies, no
- *   connection cap, 300 s per request): the edge the bot had before ports/http-edge.ts.
- * argv[3..5]: the Slack Web API to use (the parent's fake, so it sees the bot's replies), the bot
- * token it expects, and the signing secret the parent signs with.
- * Messages from the parent: 'reset' (peak := now), 'peak' (answers { rss, peak } in bytes), 'stop'.
- */
+// Child of bench/edge.ts: an HTTP-mode receiver whose memory the parent reads while attacking it; argv[2] is
+// `desk` (the bot as it runs) or `bolt-defaults` (Bolt's and Node's defaults), argv[3..5] Slack API, token,
+// signing secret. Parent messages: 'reset', 'peak' ({ rss, peak }), 'stop'.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

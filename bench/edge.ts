@@ -1,12 +1,5 @@
-/**
- * The HTTP edge in HTTP mode (issue 21 §3): what slow, large, unsigned requests cost the bot.
- * - Memory: 100 connections each send 3.9 MB of a body (a declared 4 MB, then the same without a
- *   length, chunked) and stall; the receiver's peak resident memory is read in its own process
- *   (bench/edge-child.ts), for the bot as it runs (`desk`) and for Bolt's and Node's defaults
- *   (`bolt-defaults`, the edge the bot had before ports/http-edge.ts), each against its idle figure.
- * - Delay: a signed /balances from ack to its reply at the Slack stand-in, alone and with 5 unsigned
- *   requests stalled mid-body (they held every listener to the ack gate's 200 ms bound before).
- */
+// What slow, large, unsigned requests cost the HTTP edge: peak memory with 100 stalled 3.9 MB bodies (the bot
+// against Bolt's defaults), and a signed /balances' delay alone and beside 5 stalled unsigned requests.
 import { fork, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';

@@ -1,13 +1,5 @@
-/**
- * Engine benchmark: last approval -> order request sent, the exchange's own time excluded (a fake
- * exchange port answers at once and records when createOrder was called). The engine runs on the
- * durable store (fsync'd files in a temporary folder), so the figure includes the persisted
- * `approved` and `executing` writes and the audit lines that precede the order, as in production.
- * Two paths: the approvers' quote still fresh, and a quote expired at the last approval
- * (re-quote, then order).
- * Also: exchange reads of one polling cycle with 1,000 withdrawals in flight (in-memory ports),
- * against the pages needed to list them, and under the default rate cap.
- */
+// Last approval to order sent on the durable store (exchange time excluded: a fake port answers at once),
+// with a fresh and an expired quote; and the exchange reads of one polling cycle with 1,000 withdrawals.
 import { createExchangePort } from '../src/bot/exchange/adapter/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

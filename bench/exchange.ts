@@ -1,9 +1,5 @@
-/**
- * Exchange client benchmarks: signatures per second on one core, and the client's own overhead
- * per request (URL, signing, serialising, JSON parse, schema check) against a loopback server,
- * with the server and the network taken out by subtracting a raw-fetch baseline to the same server.
- * Run alone: `npx tsx bench/exchange.ts`.
- */
+// Signatures per second on one core, and the client's own overhead per request (raw-fetch baseline to the
+// same loopback server subtracted). Alone: `npx tsx bench/exchange.ts`.
 import { createServer, type Server } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -35,10 +31,7 @@ function cpuMsSince(from: NodeJS.CpuUsage): number {
   return (u.user + u.system) / 1000;
 }
 
-/**
- * Sign in a tight synchronous loop for about `ms`: one thread, so one core. Also reported per
- * second of process CPU time, which counts the GC's helper threads too (BigInt math makes garbage).
- */
+/** One thread, so one core; also per CPU second, which counts the GC's helper threads (BigInt makes garbage). */
 function signaturesPerSecond(ms = 2_000): { perCpuSecond: number; perWallSecond: number } {
   const signer = createSigner(parsePrivateKey(BENCH_KEY));
   const parts = { method: 'GET', targetUri: 'https://exchange.example/public_api/v1/accounts/balances', body: undefined, timestampMs: Date.now() };
@@ -76,12 +69,7 @@ interface Sample {
   cpuMs: number;
 }
 
-/**
- * Client minus raw fetch, per request. The server runs in this process, so both sides pay for it
- * and the difference is the client's own work. Batches alternate between the two so drift of a
- * shared machine hits both alike; the median batch difference is kept, in wall time (the figure
- * held to the target) and in CPU time.
- */
+/** The server is in this process, so the difference is the client's work; batches alternate so machine drift hits both; median kept. */
 async function overheadPerRequest(signer: Signer, batches = 30, perBatch = 50): Promise<{ cpuOverheadMs: number; wallOverheadMs: number; rawMs: number; clientMs: number }> {
   const { server, base } = await startServer();
   try {
@@ -123,7 +111,6 @@ async function overheadPerRequest(signer: Signer, batches = 30, perBatch = 50): 
   }
 }
 
-/** Rows for `npm run bench`. */
 export async function benchExchange(scale: Scale = 'full'): Promise<BenchRow[]> {
   const sps = signaturesPerSecond(sized(scale, 2_000, 20));
   const signer = createSigner(parsePrivateKey(BENCH_KEY));

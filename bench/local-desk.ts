@@ -1,20 +1,6 @@
-/**
- * The local desk in a real browser (Debian's Chromium) against the real preview desk, as `npm
- * start` runs it: the real bot behind its HTTP receiver, the Slack stand-in, the embedded sandbox,
- * and the page bundled as `npm run build` bundles it (minified).
- *
- * - A click to the updated message visible: Ana, in the page, approves one of the pending
- *   withdrawals (the click on the confirm's Approve, the one that sends) until that request's
- *   message shows "1 of 2 approvals: @Ana Approver". That is the signed request to the bot, the
- *   engine's persisted approval, chat.update to the Slack stand-in, the desk's fold, the snapshot
- *   over server-sent events and the page's render. Timed in the page, from the click to the first
- *   frame after the change is in the DOM; 50 clicks after a few unmeasured ones, with every
- *   request of the run in the channel.
- * - The first load: a fresh browser context opens the address `npm start` prints; from the start
- *   of the navigation to the first frame after the first snapshot is drawn (the channel's log).
- *
- * Where no Chromium is found the rows say why, and nothing is measured.
- */
+// The local desk in Chromium against the real preview desk: click-to-updated-message (Approve until the
+// message shows the approval, timed in the page to the first frame after the DOM change, 50 clicks) and
+// the first load. Without Chromium the rows say why and nothing is measured.
 import type { Browser, Page } from 'playwright-core';
 import type { DeskMessage } from '../src/stand-ins/local-desk/protocol.js';
 import { LABELS } from '../src/stand-ins/local-desk/protocol.js';
@@ -34,11 +20,7 @@ const CLICK_TARGET_P99_MS = 300;
 const LOAD_TARGET_MS = 1_000;
 const VIEWPORT = { width: 1280, height: 800 };
 
-/**
- * npm start's defaults, but for the rate cap on exchange calls: the 55 requests asked for before
- * the measure read the exchange ~7 times each, which at 5 a second is most of a minute. What is
- * measured (an approval that is not the last) calls no exchange.
- */
+/** A high exchange rate cap: setting up 55 requests reads the exchange ~7 times each; the measured approval calls none. */
 const DESK_ENV = { LOG_LEVEL: 'error', POLL_INTERVAL_MS: '10000', EXCHANGE_RATE_LIMIT_PER_SECOND: '1000' };
 
 const ANA = PREVIEW_PEOPLE.find((p) => p.id === WHO.ana)!;

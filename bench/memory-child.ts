@@ -1,8 +1,5 @@
-/**
- * Run by bench/memory.ts in its own process (node --expose-gc; bundled, as `npm start` runs
- * compiled JavaScript, and under tsx, as `npm run dev` runs): opens the file stores in argv[2], builds the engine over them, runs
- * recovery, a tick and an App Home query, and prints resident memory after a full GC as JSON.
- */
+// Child of bench/memory.ts (--expose-gc; compiled and under tsx): opens the stores, builds the engine, runs
+// recovery, a tick and an App Home query, prints resident memory after a full GC.
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../src/bot/engine/engine.js';
 import { createRandomIds } from '../src/bot/engine/ids.js';

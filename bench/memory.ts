@@ -1,14 +1,6 @@
-/**
- * Resident memory with 10,000 open requests loaded in the engine on the file stores. A child
- * process (node --expose-gc; once as compiled JavaScript, as `npm start` runs, once under tsx, as `npm run dev` runs) opens a data folder holding 10,000
- * open requests, builds the engine, runs recovery, one tick and an App Home query, and reports
- * process.memoryUsage() after full GCs; the same process's figure before opening is the baseline.
- *
- * Set-up: the requests are made with the domain builders (realistic snapshots: crypto and fiat
- * withdrawals, trades with their quote, notes) and written as the repository's live file in one
- * go; the child's openRepository checks every one against the stored-record schema. Creating
- * them through the engine would rewrite a growing live file 10,000 times (minutes, not memory).
- */
+// Resident memory with 10,000 open requests on the file stores, measured in a child after full GCs against
+// its own baseline. Requests come from the domain builders, written as one live file (through the engine
+// would rewrite it 10,000 times: minutes, not memory).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,18 +1,6 @@
-/**
- * Polling at scale against the sandbox on loopback: 1,000 crypto withdrawals in flight, the real
- * signed client with the production rate cap (DEFAULT_RATE_LIMIT_PER_SECOND), the engine with its
- * default polling settings, ticking once a second in real time. Measured from the sandbox's own
- * access log (onRequest): the exchange calls of the first polling cycle against the pages needed
- * to list them, the calls until every withdrawal was read once, and the most requests the
- * exchange saw in any one-second window against the configured cap.
- *
- * Set-up (explained, because it is not the engine's path): the 1,000 withdrawals are created on
- * the sandbox over HTTP with the signed client (each one verified by the sandbox, ~20 in flight
- * at a time, no rate cap), and the engine's store is given the matching `submitted` records
- * (what the engine persists after a 201: exchange id, idempotency key, submission time), checked
- * against the stored-record schema. Driving 1,000 requests through request, two approvals and
- * execution would only add ~7 exchange calls and ~10 fsyncs each before the part measured here.
- */
+// Polling 1,000 withdrawals in flight against the sandbox with the real client and production rate cap, from
+// the sandbox's access log: first cycle's calls against pages needed, calls until all read, peak per second.
+// Set-up creates the withdrawals over HTTP and gives the store matching `submitted` records.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createEngine } from '../src/bot/engine/engine.js';
@@ -56,7 +44,6 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
     const seedClient = createExchangeClient({ baseUrl: sandbox.url, signer, rateLimit: false });
     sandbox.control.setBalance({ currency: 'USDT', regular: '100000000' });
 
-    // ---- seed 1,000 withdrawals in flight ----
     const book: AddressBookAddress[] = [];
     for await (const a of seedClient.listAddressBook({ pageSize: 100 })) book.push(a);
     const address = book.find((a) => a.label === 'OTC partner (TRC20)')!;
@@ -85,7 +72,6 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
       await requests.mutate(record.id, () => ({ next: record, result: null }));
     }
 
-    // ---- poll with the production client and engine settings ----
     const client = createExchangeClient({ baseUrl: sandbox.url, signer, rateLimit: { perSecond: DEFAULT_RATE_LIMIT_PER_SECOND } });
     const engine = createEngine({
       exchange: createExchangePort(client),
@@ -151,7 +137,7 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
   }
 }
 
-/** What the engine has persisted once a withdrawal's create call answered 201 (see app/attempt.ts). */
+/** What the engine has persisted once a withdrawal's create call answered 201. */
 function submittedRecord(
   w: CryptoWithdrawal,
   requestKey: string,

@@ -1,9 +1,5 @@
-/**
- * PostgreSQL store benchmark: a persisted transition (mutate resolved after COMMIT) on a real
- * throwaway cluster with fsync on, with 10,000 finished requests in history and a few live ones,
- * the same request lifecycle as the file store's bench (store.ts). Loopback TCP, password auth,
- * the bot's own pool settings. Runnable alone: `npx tsx bench/postgres.ts`.
- */
+// A persisted transition on PostgreSQL (fsync on, 10,000 finished in history), the file store bench's
+// lifecycle, over loopback TCP with the bot's pool settings. Alone: `npx tsx bench/postgres.ts`.
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../src/bot/store/postgres/database.js';
 import { openPgRepository } from '../src/bot/store/postgres/repository.js';

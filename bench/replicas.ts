@@ -1,15 +1,6 @@
-/**
- * Replicas (issue 14): two bot processes on one PostgreSQL database (a throwaway cluster, fsync
- * on) and one sandbox exchange process, as the replica fault suite runs them
- * (test/faults/replicas/support/). Each part on a fresh pair of replicas:
- * - the takeover after the leader dies (SIGKILL), REPLICA_BENCH_KILLS times (default 5): when the
- *   survivor says it leads, and when it executes an approval it took as a follower;
- * - the fault suite's counts: 20 lost-answer trials (the holder killed right after the exchange
- *   committed its withdrawal; the suite's short engine timings), and 1,000 approval clicks at once;
- * - the same kill with production engine timings (a 15 s execution lease): how long a request whose
- *   holder died mid-call waits before the survivor settles it (the lease, then a look).
- * Runnable alone: `npx tsx bench/replicas.ts`.
- */
+// Two bot processes on one PostgreSQL and one sandbox, as the replica fault suite runs them: takeover after
+// SIGKILL (REPLICA_BENCH_KILLS, default 5), lost-answer trials and 1,000 clicks, and the wait of a request
+// whose holder died mid-call with production timings. Alone: `npx tsx bench/replicas.ts`.
 import { pathToFileURL } from 'node:url';
 import { noPostgresReason, startPostgres, type PgCluster } from '../test/support/postgres-cluster.js';
 import { CLICKS_PER_REQUEST, quantile, runClickStorm } from '../test/faults/replicas/support/click-storm.js';

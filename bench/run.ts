@@ -1,8 +1,5 @@
-/**
- * `npm run bench`: every benchmark of the project in one run on this machine, a table for people,
- * `npm run bench -- --json` for machines. Each module measures against real loopback servers
- * (the sandbox, a fake Slack Web API) and returns rows; nothing here is asserted in `npm test`.
- */
+// `npm run bench [-- --json]`: every benchmark against real loopback servers, as rows with their targets.
+// Nothing here is asserted in `npm test`.
 import { BENCH_GROUPS } from './groups.js';
 import type { BenchRow } from './row.js';
 import type { Scale } from './scale.js';

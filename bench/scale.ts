@@ -1,8 +1,5 @@
-/**
- * How large a bench makes its world. `full` is what `npm run bench` measures; `smoke` runs every
- * path of every group on tiny sizes (`npm run bench -- --smoke`, and test/bench/smoke.test.ts), so
- * a group that no longer runs is noticed; its figures mean nothing and are not judged.
- */
+// `full` is what `npm run bench` measures; `smoke` runs every path on tiny sizes so a broken group is
+// noticed (its figures mean nothing).
 export type Scale = 'full' | 'smoke';
 
 export function sized(scale: Scale, full: number, smoke: number): number {

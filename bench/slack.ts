@@ -1,18 +1,6 @@
-/**
- * Slack acknowledgement time while the exchange is slow: every exchange call takes 5 s (a
- * latency fault on every sandbox route), and 50 interactions of one kind are in flight at once.
- * Measured from a signed request sent to Bolt's real HTTP receiver on loopback until its whole
- * answer is back, for slash commands (/withdraw crypto, /balances), clicks (Approve) and form
- * submissions (/trade). Slack gives up at 3 s; the target is p99 < 100 ms.
- *
- * The bot runs as production runs it: src/main.ts compiled (bundled with esbuild) in its own
- * process, configured only by its environment, on the durable file stores, talking over HTTP to
- * a real exchange and Slack. Those two are other machines in production, so here they live in
- * this process, not the bot's: the sandbox exchange (EXCHANGE_BASE_URL, with a key registered
- * for this run) and the fake Slack Web API (SLACK_API_URL). The load comes from a worker thread
- * of this process; bodies are built here and signed there with the current time.
- * `BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the bot's process.
- */
+// Slack ack time with every exchange call taking 5 s and 50 interactions in flight (Slack gives up at 3 s;
+// target p99 < 100 ms). The bot runs compiled in its own process as in production; sandbox, fake Slack and
+// load live in this one. BENCH_BOT_NODE_ARGS="--cpu-prof ..." profiles the bot.
 import { createExchangePort } from '../src/bot/exchange/adapter/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,8 +83,6 @@ export async function benchSlack(scale: Scale = 'full'): Promise<BenchRow[]> {
   }
 }
 
-// ---- the bot's peers: the exchange and Slack --------------------------------------------------
-
 interface Peers {
   sandbox: Sandbox;
   fake: FakeSlackApi;
@@ -128,10 +114,7 @@ function botEnv(peers: Peers, dataDir: string): Record<string, string> {
   };
 }
 
-/**
- * Requests waiting for approvals, made before the bot starts (and before the exchange turns
- * slow) by an engine on the same data folder and configuration; the bot finds them on start.
- */
+/** Made before the bot starts (and before the exchange turns slow) by an engine on the same folder; the bot finds them. */
 async function seedPendingRequests(env: Record<string, string>, n: number): Promise<{ id: string; hash: string }[]> {
   const config = loadConfig(env);
   if (config.exchange.kind !== 'remote') throw new Error('bench: the bot must use the sandbox as a remote exchange');
@@ -153,8 +136,6 @@ async function seedPendingRequests(env: Record<string, string>, n: number): Prom
     await stores.close();
   }
 }
-
-// ---- the bot's process -----------------------------------------------------------------------
 
 /** `node <bundle of src/main.ts>` with `env` only; resolves with the port it logs once started. */
 async function startBotProcess(bundle: Bundle, env: Record<string, string>): Promise<{ child: RunningChild; port: number }> {
@@ -180,8 +161,6 @@ async function quiet(fake: FakeSlackApi): Promise<void> {
     await new Promise((r) => setTimeout(r, 250));
   }
 }
-
-// ---- the load --------------------------------------------------------------------------------
 
 interface Load {
   burst(bodies: string[]): Promise<number[]>;

@@ -1,10 +1,5 @@
-/**
- * Store benchmarks: a persisted transition (mutate resolved after fsync) with 100, 10,000 and
- * 100,000 finished requests in history and a handful of live ones, plus an audit append.
- * The three repositories are measured interleaved (one request lifecycle on each in turn), so
- * disk noise from other processes falls on all three alike and the ratio compares like with like.
- * Runnable alone: `npx tsx bench/store.ts`.
- */
+// A persisted transition with 100, 10,000 and 100,000 finished requests in history, plus an audit append;
+// the three interleaved so disk noise falls on all alike. Alone: `npx tsx bench/store.ts`.
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,7 +185,6 @@ async function benchAudit(scale: Scale): Promise<BenchRow> {
   }
 }
 
-/** Every store row of `npm run bench`. */
 export async function benchStore(scale: Scale = 'full'): Promise<BenchRow[]> {
   return [...(await benchTransitions(scale)), await benchAudit(scale)];
 }

@@ -1,10 +1,6 @@
 // @ts-check
-/**
- * Runs before `npm start` and each operator command (package.json): builds dist/ when it is
- * missing or older than the sources, so a fresh clone or a pull needs no separate build. Where the
- * build tools are not installed (after `npm prune --omit=dev`, the container image) it never
- * builds: what was built is what runs. Plain JavaScript, since it runs before anything is compiled.
- */
+// Before `npm start` and operator commands: builds dist/ when missing or stale, never where build tools are
+// pruned (the image runs what was built). Plain JavaScript: it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

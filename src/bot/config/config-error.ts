@@ -4,10 +4,7 @@ export interface ConfigProblem {
   message: string;
 }
 
-/**
- * Every configuration problem found at start, listed at once so an operator fixes them in one
- * round. Messages never carry the value of a secret variable.
- */
+/** Every problem found at start, listed at once so an operator fixes them in one round; never a secret's value. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
   readonly problems: readonly ConfigProblem[];

@@ -1,7 +1,5 @@
-/**
- * The bot's configuration, as loaded from the environment by load-config.ts. Every secret is a
- * Secret, so printing a Config (or an error that holds one) never shows a token or key.
- */
+// The bot's configuration as load-config.ts reads it. Every secret is a Secret, so printing a Config
+// (or an error holding one) never shows a token or key.
 import type { Secret } from '../exchange/secret.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -11,7 +9,6 @@ export interface SlackConfig {
   botToken: Secret<string>;
   /** Required in HTTP mode (request signatures); Socket Mode needs none. */
   signingSecret: Secret<string> | undefined;
-  /** Set: Socket Mode. */
   appToken: Secret<string> | undefined;
   mode: 'http' | 'socket';
   /** Base of the Slack Web API, always ending with "/". */
@@ -88,10 +85,7 @@ export interface Config {
   database: DatabaseConfig | undefined;
   pollIntervalMs: number;
   logLevel: LogLevelName;
-  /**
-   * Where /healthz, /readyz and /metrics are served, in both modes, never on PORT (the port Slack
-   * reaches); unset: served nowhere (0: any free port).
-   */
+  /** /healthz, /readyz and /metrics, never on PORT (the port Slack reaches); unset: nowhere (0: any free port). */
   healthPort: number | undefined;
   /** The address the health port listens on (HEALTH_HOST, default 127.0.0.1: this machine only). */
   healthHost: string;

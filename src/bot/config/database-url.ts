@@ -1,7 +1,5 @@
-/**
- * DATABASE_URL's facts: what a valid one looks like, and every form in which its password could
- * be written (so the log and audit redactors can hide each). The value is never quoted in a message.
- */
+// What a valid DATABASE_URL looks like, and every form its password could be written in, so the
+// redactors can hide each. The value is never quoted in a message.
 
 /** Shortest password the redactors can hide: a shorter one would match ordinary words everywhere. */
 export const MIN_DATABASE_PASSWORD_LENGTH = 8;

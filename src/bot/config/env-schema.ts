@@ -1,8 +1,5 @@
-/**
- * The environment variables of the bot, one zod schema each. These names are the deployment
- * interface (documented one by one in .env.example); load-config.ts adds the rules that span
- * several variables. Empty values ("FOO=" in an .env file) count as unset.
- */
+// The bot's environment variables, one zod schema each: the deployment interface (documented in
+// .env.example); load-config.ts adds rules spanning several. "FOO=" counts as unset.
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from '../exchange/assumptions.js';
@@ -123,7 +120,6 @@ const yesNo = z
   .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }))
   .transform((v) => v === 'true');
 
-/** The schema of every variable, by name. */
 export const envShape = {
   SLACK_BOT_TOKEN: required(token('xoxb-', 'the bot token'), 'the bot token (xoxb-…) from OAuth & Permissions, or SLACK_BOT_TOKEN_FILE'),
   SLACK_BOT_TOKEN_FILE: secretFile(),
@@ -200,7 +196,6 @@ export const envShape = {
 export type EnvVariable = keyof typeof envShape;
 export type ParsedEnv = { [K in EnvVariable]: z.output<(typeof envShape)[K]> };
 
-/** The whole environment as one object schema (each field also parses on its own). */
 export const envSchema = z.object(envShape);
 
 function withSlash(url: string): string {

@@ -1,7 +1,5 @@
-/**
- * The only reader of process.env for the bot: every variable is parsed on its own, so one bad
- * value never hides another, then the rules spanning several variables run on what parsed.
- */
+// The only reader of process.env for the bot: each variable parsed on its own, so one bad value never
+// hides another, then the rules spanning several run on what parsed.
 import { createPolicy, PolicyConfigError } from '../domain/policy.js';
 import { resolve } from 'node:path';
 import { Secret } from '../exchange/secret.js';
@@ -27,10 +25,7 @@ export interface LoadConfigOptions {
 
 type Env = Record<string, string | undefined>;
 
-/**
- * Load and check the configuration. Throws ConfigError listing every problem at once.
- * @example const config = loadConfig(); // from process.env
- */
+/** Throws ConfigError listing every problem at once. @example const config = loadConfig(); // from process.env */
 export function loadConfig(processEnv: Env = process.env, options: LoadConfigOptions = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   const readFile = options.readFile ?? readSecretFile;
@@ -54,7 +49,6 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
   const set = (name: EnvVariable): boolean => parsed[name] !== undefined;
   const problem = (variable: string, message: string) => problems.push({ variable, message });
 
-  // ---- Slack mode --------------------------------------------------------------------------
   const socketMode = set('SLACK_APP_TOKEN');
   // An app token given but refused still says Socket Mode was meant: no signing secret asked for.
   const meantSocketMode = socketMode || !has('SLACK_APP_TOKEN');
@@ -66,7 +60,6 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     problem('HEALTH_PORT', `is PORT (${parsed.PORT}): the operations endpoints are never served on the port Slack reaches; set another port`);
   }
 
-  // ---- people and approvals ----------------------------------------------------------------
   const approvers = parsed.APPROVER_USER_IDS;
   const requiredApprovals = parsed.REQUIRED_APPROVALS;
   if (approvers !== undefined && approvers.length === 0) problem('APPROVER_USER_IDS', 'lists nobody');
@@ -91,7 +84,6 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     problem('COMPLIANCE_USER_IDS', 'is required when COMPLIANCE_CHANNEL_ID is set: nobody could declare a deposit');
   }
 
-  // ---- exchange ----------------------------------------------------------------------------
   const exchange = exchangeConfig(parsed, { has, set, problem, source });
   if (exchange !== undefined && parsed.POLL_INTERVAL_MS !== undefined) {
     const min = exchange.kind === 'remote' ? MIN_POLL_INTERVAL_MS_REMOTE : MIN_POLL_INTERVAL_MS_SANDBOX;
@@ -100,7 +92,6 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     }
   }
 
-  // ---- store ---------------------------------------------------------------------------------
   if (set('DATABASE_URL') && exchange?.kind === 'sandbox' && parsed.SINGLE_REPLICA === false) {
     problem(
       'DATABASE_URL',

@@ -1,8 +1,5 @@
-/**
- * `<NAME>_FILE`: each secret variable may instead name a file holding its value, as container
- * secrets are mounted (compose `secrets:` in /run/secrets/, Kubernetes secret volumes), so the
- * value stays out of the environment (`docker inspect`, /proc/<pid>/environ, crash dumps).
- */
+// `<NAME>_FILE`: a secret may be read from a file (container secrets in /run/secrets/), keeping the
+// value out of the environment (`docker inspect`, /proc/<pid>/environ, crash dumps).
 import { resolve } from 'node:path';
 import type { ConfigProblem } from './config-error.js';
 import { SECRET_VARIABLES } from './env-schema.js';
@@ -10,7 +7,6 @@ import { SECRET_VARIABLES } from './env-schema.js';
 type Env = Record<string, string | undefined>;
 export type SecretVariable = (typeof SECRET_VARIABLES)[number];
 
-/** The variable naming the file that holds `name`'s value. */
 export function fileVariable(name: SecretVariable): `${SecretVariable}_FILE` {
   return `${name}_FILE`;
 }
@@ -23,10 +19,7 @@ export interface SecretFiles {
   problems: ConfigProblem[];
 }
 
-/**
- * Reads every `<NAME>_FILE` that is set into `<NAME>`; setting both is refused (which one counts
- * would be a guess). A file's content is never quoted in a problem.
- */
+/** Setting both `<NAME>` and `<NAME>_FILE` is refused (which counts would be a guess); contents never quoted. */
 export function readSecretFiles(env: Env, readFile: (path: string) => string, cwd: string): SecretFiles {
   const out: Env = { ...env };
   const fromFile = new Set<SecretVariable>();

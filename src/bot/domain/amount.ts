@@ -1,19 +1,11 @@
-/**
- * The one rule for an amount: read what a person typed (or a driver sent), check it against the
- * rules of the asset (precision, minimum, maximum), and work out the fee and the total, answered in
- * plain words. Too many decimals is refused with the rounded-down value offered, never rounded
- * silently: money moves only as typed. Each request kind's amount rule (request.ts:
- * cryptoWithdrawalAmount, fiatWithdrawalAmount, checkTradeQuantity, checkLimitPrice) applies this
- * with that kind's facts; the request builders and the Slack forms ask those and nothing else.
- * Never a JS number: decimal strings through money.ts only.
- */
+// The one amount rule: read what was typed, check it against the asset (precision, minimum,
+// maximum), work out fee and total. Too many decimals is refused with the rounded-down value
+// offered, never rounded silently: money moves only as typed. request.ts applies it per kind.
 import { add, decimalPlaces, groupThousands, gt, isZero, lt, normalize, roundDown } from './money.js';
 
-/** Decimal places of a fiat amount. */
 export const FIAT_PRECISION = 2;
 /** Decimal places accepted for a trade quantity; the exchange has the last word. */
 export const TRADE_QUANTITY_PRECISION = 8;
-/** Decimal places accepted for a limit price. */
 export const PRICE_DECIMALS = 18;
 
 /** "12,345.5 BTC" (values are decimals here). */
@@ -39,8 +31,7 @@ export type AmountCheck = { ok: true; amount: string; fee: string; total: string
 const MAX_INPUT = 60;
 
 /**
- * Read an amount: "0.25", ".5", "12." are fine; commas, signs, exponents and words are refused
- * with a sentence saying how to write it.
+ * Read an amount: "0.25", ".5", "12." are fine; commas, signs, exponents and words are refused with how to write it.
  * @example checkAmount('1.123456789', { currency: 'BTC', precision: 8 }) // error: "... did you mean 1.12345678?"
  */
 export function checkAmount(text: string | null | undefined, rules: AmountRules): AmountCheck {

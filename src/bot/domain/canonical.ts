@@ -1,7 +1,5 @@
-/**
- * Canonical JSON and its SHA-256: the same value always gives the same bytes (keys sorted,
- * no whitespace, undefined members dropped), so a hash can stand for "exactly this content".
- */
+// Canonical JSON (keys sorted, no whitespace, undefined dropped) and its SHA-256, so a hash can
+// stand for "exactly this content".
 import { createHash } from 'node:crypto';
 
 /** JSON with object keys sorted at every level; throws on values JSON cannot carry faithfully. */

@@ -1,10 +1,6 @@
-/**
- * The desk reference: a short mark at the end of the note every withdrawal carries to the exchange
- * (`Payroll · desk R6EYET-1`: the request and the attempt), so the bot knows its own records by
- * it. The note of the first attempt is frozen into the snapshot when the request is made, so
- * approvers see it as part of what they approve; a later attempt (a person's "send again") carries
- * the same note with its own attempt number.
- */
+// The desk reference at the end of every withdrawal's exchange note (`Payroll · desk R6EYET-1`), by
+// which the bot knows its own records. The first note is frozen into the snapshot so approvers see
+// what is sent; a later attempt carries the same note with its own attempt number.
 import type { Snapshot } from './request.js';
 
 /** Whose send made a record: the request and which of its attempts. */
@@ -14,11 +10,7 @@ export interface DeskReference {
 }
 
 const SEPARATOR = ' · ';
-/**
- * How much of the requester's note goes to the exchange (its note's length limit is not shown):
- * short enough that the reference at the end survives and the whole line fits in the approval
- * message; the full note stays in Slack.
- */
+/** The exchange's note limit is not shown: short enough that the reference survives and the line fits the approval message. */
 export const EXCHANGE_NOTE_TEXT_MAX = 200;
 /** At the very end of the note: a reference typed inside someone's text is not one. */
 const REFERENCE = /(?:^|\s)desk ([A-Za-z0-9_-]{1,64})-([1-9]\d{0,5})$/;
@@ -28,11 +20,7 @@ export function deskReferenceText(ref: DeskReference): string {
   return `desk ${ref.requestId}-${ref.attempt}`;
 }
 
-/**
- * The note sent with the first attempt: the requester's note, then the reference. On one line,
- * without invisible characters (bidi, zero-width) and backticks, so the line approvers see (as
- * code) is exactly what is sent.
- */
+/** On one line, without bidi/zero-width characters and backticks, so the line approvers see as code is exactly what is sent. */
 export function firstExchangeNote(note: string | null, requestId: string): string {
   const clean = (note ?? '').replace(/[\p{Cf}]/gu, '').replace(/`/g, "'").replace(/[\s\p{Cc}]+/gu, ' ').trim();
   const chars = Array.from(clean);
@@ -60,10 +48,7 @@ export function withExchangeNote(snapshot: Snapshot, requestId: string): Snapsho
   return { ...snapshot, exchangeNote: firstExchangeNote(snapshot.note, requestId) };
 }
 
-/**
- * The note a withdrawal's `attempt` carries to the exchange. A request made before notes were
- * frozen sends what its approvers saw: a crypto withdrawal its requester's note, a fiat one none.
- */
+/** A request made before notes were frozen sends what its approvers saw: crypto its requester's note, fiat none. */
 export function exchangeNoteOf(snapshot: Snapshot, attempt: number): string | null {
   if (snapshot.kind === 'crypto_withdrawal' || snapshot.kind === 'fiat_withdrawal') {
     if (snapshot.exchangeNote !== undefined) return exchangeNoteForAttempt(snapshot.exchangeNote, attempt);

@@ -1,7 +1,4 @@
-/**
- * One sentence of an error for logs, audit lines and operators: its name and message, or the value
- * itself. The one helper for it (never `err instanceof Error ? … : String(err)` inline).
- */
+// One sentence of an error for logs, audit lines and operators; the one helper for it.
 export function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

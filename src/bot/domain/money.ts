@@ -1,7 +1,5 @@
-/**
- * Money is a decimal string end to end. Arithmetic goes through big.js, never a JS number.
- * Every function takes and returns strings, so nothing float-shaped can leak out of here.
- */
+// Money is a decimal string end to end: every function takes and returns strings, arithmetic is
+// big.js, so nothing float-shaped leaks out.
 import Big from 'big.js';
 
 // Enough room for any crypto amount; rounding is always explicit below.
@@ -81,10 +79,7 @@ export function toFixed(value: string, places: number): string {
   return big(value).toFixed(places, Big.roundDown);
 }
 
-/**
- * Price moved by `bps` basis points: up for a buy's ceiling (bps > 0), down for a sell's floor.
- * @example applyBps('100', 50) // '100.5'
- */
+/** Up for a buy's ceiling (bps > 0), down for a sell's floor. @example applyBps('100', 50) // '100.5' */
 export function applyBps(price: string, bps: number): string {
   if (!Number.isInteger(bps)) throw new TypeError('basis points must be a whole number');
   return big(price).times(new Big(10_000 + bps)).div(10_000).toString();

@@ -1,8 +1,5 @@
-/**
- * Who may do what: requesters, approvers and compliance are sets of user ids from configuration;
- * how many distinct approvals a request needs (never fewer than two); when it expires.
- * Every decision is a pure function returning either the outcome or a Refusal with its reason.
- */
+// Who may do what (requesters, approvers, compliance from configuration), how many distinct
+// approvals a request needs (never fewer than two) and when it expires; pure decisions.
 import { gte, isDecimal } from './money.js';
 import { refuse, type Refusal } from './refusals.js';
 import { amountsMoved, REQUEST_KINDS, type RequestKind, type Snapshot } from './request.js';
@@ -60,10 +57,7 @@ export class PolicyConfigError extends Error {
   }
 }
 
-/**
- * Validated policy.
- * @example createPolicy({ requesters: ['U1'], approvers: ['U2', 'U3'], requiredApprovals: 2 })
- */
+/** @example createPolicy({ requesters: ['U1'], approvers: ['U2', 'U3'], requiredApprovals: 2 }) */
 export function createPolicy(input: PolicyInput): Policy {
   const problems: string[] = [];
   const requesters = userSet('requesters', input.requesters, problems);
@@ -126,8 +120,6 @@ function checkThreshold(i: number, t: AmountThreshold, problems: string[]): void
   checkCount(`threshold ${i + 1} approvals`, t.approvals, problems);
 }
 
-// ---- decisions --------------------------------------------------------------------------------
-
 export function mayRequest(policy: Policy, userId: string): boolean {
   return policy.requesters.has(userId);
 }
@@ -174,9 +166,8 @@ export interface ApprovalView {
 export type ApprovalDecision = { ok: true; count: number; required: number; last: boolean } | Refusal;
 
 /**
- * Whether `userId`'s approval of the snapshot they saw (`seenHash`) counts. The requester never
- * counts, one person counts once, a user outside the approver set never counts, and an approval
- * of a snapshot that has since changed does not carry over.
+ * Never the requester, one person once, only approvers, and only for the snapshot they saw
+ * (`seenHash`): an approval of changed terms does not carry over.
  */
 export function decideApproval(policy: Policy, request: ApprovalView, userId: string, seenHash: string): ApprovalDecision {
   if (!isDecidable(request.state)) return refuse('already_decided');
@@ -194,10 +185,7 @@ export function approvalsNeeded(policy: Policy, request: Pick<ApprovalView, 'sna
   return Math.max(request.requiredApprovals, requiredApprovalsFor(policy, request.snapshot), MIN_APPROVALS);
 }
 
-/**
- * The approvals that count under the current policy: distinct approvers, never the requester,
- * bound to the current snapshot. (A user removed from the approver set stops counting.)
- */
+/** Distinct approvers, never the requester, bound to the current snapshot; a removed approver stops counting. */
 export function countingApprovals<A extends { userId: string; snapshotHash?: string }>(
   policy: Policy,
   request: { requester: string; snapshotHash: string; approvals: readonly A[] },

@@ -1,8 +1,5 @@
-/**
- * A strict rate cap: at most `limit` starts in any window of `windowMs`, however the starts are
- * spread (a token bucket lets `rate + burst` through in a sliding second; this never does). Pure:
- * time comes from the caller.
- */
+// A strict cap: at most `limit` starts in any window of `windowMs` (a token bucket lets rate + burst
+// through in a sliding second; this never does). Time comes from the caller.
 export class RateWindow {
   /** Start times given out, ascending; only the last `limit` matter. */
   readonly #starts: number[] = [];
@@ -15,10 +12,7 @@ export class RateWindow {
     if (!(windowMs > 0) || !Number.isFinite(windowMs)) throw new RangeError('windowMs must be a positive number');
   }
 
-  /**
-   * Books the earliest start at or after `now` that keeps the cap, and returns it. Callers then
-   * wait until that time, so concurrent callers queue in arrival order without a list of waiters.
-   */
+  /** Books the earliest start that keeps the cap; callers wait until it, so they queue in arrival order without a list. */
   reserve(now: number): number {
     const blocking = this.#starts.length >= this.limit ? this.#starts[this.#starts.length - this.limit]! : undefined;
     const start = blocking === undefined ? now : Math.max(now, blocking + this.windowMs);

@@ -1,8 +1,5 @@
-/**
- * The stored request record, defined once as its schema: the types in record.ts and the snapshot
- * types in request.ts are inferred from it (z.infer), and the durable store checks every record
- * against it on load and before every write (openRepository's `schema`).
- */
+// The stored request record, defined once as a schema: record.ts and request.ts infer their types
+// from it, and the store checks every record against it on load and before every write.
 import { z } from 'zod';
 import { isExecutedState, REQUEST_STATES, type ExecutedState, type RequestState } from './state-machine.js';
 
@@ -32,11 +29,7 @@ export const bankAccountRefSchema = z.strictObject({
   currency: nullableString,
   /** e.g. "DBS USD ••••6789 (ACME PTE LTD)" */
   display: z.string(),
-  /**
-   * SHA-256 of the account number as approved, so the check before execution sees a changed
-   * number without the number itself in the snapshot (and the audit log). Absent in snapshots
-   * made before it was kept.
-   */
+  /** SHA-256 of the account number as approved: execution sees a changed number without keeping the number itself. */
   accountNumberDigest: z
     .string()
     .regex(/^[0-9a-f]{64}$/)
@@ -143,10 +136,8 @@ export const candidateSchema = z.strictObject({
 export const personQuestionSchema = z.strictObject({
   askedAt: int,
   /**
-   * not_found: nothing appeared within the settle window; ambiguous: more than one candidate (or
-   * one made after the window); unproven: one candidate made too close to our send to prove it
-   * came after it (a look-alike made by hand?); unreadable: past the settle window the exchange
-   * still could not be read to the end.
+   * not_found: nothing in the settle window; ambiguous: several candidates (or one after the window);
+   * unproven: one made too close to our send to prove it is ours; unreadable: still unreadable past the window.
    */
   kind: z.enum(['not_found', 'ambiguous', 'unproven', 'unreadable']),
   candidates: z.array(candidateSchema),
@@ -165,11 +156,7 @@ export const personDecisionRecordSchema = z.strictObject({
   checked: nullableString,
 });
 
-/**
- * A money-moving call whose outcome is unknown. Everything the search needs is fixed here when the
- * outcome became unknown (the window never grows with the clock), and every next look is a time
- * in the record, so a restart resumes exactly where it was.
- */
+/** Fixed when the outcome became unknown (the window never grows with the clock); each next look is a time here, so a restart resumes. */
 export const inDoubtSchema = z.strictObject({
   since: int,
   /** The exchange's created_at window a record of ours can be in: first send minus the clock offset allowed, last send plus the settle window. */
@@ -182,28 +169,19 @@ export const inDoubtSchema = z.strictObject({
   question: personQuestionSchema.nullable(),
   /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
   excluded: z.array(z.string()),
-  /**
-   * A person's send again or mark as not sent (placed), waiting for the fresh look it is carried
-   * out on: the step that reads that look carries it out, or withholds it if anything appeared.
-   */
+  /** A person's send again / mark as not sent, carried out by the step that reads its fresh look, withheld if anything appeared. */
   pendingDecision: personDecisionRecordSchema.nullable().default(null),
-  /**
-   * A trade back in doubt because it could not go on (no quote to be had, re-quotes used up, a
-   * refusal): why. It is not re-quoted again; it is looked for by its client_order_id, and a
-   * person is asked once the settle window has closed.
-   */
+  /** Why a trade went back in doubt: it is not re-quoted, only looked for by client_order_id, then a person is asked. */
   stoppedBecause: nullableString.default(null),
 });
 
 
 /**
- * Which replica drives the execution now: set in the same write that sends or looks (before the
- * exchange is called), renewed by its holder while the call or the look is under way, cleared
- * when the outcome is recorded. Another replica leaves the request alone until `until` has passed;
- * after that it takes the request over through the unknown-outcome path (look first, never a send).
+ * The replica driving the execution: set in the write before the exchange call, renewed while it
+ * runs, cleared with the outcome. Past `until` another replica takes over by looking, never sending.
  */
 export const leaseSchema = z.strictObject({
-  /** The replica's identity (app/ids.ts createReplicaId: host, pid and a random part). */
+  /** The replica's identity (engine/ids.ts createReplicaId: host, pid and a random part). */
   holder: z.string().min(1),
   /** Epoch ms on the holder's clock; past it, the lease may be taken over. */
   until: int,
@@ -246,10 +224,7 @@ export const remoteStatusSchema = z.strictObject({
 export const REMOTE_RESULT_FIELDS = ['receiptId', 'price', 'fee', 'feeCurrency', 'netAmount', 'receivedCurrency', 'cancelReason', 'bankReference'] as const;
 export type RemoteResultField = (typeof REMOTE_RESULT_FIELDS)[number];
 
-/**
- * Records written before the exchange port spoke the engine's terms kept the result under the
- * exchange's field names: read them under the new ones (written back so on the record's next write).
- */
+/** Older records kept the result under the exchange's field names: read under ours, written back on the next write. */
 const RESULT_FIELDS_BEFORE: Record<string, RemoteResultField> = {
   order_receipt_id: 'receiptId',
   fee_currency: 'feeCurrency',
@@ -291,7 +266,6 @@ export const deskRequestSchema = z.strictObject({
   /** The current round expires at this time if still waiting for approvals. */
   expiresAt: int,
   requiredApprovals: int,
-  /** Approvals of the current round. */
   approvals: z.array(approvalSchema),
   pastRounds: z.array(pastRoundSchema),
   decision: decisionSchema.nullable(),

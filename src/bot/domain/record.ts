@@ -1,8 +1,5 @@
-/**
- * The stored request record and the one way to change its state: `advance`, which applies a
- * command through the state machine and refuses anything illegal. Records are plain JSON (the
- * store writes them as they are) and are never mutated in place.
- */
+// The stored request record and the one way to change its state, `advance`: a command through the
+// state machine, anything illegal refused. Records are plain JSON, never mutated in place.
 import type { Policy } from './policy.js';
 import { expiryFor, requiredApprovalsFor } from './policy.js';
 import type { z } from 'zod';
@@ -43,7 +40,6 @@ export type RemoteResult = z.infer<typeof remoteResultSchema>;
 export type Failure = z.infer<typeof failureSchema>;
 export type FailureStage = Failure['stage'];
 export type PastRound = z.infer<typeof pastRoundSchema>;
-/** The record's union by state (defined with its schema). */
 export type { DeskRequest, ExecutedRequest, WaitingRequest } from './record-schema.js';
 
 /** Approved or past it: the record carries its execution. */
@@ -122,11 +118,7 @@ export function newRound(record: DeskRequest, snapshot: Snapshot, now: number, p
   };
 }
 
-/**
- * The execution part of a record, started by the last approval. `carried`: the execution of an
- * earlier round whose order is in doubt; its sends are kept, so the next order reuses their
- * client_order_id (orderKeyFor) and a late first order makes the exchange refuse it as a duplicate.
- */
+/** `carried`: an earlier round's execution whose order is in doubt; its sends are kept so the next order reuses their client_order_id. */
 export function newExecution(approvedAt: number, carried: Execution | null = null): Execution {
   return {
     approvedAt,
@@ -169,19 +161,14 @@ export function attemptKeys(record: DeskRequest): string[] {
 }
 
 /**
- * The client_order_id for the next order of this round: the current one while any send of it had
- * an unknown outcome (a late first order then makes the exchange refuse the next as a duplicate
- * instead of trading twice); a new one only after the exchange definitively refused every send of it.
+ * Keep the current client_order_id while any send of it had an unknown outcome, so a late first order
+ * makes the exchange refuse the next as a duplicate; a new one only after every send was refused.
  */
 export function orderKeyFor(record: DeskRequest, newKey: () => string): string {
   return inDoubtKey(record) ?? newKey();
 }
 
-/**
- * The key of the last send while a send of it may have reached the exchange unseen (its outcome
- * unknown, refused as a duplicate, or never settled): an order of it may still appear.
- * `except`: how many of the last sends to leave out (1 for the send whose answer is being read).
- */
+/** The last send's key while an order of it may still appear; `except`: last sends to leave out (1 for the one being read). */
 export function inDoubtKey(record: DeskRequest, except = 0): string | undefined {
   const attempts = record.execution?.attempts ?? [];
   const key = attempts.at(-1)?.key;

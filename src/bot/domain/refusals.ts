@@ -1,7 +1,5 @@
-/**
- * Expected refusals are data: a stable reason to branch on and a sentence a driver can show to
- * the person who clicked. Every refusal is audited by the app layer.
- */
+// Expected refusals are data: a stable reason to branch on and a sentence for the person who
+// clicked. The engine audits each.
 export const REFUSAL_MESSAGES = {
   own_request: 'You requested this, so your approval cannot count.',
   already_approved: 'You already approved this.',

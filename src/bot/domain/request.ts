@@ -1,8 +1,5 @@
-/**
- * Request snapshots: exactly what will be executed, frozen at request time, and the hash that
- * approvals bind to. Builders take plain facts (the app maps exchange records into them) and
- * return either a snapshot or a field error a driver can show next to the field at fault.
- */
+// Request snapshots: exactly what will be executed, frozen at request time, and the hash approvals
+// bind to. Builders return a snapshot or a field error for the field at fault.
 import type { z } from 'zod';
 import { checkAmount, FIAT_PRECISION, PRICE_DECIMALS, TRADE_QUANTITY_PRECISION, type AmountCheck } from './amount.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
@@ -39,15 +36,10 @@ export type BuildResult<T> = { ok: true; value: T } | { ok: false; field: string
 
 const fieldError = (field: string, message: string): { ok: false; field: string; message: string } => ({ ok: false, field, message });
 
-/**
- * The hash approvals bind to: the snapshot together with the request id and requester, so an
- * approval can never be carried over to another request or to changed terms.
- */
+/** Includes the request id and requester, so an approval never carries over to another request or changed terms. */
 export function snapshotHash(requestId: string, requester: string, snapshot: Snapshot): string {
   return sha256Hex(canonicalJson({ v: 1, requestId, requester, snapshot }));
 }
-
-// ---- crypto withdrawal ------------------------------------------------------------------------
 
 /** What the builder needs to know about the currency entry (from the exchange's entry list). */
 export interface CurrencyEntryFacts {
@@ -87,12 +79,7 @@ export interface CryptoWithdrawalFields {
 /** What a crypto withdrawal's amount rule reads from the currency entry. */
 export type CryptoAmountFacts = Pick<CurrencyEntryFacts, 'asset' | 'precision' | 'withdrawalFee' | 'minimumWithdrawal'>;
 
-/**
- * The amount of a crypto withdrawal: the entry's precision (more decimals is refused with the
- * rounded-down value offered, never rounded), its minimum, its fee, and the total. The builder below
- * and the Slack form both ask this; with `available` (a form that knows the balance) the total must
- * also fit in it.
- */
+/** Precision (refused with the rounded-down value, never rounded), minimum, fee, total; with `available`, the total must fit. */
 export function cryptoWithdrawalAmount(entry: CryptoAmountFacts, text: string | null | undefined, available?: string): AmountCheck {
   return checkAmount(text, {
     currency: entry.asset,
@@ -136,8 +123,6 @@ export function buildCryptoWithdrawal(
   };
 }
 
-// ---- fiat withdrawal --------------------------------------------------------------------------
-
 export interface FiatFacts {
   currency: string;
   fee: string;
@@ -149,11 +134,7 @@ export interface FiatFacts {
 /** What a fiat withdrawal's amount rule reads from the currency's terms. */
 export type FiatAmountFacts = Pick<FiatFacts, 'currency' | 'fee' | 'minimum' | 'maximum'>;
 
-/**
- * The amount of a fiat withdrawal: two decimals (more is refused, never rounded), the currency's
- * minimum and maximum, its fee, and the total; with `available`, the total must fit in it. Asked
- * by the builder below and by the Slack form.
- */
+/** Two decimals (refused, never rounded), minimum and maximum, fee, total; with `available`, the total must fit. */
 export function fiatWithdrawalAmount(facts: FiatAmountFacts, text: string | null | undefined, available?: string): AmountCheck {
   return checkAmount(text, {
     currency: facts.currency,
@@ -189,8 +170,6 @@ export function buildFiatWithdrawal(facts: FiatFacts, fields: { amount: string; 
   };
 }
 
-// ---- trade ------------------------------------------------------------------------------------
-
 /** The worst price, given directly or as a slippage in basis points from the indicative price. */
 export type LimitInput = { price: string } | { slippageBps: number };
 
@@ -217,11 +196,7 @@ export function checkLimitPrice(text: string | null | undefined, counter: string
   return checkAmount(text, { currency: counter, precision: PRICE_DECIMALS, what: 'price' });
 }
 
-/**
- * Checks trade fields before a quote is taken (so a bad request costs no quote), and answers them
- * with the quantity and the price as the amount rule read them ("0.50" -> "0.5", ".5" -> "0.5"):
- * the quote and the snapshot are taken for exactly these.
- */
+/** Before a quote is taken (a bad request costs no quote); answers quantity and price as normalized, which the quote and snapshot use. */
 export function checkTradeFields(fields: TradeFields): BuildResult<TradeFields> {
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
@@ -278,16 +253,12 @@ export function withinLimit(side: TradeSide, price: string, limit: string): bool
 }
 
 /**
- * Which quotes can kill each other. The reference: a newer quote "for the same account, amount,
- * pair and payment method" can make the older unusable; side and quantity currency are not in
- * that list, so they are left out of the key too (coarser is safer: a buy and a sell of the same
- * amount never hold quotes at once either).
+ * Quotes that can kill each other. Reference: a newer quote "for the same account, amount, pair and
+ * payment method" can void the older; side is not in that list, so not in the key (coarser is safer).
  */
 export function quoteKey(s: Pick<TradeSnapshot, 'symbol' | 'quantity' | 'paymentMethod'>): string {
   return [s.symbol, normalize(s.quantity), s.paymentMethod].join('|');
 }
-
-// ---- bank account removal ---------------------------------------------------------------------
 
 export function buildBankRemoval(bankAccount: BankAccountRef, fields: { note?: string | null }): BuildResult<BankRemovalSnapshot> {
   const text = checkNotes(fields.note, null);
@@ -301,8 +272,6 @@ export function bankAccountDisplay(account: { bankName: string | null; currency:
   const parts = [account.bankName ?? 'Bank', account.currency ?? '', `••••${last4}`].filter((p) => p !== '');
   return `${parts.join(' ')} (${account.beneficiary})`;
 }
-
-// ---- amounts, for policy thresholds ------------------------------------------------------------
 
 /** The sums of money a request moves, by currency (a trade counts both legs where known). */
 export function amountsMoved(snapshot: Snapshot): { currency: string; amount: string }[] {
@@ -328,8 +297,6 @@ function tradeAmounts(t: TradeSnapshot): { currency: string; amount: string }[] 
     { currency: counter, amount: roundDown(mul(t.quantity, t.limitPrice), 8) },
   ];
 }
-
-// ---- notes ------------------------------------------------------------------------------------
 
 type NotesResult = { ok: true; note: string | null; purpose: string | null } | { ok: false; field: string; message: string };
 

@@ -1,7 +1,5 @@
-/**
- * Where secrets may go, as two pure rules used by the bot's configuration and the operator tools
- * alike: which URLs may carry them (a token, a signature) and how a file holding one must be kept.
- */
+// Where secrets may go, shared by configuration and operator tools: which URLs may carry them and
+// how a file holding one must be kept.
 
 /** localhost, 127.0.0.0/8 and [::1]: names and addresses that never leave this machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -14,10 +12,8 @@ export function safeForSecrets(url: URL): boolean {
 }
 
 /**
- * Why a file holding a secret is too open, as ssh judges a private key: owned by this user, no
- * access for group or others. A file another user owns (root, with the bot's group granted, as
- * container runtimes mount secrets) may be group-readable, never readable by everyone. Undefined
- * when it is kept well, or where files have no POSIX owner (`processUid` undefined: Windows).
+ * Why a secret file is too open, as ssh judges a key: no group/other access, except group-read when
+ * another user owns it (root-mounted container secrets). Undefined when fine or without POSIX owners.
  */
 export function secretFileExposure(path: string, file: { mode: number; uid: number }, processUid: number | undefined): string | undefined {
   if (processUid === undefined) return undefined;

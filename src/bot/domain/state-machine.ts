@@ -1,29 +1,6 @@
-/**
- * The life of a request as an explicit state machine. Transitions are pure: (state, command) ->
- * next state, or a refusal for every pair not listed below.
- *
- * `unknown` is a state, not a flag: a money-moving call whose outcome we do not know (timeout,
- * dropped connection, 5xx, or a crash while `executing`) must be reconciled before anything else,
- * and a state makes every other move from there illegal by construction.
- *
- *   pending ──approve──▶ pending            (a counted approval, more needed)
- *   pending ──approve_last──▶ approved      (likewise from awaiting_reapproval)
- *   pending|awaiting_reapproval ──reject|cancel|expire──▶ rejected|cancelled|expired
- *   approved ──schedule──▶ approved         (withdrawal cooldown: execute later)
- *   approved ──ask_reapproval──▶ awaiting_reapproval (trade re-quoted beyond its limit)
- *   approved ──execute──▶ executing         (persisted with the idempotency key BEFORE the call)
- *   executing ──submitted──▶ submitted      (2xx)      ──fail──▶ failed (4xx)
- *   executing ──outcome_unknown──▶ unknown  (timeout, network, 5xx, crash)
- *   executing ──requote──▶ approved         (order refused: quote unusable; no order exists)
- *   executing ──complete──▶ completed       (a bank account removal needs no polling)
- *   unknown ──submitted──▶ submitted        (found on the exchange, or a person said which record is ours)
- *   unknown ──execute──▶ executing          (an order sent again with the same client_order_id; a withdrawal only when a person decided)
- *   unknown ──requote──▶ approved           (no order with the client_order_id can appear: its quote is dead; the id is kept)
- *   unknown ──complete|fail──▶ completed|failed (bank gone / given up)
- *   submitted ──status_changed──▶ submitted ──complete|fail──▶ completed|failed
- *   approved ──fail──▶ failed               (pre-execution checks, re-quotes exhausted)
- *   approved ──outcome_unknown──▶ unknown   (a re-quoted trade that cannot go on while an earlier order of it may still appear)
- */
+// The life of a request as a state machine: (state, command) -> next state, or a refusal for any
+// pair not in TRANSITIONS. `unknown` is a state, not a flag, so nothing but reconciling can follow a
+// call whose outcome is unknown. Each move and why: ENGINE.md "The life of a request".
 
 export const REQUEST_STATES = [
   'pending',

@@ -1,7 +1,5 @@
-/**
- * Statuses are text from the exchange and arrive as `Completed` or `completed`: they are kept
- * verbatim for people and compared in one place, case-insensitively.
- */
+// Exchange statuses arrive as `Completed` or `completed`: kept verbatim for people, compared here,
+// case-insensitively.
 export function normalizeStatus(status: string): string {
   return status.trim().toLowerCase();
 }

@@ -1,8 +1,5 @@
-/**
- * The polling budget: `ratePerSecond` tokens a second, at most `burst` saved up, over an injected
- * time source. A poller that finds no token leaves the rest for the next cycle instead of waiting.
- * (The hard cap on requests to the exchange is the client's RateWindow, rate-window.ts.)
- */
+// The polling budget: `ratePerSecond` tokens, at most `burst` saved. A poller without a token leaves
+// the rest for the next cycle; the hard cap on exchange calls is the client's RateWindow.
 export class TokenBucket {
   #tokens: number;
   #at: number;
@@ -26,10 +23,7 @@ export class TokenBucket {
     return true;
   }
 
-  /**
-   * Takes a token whether or not one is available: for a request already made. The balance may go
-   * below zero; that debt is repaid before tryTake succeeds again, so the rate still holds.
-   */
+  /** For a request already made: may go below zero, and the debt is repaid before tryTake succeeds again. */
   take(): void {
     this.#refill();
     this.#tokens -= 1;

@@ -1,8 +1,5 @@
-/**
- * Every place where api-reference.md says "not shown", and the choice this project made.
- * The client, the approval engine and the sandbox all import these values from here, so the
- * sandbox enforces exactly what the client assumes. Change a guess here and nowhere else.
- */
+// Every place where api-reference.md says "not shown", and the choice made. The client, the engine
+// and the sandbox import these values, so the sandbox enforces exactly what the client assumes.
 
 /** Accepted clock difference for X-API-Timestamp (not shown). The sandbox defaults to ±30 s. */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
@@ -21,23 +18,16 @@ export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_CURSOR_PAGE_SIZE = 2;
 export const DEFAULT_NUMBERED_PAGE_SIZE = 50;
 
-/**
- * Request rate limit (not shown). We cap ourselves well below anything plausible: polling and
- * reads never exceed this many requests per second per process.
- */
+/** Rate limit (not shown): polling and reads never exceed this per second per process, well below anything plausible. */
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 5;
 
 /** Unit of created_at in crypto deposit and withdrawal records (not shown): epoch milliseconds. */
 export const CREATED_AT_UNIT = 'ms' as const;
 
 /**
- * Crypto withdrawal statuses (not shown). The sandbox walks them in this order; the engine treats
- * any value not listed as "still moving" and passes it on verbatim.
- *   pending     accepted, funds moved from regular to locked; Travel Rule check running
- *   processing  checks passed, being signed
- *   broadcasted on chain: transaction_hash and link_explorer appear from here on
- *   completed   confirmed; locked funds left the account
- *   failed / rejected / cancelled: final, locked funds returned to regular
+ * Crypto withdrawal statuses (not shown), in the sandbox's order; any other value counts as still moving.
+ * pending: Travel Rule check, funds locked; broadcasted: transaction_hash and link_explorer from here on;
+ * completed: locked funds left; failed / rejected / cancelled: final, locked funds returned.
  */
 export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'broadcasted', 'completed', 'failed', 'rejected', 'cancelled'] as const;
 export const WITHDRAWAL_FINAL_STATUSES = ['completed', 'failed', 'rejected', 'cancelled'] as const;
@@ -53,10 +43,7 @@ export const PENDING_REASONS = ['travel_rule_check', 'compliance_review'] as con
 export const DEPOSIT_STATUSES = ['pending', 'completed'] as const;
 /** Deposit statuses after which a deposit's status no longer changes (not shown; a guess beyond the sandbox's). */
 export const DEPOSIT_FINAL_STATUSES = ['completed', 'failed', 'rejected', 'cancelled'] as const;
-/**
- * Deposit travel_rule_status values (not shown) that still move: `required` waits for our
- * counterparty declaration, `pending` and `submitted` wait for the exchange's review.
- */
+/** Deposit travel_rule_status values (not shown) still moving: `required` waits for our declaration, the others for review. */
 export const TRAVEL_RULE_OPEN_STATUSES = ['required', 'pending', 'submitted'] as const;
 /** The deposit travel_rule_status (not shown) that asks the receiver to declare the sender. */
 export const TRAVEL_RULE_DECLARATION_NEEDED = 'required';
@@ -67,45 +54,32 @@ export const TRAVEL_RULE_DECLARABLE_STATUSES = ['required', 'pending'] as const;
 export const FIAT_WITHDRAWAL_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const;
 export const FIAT_WITHDRAWAL_FINAL_STATUSES = ['completed', 'rejected'] as const;
 
-/**
- * Order statuses (reference "States and transitions"): compared case-insensitively.
- * Transitions are not shown; the sandbox uses Pending -> Open -> Completed | Cancelling -> Cancelled.
- */
+/** Order statuses (reference "States and transitions"); transitions not shown: sandbox Pending -> Open -> Completed | Cancelling -> Cancelled. */
 export const ORDER_STATUSES = ['pending', 'open', 'cancelling', 'completed', 'cancelled'] as const;
 export const ORDER_FINAL_STATUSES = ['completed', 'cancelled'] as const;
 
 /**
- * Fiat withdrawal create body (not shown). Chosen: the bank account, the currency and the amount,
- * with an optional idempotency id like the crypto withdrawal's `request_id` and an optional `note`
- * like the crypto withdrawal's (the bot's desk reference travels in it). The sandbox accepts these
- * fields and refuses any other (422).
+ * Fiat withdrawal create body (not shown): bank account, currency, amount, an optional idempotency
+ * `request_id` and `note` like the crypto one's (the desk reference travels in it). Others: 422.
  */
 export const FIAT_WITHDRAWAL_BODY_FIELDS = ['bank_account_id', 'currency', 'amount', 'request_id', 'note'] as const;
 
 /**
- * Whether fiat withdrawal list items carry the `note` they were created with (item fields not
- * shown; the create response, which is shown, has no note). Chosen: the sandbox lists it, as the
- * crypto withdrawal records do. The bot reads it when it is there and never counts on it: a record
- * without a note is matched by its terms and time, and goes to a person whenever those prove nothing.
+ * Whether fiat withdrawal list items carry their `note` (not shown). The sandbox lists it; the bot never
+ * counts on it: without a note a record is matched by terms and time, else it goes to a person.
  */
 export const FIAT_WITHDRAWAL_NOTE_LISTED = true;
 
 /**
- * Field names in lookup records that the reference names without a shape (not shown):
- * - crypto currency entry: `withdrawal_fee` (named) and `minimum_withdrawal` (chosen) in asset units;
- * - network: `uuid`, `name`, `network_code` (as inside a withdrawal's crypto_currency.network);
- * - address book: `status` is the verification status (`verified` is the only one that may
- *   receive), `withdrawal_cooldown_until` is epoch ms or null, recipient details are the
- *   `wallet_identity` object (null when missing), as in a withdrawal's address_book_address.
+ * Lookup fields named without a shape (not shown): currency `withdrawal_fee`, `minimum_withdrawal` (asset
+ * units); network `uuid`, `name`, `network_code`; address book `status` (only `verified` may receive),
+ * `withdrawal_cooldown_until` (epoch ms or null), `wallet_identity` (null when missing).
  */
 export const ADDRESS_VERIFIED_STATUS = 'verified';
 
 /**
- * `request_id` on withdrawal records: the reference lists it only in the create body and says it
- * "must not be relied on to prevent duplicates"; the records it describes do not show it, so the
- * sandbox keeps it and never lists it. The bot would match it if an exchange listed it; what it
- * knows its own records by is the desk reference in their `note` (domain/desk-reference.ts), a
- * field the crypto withdrawal record has.
+ * `request_id` "must not be relied on to prevent duplicates" and no record shows it: the sandbox never
+ * lists it. The bot knows its own withdrawals by the desk reference in `note` (domain/desk-reference.ts).
  */
 
 /** Quote and order error statuses (not shown): unusable quote, duplicate client_order_id, balance. */

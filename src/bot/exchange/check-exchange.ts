@@ -1,10 +1,6 @@
-/**
- * `npm run check-exchange`: an operator's smoke check. Reads balances with the configured key and
- * prints them, or one sentence saying what is wrong (no key, key refused, clock skew, network).
- * Like the bot, it signs requests only over https:// (plain http only to this machine) and reads
- * a key file only when its owner alone can read it.
- * An operator tool, so it reads the environment itself (in `readCheckEnv` only).
- */
+// `npm run check-exchange`: an operator's smoke check that prints balances or one sentence saying
+// what is wrong. Same edges as the bot: signs only over https (http only to loopback), reads only an
+// owner-only key file; reads the environment itself, in `readCheckEnv` only.
 import { pathToFileURL } from 'node:url';
 import type { Clock } from '../ports/clock.js';
 import { add } from '../domain/money.js';
@@ -128,7 +124,6 @@ function plainHttpHost(baseUrl: string): string | undefined {
   return url.protocol === 'http:' && !safeForSecrets(url) ? url.hostname : undefined;
 }
 
-/** One sentence for one failure. */
 export function explain(e: ExchangeError, baseUrl: string, apiKey: string, nowMs: number): string {
   switch (e.kind) {
     case 'unauthorized': {

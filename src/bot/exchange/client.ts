@@ -1,7 +1,5 @@
-/**
- * The exchange client: every operation of the API, signed, typed and paged, composed from one
- * file per area over one transport. Nothing above this file knows how a request is signed.
- */
+// The exchange client: every operation signed, typed and paged, one file per area over one
+// transport. Nothing above this file knows how a request is signed.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from './assumptions.js';

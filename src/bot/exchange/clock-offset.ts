@@ -1,10 +1,6 @@
-/**
- * The exchange's clock as its `Date` response header tells it, compared with ours. The header has
- * one-second resolution and is written some time between our send and our receipt, so the
- * estimate is the header's second plus half a second, minus the midpoint of the round trip: good
- * to about ±1 s plus half the round trip. The newest answer wins (clocks drift; a stale reading
- * is worse than a fresh rough one).
- */
+// The exchange's clock from its `Date` header: one-second resolution, written between our send and
+// receipt, so header + 0.5 s minus the round trip's midpoint (about ±1 s plus half the trip).
+// The newest answer wins: clocks drift, and a stale reading is worse than a fresh rough one.
 export interface ClockOffset {
   /** Exchange clock minus ours in ms, from the latest answer with a Date header; undefined before. */
   current(): number | undefined;

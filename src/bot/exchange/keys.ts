@@ -1,8 +1,5 @@
-/**
- * The exchange key from configuration values (config/ reads the environment, not this file):
- * EXCHANGE_PRIVATE_KEY (hex) or EXCHANGE_PRIVATE_KEY_FILE (hex or PEM, SEC1 or PKCS#8 secp256k1),
- * and EXCHANGE_API_KEY to send instead of the derived public key. No error says anything of the key.
- */
+// The exchange key from configuration values: EXCHANGE_PRIVATE_KEY (hex) or _FILE (hex or PEM, SEC1
+// or PKCS#8 secp256k1), EXCHANGE_API_KEY to send instead of the derived public key. No error shows the key.
 import type { Secret } from './secret.js';
 import { ExposedSecretFileError, readSecretFile } from './secret-file.js';
 import { createSigner, KeyError, parsePrivateKey, publicKeyHex, type Signer } from './signer.js';
@@ -28,10 +25,7 @@ export function hasKeyConfig(config: KeyConfig): boolean {
   return Boolean(config.privateKey?.trim() || config.privateKeyFile?.trim());
 }
 
-/**
- * Load and check the key; throws KeyError (reason missing | unreadable | invalid).
- * @example loadExchangeKey({ privateKeyFile: '/run/secrets/exchange.pem' }).signer
- */
+/** Throws KeyError (missing | unreadable | invalid). @example loadExchangeKey({ privateKeyFile: '/run/secrets/exchange.pem' }).signer */
 export function loadExchangeKey(config: KeyConfig, readFile: (path: string) => string = readSecretFile): LoadedKey {
   const inline = config.privateKey?.trim() || undefined;
   const file = config.privateKeyFile?.trim() || undefined;

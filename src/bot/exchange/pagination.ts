@@ -1,8 +1,5 @@
-/**
- * Paged lists as async iterators, always bounded (stripe-node refuses unbounded auto-paging too):
- * iteration stops at `maxItems` or `maxPages`, whichever comes first, and calls `onTruncated` when
- * the list may go on. Every page is a new request, signed afresh by the transport with its own full URL.
- */
+// Paged lists as async iterators, always bounded (as stripe-node): stops at `maxItems` or `maxPages`
+// and calls `onTruncated` when the list may go on. Each page is signed afresh with its full URL.
 import type { ListOptions } from '../ports/list-options.js';
 import { MAX_PAGE_SIZE } from './assumptions.js';
 import { ExchangeError } from '../ports/exchange-error.js';
@@ -41,10 +38,7 @@ function bounds(operation: string, opts: ListOptions | undefined): Bounds {
   return { maxItems, maxPages, pageSize };
 }
 
-/**
- * Walk a cursor list: `X-Next-Page` of each answer is sent as `page[cursor]` of the next request.
- * An empty page with a next cursor is followed (an empty page proves nothing on its own).
- */
+/** `X-Next-Page` is sent as the next `page[cursor]`; an empty page with a cursor is followed (it proves nothing alone). */
 export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<T>, opts?: CursorListOptions): AsyncGenerator<T, void, undefined> {
   if (opts?.mode === 'offset') {
     yield* numberedItems(operation, fetchPage, opts, [['page[enable_offset]', true]]);
@@ -69,10 +63,7 @@ export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<
   opts?.onTruncated?.();
 }
 
-/**
- * Walk a page-number list (`page[number]` from 1, `page[size]`): stops at the first page shorter
- * than asked for, an empty one included.
- */
+/** `page[number]` from 1: stops at the first page shorter than asked for, an empty one included. */
 export async function* numberedItems<T>(
   operation: string,
   fetchPage: PageFetcher<T>,
@@ -90,11 +81,7 @@ export async function* numberedItems<T>(
   opts?.onTruncated?.();
 }
 
-/**
- * One page's items, while the walk's item bound allows. False when the bound stopped the walk;
- * then `onTruncated` is called if the list may go on: items left on this page, or a page that is
- * not known to be the last (a full page ending exactly at the bound may or may not have a next).
- */
+/** False when the item bound stopped the walk; `onTruncated` if more may follow (a full page at the bound may have a next). */
 function* pageWithin<T>(data: readonly T[], last: boolean, seen: { items: number }, maxItems: number, opts: ListOptions | undefined): Generator<T, boolean, undefined> {
   for (const [i, item] of data.entries()) {
     yield item;

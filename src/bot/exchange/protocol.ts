@@ -1,7 +1,5 @@
-/**
- * The exchange's wire protocol: the one definition of how a request is signed, shared by the
- * client (which signs) and the sandbox (which verifies). See api-reference.md "Authentication".
- */
+// How a request is signed, defined once for the client (signs) and the sandbox (verifies);
+// api-reference.md "Authentication".
 import { createHash } from 'node:crypto';
 
 /** Every operation lives under this prefix (api-facts.md "Paths"). */
@@ -24,10 +22,7 @@ export function sha256HexUpper(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex').toUpperCase();
 }
 
-/**
- * Content digest of a body. A request without a body is signed with the digest of the empty
- * string (api-facts.md "Signing"): E3B0C442...B855.
- */
+/** A request without a body signs the empty string's digest (api-facts.md "Signing"): E3B0C442...B855. */
 export function contentDigest(body: string | Uint8Array | undefined): string {
   return sha256HexUpper(body ?? '');
 }
@@ -43,7 +38,6 @@ export interface SignatureInputParts {
 }
 
 /**
- * The string that is hashed and signed.
  * @example signatureInput({method:'GET', targetUri:'https://x/public_api/v1/accounts/balances', body: undefined, timestampMs: 1700000000000})
  * // 'method=GET&target-uri=https://x/public_api/v1/accounts/balances&content-digest=E3B0...&created=1700000000000&alg=ecdsa-secp256k1-sha256'
  */
@@ -51,10 +45,7 @@ export function signatureInput(p: SignatureInputParts): string {
   return signatureInputFromDigest({ method: p.method, targetUri: p.targetUri, digest: contentDigest(p.body), timestampMs: p.timestampMs });
 }
 
-/**
- * The same string from an already computed content digest: the sandbox digests the raw body
- * bytes it received (byte for byte, no decoding), so it cannot go through a string body.
- */
+/** For the sandbox, which digests the raw body bytes it received and so cannot go through a string body. */
 export function signatureInputFromDigest(p: { method: string; targetUri: string; digest: string; timestampMs: number | string }): string {
   return [
     `method=${p.method.toUpperCase()}`,

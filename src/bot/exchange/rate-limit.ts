@@ -1,8 +1,5 @@
-/**
- * Spaces our own requests out so that, however many callers share the client (pollers, list
- * walks, Slack listings), the exchange never sees more than `perSecond` requests in any one
- * second (its limit is not shown; see assumptions.ts DEFAULT_RATE_LIMIT_PER_SECOND).
- */
+// However many callers share the client, the exchange never sees more than `perSecond` requests in
+// any one second (its limit is not shown: assumptions.ts DEFAULT_RATE_LIMIT_PER_SECOND).
 import type { Clock } from '../ports/clock.js';
 import { RateWindow } from '../domain/rate-window.js';
 
@@ -12,15 +9,10 @@ export interface RateLimitOptions {
 }
 
 export interface RateLimiter {
-  /** Resolves when one more request may go out. */
   acquire(): Promise<void>;
 }
 
-/**
- * Requests leave at most `perSecond` per sliding second. A small guard widens the window so that
- * network jitter between two sends exactly one window apart cannot make the exchange see them
- * inside one second.
- */
+/** A small guard widens the window so network jitter cannot put two sends one window apart into one second. */
 export function createRateLimiter(options: RateLimitOptions, clock: Clock): RateLimiter {
   if (!Number.isInteger(options.perSecond) || options.perSecond < 1) throw new RangeError('rate limit perSecond must be a whole number of at least 1');
   const window = new RateWindow(options.perSecond, 1_000 + JITTER_GUARD_MS);

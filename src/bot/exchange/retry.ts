@@ -1,20 +1,13 @@
-/**
- * Whether to try a request again, decided by a pure function (after stripe-node's `_shouldRetry`).
- * Only reads are ever retried: a retried withdrawal or order can be a second one, so writes go back
- * to the approval engine, which reconciles before deciding anything.
- */
+// Whether to try a request again (after stripe-node's `_shouldRetry`). Only reads: a retried
+// withdrawal or order can be a second one, so writes go back to the engine, which reconciles.
 
 export interface RetryPolicy {
   /** Total attempts, the first included. 1 disables retries. */
   maxAttempts: number;
   /** Backoff before the second attempt; doubles each attempt. */
   baseDelayMs: number;
-  /** Ceiling of the computed backoff. */
   maxDelayMs: number;
-  /**
-   * A Retry-After longer than this is not waited for: the error goes to the caller (it carries
-   * `retryAfterMs`), whose poller comes back later anyway.
-   */
+  /** A longer Retry-After is not waited for: the error (with `retryAfterMs`) goes to the caller, whose poller returns anyway. */
   maxRetryAfterMs: number;
 }
 
@@ -25,7 +18,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 30_000,
 };
 
-/** What went wrong with one attempt. */
 export type AttemptFailure =
   | { kind: 'network' }
   | { kind: 'timeout' }
@@ -71,20 +63,14 @@ function isRetryableStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599);
 }
 
-/**
- * Exponential backoff with "equal jitter": half the step is fixed, half random, so retries of
- * many pollers spread out without ever collapsing to zero.
- */
+/** "Equal jitter": half fixed, half random, so many pollers spread out without collapsing to zero. */
 export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   const r = Math.min(Math.max(random(), 0), 1);
   return Math.round(step / 2 + (step / 2) * r);
 }
 
-/**
- * Milliseconds to wait from a Retry-After header: delta-seconds or an HTTP date (RFC 9110 10.2.3).
- * Undefined when the value is neither.
- */
+/** Delta-seconds or an HTTP date (RFC 9110 10.2.3); undefined when neither. */
 export function parseRetryAfter(value: string, nowMs: number): number | undefined {
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;

@@ -1,11 +1,6 @@
-/**
- * Zod schemas of every request and response, field by field from api-reference.md.
- * - "no extra properties"  -> z.strictObject
- * - "open"                 -> z.looseObject (extra fields kept)
- * - neither said           -> z.object (extra fields dropped, named ones checked)
- * - shapes "not shown"     -> z.looseObject with the named fields typed and optional
- * The sandbox builds its responses to these same schemas, so there is one protocol, not two.
- */
+// Zod schemas of every body, from api-reference.md: "no extra properties" -> strictObject, "open" ->
+// looseObject, neither -> object, "not shown" -> looseObject with named fields optional.
+// The sandbox answers with these same schemas: one protocol, not two.
 import { z } from 'zod';
 import { gt } from '../domain/money.js';
 import { KNOWN_WALLET_ID } from '../ports/exchange-port.js';

@@ -1,8 +1,5 @@
-/**
- * The one reader of a file holding a secret (the exchange key, a database URL): the bot's
- * configuration and the operator tools read through it, so a file others can read is refused
- * everywhere alike, naming the chmod (domain/secret-edges.ts says when).
- */
+// The one reader of a secret file (exchange key, database URL), for the bot and operator tools alike,
+// so a file others can read is refused everywhere, naming the chmod (domain/secret-edges.ts).
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { secretFileExposure } from '../domain/secret-edges.js';
 

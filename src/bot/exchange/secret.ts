@@ -1,9 +1,6 @@
 import { inspect } from 'node:util';
 
-/**
- * A value that must never be printed: logs, errors, JSON and snapshots all see "[redacted]".
- * Read it with `reveal()` at the one place that needs it.
- */
+/** A value never printed (logs, errors, JSON, snapshots see "[redacted]"); `reveal()` at the one place that needs it. */
 export class Secret<T> {
   readonly #value: T;
   constructor(value: T) {

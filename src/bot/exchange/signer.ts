@@ -1,7 +1,5 @@
-/**
- * Signs requests with an secp256k1 private key. The key lives inside a Secret and leaves it only
- * to be handed to noble; nothing here puts it into an error message.
- */
+// Signs requests with a secp256k1 key that leaves its Secret only to be handed to noble, and never
+// enters an error message.
 import { createHash, createHmac, createPrivateKey, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import * as secp from '@noble/secp256k1';
 import { Secret } from './secret.js';
@@ -95,9 +93,8 @@ export function createSigner(privateKey: Secret<Uint8Array>, apiKey?: string): S
 }
 
 /**
- * Verify a DER hex signature (used by the sandbox). The DER must be strict (derToCompact refuses
- * anything non-canonical); the curve maths is OpenSSL's, about five times faster here than noble
- * and independent of the signer. High-S is accepted: OpenSSL produces it.
+ * For the sandbox. Strict DER only (derToCompact); OpenSSL's curve maths, about five times faster
+ * than noble and independent of the signer. High-S is accepted: OpenSSL produces it.
  */
 export function verifyInput(publicKey: Uint8Array, input: string, derHex: string): boolean {
   let der: Uint8Array;

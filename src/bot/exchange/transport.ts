@@ -1,8 +1,5 @@
-/**
- * One HTTP call to the exchange: URL, body, signature, timeout, retry, status mapping and schema
- * check, in that order, and nowhere else. Everything that varies (fetch, clock, randomness, rate,
- * logging) is injected.
- */
+// One HTTP call to the exchange: URL, body, signature, timeout, retry, status mapping and schema
+// check, in that order and nowhere else; everything that varies is injected.
 import type { ClockOffset } from './clock-offset.js';
 import type { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
@@ -27,9 +24,7 @@ export interface RequestLogEntry {
   /** Path without origin or query, e.g. /public_api/v1/crypto/withdrawals/4f1c... */
   path: string;
   attempt: number;
-  /** HTTP status, when there was an answer. */
   status?: number;
-  /** Failure kind, when the attempt failed. */
   kind?: ExchangeErrorKind;
   durationMs: number;
 }
@@ -169,10 +164,7 @@ async function send(t: TransportOptions, url: string, init: RequestInit): Promis
   }
 }
 
-/**
- * A short, safe description of a connection failure. The original error is not kept as `cause`:
- * some (a test double's "no match" error, for one) print the request headers, signature included.
- */
+/** The original error is not kept as `cause`: some (a test double's "no match") print the headers, signature included. */
 function networkDetail(e: unknown): string {
   const err = e as { code?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
   const code = err?.code ?? err?.cause?.code;

@@ -1,18 +1,12 @@
-/**
- * Request URLs, encoded exactly once. The string built here is both signed (as `target-uri`)
- * and handed to fetch, so it must already be in the form fetch's URL parser leaves alone:
- * every reserved character of a name or value is percent-encoded, `[` and `]` included
- * (`page%5Bcursor%5D=...`), and the result is normalised through `new URL()` once.
- */
+// Request URLs, encoded exactly once: the string is both signed (`target-uri`) and fetched, so every
+// reserved character is percent-encoded (`[` `]` too) and normalised through `new URL()` once, in
+// the form fetch's parser leaves alone.
 import { API_PREFIX } from './protocol.js';
 
 export type QueryValue = string | number | boolean | undefined;
 export type Query = Record<string, QueryValue> | ReadonlyArray<readonly [string, QueryValue]>;
 
-/**
- * encodeURIComponent plus the five characters it leaves alone (`!'()*`): fetch's parser
- * escapes `'` in a query on its own, which would make the wire URL differ from the signed one.
- */
+/** Also encodes `!'()*`: fetch escapes `'` in a query itself, which would make the wire URL differ from the signed one. */
 export function encodeComponent(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
@@ -42,19 +36,13 @@ export function normaliseBaseUrl(baseUrl: string): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
-/**
- * The absolute URL of an API call: base + API_PREFIX + path + query. `path` starts with `/` and
- * has its parameters already encoded (see `pathParam`).
- */
+/** base + API_PREFIX + path + query; `path` starts with `/`, parameters already encoded (`pathParam`). */
 export function buildUrl(normalisedBase: string, path: string, query?: Query): string {
   const qs = encodeQuery(query);
   return new URL(`${normalisedBase}${API_PREFIX}${path}${qs ? `?${qs}` : ''}`).href;
 }
 
-/**
- * One path segment from a caller's id. `.` and `..` are refused: URL parsing would resolve them
- * (encoded or not) and the request would go to another resource.
- */
+/** `.` and `..` are refused: URL parsing resolves them (encoded or not) and the call would hit another resource. */
 export function pathParam(value: string | number): string {
   const text = String(value);
   if (text === '' || text === '.' || text === '..') throw new RangeError(`invalid path parameter ${JSON.stringify(text)}`);

@@ -1,7 +1,5 @@
-/**
- * zod results turned into the one error model: a body that breaks its schema names the operation
- * and the path of the field at fault (`[3].amount`), never the value.
- */
+// zod results in the one error model: a body that breaks its schema names the operation and the
+// field's path (`[3].amount`), never the value.
 import type { z } from 'zod';
 import { ExchangeError, type ExchangeErrorKind } from '../ports/exchange-error.js';
 
@@ -15,10 +13,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(body)' : out;
 }
 
-/**
- * Parse `data` with `schema`, or throw an ExchangeError of `kind` naming the first field at fault.
- * `kind` is `invalid_response` for answers and `unprocessable` for our own request bodies.
- */
+/** `kind`: `invalid_response` for answers, `unprocessable` for our own request bodies. */
 export function parseOrThrow<T>(
   schema: z.ZodType<T>,
   data: unknown,

@@ -1,8 +1,5 @@
-/**
- * The exchange's operations the bot uses, on the wire: the reference's own bodies (schemas.ts).
- * The client (client.ts) implements it; the engine's ports (engine-port/) read through it. Every method throws ExchangeError (ports/exchange-error.ts) and nothing else.
- * Writes are never retried inside; reads may be.
- */
+// The exchange operations the bot uses, in the reference's own bodies; client.ts implements it.
+// Every method throws ExchangeError only; writes are never retried inside, reads may be.
 import type { ListOptions } from '../ports/list-options.js';
 import type {
   AddressBookAddress,

@@ -1,15 +1,11 @@
-/**
- * Approvals and executions counted from the audit entries the engine already appends: the audit
- * log is the one record of what happened, so the counters agree with it by construction, and the
- * engine is not touched. An entry counts once its append resolved (it is durable); an append that
- * throws counts nothing. Label values come from fixed sets: anything else is `other`, so no value
- * from outside can grow the number of series.
- */
+// Approvals and executions counted from the audit entries the engine appends, so the counters agree with
+// the one record of what happened; an entry counts once durable. Labels come from fixed sets (else
+// `other`), so outside values cannot grow the series.
 import { Counter, type Registry } from 'prom-client';
 import type { AuditEntryInput, AuditLog } from '../ports/store.js';
 import { REFUSAL_MESSAGES } from '../domain/refusals.js';
 
-/** What an answer to a send (audit `exchange.answer`, data.outcome) can say (app/executing/decide.ts). */
+/** What an answer to a send (audit `exchange.answer`, data.outcome) can say (engine/execution/next-step.ts). */
 const ANSWER_OUTCOMES = new Set(['submitted', 'refused', 'unknown', 'duplicate', 'refused_in_doubt', 'quote_unusable']);
 const FINISHED = new Map([
   ['request.completed', 'completed'],
@@ -19,7 +15,6 @@ const FINISHED = new Map([
   ['request.expired', 'expired'],
 ]);
 
-/** The audit log, counting what it records. */
 export function countingAuditLog(inner: AuditLog, registry: Registry): AuditLog {
   const count = auditCounters(registry);
   return {

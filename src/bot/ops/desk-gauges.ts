@@ -1,8 +1,5 @@
-/**
- * What the desk holds right now, read from the store at each scrape (never a copy kept in
- * memory, so every replica reports the same shared truth): open requests by state, unknown
- * outcomes and how long the oldest has waited, and the Slack outbox's backlog.
- */
+// What the desk holds now, read from the store at each scrape (no copy in memory, so every replica
+// reports the same truth): open requests by state, unknown outcomes, the outbox backlog.
 import { Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../ports/clock.js';
 import type { Repository } from '../ports/store.js';

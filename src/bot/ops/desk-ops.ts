@@ -1,10 +1,6 @@
-/**
- * The operations side of one desk: its own Prometheus registry (never prom-client's global one,
- * so two desks in one process, as in the tests, never share or collide), and what must exist
- * before the desk does: the exchange calls (the client is built first and reports to it), the
- * polling loops' rounds (the caller's loops) and who leads. watch-desk.ts adds the rest once the
- * desk's stores and Slack app exist. One DeskOps per desk: its metrics register once.
- */
+// The operations side of one desk, built before the desk: its own Prometheus registry (never the
+// global one, so two desks in one process never collide), exchange calls, loop rounds and role.
+// watch-desk.ts adds the rest once the stores and Slack app exist.
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Clock } from '../ports/clock.js';
 import { exchangeCalls, type ExchangeCalls } from './exchange-calls.js';
@@ -17,10 +13,7 @@ export interface DeskOps {
   readonly leadership: Leadership;
   readonly exchange: ExchangeCalls;
   readonly polling: PollingRounds;
-  /**
-   * Says the desk is stopping: /readyz answers 503 from then on, so a load balancer stops sending
-   * it Slack requests while it finishes the work in flight.
-   */
+  /** /readyz answers 503 from then on, so a load balancer stops sending Slack requests while work in flight finishes. */
   stopping(): void;
   isStopping(): boolean;
 }

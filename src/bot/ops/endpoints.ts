@@ -1,9 +1,5 @@
-/**
- * The three operations endpoints, as plain node:http handlers: Bolt's HTTP receiver serves them
- * beside /slack/events (its customRoutes take exactly this shape) and health-server.ts serves
- * them on HEALTH_PORT. Answers are never cached, and a failure inside a handler answers 500 with
- * a fixed sentence, never the error's text.
- */
+// The three operations endpoints as plain node:http handlers (the shape Bolt's customRoutes take).
+// Never cached; a failing handler answers 500 with a fixed sentence, never the error's text.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Readiness } from './readiness.js';

@@ -1,9 +1,5 @@
-/**
- * Every attempt at an exchange call, as the client reports it (exchange/transport.ts calls its
- * request logger once per attempt): its latency by route template and HTTP status, and when the
- * exchange last answered at all, for readiness. An HTTP error is an answer (the exchange is up
- * and speaking); a timeout or a refused connection is not.
- */
+// Every exchange call attempt as the transport reports it: latency by route and status, and when the
+// exchange last answered for readiness. An HTTP error is an answer; a timeout or refusal is not.
 import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../ports/clock.js';
 

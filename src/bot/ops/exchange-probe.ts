@@ -1,10 +1,5 @@
-/**
- * Readiness asks whether the exchange answered within the last minute, and an idle desk may not
- * call it for hours (polling runs only while something is submitted). So, as a loop round: when
- * nothing has answered for `quietMs`, one cheap authenticated read. Any answer, an HTTP error
- * included, is seen by the client's request logger (exchange-calls.ts); the read's own result
- * and error are not needed: readiness and the exchange metrics say what happened.
- */
+// An idle desk may not call the exchange for hours, yet readiness asks for an answer within a minute:
+// after `quietMs` of silence, one cheap authenticated read, seen through exchange-calls.ts.
 import type { Clock } from '../ports/clock.js';
 import type { ExchangeCalls } from './exchange-calls.js';
 

@@ -1,10 +1,5 @@
-/**
- * The operations endpoints on a port of their own (HEALTH_PORT, on HEALTH_HOST), the only place
- * they are served in either mode: the port Slack reaches serves /slack/events alone, so what
- * /metrics tells (request counts, roles) never reaches whoever can reach Slack's URL. (Bolt's Socket
- * Mode receiver can serve custom routes too, but it listens without waiting or reporting the bound
- * port and does not wait for its close.)
- */
+// The operations endpoints on HEALTH_PORT only, never on Slack's port, so /metrics (counts, roles)
+// never reaches whoever can reach Slack's URL. (Socket Mode's receiver neither reports its port nor awaits close.)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OpsRoute } from './endpoints.js';

@@ -1,7 +1,5 @@
-/**
- * Which replica runs the desk's background work (polling, the deposit watch, outbox delivery). The
- * composition says which this process is; readiness reports it and the `desk_leader` gauge shows it.
- */
+// Which replica runs the background work; the composition says which this one is, readiness and the
+// `desk_leader` gauge report it.
 export type Role = 'leader' | 'follower';
 
 /** Asked at every scrape and readiness check: the answer may change while the process runs. */

@@ -1,19 +1,11 @@
-/**
- * How far behind the polling is: for each loop (the engine's ticks, which poll submitted
- * withdrawals and orders; the deposit watch), the seconds since its last round that finished and,
- * where the loop can say so, caught up. A healthy loop shows about its interval; a round stuck
- * on a hung exchange, a loop that throws every round, or a deposit walk that keeps falling behind
- * shows a number that grows. Only the leader polls, so only the leader reports it.
- */
+// Seconds since each polling loop's last finished (and caught-up) round: about its interval when
+// healthy, growing when stuck or failing. Only the leader polls, so only it reports.
 import { Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../ports/clock.js';
 import type { Leadership } from './leadership.js';
 
 export interface PollingRounds {
-  /**
-   * `round`, tracked as `loop`: each time it resolves (and `caughtUp` says so of its result, when
-   * given) the loop counts as current. Give the returned function to the run loop.
-   */
+  /** Wraps `round` for the run loop: each resolution (that `caughtUp` approves) makes `loop` current. */
   track<T>(loop: string, round: () => Promise<T>, caughtUp?: (result: T) => boolean): () => Promise<T>;
 }
 

@@ -1,16 +1,11 @@
-/**
- * Whether this replica should be sent work: the store answers a cheap read, Slack accepted our
- * token (auth.test succeeded), and the exchange answered within the last minute. Leader or
- * follower is reported, not judged: a follower serves Slack as well as the leader does.
- *
- * The answer names each check with a fixed sentence and numbers only, never an error's text: a
- * driver's message can carry a connection string, a host or a token.
- */
+// Whether this replica should get work: store read, Slack token accepted, exchange answered within a
+// minute. The role is reported, not judged. Each check answers a fixed sentence, never an error's text
+// (a driver's message can carry a connection string or token).
 import type { Clock } from '../ports/clock.js';
 import type { ExchangeCalls } from './exchange-calls.js';
 import type { Role, Leadership } from './leadership.js';
 
-/** The exchange must have answered within this long (issue 14). */
+/** The exchange must have answered within this long. */
 export const EXCHANGE_ANSWER_WINDOW_MS = 60_000;
 /** A store read slower than this counts as unreachable: a probe must answer before its own timeout. */
 export const STORE_CHECK_TIMEOUT_MS = 2_000;
@@ -42,7 +37,6 @@ export interface ReadinessSources {
   exchange: Pick<ExchangeCalls, 'lastAnswerAt'>;
   clock: Pick<Clock, 'now'>;
   leadership: Leadership;
-  /** True once the desk began to stop. */
   stopping: () => boolean;
 }
 

@@ -1,8 +1,5 @@
-/**
- * How long Slack waited for our acknowledgement: HTTP mode, from a request's arrival at the
- * server until its response is sent, for requests whose signature was verified (an unsigned one is no ack Slack waits for); Socket Mode, from an envelope's arrival on the socket until
- * its ack is sent (slack/shell/slack-app.ts measures both). Slack gives up after 3 s.
- */
+// How long Slack waited for our ack (it gives up after 3 s): HTTP, arrival to response of signed
+// requests; Socket Mode, envelope arrival to ack. The Slack app measures both.
 import { Histogram, type Registry } from 'prom-client';
 
 const ACK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 3];

@@ -1,8 +1,5 @@
-/**
- * The rest of a desk's operations side, once its stores exist (compose.ts calls this): the audit
- * log that counts what it records, the gauges read from the store at each scrape, the Slack ack
- * latency the Slack app reports, readiness, and the endpoints that serve all of it.
- */
+// The rest of a desk's operations side once its stores exist: the counting audit log, store gauges,
+// Slack ack latency, readiness and the endpoints serving them.
 import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
 import type { DeskRequest } from '../domain/record.js';
 import { countingAuditLog } from './audit-counts.js';

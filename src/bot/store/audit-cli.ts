@@ -1,14 +1,6 @@
-/**
- * Operator tool for the audit log, in the file store or in PostgreSQL.
- *   npm run audit -- verify [--file path | --database-url URL]
- *   npm run audit -- export [--from ISO] [--to ISO] [--out file] [--file path | --database-url URL]
- * Where: --file, else --database-url (a URL without its password: database-target.ts), else
- * DATABASE_URL or DATABASE_URL_FILE (the PostgreSQL store, as the bot
- * chooses), else audit.jsonl in the bot's data folder (data-layout.ts: $DATA_DIR, else ./data/preview
- * after a local preview with nothing configured, else ./data). The database is only read:
- * no migration, no write. Exit codes: 0 fine, 1 the chain does not verify (export still writes its
- * CSV, with a warning), 2 usage or I/O error. The database URL is never printed.
- */
+// Operator tool: `npm run audit -- verify|export [--from ISO] [--to ISO] [--out file] [--file path | --database-url URL]`.
+// Reads the file or database the bot would (data-layout.ts, database-target.ts), read-only, URL never printed.
+// Exit 0 fine, 1 the chain does not verify (export still writes, with a warning), 2 usage or I/O error.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,10 +26,7 @@ const USAGE =
   'The log: --file, else the database, else audit.jsonl in DATA_DIR (default ./data, or ./data/preview after a local preview).\n' +
   DATABASE_TARGET_HELP;
 
-/**
- * The one place this tool reads the environment (config/ is the bot's reader; an operator tool
- * run beside it should not need the bot's whole configuration to be valid).
- */
+/** The one place this tool reads the environment: a tool run beside the bot must not need the bot's whole configuration valid. */
 export function defaultAuditFile(env: NodeJS.ProcessEnv = process.env, exists?: (path: string) => boolean): string {
   return join(toolDataDirOf(env, exists), AUDIT_FILE_NAME);
 }

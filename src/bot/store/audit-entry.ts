@@ -1,12 +1,6 @@
-/**
- * One line of the audit log and how its hash is computed: the single definition shared by the
- * writer, the verifier and the exporter.
- *
- * hash = sha256 hex of the canonical JSON (keys sorted at every level, no whitespace, absent
- * members omitted) of every member of the line except `hash` itself, `prev` included. The first
- * line's `prev` is GENESIS_HASH. Changing, removing, inserting or reordering a line breaks either
- * that line's hash, the `seq` run, or the next line's `prev`.
- */
+// One audit line and its hash, defined once for writer, verifier and exporter: sha256 of the canonical
+// JSON of every member but `hash` (`prev` included; the first `prev` is GENESIS_HASH), so a changed,
+// removed, inserted or reordered line breaks its hash, the `seq` run or the next `prev`.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AuditEntryInput } from '../ports/store.js';
@@ -50,11 +44,7 @@ export function hashOfLine(line: Record<string, unknown>): string {
   return createHash('sha256').update(canonicalJson(content), 'utf8').digest('hex');
 }
 
-/**
- * Turns arbitrary data into plain JSON values the way the line will be read back: toJSON applied
- * (Secret -> [redacted], Date -> ISO), undefined members dropped, bigint as a decimal string.
- * Throws on cycles.
- */
+/** As the line will be read back: toJSON applied (Secret -> [redacted]), undefined dropped, bigint as a decimal string. */
 export function toPlainJson(value: unknown): unknown {
   if (value === undefined) return undefined;
   return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown;
@@ -69,10 +59,7 @@ export interface ChainHead {
   hash: string;
 }
 
-/**
- * The body of an entry as it will be written: checked (TypeError on a bad type or actor), turned
- * into plain JSON and passed through `redact`. Every audit log builds its entries with this.
- */
+/** Checked, made plain JSON and redacted: every audit log builds its entries with this. */
 export function auditBody(input: AuditEntryInput, redact: (value: unknown) => unknown): AuditBody {
   if (typeof input.type !== 'string' || input.type.length === 0) throw new TypeError('audit entry: type must be a non-empty string');
   if (typeof input.actor !== 'string') throw new TypeError('audit entry: actor must be a string');
@@ -94,11 +81,7 @@ export function chainEntry(body: AuditBody, ts: string, head: ChainHead): { entr
   return { entry, line: JSON.stringify(entry) };
 }
 
-/**
- * The head a chain continues from: its last line, checked on its own (JSON, shape, own hash).
- * A bad one throws StoreCorruptError naming `where`: nothing is chained onto a line that fails.
- * The whole chain is checked by verify (audit-verify.ts), not here, so opening stays fast.
- */
+/** The last line, checked on its own so nothing is chained onto a bad one (StoreCorruptError); the whole chain is verify's, so opening stays fast. */
 export function headOf(where: string, text: string): ChainHead {
   const problem = 'its last line is not a valid audit entry';
   const hint = 'run `npm run audit -- verify` to find the first bad line';

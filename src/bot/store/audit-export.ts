@@ -14,10 +14,7 @@ export interface AuditExportRange {
 export const AUDIT_CSV_COLUMNS = ['seq', 'ts', 'type', 'actor', 'requestId', 'data', 'prev', 'hash'] as const;
 
 /**
- * CSV (header row first) of the entries with from <= ts < to. `data` is its canonical JSON.
- * Cells are RFC 4180 quoted and formula-neutralised (csv.ts). Throws StoreCorruptError on a line
- * that is not an audit entry; does not check the chain (that is `verifyAuditLog`).
- *
+ * CSV of the entries with from <= ts < to, cells RFC 4180 quoted and formula-neutralised; does not check the chain.
  * @example exportAuditCsv('data/audit.jsonl', { from: '2025-01-01T00:00:00Z', to: '2025-02-01T00:00:00Z' })
  */
 export function exportAuditCsv(file: string, range: AuditExportRange = {}): Promise<string> {

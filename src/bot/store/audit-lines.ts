@@ -1,8 +1,5 @@
-/**
- * Where the audit verifier and exporter read a chain from: the lines of a file, or the rows of
- * a database table (postgres/audit-lines.ts). Both hand over the lines exactly as written, in
- * chain order, so one verifier and one exporter serve every store.
- */
+// Where the audit verifier and exporter read a chain: a file's lines or a table's rows, exactly as
+// written and in chain order, so one verifier and one exporter serve every store.
 import { scanLines } from './json-lines.js';
 
 export interface AuditLine {
@@ -21,7 +18,6 @@ export interface AuditLines {
   scan(visit: (line: AuditLine) => void): Promise<{ incompleteTail: boolean }>;
 }
 
-/** The audit log file at `file` (audit-log.ts writes it). */
 export function fileAuditLines(file: string): AuditLines {
   return {
     where: file,

@@ -1,8 +1,5 @@
-/**
- * The audit log (AuditLog port): append-only JSON lines, hash-chained (see audit-entry.ts), each
- * append resolved only after its line is fdatasync'd. Appends that arrive while a write is under
- * way share the next write and fdatasync (group commit); the chain order is the order of the calls.
- */
+// The file audit log: append-only, hash-chained JSON lines, each append resolved after fdatasync.
+// Appends arriving during a write share the next one (group commit); chain order is call order.
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntryInput, AuditLog } from '../ports/store.js';
@@ -18,7 +15,6 @@ import { makeRedactor, type SecretLike } from './redact.js';
 export { verifyAuditLog, type AuditVerifyResult } from './audit-verify.js';
 export { exportAuditCsv, type AuditExportRange } from './audit-export.js';
 
-/** The audit log's file name inside the data folder. */
 export const AUDIT_FILE_NAME = 'audit.jsonl';
 
 export interface AuditLogOptions {
@@ -32,7 +28,6 @@ export interface AuditLogOptions {
   warn?: (message: string) => void;
 }
 
-/** The AuditLog port plus what main.ts and tests need. */
 export interface DurableAuditLog extends AuditLog {
   readonly file: string;
   /** seq and hash of the last line written (0 and GENESIS_HASH when empty). */
@@ -47,11 +42,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/**
- * Opens the audit log for appending, continuing the chain from its last line. The last line is
- * checked (JSON, shape, own hash) and a bad one throws StoreCorruptError without touching the
- * file; the whole chain is checked by `verifyAuditLog`, not here, so opening stays fast.
- */
+/** Continues the chain from its last line, checked on its own (StoreCorruptError, file untouched); the whole chain is verify's. */
 export async function openAuditLog(options: AuditLogOptions): Promise<DurableAuditLog> {
   const { file, clock } = options;
   const warn = options.warn ?? (() => {});
@@ -128,7 +119,6 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   return log;
 }
 
-/** Where the chain continues: the last complete line, checked on its own. */
 function readHead(file: string, warn: (message: string) => void): ChainHead {
   const tail = readLastLine(file);
   const head = tail.last === undefined ? { seq: 0, hash: GENESIS_HASH } : headOf(file, tail.last.text);

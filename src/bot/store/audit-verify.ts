@@ -17,16 +17,13 @@ export interface AuditVerifyResult {
   incompleteLastLine?: boolean;
 }
 
-/** Verifies the audit log file at `file` (see verifyAudit). */
 export function verifyAuditLog(file: string): Promise<AuditVerifyResult> {
   return verifyAudit(fileAuditLines(file));
 }
 
 /**
- * Verifies every line of an audit log: JSON, shape, its own hash, `seq` following the previous
- * one and `prev` equal to the previous hash. Reports the first line that fails and why. A change,
- * removal, insertion or reordering of lines is caught; dropping lines at the very end is not (no
- * chain can see that): compare `lastHash` with one recorded elsewhere.
+ * Reports the first line that fails (JSON, shape, own hash, `seq`, `prev`). Dropping lines at the very
+ * end cannot be seen by any chain: compare `lastHash` with one recorded elsewhere.
  */
 export async function verifyAudit(source: AuditLines): Promise<AuditVerifyResult> {
   let entries = 0;

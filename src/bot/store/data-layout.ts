@@ -1,9 +1,5 @@
-/**
- * Where the desk's files live, the one rule the bot and every operator tool (audit, store copy)
- * follow: DATA_DIR when set; else, when the environment configures neither Slack nor the exchange
- * (the embedded default: the local preview on the sandbox), ./data/preview, so a preview's
- * requests never mix with a configured desk's; else ./data (config/env-schema.ts's default).
- */
+// Where the desk's files live, for the bot and every operator tool: DATA_DIR; else ./data/preview
+// when neither Slack nor the exchange is configured (so a preview never mixes with a desk); else ./data.
 import { existsSync } from 'node:fs';
 
 /** Any of these set switches the embedded default off: the configuration is then validated as for production. */
@@ -26,11 +22,7 @@ export function dataDirOf(env: NodeJS.ProcessEnv): string {
   return env.DATA_DIR || (wantsPreview(env) ? PREVIEW_DATA_DIR : CONFIGURED_DATA_DIR);
 }
 
-/**
- * The data folder an operator tool (audit, store copy) reads for `env`: the bot's, except that
- * with nothing configured the preview's folder is taken only where a preview has run; otherwise
- * ./data, where a desk whose configuration lives in its process manager (not this shell) keeps its files.
- */
+/** As the bot's, except the preview's folder only where a preview has run: a desk configured in its process manager keeps ./data. */
 export function toolDataDirOf(env: NodeJS.ProcessEnv, exists: (path: string) => boolean = existsSync): string {
   const dir = dataDirOf(env);
   return dir === PREVIEW_DATA_DIR && !exists(PREVIEW_DATA_DIR) ? CONFIGURED_DATA_DIR : dir;

@@ -1,11 +1,6 @@
-/**
- * Where an operator tool (audit, store copy) finds the PostgreSQL database, with its password never
- * on the command line, which every user of the machine can read (`ps`, /proc/<pid>/cmdline):
- *   a flag (`--database-url`, `--to`) holding a URL without a password, the password then from
- *     PGPASSWORD, as psql takes it;
- *   else DATABASE_URL, else the file DATABASE_URL_FILE names (a container secret), as the bot reads them.
- * A flag carrying a password is refused without repeating it.
- */
+// Where an operator tool finds PostgreSQL, never with a password on the command line (`ps` shows it):
+// a flag URL without password (then PGPASSWORD, as psql), else DATABASE_URL, else DATABASE_URL_FILE.
+// A flag carrying a password is refused without repeating it.
 import { resolve } from 'node:path';
 import { ExposedSecretFileError, readSecretFile } from '../exchange/secret-file.js';
 

@@ -1,18 +1,11 @@
-/**
- * A lowdb adapter that writes durably: lowdb's stock JSONFile renames a temp file but never
- * fsyncs, so a power cut can leave an empty or stale file behind an acknowledged write.
- */
+// A lowdb adapter that writes durably: the stock JSONFile renames a temp file but never fsyncs, so a
+// power cut can leave an empty or stale file behind an acknowledged write.
 import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
 import { replaceFileDurably, replaceFileDurablySync } from './durable-io.js';
 import { StoreCorruptError } from './errors.js';
 
-/**
- * JSON file adapter for lowdb 7 (`new Low(new DurableJsonFile(path), defaults)`). `read` returns
- * null when the file does not exist and throws StoreCorruptError when it is not JSON; `write`
- * resolves after temp file, fsync, rename and folder fsync. Validation of the content is the
- * caller's job (it knows the schema).
- */
+/** `read`: null when absent, StoreCorruptError when not JSON; `write` resolves after temp, fsync, rename, folder fsync. */
 export class DurableJsonFile<T> implements Adapter<T> {
   readonly filename: string;
 

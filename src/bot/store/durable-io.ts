@@ -1,15 +1,6 @@
-/**
- * The few system calls that make a write survive a crash or a power cut.
- *
- * A lone write of the requests' live file is done on the calling thread: it is the fastest (a
- * persisted transition p99 of 2-3 ms here, against 4-5 ms through the thread pool) and nothing
- * is waiting for the loop. A group commit of several writes (group-commit.ts: a burst) runs its
- * fsyncs on the thread pool instead, so the event loop keeps acknowledging Slack meanwhile: with
- * 50 interactions in flight, synchronous fsyncs pushed click acknowledgements to p99 135-250 ms
- * (npm run bench -- --only=slack). The key-value file and the audit log always write through the
- * pool (no latency target depends on them); history appends (one per finished request, the
- * commit point of a finish) stay synchronous.
- */
+// The few system calls that make a write survive a crash. A lone live-file write fsyncs on the calling
+// thread (fastest); group commits, the key-value file and the audit log on the thread pool, so Slack
+// acks keep flowing in a burst. Measurements: docs/store.md "Where fsync runs".
 import { randomBytes } from 'node:crypto';
 import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -42,10 +33,7 @@ export function fsyncDirectory(dir: string): void {
   }
 }
 
-/**
- * Appends to a file opened with 'a' and waits until the bytes are on disk. fdatasync is enough:
- * it flushes the size too, which is the only metadata needed to read the data back.
- */
+/** fdatasync is enough: it flushes the size too, the only metadata needed to read the data back. */
 export function appendDurably(fd: number, data: Buffer): void {
   writeAll(fd, data);
   fdatasyncSync(fd);
@@ -73,11 +61,7 @@ export function replaceFileDurablySync(target: string, text: string): void {
   fsyncDirectory(dirname(target));
 }
 
-/**
- * Replaces `target` with `text` atomically and durably: a temporary file in the same folder,
- * fsync, rename over the target, fsync the folder. A reader sees the old or the new content,
- * never a mix; a crash leaves at worst a `.tmp` file that nobody reads.
- */
+/** Temp file, fsync, rename, folder fsync: a reader sees old or new, never a mix; a crash leaves at worst an unread `.tmp`. */
 export async function replaceFileDurably(target: string, text: string): Promise<void> {
   const temp = tempFileName(target);
   const file = await open(temp, 'wx', FILE_MODE);

@@ -1,13 +1,7 @@
 import { errorText } from '../domain/error-text.js';
-/**
- * The store's error model. A corrupt or unknown file stops the bot with a message naming the file
- * and the problem; the file itself is never reset or overwritten.
- */
+// A corrupt or unknown file stops the bot with a message naming it; the file is never reset or overwritten.
 
-/**
- * Stored data is not what this build can read: bad JSON, unknown version, schema failure. `file`
- * names where: a path, or a table and row of the database.
- */
+/** Bad JSON, unknown version or schema failure; `file` is a path, or a table and row. */
 export class StoreCorruptError extends Error {
   override name = 'StoreCorruptError';
   readonly file: string;
@@ -37,10 +31,7 @@ export class StoreLockedError extends Error {
   }
 }
 
-/**
- * A write failed part-way (disk full, fsync error). What reached the disk is unknown, so the
- * store refuses every further write; reopening it (a restart) reconciles from the files.
- */
+/** A write failed part-way: what reached the disk is unknown, so every further write is refused until reopened. */
 export class StoreFailedError extends Error {
   override name = 'StoreFailedError';
 

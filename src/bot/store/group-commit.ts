@@ -1,14 +1,8 @@
 import { SerialQueue } from './queue.js';
 
 /**
- * Group commit: work that arrives while a commit is being written waits and is then committed
- * together, with one write and one fsync for all of it, instead of one each. Under a burst (fifty
- * approvals at once) this turns fifty blocking fsyncs into a handful. When nothing is being written,
- * the commit waits one turn of the event loop (setImmediate) before it starts: writers woken
- * together (fifty approvals resuming after their acknowledgements) reach `add` in the same turn,
- * and this is what lets them share a commit instead of the first one going alone. A lone item
- * pays that one turn, a fraction of a millisecond. `flush` gets the items in arrival order and
- * settles each one itself.
+ * Work arriving during a commit shares the next write and fsync. An idle commit waits one setImmediate so
+ * writers woken together share it (docs/store.md "Group commit"); `flush` settles each item in arrival order.
  */
 export class GroupCommit<I> {
   readonly #queue = new SerialQueue();

@@ -1,9 +1,5 @@
-/**
- * The append-only history of finished records: one JSON line per record version, fdatasync'd.
- * Memory stays bounded: only an index of id -> (offset, length) is kept, and a record is read from
- * disk when asked for. The file is read once at open, streaming, to build that index and to
- * validate every line.
- */
+// Append-only history of finished records, one fdatasync'd JSON line per version. Memory stays bounded:
+// only id -> (offset, length) is kept, built and validated by one streaming read at open.
 import { closeSync, openSync } from 'node:fs';
 import { appendDurably } from './durable-io.js';
 import { StoreCorruptError } from './errors.js';
@@ -34,11 +30,7 @@ export class HistoryFile<R extends { id: string }> {
     this.#end = end;
   }
 
-  /**
-   * Opens (creating if absent) and indexes `path`. Every complete line must be JSON matching the
-   * schema, else StoreCorruptError naming the line. An incomplete final line (no newline: an
-   * append cut by a crash, never acknowledged) is cut off, a copy kept, and reported to `warn`.
-   */
+  /** Every complete line must match the schema (StoreCorruptError); a torn last line (never acknowledged) is cut off, a copy kept. */
   static async open<R extends { id: string }>(
     path: string,
     parse: (value: unknown) => Checked<R>,
@@ -75,7 +67,6 @@ export class HistoryFile<R extends { id: string }> {
     return history;
   }
 
-  /** Number of lines (record versions) in the file. */
   get lines(): number {
     return this.#order.length;
   }

@@ -1,8 +1,5 @@
-/**
- * Reading JSON-lines files (history, audit log) without loading them whole. Only lines ending in
- * '\n' count: a writer appends `line + '\n'` and acknowledges after fdatasync, so bytes after the
- * last newline are an append a crash interrupted, which nobody was ever told had happened.
- */
+// JSON-lines files read without loading them whole. Only lines ending in '\n' count: bytes after the
+// last newline are an append a crash interrupted, never acknowledged.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -44,10 +41,7 @@ export async function scanLines(path: string, visit: (line: Line) => void): Prom
   }
 }
 
-/**
- * The complete lines of `path` in order, as the lines of each 1 MiB read, for a reader that awaits
- * between them (a copy writing each batch elsewhere); returns where complete lines end.
- */
+/** Complete lines per 1 MiB read, for a reader that awaits between them; returns where complete lines end. */
 export async function* lineChunks(path: string): AsyncGenerator<Line[], ScanResult> {
   const handle = await open(path, 'r');
   try {
@@ -94,10 +88,7 @@ function readBytesAt(fd: number, offset: number, length: number): Buffer {
   return buffer;
 }
 
-/**
- * The last complete line of a file and where complete lines end, reading backwards from the end
- * (the audit log grows for years; opening it must not read it all).
- */
+/** Reads backwards: the audit log grows for years, and opening it must not read it all. */
 export function readLastLine(path: string): { size: number; completeEnd: number; last?: { text: string; offset: number } } {
   const fd = openSync(path, 'r');
   try {
@@ -126,11 +117,7 @@ function lastIndexOfNewline(fd: number, end: number): number {
   return -1;
 }
 
-/**
- * Cuts an interrupted append (bytes after the last newline) off the end of `path`, keeping a copy
- * beside it (`<file>.torn-<offset>`) for whoever wants to look. Returns the bytes dropped.
- * Without this, the next append would glue onto the fragment and make a corrupt line.
- */
+/** Keeps a copy (`<file>.torn-<offset>`); without the cut, the next append would glue onto the fragment. */
 export function dropIncompleteTail(path: string, completeEnd: number, size: number): number {
   if (size <= completeEnd) return 0;
   const fd = openSync(path, 'r+');

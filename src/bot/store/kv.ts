@@ -1,7 +1,5 @@
-/**
- * Small durable values (polling positions, cursors, "already notified" marks): one lowdb JSON
- * file through the durable adapter, one write queue, one lock.
- */
+// Small durable values (polling positions, cursors, "already notified" marks): one lowdb file through
+// the durable adapter, one write queue, one lock.
 import { mkdirSync } from 'node:fs';
 import { DIR_MODE } from './durable-io.js';
 import { join } from 'node:path';
@@ -16,7 +14,6 @@ import { canonicalJson } from '../domain/canonical.js';
 /** The key-value store's name when none is given (kv.json; the `store` column in PostgreSQL). */
 export const DEFAULT_KV_NAME = 'kv';
 
-/** Format version of the key-value file. */
 export const KV_VERSION = 1;
 
 interface KvFile {
@@ -34,26 +31,18 @@ export interface KeyValueOptions {
 
 /** The KeyValueStore port plus retention and close() for shutdown (files here, or postgres/kv.ts). */
 export interface DurableKeyValueStore extends KeyValueStore {
-  /**
-   * Deletes every key for which `drop` is true, in one durable write; resolves with how many.
-   * It is committed in its turn among the sets, so a value set just before is the one judged.
-   */
+  /** Committed in its turn among the sets, so a value set just before is the one judged. */
   prune(drop: (key: string, value: unknown) => boolean): Promise<number>;
   /** The keys that start with `prefix` (migrations at start walk them). */
   keys(prefix: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
-/** The key-value store in a file. */
 export interface FileKeyValueStore extends DurableKeyValueStore {
   readonly file: string;
 }
 
-/**
- * Opens `<dir>/<name>.json` (created when absent), validated like the repositories: bad JSON or
- * another version throws StoreCorruptError and leaves the file alone. Values must be JSON: they
- * come back as JSON would return them. `set(key, undefined)` deletes the key.
- */
+/** Bad JSON or another version: StoreCorruptError, file left alone. Values come back as JSON would; `set(key, undefined)` deletes. */
 export async function openKeyValueStore(options: KeyValueOptions): Promise<FileKeyValueStore> {
   const name = options.name ?? DEFAULT_KV_NAME;
   mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
@@ -154,11 +143,7 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
   }
 }
 
-/**
- * A set (or delete, or set-if-absent, or delete-if: `ifValue`, the canonical JSON it must hold)
- * waiting for its commit, or a prune; resolved with the number of keys pruned, or 1 when the set
- * was stored (0: a set-if-absent found the key taken, a delete-if found another value).
- */
+/** Resolves with keys pruned, or 1 when stored (0: set-if-absent found it taken, delete-if found another value). */
 type Pending = ({ key: string; value: unknown; onlyIfAbsent: boolean; ifValue?: string } | { drop: (key: string, value: unknown) => boolean }) & {
   resolve: (count: number) => void;
   reject: (reason: unknown) => void;

@@ -1,25 +1,6 @@
-/**
- * One store instance per file. Inside the process a registry refuses a second open of the same
- * path; across processes, hosts and pid namespaces a lease does: the lease is a directory (mkdir
- * is atomic, also on network file systems) holding its owner (`owner.json`: pid, host, boot, pid
- * namespace, process start, since), and its holder renews the directory's mtime every
- * LOCK_UPDATE_MS.
- *
- * A start that finds the lease held:
- * - its owner ran on this host, this boot and this pid namespace, and that process is gone (a
- *   `kill -9` and an immediate restart by systemd): taken over at once;
- * - otherwise (another machine or container, where no pid can be checked): it waits for the lease
- *   to run out (LOCK_STALE_MS without a renewal), saying so, then takes it over. A holder that
- *   renews meanwhile is alive: that start is refused with a message naming it.
- *
- * A holder writes only while its lease is its own and younger than the stale time: `assertHeld`
- * runs before each write, so a holder paused past the stale time (SIGSTOP, a frozen VM) stops
- * at its first write after resuming, whether or not another start took over meanwhile.
- *
- * Not proper-lockfile any more: it renews a lease after a pause past the stale time ("recover
- * from a system sleep"), and its release and exit hook remove whatever directory is at the path,
- * a new holder's included. Here every removal checks the directory is the one judged.
- */
+// One store instance per file: a registry in the process, a lease directory across processes (mkdir
+// is atomic), taken over at once from a dead local owner, else only after it goes stale; `assertHeld`
+// before each write stops a paused holder. The argument: docs/store.md "The file lease".
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
@@ -27,11 +8,7 @@ import { join, resolve } from 'node:path';
 import { FILE_MODE } from './durable-io.js';
 import { StoreLockedError } from './errors.js';
 
-/**
- * A lease not renewed for this long is a dead holder's. Long enough that a live bot blocked by a
- * slow fsync or a busy event loop never loses it; short enough that a restart the owner cannot be
- * checked for (another container) waits at most half a minute.
- */
+/** Long enough that a slow fsync or busy loop never loses it; short enough that an uncheckable restart waits at most half a minute. */
 export const LOCK_STALE_MS = 30_000;
 /** How often a holder renews its lease: several renewals fit in one stale period. */
 export const LOCK_UPDATE_MS = 5_000;
@@ -57,7 +34,6 @@ export interface LeaseOwner {
   started?: number;
 }
 
-/** What a holder writes into its lease. */
 interface OwnerFile extends LeaseOwner {
   token: string;
 }
@@ -73,10 +49,7 @@ export interface FileLock {
   readonly path: string;
   /** Set when this lock was taken over from a holder that died. */
   readonly takenOver: StaleOwner | undefined;
-  /**
-   * Throws unless this process still holds the lease with time left (and tells `onCompromised`):
-   * called before every write.
-   */
+  /** Called before every write: throws (and tells `onCompromised`) unless the lease is still ours with time left. */
   assertHeld(): void;
   release(): void;
 }
@@ -91,11 +64,7 @@ export interface LockOptions {
 const OWNER_FILE = 'owner.json';
 const held = new Map<string, () => void>();
 
-/**
- * Takes the lease at `lockPath` (e.g. `data/requests.lock`): at once when free or its holder is
- * gone from this machine, after it runs out when its holder cannot be checked; throws
- * StoreLockedError when a live holder renews it.
- */
+/** At once when free or its holder is gone from this machine, after it runs out when uncheckable; StoreLockedError if renewed. */
 export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<FileLock> {
   const path = resolve(lockPath);
   if (held.has(path)) throw new StoreLockedError(path, `${path}: this store is already open in this process (one instance per file)`);
@@ -266,11 +235,8 @@ function onExitReleaseAll(): void {
 }
 
 /**
- * Removes a lease judged `why` without ever removing another. Two starters that both judged it
- * could both remove it and both mkdir; here a starter renames the lease away (rename is atomic:
- * one starter moves a given directory), then checks that what it moved is the lease it judged
- * (same inode and owner, and still stale when judged stale). Moving a fresh lease by mistake puts
- * it back. False when someone else holds a lease now.
+ * Two starters may both judge a lease stale: each renames it away (atomic, only one wins), then checks it
+ * moved the lease it judged (inode, owner, staleness), putting back a fresh one. False when another holds it now.
  */
 function removeIfStill(path: string, judged: Lease, why: StaleOwner['reason']): boolean {
   const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -340,10 +306,7 @@ function ranHere(owner: LeaseOwner): boolean {
   return here !== undefined && owner.host === hostname() && owner.boot === here.boot && owner.pidNamespace === here.pidNamespace;
 }
 
-/**
- * True only when the owner ran here (so its pid means the same process) and that process is
- * gone: no such pid, a zombie, or the pid now another process's.
- */
+/** Only when the owner ran here (its pid means the same process) and is gone: no pid, a zombie, or another process's. */
 function holderGone(owner: LeaseOwner | undefined): boolean {
   if (owner === undefined || !ranHere(owner)) return false;
   try {

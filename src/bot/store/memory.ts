@@ -1,8 +1,5 @@
-/**
- * In-memory versions of the store ports for tests of the engine: the same queue semantics and the
- * same refusals as the file versions, and values copied through JSON as the files would, so a
- * test cannot pass by keeping a reference the real store would not keep.
- */
+// In-memory store ports for engine tests: same queue semantics and refusals as the files, values copied
+// through JSON so a test cannot pass by keeping a reference the real store would not keep.
 import type { AuditEntryInput, AuditLog, KeyValueStore, Mutation, OutboxEntry, Repository } from '../ports/store.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeskEvent } from '../ports/events.js';
@@ -18,11 +15,7 @@ export interface MemoryRepository<R extends { id: string }> extends Repository<R
   dump(): { live: R[]; history: R[]; outbox: OutboxEntry[] };
 }
 
-/**
- * Repository port in memory. `mutate` runs through one queue (yielding first, so concurrent
- * callers really queue), refuses a next record with another id and the reopening of a finished
- * one, and moves finished records to history like openRepository does.
- */
+/** `mutate` yields first so concurrent callers really queue; refuses another id and reopening; moves finished records to history. */
 export function memoryRepository<R extends { id: string }>(isFinished: (record: R) => boolean): MemoryRepository<R> {
   const live = new Map<string, R>();
   const history: R[] = [];

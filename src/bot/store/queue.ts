@@ -1,7 +1,5 @@
-/**
- * One queue per store: tasks run one after the other in arrival order, so a read-modify-write
- * never interleaves with another. A failing task rejects its own caller only.
- */
+// Tasks run one after another in arrival order so read-modify-writes never interleave; a failure
+// rejects its own caller only.
 export class SerialQueue {
   #tail: Promise<unknown> = Promise.resolve();
   #pending = 0;

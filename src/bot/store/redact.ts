@@ -1,9 +1,5 @@
-/**
- * The last guard before a value reaches a file that is kept for years: known secrets (passed in
- * by main.ts: the exchange private key, Slack tokens, signing secret) and anything shaped like a
- * Slack token or a PEM private key are replaced by [redacted]. Secret<T> values already serialise
- * as [redacted]; this catches a secret that slipped out as a plain string.
- */
+// The last guard before a value reaches a file kept for years: known secrets and anything shaped like
+// a Slack token or PEM key become [redacted], catching a secret that slipped out as a plain string.
 export const REDACTED = '[redacted]';
 
 /** A secret as a string, or anything with `reveal()` (exchange/secret.ts's Secret). */
@@ -19,11 +15,7 @@ const SECRET_SHAPES: readonly RegExp[] = [
 /** Shortest secret accepted: a shorter one would redact ordinary words all over the log. */
 export const MIN_SECRET_LENGTH = 8;
 
-/**
- * Builds a function that returns a redacted deep copy of a JSON value (strings and object keys).
- * Known secrets match case-insensitively, so an upper-cased hex key is caught too. Empty secrets
- * (an unset optional token) are ignored; a secret shorter than 8 characters is refused.
- */
+/** Case-insensitive (an upper-cased hex key is caught); empty secrets ignored, shorter than 8 characters refused. */
 export function makeRedactor(secrets: readonly SecretLike[] = []): (value: unknown) => unknown {
   const redactString = makeTextRedactor(secrets);
   const walk = (value: unknown): unknown => {
@@ -37,10 +29,7 @@ export function makeRedactor(secrets: readonly SecretLike[] = []): (value: unkno
   return walk;
 }
 
-/**
- * The same redaction for one string. Run it on values before they are serialised: inside JSON a
- * secret holding `"` or `\` is escaped and no longer matches.
- */
+/** Run it before serialising: inside JSON a secret holding `"` or `\` is escaped and no longer matches. */
 export function makeTextRedactor(secrets: readonly SecretLike[] = []): (text: string) => string {
   const known = secrets
     .map((s) => (typeof s === 'string' ? s : s.reveal()))

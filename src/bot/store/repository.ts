@@ -1,18 +1,6 @@
-/**
- * Durable records for the approval engine (the Repository port).
- *
- * Two files per repository, plus a lock:
- *   <name>.json            live: open and in-flight records only, rewritten (lowdb, durable adapter)
- *   <name>.history.jsonl   finished records, append-only, one JSON line each, fdatasync'd
- *   <name>.lock            the lease: a directory holding its owner, renewed while open (lock.ts)
- * Because the live file only holds what is still moving, a transition rewrites a few kilobytes
- * whether 100 or 100,000 requests finished before it.
- *
- * Finishing a record: append it to history (fdatasync) FIRST, then rewrite live without it. The
- * history append is the commit point. A crash between the two leaves the record in both files;
- * on open, the history copy wins and the stale live copy is dropped (it can only be older: a
- * finished record is never reopened, see `mutate`).
- */
+// Durable records on files: a small live file of records still moving and an append-only history.
+// Finishing appends to history first (the commit point), then rewrites live; on open the history copy
+// wins. Layout and crash argument: docs/store.md "Two files per repository".
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
@@ -43,11 +31,7 @@ export interface RepositoryOptions<R extends { id: string }> {
   dir: string;
   /** File stem: `requests` gives requests.json, requests.history.jsonl, requests.lock. */
   name: string;
-  /**
-   * Schema of one record, checked on load and before every write; what it returns is what is
-   * stored. Prefer strict objects (z.strictObject): a plain z.object silently strips a field the
-   * schema does not know, so it would vanish from disk instead of being refused.
-   */
+  /** Its result is what is stored. Prefer strictObject: a plain object silently strips an unknown field instead of refusing it. */
   schema: z.ZodType<R>;
   /** True for records that are done: they move to history and stay there. */
   isFinished: (record: R) => boolean;
@@ -91,13 +75,9 @@ export function repositoryFiles(dir: string, name: string): RepositoryFiles {
 }
 
 /**
- * Opens the repository `name` in `dir`: takes the lock, validates both files (StoreCorruptError,
- * files untouched, on any problem), finishes a move to history a crash interrupted, and returns
- * the store. Throws StoreLockedError when another instance holds it.
- *
- * @example
- * const requests = await openRepository({ dir: 'data', name: 'requests', schema: RequestSchema,
- *   isFinished: (r) => FINAL_STATES.has(r.state), version: 1 });
+ * Takes the lock (StoreLockedError if held), validates both files (StoreCorruptError, untouched) and
+ * finishes a move to history a crash interrupted.
+ * @example openRepository({ dir: 'data', name: 'requests', schema: RequestSchema, isFinished: (r) => FINAL_STATES.has(r.state), version: 1 })
  */
 export async function openRepository<R extends { id: string }>(options: RepositoryOptions<R>): Promise<DurableRepository<R>> {
   mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
@@ -189,11 +169,8 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   }
 
   /**
-   * Read-modify-write of one record through the repository's single queue. `fn` sees a copy of
-   * the current record (live, else history) and returns the next one; the promise resolves after
-   * it is on disk. Refused (rejected, nothing written): a next record failing the schema or with
-   * another id, and reopening a finished record. A StoreFailedError means the disk outcome is
-   * unknown: the store refuses further writes until reopened.
+   * `fn` sees a copy (live, else history); resolves once on disk. Refused: a schema failure, another id,
+   * reopening a finished record. StoreFailedError: disk outcome unknown, writes refused until reopened.
    */
   async mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
     // Checked on arrival: close() lets the mutations queued before it finish.
@@ -226,12 +203,9 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   }
 
   /**
-   * One group commit: each mutation, in arrival order, sees the state the ones before it left
-   * (read-modify-write stays serial); then the live file is written once, records, outbox and all,
-   * and only then does any caller hear back. A record that finished goes to history after that
-   * write (which still held it, final, with its outbox events), then leaves the live file: a crash
-   * in between leaves it final in live, and opening the store finishes the move. A write failure
-   * refuses every mutation of the group: none was confirmed.
+   * Each mutation sees what the ones before it left; the live file is written once, then callers hear back.
+   * A finished record goes to history after that write, then leaves live (a crash between: open finishes
+   * the move). A write failure refuses the whole group: none was confirmed.
    */
   async #commit(items: PendingMutation<R>[]): Promise<void> {
     const working = new Map(this.#live);
@@ -346,11 +320,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     return this.#failure;
   }
 
-  /**
-   * Live records that are already in history (crash between the two writes of a finish) are
-   * dropped; live records that are finished but not in history (e.g. a state that became final
-   * in a newer build) are moved. Same order as a normal finish: history first, then live.
-   */
+  /** Live records already in history are dropped; finished ones not in history are moved, history first as in a normal finish. */
   async #finishInterruptedMoves(warn: (message: string) => void): Promise<void> {
     const stale: string[] = [];
     const moved: string[] = [];
@@ -375,11 +345,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   }
 }
 
-/**
- * Creates missing files in an order that lets a deleted file be told apart from a first start:
- * history first (empty), then live. So "live missing while history has content" and "history
- * missing while live exists" can only mean a file was lost, and are refused.
- */
+/** History first, then live, so a missing file after a first start can only mean it was lost, and is refused. */
 async function ensureFiles(files: RepositoryFiles, version: number): Promise<void> {
   const liveExists = existsSync(files.live);
   const historyExists = existsSync(files.history);

@@ -1,14 +1,6 @@
-/**
- * Operator tool for moving between stores.
- *   npm run store -- copy [--to postgres://user@host:5432/database] [--from DATA_DIR]
- * The target: --to without its password (then PGPASSWORD), else DATABASE_URL or DATABASE_URL_FILE
- * (database-target.ts).
- * Copies a file store (default: the bot's data folder, data-layout.ts) into an empty PostgreSQL database (the
- * schema is created), verifies the audit chain read back from it, and prints what it copied. Stop
- * the bot first: the files' locks refuse a copy while it runs. Exit codes: 0 copied and verified,
- * 1 copied but the chain read back does not match (do not start on it), 2 usage error or nothing
- * copied (an empty target is required). The database URL is never printed.
- */
+// Operator tool: `npm run store -- copy [--to postgres://user@host/db] [--from DATA_DIR]` copies a stopped
+// file store into an empty database and verifies the chain read back. URL never printed. Exit 0 copied
+// and verified, 1 chain mismatch (do not start on it), 2 usage error or nothing copied.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';

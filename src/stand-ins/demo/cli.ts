@@ -1,8 +1,5 @@
-/**
- * `npm run demo`: plays the desk's story (story.ts) on this machine, with the real bot, the
- * sandbox exchange and a local stand-in for Slack, and prints what each person sees. Exits 0
- * when every step happened; otherwise 1, with the step that did not and the bot's warnings.
- */
+// `npm run demo`: plays story.ts with the real bot, sandbox and Slack stand-in, printing what each person
+// sees. Exit 0 when every step happened, else 1 with the missing step and the bot's warnings.
 import { playStory, StoryFailed } from './story.js';
 import { createTranscript } from './transcript.js';
 import { errorText } from '../../bot/domain/error-text.js';

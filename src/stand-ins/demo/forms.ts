@@ -1,8 +1,5 @@
-/**
- * What the demo's people type into the bot's modals: view.state.values as Slack sends them on a
- * block action or a submission (ids from slack/kit/slack-ids.ts), the options they pick read from the
- * modal the bot drew, and the same values as a person sees them in the transcript.
- */
+// What the demo's people type into modals, as view.state.values Slack sends, options read from the modal
+// the bot drew, and the same values as the transcript shows them.
 import { stateOf, type StateValues } from '../fake-slack/slack-requests.js';
 import { dynamicBlockId, INPUT } from '../../bot/slack/kit/slack-ids.js';
 import { isObject } from './render.js';
@@ -67,7 +64,6 @@ export interface TradeInput {
   limitPrice?: string;
 }
 
-/** The trade form's state. */
 export function tradeValues(t: TradeInput): StateValues {
   return {
     [INPUT.tradePair]: { [INPUT.tradePair]: stateOf.text(t.pair) },

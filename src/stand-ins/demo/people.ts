@@ -1,7 +1,4 @@
-/**
- * The cast of `npm run demo`: a small desk with ids in Slack's format, so the bot's role checks
- * run exactly as in a workspace, and the names the transcript shows instead of the ids.
- */
+// The demo's cast with Slack-format ids, so role checks run as in a workspace, and their shown names.
 import { DESK_CHANNEL_NAMES } from '../preview/preview-cast.js';
 
 export interface Person {
@@ -34,12 +31,10 @@ export const CHANNELS = {
 /** Everyone's time zone: the desk sits in one office. */
 export const DESK_TIME_ZONE = { tz: 'Asia/Singapore', tzOffsetSeconds: 8 * 3600 } as const;
 
-/** Names by Slack id, for mentions and headings. */
 export function namesById(): Map<string, string> {
   return new Map(Object.values(PEOPLE).map((p) => [p.id, p.name]));
 }
 
-/** Channel names by id, for `<#C…>` mentions and headings. */
 export function channelsById(): Map<string, string> {
   return new Map(Object.values(CHANNELS).map((c) => [c.id, c.name]));
 }

@@ -1,17 +1,11 @@
-/**
- * Block Kit as a person reads it, in plain text for the demo's transcript: headers, section text
- * and fields, context lines, buttons as `[Approve] [Reject]`, inputs as `Label: value`, mrkdwn
- * tokens resolved (`<@U…>` -> @Name, links, Slack date tokens in the reader's zone, a few emoji),
- * entities unescaped. It reads what the bot sent to the fake Slack API, as untyped JSON.
- */
+// Block Kit as a person reads it, in plain text for the transcript (buttons as `[Approve]`, mrkdwn tokens
+// resolved, dates in the reader's zone), read from the untyped JSON the bot sent.
 import { tz } from '@date-fns/tz';
 import { differenceInCalendarDays, format } from 'date-fns';
 import { offsetZone } from '../../bot/slack/kit/format.js';
 
 export interface RenderContext {
-  /** Display names by user id. */
   names: ReadonlyMap<string, string>;
-  /** Channel names by id. */
   channels: ReadonlyMap<string, string>;
   /** Offset of the readers' zone from UTC, seconds (users.info tz_offset). */
   tzOffsetSeconds: number;
@@ -210,7 +204,6 @@ export function renderView(view: Json, ctx: RenderContext, filled?: FilledValues
   return lines;
 }
 
-/** The title of a modal view. */
 export function viewTitle(view: Json, ctx: RenderContext): string {
   return textOf(view.title, ctx);
 }

@@ -1,9 +1,5 @@
-/**
- * Playing one beat of the story: a person does something in Slack (a signed request to the bot)
- * or something happens off screen (the exchange moves on), the demo waits for the sign that it
- * took effect, lets the bot finish, and writes what everyone saw. A sign that does not come in
- * time stops the story with a StepTimeout that names it.
- */
+// One beat of the story: a person acts (a signed request) or the exchange moves, the demo waits for its sign
+// and writes what everyone saw; a sign that does not come stops the story with a StepTimeout naming it.
 import type { FakeSlackCall } from '../fake-slack/fake-slack-api.js';
 import type { SlackResponse } from '../fake-slack/slack-requests.js';
 import type { Person } from './people.js';
@@ -12,7 +8,6 @@ import { Screens } from './screens.js';
 import type { Stage } from './stage.js';
 import type { Transcript } from './transcript.js';
 
-/** A step did not happen in time. */
 export class StepTimeout extends Error {
   override name = 'StepTimeout';
 }

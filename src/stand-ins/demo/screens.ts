@@ -1,10 +1,5 @@
-/**
- * Who sees what: turns the bot's calls to the (fake) Slack Web API, and the bodies it answered a
- * request with, into "what a person sees, where": a channel post for everyone, a thread reply,
- * an update of a message seen earlier (only what changed), an ephemeral answer for one person, a
- * DM, a modal. Calls nobody sees (auth.test, users.info, App Home publishes)
- * are left out.
- */
+// The bot's Slack calls and answers as "what a person sees, where": posts, thread replies, updates (what
+// changed), ephemerals, DMs, modals. Calls nobody sees are left out.
 import type { FakeSlackCall } from '../fake-slack/fake-slack-api.js';
 import type { SlackResponse } from '../fake-slack/slack-requests.js';
 import { BLOCK } from '../../bot/slack/kit/slack-ids.js';

@@ -1,12 +1,5 @@
-/**
- * The demo's stage: the real bot (runDesk) on the embedded sandbox exchange, pointed at the fake
- * Slack Web API on loopback, with the desk of people.ts, and a signed-request client playing the
- * people's clicks and commands through Bolt's real HTTP receiver. Nothing leaves this machine.
- *
- * One time line: the bot's clock reads the sandbox's clock, so moving the exchange forward (a
- * withdrawal reaching `broadcasted` a minute early) moves the bot's polling with it, and a quote
- * expires for both at the same instant.
- */
+// The real bot on the embedded sandbox and the fake Slack API, people's clicks played as signed requests
+// through Bolt's real receiver, one time line shared with the sandbox. Nothing leaves this machine.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,9 +27,7 @@ export interface Stage {
   desk: RunningDesk<Sandbox>;
   sandbox: Sandbox;
   slack: FakeSlackApi;
-  /** Signs and sends requests as Slack would. */
   requester: SlackRequester;
-  /** The bot's (and the exchange's) clock. */
   clock: Clock;
   /** Log lines of the bot (warn and error), kept out of the transcript; shown when a step fails. */
   logs: string[];

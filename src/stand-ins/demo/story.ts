@@ -1,10 +1,5 @@
-/**
- * The story `npm run demo` plays, start to end, against the real bot: Tara (trader) checks the
- * balances and asks to withdraw 0.05 BTC; her own approval is refused, Ana approves, Ana's second
- * click is refused, Ben approves and the withdrawal goes out and is followed to completed; then a
- * trade whose quote expires between the two approvals and is re-quoted within Tara's limit; then a
- * deposit that compliance must declare. Every beat writes what each person sees in Slack.
- */
+// The story `npm run demo` plays: a withdrawal (own approval refused, double click refused) followed to
+// completed, a trade re-quoted within its limit between approvals, a deposit compliance declares.
 import type { FakeSlackCall } from '../fake-slack/fake-slack-api.js';
 import { CALLBACK, ACTION, INPUT } from '../../bot/slack/kit/slack-ids.js';
 import { SANDBOX_TIMINGS } from '../sandbox/index.js';
@@ -116,7 +111,6 @@ async function balances(scene: Scene): Promise<void> {
 
 interface Approvable {
   requestId: string;
-  /** The approval message. */
   ts: string;
   /** The Approve button's value (request id and the snapshot hash the approvers saw). */
   approveValue: string;

@@ -1,11 +1,6 @@
-/**
- * The demo's output: step headings, narration of what people do, and one block per thing a
- * person sees in Slack, headed by who sees it and where. Lines are kept (the demo's test reads
- * them) and written as they come, so a slow or failing step shows how far the story got.
- */
+// The demo's output, written as it comes so a failing step shows how far the story got; lines kept for its test.
 
 export interface Transcript {
-  /** Everything written so far, one entry per line. */
   readonly lines: readonly string[];
   /** A top-level line (the SANDBOX line, the cast). */
   banner(text: string): void;

@@ -1,12 +1,5 @@
-/**
- * A fake Slack Web API on loopback for tests and `npm run demo`: it answers the methods the bot
- * uses the way Slack does, records every call, and lets a caller wait for a call that matches.
- * Point the bot at it with SLACK_API_URL (Bolt: `clientOptions.slackApiUrl`). It also serves
- * response_url endpoints, so `respond()` from slash commands and buttons is recorded too.
- *
- * Tokens are never stored: a call records only whether a bearer token came and whether it
- * matched the expected one.
- */
+// A fake Slack Web API on loopback (SLACK_API_URL) for tests and the demo: answers as Slack does, records
+// every call (whether a token came and matched, never the token) and serves response_url endpoints.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
@@ -25,7 +18,6 @@ export interface FakeSlackCall {
   /** When an expected token was configured: whether the presented one matched. */
   tokenMatched: boolean | undefined;
   at: number;
-  /** What the fake answered. */
   response: Record<string, unknown>;
 }
 
@@ -65,11 +57,7 @@ export interface FakeSlackOptions {
   restore?: FakeSlackSaved;
 }
 
-/**
- * What the stand-in holds beyond one run: its views and the counters of ts values, view ids and
- * hashes, so a restart never hands out a ts or view id again. The calls are not kept (each run
- * records its own).
- */
+/** Views and ts/view-id/hash counters, so a restart never reuses an id; calls are per run. */
 export interface FakeSlackSaved {
   ts: number;
   views: number;
@@ -125,7 +113,6 @@ export class FakeSlackApi {
     }
   }
 
-  /** What a restart needs to continue (see FakeSlackSaved). */
   saved(): FakeSlackSaved {
     return { ts: this.#tsCounter, views: this.#viewCounter, hashes: this.#hashCounter, held: [...this.#views] };
   }
@@ -160,13 +147,12 @@ export class FakeSlackApi {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Calls of one method, in order. */
   callsTo(method: string): FakeSlackCall[] {
     return this.calls.filter((c) => c.method === method);
   }
 
   /**
-   * The first call (recorded or yet to come) after `after` that matches; rejects after timeoutMs.
+   * The first matching call after `after`, recorded or to come; rejects after timeoutMs.
    * @example const mark = fake.calls.length; await send(); await fake.waitFor((c) => c.method === 'views.open', { after: mark });
    */
   waitFor(predicate: (c: FakeSlackCall) => boolean, opts: WaitOptions = {}): Promise<FakeSlackCall> {
@@ -189,27 +175,18 @@ export class FakeSlackApi {
     return this.waitFor(predicate, { after: this.calls.length, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   }
 
-  /**
-   * Hear every call as it is recorded, before the bot gets its answer (the local desk folds them
-   * into what each person sees). Returns the function that stops listening.
-   */
+  /** Called before the bot gets its answer (the local desk folds calls into views); returns the unsubscribe. */
   onCall(listener: (c: FakeSlackCall) => void): () => void {
     this.#listeners.add(listener);
     return () => void this.#listeners.delete(listener);
   }
 
-  /**
-   * Every answer waits for `hold` after the call's listeners ran (the preview saves the workspace
-   * there, so what the bot is told exists is on disk first). Unset with undefined.
-   */
+  /** The preview saves the workspace here, so what the bot is told exists is on disk first. */
   holdAnswers(hold: (() => Promise<void>) | undefined): void {
     this.#beforeAnswer = hold;
   }
 
-  /**
-   * Keep a view the bot gave in an HTTP answer (`response_action: update` keeps `id`; `push` gets
-   * a new one), as Slack does: with a new hash, so a later views.update by id or hash meets it.
-   */
+  /** As Slack: `update` keeps the id, `push` gets a new one, always a new hash for later views.update. */
   recordView(view: Record<string, unknown>, id?: string): Record<string, unknown> {
     return this.#storeView({ view }, id);
   }
@@ -257,12 +234,10 @@ export class FakeSlackApi {
     this.#channels.set(id, 'unknown');
   }
 
-  /** Replace or add the answer of a method. */
   on(method: string, handler: Handler): void {
     this.#handlers[method] = handler;
   }
 
-  /** The last view published to a user's App Home. */
   homeOf(userId: string): Record<string, unknown> | undefined {
     const call = [...this.callsTo('views.publish')].reverse().find((c) => c.args.user_id === userId);
     return call?.args.view as Record<string, unknown> | undefined;
@@ -445,10 +420,7 @@ function viewBlocks(a: Record<string, unknown>): unknown {
   return (a.view as { blocks?: unknown } | undefined)?.blocks;
 }
 
-/**
- * Slack refuses a message or view whose blocks repeat a block_id, or whose block repeats an
- * action_id (`invalid_blocks`); so does this stand-in, so a test cannot pass on blocks Slack refuses.
- */
+/** Slack refuses repeated block_ids or action_ids (`invalid_blocks`); so does this, so tests cannot pass on refused blocks. */
 export function duplicateIds(blocks: unknown): boolean {
   if (!Array.isArray(blocks)) return false;
   const blockIds = new Set<string>();

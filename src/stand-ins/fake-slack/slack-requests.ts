@@ -1,13 +1,6 @@
-/**
- * Signed Slack requests for Bolt's HTTP receiver, built the way Slack sends them: slash commands
- * form-encoded, interactions as a `payload` form field holding JSON, events as JSON, each with
- * `X-Slack-Signature: v0=HMAC-SHA256(secret, "v0:{ts}:{body}")` and `X-Slack-Request-Timestamp`.
- *
- * Bolt 5 compares the content type exactly with "application/x-www-form-urlencoded" (no charset),
- * refuses a signature older than 5 minutes (it checks only the past, not the future), and answers
- * every verification failure with 401 and an empty body. Its HTTPReceiver has no clock option;
- * the stale case is made by signing with an old timestamp.
- */
+// Signed Slack requests for Bolt's HTTP receiver, built as Slack sends them. Bolt 5 wants the exact form
+// content type, refuses signatures older than 5 minutes (past only) with 401 and an empty body, and has
+// no clock option: a stale request is signed with an old timestamp.
 import { createHmac } from 'node:crypto';
 
 export const FORM = 'application/x-www-form-urlencoded';
@@ -46,13 +39,10 @@ export interface SlackResponse {
   status: number;
   /** Raw body text (empty for a bare ack). */
   text: string;
-  /** Parsed JSON body, when it is JSON. */
   json: unknown;
   /** Milliseconds from sending to the full answer. */
   elapsedMs: number;
 }
-
-// ---- payload builders ------------------------------------------------------------------------
 
 export const TEAM = { id: 'T0FAKE001', domain: 'fakedesk' };
 
@@ -153,7 +143,6 @@ export function blockActionPayload(a: BlockActionInput): Record<string, unknown>
 /** view.state.values shape: { [block_id]: { [action_id]: element state } }. */
 export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
 
-/** Shorthands for state values. */
 export const stateOf = {
   text: (value: string | null) => ({ type: 'plain_text_input', value }),
   select: (value: string | null) => ({ type: 'static_select', selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value } }),
@@ -259,8 +248,6 @@ export function eventCallback(event: Record<string, unknown>, eventId = `Ev${Dat
 export function appHomeOpened(userId: string, tab: 'home' | 'messages' = 'home'): Record<string, unknown> {
   return eventCallback({ type: 'app_home_opened', user: userId, channel: `D${userId.slice(1)}`, tab });
 }
-
-// ---- the client ------------------------------------------------------------------------------
 
 /** Sends signed requests to one Bolt endpoint. */
 export class SlackRequester {

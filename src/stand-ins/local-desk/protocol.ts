@@ -1,19 +1,12 @@
-/**
- * What the local desk's page and its server say to each other, on 127.0.0.1 only: the one
- * definition both sides import. The server folds what the bot said to the Slack stand-in into a
- * workspace (channels, threads, ephemeral answers, modal stacks, App Home) and sends each person's
- * view of it; the page sends back what a person did, and the server turns that into the signed
- * request Slack would send. Block Kit travels exactly as the bot wrote it: the page draws it.
- */
+// What the local desk's page and server say to each other on loopback, defined once for both. The server
+// folds the bot's Slack calls into each person's view; the page sends back actions, signed as Slack would.
 
 /** Who the page lets you be: the preview desk's people, plus one who is none of them. */
 export type Role = 'trader' | 'approver' | 'compliance' | 'outsider';
 
 export interface Person {
   id: string;
-  /** Display name, as Slack shows it. */
   name: string;
-  /** Two letters for the avatar. */
   initials: string;
   role: Role;
   /** IANA time zone, for `<!date^…>` tokens. */
@@ -59,12 +52,7 @@ export interface DeskModal {
   errors?: Record<string, string>;
 }
 
-/**
- * Everything one person sees; sent whole on every change: GET ROUTES.events?as=<person id> is a
- * server-sent event stream of events named `snapshot` (id: the version, data: this as JSON), the
- * first at once; comment lines keep it alive. Without `as` it is the cast's first person's (the
- * page at the printed address names no one until the people switcher is used).
- */
+/** Sent whole on every change as server-sent `snapshot` events (GET ROUTES.events?as=<person>; no `as`: the cast's first). */
 export interface Snapshot {
   /** Increases with every change the server folds in. */
   version: number;
@@ -85,32 +73,25 @@ export interface Snapshot {
 /** view.state.values: { [block_id]: { [action_id]: element state } }, as Slack sends it. */
 export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
 
-/** Where an action happened. */
 export type ActionContainer = { type: 'message'; channel: string; ts: string } | { type: 'view'; viewId: string } | { type: 'home' };
 
 /**
- * Page → server, JSON bodies of POST /desk/api/<name>; every one carries `as`, the person acting.
- * HTTP 200 with an Answers body; 400 (a body or person that is not right, a control that is not
- * there) or 409 (a modal that is not the one open, a message the person does not see) with
- * `{ ok: false, error }`; 503 while the bot is starting. A line not starting with "/" is posted as
- * the person's message and not sent to the bot (it listens to no messages).
+ * POST /desk/api/<name>, each with `as`. 200 with Answers; 400 a bad body or missing control; 409 a view or
+ * message the person does not have; 503 while the bot starts. A line without "/" is posted, not sent.
  */
 export interface Requests {
   /** A line typed in the message box: `/withdraw crypto`. */
   command: { as: string; channel: string; text: string };
   /** A button press, a select change, Enter in a dispatch_action input. `action` is the Block Kit action object Slack would send (action_id, block_id, type, value | selected_option | selected_options). */
   action: { as: string; container: ActionContainer; action: Record<string, unknown>; values?: StateValues };
-  /** Submit of the top modal. */
   submit: { as: string; viewId: string; values: StateValues };
   /** Close (×, Cancel or Escape) of the top modal. */
   close: { as: string; viewId: string };
   /** Typing in an external_select. */
   suggest: { as: string; viewId: string; blockId: string; actionId: string; value: string };
-  /** The person opened App Home. */
   home: { as: string };
 }
 
-/** Server → page answers. */
 export interface Answers {
   command: Ack;
   action: Ack;
@@ -125,11 +106,7 @@ export interface Answers {
 /** ok false: what went wrong in plain words (the bot's HTTP status, or a refused request). */
 export type Ack = { ok: true } | { ok: false; error: string };
 
-/**
- * The sandbox panel: GET /desk/api/sandbox answers this; POST /desk/api/sandbox/<op> (a SandboxOps
- * body) answers this as it is after the operation, or `{ ok: false, error }` (400 a bad body, 422
- * refused by the sandbox, e.g. an unknown pair).
- */
+/** GET /desk/api/sandbox, and POST /desk/api/sandbox/<op> after the operation; errors 400 bad body, 422 refused by the sandbox. */
 export interface SandboxState {
   /** Sandbox clock, epoch ms. */
   now: number;
@@ -177,19 +154,9 @@ export const ROUTES = {
 } as const;
 
 /**
- * The accessible names the page gives its own controls (Block Kit content is named by its own
- * text and labels, as Slack does). The browser tests find things by role and these names.
- * - people switcher: a <select> (role combobox) named LABELS.actAs, one option per person: "Name (role)";
- * - channel list: role navigation named LABELS.channels; each channel a button named "#name" (a DM: the
- *   bot's name), plus a button named LABELS.home; the current one has aria-current="page";
- * - the open channel: role log named "#name"; each message an article; a reply count is a button
- *   "N replies" opening role complementary named LABELS.thread;
- * - message box: a textbox named LABELS.messageBox(channel name), sent with Enter;
- * - a modal: role dialog named by its title; inputs labelled by their Block Kit label; static selects are
- *   native <select>s; an external select is a combobox (typing asks the bot) whose suggestions are
- *   options of a listbox; radio buttons a radiogroup; a field error is the input's description;
- * - a confirm: role alertdialog named by the confirm's title, buttons by its confirm and deny texts;
- * - the sandbox panel: role region named LABELS.sandbox.
+ * Accessible names of the page's own controls, which the browser tests find by role (Block Kit content is
+ * named by its own text, as in Slack): act-as select, channels navigation, "#name" log, thread complementary,
+ * message box, dialog by title, alertdialog for confirms, sandbox region.
  */
 export const LABELS = {
   actAs: 'Act as',

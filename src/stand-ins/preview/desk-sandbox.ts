@@ -1,8 +1,5 @@
-/**
- * The local desk's sandbox panel on the embedded sandbox's control: the panel speaks a desk's
- * words (move time on, a deposit in "USDT (TRC20)", a lost answer on withdrawals), the control the
- * sandbox's (entry ids, fault rules on paths).
- */
+// The local desk's sandbox panel on the sandbox's control: the panel speaks a desk's words (a deposit in
+// "USDT (TRC20)"), the control the sandbox's (entry ids, fault rules).
 import type { PanelSandbox } from '../local-desk/server/index.js';
 import type { PanelFault, PanelFaultTarget, SandboxOps } from '../local-desk/protocol.js';
 import type { FaultRule, SandboxControl } from '../sandbox/index.js';

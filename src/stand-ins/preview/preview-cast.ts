@@ -1,9 +1,5 @@
-/**
- * Who is on the preview desk, as the local desk shows them and the Slack stand-in's users.info
- * answers: the preview desk's trader, approvers and compliance officer (ids from PREVIEW_DESK), and
- * one person who is none of them, to see the bot's refusals. Time zones differ on purpose, so
- * `<!date^…>` is seen in each viewer's own.
- */
+// Who is on the preview desk: trader, approvers, compliance officer and one outsider (to see refusals).
+// Time zones differ on purpose, so `<!date^…>` is seen in each viewer's own.
 import { tzOffset } from '@date-fns/tz';
 import type { FakeUser } from '../fake-slack/fake-slack-api.js';
 import type { Cast } from '../local-desk/server/index.js';

@@ -1,11 +1,5 @@
-/**
- * The embedded default's own files, beside its requests in its data folder: the sandbox exchange
- * (sandbox.json: ledger, records, clock) and the Slack stand-in's workspace (slack-workspace.json:
- * channels, messages, threads, App Homes, views, the ts sequence). Each is replaced atomically and
- * durably (store/durable-io.ts, on the thread pool: the bot shares this event loop) whenever it
- * changed, before the answer that changed it goes out, so a restart continues where the last run
- * stopped; `npm start -- --fresh` starts over.
- */
+// The preview's own files beside its requests: sandbox.json and slack-workspace.json, each replaced
+// atomically and durably before the answer that changed it goes out, so a restart continues (`--fresh` restarts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeSlackApi, FakeSlackSaved } from '../fake-slack/fake-slack-api.js';
@@ -23,7 +17,6 @@ export const SLACK_FILE_NAME = 'slack-workspace.json';
 /** Bumped when a saved workspace can no longer be read by this build. */
 const SAVED_SLACK_VERSION = 1;
 
-/** What the stand-in and the local desk's workspace saved together. */
 export interface SavedSlack {
   version: typeof SAVED_SLACK_VERSION;
   slack: FakeSlackSaved;
@@ -32,7 +25,6 @@ export interface SavedSlack {
 
 export interface PreviewFiles {
   dir: string;
-  /** The sandbox's last saved text, if a run saved one. */
   sandbox: string | undefined;
   slack: SavedSlack | undefined;
   /** Said once at start when the folder holds requests but no saved sandbox (an earlier build wrote it). */
@@ -113,10 +105,7 @@ export function openPreviewFiles(dir: string): PreviewFiles {
 /** The files of the embedded default in its folder: its stores, the sandbox, the workspace, and temporary files of interrupted writes. */
 const PREVIEW_FILE = new RegExp(`^\\.?(${DESK_REQUEST_STORE_NAME}|kv|audit|sandbox|slack-workspace)[.-]`);
 
-/**
- * `--fresh`: erases the embedded default's files in `dir` (nothing else there), so the preview
- * starts over. Refused while another run holds the folder. Returns the names erased.
- */
+/** Erases only the preview's files; refused while another run holds the folder. Returns the names erased. */
 export async function startOver(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   // Taken and let go at once: a live run holds it, and then nothing is erased.

@@ -1,14 +1,6 @@
-/**
- * `npm start` with nothing configured: the product on its embedded defaults. There is no Slack
- * workspace to talk to, so a local stand-in for the Slack Web API takes its place and the bot
- * runs in HTTP mode against it, on the sandbox exchange, with a desk of preview users. Nothing
- * leaves this machine. Any Slack or exchange variable switches this off: configuration is then
- * validated as for production and a missing value is an error, never a silent preview.
- *
- * The preview is durable as a whole, as a payment provider's test mode is: the sandbox and the
- * stand-in's workspace are saved beside the requests (preview-files.ts), so a restart continues
- * where it stopped; `fresh` (`npm start -- --fresh`) erases them and starts over.
- */
+// `npm start` with nothing configured: the bot in HTTP mode against a local Slack stand-in, on the sandbox,
+// nothing leaving this machine, saved across restarts. Any Slack or exchange variable switches it off:
+// then a missing value is an error, never a silent preview.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Clock } from '../../bot/ports/clock.js';
@@ -35,10 +27,7 @@ export const LOOPBACK = '127.0.0.1';
 
 export interface Preview {
   env: NodeJS.ProcessEnv;
-  /**
-   * How the bot runs beside it: listening on 127.0.0.1 only (nothing here is for other machines),
-   * on a free port (PORT is the local desk's), on the sandbox's clock.
-   */
+  /** Loopback only, a free port (PORT is the local desk's), on the sandbox's clock. */
   runOptions: { receiverOptions: { host: string; port: number }; clock: Clock; sandboxFiles: { restore?: string; save: (text: string) => Promise<void> } };
   slack: FakeSlackApi;
   /** What the last run saved, and where this one saves (the data folder's sandbox.json and slack-workspace.json). */
@@ -52,10 +41,7 @@ export interface Preview {
   close(): Promise<void>;
 }
 
-/**
- * Start the local Slack stand-in (continuing the workspace the last run saved) and return the
- * environment that points the bot at it. `fresh`: erase the last run's files first.
- */
+/** Continues the saved workspace and returns the environment pointing the bot at it; `fresh` erases it first. */
 export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean } = {}): Promise<Preview> {
   const botToken = `xoxb-preview-${randomBytes(12).toString('hex')}`;
   const signingSecret = randomBytes(16).toString('hex');

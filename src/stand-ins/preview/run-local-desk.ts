@@ -1,9 +1,5 @@
-/**
- * The local desk in the preview: served on PORT (127.0.0.1) as soon as the Slack stand-in runs,
- * before the bot starts, so its address is the first thing `npm start` prints; the bot (its HTTP
- * receiver on a free loopback port) and the sandbox panel are attached once they run. It exists
- * only beside the Slack stand-in: main.ts never starts it with a real SLACK_BOT_TOKEN.
- */
+// The local desk in the preview, served before the bot starts so its address is printed first; the bot and
+// sandbox panel attach once running. Never started with a real SLACK_BOT_TOKEN.
 import { startLocalDesk, type LocalDesk, type LocalDeskOptions } from '../local-desk/server/index.js';
 import { isFromThisMachine } from '../sandbox/index.js';
 import { SERVER_EDGE } from '../../bot/ports/http-edge.js';
@@ -20,7 +16,6 @@ export type { LocalDesk } from '../local-desk/server/index.js';
 
 export type ServeOptions = Pick<LocalDeskOptions, 'keepAliveMs' | 'logError' | 'assets'>;
 
-/** Serve the local desk on `port` for the preview's Slack stand-in. */
 export async function serveLocalDesk(preview: Preview, port: number, o: ServeOptions = {}): Promise<LocalDesk> {
   try {
     const localDesk = await startLocalDesk({
@@ -65,11 +60,7 @@ export interface PreviewRun {
   localDesk: LocalDesk;
 }
 
-/**
- * The preview in its order: the local desk served on config's PORT (`onServed` hears its address
- * before anything else happens), then the bot on a free loopback port on the sandbox's clock,
- * then the two joined. If the bot does not start, the desk is closed again.
- */
+/** Desk served first (`onServed` hears its address), then the bot on a free port, then joined; the desk closes if the bot fails. */
 export async function runPreviewDesk(
   preview: Preview,
   config: Config,

@@ -1,8 +1,5 @@
-/**
- * One public API request, from what arrived on the wire to a SandboxResponse: route, bring the
- * state up to the sandbox clock, authenticate, check the scope, parse the body, run the route.
- * Pure with respect to HTTP: server.ts does the sockets and the faults.
- */
+// One public API request from the wire to a SandboxResponse: route, catch up with the clock,
+// authenticate, check scope, parse, run. No HTTP here: server.ts does sockets and faults.
 import type { IncomingHttpHeaders } from 'node:http';
 import { SCOPE_FAILURE_STATUS } from '../../bot/exchange/assumptions.js';
 import { API_PREFIX } from '../../bot/exchange/protocol.js';

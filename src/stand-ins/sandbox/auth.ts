@@ -1,9 +1,5 @@
-/**
- * Request authentication exactly as the reference describes it (Authentication 1-7), checked in
- * the order a developer would debug it; every refusal names the check that failed. The signed
- * string is rebuilt with the client's own definition (exchange/protocol.ts) from what arrived on
- * the wire: the full URL byte for byte and the digest of the raw body bytes.
- */
+// Authentication exactly as the reference describes it (1-7), in the order a developer would debug it,
+// each refusal naming its check. The signed string is rebuilt with exchange/protocol.ts from the wire bytes.
 import type { IncomingHttpHeaders } from 'node:http';
 import { contentDigest, derToCompact, fromHex, HEADER, SIGNATURE_ALGORITHM, signatureInputFromDigest } from '../../bot/exchange/protocol.js';
 import { verifyInput } from '../../bot/exchange/signer.js';

@@ -1,8 +1,5 @@
-/**
- * Exchange-wide reference data of the sandbox: assets, networks, crypto currency entries, pairs,
- * known wallets and fiat rules. Numbers that matter to people reading the README (entry ids,
- * fees, minimums, precisions, limits) are fixed here; uuids come from the seed.
- */
+// Exchange-wide reference data (assets, networks, currency entries, pairs, wallets, fiat rules). Numbers the
+// README quotes are fixed here; uuids come from the seed.
 import type { Rng } from './prng.js';
 import type { PairSpec } from './prices.js';
 import type { Asset, CurrencyEntry, FiatRule, KnownWalletRecord, NetworkRecord } from './state.js';
@@ -23,15 +20,11 @@ const NETWORK_DEFS = [
 ] as const;
 export type NetworkCode = (typeof NETWORK_DEFS)[number]['network_code'];
 
-/** Networks with seeded uuids. */
 export function makeNetworks(rng: Rng): NetworkRecord[] {
   return NETWORK_DEFS.map((n) => ({ uuid: rng.uuid(), ...n }));
 }
 
-/**
- * Crypto currency entries. USDT exists twice (ERC20 and TRC20) with different ids, fees and
- * precisions, as the reference warns: the id names the network, not just the asset.
- */
+/** USDT exists twice (ERC20, TRC20) with its own ids, fees and precisions, as the reference warns: the id names the network. */
 interface EntryDef {
   id: number;
   name: string;

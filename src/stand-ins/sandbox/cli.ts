@@ -1,10 +1,5 @@
-/**
- * `npm run sandbox`: the sandbox exchange on its own.
- *   SANDBOX_PORT        port on 127.0.0.1 (default 8080)
- *   SANDBOX_PUBLIC_KEY  public key hex (compressed or not) to register with every scope;
- *                       without it a key pair is generated and printed
- *   SANDBOX_SEED        seed of the deterministic state (default `sandbox`)
- */
+// `npm run sandbox`: the sandbox alone. SANDBOX_PORT (127.0.0.1, default 8080), SANDBOX_PUBLIC_KEY (else a
+// key pair is generated and printed), SANDBOX_SEED (default `sandbox`).
 import { pathToFileURL } from 'node:url';
 import * as secp from '@noble/secp256k1';
 import { SCOPES } from '../../bot/exchange/assumptions.js';

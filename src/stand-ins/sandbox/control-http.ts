@@ -1,8 +1,5 @@
-/**
- * The control surface over HTTP, under CONTROL_PREFIX, for processes other than the one running
- * the sandbox (the demo, a shell with curl). JSON in, JSON out, errors as the exchange's error
- * body. A request carrying X-API-KEY is refused: exchange keys never reach this surface.
- */
+// The control surface over HTTP under CONTROL_PREFIX, for other processes. A request carrying X-API-KEY
+// is refused: exchange keys never reach this surface.
 import { z } from 'zod';
 import { SCOPES } from '../../bot/exchange/assumptions.js';
 import type { SandboxControl } from './control.js';

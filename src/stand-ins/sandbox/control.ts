@@ -1,8 +1,5 @@
-/**
- * The sandbox's inspection and control surface, in process. Tests and the demo call it directly
- * (`sandbox.control.advance(60_000)`); control-http.ts serves the same operations under
- * /_sandbox for other processes. Nothing here is reachable with an exchange key.
- */
+// Inspection and control in process (`sandbox.control.advance(60_000)`); control-http.ts serves the same
+// under /_sandbox. Nothing here is reachable with an exchange key.
 import { add, isDecimal, normalize } from '../../bot/domain/money.js';
 import type { Scope } from '../../bot/exchange/assumptions.js';
 import type { NetworkCode } from './catalog.js';
@@ -61,7 +58,6 @@ export interface ControlDeps {
   accessLog: AccessLogEntry[];
 }
 
-/** Build the control object over the sandbox's live parts. */
 export function createControl(deps: ControlDeps) {
   const state = () => {
     const s = deps.getState();
@@ -100,10 +96,7 @@ export function createControl(deps: ControlDeps) {
       return a.withdrawals.map((w) => ({ ...presentWithdrawal(deps.getState(), a.addressBook, w), request_id: w.request_id, held: w.held }));
     },
     fiatWithdrawals: (name?: string) => account(name).fiatWithdrawals.map((w) => ({ ...presentFiatWithdrawal(w, 'listed'), request_id: w.request_id, held: w.held })),
-    /**
-     * A completed fiat withdrawal made outside the bot (in the exchange's app) at `createdAt`, to
-     * the account's first bank account in its currency: history for tests and the demo.
-     */
+    /** A completed fiat withdrawal made outside the bot, to the account's first bank account in that currency: history for tests and demo. */
     injectFiatWithdrawal(input: { currency: 'USD' | 'SGD'; amount: string; createdAt: number; note?: string | null; account?: string }) {
       const s = state();
       const a = account(input.account);
@@ -244,7 +237,6 @@ export function createControl(deps: ControlDeps) {
       setPrice(s.prices, input.symbol, deps.clock.now(), change);
       return { symbol: input.symbol, mid: midPrice(s.prices, input.symbol, deps.clock.now()) };
     },
-    /** Every pair's mid price now. */
     prices: () => {
       const s = state();
       return [...s.prices.pairs.keys()].map((symbol) => ({ symbol, mid: midPrice(s.prices, symbol, deps.clock.now()) }));

@@ -1,24 +1,6 @@
-/**
- * Fault injection for reliability tests, per route (method + path pattern):
- * - latency            wait latencyMs, then answer normally
- * - error              answer `status` (default 500) without doing anything
- * - rate_limit         answer 429 with Retry-After (seconds) without doing anything
- * - hang               never answer (until the sandbox closes)
- * - drop               close the connection before doing anything
- * - drop_after_commit  do the work (a withdrawal is created, an order placed), then close the
- *                      connection without an answer: the fault that turns a careless retry into
- *                      a second withdrawal
- * - malformed_json     do the work, answer 200/201 with a truncated JSON body
- * - schema_break       do the work, answer with a body of the wrong shape
- * - late_commit        a slow exchange: take the write, answer nothing in time (`answer`: hang,
- *                      drop, or a 504), and commit it `commitAfterMs` later on the sandbox clock,
- *                      whatever became of the caller; see server.ts
- * - drop_notes         the withdrawal a matching create makes keeps no `note` (an exchange that
- *                      loses it): combines with any other fault, as latency does, so a dropped
- *                      or late answer can leave a record the bot must find without its reference
- * Rules fire with a seeded probability (deterministic per seed) and/or for the next `times`
- * matching requests only.
- */
+// Fault injection per route, seeded: every way the exchange may fail, drop_after_commit (the work done,
+// no answer) and late_commit (committed later, whatever became of the caller) above all. The kinds and
+// what each does: README "Faults".
 import { z } from 'zod';
 import { API_PREFIX } from '../../bot/exchange/protocol.js';
 import { createRng, type Rng } from './prng.js';
@@ -30,11 +12,7 @@ export const faultRule = z.strictObject({
   kind: z.enum(FAULT_KINDS),
   /** HTTP method, any when omitted. */
   method: z.string().optional(),
-  /**
-   * Path pattern: `:name` matches one segment, a trailing `*` the rest. Relative to the API
-   * prefix unless it starts with it (`/crypto/withdrawals` = `/public_api/v1/crypto/withdrawals`).
-   * Any path when omitted.
-   */
+  /** `:name` matches one segment, a trailing `*` the rest; relative to API_PREFIX unless it starts with it. Any when omitted. */
   path: z.string().optional(),
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   status: z.number().int().min(400).max(599).optional(),

@@ -1,8 +1,5 @@
-/**
- * Fuzzy name matching for the known-wallet search ("may return inexact matches"): case and
- * spaces ignored, substrings match, and so does a word within a small edit distance
- * ("binanse" finds Binance, "coin base" finds Coinbase).
- */
+// Fuzzy wallet-name search ("may return inexact matches"): case and spaces ignored, substrings, and words
+// within a small edit distance ("binanse" finds Binance).
 
 function fold(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -21,10 +18,7 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/**
- * How well `name` matches `query`: 0 exact, 1 substring, 2 + distance for near misses, or
- * undefined for no match. Lower is better.
- */
+/** 0 exact, 1 substring, 2 + distance for near misses, undefined for none; lower is better. */
 export function fuzzyScore(query: string, name: string): number | undefined {
   const q = fold(query);
   const n = fold(name);

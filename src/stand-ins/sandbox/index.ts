@@ -1,7 +1,4 @@
-/**
- * The sandbox exchange's public surface for main.ts, the demo and tests: start it, drive its
- * clock, inspect and steer it. Nothing in src/ outside main.ts and demo/ may import it.
- */
+// The sandbox's public surface; only the composition root, the demo and tests import it.
 export { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
 export { createSandboxClock, type SandboxClock, type SandboxClockOptions } from './sandbox-clock.js';
 export type { SandboxControl, AccessLogEntry, InjectDepositInput, AddressChange } from './control.js';

@@ -1,7 +1,4 @@
-/**
- * Registered API keys. A key is a secp256k1 public key; the same point may be written compressed
- * or uncompressed, in either letter case, so keys are compared as points, not as text.
- */
+// Registered API keys, compared as secp256k1 points: the same key may be written compressed or not, in any case.
 import * as secp from '@noble/secp256k1';
 import { SCOPES, type Scope } from '../../bot/exchange/assumptions.js';
 

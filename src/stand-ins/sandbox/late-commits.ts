@@ -1,8 +1,5 @@
-/**
- * Writes a slow exchange took and has not committed yet (the late_commit fault): each is
- * committed when the sandbox clock reaches its due time, whatever became of the caller, so a
- * test can show what a client that gave up, looked, and sent again would do to the desk.
- */
+// Writes a slow exchange took but has not committed (late_commit), committed when the clock reaches them
+// whatever became of the caller, so a test shows what giving up, looking and resending would do.
 import type { ApiRequest } from './api.js';
 
 /** The sandbox-clock delay when a late_commit rule names none. */
@@ -44,7 +41,6 @@ export function createLateCommits(saved: readonly LateCommit[] = []) {
     list(): LateCommit[] {
       return [...pending];
     },
-    /** How many wait (control surface and tests). */
     get size(): number {
       return pending.length;
     },

@@ -1,7 +1,5 @@
-/**
- * Balance movements of the sandbox, all in decimal strings through domain/money.ts. Callers
- * check "enough funds" first and send a clear 422; these functions only refuse broken invariants.
- */
+// Balance movements in decimal strings. Callers check funds first and answer a clear 422; these only
+// refuse broken invariants.
 import { add, gte, sub } from '../../bot/domain/money.js';
 import { balanceOf, type AccountState } from './state.js';
 

@@ -1,8 +1,5 @@
-/**
- * Moves records along their timelines (timings.ts) up to sandbox time `now`. Called before every
- * request and every control read, so state is a pure function of the clock and what was asked:
- * no timers, nothing moves between two reads unless the clock did.
- */
+// Moves records along their timelines up to sandbox time `now`, before every request and control read:
+// state is a function of the clock and what was asked; no timers.
 import { WITHDRAWAL_FINAL_STATUSES } from '../../bot/exchange/assumptions.js';
 import { creditRegular, releaseOrderLock } from './ledger.js';
 import { txHash } from './seed.js';
@@ -17,7 +14,6 @@ import {
   WITHDRAWAL_TIMELINE,
 } from './timings.js';
 
-/** Apply every transition due at or before `now`, in every account. */
 export function settle(state: SandboxState, now: number): void {
   for (const account of state.accounts.values()) {
     for (const w of account.withdrawals) settleWithdrawal(state, account, w, now);
@@ -50,10 +46,7 @@ function settleWithdrawal(state: SandboxState, account: AccountState, w: CryptoW
   if (w.status === 'completed') w.held = false;
 }
 
-/**
- * End a live withdrawal off its timeline (control surface): failed, rejected or cancelled.
- * The held amount plus fee returns to regular.
- */
+/** Failed, rejected or cancelled from the control surface; amount plus fee return to regular. */
 export function endWithdrawal(state: SandboxState, account: AccountState, w: CryptoWithdrawalRecord, status: 'failed' | 'rejected' | 'cancelled'): void {
   if (isFinal(w.status)) throw new Error(`withdrawal ${w.id} is already ${w.status}`);
   const entry = state.currencies.find((c) => c.id === w.entryId)!;

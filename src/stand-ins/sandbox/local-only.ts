@@ -1,10 +1,5 @@
-/**
- * The sandbox's control surface (and anything else that moves balances or time) answers this
- * machine only. Binding to 127.0.0.1 keeps other machines out, but not a web page open in a
- * browser here: it can POST across origins (no preflight for a simple request) or reach the
- * port under another name through DNS rebinding. So a control request must name this server by
- * a loopback host and, when a browser sent it, come from a page of this same server.
- */
+// Control answers this machine only. Binding to 127.0.0.1 does not stop a local browser page (cross-origin
+// simple POST, DNS rebinding), so a request must name a loopback host and, from a browser, come from this server.
 import type { IncomingHttpHeaders } from 'node:http';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];

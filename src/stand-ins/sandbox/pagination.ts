@@ -1,10 +1,5 @@
-/**
- * The reference's three ways of paging and its time filters, with the 422s for bad values.
- * - cursor lists (bank accounts, crypto deposits, crypto withdrawals, address book): page[size]
- *   default 2, X-Next-Page carries the cursor for page[cursor]; or offset mode with
- *   page[enable_offset]=true and page[number];
- * - page-number lists (fiat deposits, fiat withdrawals, orders): page[number], page[size] 50.
- */
+// The reference's paging and time filters, with 422s for bad values: cursor lists (page[size] default 2,
+// X-Next-Page, or page[enable_offset]) and page-number lists (page[size] 50).
 import { DEFAULT_CURSOR_PAGE_SIZE, DEFAULT_NUMBERED_PAGE_SIZE, MAX_PAGE_SIZE } from '../../bot/exchange/assumptions.js';
 import { HEADER } from '../../bot/exchange/protocol.js';
 import { fail } from './router.js';
@@ -33,10 +28,7 @@ export interface Page<T> {
   headers: Record<string, string>;
 }
 
-/**
- * One page of a cursor-paginated list. The cursor names the last item served, so items created
- * meanwhile (newest first) do not shift what the next page holds.
- */
+/** The cursor names the last item served, so items created meanwhile (newest first) do not shift the next page. */
 export function cursorPage<T>(items: readonly T[], query: URLSearchParams, idOf: (item: T) => string): Page<T> {
   const size = positiveInt(query, 'page[size]', DEFAULT_CURSOR_PAGE_SIZE, MAX_PAGE_SIZE);
   const offsetMode = query.get('page[enable_offset]');

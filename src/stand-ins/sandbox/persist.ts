@@ -1,10 +1,5 @@
-/**
- * What the sandbox keeps across a restart, as a payment provider's test mode does: its whole
- * state (ledger, records, prices, generators) and its clock, as one JSON text. The codec is
- * generic over the state objects (Maps, generators, the bytes and query of a write taken late):
- * a field added to a record persists with no change here. Writing the text durably is the
- * composition's job (the sandbox imports nothing of the store).
- */
+// The sandbox's whole state and clock as one JSON text, kept across restarts like a provider's test mode.
+// The codec is generic, so a new record field persists with no change here; durable writing is the caller's.
 import { createRng } from './prng.js';
 import type { KeySpec } from './keys.js';
 import type { LateCommit } from './late-commits.js';

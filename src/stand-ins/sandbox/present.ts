@@ -1,7 +1,4 @@
-/**
- * Records -> wire shapes, built to the client's schemas (exchange/schemas.ts); the tests parse
- * every response with those schemas. Decimal strings are normalised ("1.50" -> "1.5").
- */
+// Records to wire shapes built to the client's schemas (tests parse every answer with them); decimals normalised.
 import { add, normalize } from '../../bot/domain/money.js';
 import { FIAT_WITHDRAWAL_NOTE_LISTED } from '../../bot/exchange/assumptions.js';
 import { networkByUuid } from './state.js';
@@ -53,7 +50,6 @@ export function presentCurrencyRef(state: SandboxState, e: CurrencyEntry) {
   };
 }
 
-/** A crypto currency entry of the lookup listing. */
 export function presentCurrencyEntry(state: SandboxState, e: CurrencyEntry) {
   return { ...presentCurrencyRef(state, e), withdrawal_fee: e.withdrawal_fee, minimum_withdrawal: e.minimum_withdrawal };
 }
@@ -169,10 +165,7 @@ export function presentQuote(q: QuoteRecord) {
 const STAGE = { pending: 0, open: 1, completed: 2, cancelling: 3, cancelled: 4 } as const;
 const CASES: ReadonlyArray<(s: string) => string> = [(s) => s.charAt(0).toUpperCase() + s.slice(1), (s) => s, (s) => s.toUpperCase()];
 
-/**
- * The reference warns that order statuses come in varying letter case ("Completed" and
- * "completed"): the sandbox varies it per order and per stage so case-sensitive code fails fast.
- */
+/** The reference warns of varying case ("Completed", "completed"): varied per order and stage so case-sensitive code fails fast. */
 export function orderStatusOnWire(o: OrderRecord): string {
   return CASES[(o.caseSeed + STAGE[o.status]) % CASES.length]!(o.status);
 }

@@ -1,8 +1,5 @@
-/**
- * Prices: one seeded random walk per pair, stepping once per PRICE_STEP_MS of sandbox time.
- * The walk is a function of the step index (not of how often it is read), so two runs with the
- * same seed and the same clock moves see the same prices.
- */
+// One seeded random walk per pair, a function of the step index (not of reads), so the same seed and
+// clock moves give the same prices.
 import { applyBps, roundDown, roundUp } from '../../bot/domain/money.js';
 import { createRng, type Rng } from './prng.js';
 
@@ -59,7 +56,6 @@ export function pairSpec(book: PriceBook, symbol: string): PairSpec | undefined 
   return book.pairs.get(symbol)?.spec;
 }
 
-/** Mid price of `symbol` at sandbox time `now`. */
 export function midPrice(book: PriceBook, symbol: string, now: number): string {
   const walk = book.pairs.get(symbol);
   if (!walk) throw new Error(`unknown pair ${symbol}`);

@@ -1,7 +1,4 @@
-/**
- * Seeded randomness for the sandbox: the same SANDBOX_SEED gives the same ids, addresses, hashes
- * and price walks, so a demo or a failing test can be replayed exactly. Not for anything secret.
- */
+// Seeded randomness so a demo or failing test replays exactly (SANDBOX_SEED). Not for anything secret.
 
 /** 32-bit FNV-1a of a string: turns any seed text ("demo", "42") into a PRNG seed. */
 export function hashSeed(text: string): number {

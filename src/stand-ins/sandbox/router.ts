@@ -1,7 +1,4 @@
-/**
- * Route table types and matching for the public API, plus the small helpers every route file
- * uses to answer or refuse. Routes are declared relative to API_PREFIX with `:param` segments.
- */
+// Route table types, matching (`:param` segments under API_PREFIX) and the helpers routes answer with.
 import type { z } from 'zod';
 import type { Scope } from '../../bot/exchange/assumptions.js';
 import type { AccountState, SandboxState } from './state.js';
@@ -43,16 +40,11 @@ export interface RouteContext {
   state: SandboxState;
   /** The authenticated account; undefined only on public routes. */
   account: AccountState;
-  /** Sandbox time of this request. */
   now: number;
-  /**
-   * When the exchange took the request, if earlier than `now`: a late commit (faults.ts). What the
-   * exchange checked on receipt (a quote's expiry) is checked at this time.
-   */
+  /** Set for a late commit: what the exchange checked on receipt (a quote's expiry) is checked at this time. */
   receivedAt?: number;
   params: Record<string, string>;
   query: URLSearchParams;
-  /** Parsed JSON body, undefined when the request had none. */
   body: unknown;
   settings: { quoteLifetimeMs: number };
   /** The drop_notes fault: a withdrawal made by this request keeps no note. */
@@ -92,7 +84,6 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
   return params;
 }
 
-/** The route for `method` and `path` (already stripped of API_PREFIX and the query). */
 export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
   let pathKnown = false;
   for (const route of routes) {

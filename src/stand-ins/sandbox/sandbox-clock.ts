@@ -1,8 +1,5 @@
-/**
- * The sandbox's own clock. Everything that moves by itself (withdrawal and order statuses,
- * deposit confirmations, quote expiry, the price walk) reads this clock, so a test can move the
- * exchange forward by minutes in one call instead of sleeping.
- */
+// The sandbox's own clock, read by everything that moves by itself, so a test moves the exchange minutes
+// ahead in one call instead of sleeping.
 
 export interface SandboxClock {
   /** Milliseconds since the epoch, as the exchange sees them. */
@@ -24,13 +21,8 @@ export interface SandboxClockOptions {
   startMs?: number;
   /** When true (default) the clock also moves with real time; when false only advance() moves it. */
   followRealTime?: boolean;
-  /**
-   * Continue a saved clock (instead of startMs and followRealTime): one that followed real time
-   * keeps its lead on the wall clock, so the time between two runs passes on the exchange too;
-   * neither goes back before the saved time.
-   */
+  /** Continue a saved clock: one that followed real time keeps its lead, so time between runs passes; never before the saved time. */
   resume?: ClockReading;
-  /** Wall clock source, injectable for tests of the clock itself. */
   wallNow?: () => number;
 }
 

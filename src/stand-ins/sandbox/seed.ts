@@ -1,8 +1,5 @@
-/**
- * The seeded starting state. Every account gets the same shape of data (so a README can describe
- * it) with ids, addresses and hashes drawn from the seed and the account name. Times are relative
- * to the sandbox clock at seeding.
- */
+// The seeded starting state: every account the same shape (so the README can describe it), ids and hashes
+// from the seed and account name, times relative to the clock at seeding.
 import { add } from '../../bot/domain/money.js';
 import { ADDRESS_VERIFIED_STATUS } from '../../bot/exchange/assumptions.js';
 import { ASSETS, FIAT_RULES, makeCurrencies, makeNetworks, makeWallets, PAIRS, type NetworkCode } from './catalog.js';
@@ -253,7 +250,6 @@ export function chainAddress(rng: Rng, code: NetworkCode): string {
   }
 }
 
-/** A transaction hash in the network's usual notation. */
 export function txHash(rng: Rng, code: NetworkCode): string {
   return code === 'ethereum' ? `0x${rng.chars(ALPHABET.hex, 64)}` : rng.chars(ALPHABET.hex, 64);
 }

@@ -1,9 +1,5 @@
-/**
- * The sandbox exchange: a real node:http server on loopback serving the public API under
- * /public_api/v1 (api.ts), the control surface under /_sandbox (control-http.ts), with fault
- * injection (faults.ts) in front of the API. Start it with startSandbox(); `npm run sandbox`
- * (cli.ts) runs it alone.
- */
+// The sandbox exchange: a loopback node:http server with the public API under /public_api/v1, control
+// under /_sandbox and fault injection in front of the API.
 import { isFromThisMachine } from './local-only.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,10 +27,7 @@ export interface SandboxOptions {
   clock?: SandboxClock;
   /** Without `clock`: whether the default clock also moves with real time (default true). */
   realTime?: boolean;
-  /**
-   * What X-API-Timestamp is compared with. Default: the wall clock, as the real exchange's would
-   * be, so tests may move the sandbox clock by hours and keep signing with real time.
-   */
+  /** Default: the wall clock, as the real exchange's, so tests may move the sandbox clock by hours and keep signing with real time. */
   authNow?: () => number;
   /** Accepted clock difference for X-API-Timestamp, ± ms. */
   timestampWindowMs?: number;
@@ -47,12 +40,7 @@ export interface SandboxOptions {
   onRequest?: (entry: AccessLogEntry) => void;
   /** The text an earlier run gave `save` (persist.ts): the sandbox continues from it instead of the seed (and its clock, unless `clock` is given). */
   restore?: string;
-  /**
-   * Called with the sandbox's whole text each time what it holds changed: an answer that changed
-   * it goes out once the returned promise resolved (a rejection fails that answer); an in-process
-   * control call saves right after it. Saves run one at a time, in order, and close() waits for the
-   * last. A durable write makes the sandbox survive a restart.
-   */
+  /** Called after each change, one at a time: an answer that changed state goes out once its save resolved (a rejection fails it). */
   save?: (text: string) => void | Promise<void>;
 }
 
@@ -135,10 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const body = () => encodeBody({ state, late: late.list(), keys: keys.specs() });
   let lastSaved = saved ? savedKey(body(), clock) : undefined;
   let saving: Promise<void> = Promise.resolve();
-  /**
-   * Hands the text to options.save when the state, the writes taken late or the clock's lead
-   * changed since the last time, after the saves before it; resolves once it is saved.
-   */
+  /** Only when state, late writes or the clock's lead changed, after the saves before it. */
   const saveIfChanged = (): Promise<void> => {
     const save = options.save;
     if (!save) return saving;

@@ -1,8 +1,5 @@
-/**
- * The sandbox exchange's in-memory state: reference data shared by every account (assets,
- * networks, currency entries, known wallets, fiat rules, prices) and one AccountState per
- * account. Amounts are decimal strings; only src/bot/domain/money.ts does arithmetic on them.
- */
+// In-memory state: reference data shared by every account, one AccountState each. Amounts are decimal
+// strings; only domain/money.ts computes with them.
 import type { Rng } from './prng.js';
 import type { PriceBook } from './prices.js';
 
@@ -186,7 +183,6 @@ export interface OrderRecord {
   expires_at: number;
   /** Lowercase status; the wire form varies its letter case (see present.ts). */
   status: 'pending' | 'open' | 'cancelling' | 'completed' | 'cancelled';
-  /** When the current status was entered. */
   statusSince: number;
   cancel_reason: string | null;
   /** Drives the letter case of the status on the wire, so it varies between orders. */

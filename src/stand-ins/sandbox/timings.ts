@@ -1,13 +1,6 @@
-/**
- * How records move by themselves as the sandbox clock advances: the one place that says which
- * status comes when. Status values come from exchange/assumptions.ts (the reference shows none).
- *
- * Where a crypto withdrawal's money sits: the balance record has only `orders` and
- * `alternative_products` locked parts, and `locked` must equal their sum, so a withdrawal's
- * amount plus fee leaves `regular` at creation and is held outside the balance listing (visible
- * through the control surface) until the withdrawal is final: on `completed` it leaves the
- * account, on `failed`/`rejected`/`cancelled` it returns to `regular`. Fiat withdrawals alike.
- */
+// Which status comes when as the clock advances (values from assumptions.ts). A withdrawal's amount plus
+// fee leaves `regular` at creation and is held outside the balance listing (whose `locked` must equal
+// orders + alternative_products) until final: gone on completed, back on failed/rejected/cancelled.
 import type { FIAT_WITHDRAWAL_STATUSES, PENDING_REASONS, TRAVEL_RULE_STATUSES, WITHDRAWAL_STATUSES } from '../../bot/exchange/assumptions.js';
 
 export interface WithdrawalStage {
@@ -43,11 +36,8 @@ export const ORDER_CANCELLING_MS = 1_000;
 
 /** An injected crypto deposit confirms (completed, credited) after this long. */
 export const DEPOSIT_CONFIRM_MS = 30_000;
-/**
- * A deposit whose travel_rule_status is `required` stays pending until counterparty info is
- * submitted (travel_rule_status `submitted`), then is reviewed for this long and completes.
- */
+/** A `required` deposit stays pending until counterparty info is submitted, then is reviewed this long and completes. */
 export const DEPOSIT_REVIEW_MS = 10_000;
 
-/** Default quote lifetime (issue 3): expires_at = now + 2.5 s. */
+/** Default quote lifetime: expires_at = now + 2.5 s. */
 export const DEFAULT_QUOTE_LIFETIME_MS = 2_500;

@@ -1,10 +1,6 @@
-/**
- * Use case: an approver approves the snapshot they saw. The approval and, when it is the last
- * one needed, the move to `approved` are one persisted write; execution then starts at once on
- * the leader. On a follower (another replica got the click) the request stays `approved` and the
- * leader executes it on its next tick: executions are background work of the one leader, so two
- * replicas never drive one request at once.
- */
+// An approver approves the snapshot they saw: the approval and, when last, the move to `approved` are
+// one write. The leader executes at once; a follower leaves it for the leader's next tick, so two
+// replicas never drive one request.
 import { decideApproval, isExpired } from '../../domain/policy.js';
 import { mustAdvance, newExecution, type DeskRequest } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
@@ -63,10 +59,7 @@ export function countApproval(ctx: EngineContext, current: DeskRequest | undefin
   return { next, result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last }, outbox: events };
 }
 
-/**
- * Appends the approval's audit lines (at once, so they share one flush) and delivers its events
- * (written with the approval). Resolves when the lines are durable.
- */
+/** Audit lines appended at once (one flush) and the events written with the approval delivered; resolves when durable. */
 export function reportCounted(ctx: EngineContext, counted: Extract<Counted, { ok: true }>, userId: string): Promise<void> {
   const { request, count, required, last } = counted;
   const lines = [audit(ctx, 'approval.counted', userId, request.id, { count, required, snapshotHash: request.snapshotHash, round: request.round })];

@@ -1,8 +1,5 @@
-/**
- * Use case: a requester asks for a withdrawal, a trade or a bank account removal. The engine
- * reads what it needs from the exchange and freezes it into the snapshot approvers will see;
- * the driver passes ids and amounts, never display values, so nothing shown can be forged.
- */
+// A requester asks for a withdrawal, trade or bank account removal. The engine reads the exchange and
+// freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
 import { mayRequest } from '../../domain/policy.js';
 import { newRequest, type DeskRequest } from '../../domain/record.js';
@@ -71,8 +68,6 @@ async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): P
   }
   throw new Error(`no unused request id after ${ID_ATTEMPTS} attempts`);
 }
-
-// ---- snapshots from exchange facts ------------------------------------------------------------
 
 type SnapshotResult = { ok: true; value: Snapshot } | Refusal;
 

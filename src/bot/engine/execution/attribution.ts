@@ -1,12 +1,5 @@
-/**
- * Whose is a withdrawal the exchange lists, for a request in doubt, decided by its marks before
- * its terms (pure):
- *   our request_id, or our desk reference made after that attempt could have started  -> ours
- *   another request_id, another reference, ours made before that send, or a note that
- *     is not (a cut of) one we sent                                                      -> never ours
- *   no note (or one we sent, cut short)                                                  -> by its terms and time (in-doubt.ts)
- * A record is ours only on its terms too (search.ts checks them): a reference on other terms is not.
- */
+// Whose is a withdrawal the exchange lists, for a request in doubt: decided by its marks (request_id,
+// desk reference) before its terms; pure. The table: docs/execution.md "Whose withdrawal is it".
 import { exchangeNoteOf, readDeskReference } from '../../domain/desk-reference.js';
 import { attemptKeys, type DeskRequest } from '../../domain/record.js';
 import type { EngineConfig } from '../engine-config.js';

@@ -1,9 +1,5 @@
-/**
- * What can have changed between the request and its execution, judged (without I/O) on what the
- * exchange shows just before the money moves (effects.ts reads it): the balance covers amount
- * plus fee, the destination is still saved, verified and out of its cooldown, the fee has not
- * risen, fiat limits still allow the amount. decide.ts calls it with the facts read.
- */
+// What may have changed before the money moves, judged without I/O on what the exchange shows: balance
+// covers amount plus fee, destination saved, verified, out of cooldown, fee not risen, fiat limits allow.
 import { gt, lt } from '../../domain/money.js';
 import { sameTag, type CryptoWithdrawalSnapshot, type FiatWithdrawalSnapshot, type Snapshot } from '../../domain/request.js';
 import type { CheckFacts } from './observations.js';

@@ -1,9 +1,5 @@
-/**
- * The effects a decision asks for, performed against the exchange (and the key-value store for a
- * removal's claim), each turned into the next observation: raw facts, judged by decide.ts.
- * Exchange errors become observations; anything else is a bug and throws. The record was
- * persisted before any of these runs.
- */
+// The effects a decision asks for, run against the exchange, each returned as raw facts for `decide`
+// (next-step.ts). The record was persisted before any runs; exchange errors become observations, anything else throws.
 import type { DeskRequest, ExecutedRequest } from '../../domain/record.js';
 import type { Snapshot, TradeSnapshot } from '../../domain/request.js';
 import { findFirst } from '../bounded-lists.js';
@@ -46,10 +42,8 @@ export async function perform(ctx: EngineContext, record: ExecutedRequest, effec
 }
 
 /**
- * The terms claim and a look-alike in doubt first (they cost no exchange read), then what the
- * exchange shows of what the execution depends on (judged by decide, checks.ts). The claim, once
- * taken, stays with this request until it is past doubt (the runner releases it): it is first in
- * line for its terms even while it waits.
+ * The terms claim and a look-alike first (no exchange read), then what execution depends on. Once taken,
+ * the claim stays until the request is past doubt, so it stays first in line for its terms.
  */
 async function check(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
   const claim = await claimTerms(ctx, record);

@@ -1,41 +1,13 @@
-/**
- * An unknown outcome, decided without I/O. The decider (decide.ts) opens the doubt when a send's
- * answer is lost; the runner (runner.ts) looks on the exchange when `nextLookAt` comes, and
- * `decideLook` says from what it saw what the request does next. Every row of this is a table test
- * (test/bot/engine/execution/in-doubt.test.ts).
- *
- *   found by its key (client_order_id, or a listed request_id of ours)  -> adopt it
- *   a withdrawal carrying our desk reference (search.ts, attribution.ts) -> adopt it, whenever it appears
- *   a withdrawal without a note, one candidate on its terms:
- *     its creation not provably after our first send started            -> ask a person, its time shown (never adopted)
- *     created while our call was open, or the settle window has closed  -> adopt it
- *   a withdrawal, more than one candidate                                -> ask a person which (never the earliest)
- *   a withdrawal, nothing, the settle window still open                  -> look again soon
- *   a withdrawal, nothing, the settle window closed                      -> ask a person: look again, send again, mark as not sent
- *   a withdrawal, nothing in the window but one created after it         -> ask a person whether it is ours (never adopted)
- *   a withdrawal, the exchange unreadable past the settle window         -> ask a person: look again, mark as not sent
- *   an order, nothing, its quote dead past the clock offset              -> no new order: re-quote (same client_order_id)
- *   an order that may exist (a duplicate, a resend refused after an unknown
- *     outcome, a trade that could not go on), nothing                    -> look again; ask a person once the window closed
- *   an order, nothing, sends of its client_order_id left                 -> send it again (the exchange refuses a duplicate id)
- *   a bank account removal, the account still there, sends left          -> send it again (a second removal answers 404)
- *   the exchange could not be read, or a list was cut short              -> look again later; nothing is proven
- * While a person is asked the bot keeps looking, less often: a withdrawal that appears is adopted
- * and the question goes; a second candidate turns "not found" into "which one".
- */
+// An unknown outcome, decided without I/O: `openInDoubt` when a send's answer is lost, `decideLook` on
+// what each look saw. Nothing is adopted or resent that the look does not prove; the rest goes to a
+// person. Every row: docs/execution.md "An unknown outcome" and in-doubt.test.ts.
 import type { Attempt, Candidate, DeskRequest, ExecutedRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
 import type { EngineConfig } from '../engine-config.js';
 
-/** What one look on the exchange saw. */
 export type Look =
   /** The request's own record: by key, by our desk reference, or (a bank account removal) the account is gone. */
   | { kind: 'found'; exchangeId: string; by?: 'key' | 'reference' }
-  /**
-   * Records that match the request's terms and no other request owns (withdrawals only), inside
-   * the window; `late`: matching records created after the window closed, seen once the window has
-   * closed. A late one may be our send committed very late, or someone else's: never adopted,
-   * only shown to the person deciding, so nobody sends again blind.
-   */
+  /** Records on the request's terms no other request owns, in the window. `late`: created after it: never adopted, only shown to the person. */
   | { kind: 'candidates'; candidates: Candidate[]; late?: Candidate[] }
   /** Nothing could be proven: the exchange failed, or listed more than a search reads. */
   | { kind: 'inconclusive'; message: string; cut: boolean };
@@ -49,11 +21,7 @@ export type LookDecision =
   /** A withdrawal's last send was refused and nothing else is there: the refusal stands. */
   | { kind: 'refusal_stands' };
 
-/**
- * The doubt opened when a send's outcome became unknown. The window is fixed here from the sends,
- * on the exchange's clock: from the first send minus the clock offset allowed to the last send
- * plus the settle window. It never grows with our clock.
- */
+/** The window is fixed here on the exchange's clock: first send minus allowed offset to last send plus settle window. It never grows. */
 export function openInDoubt(record: DeskRequest, now: number, config: EngineConfig, measuredOffsetMs: number | null): InDoubt {
   const attempts = record.execution?.attempts ?? [];
   const first = attempts[0]?.startedAt ?? now;
@@ -80,10 +48,7 @@ export function currentDoubt(record: ExecutedRequest, now: number, config: Engin
   return execution.inDoubt ?? openInDoubt(record, execution.unknownSince ?? now, config, execution.clockOffsetMs);
 }
 
-/**
- * Where the exchange's clock stands to ours: the offset as measured (0 when never measured), and
- * how far off that may be (the measurement's tolerance, or the whole clock skew allowed without one).
- */
+/** The measured offset (0 if never measured) and how far off it may be (its tolerance, or the whole skew allowed). */
 export function exchangeClock(config: EngineConfig, measuredOffsetMs: number | null): { offset: number; tolerance: number } {
   return { offset: measuredOffsetMs ?? 0, tolerance: measuredOffsetMs === null ? config.clockSkewMs : config.offsetToleranceMs };
 }
@@ -120,16 +85,9 @@ export function decideLook(record: ExecutedRequest, inDoubt: InDoubt, look: Look
 }
 
 /**
- * An order is matched by its client_order_id only, so there is no look-alike: absence is absence
- * once no order with it can still appear. The exchange refuses an expired quote; a look that
- * started after the quote died (plus the clock offset allowed) and found nothing proves no new
- * order: re-quote, keeping the client_order_id (so is a resend refused as "quote cannot be used":
- * if an order of it exists, the exchange refuses the next as a duplicate). But an order of it may
- * still be committed late: when the exchange said one exists (a duplicate client_order_id),
- * refused a resend after an unknown outcome otherwise, or the trade could not go on
- * (`stoppedBecause`), it is only looked for, never re-quoted or failed, and a person is asked
- * once the settle window has closed.
- * A bank account removal may be sent again too: removing a removed account answers 404, "gone".
+ * Orders match by client_order_id only. A look after the quote died finding nothing proves no order:
+ * re-quote, same id. If one may exist (duplicate, refused resend, `stoppedBecause`), only look, then ask
+ * a person. A removal may be resent (404 = gone). docs/execution.md "An unknown outcome".
  */
 function decideByKey(record: ExecutedRequest, inDoubt: InDoubt, last: Attempt, lookedAt: number, config: EngineConfig): LookDecision {
   const sameKey = record.execution.attempts.filter((a) => a.key === last.key);
@@ -158,22 +116,15 @@ function untilPerson(inDoubt: InDoubt, lookedAt: number, config: EngineConfig): 
   return { kind: 'ask', question: question('not_found', [], inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
 }
 
-/**
- * Created after `send` started on the exchange's clock, whichever way the clocks differ within
- * their uncertainty. A record made earlier is not ours; one made inside the uncertainty may be
- * ours or a look-alike made by hand seconds before: terms and time cannot tell them apart.
- */
+/** Made inside the clocks' uncertainty it may be ours or a hand-made look-alike seconds before: terms and time cannot tell. */
 export function provenAfterSend(c: Pick<Candidate, 'createdAt'>, send: Attempt, config: EngineConfig, measuredOffsetMs: number | null): boolean {
   const { offset, tolerance } = exchangeClock(config, measuredOffsetMs);
   return c.createdAt > send.startedAt + offset + tolerance;
 }
 
 /**
- * A record the exchange created while our call was still open (after the send provably started,
- * and before the moment we gave up, on the exchange's clock) is ours unless another candidate
- * exists: a record made by hand in those seconds with the same terms is far less likely than our
- * own. One created after we gave up may be our late commit or a stranger's: it is adopted only
- * when the window has closed with no other candidate.
+ * Created while our call was open: ours unless another candidate exists (a same-terms record by hand in
+ * those seconds is far less likely). Created after we gave up: adopted only once the window closed alone.
  */
 function createdWhileCallOpen(c: Candidate, last: Attempt, config: EngineConfig, measuredOffsetMs: number | null): boolean {
   if (last.endedAt === null) return false;

@@ -1,12 +1,5 @@
-/**
- * Keeps this replica's execution lease alive while its effect (a send, a look) is under way: every
- * `leaseRenewMs` of the engine's clock one write moves `until` on, and only if the lease is still
- * ours. The lease is lost when a renewal finds another holder (the request was taken over) or when
- * it ran out on our clock with no renewal landing (the database is unreachable, the process was
- * frozen): then the runner records nothing more for the request, and whoever takes it over goes
- * through the unknown-outcome path. Renewals do not move `updatedAt`: they change nobody's view of
- * the request.
- */
+// Renews this replica's execution lease while its send or look runs, only while still ours. Lost (taken
+// over, or expired with no renewal landing): the runner records nothing more. docs/execution.md "The execution lease".
 import { errorText } from '../../domain/error-text.js';
 import type { Lease } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';

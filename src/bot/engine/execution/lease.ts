@@ -1,23 +1,6 @@
-/**
- * The execution lease (record `execution.lease`), decided without I/O: whether this replica may
- * drive a request now, and what it writes. The lease is claimed in the same write that sends or
- * looks (so it is stored before the exchange is called), renewed by its holder while the effect
- * is under way (lease-keeper.ts), and cleared by the write that records the outcome.
- *
- *   nobody holds it                          -> drive the request
- *   this replica holds it, and a fresh       -> drive it: this process holds the request's lock,
- *     observation comes (a tick, a person)      so no run of its own is under way; the one that
- *                                               claimed it stopped (its renewals failed, it threw)
- *   another replica holds it, not expired    -> leave it alone; the next tick looks again
- *   another replica held it, expired         -> take it over: `executing` goes to the
- *                                               unknown-outcome path (look on the exchange first)
- *   an effect's answer comes back and the    -> lost: record nothing over the new holder's work
- *     lease is no longer this replica's
- *
- * In `unknown` a lease only ever covers a look (reads): every send moves the request to
- * `executing` in the write that claims the lease. So an expired lease in `unknown` proves nothing
- * was sent under it.
- */
+// Whether this replica may drive a request now, without I/O: the lease is claimed in the write that sends
+// or looks, so an expired one is taken over by looking first, never sending; in `unknown` it only covers
+// looks. The table: docs/execution.md "The execution lease".
 import type { DeskRequest, Lease } from '../../domain/record.js';
 
 export type LeaseStanding =

@@ -1,21 +1,6 @@
-/**
- * Telling apart requests that look alike on the exchange. A crypto or fiat withdrawal found by a
- * reconcile is matched on its terms (entry, amount, destination, time), so two requests with the
- * same terms could be mistaken for each other. Two rules prevent it:
- *   - at most one request per terms is in doubt (`executing` or `unknown`) at a time, across
- *     replicas: a withdrawal takes the terms claim in the shared key-value store
- *     (`terms-claim:<terms>`, setIfAbsent with its id) before the write that moves it into
- *     `executing`, and releases it (deleteIf its id) once it is past doubt (submitted or final). A
- *     send whose terms another request holds waits, as for a twin seen in doubt. A claim whose
- *     holder is past doubt for good, or gone (a crash between the outcome write and the release),
- *     is stale: the next send of those terms (the leader's tick) removes it with deleteIf and claims.
- *     Within one process sends and reconciles of the same terms also run under one lock (cheap,
- *     and the twin check on the live records still covers requests in doubt from before the claim).
- *   - a record already owned by a request (its persisted exchangeId) is never taken again.
- * Bank account removals are not matched on terms (the account gone is the proof, and the removal
- * claim says which request removed it); trades match on their client_order_id: no twins. Neither
- * takes the terms claim.
- */
+// Withdrawals are matched on their terms, so same-terms requests could be mistaken: at most one per terms
+// is in doubt at a time (a terms claim in the shared store), and an owned exchange id is never taken again.
+// The rules: docs/execution.md "Requests that look alike".
 import { normalize } from '../../domain/money.js';
 import { isFinalState } from '../../domain/state-machine.js';
 import type { DeskRequest } from '../../domain/record.js';
@@ -60,10 +45,7 @@ export function termsClaimKey(request: DeskRequest): string {
 /** Tries to take a stale claim away; more than this many turns means real contention: wait. */
 const CLAIM_TURNS = 3;
 
-/**
- * Takes (or finds already held: a resend) the request's terms claim; the id of the request that
- * holds it otherwise. A claim whose holder is past doubt for good or gone is removed first.
- */
+/** Held already on a resend; otherwise the holder's id. A claim whose holder is past doubt for good or gone is removed first. */
 export async function claimTerms(ctx: EngineContext, request: DeskRequest): Promise<{ held: true } | { held: false; by: string }> {
   if (!claimsTerms(request)) return { held: true };
   const key = termsClaimKey(request);
@@ -98,11 +80,7 @@ async function clearIfStale(ctx: EngineContext, key: string, holder: string): Pr
 const FIRST_HISTORY_PAGE = 200;
 const MAX_HISTORY_SCAN = 200_000;
 
-/**
- * Exchange ids of `kind` that requests own. History is read back until requests that finished
- * before `sinceMs`: a record the exchange created in the search window belongs to a request that
- * finished after the window opened.
- */
+/** History is read back to requests finished before `sinceMs`: a record created in the window belongs to one finished after it opened. */
 export async function ownedExchangeIds(ctx: EngineContext, kind: DeskRequest['kind'], sinceMs: number): Promise<Set<string>> {
   const owned = new Set<string>();
   const add = (records: DeskRequest[]) => {

@@ -1,7 +1,4 @@
-/**
- * What the effects (effects.ts, send.ts, checks.ts's reads) report back to `decide`: raw facts,
- * as the exchange gave them. Nothing here is judged or worded; decide.ts does all of that.
- */
+// What the effects report back to `decide`: raw facts as the exchange gave them, not judged or worded.
 import type { ExchangeError, ExchangeErrorKind, ExchangeRefusal } from '../../ports/exchange-error.js';
 import type { CurrencyEntry, FiatTerms, RemoteView, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
 

@@ -1,9 +1,5 @@
-/**
- * Use case: a person settles an unknown outcome the exchange could not. Only an approver who is
- * not the requester may send again, mark as not sent or say which record is ours; the requester
- * or an approver may ask to look again. Each decision is persisted with who and what they checked,
- * audited, announced, and then acted on (a send again is persisted as `executing` before the call).
- */
+// A person settles an unknown outcome: persisted with who and what they checked, audited, announced,
+// then acted on (a send again is persisted as `executing` before the call).
 import { isApprover } from '../../domain/policy.js';
 import type { DeskRequest, PersonDecisionRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
@@ -17,12 +13,8 @@ import { drain, executionSteps } from './runner.js';
 export const CHECKED_MAX_LENGTH = 1_000;
 
 /**
- * Decides holding the request's lock, so a look on the exchange under way in this process
- * finishes first (it may find the withdrawal, and then there is nothing left to decide); a look
- * under way on another replica (its unexpired lease) refuses the decision for now
- * (`execution_busy`). Answers with the record the run persisted once the decision is recorded
- * and, for a send again or a mark as not sent, once the fresh look made for it has carried it out
- * or withheld it; what it starts (a send, a look) goes on under the lock after that.
+ * Under the request's lock, so a look under way here finishes first (it may settle it); another replica's
+ * live lease answers `execution_busy`. A send again or mark as not sent answers once its fresh look acted.
  */
 export async function decideByPerson(ctx: EngineContext, requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult> {
   const release = await ctx.requestLocks.acquire(requestId);

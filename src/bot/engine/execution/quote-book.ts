@@ -1,9 +1,5 @@
-/**
- * The bot never holds two live quotes for the same pair, side, quantity and payment method: the
- * exchange lets a newer quote kill an older one, so quoting and ordering on one key are
- * serialised, and the book remembers the newest quote id per key so an older one is known dead
- * without asking the exchange.
- */
+// Never two live quotes on one pair, side, quantity and payment method: a newer quote can kill an older,
+// so quoting and ordering on a key are serialised, and the newest id per key marks older ones dead.
 import { KeyedLock } from '../../domain/keyed-lock.js';
 import { perEngine } from '../context.js';
 

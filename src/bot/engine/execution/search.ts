@@ -1,14 +1,6 @@
-/**
- * One look on the exchange for a request whose send has an unknown outcome, as the reference
- * advises ("recent withdrawals are listed before resending"), within the window the doubt fixed:
- *   - an order by its client_order_id;
- *   - a crypto or fiat withdrawal on its terms (currency entry or currency, amount, destination)
- *     that no other request owns: ours at once when it carries our desk reference (attribution.ts),
- *     whenever it appears; else, if it carries no note, a candidate for in-doubt.ts to judge;
- *   - a bank account removal by the account's absence.
- * The fiat list has no time filter: read newest first, it stops once past the window's start.
- * A list a bound cut short proves nothing, and neither does an exchange error: inconclusive.
- */
+// One look for a request in doubt, as the reference advises ("recent withdrawals are listed before
+// resending"): orders by client_order_id, withdrawals on their terms, removals by absence. A list cut
+// short or an exchange error proves nothing; the fiat list (no time filter) is read newest first.
 import { cmp } from '../../domain/money.js';
 import { attemptKeys, type Candidate, type DeskRequest, type InDoubt } from '../../domain/record.js';
 import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../domain/request.js';
@@ -80,11 +72,7 @@ function candidates(list: Candidate[], inDoubt: InDoubt): Look {
   return { kind: 'candidates', candidates: inside, ...(late.length > 0 ? { late } : {}) };
 }
 
-/**
- * Records on the request's terms, judged by their marks: ours (by reference or key) is found; two
- * of ours (a late first attempt beside a later one: paid twice) go to a person with their times;
- * without ours, those only terms and time can judge are the candidates.
- */
+/** Ours (reference or key) is found; two of ours (a late first attempt: paid twice) go to a person; else terms-only candidates. */
 function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(request: DeskRequest, ctx: EngineContext, inDoubt: InDoubt, items: T[], candidate: (item: T) => Candidate): Look {
   const whose = (item: T): Attribution => attribute(request, item, ctx.config);
   const ours = items.filter((item) => whose(item) === 'ours');

@@ -1,8 +1,5 @@
-/**
- * The money-moving calls, one per kind, each carrying its idempotency key. Their answer is
- * returned as it came (an exchange error as its facts); decide.ts reads it. Nothing is persisted
- * here: the caller persisted the attempt before and persists the outcome after.
- */
+// The money-moving calls, each with its idempotency key, answers returned as they came. Nothing is
+// persisted here: the caller persisted the attempt before and persists the outcome after.
 import { exchangeNoteOf } from '../../domain/desk-reference.js';
 import type { DeskRequest } from '../../domain/record.js';
 import type { IndicativeQuote } from '../../domain/request.js';

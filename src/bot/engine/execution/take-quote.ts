@@ -1,7 +1,5 @@
-/**
- * Taking quotes: always through the quote book, so a new quote on a key waits for whoever is
- * quoting-and-ordering on it, and is recorded as the key's newest.
- */
+// Quotes are always taken through the quote book, so a new one waits for whoever is quoting-and-ordering
+// on its key, and becomes the key's newest.
 import { quoteKey, type IndicativeQuote } from '../../domain/request.js';
 import type { QuoteTerms } from '../../ports/exchange-port.js';
 import type { EngineContext } from '../context.js';

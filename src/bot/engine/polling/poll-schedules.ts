@@ -1,10 +1,5 @@
-/**
- * Polling's own schedule: when each submitted request is read next, and the list walks under way.
- * In memory on purpose: it decides only how soon and how cheaply a status is read, never what is
- * true (every read is compared with the last-reported values persisted in the record), so a
- * restart that forgets it only reads everything once more. What decides correctness (retries,
- * looks after an unknown outcome) is a time in the record.
- */
+// When each submitted request is read next, and the walks under way. In memory on purpose: it decides
+// only how soon a status is read, never what is true, so a restart only reads everything once more.
 import { perEngine } from '../context.js';
 import type { RemoteView } from './remote-changes.js';
 
@@ -29,10 +24,7 @@ export interface Sweep {
 
 /** When each submitted request is read next, the walks under way, and the cycle count. */
 export interface PollSchedules {
-  /**
-   * `single`: a whole list walk did not reach it, so it is read on its own (until a list shows it again).
-   * `notFound`: the single reads in a row the exchange answered 404, since when (poll.ts's bound).
-   */
+  /** `single`: no list walk reached it, read alone until one does; `notFound`: consecutive 404s since when (poll.ts's bound). */
   poll: Map<string, { nextAt: number; intervalMs: number; single?: boolean; notFound?: { since: number; reads: number } }>;
   /** Per polled kind, the list walk under way: the next cycle continues it where the budget stopped it. */
   sweeps: Map<PolledKind, Sweep>;

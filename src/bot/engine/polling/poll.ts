@@ -1,18 +1,6 @@
-/**
- * Following submitted withdrawals and orders until they are final. List walks cover many
- * requests at once (sweep.ts: crypto withdrawals and orders over the window of the ones due, fiat
- * withdrawals by page), and a walk the budget stops continues next cycle where it stopped; single
- * reads only for the few the lists cannot reach. Every page or read takes a token from the polling
- * budget (the overall rate cap). Intervals grow while nothing changes and reset on a change.
- *
- * Each change is persisted as the request's "last reported" values BEFORE it is notified, and
- * compared against them: a change is reported once and never twice, also across restarts (a
- * crash between the two drops that notice; see events.ts).
- *
- * A record the exchange says does not exist (404, which it also answers for another user's
- * withdrawal) is never taken as an outcome: after the bound (PollConfig.notFound*) polling stops,
- * the request stays submitted with its outcome unknown, and a person is told in its thread.
- */
+// Follows submitted withdrawals and orders until final, by budgeted list walks and a few single reads.
+// A change is persisted as "last reported" before it is notified (once, across restarts); a 404 is never
+// an outcome. The argument: docs/execution.md "Polling".
 import { isExecuted, mustAdvance, type DeskRequest, type ExecutedRequest, type RecordChanges } from '../../domain/record.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { audit, emit, EXCHANGE, stamp, SYSTEM, type EngineContext } from '../context.js';
@@ -31,7 +19,6 @@ export interface PollSummary {
   stopped: number;
 }
 
-/** One polling cycle over the live records. */
 export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]): Promise<PollSummary> {
   const summary: PollSummary = { polled: 0, calls: 0, changed: 0, stopped: 0 };
   const followed = live.filter((r): r is ExecutedRequest => isExecuted(r) && r.state === 'submitted' && r.pollingStoppedAt === null && r.execution.exchangeId !== null);
@@ -49,11 +36,7 @@ export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]):
   return summary;
 }
 
-/**
- * One kind's share of a cycle: first a bounded number of single reads of the requests the lists
- * cannot reach (so they never starve), then the list walk: the one under way, or a new one for
- * what is due and was not read yet.
- */
+/** Bounded single reads first (those the lists cannot reach never starve), then the list walk under way or a new one. */
 async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRequest[], summary: PollSummary): Promise<void> {
   const now = ctx.clock.now();
   const isDue = (r: DeskRequest) => (schedulesOf(ctx).poll.get(r.id)?.nextAt ?? 0) <= now;
@@ -106,10 +89,7 @@ async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRe
   }
 }
 
-/**
- * The kind's sweep under way, unless every request it still looks for has finished meanwhile, or
- * it is older than the longest poll interval (a list cursor may not live for ever).
- */
+/** Dropped once every request it looks for has finished, or older than the longest interval (a cursor may not live for ever). */
 function current(ctx: EngineContext, kind: PolledKind, followed: Map<string, DeskRequest>): Sweep | undefined {
   const sweep = schedulesOf(ctx).sweeps.get(kind);
   if (sweep === undefined) return undefined;
@@ -155,11 +135,7 @@ async function readOne(ctx: EngineContext, request: ExecutedRequest, summary: Po
   return true;
 }
 
-/**
- * One more 404 for a request the bot follows. Until the bound (at least `notFoundReads` answers
- * in a row, over at least `notFoundForMs`) it backs off as any failed read; then it stops polling
- * and tells a person (true: done). A read that answers resets the count (reschedule drops it).
- */
+/** Backs off as any failed read until the bound (`notFoundReads` in a row over `notFoundForMs`), then stops and tells a person. */
 async function notFound(ctx: EngineContext, request: ExecutedRequest, message: string): Promise<boolean> {
   const now = ctx.clock.now();
   const previous = schedulesOf(ctx).poll.get(request.id)?.notFound;
@@ -174,10 +150,7 @@ async function notFound(ctx: EngineContext, request: ExecutedRequest, message: s
   return true;
 }
 
-/**
- * Applies a view and schedules the next read. `listedFrom`: seen by the sweep started then (the
- * lists reach it again, so it is no single read any more); absent: read on its own (it stays one).
- */
+/** `listedFrom`: seen by the sweep started then (no longer a single read); absent: read alone, it stays one. */
 async function applyAndReschedule(ctx: EngineContext, request: DeskRequest, view: RemoteView, summary: PollSummary, listedFrom?: number): Promise<void> {
   summary.polled++;
   const changed = await applyRemote(ctx, request.id, view);
@@ -199,14 +172,9 @@ export async function follow(ctx: EngineContext, submitted: DeskRequest, view: R
   if (view !== undefined) await applyRemote(ctx, submitted.id, view);
 }
 
-// ---- applying what the exchange says ---------------------------------------------------------
-
 type Applied = { request: DeskRequest; changed: (keyof NonNullable<DeskRequest['remote']>)[]; final: RemoteView['final'] };
 
-/**
- * Persists what changed in the request's remote status (and its final state), then audits and
- * notifies each change once. Returns true when something was reported.
- */
+/** Persists the change (and final state) first, then audits and notifies each once; true when something was reported. */
 export async function applyRemote(ctx: EngineContext, requestId: string, view: RemoteView): Promise<boolean> {
   const now = ctx.clock.now();
   const applied = await ctx.requests.mutate<Applied | undefined>(requestId, (current) => {
@@ -248,10 +216,7 @@ async function report(ctx: EngineContext, { request, changed, final }: Applied):
 /** Why polling stopped: its maximum age, or the exchange answering 404 past the bound. */
 type StopReason = { reason: 'max_age' } | { reason: 'not_found'; exchangeMessage: string; reads: number; since: number };
 
-/**
- * Stops following `request`: persisted with its notice in the same write (the outbox), audited.
- * The request stays submitted: stopping settles nothing about its outcome.
- */
+/** Persisted with its notice in one write; the request stays submitted: stopping settles nothing about its outcome. */
 async function stopPolling(ctx: EngineContext, request: ExecutedRequest, why: StopReason = { reason: 'max_age' }): Promise<boolean> {
   const now = ctx.clock.now();
   const stopped = await ctx.requests.mutate<DeskRequest | undefined>(request.id, (current) => {

@@ -1,7 +1,4 @@
-/**
- * What changed in the exchange's view of a submitted request (ports/exchange-port.ts RemoteView: the
- * port reads whether it is final), and how a final failure is said to people.
- */
+// What changed in the exchange's view of a submitted request, and how a final failure is said to people.
 import type { RemoteStatus } from '../../domain/record.js';
 import { sameStatus } from '../../domain/status.js';
 import type { RemoteView } from '../../ports/exchange-port.js';

@@ -1,26 +1,13 @@
-/**
- * A polling list walk ("sweep") that may span cycles. It is started for the requests of one kind
- * that are due, over the time window that holds them, and walked page by page while the polling
- * budget allows; when the budget runs out it pauses and the next cycle continues it from the same
- * place (the list's own cursor or page number, held in memory). So one full sweep costs about
- * ceil(requests / pageSize) pages however many cycles it takes, and none is read one by one just
- * because a cycle's budget ended. A sweep ends when it has seen every request it was started for,
- * when the list ends, or at its page cap; the requests it did not see are the ones the list
- * cannot reach, for single reads (poll.ts).
- *
- * Sweeps are in-memory scheduling: a restart forgets them and starts afresh; correctness never
- * depends on them (every status read is compared with the persisted last-reported values).
- */
+// A list walk ("sweep") over the due requests' window that pauses when the budget runs out and resumes
+// next cycle, so a sweep costs about requests / pageSize pages. In memory only; correctness never
+// depends on it. docs/execution.md "Polling".
 import { firstSentAt, type ExecutedRequest } from '../../domain/record.js';
 import { untilOlderThan } from '../bounded-lists.js';
 import type { EngineContext } from '../context.js';
 import type { PolledKind, Sweep } from './poll-schedules.js';
 import type { RemoteView } from './remote-changes.js';
 
-/**
- * Opens the list for `targets` (nothing is fetched yet). The page cap covers the targets plus
- * `maxPages` pages of other records in the window. Exchange errors are thrown.
- */
+/** Fetches nothing yet; the page cap covers the targets plus `maxPages` pages of others. Exchange errors are thrown. */
 export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readonly ExecutedRequest[]): Sweep {
   const { pageSize, maxPages } = ctx.config.poll;
   const cap = Math.ceil(targets.length / pageSize) + maxPages;
@@ -52,13 +39,8 @@ export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readon
 }
 
 /**
- * Walks on while the budget allows, handing every item to `onView`. A token is taken before each
- * page could be fetched (at every multiple of pageSize items), also the one after a full last
- * page that turns out not to exist: the count errs high by at most one per sweep. A list that
- * serves a short page before its last fetches where no token was taken; such a page is paid for
- * as soon as it is seen (TokenBucket.take, a debt the next cycle repays), so the budget holds
- * over time whatever page sizes the exchange serves. Returns true when the sweep is over, false
- * when the budget paused it. Exchange errors are thrown.
+ * True when the sweep is over, false when the budget paused it. A short page fetched without a token
+ * is paid on sight (a debt), so the budget holds whatever page sizes (docs/execution.md "Polling").
  */
 export async function walk(ctx: EngineContext, sweep: Sweep, onPage: () => void, onView: (view: RemoteView) => Promise<void>): Promise<boolean> {
   const { pageSize } = ctx.config.poll;
@@ -87,7 +69,6 @@ export async function walk(ctx: EngineContext, sweep: Sweep, onPage: () => void,
   }
 }
 
-/** Exchange ids of the targets the sweep has not seen. */
 export function unreached(sweep: Sweep): string[] {
   return [...sweep.targets].filter(([, seen]) => !seen).map(([id]) => id);
 }

@@ -1,8 +1,5 @@
-/**
- * Received crypto deposits in the engine's terms, with what their statuses mean for compliance
- * read here (the values are guesses kept in assumptions.ts: the reference shows none; compared
- * case-insensitively).
- */
+// Received crypto deposits in the engine's terms. What their statuses mean for compliance is read
+// here; the values are guesses in assumptions.ts (the reference shows none).
 import { normalizeStatus } from '../../domain/status.js';
 import type { Deposit } from '../../ports/exchange-port.js';
 import { DEPOSIT_FINAL_STATUSES, TRAVEL_RULE_DECLARABLE_STATUSES, TRAVEL_RULE_DECLARATION_NEEDED, TRAVEL_RULE_OPEN_STATUSES } from '../assumptions.js';

@@ -1,7 +1,5 @@
-/**
- * The engine's exchange port (ports/exchange-port.ts) over the wire API (wire-api.ts): the one place that
- * maps the exchange's bodies to the engine's records and back.
- */
+// The engine's exchange port over the wire API: the one place that maps exchange bodies to the
+// engine's records and back.
 import type { ExchangeLimits, ExchangePort } from '../../ports/exchange-port.js';
 import type { ExchangeApi } from '../wire-api.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE, PAYMENT_METHODS } from '../assumptions.js';

@@ -1,6 +1,4 @@
-/**
- * The lookups in the engine's terms: which exchange field means what for a request (one place).
- */
+// The lookups in the engine's terms: which exchange field means what for a request, in one place.
 import { createHash } from 'node:crypto';
 import { bankAccountDisplay } from '../../domain/request.js';
 import { sameStatus } from '../../domain/status.js';

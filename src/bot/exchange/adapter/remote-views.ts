@@ -1,8 +1,5 @@
-/**
- * What the exchange says about a submitted request, in one shape for every kind: the fields
- * reported to people, whether the status is final (assumptions.ts, compared case-insensitively)
- * and the order result. Statuses are kept verbatim.
- */
+// What the exchange says about a submitted request, one shape for every kind: fields reported to
+// people (statuses verbatim), whether the status is final (assumptions.ts), the order result.
 import { decimalString } from '../schemas.js';
 import type { ListedCryptoWithdrawal, ListedFiatWithdrawal, ListedOrder, RemoteView } from '../../ports/exchange-port.js';
 import { sameStatus } from '../../domain/status.js';

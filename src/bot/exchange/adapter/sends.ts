@@ -1,8 +1,5 @@
-/**
- * The calls that move money, in the engine's terms: each carries its idempotency key, and a
- * refusal is read here (status and the exchange's words, assumptions.ts) into what it means for
- * the engine, so the engine never parses the exchange's messages.
- */
+// The calls that move money, in the engine's terms: each carries its idempotency key, and a refusal
+// is read here (assumptions.ts) so the engine never parses the exchange's messages.
 import { normalize } from '../../domain/money.js';
 import type { IndicativeQuote } from '../../domain/request.js';
 import type { ExchangePort, QuoteTerms, RemoteView } from '../../ports/exchange-port.js';

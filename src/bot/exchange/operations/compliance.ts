@@ -5,7 +5,6 @@ import type { Call } from '../transport.js';
 
 const knownWallets = z.array(knownWallet);
 
-/** Travel Rule operations, over one bound transport. */
 export function complianceOperations(call: Call) {
   return {
     /** POST /transactions/{transaction_id}/counterparty_info, for RECEIVE transactions only. */

@@ -29,10 +29,7 @@ export function cryptoOperations(call: Call) {
       return cursorItems(operation, (page) => call({ operation, method: 'GET', path: '/crypto/deposits', query: withPage(filters, page), response: deposits }), opts);
     },
 
-    /**
-     * POST /crypto/withdrawals. Never retried: on a timeout or network error (`outcomeUnknown`)
-     * list recent withdrawals before sending again.
-     */
+    /** Never retried: after `outcomeUnknown`, list recent withdrawals before sending again. */
     async createCryptoWithdrawal(body: CreateCryptoWithdrawalBody): Promise<CryptoWithdrawal> {
       const res = await call({
         operation: 'createCryptoWithdrawal',

@@ -18,11 +18,7 @@ import {
 import type { Call } from '../transport.js';
 import type { ListOptions } from '../../ports/list-options.js';
 
-/**
- * Endpoints 10 and 13 answer `application/vnd.api+json` with "an array". Should the array come
- * inside a JSON:API document instead (`{data: [{id, attributes}]}`), it is unwrapped to the
- * plain items the schemas describe; a plain array passes untouched.
- */
+/** Endpoints 10 and 13 answer "an array" as JSON:API; a `{data: [{id, attributes}]}` document is unwrapped, a plain array passes. */
 export function unwrapJsonApi(json: unknown): unknown {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
   const data = (json as { data?: unknown }).data;

@@ -7,7 +7,6 @@ import type { Call } from '../transport.js';
 
 const orders = z.array(order);
 
-/** Quote and order operations, over one bound transport. */
 export function tradingOperations(call: Call) {
   return {
     /** POST /order_quotes: locks a price until `expires_at`; executes nothing. */
@@ -16,10 +15,7 @@ export function tradingOperations(call: Call) {
       return res.data;
     },
 
-    /**
-     * POST /orders executing a quote. Never retried: after a timeout, look the order up by
-     * `client_order_id` (listOrders) before anything else.
-     */
+    /** Never retried: after a timeout, look the order up by `client_order_id` before anything else. */
     async createOrder(body: CreateOrderBody): Promise<Order> {
       const res = await call({ operation: 'createOrder', method: 'POST', path: '/orders', body: { value: body, schema: createOrderBody }, response: order });
       return res.data;

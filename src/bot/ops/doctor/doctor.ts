@@ -1,8 +1,5 @@
-/**
- * `npm run doctor`: the go-live check. Each check answers one line, passed or failed with the fix,
- * and the run fails when any check does. The checks see Slack, the exchange and the store through
- * the small ports below; runtime/doctor-cli.ts wires them to the real clients from the configuration.
- */
+// `npm run doctor`, the go-live check: one line per check, passed or failed with the fix. Checks see
+// Slack, the exchange and the store through the small ports below (runtime/doctor-cli.ts wires them).
 export type Outcome = { ok: true; detail: string } | { ok: false; problem: string; fix: string };
 
 export interface DoctorCheck {

@@ -1,7 +1,4 @@
-/**
- * The exchange key (what `npm run check-exchange` does, run once and reused here) and the clock
- * offset to the exchange measured on that same answer's Date header.
- */
+// The exchange key (check-exchange's read, reused) and the clock offset from that answer's Date header.
 import { failed, passed, type DoctorCheck, type Outcome } from './doctor.js';
 
 export interface ExchangeProbe {

@@ -1,9 +1,5 @@
-/**
- * What Slack must say before go-live: the token is accepted (auth.test), the bot is in the
- * approval and compliance channels (conversations.info: is_member), and every configured person
- * is a real, active user (users.info: not deleted, not a bot). Slack's error codes are named as
- * Slack sends them, each with the fix an operator applies.
- */
+// What Slack must say before go-live: token accepted, bot in the approval and compliance channels,
+// every configured person a real active user. Slack's error codes named as sent, each with its fix.
 import { failed, passed, type DoctorCheck, type Outcome } from './doctor.js';
 
 /** A Web API call: resolves with Slack's answer when ok, rejects with its error code (`data.error`) otherwise. */

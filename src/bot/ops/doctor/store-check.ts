@@ -1,8 +1,5 @@
-/**
- * The store: the data folder can be created and written, and only by the bot's user; or the
- * database answers and its schema is one this build can use (migrations still to come are applied
- * by the bot at its next start).
- */
+// The data folder is writable by the bot's user only, or the database answers with a schema this
+// build can use (pending migrations are applied at the next start).
 import { failed, passed, type DoctorCheck, type Outcome } from './doctor.js';
 
 export type StoreProbe =

@@ -1,8 +1,5 @@
-/**
- * The approval message in APPROVAL_CHANNEL_ID: what, who asked, the amounts, the destination,
- * the progress, and Approve / Reject / Cancel until decided; afterwards the outcome, who and when,
- * and the execution status line. Rebuilt whole after every change and sent with chat.update.
- */
+// The approval message: what, who, amounts, destination, progress and the buttons until decided, then
+// outcome and execution status. Rebuilt whole after every change (chat.update).
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
 import {
   actions,
@@ -50,7 +47,6 @@ export interface ApprovalMessageInput {
 /** Button labels, exactly as the issue asks. */
 export const APPROVAL_BUTTON = { approve: 'Approve', reject: 'Reject', cancel: 'Cancel' } as const;
 
-/** The whole approval message. */
 export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
   const blocks: KnownBlock[] = [];
   if (input.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
@@ -71,9 +67,8 @@ export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
 }
 
 /**
- * Summary and detail blocks of a request, shared by the message and the App Home cards. `idSuffix`
- * keeps block ids unique where several requests share one view (App Home): Slack refuses repeats.
- * The requester's own words come after every field, quoted as plain text (quotedText).
+ * Shared by the message and App Home cards. `idSuffix` keeps block ids unique where several requests
+ * share a view (Slack refuses repeats); the requester's own words come last, quoted as plain text.
  */
 export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'requesterId' | 'createdAt' | 'request'>, idSuffix = ''): KnownBlock[] {
   const fields = [`*Requested by*\n${mention(input.requesterId)} ${slackDate(input.createdAt)}`, `*Request*\n${code(input.requestId, 40)}`, ...detailFields(input.request)];
@@ -100,10 +95,7 @@ export function approvalButtons(input: Pick<ApprovalMessageInput, 'requestId' | 
   );
 }
 
-/**
- * The value of the approval buttons: the request id, and the snapshot hash the clicker saw, so an
- * approval binds to exactly what was on screen ("R7K2QX" or "R7K2QX:3f2a…").
- */
+/** Request id and the snapshot hash the clicker saw, so an approval binds to what was on screen ("R7K2QX:3f2a…"). */
 export function approvalButtonValue(requestId: string, snapshotHash?: string): string {
   return snapshotHash ? `${requestId}:${snapshotHash}` : requestId;
 }

@@ -1,17 +1,6 @@
-/**
- * The engine's Notifier on Slack. Each request gets one approval message in APPROVAL_CHANNEL_ID,
- * posted on `request.created`; its channel and ts are persisted in the KeyValueStore at once,
- * before any later event can refer to it, so updates and thread posts survive a restart. After
- * every event the message is rebuilt from the record the event carries and updated in place;
- * execution, re-quotes and status changes go to its thread; the requester gets a DM on each
- * decision and on the end of an approved request.
- *
- * The engine delivers events from its durable outbox and never waits for them (a slow Slack
- * never delays an order). Each Slack call here is tried twice (slack-retry.ts); when it still
- * fails the event throws, and the outbox tries it again later with backoff, skipping the steps
- * already taken. A refusal that will not pass by itself (channel_not_found, invalid_auth...) is
- * marked permanent: kept, shown to approvers, and tried again slowly.
- */
+// The engine's Notifier on Slack: one approval message per request (its ts persisted at once, so updates
+// survive a restart), rebuilt from each event's record; thread posts and requester DMs. Delivered from the
+// durable outbox, which retries failed steps later; permanent refusals are kept, shown and retried slowly.
 import { createHash } from 'node:crypto';
 import { KeyedLock } from '../../domain/keyed-lock.js';
 import type { DeliveryProgress, Notifier } from '../../ports/notifier.js';
@@ -61,10 +50,7 @@ export interface SlackNotifierOptions {
   sandbox: boolean;
   logger: Logger;
   retry?: Partial<SlackRetryOptions>;
-  /**
-   * Pause after a refresh that called Slack (default 1 s, on `retry.sleep`): a refresh of every open
-   * message (after an upgrade changed how they look) stays near chat.update's ~1 per second.
-   */
+  /** Pause after a refresh that called Slack, so refreshing every open message stays near chat.update's ~1/s. */
   refreshGapMs?: number;
   /** Called after each event is handled (App Home refreshes); its failures are logged. */
   afterEvent?: (event: DeskEvent) => Promise<void> | void;
@@ -73,7 +59,6 @@ export interface SlackNotifierOptions {
 /** Events that change nothing on the message (a refused click leaves the record as it was). */
 const NO_UPDATE = new Set<DeskEvent['type']>(['approval.refused']);
 
-/** Build the Slack notifier. */
 export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   const retry: SlackRetryOptions = { ...DEFAULT_SLACK_RETRY, ...o.retry };
   // The outbox delivery and the message refresh call in independently; one request's calls run one
@@ -126,10 +111,8 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
 
   return {
     /**
-     * The steps of an event, in order: the approval message (posted if it is missing, else
-     * updated), the thread post, the DM. Each step Slack takes is marked done before the next, so
-     * when the outbox tries the event again only what is left is sent; a failure stops the event
-     * there (its later steps, and the request's later events, wait their turn).
+     * Message, thread post, DM, each marked done before the next, so a retry sends only what is left; a
+     * failure stops the event there (its later steps and the request's later events wait).
      */
     async notify(event, progress) {
       const called = await requests.run(event.requestId, () => deliver(event, progress));

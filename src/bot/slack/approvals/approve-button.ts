@@ -1,11 +1,5 @@
-/**
- * Approve on an approval message or an App Home card. The button carries the request id and the
- * snapshot hash the approver saw; the engine counts the approval of exactly that snapshot or
- * refuses with a sentence (own request, not an approver, already approved, already decided,
- * changed since seen), shown to the clicker alone. The message itself is updated by the
- * notifier. A double click or a redelivery is refused by the engine ("already approved") and
- * never counts twice; a redelivered click that was counted is not answered again.
- */
+// Approve: the button carries the snapshot hash the approver saw, and the engine counts exactly that or
+// refuses with a sentence to the clicker alone. A double click or redelivery never counts twice.
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseApprovalButtonValue } from './approval-message.js';

@@ -1,7 +1,4 @@
-/**
- * Cancel on an approval message: only the requester, while the request waits for approvals. A
- * refusal is answered to the clicker alone; the message is updated by the notifier.
- */
+// Cancel: only the requester, while the request waits for approvals; a refusal goes to the clicker alone.
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseApprovalButtonValue } from './approval-message.js';

@@ -1,8 +1,5 @@
-/**
- * The engine's persisted request record (domain/record.ts) read into what the builders show: the
- * approval message and /desk status (App Home cards too, in home/home-view.ts), from the record
- * alone, so a message rebuilt after a restart (or from any event) shows the same thing.
- */
+// The persisted record read into what the builders show, from the record alone, so a message rebuilt
+// after a restart (or from any event) shows the same thing.
 import type { DeskRequest } from '../../domain/record.js';
 import { approvalMessage, type ApprovalMessageInput } from './approval-message.js';
 import type { MessagePayload } from '../kit/blocks.js';

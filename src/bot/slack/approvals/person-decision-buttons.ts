@@ -1,9 +1,5 @@
-/**
- * The buttons of an unknown outcome waiting for a person (person-question.ts). Look again
- * goes straight to the engine; the others open their confirmation modal at once (the trigger id
- * lives 3 s) and decide on submit (views/person-decision-submit.ts). Who may decide is the
- * engine's rule; a refusal is shown to the clicker alone.
- */
+// The buttons of an unknown outcome waiting for a person: Look again goes to the engine; the others open
+// their confirmation modal at once (the trigger id lives 3 s). Who may decide is the engine's rule.
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseDecisionButtonValue } from './person-question.js';

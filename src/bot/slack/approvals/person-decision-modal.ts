@@ -1,8 +1,5 @@
-/**
- * The confirmation a person fills in before settling an unknown outcome: what will happen, in the
- * reference's terms, and what they checked on the exchange (required, kept in the audit log and
- * shown on the request).
- */
+// The confirmation before settling an unknown outcome: what will happen, in the reference's terms, and
+// what they checked on the exchange (required, audited, shown on the request).
 import { CALLBACK, INPUT } from '../kit/slack-ids.js';
 import { input, modal, section, textInput, type ModalView } from '../kit/blocks.js';
 import { code } from '../kit/mrkdwn.js';

@@ -1,8 +1,5 @@
-/**
- * The confirmation of a person's decision on an unknown outcome. "What did you check" is required
- * (answered on the field); a valid one is acknowledged at once, then the engine decides whether it
- * counts and the modal says so. The request message and its thread are updated by the notifier.
- */
+// Submitting a person's decision: "what did you check" is required; a valid one is acked at once, then
+// the engine decides whether it counts and the modal says so.
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import type { PersonDecision } from '../../engine/execution/person-decision.js';
 import type { DecisionMeta } from './person-decision-buttons.js';

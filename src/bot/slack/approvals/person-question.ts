@@ -1,8 +1,5 @@
-/**
- * What the approval message shows while an unknown outcome waits for a person, and what people
- * decided. Every sentence is true to the exchange's reference: a withdrawal's request_id "must not
- * be relied on to prevent duplicates", so sending again is said to risk a second withdrawal.
- */
+// What the message shows while an unknown outcome waits for a person. True to the reference: request_id
+// "must not be relied on to prevent duplicates", so sending again is said to risk a second withdrawal.
 import type { Candidate, PersonDecisionRecord, PersonQuestion } from '../../domain/record.js';
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
 import { formatAmount, slackDate } from '../kit/format.js';
@@ -113,10 +110,7 @@ export function decisionsBlock(requestId: string, decisions: readonly PersonDeci
   return context([...earlier, ...packLines(lines.slice(from), LIMITS.contextText)], `${BLOCK.personDecisions}:${requestId}`);
 }
 
-/**
- * A send again or mark as not sent the bot did not carry out: the look it made first found the
- * request's own record, a record that may be ours, or could not read the exchange.
- */
+/** Not carried out: its look found the request's own record, a possible one, or could not read the exchange. */
 export function withheldLine(d: PersonDecisionRecord, reason: 'found' | 'appeared' | 'unreadable', appeared: readonly Candidate[], what: string, currency: string): string {
   const act = d.action === 'send_again' ? 'send it again' : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
   const lead = `:no_entry: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;

@@ -1,7 +1,4 @@
-/**
- * Reject on an approval message or App Home card: approvers get the reason modal at once (the
- * trigger id lives 3 s); the engine decides on submit whether the rejection counts.
- */
+// Reject: approvers get the reason modal at once (the trigger id lives 3 s); the engine decides on submit.
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { parseApprovalButtonValue } from './approval-message.js';

@@ -1,8 +1,5 @@
-/**
- * The reject reason modal: a reason is required (answered on the field). A valid one is
- * acknowledged at once with "rejecting…", then the engine decides whether the rejection counts
- * and the modal says so (the approval message is updated by the notifier).
- */
+// The reject reason modal: a reason is required. A valid one is acked with "rejecting…", then the engine
+// decides whether it counts and the modal says so.
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import { noticeView } from '../kit/modal-views.js';
 import { refusalReply } from '../kit/refusal-text.js';

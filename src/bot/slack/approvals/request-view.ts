@@ -1,8 +1,5 @@
-/**
- * What a request looks like to the Slack layer: plain data. The shapes follow the domain's frozen
- * snapshots field for field (domain/request.ts), so a snapshot can be passed as it is, but the
- * builders depend only on the fields they show.
- */
+// A request as the Slack layer sees it: plain data shaped like the domain's snapshots, so a snapshot passes
+// as it is, while the builders depend only on the fields they show.
 
 interface Notes {
   /** Free text typed by the requester: escaped by the builders. */

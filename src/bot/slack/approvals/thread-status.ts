@@ -1,7 +1,4 @@
-/**
- * Posts in a request's thread (execution, re-quotes, status changes, the final result) and the
- * matching status line of the main message, from one description of what happened.
- */
+// Thread posts and the matching status line of the main message, from one description of what happened.
 import { context, message, section, type MessagePayload } from '../kit/blocks.js';
 import { amountText, formatAmount, shortAddress, slackDate } from '../kit/format.js';
 import { code, escapeMrkdwn, link } from '../kit/mrkdwn.js';
@@ -50,7 +47,6 @@ export type ThreadEvent =
 /** What was sent, for the sentences that differ by what the exchange does with a repeat. */
 export type ExecutedThing = 'withdrawal' | 'order' | 'removal';
 
-/** The thread post for an event. */
 export function threadPost(event: ThreadEvent): MessagePayload {
   const text = threadText(event);
   const blocks = [section(text)];
@@ -131,7 +127,6 @@ function completedDetail(e: Extract<ThreadEvent, { type: 'completed' }>): string
   return parts.length === 0 ? '' : ` ${parts.join(' · ')}`;
 }
 
-/** The main message's status line for the same event. */
 export function statusLineFor(e: ThreadEvent): StatusLine {
   switch (e.type) {
     case 'executing':

@@ -1,4 +1,4 @@
-/** The counterparty modal's state and metadata, read into the use case's pure check (app/compliance/declaration.ts). */
+/** The counterparty modal's state and metadata, read into the use case's pure check (engine/compliance/declaration.ts). */
 import { INPUT } from '../kit/slack-ids.js';
 import type { DeclarationForm } from '../../engine/compliance/declaration.js';
 import { fieldValue, type StateValues } from '../kit/view-state.js';

@@ -1,8 +1,5 @@
-/**
- * The Travel Rule declaration (issue 6): who sent a received deposit. The fields are the
- * reference's counterparty object; the wallet is a search over the known wallets or, when not
- * listed, a free-text name that creates an unverified wallet and starts a compliance review.
- */
+// The Travel Rule declaration of who sent a received deposit: the reference's counterparty object; the
+// wallet is a search over known wallets or a free-text name, which creates an unverified wallet for review.
 import type { KnownWallet } from '../../ports/exchange-port.js';
 import { BLOCK, CALLBACK, INPUT } from '../kit/slack-ids.js';
 import {
@@ -92,10 +89,7 @@ export function walletOptions(wallets: readonly WalletChoice[]): PlainTextOption
   });
 }
 
-/**
- * The answer to a wallet search: the options, or, past Slack's 100, the first 100 in one group
- * whose label says how many matched and that typing more narrows them.
- */
+/** Past Slack's 100 options, the first 100 in one group whose label says how many matched and to type more. */
 export function walletSearchAnswer(wallets: readonly WalletChoice[]): { options: PlainTextOption[] } | { option_groups: { label: PlainTextElement; options: PlainTextOption[] }[] } {
   const options = walletOptions(wallets);
   if (wallets.length <= options.length) return { options };

@@ -1,7 +1,4 @@
-/**
- * The counterparty modal's states after a submission was acknowledged: "sending" and the outcome
- * (the form again, refilled, is kit/refill-form.ts). Pure builders.
- */
+// The counterparty modal after an acked submission: "sending" and the outcome. Pure builders.
 import type { DeclarationOutcome } from '../../engine/compliance/declare.js';
 import { context, modal, section, type ModalView } from '../kit/blocks.js';
 import { code, escapeMrkdwn, mention } from '../kit/mrkdwn.js';

@@ -1,7 +1,5 @@
-/**
- * The deposit's message in the compliance channel and the lines in its thread: pure builders.
- * Every exchange and user text is escaped for mrkdwn (kit/mrkdwn.ts) and cut to Block Kit's limits.
- */
+// The deposit's message and thread lines in the compliance channel: pure builders, every outside text
+// escaped for mrkdwn and cut to Block Kit's limits.
 import type { DeclarationDone, DepositChanges } from '../../ports/compliance-events.js';
 import type { Deposit } from '../../ports/exchange-port.js';
 import { formatAmount, shortAddress, slackDate } from '../kit/format.js';

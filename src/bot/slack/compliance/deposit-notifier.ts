@@ -1,9 +1,5 @@
-/**
- * The ComplianceNotifier on Slack: each deposit gets one message in COMPLIANCE_CHANNEL_ID, kept
- * by transaction id in the KeyValueStore (channel, ts and what the message shows), updated in
- * place (chat.update) when its status moves or it is declared, with a line in its thread for
- * each. A repeated `deposit.seen` (the watch's outbox after a restart) updates instead of posting.
- */
+// The ComplianceNotifier on Slack: one message per deposit, kept by transaction id in the shared store and
+// updated in place, a thread line per change. A repeated `deposit.seen` (after a restart) updates, never reposts.
 import type { ComplianceNotifier, DeclarationDone, DepositChanges } from '../../ports/compliance-events.js';
 import type { KeyValueStore } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
@@ -14,7 +10,6 @@ import { declarationConfirmation, depositChangeLine, depositMessage } from './de
 
 export const DEPOSIT_MESSAGE_KEY_PREFIX = 'slack:deposit-message:';
 
-/** What is kept per deposit message. */
 export interface DepositMessageRef {
   channel: string;
   ts: string;

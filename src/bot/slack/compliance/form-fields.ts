@@ -1,7 +1,5 @@
-/**
- * The declaration modal's inputs and the use case's fields, one to one: errors of the use case
- * land on the input at fault, and a submitted form can be shown again as it was filled in.
- */
+// The declaration modal's inputs and the use case's fields one to one, so errors land on their input and a
+// form can be shown again as filled.
 import type { SubmittedValues } from '../kit/refill-form.js';
 import type { DeclarationErrors, DeclarationField } from '../../engine/compliance/declaration.js';
 import { INPUT } from '../kit/slack-ids.js';
@@ -23,11 +21,7 @@ export const FIELD_INPUT: Readonly<Record<DeclarationField, string>> = {
   walletName: INPUT.cpWalletName,
 };
 
-/**
- * Errors keyed by block_id for `response_action: errors`. A field the modal does not show (the
- * transaction of a modal opened for one) comes back in `elsewhere`: Slack refuses errors on
- * blocks that are not in the view.
- */
+/** A field the view does not show comes back in `elsewhere`: Slack refuses errors on blocks not in the view. */
 export function errorsByInput(errors: DeclarationErrors, shown: (blockId: string) => boolean): { byInput: Record<string, string>; elsewhere: string[] } {
   const byInput: Record<string, string> = {};
   const elsewhere: string[] = [];

@@ -1,4 +1,4 @@
-/** A non-officer trying to declare a counterparty: refused, and the attempt audited (issue 6). */
+/** A non-officer trying to declare a counterparty: refused, and the attempt audited. */
 import type { SlackContext } from '../kit/slack-context.js';
 import { errorText } from '../../domain/error-text.js';
 

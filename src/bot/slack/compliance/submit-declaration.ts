@@ -1,11 +1,6 @@
-/**
- * Submitting the counterparty declaration modal. Answered at once, never after an exchange call:
- * a form that fails its checks gets `response_action: errors` on the inputs at fault; a valid one
- * is acknowledged with "sending…", then the use case (app/compliance/declare.ts) audits, guards
- * and sends, and the modal is updated with the outcome, or with the form again and the
- * exchange's objection under the field at fault (404: "Transaction not found"). A non-officer
- * is refused in the modal and the attempt is audited by the use case.
- */
+// Submitting the declaration: answered at once, never after an exchange call. Errors on their inputs; a
+// valid form is acked with "sending…", then the use case audits, guards and sends, and the modal shows the
+// outcome or the exchange's objection on its field. A non-officer is refused and audited.
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import { checkDeclaration } from '../../engine/compliance/declaration.js';
 import type { DeclarationOutcome, DeclarationRequest } from '../../engine/compliance/declare.js';

@@ -1,8 +1,5 @@
-/**
- * Options for the counterparty modal's wallet search (external_select). Unlike every other
- * listener this one cannot acknowledge before the exchange answers (the options are the ack), so
- * the lookup is bounded: past OPTIONS_DEADLINE_MS the list comes back empty and the person types on.
- */
+// Wallet search options. The options are the ack, so this listener cannot ack before the exchange answers:
+// past OPTIONS_DEADLINE_MS the list comes back empty and the person types on.
 import type { BlockSuggestion, Middleware, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { walletSearchAnswer, WALLET_MIN_QUERY } from './counterparty-modal.js';
 import type { SlackContext } from '../kit/slack-context.js';

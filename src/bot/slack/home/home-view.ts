@@ -1,7 +1,4 @@
-/**
- * The App Home tab for one user: requests waiting for my approval (with the buttons), my open
- * requests, and recent activity. Published with views.publish on app_home_opened and after changes.
- */
+// One user's App Home: requests waiting for my approval (with buttons), my open requests, recent activity.
 import { BLOCK } from '../kit/slack-ids.js';
 import { context, divider, fitBlocks, header, sandboxBanner, section, type HomeView, type KnownBlock } from '../kit/blocks.js';
 import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMessageInput } from '../approvals/approval-message.js';

@@ -1,12 +1,5 @@
-/**
- * App Home for each user: requests waiting for my approval (with the buttons), my open requests,
- * recent activity, read from the desk's stores (app/desk-reads.ts). Published when the user opens
- * the tab, and again after a change to a request while they have it (the notifier's hook, and a
- * click in the tab). Built by the composition root before the engine: it reads, it never commands.
- *
- * Who has opened the tab is kept in the shared KeyValueStore, not in this process: the tab may be
- * opened on one replica while the notifier that refreshes it runs on another (the leader).
- */
+// Publishes each user's App Home on open and after changes while they have it; reads only, never commands.
+// Who has the tab open is in the shared store: the tab may open on one replica, the notifier run on another.
 import type { DeskReads } from '../../engine/desk-reads.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DeskEvent } from '../../ports/events.js';

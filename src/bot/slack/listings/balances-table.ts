@@ -1,7 +1,5 @@
-/**
- * /balances: per asset, available (regular), locked by orders, locked by other products and the
- * total of the three, summed with money.ts. The deprecated `locked` total is never read.
- */
+// /balances per asset: available, locked by orders, locked by other products, total (money.ts). The
+// deprecated `locked` total is never read.
 import { add, isZero } from '../../domain/money.js';
 import type { Balance } from '../../ports/exchange-port.js';
 import { context, header, message, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';

@@ -1,8 +1,5 @@
-/**
- * `/desk help | pending [page] | status <id> | withdrawals | deposits | orders | fiat | banks | remove-bank <id>`.
- * Listings are read-only and ephemeral; help answers in the acknowledgement itself; the request
- * subcommands are in desk-requests.ts.
- */
+// `/desk help | pending [page] | status <id> | withdrawals | deposits | orders | fiat | banks | remove-bank <id>`:
+// read-only ephemeral listings; help answers in the ack itself; request subcommands in desk-requests.ts.
 import type { Middleware, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { deskHelp } from './help.js';
 import { fiatOverview, listPage, type ListName } from './listing-lines.js';

@@ -1,8 +1,5 @@
-/**
- * The /desk subcommands that read or make approval requests: `pending`, `status <id>`, and
- * `remove-bank <id>`, which asks for approval like any money movement. Each is acknowledged
- * first; the answer follows as an ephemeral reply.
- */
+// `/desk pending`, `status <id>` and `remove-bank <id>` (which asks for approval like any money movement):
+// acked first, answered as an ephemeral reply.
 import type { RespondFn } from '@slack/bolt';
 import { isDecidable } from '../../domain/state-machine.js';
 import { statusMessageFor } from '../approvals/from-record.js';

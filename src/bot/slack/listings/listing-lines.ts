@@ -1,7 +1,4 @@
-/**
- * Read-only listings for /desk (withdrawals, deposits, orders, fiat records, bank accounts): one
- * line per record, and a "More" button carrying the next page when there is one.
- */
+// Read-only /desk listings: one line per record, and a "More" button carrying the next page.
 import type { Deposit } from '../../ports/exchange-port.js';
 import type { BankListing, FiatFee, FiatLimit, FiatRecordListing, OrderListing, WithdrawalListing } from '../../ports/exchange-listings.js';
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
@@ -57,7 +54,6 @@ export interface ListPageInput {
   preamble?: readonly string[];
 }
 
-/** A page of a listing. */
 export function listPage(input: ListPageInput): MessagePayload {
   const blocks: KnownBlock[] = [header(input.title)];
   for (const p of input.preamble ?? []) blocks.push(section(p));
@@ -75,7 +71,6 @@ export function listPage(input: ListPageInput): MessagePayload {
   return message(`${input.title}: ${input.lines.length} records`, trimmed);
 }
 
-// ---- one line per record ---------------------------------------------------------------------
 // Inputs are the listings port's records (ports/exchange-listings.ts): what the exchange listed.
 
 const esc = (t: string | null | undefined, max = 200): string => escapeMrkdwn(t ?? '', max);

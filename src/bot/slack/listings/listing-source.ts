@@ -1,8 +1,5 @@
-/**
- * Fetches one page of a /desk listing from the exchange and formats its lines. Auto-paging lists
- * are walked from the start with a bound (the port hides cursors), so a page costs at most
- * offset + size + 1 records, and offsets stop at MAX_LIST_OFFSET.
- */
+// One page of a /desk listing. The port hides cursors, so lists are walked from the start with a bound:
+// a page costs at most offset + size + 1 records, and offsets stop at MAX_LIST_OFFSET.
 import type { ExchangeListings } from '../../ports/exchange-listings.js';
 import { bankLine, depositLine, fiatRecordLine, MAX_LIST_OFFSET, orderLine, withdrawalLine, type ListName, type MoreCursor } from './listing-lines.js';
 

@@ -1,8 +1,4 @@
-/**
- * The app manifest for HTTP mode: manifests/manifest.json (Socket Mode, URLs left as placeholders)
- * with Socket Mode off and every request URL pointing at the bot's public /slack/events, where
- * Bolt's receiver takes commands, interactivity, options and events alike.
- */
+// The HTTP-mode manifest: manifests/manifest.json with Socket Mode off and every request URL at /slack/events.
 
 /** The path every Slack request goes to (Bolt's default endpoint, the one the receiver serves). */
 export const EVENTS_PATH = '/slack/events';
@@ -21,10 +17,7 @@ export class PublicUrlError extends Error {
   override name = 'PublicUrlError';
 }
 
-/**
- * Where Slack sends requests, from the public URL an operator gives: its origin (and path prefix,
- * behind a reverse proxy) plus /slack/events, unless it already ends there. Slack calls only https.
- */
+/** The operator's public URL (path prefix kept, behind a proxy) plus /slack/events unless already there. Slack calls only https. */
 export function eventsUrl(publicUrl: string): string {
   let url: URL;
   try {

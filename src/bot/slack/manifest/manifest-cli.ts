@@ -1,10 +1,5 @@
-/**
- * `npm run manifest`: the Slack app manifest to paste at api.slack.com/apps.
- *   npm run manifest                                   Socket Mode (the default), as manifests/manifest.json
- *   npm run manifest -- --url https://desk.example.com  HTTP mode: every request URL at <url>/slack/events
- *   ... --out file                                     write to a file instead of stdout
- * Exit codes: 0 written, 2 usage error (said in one sentence).
- */
+// `npm run manifest [-- --url https://desk.example.com] [--out file]`: the manifest to paste at
+// api.slack.com/apps, Socket Mode by default, HTTP mode with --url. Exit 0 written, 2 usage error.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

@@ -1,7 +1,4 @@
-/**
- * Modal validation results. Errors are keyed by the input's block_id, in plain words, ready for
- * `ack({ response_action: 'errors', errors })`.
- */
+// Modal validation results keyed by block_id, ready for `ack({ response_action: 'errors', errors })`.
 export type FieldErrors = Record<string, string>;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };

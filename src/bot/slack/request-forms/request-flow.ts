@@ -1,9 +1,5 @@
-/**
- * After a request form passed its checks and was acknowledged ("checking with the exchange…"):
- * the engine is asked once per form (submission-markers.ts), and the modal shows the answer: the
- * request id, "already submitted", or the form again with the engine's objection on the field
- * at fault and the exchange's own words.
- */
+// After a request form was acked ("checking with the exchange…"): the engine is asked once per form
+// (submission-markers.ts), and the modal shows the request id, "already submitted" or the objection.
 import type { RequestInput } from '../../engine/engine.js';
 import type { Refusal } from '../../domain/refusals.js';
 import type { ModalView } from '../kit/blocks.js';
@@ -31,10 +27,7 @@ export function refusalSentence(refusal: Refusal): string {
   return `Not sent: ${refusal.message}`;
 }
 
-/**
- * Where a refused form says why, once: under the field at fault when there is one, else above
- * the form (saying it in both places showed the same error twice).
- */
+/** Under the field at fault when there is one, else above the form: never both (the same error twice). */
 export function refusalNotes(refusal: Refusal, fieldBlock: string | undefined): RefillNotes {
   return fieldBlock ? { fields: { [fieldBlock]: refusalSentence(refusal) } } : { top: refusalSentence(refusal) };
 }
@@ -45,11 +38,7 @@ export async function sendRequestForm(ctx: SlackContext, client: SlackClient, s:
   return showOutcome(ctx, client, s, () => submitOnce(ctx, s.viewId, () => engine.request(s.userId, s.input)));
 }
 
-/**
- * A form submitted again after its request was made (its stored data is gone by then), on this
- * replica or another: the answer of the first submission, shown again. False when the store has
- * no submission of this view.
- */
+/** A form submitted again after its request was made, on any replica: the first answer shown again; false if none stored. */
 export async function repeatSubmission(ctx: SlackContext, client: SlackClient, title: string, viewId: string, ack: () => Promise<void>): Promise<boolean> {
   if (!(await hasSubmission(ctx, viewId))) return false;
   await ack();

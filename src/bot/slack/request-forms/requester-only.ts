@@ -1,7 +1,5 @@
-/**
- * The request forms are for requesters only, at every step, not just on submit: someone taken off
- * REQUESTER_USER_IDS with a form still open must not go on loading balances or taking quotes.
- */
+// Requesters only at every step, not just submit: someone removed from REQUESTER_USER_IDS with a form open
+// must not go on loading balances or taking quotes.
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
 import { noticeView } from '../kit/modal-views.js';
 import type { SlackClient, SlackContext } from '../kit/slack-context.js';

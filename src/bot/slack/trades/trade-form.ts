@@ -1,8 +1,5 @@
-/**
- * The trade form between Slack and the builders. The indicative quote shown is kept in the
- * modal's private_metadata with the terms it was taken for, so a slippage limit is measured from
- * the price the requester saw, and only while the terms still match.
- */
+// The trade form between Slack and the builders. The indicative quote shown is kept in private_metadata
+// with its terms, so a slippage limit is measured from the price the requester saw, while terms match.
 import { DEFAULT_PAYMENT_METHOD, tradeView, type QuoteShown } from './trade-modal.js';
 import type { ModalView } from '../kit/blocks.js';
 import type { QuoteTermsView } from '../kit/slack-context.js';

@@ -1,9 +1,5 @@
-/**
- * The /trade modal: pair, side, quantity and its currency, payment method, and the worst
- * acceptable price given either as a price or as slippage (in percent, the one unit of slippage
- * people see) from the indicative quote. The quote is fetched as soon as pair and quantity are
- * usable (each of those fields refreshes the form as it is typed), and shown with its expiry.
- */
+// The /trade modal. The worst acceptable price is a price or a slippage in percent (the one unit people
+// see) from the indicative quote, fetched once pair and quantity are usable and shown with its expiry.
 import { ACTION, BLOCK, CALLBACK, INPUT } from '../kit/slack-ids.js';
 import {
   actions,

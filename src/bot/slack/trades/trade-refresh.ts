@@ -1,7 +1,4 @@
-/**
- * A change in the trade form, or Refresh quote: when pair and quantity are usable, an indicative
- * quote is taken (after the ack) and shown with its expiry.
- */
+// A change in the trade form or Refresh quote: with usable pair and quantity, an indicative quote (after the ack).
 import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { ExchangeError } from '../../ports/exchange-error.js';
 import type { SlackContext } from '../kit/slack-context.js';

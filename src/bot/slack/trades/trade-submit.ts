@@ -1,9 +1,5 @@
-/**
- * Submitting the trade form: pair, quantity and the worst acceptable price checked, errors under
- * their fields before the acknowledgement. A valid form is acknowledged with "checking…"; the
- * engine takes the indicative quote approvers will see (a slippage is measured from it) and
- * posts the request for approval.
- */
+// Submitting the trade form: errors on their fields before the ack; a valid form is acked with "checking…",
+// then the engine takes the quote approvers will see (a slippage is measured from it) and posts the request.
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import type { Refusal } from '../../domain/refusals.js';
 import { sendingView } from '../request-forms/submitted-views.js';

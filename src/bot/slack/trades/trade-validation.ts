@@ -1,8 +1,5 @@
-/**
- * Submit checks of the trade modal: the pair, the quantity and the worst acceptable price, given
- * as a price or as slippage from the indicative quote. The quantity, a price and the limit a
- * slippage gives are the domain's (domain/request.ts); this puts its answers under the fields.
- */
+// Submit checks of the trade modal. Quantity, price and a slippage's limit are the domain's to judge; this
+// puts its answers under the fields.
 import { decimalPlaces, gt, isZero, lt, mul, normalize } from '../../domain/money.js';
 import { checkLimitPrice, checkTradeQuantity, limitFromSlippage } from '../../domain/request.js';
 import { formatAmount } from '../kit/format.js';

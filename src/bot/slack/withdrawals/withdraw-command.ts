@@ -1,7 +1,5 @@
-/**
- * `/withdraw [crypto | fiat]`: acknowledged at once, then a modal opened within the trigger's
- * 3 seconds: the crypto-or-fiat choice, or a loading view that is filled once the exchange answers.
- */
+// `/withdraw [crypto | fiat]`: acked at once, a modal opened within the trigger's 3 s (the choice, or a
+// loading view filled once the exchange answers).
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { loadingView } from '../kit/modal-views.js';
 import { withdrawChoiceView } from './withdraw-modal.js';

@@ -1,7 +1,4 @@
-/**
- * The withdrawal forms' data: the exchange port's records (ports/exchange-port.ts, already in the
- * engine's terms) mapped to the options the modals show.
- */
+// The exchange port's records mapped to the options the withdrawal modals show.
 import type { Balance, CurrencyEntry, ExchangePort, FiatTerms, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
 import type { SlackDeps } from '../kit/slack-context.js';
 import { ModalData } from '../kit/modal-data.js';

@@ -1,9 +1,5 @@
-/**
- * Filling a withdrawal modal: the loading view is already open (the trigger id lives 3 s), the
- * exchange is read, the data stored by view id in the shared store, and only then does the form
- * replace the loading view. The loading view has no Submit button, so no submission can reach any
- * replica before its data is there to check it against.
- */
+// Filling a withdrawal modal: the loading view (no Submit button) is replaced only once the exchange's
+// data is stored by view id, so no submission can reach any replica before its data is there.
 import { noticeView } from '../kit/modal-views.js';
 import type { SlackClient, SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';

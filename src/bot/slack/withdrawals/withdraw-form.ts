@@ -1,7 +1,4 @@
-/**
- * The withdrawal forms between Slack and the builders: which view to show for the data and the
- * choices so far, and the submit check, both pure.
- */
+// Which withdrawal view to show for the data and choices so far, and the submit check; both pure.
 import { checkCryptoWithdrawal, checkFiatWithdrawal, cryptoAmount, fiatAmount, type CryptoWithdrawalChecked, type FiatWithdrawalChecked } from './withdraw-validation.js';
 import type { Checked } from '../request-forms/field-errors.js';
 import { cryptoWithdrawView, fiatWithdrawView, type WithdrawSummary } from './withdraw-modal.js';

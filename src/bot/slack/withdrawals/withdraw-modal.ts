@@ -1,8 +1,5 @@
-/**
- * The /withdraw modals: the crypto-or-fiat choice, the crypto form and the fiat form. Builders take
- * what the exchange said (mapped to plain data) and the user's choices so far; the listener
- * rebuilds and views.update's the form when a choice changes the rest.
- */
+// The /withdraw modals (choice, crypto form, fiat form), built from the exchange's data and the choices so
+// far; rebuilt with views.update when a choice changes the rest.
 import { labelParts, shownLabel } from '../kit/display-text.js';
 import { moreOptionsHint } from '../kit/cut-lists.js';
 import { MAX_NOTE_LENGTH } from '../../domain/request.js';
@@ -22,8 +19,6 @@ export function withdrawChoiceView(privateMetadata: string, sandbox: boolean): M
   blocks.push(actions([button('Crypto', ACTION.withdrawChooseCrypto, 'crypto'), button('Fiat', ACTION.withdrawChooseFiat, 'fiat')], BLOCK.withdrawChoice));
   return modal(blocks, { callbackId: CALLBACK.withdrawChoice, title: 'Withdraw', close: 'Cancel', privateMetadata });
 }
-
-// ---- crypto ----------------------------------------------------------------------------------
 
 export interface CryptoEntryOption {
   /** The exchange's numeric crypto_currency_id (one per asset and network). */
@@ -45,10 +40,7 @@ export interface DestinationOption {
   cooldownUntil?: number | null;
 }
 
-/**
- * Figures shown under the amount once the domain accepts it (domain/request.ts works them out;
- * shown as given). The available balance is shown once, above, with the currency.
- */
+/** Shown under the amount once the domain accepts it, as the domain worked it out. */
 export interface WithdrawSummary {
   currency: string;
   amount: string;
@@ -135,8 +127,6 @@ function summaryBlock(s: WithdrawSummary): KnownBlock {
   );
 }
 
-// ---- fiat ------------------------------------------------------------------------------------
-
 export interface FiatCurrencyOption {
   currency: string;
   fee: string;
@@ -201,7 +191,6 @@ export function fiatWithdrawView(v: FiatWithdrawViewInput): ModalView {
 
 const esc = (t: string): string => escapeMrkdwn(t, 100);
 
-/** An input's hint when there is one to give. */
 function hint(text: string | undefined): { hint?: string } {
   return text === undefined ? {} : { hint: text };
 }

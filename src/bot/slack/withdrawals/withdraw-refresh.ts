@@ -1,8 +1,5 @@
-/**
- * A choice in a withdrawal form that changes the rest (asset and network, currency) or Enter in
- * the amount: the form is rebuilt from the cached data and the current state, with the domain's
- * answer for the amount (the amount, the fee and the total, or why it is refused).
- */
+// A choice that changes the rest (asset, network, currency) or Enter in the amount: the form rebuilt from
+// cached data with the domain's answer for the amount.
 import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { SlackContext } from '../kit/slack-context.js';
 import { fillWithdrawForm } from './withdraw-flow.js';

@@ -1,10 +1,6 @@
-/**
- * Submitting a withdrawal form: every field checked against the data the form showed, errors
- * under the field at fault (`response_action: errors`), all before the acknowledgement and
- * without an exchange call. A valid form is acknowledged with "checking…" at once; then the
- * engine reads the exchange, freezes the request and posts it for approval, and the modal
- * shows the request id, or the form again with the engine's objection on its field.
- */
+// Submitting a withdrawal: every field checked against the data shown, errors on their fields, before the
+// ack and without an exchange call. A valid form is acked with "checking…"; then the engine freezes and
+// posts the request, and the modal shows its id or the engine's objection.
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
 import type { RequestInput } from '../../engine/engine.js';
 import type { Refusal } from '../../domain/refusals.js';
@@ -59,11 +55,7 @@ export function withdrawSubmitView(kind: 'crypto' | 'fiat') {
 
 type SubmittedView = { blocks?: unknown[]; state: { values: unknown }; private_metadata: string };
 
-/**
- * The answer to a form that does not check out: each error once. The amount's error is already
- * on screen when Enter drew it under the amount (the summary), so it is not given again as a
- * field error; with nothing else wrong, the form is drawn again instead, which keeps it open.
- */
+/** Each error once: an amount error Enter already drew is not repeated; with nothing else wrong the form is redrawn, keeping it open. */
 function refusedSubmission(ctx: SlackContext, data: CryptoFormData | FiatFormData, view: SubmittedView, errors: FieldErrors) {
   const amountBlock = data.kind === 'crypto' ? INPUT.withdrawAmount : INPUT.fiatAmount;
   const amountError = errors[amountBlock];
@@ -84,7 +76,7 @@ function refill(ctx: SlackContext, data: CryptoFormData | FiatFormData, values: 
   return refillForm(form, values, refusalNotes(refusal, block));
 }
 
-/** The engine's field names (app/request.ts) -> the block of this form. */
+/** The engine's field names -> the block of this form. */
 function fieldBlock(data: CryptoFormData | FiatFormData, values: StateValues, field: string): string | undefined {
   if (data.kind === 'crypto') {
     const entryId = fieldValue(values, INPUT.withdrawEntry);

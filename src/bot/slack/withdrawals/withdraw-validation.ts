@@ -1,8 +1,5 @@
-/**
- * Submit checks of the withdrawal modals: each field's error under that field. The amount is the
- * domain's to judge (domain/request.ts: precision, minimum, maximum, fee, total): these only pass
- * it what the form was filled with and put its answer under the amount.
- */
+// Submit checks of the withdrawal modals, each error under its field. The amount is the domain's to judge;
+// this passes what was typed and shows its answer.
 import { dynamicBlockId, INPUT } from '../kit/slack-ids.js';
 import type { AmountCheck } from '../../domain/amount.js';
 import { cryptoWithdrawalAmount, fiatWithdrawalAmount } from '../../domain/request.js';

@@ -1,11 +1,5 @@
-/**
- * The audit log (AuditLog port) on PostgreSQL: one hash chain for every process on the database.
- * Each append transaction takes the chain's advisory lock, reads the head (the last line, checked
- * on its own), chains its entries onto it and inserts them; so appends from two replicas are
- * serialized in the database and the chain never forks. Entries are built exactly as in the file
- * log (audit-entry.ts: same body, redaction, hash and line), stamped when append is called.
- * Appends that arrive while one is being committed share the next transaction (group-commit.ts).
- */
+// The audit log on PostgreSQL: one chain for every process. Each append takes the chain's advisory lock
+// and chains onto the checked head, so replicas never fork it; entries are built as in the file log.
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEntryInput, AuditLog } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -28,7 +22,6 @@ export interface PgAuditLogOptions {
   redact?: readonly SecretLike[];
 }
 
-/** The AuditLog port plus close() for shutdown. */
 export interface PgAuditLog extends AuditLog {
   close(): Promise<void>;
 }

@@ -1,12 +1,6 @@
-/**
- * Moves a file store (a DATA_DIR) into an empty PostgreSQL database: live records, history (each
- * record at its latest version, in history order), the outbox with its numbers, key-value values
- * and the audit chain, line for line. One transaction with the tables locked, so a failure leaves
- * the database as empty as it was and a bot started on it meanwhile waits. The files are opened
- * as the bot opens them (their locks taken: a bot still running on them is refused; an
- * interrupted move to history is finished) and are never changed by the copy otherwise.
- * Afterwards the chain is read back from the database and verified against the file's.
- */
+// Moves a file store into an empty PostgreSQL database in one transaction with the tables locked (a
+// failure leaves it empty). Files are opened as the bot opens them (locks taken), never changed, and
+// the chain read back is verified against the file's.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PoolClient } from 'pg';
@@ -115,11 +109,7 @@ async function refuseNonEmpty(client: PoolClient): Promise<void> {
   }
 }
 
-/**
- * The history file in two passes: first where each id's last line is, then those lines in file
- * order, each numbered in turn (so the database's history order is the file's). Opening the
- * repository already cut an incomplete last line, so every line here is complete.
- */
+/** Two passes (where each id's last line is, then those lines in file order) so the database's history order is the file's. */
 async function copyHistory<R extends { id: string }>(client: PoolClient, file: string, store: string, parse: (value: unknown) => Checked<R>): Promise<{ history: number; historyLines: number }> {
   const lastLine = new Map<string, number>();
   const parsed = (line: Line): R => {

@@ -1,7 +1,4 @@
-/**
- * The PostgreSQL database the stores share: one pool, migrated at open. Repositories, the
- * key-value store and the audit log are opened on it; closing it ends the pool.
- */
+// The PostgreSQL database the stores share: one pool, migrated at open.
 import type { Pool } from 'pg';
 import { migrate } from './migrate.js';
 import { createPool } from './pool.js';

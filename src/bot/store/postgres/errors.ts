@@ -7,11 +7,7 @@ export function connectionProblem(err: unknown): string {
   return [typeof code === 'string' ? code : undefined, typeof message === 'string' ? message : String(err)].filter(Boolean).join(': ');
 }
 
-/**
- * The connection broke after COMMIT was sent: the transaction may or may not be stored. Nothing
- * was confirmed to the caller, so nothing acts on it; the next read shows which it was. The app
- * sees it as the port's WriteOutcomeUnknownError.
- */
+/** The connection broke after COMMIT was sent: stored or not is unknown, nothing was confirmed, the next read tells. */
 export class CommitOutcomeUnknownError extends WriteOutcomeUnknownError {
   override name = 'CommitOutcomeUnknownError';
 

@@ -1,10 +1,5 @@
-/**
- * The key-value store (DurableKeyValueStore) on PostgreSQL: rows of `kv` under one store name.
- * As in the file store, the writes of this process go through one group commit: sets and prunes
- * land in call order, those that arrive together share one transaction, and each caller hears back
- * once it is committed. A prune judges and deletes with the rows locked, so a value another replica
- * sets meanwhile is either judged or kept.
- */
+// Key-value rows on PostgreSQL: as in the file store, writes go through one group commit in call order.
+// A prune judges and deletes with the rows locked, so another replica's concurrent set is judged or kept.
 import type { PoolClient } from 'pg';
 import { DEFAULT_KV_NAME, type DurableKeyValueStore } from '../kv.js';
 import { GroupCommit } from '../group-commit.js';
@@ -18,20 +13,13 @@ export interface PgKeyValueOptions {
   name?: string;
 }
 
-/**
- * A set (json undefined: a delete; onlyIfAbsent: a claim) or a prune waiting for its commit;
- * resolved with the number of keys pruned, or 1 when the set was stored (0: the claim found the key
- * taken); `ifJson`: a delete only where the row holds that JSON (1 when it did).
- */
+/** json undefined: delete; onlyIfAbsent: a claim; `ifJson`: delete only where the row holds it. Resolves as the file store's. */
 type Pending = ({ key: string; json: string | undefined; onlyIfAbsent: boolean; ifJson?: string } | { drop: (key: string, value: unknown) => boolean }) & {
   resolve: (count: number) => void;
   reject: (reason: unknown) => void;
 };
 
-/**
- * Opens the key-value store `name` on `db`. Values must be JSON: they come back as JSON would
- * return them. `set(key, undefined)` deletes the key.
- */
+/** Values come back as JSON would; `set(key, undefined)` deletes. */
 export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {}): DurableKeyValueStore {
   const store = options.name ?? DEFAULT_KV_NAME;
   const { pool } = db;
@@ -79,9 +67,7 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
 
 /** The group's writes in call order, in the caller's transaction; what each counts (see Pending). */
 async function apply(client: PoolClient, store: string, items: readonly Pending[]): Promise<Map<Pending, number>> {
-  // One group at a time across replicas: two groups writing the same keys in different orders (two
-  // replicas claiming the same terms, say) would each wait on the other's uncommitted rows, and
-  // PostgreSQL would abort one of them as a deadlock.
+  // One group at a time across replicas: groups writing the same keys in different orders would deadlock.
   await client.query('SELECT pg_advisory_xact_lock($1, $2)', [DESK_LOCKS, KV_WRITES_LOCK]);
   const counts = new Map<Pending, number>();
   for (const item of items) {

@@ -1,18 +1,6 @@
-/**
- * Leadership on PostgreSQL (the Leadership port): the replica whose session holds the advisory
- * lock (DESK_LOCKS, LEADER_LOCK) is leader; every other is follower and tries the lock again every
- * poll. The lock lives on a connection of its own, outside the pool, for as long as it is held.
- *
- * Timing, with P the poll interval (2 s by default):
- * - the leader checks every P that its session still holds the lock, each check bounded to P; a
- *   check that fails or does not answer makes it follower at once (its background work stops),
- *   so it steps down at most 2P after its last good check;
- * - the server ends a session idle for 5P (idle_session_timeout), so a leader cut off from the
- *   database loses the lock 5P after its last check: 3P after it stopped acting as leader;
- * - a follower takes a free lock within P. A leader that dies (its connection closes) is replaced
- *   within P; one cut off, within 6P (12 s by default).
- * Needs PostgreSQL 14 or newer (idle_session_timeout).
- */
+// Leadership on PostgreSQL: the session holding the advisory lock is leader. It steps down within 2P of
+// its last good check, the server drops a cut-off session after 5P, a follower takes over within P
+// (6P if cut off). Timing argument: docs/store.md "Leadership on PostgreSQL". PostgreSQL 14+.
 import pg from 'pg';
 import { LeadershipState, type Leadership } from '../../ports/leadership.js';
 import { connectionProblem } from './errors.js';

@@ -1,10 +1,6 @@
-/**
- * Brings the database's schema to this build's, at start, so a new database needs no separate
- * step. One transaction under an advisory lock: two processes starting together queue on the
- * lock, the first applies what is missing, the second finds nothing left to do. A failing
- * migration rolls back whole. Each applied step is recorded in schema_migrations with a checksum
- * of its SQL, so an edited migration or a schema newer than this build is refused, not guessed at.
- */
+// Brings the schema to this build's at start, in one transaction under an advisory lock (concurrent
+// starts queue). Each step is recorded with its SQL's checksum, so an edited migration or a newer
+// schema is refused, not guessed at.
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { DESK_LOCKS, MIGRATIONS_LOCK } from './lock-keys.js';
@@ -43,10 +39,7 @@ interface AppliedRow {
   checksum: string;
 }
 
-/**
- * The migrations this build would apply, without applying any (`npm run doctor`); throws
- * SchemaMismatchError as migrate() would. A database without the table has them all to come.
- */
+/** For `npm run doctor`: applies nothing, throws SchemaMismatchError as migrate() would. */
 export async function pendingMigrations(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const { rows: table } = await pool.query<{ exists: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS exists");
   const rows = table[0]?.exists ? (await pool.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows : [];

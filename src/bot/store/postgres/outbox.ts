@@ -1,9 +1,5 @@
-/**
- * A repository's outbox as rows of the `outbox` table. Events written with a record's change go in
- * that change's transaction (insertEvents, from repository.ts); these are the outbox's own
- * operations. Delivery order within a request is seq order: every insert for a request holds that
- * request's record lock (lock-keys.ts), so its seqs are handed out in commit order.
- */
+// A repository's outbox rows; events are inserted in their record change's transaction (repository.ts).
+// Per-request order is seq order: each insert holds that request's record lock, so seqs follow commits.
 import type { PoolClient, Pool } from 'pg';
 import type { DeskEvent } from '../../ports/events.js';
 import type { Outbox, OutboxChanges, OutboxEntry } from '../../ports/store.js';

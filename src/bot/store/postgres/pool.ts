@@ -1,10 +1,5 @@
-/**
- * The connection pool to PostgreSQL and the two ways the stores use it: a read (retried once on a
- * connection that turned out dead) and a transaction. A connection that fails is dropped, never
- * returned to the pool, and an error on an idle or checked-out connection is caught here: an
- * unhandled 'error' event would end the process (node-postgres emits one when PostgreSQL restarts
- * or closes the session).
- */
+// The pool and the two ways stores use it: a read (retried once on a dead connection) and a transaction.
+// Failed connections are dropped, and their 'error' events caught: unhandled, one ends the process.
 import pg, { type Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { CommitOutcomeUnknownError, connectionProblem } from './errors.js';
 
@@ -48,12 +43,7 @@ export function isConnectionError(err: unknown): boolean {
   return typeof message === 'string' && CONNECTION_MESSAGES.test(message);
 }
 
-/**
- * One statement that may safely run twice: a read, or a write that sets values (running it again
- * leaves the same). A connection the server closed while it sat idle fails its next statement,
- * and a broken connection leaves unknown whether the statement ran: either way it is tried once
- * more on another connection.
- */
+/** Safe to run twice (a read, or a write setting values): a dead or broken connection gets one more try on another. */
 export async function idempotent<R extends QueryResultRow>(pool: Pool, text: string, values: unknown[] = []): Promise<R[]> {
   try {
     return (await pool.query<R>(text, values)).rows;
@@ -64,10 +54,8 @@ export async function idempotent<R extends QueryResultRow>(pool: Pool, text: str
 }
 
 /**
- * Runs `work` in one transaction (READ COMMITTED) on one connection, COMMIT on success, ROLLBACK
- * on a throw. BEGIN failing on a dead connection is tried once on another (nothing ran yet, so
- * `work` still runs at most once). A COMMIT whose answer is lost throws CommitOutcomeUnknownError:
- * the change may or may not be stored, and only a read can tell.
+ * BEGIN failing on a dead connection is retried once (nothing ran, so `work` runs at most once).
+ * A COMMIT whose answer is lost throws CommitOutcomeUnknownError: only a read can tell.
  */
 export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -1,13 +1,6 @@
-/**
- * The Repository port on PostgreSQL: the rows of `records` for one store name (live while
- * finished_seq is null, history once set), with their outbox in the same database.
- *
- * A mutate is one transaction: the record's advisory lock (so two creators of a new id queue
- * too), its row read FOR UPDATE, `fn` run on it, then the record and the mutation's events
- * written, COMMIT. Only then does the caller hear back. Refusals (schema, another id, reopening a
- * finished record, a throwing fn) roll back: nothing of them is stored. The same rules as the file
- * store (repository.ts), so one contract test suite holds both.
- */
+// The Repository port on PostgreSQL: `records` rows (history once finished_seq is set), outbox alongside.
+// A mutate is one transaction: record lock, row FOR UPDATE, `fn`, record and events written, COMMIT,
+// then the caller hears back. Same rules as the file store, held by one contract suite.
 import type { Pool, PoolClient } from 'pg';
 import type { z } from 'zod';
 import { KeyedLock } from '../../domain/keyed-lock.js';
@@ -41,10 +34,7 @@ interface RecordRow {
   finished: boolean;
 }
 
-/**
- * Opens the repository `name` on `db`: records its format version on first use (refusing another
- * one later) and checks every live record against the schema (StoreCorruptError naming the row).
- */
+/** Records its format version on first use (refusing another later) and checks every live record (StoreCorruptError naming the row). */
 export async function openPgRepository<R extends { id: string }>(db: Database, options: PgRepositoryOptions<R>): Promise<PgRepository<R>> {
   await idempotent(db.pool, 'INSERT INTO store_formats (store, version) VALUES ($1, $2) ON CONFLICT (store) DO NOTHING', [options.name, options.version]);
   const [format] = await idempotent<{ version: number }>(db.pool, 'SELECT version FROM store_formats WHERE store = $1', [options.name]);

@@ -1,8 +1,5 @@
-/**
- * Finding a control in Block Kit by its action_id: in an actions or context block's elements, a
- * section's accessory, an input's element. The desk sends the bot only actions on controls that
- * are there, as a Slack client can only press what it draws.
- */
+// Finds a control by action_id, so the desk only sends actions on controls that are there, as a Slack client
+// can only press what it draws.
 
 export interface FoundControl {
   element: Record<string, unknown>;

@@ -1,7 +1,4 @@
-/**
- * `npm run build` (after tsc): bundles the local desk's page into dist/stand-ins/local-desk/app.js and
- * app.css, where the compiled server reads them (page-assets.ts).
- */
+// `npm run build` (after tsc): bundles the page into dist/stand-ins/local-desk/ for the compiled server.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { bundlePage } from './page-build.js';

@@ -1,13 +1,5 @@
-/**
- * What a person does in the page, sent to the bot the way Slack would send it: signed, through
- * the bot's own HTTP receiver, with a trigger id and a response URL the desk handed out (so what
- * the bot answers lands on that person's screen), and with the message or view as Slack holds it.
- * The bot's HTTP answer is folded in (fold-answers.ts); everything else it says arrives as calls
- * to the fake Slack API (fold-calls.ts).
- *
- * A person can only act on what they see: a message in a channel they see, the modal on top of
- * their own stack, their own App Home, a control that is in it.
- */
+// What a person does, sent to the bot as Slack would: signed, through its HTTP receiver, with a trigger id and
+// response URL the desk handed out so answers land on that person's screen. A person acts only on what they see.
 import type { FakeSlackApi } from '../../fake-slack/fake-slack-api.js';
 import { appHomeOpened, commandBody, FORM, viewClosedPayload, type SlackRequester, type SlackResponse } from '../../fake-slack/slack-requests.js';
 import type { Ack, Answers, Requests } from '../protocol.js';
@@ -31,7 +23,6 @@ export type SlackStandIn = Pick<FakeSlackApi, 'responseUrl' | 'recordView' | 'ca
 export interface DeskActionsDeps {
   ws: Workspace;
   slack: SlackStandIn;
-  /** Signed requests to the bot's HTTP receiver. */
   bot: SlackRequester;
   /** The slash commands the bot has (others are refused as Slack refuses them). */
   commands: readonly string[];
@@ -173,10 +164,7 @@ export function createDeskActions({ ws, slack, bot, commands }: DeskActionsDeps)
 
 export type DeskActions = ReturnType<typeof createDeskActions>;
 
-/**
- * The action object Slack would send: what the control is (type, block_id, and a button's text and
- * value) from the blocks, what the person chose (selected option(s), typed value) from the page.
- */
+/** The control's type, block_id and button text/value from the blocks; the person's choice from the page. */
 function slackAction(sent: Record<string, unknown>, found: ReturnType<typeof findControl>, actionId: string): Record<string, unknown> {
   if (!found) throw new DeskRequestError(400, `no control ${actionId} there`);
   const { element, blockId } = found;

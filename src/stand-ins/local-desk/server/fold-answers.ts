@@ -1,8 +1,5 @@
-/**
- * What reaches the desk by other ways than a Web API call: the line a person typed, and the
- * bot's HTTP answers to a slash command (an ephemeral or in-channel message) and to a view
- * submission (`response_action` update, push, clear or errors; nothing closes the view).
- */
+// What reaches the desk other than by Web API call: a typed line, and the bot's HTTP answers to slash
+// commands and view submissions.
 import type { Workspace, ResponseOrigin } from './workspace.js';
 import { postAnswer } from './fold-calls.js';
 
@@ -11,11 +8,7 @@ export interface ViewStore {
   recordView(view: Record<string, unknown>, id?: string): Record<string, unknown>;
 }
 
-/**
- * A line typed in the message box, shown as the person's message. A slash command only to them
- * (Slack shows it to no one; the desk keeps it so a person can follow what they did); plain text
- * to everyone who sees the channel, as Slack posts it.
- */
+/** A slash command shows only to its typist (Slack shows it to no one; kept so a person can follow); plain text to the channel. */
 export function foldTyped(ws: Workspace, person: string, channel: string, text: string): void {
   const command = text.startsWith('/');
   ws.post({ channel, ts: ws.nextTs(), text, author: { kind: 'person', id: person }, at: ws.now() }, command ? person : undefined);
@@ -27,12 +20,7 @@ export function foldCommandAnswer(ws: Workspace, origin: ResponseOrigin, body: u
   postAnswer(ws, origin, body, ws.now());
 }
 
-/**
- * A view submission's HTTP answer, for `person`'s view `viewId`. `sentAfterSeq`: the last Slack
- * call recorded before the submission was sent; a views.update of the same view recorded after it
- * is newer than this answer (the bot goes on after its ack), so the answer's view is not applied.
- * Returns the field errors, if the bot answered with errors.
- */
+/** A views.update of the view recorded after `sentAfterSeq` is newer than this answer, so the answer's view is not applied. Returns field errors. */
 export function foldSubmissionAnswer(
   ws: Workspace,
   views: ViewStore,

@@ -1,9 +1,5 @@
-/**
- * What the bot said to Slack, folded into the workspace: each Web API call (and response_url post)
- * the fake Slack API recorded becomes a message placed, edited or removed, a modal opened, pushed
- * or updated, or an App Home published, as Slack would show it. A call the desk cannot place is
- * kept in `undrawn`; so is a call Slack refused, which the bot may not have expected.
- */
+// Each Slack call the fake recorded folded into the workspace as Slack would show it. A call the desk cannot
+// place, or one Slack refused, is kept in `undrawn`.
 import type { FakeSlackCall } from '../../fake-slack/fake-slack-api.js';
 import type { DeskMessage } from '../protocol.js';
 import type { ResponseOrigin, Workspace } from './workspace.js';
@@ -65,11 +61,7 @@ export function foldCall(ws: Workspace, call: FakeSlackCall): void {
   }
 }
 
-/**
- * A post to a response URL the desk handed out: a new message (ephemeral unless `in_channel`),
- * or the source message replaced or deleted. Slack's default for a post without flags is a new
- * message; the bot always says replace_original false where it means one.
- */
+/** Slack's default for a post without flags is a new message; the bot says replace_original false where it means one. */
 function foldResponse(ws: Workspace, call: FakeSlackCall): void {
   const a = call.args;
   const origin = ws.responseOrigin(call.responseUrlId);
@@ -126,7 +118,6 @@ function whoseCall(ws: Workspace, call: FakeSlackCall): string | undefined {
   return typeof a.channel === 'string' ? ws.dmOwner(a.channel) : undefined;
 }
 
-/** One line saying what a message was about. */
 function gist(a: Record<string, unknown>): string {
   const text = typeof a.text === 'string' ? a.text : Array.isArray(a.blocks) ? `${a.blocks.length} blocks` : '(no text)';
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;

@@ -1,18 +1,6 @@
-/**
- * The local desk over HTTP, on 127.0.0.1 only:
- *   GET  /                          the page (an empty #app, its script and styles)
- *   GET  /desk/app.js, /desk/app.css
- *   GET  /desk/events?as=<person>   server-sent events: `snapshot`, whole, on every change (no `as`: the cast's first person)
- *   POST /desk/api/<name>           command, action, submit, close, suggest, home (protocol.ts Requests/Answers)
- *   GET  /desk/api/sandbox          the sandbox panel's state
- *   POST /desk/api/sandbox/<op>     advance, deposit, price, fault, clear-faults (answers the state after it)
- *
- * Every request must name this server by a loopback host and port and, when a browser says where
- * it comes from (Origin), come from this server's own page; anything else is refused before it is
- * read, so no other web page open on the machine can drive the desk or the sandbox. POSTs must be
- * JSON (a cross-site form cannot send that without a preflight, which is never answered). Nothing
- * served holds the bot token or the signing secret: those stay with the bot and the desk actions.
- */
+// The local desk over HTTP on 127.0.0.1: the page, its assets, `snapshot` events, and POST /desk/api/* (protocol.ts).
+// Only requests naming this server by loopback host and coming from its own page are read, POSTs JSON only,
+// so no other page on the machine can drive desk or sandbox; no secret is ever served.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ZodError } from 'zod';
@@ -34,10 +22,7 @@ export interface DeskServerOptions {
   assets: PageAssets;
   /** 0: a free port. */
   port: number;
-  /**
-   * Whether a request names this server by a loopback host and comes from its own page: the one
-   * definition the sandbox's control surface uses too (sandbox/local-only.ts), given by the composition.
-   */
+  /** The one definition the sandbox's control uses too (sandbox/local-only.ts), given by the composition. */
   fromThisMachine: (headers: IncomingHttpHeaders, port: number) => boolean;
   keepAliveMs?: number;
   /** The bot's HTTP limits (timeouts, connection cap: ports/http-edge.ts), given by the composition. */

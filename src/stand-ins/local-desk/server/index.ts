@@ -1,9 +1,5 @@
-/**
- * The local desk's server, as the composition starts it (runtime/local-desk.ts): a workspace that
- * folds every call the bot makes to the fake Slack API, and the HTTP server that shows it to the
- * page and sends the page's actions to the bot. The page is served at once; the bot and the
- * sandbox are attached once they run.
- */
+// The local desk's server: a workspace folding the bot's Slack calls and the HTTP server showing it to the
+// page. Served at once; bot and sandbox attach once they run.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FakeSlackApi, FakeSlackCall } from '../../fake-slack/fake-slack-api.js';
 import { SlackRequester } from '../../fake-slack/slack-requests.js';
@@ -29,7 +25,6 @@ export interface LocalDeskOptions {
   fromThisMachine: (headers: IncomingHttpHeaders, port: number) => boolean;
   /** The HTTP limits of the page's server (ports/http-edge.ts). */
   edge: ServerEdge;
-  /** The bot's slash commands. */
   commands: readonly string[];
   keepAliveMs?: number;
   logError?: (message: string) => void;

@@ -1,8 +1,4 @@
-/**
- * The page's script and stylesheet as the server sends them: the files `npm run build` wrote
- * next to the compiled server (dist/stand-ins/local-desk/app.js and app.css), or, when running from source
- * (`npm run dev`, tests), bundled in memory at start.
- */
+// The page's script and stylesheet: the files `npm run build` wrote, or bundled in memory when running from source.
 import { readFile } from 'node:fs/promises';
 import { bundlePage, type PageAssets } from './page-build.js';
 

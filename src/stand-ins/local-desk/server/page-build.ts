@@ -1,9 +1,5 @@
-/**
- * The page's bundle: src/stand-ins/local-desk/page/main.tsx (Preact, automatic JSX runtime) and the
- * stylesheet it imports (app.css), bundled by esbuild for the browser in one pass. One definition
- * for `npm run build` (written to dist/stand-ins/local-desk/), for running from source (`npm run dev`, in
- * memory) and for the browser tests.
- */
+// The page's esbuild bundle (Preact, with app.css), one definition for `npm run build`, running from source
+// and the browser tests.
 import type { BuildOptions } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 

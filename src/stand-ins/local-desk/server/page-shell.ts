@@ -20,10 +20,7 @@ export const PAGE_HTML = `<!doctype html>
 </html>
 `;
 
-/**
- * Only this server's own script and styles run in the page, nothing framed or posted elsewhere.
- * Inline styles stay allowed: a view library may set style attributes.
- */
+/** Only this server's script and styles run, nothing framed or posted elsewhere; inline styles allowed for the view library. */
 export const PAGE_SECURITY_HEADERS = {
   'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   'x-content-type-options': 'nosniff',

@@ -1,7 +1,4 @@
-/**
- * The page's JSON bodies, checked before anything is sent to the bot or the sandbox: each schema
- * is tied to its type in protocol.ts, so the two cannot drift apart.
- */
+// The page's JSON bodies checked before anything reaches bot or sandbox, each schema tied to its protocol.ts type.
 import { z } from 'zod';
 import { PANEL_FAULT_TARGETS, PANEL_FAULTS, type PanelFault, type PanelFaultTarget, type Requests, type SandboxOps } from '../protocol.js';
 

@@ -1,8 +1,5 @@
-/**
- * The sandbox panel's server side: what a desk cannot make happen on demand (time, deposits,
- * prices, faults), over a port the composition implements on the embedded sandbox's control
- * (runtime/desk-sandbox.ts). The local desk knows nothing of the sandbox itself.
- */
+// The sandbox panel's server side, over a port the composition implements on the sandbox's control; the
+// local desk knows nothing of the sandbox itself.
 import type { SandboxOps, SandboxState } from '../protocol.js';
 import { SANDBOX_OP_BODIES, type SandboxOpName } from './request-bodies.js';
 

@@ -1,8 +1,5 @@
-/**
- * Server-sent events: each open page gets its person's whole snapshot (event `snapshot`) at once
- * and after every change, and a comment line now and then so nothing between closes an idle
- * stream. Changes that come together (a fold of several calls in one turn) are sent once.
- */
+// Server-sent events: each page gets its person's whole snapshot at once and after changes (several in one
+// turn sent once), with comment lines so idle streams stay open.
 import type { ServerResponse } from 'node:http';
 import type { Workspace } from './workspace.js';
 
@@ -35,7 +32,6 @@ export class SnapshotStreams {
     return this.#clients.size;
   }
 
-  /** Start streaming `person`'s snapshots on `res`. */
   add(res: ServerResponse, person: string): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',

@@ -1,12 +1,5 @@
-/**
- * The local desk's workspace: what the bot has shown, and to whom. Channels with their messages
- * and threads, ephemeral answers for one person, each person's modal stack and App Home, and what
- * could not be placed (kept, never dropped). fold-calls.ts and fold-answers.ts turn what the bot
- * said into these operations; snapshot() is one person's view of it, as the page draws it.
- *
- * It also remembers where each request the desk sent came from (a trigger id, a response URL),
- * because a views.open or a response_url post does not say by itself whose screen it is for.
- */
+// What the bot has shown and to whom (channels, threads, ephemerals, modal stacks, App Homes, undrawn), and
+// where each request came from, since a views.open or response_url post does not say whose screen it is for.
 import { randomBytes } from 'node:crypto';
 import { dmChannelOf } from '../../fake-slack/fake-slack-api.js';
 import type { Channel, DeskMessage, DeskModal, Person, Snapshot } from '../protocol.js';
@@ -47,10 +40,7 @@ interface Placed {
   audience: Audience;
 }
 
-/**
- * What the workspace holds beyond one run (Workspace.saved()): what was shown and to whom. Trigger
- * ids and the order of views against calls in flight are not kept: both are dead after a restart.
- */
+/** Trigger ids and view order against calls in flight are not kept: both are dead after a restart. */
 export interface SavedWorkspace {
   version: number;
   messages: [string, Placed][];
@@ -98,7 +88,6 @@ export class Workspace {
     }
   }
 
-  /** Everything a restart needs to show the same workspace (see SavedWorkspace). */
   saved(): SavedWorkspace {
     return {
       version: this.#version,
@@ -141,8 +130,6 @@ export class Workspace {
     return () => void this.#listeners.delete(listener);
   }
 
-  // ---- where requests came from --------------------------------------------------------------
-
   /** A trigger id for `person`'s next request: a views.open or views.push with it lands on their screen. */
   mintTrigger(person: string): string {
     const id = `${Date.now()}.${++this.#minted}.${Math.random().toString(16).slice(2, 10)}`;
@@ -154,10 +141,7 @@ export class Workspace {
     return typeof triggerId === 'string' ? this.#triggers.get(triggerId) : undefined;
   }
 
-  /**
-   * An id for a response URL (the fake serves it under that id) whose posts go to `origin`.
-   * Unguessable, as Slack's are: the Slack stand-in takes posts from anyone on this machine.
-   */
+  /** Unguessable, as Slack's are: the stand-in takes posts from anyone on this machine. */
   mintResponse(origin: ResponseOrigin): string {
     const id = `${origin.person}.${++this.#minted}.${randomBytes(12).toString('hex')}`;
     remember(this.#responses, id, origin);
@@ -167,8 +151,6 @@ export class Workspace {
   responseOrigin(id: string | undefined): ResponseOrigin | undefined {
     return id === undefined ? undefined : this.#responses.get(id);
   }
-
-  // ---- channels and messages -----------------------------------------------------------------
 
   /** The person whose DM with the bot `channel` is, if it is one. */
   dmOwner(channel: string): string | undefined {
@@ -184,10 +166,7 @@ export class Workspace {
     return this.channelsOf(person).some((c) => c.id === channel);
   }
 
-  /**
-   * Place a message: everyone sees it in a channel, only its owner in a DM, only `onlyFor` when
-   * given (ephemeral answers, commands typed). False when the channel is none the desk knows.
-   */
+  /** A channel for everyone, a DM for its owner, `onlyFor` when given; false for a channel the desk does not know. */
   post(message: DeskMessage, onlyFor?: string): boolean {
     const dmOwner = this.dmOwner(message.channel);
     if (dmOwner === undefined && !this.cast.channels.some((c) => c.id === message.channel)) return false;
@@ -221,10 +200,7 @@ export class Workspace {
     return audience && !audience.everyone ? audience.person : undefined;
   }
 
-  /**
-   * Change a message's content, as chat.update and replace_original do: blocks left out are kept
-   * (Slack keeps them unless given an empty list), and so is the text.
-   */
+  /** As chat.update: blocks left out are kept (unless given an empty list), and so is the text. */
   edit(key: string, change: { text?: string | undefined; blocks?: unknown[] | undefined }): boolean {
     const placed = this.#messages.get(key);
     if (!placed) return false;
@@ -239,8 +215,6 @@ export class Workspace {
     if (had) this.#changed();
     return had;
   }
-
-  // ---- modals and App Home -------------------------------------------------------------------
 
   /** `person`'s modal stack, bottom first. */
   stackOf(person: string): readonly DeskModal[] {
@@ -321,15 +295,11 @@ export class Workspace {
     return this.#homes.get(person);
   }
 
-  // ---- what could not be placed --------------------------------------------------------------
-
   /** Something the bot sent that the desk cannot draw or place: shown as such (to `person` only, when known). */
   cannotPlace(method: string, summary: string, person?: string): void {
     this.#undrawn.push({ method, summary, ...(person !== undefined ? { person } : {}) });
     this.#changed();
   }
-
-  // ---- one person's view ---------------------------------------------------------------------
 
   snapshot(me: string): Snapshot {
     const home = this.#homes.get(me);

@@ -1,8 +1,5 @@
-/**
- * POST /transactions/{transaction_id}/counterparty_info: Travel Rule details for a received
- * transaction. 404 "Transaction not found", 422 "Counterparty info already exists", 422 for a
- * body that breaks the reference's object, 422 for a transaction that is not a RECEIVE.
- */
+// POST /transactions/{id}/counterparty_info: 404 "Transaction not found", 422 "Counterparty info already
+// exists", 422 for a bad body or a transaction that is not a RECEIVE.
 import { COUNTERPARTY_EXISTS_MESSAGE, COUNTERPARTY_EXISTS_STATUS } from '../../../bot/exchange/assumptions.js';
 import { counterpartyInfoBody } from '../../../bot/exchange/schemas.js';
 import { startDepositReview } from '../lifecycle.js';

@@ -1,9 +1,5 @@
-/**
- * Fiat: deposits and withdrawals (page-number lists, JSON:API media type), withdrawal fees and
- * limits, and withdrawal create (scope `transfer`; body per assumptions.ts, not shown by the
- * reference): the bank account must be this account's and in the same currency, the amount
- * within the currency's limits, and the amount plus fee within the regular balance.
- */
+// Fiat lists (page numbers, JSON:API), fees, limits and withdrawal create (body per assumptions.ts): own
+// bank account in the same currency, amount within limits, amount plus fee within regular balance.
 import { add, decimalPlaces, gt, lt } from '../../../bot/domain/money.js';
 import { createFiatWithdrawalBody } from '../../../bot/exchange/schemas.js';
 import { available, debitRegular } from '../ledger.js';

@@ -1,9 +1,5 @@
-/**
- * Orders (scope `trade`): create from a quote (execution_type rfq), get one, list (page number,
- * from_time/to_time, base/counter currency and status filters). Create refuses, in this order:
- * a client_order_id already used by the account (never a replay of the first answer), a quote
- * that is not usable (QUOTE_UNUSABLE_MESSAGES says which rule), then insufficient balance.
- */
+// Orders from a quote (rfq), get, list. Create refuses in order: a client_order_id already used (never a
+// replay of the first answer), an unusable quote (QUOTE_UNUSABLE_MESSAGES), insufficient balance.
 import { gt, mul, roundDown, sub } from '../../../bot/domain/money.js';
 import {
   DUPLICATE_CLIENT_ORDER_ID_MESSAGE,

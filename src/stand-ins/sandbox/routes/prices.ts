@@ -1,7 +1,4 @@
-/**
- * GET /price/spots?base_currency=&counter_currency=: the unauthenticated spot price read seen in
- * a third-party client (api-facts.md), from the same random walk quotes use.
- */
+// GET /price/spots: the unauthenticated spot read seen in a third-party client (api-facts.md), from the quotes' walk.
 import { pairSpec, quotedPrice } from '../prices.js';
 import { fail, ok, type Route } from '../router.js';
 

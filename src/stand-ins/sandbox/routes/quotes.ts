@@ -1,8 +1,5 @@
-/**
- * POST /order_quotes (scope `trade`): a price locked from the pair's random walk, valid until
- * expires_at = now + quote lifetime. A newer quote for the same account, quantity, pair and
- * payment method supersedes the older ones (reference "Quote usability"). No trade happens.
- */
+// POST /order_quotes: a price locked until expires_at. A newer quote for the same account, quantity, pair
+// and payment method supersedes older ones (reference "Quote usability").
 import { div, isZero, mul, normalize, roundDown, roundUp } from '../../../bot/domain/money.js';
 import { PAYMENT_METHODS } from '../../../bot/exchange/assumptions.js';
 import { createQuoteBody } from '../../../bot/exchange/schemas.js';

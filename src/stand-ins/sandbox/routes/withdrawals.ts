@@ -1,9 +1,5 @@
-/**
- * Crypto withdrawals: create (scope `transfer`), list (from_time/to_time, cursor pages), get.
- * Create applies the reference's rules in the order a person would fix them: what is asked
- * (currency entry), where to (address of this account, its network, verification, cooldown,
- * recipient details), how much (precision, minimum, balance including the fee).
- */
+// Crypto withdrawals: create, list, get. Create applies the reference's rules in the order a person would
+// fix them: entry, destination (own, network, verified, cooldown, recipient), amount (precision, minimum, balance + fee).
 import { add, gt, isZero, lt, roundDown } from '../../../bot/domain/money.js';
 import { ADDRESS_VERIFIED_STATUS } from '../../../bot/exchange/assumptions.js';
 import { createCryptoWithdrawalBody, uuid } from '../../../bot/exchange/schemas.js';

@@ -1,12 +1,5 @@
-/**
- * The first schema: the repositories' records (live and history in one table), their outbox,
- * the key-value store and the audit chain.
- *
- * Room left for the next steps without touching these tables' meaning: an execution lease is a
- * table of its own keyed like `records` (store, id) with owner and expiry, claimed in the same
- * transaction that holds the record's row lock; leadership is a session advisory lock (see
- * lock-keys.ts) and needs no table.
- */
+// The first schema: records (live and history in one table), their outbox, the key-value store and the
+// audit chain. Room left for leases and leadership: docs/store.md "Room in the first schema".
 import type { Migration } from './migration.js';
 
 export const initial: Migration = {

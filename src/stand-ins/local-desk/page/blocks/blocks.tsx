@@ -1,7 +1,5 @@
-/**
- * The one Block Kit renderer: each block by its type, an action failure under the block it came
- * from, and anything the page cannot draw shown as "Not drawn here", never dropped.
- */
+// The one Block Kit renderer: each block by type, an action failure under its block, and anything the page
+// cannot draw shown as "Not drawn here", never dropped.
 import type { FunctionComponent } from 'preact';
 import { useState } from 'preact/hooks';
 import { isRecord, type KitBlock } from './kit.js';

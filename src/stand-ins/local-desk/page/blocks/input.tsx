@@ -1,7 +1,4 @@
-/**
- * An input block: its element labelled by the block's label, described by its field error (first)
- * and hint; "(optional)" beside the label as Slack writes it.
- */
+// An input block: its element labelled by the block's label, described by its field error then hint.
 import { asElement } from './kit.js';
 import { actionIdOf } from './state-values.js';
 import { plainText } from './text.js';

@@ -1,7 +1,5 @@
-/**
- * Block Kit as the page receives it: JSON the bot wrote, read defensively (anything may be
- * missing or of a type the page does not draw). Only the fields the renderer reads are named.
- */
+// Block Kit as the page receives it, read defensively (anything may be missing or undrawable); only the
+// fields the renderer reads are named.
 
 export interface TextObject {
   type: 'plain_text' | 'mrkdwn';
@@ -75,7 +73,6 @@ export function asOptionGroups(v: unknown): OptionGroup[] {
   return v.filter((g): g is OptionGroup => isRecord(g) && asText(g.label) !== undefined && Array.isArray(g.options)).map((g) => ({ label: g.label, options: asOptions(g.options) }));
 }
 
-/** Every option of a select, groups flattened. */
 export function allOptions(element: KitElement): KitOption[] {
   return [...asOptions(element.options), ...asOptionGroups(element.option_groups).flatMap((g) => g.options)];
 }

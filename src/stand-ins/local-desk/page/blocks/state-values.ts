@@ -1,12 +1,8 @@
-/**
- * What a surface's inputs hold, and `state.values` assembled exactly as Slack sends it:
- * { [block_id]: { [action_id]: { type, value | selected_option | selected_options } } }. Pure:
- * the page keeps what a person entered in a map and asks here for the payloads.
- */
+// What a surface's inputs hold, and `state.values` assembled exactly as Slack sends it. Pure: the page
+// keeps the entries and asks here for payloads.
 import type { StateValues } from '../../protocol.js';
 import { allOptions, asBlocks, asElement, asList, asOption, asOptions, isRecord, type KitBlock, type KitElement, type KitOption } from './kit.js';
 
-/** One element's state as Slack reports it. */
 export interface ElementState {
   type: string;
   value?: string | null;
@@ -22,10 +18,7 @@ export const stateKey = (blockId: string, actionId: string): string => `${blockI
 /** Elements Slack keeps state for. */
 const STATEFUL = new Set(['plain_text_input', 'static_select', 'external_select', 'radio_buttons', 'checkboxes', 'multi_static_select', 'multi_external_select']);
 
-/**
- * The block_id Slack would use: the bot's own, or one made up from the position when the bot
- * gave none (Slack makes up a random one; position keeps it the same across updates).
- */
+/** The bot's block_id, else one from the position (Slack makes a random one; position keeps it across updates). */
 export const blockIdOf = (block: KitBlock, index: number): string => (typeof block.block_id === 'string' && block.block_id ? block.block_id : `auto-${index}`);
 
 export const actionIdOf = (element: KitElement, index: number): string => (typeof element.action_id === 'string' && element.action_id ? element.action_id : `auto-${index}`);
@@ -74,7 +67,6 @@ export function currentState(placed: Pick<Placed, 'blockId' | 'actionId' | 'elem
   return typed && typed.type === placed.element.type ? typed : initialState(placed.element);
 }
 
-/** `view.state.values` for these blocks. */
 export function stateValues(blocks: unknown, entered: Entered): StateValues {
   const values: StateValues = {};
   for (const placed of statefulElements(blocks)) {
@@ -83,7 +75,6 @@ export function stateValues(blocks: unknown, entered: Entered): StateValues {
   return values;
 }
 
-/** Whether a state holds nothing (an empty text, no option). */
 export function isEmpty(state: ElementState): boolean {
   if ('selected_options' in state) return (state.selected_options ?? []).length === 0;
   if ('selected_option' in state) return !state.selected_option;
@@ -93,10 +84,7 @@ export function isEmpty(state: ElementState): boolean {
 /** Slack's own words when a modal is submitted with a required field empty (it never sends the submission). */
 export const REQUIRED_FIELD = 'Please complete this required field.';
 
-/**
- * What Slack's client refuses before sending a submission: required inputs left empty and texts
- * shorter than min_length, by block_id.
- */
+/** What Slack's client refuses before sending: required inputs empty, texts under min_length. */
 export function clientErrors(blocks: unknown, entered: Entered): Record<string, string> {
   const errors: Record<string, string> = {};
   asBlocks(blocks).forEach((block, i) => {
@@ -115,10 +103,7 @@ export function clientErrors(blocks: unknown, entered: Entered): Record<string, 
   return errors;
 }
 
-/**
- * The action object of a block_actions payload, as Slack sends it for this element: its type,
- * ids, and the button's text/value/style or the element's new state.
- */
+/** The action object Slack sends for this element: type, ids, and the button's fields or the element's new state. */
 export function actionPayload(element: KitElement, blockId: string, actionId: string, actionTs: string, state?: ElementState): Record<string, unknown> {
   const base: Record<string, unknown> = { type: element.type, block_id: blockId, action_id: actionId, action_ts: actionTs };
   if (element.type === 'button') {

@@ -1,8 +1,5 @@
-/**
- * A surface is where Block Kit is drawn and acted on: a message, a modal, App Home. Its owner
- * says where actions go (the container) and keeps what the person entered; the blocks and
- * elements below read it from context.
- */
+// A surface (message, modal, App Home) says where actions go and keeps what the person entered; blocks
+// below read it from context.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Ack, Answers } from '../../protocol.js';

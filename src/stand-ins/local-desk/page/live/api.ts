@@ -1,8 +1,5 @@
-/**
- * The page's requests to the local desk's server (JSON on loopback). Every answer comes back as an
- * Ack: a network failure or an HTTP error is an `ok: false` with plain words, never a throw, so
- * each control can show it where the person acted.
- */
+// The page's requests to the local desk's server. Every answer is an Ack, failures included (never a
+// throw), so each control shows it where the person acted.
 import { ROUTES, type Ack, type Answers, type Requests, type SandboxOps, type SandboxState } from '../../protocol.js';
 
 async function postJson<T extends Ack>(path: string, body: unknown): Promise<T> {
@@ -21,7 +18,6 @@ async function readAck(res: Response): Promise<Ack> {
   return res.ok ? { ok: true } : { ok: false, error: `The local desk answered HTTP ${res.status} ${res.statusText}`.trim() };
 }
 
-/** What a person did, to the bot through the server. */
 export function send<K extends keyof Requests>(name: K, body: Requests[K]): Promise<Answers[K]> {
   return postJson<Answers[K]>(ROUTES.api + name, body);
 }

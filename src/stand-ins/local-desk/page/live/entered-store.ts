@@ -1,8 +1,5 @@
-/**
- * What a person typed and chose, per surface (a modal by its view id, a message, App Home). It
- * outlives the components: a modal pushed over another, or updated by the bot, keeps the entries
- * of the same block_id and action_id, as Slack does.
- */
+// What a person entered, per surface, outliving components: a pushed or updated modal keeps entries of the
+// same block_id and action_id, as Slack does.
 import { useEffect, useState } from 'preact/hooks';
 import { stateKey, type ElementState, type Entered } from '../blocks/state-values.js';
 
@@ -33,7 +30,6 @@ export class EnteredStore {
   }
 }
 
-/** The entries of one surface, re-rendering when they change. */
 export function useEntered(store: EnteredStore, surface: string): Entered {
   const [entered, setEntered] = useState(() => store.get(surface));
   useEffect(() => {

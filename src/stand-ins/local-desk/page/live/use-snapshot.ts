@@ -1,8 +1,5 @@
-/**
- * The live workspace for one person: an EventSource on the server's events, each `snapshot`
- * event replacing the whole state. EventSource retries on its own after a dropped connection;
- * when the server refuses outright (the source closes) the page opens a new one after a pause.
- */
+// One person's live workspace over an EventSource, each `snapshot` replacing the state. It retries by
+// itself; when the server refuses outright, a new one opens after a pause.
 import { useEffect, useState } from 'preact/hooks';
 import { ROUTES, type Snapshot } from '../../protocol.js';
 

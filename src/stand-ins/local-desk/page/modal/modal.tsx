@@ -1,9 +1,5 @@
-/**
- * The person's modal stack, the last one shown: a dialog named by the view's title, its blocks,
- * and the close and submit buttons with the view's own words. Submitting checks what Slack's
- * client checks (required fields, minimum lengths) before sending; the bot's field errors come
- * back in the answer and in the next snapshot, and are shown under their inputs.
- */
+// The top modal of the person's stack with the view's own button words. Submitting checks what Slack's
+// client checks first; the bot's field errors come back and show under their inputs.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DeskModal } from '../../protocol.js';
 import { send } from '../live/api.js';

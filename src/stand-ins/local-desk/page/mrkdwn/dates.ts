@@ -1,12 +1,8 @@
-/**
- * Slack's `<!date^epoch^format|fallback>` tokens, drawn in the reader's own time zone as Slack
- * does (en-US words, 12-hour clock: Slack's default). Pure: the time zone and "now" are given.
- */
+// Slack's `<!date^epoch^format|fallback>` in the reader's zone, as Slack draws it (en-US, 12-hour). Pure.
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS: Record<string, string> = { Sun: 'Sunday', Mon: 'Monday', Tue: 'Tuesday', Wed: 'Wednesday', Thu: 'Thursday', Fri: 'Friday', Sat: 'Saturday' };
 
-/** A calendar instant as read in one time zone. */
 interface Wall {
   year: number;
   month: number;
@@ -90,9 +86,7 @@ function ago(ms: number, now: number): string {
 }
 
 /**
- * Replace Slack's date tokens in `format` with the instant `epochSeconds` read in `timeZone`.
- * A "pretty" token at the very start is capitalised ("Today at …"), later ones are not. Unknown
- * tokens are left as written.
+ * A "pretty" token at the very start is capitalised ("Today at …"); unknown tokens stay as written.
  * @example formatSlackDate(1714572180, '{date_short} {time}', 'Asia/Singapore', now) // 'May 1, 2024 10:03 PM'
  */
 export function formatSlackDate(epochSeconds: number, format: string, timeZone: string, now: number): string {
@@ -122,19 +116,13 @@ export function formatSlackDate(epochSeconds: number, format: string, timeZone: 
   return format.replace(/\{([a-z_]+)\}/g, (whole, name: string, offset: number) => tokens[name]?.(offset === 0) ?? whole);
 }
 
-/**
- * The zone's short name at that instant as Intl writes it in en-US ("GMT+8", "EDT", "GMT"): a
- * time that matters names its zone, so people in different zones comparing one expiry agree.
- */
+/** "GMT+8", "EDT": a time that matters names its zone, so people in different zones agree on one expiry. */
 export function zoneName(ms: number, timeZone: string): string {
   const zone = validTimeZone(timeZone) ? timeZone : 'UTC';
   return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }
 
-/**
- * A date token as the local desk draws it: formatSlackDate, and the zone named after a clock
- * time ("8:18 PM GMT+8"), where Slack would leave the reader to know their own zone.
- */
+/** With the zone after a clock time ("8:18 PM GMT+8"), where Slack leaves the reader to know their own. */
 export function formatSlackDateWithZone(epochSeconds: number, format: string, timeZone: string, now: number): string {
   const zone = zoneName(epochSeconds * 1000, timeZone);
   return formatSlackDate(epochSeconds, format.replace(/\{time(_secs)?\}/g, (token) => `${token} ${zone}`), timeZone, now);

@@ -1,8 +1,5 @@
-/**
- * Emoji shortcodes as Slack draws them, for the ones the bot writes (test/stand-ins/local-desk/page/mrkdwn/emoji.test.ts
- * checks every `:name:` in src/bot/slack is here) and a few a desk commonly reads. A name not listed
- * stays as typed, which is what Slack shows for an emoji it does not know.
- */
+// Emoji the bot writes (emoji.test.ts checks every `:name:` in src/bot/slack is here) and a few common
+// ones; an unknown name stays as typed, as Slack shows it.
 export const EMOJI: Readonly<Record<string, string>> = {
   warning: '\u26a0\ufe0f',
   white_check_mark: '\u2705',
@@ -41,7 +38,6 @@ export const EMOJI: Readonly<Record<string, string>> = {
   chart_with_downwards_trend: '\ud83d\udcc9',
 };
 
-/** The character for a shortcode name (without colons), or undefined. */
 export function emojiFor(name: string): string | undefined {
   return Object.hasOwn(EMOJI, name) ? EMOJI[name] : undefined;
 }

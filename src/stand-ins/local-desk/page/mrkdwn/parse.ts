@@ -1,9 +1,5 @@
-/**
- * Slack's mrkdwn read into a small tree the page draws: *bold*, _italic_, ~strike~, `code`,
- * ``` blocks ```, > quotes, <links|text>, <@U…>, <#C…>, <!here>, <!date^…>, :emoji: and the
- * &amp; &lt; &gt; entities. Pure (no DOM): names, the reader's time zone and "now" come in the
- * context, so the same text reads as each viewer would see it in Slack.
- */
+// Slack's mrkdwn read into a small tree the page draws (bold, code, quotes, links, mentions, dates,
+// emoji, entities). Pure: names, time zone and "now" come in, so text reads as each viewer sees it.
 import { formatSlackDateWithZone } from './dates.js';
 import { emojiFor } from './emoji.js';
 
@@ -22,7 +18,6 @@ export type MrkdwnBlock = { type: 'paragraph'; children: Inline[] } | { type: 'q
 export interface MrkdwnContext {
   userName(id: string): string | undefined;
   channelName(id: string): string | undefined;
-  /** IANA zone of the reader. */
   timeZone: string;
   /** Epoch ms, for "today" and "{ago}". */
   now: number;

@@ -1,8 +1,5 @@
-/**
- * The sandbox panel: what a desk cannot make happen on demand. Move the sandbox clock on (statuses
- * advance, quotes expire), inject a deposit, move a price, and make the exchange slow, hang, lose
- * an answer or commit late, to watch a re-quote, a re-approval or an unknown outcome unfold.
- */
+// What a desk cannot make happen on demand: move the clock, inject a deposit, move a price, make the
+// exchange slow, hang, lose an answer or commit late, to watch re-quotes and unknown outcomes unfold.
 import { LABELS, type SandboxState } from '../../protocol.js';
 import { useDesk } from '../shell/desk.js';
 import { Clock } from './clock.js';

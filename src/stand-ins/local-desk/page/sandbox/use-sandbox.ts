@@ -1,7 +1,4 @@
-/**
- * The sandbox's state for the panel: read on open, every few seconds (its clock moves), after
- * each change the page makes, and whenever the workspace changes.
- */
+// The sandbox's state for the panel: read on open, every few seconds (its clock moves) and after changes.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { SandboxState } from '../../protocol.js';
 import { readSandbox } from '../live/api.js';

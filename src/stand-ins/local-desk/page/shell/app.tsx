@@ -1,7 +1,4 @@
-/**
- * The local desk: Slack's layout (top bar, sidebar, the open channel or App Home, a thread beside
- * it, the sandbox panel) over one person's live snapshot, and that person's modal on top.
- */
+// The local desk: Slack's layout over one person's live snapshot, their modal on top.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Snapshot } from '../../protocol.js';
 import { useSnapshot } from '../live/use-snapshot.js';
@@ -95,10 +92,7 @@ export function App() {
 
 const isNewer = (ts: string | undefined, seen: string | undefined): boolean => ts !== undefined && (seen === undefined || compareTs(ts, seen) > 0);
 
-/**
- * The newest message seen per channel: everything present at the first snapshot counts as seen,
- * then the open channel's news as it arrives. Channels with later messages are shown in bold.
- */
+/** Everything in the first snapshot counts as seen, then the open channel's news; channels with later messages go bold. */
 function useSeen(snapshot: Snapshot | undefined, place: Place | undefined): Record<string, string | undefined> {
   const [seen, setSeen] = useState<Record<string, string | undefined>>();
   const open = place?.kind === 'channel' ? place.id : place === undefined ? snapshot?.commandChannel : undefined;

@@ -1,7 +1,4 @@
-/**
- * The open channel or DM: its name and purpose, the log of its messages (newest at the bottom,
- * a divider between days) and the message box.
- */
+// The open channel or DM: name, purpose, the message log (newest last, day dividers) and the message box.
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Channel } from '../../protocol.js';
 import { Avatar } from './avatar.js';

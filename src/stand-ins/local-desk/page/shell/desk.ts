@@ -1,7 +1,4 @@
-/**
- * What every part of the page reads: the snapshot, who is looking, the bot's name, and the
- * store of what the person entered.
- */
+// What every part of the page reads: snapshot, viewer, bot name, and the store of what was entered.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Person, Snapshot } from '../../protocol.js';
@@ -23,10 +20,7 @@ export function useDesk(): Desk {
   return d;
 }
 
-/**
- * The bot as messages show it. The snapshot may name it (`bot`, proposed for protocol.ts);
- * until then a DM's name is the bot's.
- */
+/** Until the snapshot names the bot, a DM's name is the bot's. */
 export function botOf(snapshot: Snapshot): { name: string; initials: string } {
   const named = (snapshot as Snapshot & { bot?: { name?: string; initials?: string } }).bot;
   const name = named?.name ?? snapshot.channels.find((c) => c.kind === 'dm')?.name ?? 'Desk bot';

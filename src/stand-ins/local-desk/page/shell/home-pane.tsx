@@ -1,7 +1,4 @@
-/**
- * App Home for the person: opening it tells the bot (app_home_opened, as Slack does), and the
- * view the bot published for them is drawn here.
- */
+// App Home: opening it tells the bot (app_home_opened, as Slack does); the view it published is drawn here.
 import { useEffect, useState } from 'preact/hooks';
 import { LABELS } from '../../protocol.js';
 import { send } from '../live/api.js';

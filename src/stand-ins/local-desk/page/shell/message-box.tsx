@@ -1,8 +1,5 @@
-/**
- * The message box: a slash command typed here goes to the bot as Slack would send it (the server
- * signs it); Enter sends, Shift+Enter starts a new line. Anything else is not sent: the bot only
- * listens to commands.
- */
+// The message box: a slash command goes to the bot as Slack sends it (the server signs it); anything else
+// is not sent, as the bot only listens to commands.
 import { useRef, useState } from 'preact/hooks';
 import { LABELS } from '../../protocol.js';
 import { send } from '../live/api.js';

@@ -1,8 +1,4 @@
-/**
- * One message as Slack shows it: avatar, author, time, then its blocks (or its text when it has
- * none); "Only visible to you" above an ephemeral one, "(edited)" after an edited one, and the
- * reply count that opens its thread.
- */
+// One message as Slack shows it, with "Only visible to you", "(edited)" and the reply count that opens its thread.
 import type { DeskMessage } from '../../protocol.js';
 import { LABELS } from '../../protocol.js';
 import { Blocks } from '../blocks/blocks.js';
@@ -14,7 +10,6 @@ import { messageDateTime, messageTime, postedSeconds } from './time.js';
 
 export interface MessageProps {
   message: DeskMessage;
-  /** Replies under it (top-level messages only). */
   replies?: DeskMessage[];
   /** Where it is drawn: a thread's parent is also in the channel, and ids must stay unique. */
   place?: 'log' | 'thread';

@@ -1,7 +1,4 @@
-/**
- * The left sidebar: whose desk this is, the people switcher, and the channel list (Home, channels,
- * direct messages), the open one marked as current and the ones with news in bold.
- */
+// The sidebar: whose desk, the people switcher, the channel list (current marked, news in bold).
 import type { ComponentChildren } from 'preact';
 import type { Channel, Person } from '../../protocol.js';
 import { LABELS } from '../../protocol.js';

@@ -1,7 +1,4 @@
-/**
- * Gives the blocks below a surface: where their actions go (a message, a modal, App Home), with
- * the surface's state.values, and what the person entered on it.
- */
+// Gives the blocks below a surface: where actions go, its state.values and what the person entered.
 import type { ComponentChildren } from 'preact';
 import type { ActionContainer } from '../../protocol.js';
 import { send } from '../live/api.js';

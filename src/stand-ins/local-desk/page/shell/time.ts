@@ -1,12 +1,8 @@
-/**
- * When messages were posted, drawn in the viewer's zone. Slack's ts is the posting time, but the
- * local Slack stand-in's ts are a sequence ("1700000000.000042"), so the time the desk got the
- * message on its clock (`at`, the sandbox's in the preview) comes first; ts is only the fallback.
- */
+// Message times in the viewer's zone. The stand-in's ts are a sequence, not times, so the desk's own
+// receipt time (`at`, the sandbox's clock in the preview) comes first; ts is the fallback.
 import type { DeskMessage } from '../../protocol.js';
 import { formatSlackDate, formatSlackDateWithZone, wallClock } from '../mrkdwn/dates.js';
 
-/** When `m` was posted, epoch seconds. */
 export const postedSeconds = (m: Pick<DeskMessage, 'ts' | 'at'>): number => (m.at !== undefined ? Math.floor(m.at / 1000) : Number(m.ts));
 
 /** Order of two Slack ts strings, exactly (whole seconds, then the fraction as digits). */

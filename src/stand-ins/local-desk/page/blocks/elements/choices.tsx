@@ -1,7 +1,4 @@
-/**
- * radio_buttons (a radiogroup) and checkboxes (a group of checkboxes), as native inputs named by
- * their option text and described by the option's description.
- */
+// radio_buttons and checkboxes as native inputs named by their option text, described by its description.
 import { asOptions, type KitOption } from '../kit.js';
 import { actionPayload, actionTs, currentState, type ElementState } from '../state-values.js';
 import { KitText } from '../text.js';

@@ -1,8 +1,5 @@
-/**
- * An external_select as a combobox: typing (from min_query_length characters) asks the bot for
- * options through the server (block_suggestion) and lists what it answered, options or option
- * groups, in a listbox. Arrow keys move, Enter or a click chooses, Escape closes the list.
- */
+// An external_select as a combobox: typing asks the bot for options (block_suggestion, via the server) and
+// lists them; arrows move, Enter or click chooses, Escape closes.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { asOptionGroups, asOptions, type KitOption, type OptionGroup } from '../kit.js';
 import { actionPayload, actionTs, currentState, type ElementState } from '../state-values.js';

@@ -1,8 +1,5 @@
-/**
- * A static_select as a native <select> (option groups as <optgroup>): labelled by its input's
- * label, or by its placeholder where it stands alone. The chosen option's description, which a
- * native list cannot show inside, is shown under it.
- */
+// A static_select as a native <select>, labelled by its input's label or its placeholder; the chosen
+// option's description, which a native list cannot show, goes under it.
 import { allOptions, asOptionGroups, asOptions, type KitOption } from '../kit.js';
 import { actionPayload, actionTs, currentState, type ElementState } from '../state-values.js';
 import { KitText, plainText } from '../text.js';

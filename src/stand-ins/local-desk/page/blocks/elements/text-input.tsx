@@ -1,7 +1,4 @@
-/**
- * plain_text_input: one line or multiline, with its placeholder, initial value and length limit.
- * With dispatch_action it sends its value on Enter (and, when asked, as characters are typed).
- */
+// plain_text_input, one line or multiline; with dispatch_action it sends its value on Enter (or as typed).
 import { useEffect, useRef } from 'preact/hooks';
 import { actionPayload, actionTs, currentState, type ElementState } from '../state-values.js';
 import { isRecord } from '../kit.js';
