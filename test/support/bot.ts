@@ -127,10 +127,10 @@ export function memoryStores(clock?: Clock): TestStores {
 /** The durable file stores, as runtime/stores.ts opens them, in `dir` or a new temporary folder (removed on close when it made it). */
 export async function fileStores(clock: Clock, o: { dir?: string; prefix?: string; warn?: (message: string) => void; redact?: string[] } = {}): Promise<FileStores> {
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), o.prefix ?? 'bot-'));
-  const warn = o.warn ?? (() => {});
-  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION, warn });
-  const kv = await openKeyValueStore({ dir, warn });
-  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock, warn, ...(o.redact ? { redact: o.redact } : {}) });
+  const warn = o.warn ? { warn: o.warn } : {};
+  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION, ...warn });
+  const kv = await openKeyValueStore({ dir, ...warn });
+  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock, ...warn, ...(o.redact ? { redact: o.redact } : {}) });
   return {
     requests,
     kv,
