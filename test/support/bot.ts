@@ -164,6 +164,7 @@ export interface BotOptions {
   logger?: Logger;
   tradePairs?: readonly string[];
   engineConfig?: EngineConfigInput;
+  /** Default: one attempt per Slack call; `{}` for production's retries. */
   notifierRetry?: Partial<SlackRetryOptions>;
   /** The fake Slack Web API to use (a replica shares its first desk's); default: a new one, stopped with the bot. */
   fake?: FakeSlackApi;
