@@ -26,7 +26,7 @@ import { EVENTS_PATH } from '../../src/bot/slack/shell/slack-app.js';
 import type { SlackRetryOptions } from '../../src/bot/slack/kit/slack-retry.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../src/bot/store/audit-log.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../src/bot/store/kv.js';
-import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/bot/store/memory.js';
+import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog, type MemoryKeyValueStore, type MemoryRepository } from '../../src/bot/store/memory.js';
 import { openRepository, type DurableRepository } from '../../src/bot/store/repository.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { SlackRequester } from '../../src/stand-ins/fake-slack/slack-requests.js';
@@ -120,7 +120,13 @@ export interface FileStores extends TestStores {
   dir: string;
 }
 
-export function memoryStores(clock?: Clock): TestStores {
+export interface MemoryStores extends TestStores {
+  requests: MemoryRepository<DeskRequest>;
+  kv: MemoryKeyValueStore;
+  audit: MemoryAuditLog;
+}
+
+export function memoryStores(clock?: Clock): MemoryStores {
   return { requests: memoryRepository<DeskRequest>(isFinishedRequest), kv: memoryKv(), audit: memoryAuditLog(clock ? { clock } : {}), close: async () => {} };
 }
 
