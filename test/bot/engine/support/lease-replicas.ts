@@ -13,12 +13,12 @@ import { LeadershipState } from '../../../../src/bot/engine/leadership.js';
 import type { AuditLog, Clock, ExchangePort, KeyValueStore, Logger, Repository } from '../../../../src/bot/engine/ports.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
-import { collect } from '../../../../src/bot/engine/bounded-lists.js';
 import type { RequestInput } from '../../../../src/bot/engine/approval/make-request.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
 import type { DeskRequest } from '../../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../../src/stand-ins/sandbox/server.js';
 import { startTestExchange } from '../../../support/bot.js';
+import { usableDestination } from './sandbox-requests.js';
 import { T0 } from '../../../stand-ins/sandbox/support/sandbox.js';
 
 export interface LeaseStores {
@@ -65,9 +65,7 @@ export const POLICY = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 
 export async function startLeaseWorld(o: { seed: string; stores: LeaseStores; config?: EngineConfigInput }): Promise<LeaseWorld> {
   const clock = new FakeClock(T0);
   const { sandbox, client: api, exchange: port } = await startTestExchange({ seed: o.seed, startMs: clock.now(), followRealTime: true, wallNow: () => clock.now() });
-  const book = await collect(api.listAddressBook({ pageSize: 100 }));
-  const destination = book.find((a) => a.status === 'verified' && a.wallet_identity && !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > clock.now()))!;
-  const entry = (await api.listCryptoCurrencies()).find((e) => destination.crypto_currency_networks.some((n) => n.uuid === e.network_id))!;
+  const { address: destination, entry } = await usableDestination(api, clock.now());
   const ids = new SequentialIds('L');
   const withdrawal = (amount: string): RequestInput => ({ kind: 'crypto_withdrawal', cryptoCurrencyId: entry.id, addressBookId: destination.id, amount });
 
