@@ -16,7 +16,8 @@ import { systemClock, type ExchangeClientOptions } from '../../../src/bot/exchan
 import type { DurableAuditLog } from '../../../src/bot/store/audit-log.js';
 import type { DurableKeyValueStore } from '../../../src/bot/store/kv.js';
 import type { DurableRepository } from '../../../src/bot/store/repository.js';
-import { fileStores, testClient } from '../../support/bot.js';
+import { testClient } from '../../support/bot-exchange.js';
+import { fileStores } from '../../support/bot-stores.js';
 
 export const DESK_PEOPLE = { requester: 'U0REQ0001', approvers: ['U0APP0001', 'U0APP0002', 'U0APP0003'] } as const;
 

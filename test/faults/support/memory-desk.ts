@@ -12,7 +12,7 @@ import { createPolicy } from '../../../src/bot/domain/policy.js';
 import type { DeskRequest } from '../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../src/stand-ins/sandbox/index.js';
 import type { MemoryAuditLog, MemoryRepository } from '../../../src/bot/store/memory.js';
-import { memoryStores } from '../../support/bot.js';
+import { memoryStores } from '../../support/bot-stores.js';
 import { DESK_PEOPLE } from './desk.js';
 import { withTag, type PlanItem } from './plan.js';
 

@@ -10,7 +10,7 @@ import type { ExchangeClientOptions } from '../../../src/bot/exchange/client.js'
 import type { FaultRule } from '../../../src/stand-ins/sandbox/faults.js';
 import { createSandboxClock, startSandbox, type KeySpec, type Sandbox } from '../../../src/stand-ins/sandbox/index.js';
 import type { MemoryAuditLog } from '../../../src/bot/store/memory.js';
-import { testClient } from '../../support/bot.js';
+import { testClient } from '../../support/bot-exchange.js';
 import { makeFaultKey, type FaultKey } from './keys.js';
 import { memoryDesk } from './memory-desk.js';
 
