@@ -22,7 +22,7 @@ import type { DeskRequest } from '../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../src/stand-ins/sandbox/server.js';
 import { createLogger } from '../../../src/bot/runtime/logger.js';
 import { openStores, type Stores } from '../../../src/bot/runtime/stores.js';
-import { startSandboxExchange } from './support/sandbox-exchange.js';
+import { startTestExchange } from '../../support/bot.js';
 import { collect } from '../../../src/bot/engine/bounded-lists.js';
 import { Crashed, crashingRepository, guard } from './support/world.js';
 
@@ -35,7 +35,7 @@ const ids = new SequentialIds('C');
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 
 beforeAll(async () => {
-  ({ sandbox, exchange, api, clock } = await startSandboxExchange('engine-crash'));
+  ({ sandbox, exchange, api, clock } = await startTestExchange({ seed: 'engine-crash' }));
   dir = mkdtempSync(join(tmpdir(), 'engine-crash-'));
 });
 afterAll(async () => {

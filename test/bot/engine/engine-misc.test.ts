@@ -1,5 +1,4 @@
-import { describe, expect, it } from 'vitest';
-import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createEngine } from '../../../src/bot/engine/engine.js';
 import { createRandomIds } from '../../../src/bot/engine/ids.js';
 import { FakeClock } from '../../support/fake-clock.js';
@@ -7,7 +6,7 @@ import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
-import { FakeExchange } from './support/fake-exchange.js';
+import { sandboxForEngine } from './support/sandbox-requests.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, tradeInput } from './support/requests.js';
 import { REQUESTER, World } from './support/world.js';
@@ -15,12 +14,14 @@ import { REQUESTER, World } from './support/world.js';
 describe('engine edges', () => {
   it('a notifier that throws: the engine goes on; the event is kept and tried again with backoff, the request\'s later events wait their turn', async () => {
     const clock = new FakeClock();
+    const sandbox = await sandboxForEngine('engine-misc', clock);
+    onTestFinished(() => sandbox.close());
     const seen: string[] = [];
     const warnings: string[] = [];
     let down = true;
     const requests = memoryRepository<DeskRequest>(isFinishedRequest);
     const engine = createEngine({
-      exchange: createExchangePort(new FakeExchange(clock)),
+      exchange: sandbox.exchange,
       requests,
       kv: memoryKv(),
       audit: memoryAuditLog(),
@@ -35,7 +36,7 @@ describe('engine edges', () => {
       policy: createPolicy({ requesters: ['R'], approvers: ['A', 'B'] }),
       logger: { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
     });
-    const r = await engine.request('R', cryptoInput());
+    const r = await engine.request('R', sandbox.cryptoInput());
     if (!r.ok) throw new Error('fixture');
     await engine.approve(r.request.id, 'A', r.request.snapshotHash);
     const last = await engine.approve(r.request.id, 'B', r.request.snapshotHash);

@@ -11,18 +11,18 @@ import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
-import { startSandboxExchange, type SandboxExchange } from './support/sandbox-exchange.js';
+import { startTestExchange, type TestExchange } from '../../support/bot.js';
 import { collect } from '../../../src/bot/engine/bounded-lists.js';
 import type { RequestInput } from '../../../src/bot/engine/approval/make-request.js';
 
-let sx: SandboxExchange;
+let sx: TestExchange;
 let engine: Engine;
 const events: DeskEvent[] = [];
 let destination: AddressBookAddress;
 let entry: CryptoCurrencyEntry;
 
 beforeAll(async () => {
-  sx = await startSandboxExchange('engine-e2e');
+  sx = await startTestExchange({ seed: 'engine-e2e' });
   engine = createEngine({
     exchange: sx.exchange,
     requests: memoryRepository<DeskRequest>(isFinishedRequest),

@@ -12,11 +12,9 @@ import { FakeClock } from '../../support/fake-clock.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
-import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
 import { until } from '../../support/until.js';
-import { FakeExchange } from './support/fake-exchange.js';
-import { cryptoInput } from './support/requests.js';
+import { sandboxForEngine } from './support/sandbox-requests.js';
 import { APPROVERS, REQUESTER } from './support/world.js';
 
 const TICK_MS = 1_000;
@@ -30,14 +28,17 @@ interface Replica {
 }
 
 const stops: AbortController[] = [];
+const closes: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const s of stops.splice(0)) s.abort();
+  for (const close of closes.splice(0)) await close();
 });
 
-/** One shared world (stores, exchange, clock), and a replica builder over it. */
-function sharedWorld() {
+/** One shared world (stores, the sandbox exchange, clock), and a replica builder over it. */
+async function sharedWorld() {
   const clock = new FakeClock();
-  const exchange = new FakeExchange(clock);
+  const exchange = await sandboxForEngine('leadership', clock);
+  closes.push(exchange.close);
   const requests = memoryRepository<DeskRequest>(isFinishedRequest);
   const kv = memoryKv();
   const audit = memoryAuditLog({ clock });
@@ -48,7 +49,7 @@ function sharedWorld() {
     const leadership = new LeadershipState(role);
     const delivered: DeskEvent[] = [];
     const engine = createEngine({
-      exchange: createExchangePort(exchange),
+      exchange: exchange.exchange,
       requests,
       kv,
       audit,
@@ -68,9 +69,9 @@ function sharedWorld() {
     stops.push(stop);
     void r.engine.run(stop.signal, TICK_MS);
   };
-  const reads = () => exchange.calls.filter((c) => c.op === 'getCryptoWithdrawal' || c.op === 'listCryptoWithdrawals').length;
-  const writes = () => exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal').length;
-  return { clock, exchange, requests, audit, replica, run, reads, writes };
+  const reads = () => exchange.withdrawalCalls().reads;
+  const writes = () => exchange.withdrawalCalls().posts;
+  return { clock, exchange, requests, audit, replica, run, reads, writes, cryptoInput: exchange.cryptoInput };
 }
 
 /** Lets the loops run what is due now (they wake on promises, not on the fake clock). */
@@ -78,13 +79,13 @@ const settle = () => new Promise((r) => setTimeout(r, 30));
 
 describe('leadership across two replicas on one store', () => {
   it('a follower answers commands but neither executes, polls nor delivers; it takes over at once when it becomes leader', async () => {
-    const w = sharedWorld();
+    const w = await sharedWorld();
     const a = w.replica('leader');
     const b = w.replica('follower');
     w.run(b);
 
     // Everything happens on the follower: the request, both approvals.
-    const made = await b.engine.request(REQUESTER, cryptoInput());
+    const made = await b.engine.request(REQUESTER, w.cryptoInput());
     if (!made.ok) throw new Error(made.message);
     const id = made.request.id;
     await b.engine.approve(id, 'U_A1', made.request.snapshotHash);
@@ -136,9 +137,9 @@ describe('leadership across two replicas on one store', () => {
   });
 
   it('a follower started on a store with approved work leaves it alone until it becomes leader, then executes it before its second tick', async () => {
-    const w = sharedWorld();
+    const w = await sharedWorld();
     const a = w.replica('leader');
-    const made = await a.engine.request(REQUESTER, cryptoInput());
+    const made = await a.engine.request(REQUESTER, w.cryptoInput());
     if (!made.ok) throw new Error(made.message);
     // Approved on a follower that is gone; nobody executed it yet.
     const gone = w.replica('follower');

@@ -4,11 +4,10 @@
  * whose outbox entry is gone (a data folder of an older version) still gets its message: every
  * open request's message is refreshed on start.
  */
-import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
 import type { DeskEvent } from '../../../src/bot/ports/events.js';
 import type { Notifier } from '../../../src/bot/ports/notifier.js';
@@ -17,8 +16,7 @@ import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { createLogger } from '../../../src/bot/runtime/logger.js';
 import { openStores, type Stores } from '../../../src/bot/runtime/stores.js';
-import { FakeExchange } from './support/fake-exchange.js';
-import { cryptoInput } from './support/requests.js';
+import { sandboxForEngine, type SandboxForEngine } from './support/sandbox-requests.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,11 +24,18 @@ afterEach(() => {
 });
 
 const clock = new FakeClock();
+let sandbox: SandboxForEngine;
+beforeAll(async () => {
+  sandbox = await sandboxForEngine('outbox-restart', clock);
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
 const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 
 async function life(dir: string, notifier: Notifier): Promise<{ engine: Engine; stores: Stores }> {
   const stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [], write: () => {} }));
-  const engine = createEngine({ exchange: createExchangePort(new FakeExchange(clock)), requests: stores.requests, kv: stores.kv, audit: stores.audit, notifier, clock, ids: new SequentialIds(), policy, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+  const engine = createEngine({ exchange: sandbox.exchange, requests: stores.requests, kv: stores.kv, audit: stores.audit, notifier, clock, ids: new SequentialIds(), policy, logger: { info: () => {}, warn: () => {}, error: () => {} } });
   await engine.start();
   return { engine, stores };
 }
@@ -38,7 +43,7 @@ async function life(dir: string, notifier: Notifier): Promise<{ engine: Engine; 
 /** A life that makes one request and stops. */
 async function firstLife(dir: string, notifier: Notifier): Promise<{ id: string }> {
   const first = await life(dir, notifier);
-  const made = await first.engine.request('U_REQ', cryptoInput());
+  const made = await first.engine.request('U_REQ', sandbox.cryptoInput());
   if (!made.ok) throw new Error('fixture');
   await first.engine.idle();
   await first.stores.close();

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isExchangeError, type ExchangeError } from '../../../src/bot/ports/exchange-error.js';
 import { listedFiatWithdrawal } from '../../../src/bot/exchange/adapter/remote-views.js';
-import { startSandboxExchange, type SandboxExchange } from '../engine/support/sandbox-exchange.js';
+import { startTestExchange, type TestExchange } from '../../support/bot.js';
 import { DEFAULT_QUOTE_LIFETIME_MS } from '../../../src/stand-ins/sandbox/timings.js';
 
-let sx: SandboxExchange;
+let sx: TestExchange;
 beforeAll(async () => {
-  sx = await startSandboxExchange('engine-port');
+  sx = await startTestExchange({ seed: 'engine-port' });
 });
 afterAll(async () => {
   await sx?.sandbox.close();

@@ -1,46 +1,35 @@
 /**
- * The whole bot for end-to-end tests, composed by the composition root main.ts uses
- * (src/bot/runtime/compose.ts): Bolt's real HTTP receiver on loopback with signed requests, the fake Slack Web API
- * recording every call (SLACK_API_URL), the sandbox exchange over real HTTP with the real signed
- * client, the real engine, and the durable file stores in a temporary folder. The sandbox clock
- * only moves when the test advances it, and the engine and the listeners read that same clock.
- * The operations side (src/bot/ops/) is wired as runDesk wires it: the client reports every call to it,
- * and /healthz, /readyz and /metrics answer beside /slack/events.
+ * The whole bot for end-to-end tests, started the one way tests start it (test/support/bot.ts):
+ * Bolt's real HTTP receiver on loopback with signed requests, the fake Slack Web API recording every
+ * call, the sandbox exchange over real HTTP with the real signed client, the real engine, and the
+ * durable file stores in a temporary folder. The sandbox clock only moves when the test advances
+ * it, and the engine and the listeners read that same clock. The operations side (src/bot/ops/) is
+ * wired as runDesk wires it: the client reports every call to it, and /healthz, /readyz and
+ * /metrics answer on a port of their own.
  *
  * `replica()` composes another desk over the same stores, sandbox and fake Slack API, with its own
  * Bolt app, receiver and in-process state: a second replica of the bot (the file store's lock
  * keeps a second process out, but within this process both desks share the one opened store).
  */
-import { createExchangeListings } from '../../../src/bot/exchange/adapter/listings.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AuditLog, Repository } from '../../../src/bot/ports/store.js';
 import type { Clock } from '../../../src/bot/ports/clock.js';
 import { type Leadership, LeadershipState } from '../../../src/bot/ports/leadership.js';
 import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
-import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/bot/domain/record-schema.js';
-import { loadConfig, type Config } from '../../../src/bot/config/index.js';
+import type { Config } from '../../../src/bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
-import { createExchangeClient } from '../../../src/bot/exchange/client.js';
+import type { DeskRequest } from '../../../src/bot/domain/record.js';
 import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/bot/exchange/schemas.js';
-import { createSigner, parsePrivateKey } from '../../../src/bot/exchange/signer.js';
-import { createSandboxClock, startSandbox, type Sandbox } from '../../../src/stand-ins/sandbox/index.js';
-import { composeDesk, type ComposedDesk } from '../../../src/bot/runtime/compose.js';
+import type { Sandbox } from '../../../src/stand-ins/sandbox/index.js';
+import type { ComposedDesk } from '../../../src/bot/runtime/compose.js';
 import { createDeskOps, type DeskOps } from '../../../src/bot/ops/desk-ops.js';
 import { startHealthServer, type HealthServer } from '../../../src/bot/ops/health-server.js';
-import { EVENTS_PATH } from '../../../src/bot/slack/shell/slack-app.js';
 import { ACTION, BLOCK } from '../../../src/bot/slack/kit/slack-ids.js';
-import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/bot/store/audit-log.js';
-import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/bot/store/kv.js';
-import { openRepository, type DurableRepository } from '../../../src/bot/store/repository.js';
-import { makeKey } from '../../stand-ins/sandbox/support/sign.js';
-import { T0 } from '../../stand-ins/sandbox/support/sandbox.js';
-import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../../bot/slack/support/harness.js';
-import { SlackRequester } from '../../bot/slack/support/signed-requests.js';
+import type { DurableAuditLog } from '../../../src/bot/store/audit-log.js';
+import type { DurableKeyValueStore } from '../../../src/bot/store/kv.js';
+import type { DurableRepository } from '../../../src/bot/store/repository.js';
+import { APPROVAL_CHANNEL, BOT_TOKEN, fileStores, startBot, startTestExchange } from '../../support/bot.js';
+import type { SlackRequester } from '../../bot/slack/support/signed-requests.js';
 
 export { APPROVAL_CHANNEL };
 
@@ -120,36 +109,24 @@ export function startDeskBot(o?: DeskBotOptions): Promise<DeskBot>;
 /** The bot on stores the test opens (on the engine's clock), e.g. PostgreSQL; closed by stop(). */
 export function startDeskBot<S extends DeskBotStores>(o: DeskBotOptions & { stores: (clock: Clock) => Promise<S> }): Promise<DeskBot<S>>;
 export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock) => Promise<DeskBotStores> } = {}): Promise<DeskBot<DeskBotStores>> {
-  const key = makeKey();
-  const sandbox = await startSandbox({
-    seed: o.seed ?? 'slack-e2e',
-    clock: createSandboxClock({ startMs: T0, followRealTime: false }),
-    keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
-  });
   const leadership = o.leadership ?? new LeadershipState('leader');
   // The first desk's operations side; the exchange client (shared by the replicas) reports to it.
+  const observed: { ops?: DeskOps } = {};
+  const { sandbox, api: exchange } = await startTestExchange({
+    seed: o.seed ?? 'slack-e2e',
+    client: { timeoutMs: o.clientTimeoutMs ?? 5_000, logger: (e) => observed.ops?.exchange.observe(e) },
+    ...(o.exchange ? { wrap: o.exchange } : {}),
+  });
   const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() }, leadership: () => leadership.role() });
-  const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000, logger: (e) => ops.exchange.observe(e) });
-  const exchange = o.exchange ? o.exchange(client) : client;
-  const port = createExchangePort(exchange);
+  observed.ops = ops;
   const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.
   const slackClock: Clock = { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
-  const stores = await (o.stores ?? openFileStores)(engineClock);
+  const stores = await (o.stores ?? ((clock: Clock) => fileStores(clock, { prefix: 'slack-e2e-' })))(engineClock);
   const { requests, kv, audit } = stores;
 
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
-    REQUESTER_USER_IDS: `${USERS.requester},${USERS.approver2}`,
-    APPROVER_USER_IDS: `${USERS.approver1},${USERS.approver2},${USERS.approver3}`,
-    LOG_LEVEL: 'error',
-    ...o.env,
-  });
   const logs: DeskBot['logs'] = [];
   const logger: Logger = {
     info: () => {},
@@ -158,32 +135,33 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
   };
   /** Every desk over these stores: the first, then the replicas. */
   const desks: ComposedDesk[] = [];
+  const healthServers: HealthServer[] = [];
+  const stoppers: (() => Promise<void>)[] = [];
   const startDesk = async (leadership: Leadership, deskOps?: DeskOps) => {
-    const desk = composeDesk({
-      config,
+    const bot = await startBot({
+      exchange,
+      env: {
+        REQUESTER_USER_IDS: `${USERS.requester},${USERS.approver2}`,
+        APPROVER_USER_IDS: `${USERS.approver1},${USERS.approver2},${USERS.approver3}`,
+        ...o.env,
+      },
       clock: slackClock,
-      exchange: port,
-      listings: createExchangeListings(exchange),
-      requests,
-      kv,
-      audit,
+      stores,
       leadership,
       ...(deskOps ? { ops: deskOps } : {}),
-      logger: () => logger,
+      logger,
+      fake,
       tradePairs: ['BTC-USD', 'ETH-USD', 'BTC-SGD'],
       engineConfig: { poll: { intervalMs: 2_000, maxIntervalMs: 10_000 } },
-      receiverOptions: { port: 0, retryConfig: { retries: 0 } },
       notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
     });
-    const { port: boundPort } = await desk.start();
-    desks.push(desk);
-    const health = await startHealthServer({ port: 0, host: '127.0.0.1', routes: desk.ops.routes });
+    desks.push(bot.desk);
+    stoppers.push(bot.stop);
+    const health = await startHealthServer({ port: 0, host: '127.0.0.1', routes: bot.desk.ops.routes });
     healthServers.push(health);
-    const origin = `http://127.0.0.1:${boundPort}`;
-    return { desk, origin, healthOrigin: `http://127.0.0.1:${health.port}`, slack: new SlackRequester(`${origin}${EVENTS_PATH}`, SIGNING_SECRET) };
+    return { bot, healthOrigin: `http://127.0.0.1:${health.port}` };
   };
-  const healthServers: HealthServer[] = [];
-  const { desk: bot, slack, origin, healthOrigin } = await startDesk(leadership, ops);
+  const { bot: first, healthOrigin } = await startDesk(leadership, ops);
   const idle = async () => {
     for (const desk of desks) {
       await desk.slack.idle();
@@ -194,12 +172,12 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     sandbox,
     exchange,
     fake,
-    slack,
-    bot,
+    slack: first.slack,
+    bot: first.desk,
     ops,
-    origin,
+    origin: first.origin,
     healthOrigin,
-    config,
+    config: first.config,
     requests,
     kv,
     audit,
@@ -207,7 +185,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     leadership,
     async replica(replicaLeadership) {
       const started = await startDesk(replicaLeadership);
-      return { ...deskBot, bot: started.desk, slack: started.slack, origin: started.origin, healthOrigin: started.healthOrigin, leadership: replicaLeadership };
+      return { ...deskBot, bot: started.bot.desk, slack: started.bot.slack, origin: started.bot.origin, healthOrigin: started.healthOrigin, leadership: replicaLeadership };
     },
     idle,
     async settle() {
@@ -229,7 +207,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
       }
     },
     async stop() {
-      for (const desk of desks) await desk.stop();
+      for (const stop of stoppers) await stop();
       for (const health of healthServers) await health.close();
       await fake.stop();
       await sandbox.close();
@@ -237,23 +215,6 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     },
   };
   return deskBot;
-}
-
-/** The durable file stores in a new temporary folder, removed when they are closed. */
-async function openFileStores(clock: Clock): Promise<FileStores> {
-  const dir = mkdtempSync(join(tmpdir(), 'slack-e2e-'));
-  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
-  const kv = await openKeyValueStore({ dir });
-  const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock });
-  return {
-    requests,
-    kv,
-    audit,
-    async close() {
-      await Promise.all([requests.close(), kv.close(), audit.close()]);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 // ---- reading what the bot said ----------------------------------------------------------------

@@ -1,9 +1,9 @@
 /**
  * The bot's core as a fault test runs it, in this process or in a child: the approval engine over
  * the durable file stores in a data folder, and the real exchange client signed with a private key
- * against a sandbox URL. What the test wants to watch or break is injected (loggers, port wrappers).
+ * against a sandbox URL, both built by test/support/bot.ts. What the test wants to watch or break is
+ * injected (loggers, port wrappers).
  */
-import { join } from 'node:path';
 import type { EngineConfigInput } from '../../../src/bot/engine/engine-config.js';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
 import { createRandomIds } from '../../../src/bot/engine/ids.js';
@@ -13,14 +13,14 @@ import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { Notifier } from '../../../src/bot/ports/notifier.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../src/bot/domain/record-schema.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
-import { createExchangeClient, systemClock, type ExchangeClientOptions } from '../../../src/bot/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../../src/bot/exchange/signer.js';
-import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../src/bot/store/audit-log.js';
-import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/bot/store/kv.js';
-import { openRepository, type DurableRepository } from '../../../src/bot/store/repository.js';
+import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import { systemClock, type ExchangeClientOptions } from '../../../src/bot/exchange/client.js';
+import type { DurableAuditLog } from '../../../src/bot/store/audit-log.js';
+import type { DurableKeyValueStore } from '../../../src/bot/store/kv.js';
+import type { DurableRepository } from '../../../src/bot/store/repository.js';
+import { testClient } from '../../support/bot-exchange.js';
+import { fileStores } from '../../support/bot-stores.js';
 
 export const DESK_PEOPLE = { requester: 'U0REQ0001', approvers: ['U0APP0001', 'U0APP0002', 'U0APP0003'] } as const;
 
@@ -61,19 +61,9 @@ export interface Desk {
 /** Opens the stores in `dataDir`, builds the client and the engine, and runs recovery (engine.start). */
 export async function openDesk(o: DeskOptions): Promise<Desk> {
   const clock = o.clock ?? systemClock;
-  const warn = o.warn ?? (() => {});
-  const requests = await openRepository({ dir: o.dataDir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION, warn });
-  const kv = await openKeyValueStore({ dir: o.dataDir, warn });
-  const audit = await openAuditLog({ file: join(o.dataDir, AUDIT_FILE_NAME), clock, warn, ...(o.redact ? { redact: o.redact } : {}) });
-  const exchange = createExchangeClient({
-    baseUrl: o.sandboxUrl,
-    signer: createSigner(parsePrivateKey(o.privateKey)),
-    clock,
-    rateLimit: false,
-    retry: { baseDelayMs: 5, maxDelayMs: 50 },
-    timeoutMs: 3_000,
-    ...o.client,
-  });
+  const stores = await fileStores(clock, { dir: o.dataDir, warn: o.warn ?? (() => {}), ...(o.redact ? { redact: o.redact } : {}) });
+  const { requests, kv, audit } = stores;
+  const exchange = testClient(o.sandboxUrl, o.privateKey, { clock, retry: { baseDelayMs: 5, maxDelayMs: 50 }, timeoutMs: 3_000, ...o.client });
   const w = o.wrap ?? {};
   const engine = createEngine({
     exchange: createExchangePort(w.exchange ? w.exchange(exchange) : exchange),
@@ -96,7 +86,7 @@ export async function openDesk(o: DeskOptions): Promise<Desk> {
     audit,
     async close() {
       await engine.idle().catch(() => undefined);
-      await Promise.all([requests.close(), kv.close(), audit.close()]);
+      await stores.close();
     },
   };
 }

@@ -10,20 +10,20 @@ import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import type { DeskRequest } from '../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../src/stand-ins/sandbox/index.js';
-import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog, type MemoryRepository } from '../../../src/bot/store/memory.js';
+import type { MemoryAuditLog, MemoryRepository } from '../../../src/bot/store/memory.js';
+import { memoryStores } from '../../support/bot-stores.js';
 import { DESK_PEOPLE } from './desk.js';
 import { withTag, type PlanItem } from './plan.js';
 
 /** `exchange`: the client; the engine gets the port over it. */
 export function memoryDesk(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<DeskRequest>; audit: MemoryAuditLog } {
-  const requests = memoryRepository<DeskRequest>(isFinishedRequest);
-  const audit = memoryAuditLog({ clock: o.clock });
+  const { requests, kv, audit } = memoryStores(o.clock);
   const engine = createEngine({
     exchange: createExchangePort(o.exchange),
     requests,
-    kv: memoryKv(),
+    kv,
     audit,
     notifier: { notify: () => {} },
     clock: o.clock,

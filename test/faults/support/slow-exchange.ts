@@ -6,11 +6,11 @@
  */
 import { afterAll } from 'vitest';
 import type { Engine } from '../../../src/bot/engine/engine.js';
-import { createExchangeClient, type ExchangeClientOptions } from '../../../src/bot/exchange/client.js';
-import { createSigner, parsePrivateKey } from '../../../src/bot/exchange/signer.js';
+import type { ExchangeClientOptions } from '../../../src/bot/exchange/client.js';
 import type { FaultRule } from '../../../src/stand-ins/sandbox/faults.js';
 import { createSandboxClock, startSandbox, type KeySpec, type Sandbox } from '../../../src/stand-ins/sandbox/index.js';
 import type { MemoryAuditLog } from '../../../src/bot/store/memory.js';
+import { testClient } from '../../support/bot-exchange.js';
 import { makeFaultKey, type FaultKey } from './keys.js';
 import { memoryDesk } from './memory-desk.js';
 
@@ -38,12 +38,9 @@ export async function frozenSandbox(o: { seed: string; startMs: number; keys: Ke
 
 /** The real client for `key` on the sandbox's clock: sleeps cut short, a read tried twice, writes never retried. */
 export function sandboxClient(sandbox: Sandbox, clientKey: FaultKey, o: { timeoutMs: number; logger?: ExchangeClientOptions['logger'] }) {
-  return createExchangeClient({
-    baseUrl: sandbox.url,
-    signer: createSigner(parsePrivateKey(clientKey.hex)),
+  return testClient(sandbox.url, clientKey.hex, {
     clock: { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))) },
     timeoutMs: o.timeoutMs,
-    rateLimit: false,
     retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
     ...(o.logger ? { logger: o.logger } : {}),
   });

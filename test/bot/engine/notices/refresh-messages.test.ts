@@ -2,8 +2,7 @@
  * The periodic message refresh: one at a time. A refresh slowed by Slack (rate limits, an outage)
  * can outlast its ten minutes; the next tick must not start a second pass over the same messages.
  */
-import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createEngine } from '../../../../src/bot/engine/engine.js';
 import type { DeskEvent } from '../../../../src/bot/ports/events.js';
 import type { Notifier } from '../../../../src/bot/ports/notifier.js';
@@ -13,12 +12,13 @@ import { SequentialIds } from '../../../support/sequential-ids.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
 import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../../src/bot/store/memory.js';
-import { FakeExchange } from '../support/fake-exchange.js';
-import { cryptoInput } from '../support/requests.js';
+import { sandboxForEngine } from '../support/sandbox-requests.js';
 
 describe('the message refresh', () => {
   it('a refresh still running when the next is due is not doubled', async () => {
     const clock = new FakeClock();
+    const sandbox = await sandboxForEngine('refresh-messages', clock);
+    onTestFinished(() => sandbox.close());
     const refreshed: string[] = [];
     let release!: () => void;
     const slow = new Promise<void>((resolve) => (release = resolve));
@@ -31,7 +31,7 @@ describe('the message refresh', () => {
       },
     };
     const engine = createEngine({
-      exchange: createExchangePort(new FakeExchange(clock)),
+      exchange: sandbox.exchange,
       requests: memoryRepository<DeskRequest>(isFinishedRequest),
       kv: memoryKv(),
       audit: memoryAuditLog({ clock }),
@@ -42,7 +42,7 @@ describe('the message refresh', () => {
       logger: { info: () => {}, warn: () => {}, error: () => {} },
     });
     await engine.start();
-    const made = await engine.request('U_REQ', cryptoInput());
+    const made = await engine.request('U_REQ', sandbox.cryptoInput());
     if (!made.ok) throw new Error('fixture');
     await engine.idle();
 

@@ -16,16 +16,12 @@ import type { ExchangePort } from '../../../../src/bot/ports/exchange-port.js';
 import type { Logger } from '../../../../src/bot/ports/logger.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
-import { collect } from '../../../../src/bot/engine/bounded-lists.js';
 import type { RequestInput } from '../../../../src/bot/engine/approval/make-request.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
 import type { DeskRequest } from '../../../../src/bot/domain/record.js';
-import { createExchangeClient } from '../../../../src/bot/exchange/client.js';
-import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
-import { createSigner, parsePrivateKey } from '../../../../src/bot/exchange/signer.js';
-import { createSandboxClock } from '../../../../src/stand-ins/sandbox/sandbox-clock.js';
-import { startSandbox, type Sandbox } from '../../../../src/stand-ins/sandbox/server.js';
-import { makeKey } from '../../../stand-ins/sandbox/support/sign.js';
+import type { Sandbox } from '../../../../src/stand-ins/sandbox/server.js';
+import { startTestExchange } from '../../../support/bot.js';
+import { usableDestination } from './sandbox-requests.js';
 import { T0 } from '../../../stand-ins/sandbox/support/sandbox.js';
 
 export interface LeaseStores {
@@ -71,17 +67,8 @@ export const POLICY = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 
 
 export async function startLeaseWorld(o: { seed: string; stores: LeaseStores; config?: EngineConfigInput }): Promise<LeaseWorld> {
   const clock = new FakeClock(T0);
-  const key = makeKey();
-  const sandbox = await startSandbox({
-    seed: o.seed,
-    clock: createSandboxClock({ startMs: clock.now(), followRealTime: true, wallNow: () => clock.now() }),
-    keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
-  });
-  const api = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 5_000 });
-  const port = createExchangePort(api);
-  const book = await collect(api.listAddressBook({ pageSize: 100 }));
-  const destination = book.find((a) => a.status === 'verified' && a.wallet_identity && !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > clock.now()))!;
-  const entry = (await api.listCryptoCurrencies()).find((e) => destination.crypto_currency_networks.some((n) => n.uuid === e.network_id))!;
+  const { sandbox, client: api, exchange: port } = await startTestExchange({ seed: o.seed, startMs: clock.now(), followRealTime: true, wallNow: () => clock.now() });
+  const { address: destination, entry } = await usableDestination(api, clock.now());
   const ids = new SequentialIds('L');
   const withdrawal = (amount: string): RequestInput => ({ kind: 'crypto_withdrawal', cryptoCurrencyId: entry.id, addressBookId: destination.id, amount });
 

@@ -1,21 +1,19 @@
 /**
- * The Slack app under test, composed as production composes it (runtime/compose.ts): real Bolt over
- * HTTP on 127.0.0.1 (port 0), the fake Slack Web API behind SLACK_API_URL, a real engine over
- * in-memory stores, and whatever wire exchange the test passes (often a fakeExchange). Configuration
- * goes through loadConfig like production.
+ * The Slack app under test: the bot started the one way tests start it (test/support/bot.ts), on
+ * in-memory stores, over whatever wire exchange the test passes (often a fakeExchange), with this
+ * suite's people.
  */
-import { createExchangeListings } from '../../../../src/bot/exchange/adapter/listings.js';
-import { composeDesk, type ComposedDesk } from '../../../../src/bot/runtime/compose.js';
+import type { ComposedDesk } from '../../../../src/bot/runtime/compose.js';
 import type { AuditLog } from '../../../../src/bot/ports/store.js';
 import type { Clock } from '../../../../src/bot/ports/clock.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
-import { memoryAuditLog, memoryKv, memoryRepository } from '../../../../src/bot/store/memory.js';
 import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';
-import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
-import { loadConfig, type Config } from '../../../../src/bot/config/index.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { EVENTS_PATH, type SlackApp } from '../../../../src/bot/slack/shell/slack-app.js';
-import { SlackRequester } from './signed-requests.js';
+import type { Config } from '../../../../src/bot/config/index.js';
+import type { FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import type { SlackApp } from '../../../../src/bot/slack/shell/slack-app.js';
+import { memoryStores, slackEnv as botSlackEnv, startBot } from '../../../support/bot.js';
+import type { SlackRequester } from './signed-requests.js';
+
+export { APPROVAL_CHANNEL, BOT_TOKEN, realClock, SIGNING_SECRET } from '../../../support/bot.js';
 
 export const PEOPLE = {
   requester: 'U0REQ0001',
@@ -24,10 +22,6 @@ export const PEOPLE = {
   compliance: 'U0CMP0001',
   outsider: 'U0OUT0001',
 } as const;
-
-export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
-export const BOT_TOKEN = 'xoxb-test-000000000-SECRETBOTTOKEN';
-export const APPROVAL_CHANNEL = 'C0APPROVE1';
 
 export interface Harness {
   fake: FakeSlackApi;
@@ -48,59 +42,28 @@ export interface HarnessOptions {
   audit?: AuditLog;
 }
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+/** This suite's people, as the bot's environment names them. */
+export const PEOPLE_ENV: Record<string, string> = {
+  REQUESTER_USER_IDS: PEOPLE.requester,
+  APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
+  COMPLIANCE_USER_IDS: PEOPLE.compliance,
 };
 
-/** The Slack side of a test bot's environment: its token and secret, the fake at `apiUrl`, the desk's channel and people. */
+/** The Slack side of a test bot's environment (test/support/bot.ts) with this suite's requester and approvers. */
 export function slackEnv(apiUrl: string): Record<string, string> {
-  return {
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: apiUrl,
-    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
-    REQUESTER_USER_IDS: PEOPLE.requester,
-    APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
-  };
+  return { ...botSlackEnv(apiUrl), REQUESTER_USER_IDS: PEOPLE.requester, APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}` };
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
-  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
-  const config = loadConfig({
-    ...slackEnv(fake.apiUrl),
-    COMPLIANCE_USER_IDS: PEOPLE.compliance,
-    LOG_LEVEL: 'error',
-    ...opts.env,
-  });
-  const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-  const desk = composeDesk({
-    config,
-    clock: opts.clock ?? realClock,
-    exchange: createExchangePort(opts.exchange),
-    listings: createExchangeListings(opts.exchange),
-    requests: memoryRepository<DeskRequest>(isFinishedRequest),
-    kv: memoryKv(),
-    audit: opts.audit ?? memoryAuditLog(),
-    logger: () => quiet,
+  const stores = memoryStores();
+  const bot = await startBot({
+    exchange: opts.exchange,
+    env: { ...PEOPLE_ENV, ...opts.env },
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    stores: opts.audit ? { ...stores, audit: opts.audit } : stores,
     ...(opts.tradePairs ? { tradePairs: opts.tradePairs } : {}),
-    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
-    notifierRetry: { attempts: 1 },
   });
-  const { port } = await desk.start();
-  const app = desk.slack;
-  const slack = new SlackRequester(`http://127.0.0.1:${port}${EVENTS_PATH}`, SIGNING_SECRET);
-  return {
-    fake,
-    slack,
-    app,
-    desk,
-    config,
-    async stop() {
-      await desk.stop();
-      await fake.stop();
-    },
-  };
+  return { fake: bot.fake, slack: bot.slack, app: bot.desk.slack, desk: bot.desk, config: bot.config, stop: bot.stop };
 }
 
 /** The exchange's wire API whose every method throws unless the test supplies it. */

@@ -1,20 +1,20 @@
 /**
- * The whole compliance flow through Bolt: the real HTTP receiver with signed requests, the fake
- * Slack Web API recording every call, the sandbox exchange and the file stores of a World, wired
- * the way main.ts wires them (deposit watch -> Slack notifier; declarations in the Slack deps).
+ * The whole compliance flow through Bolt, started the one way tests start the bot
+ * (test/support/bot.ts): the real HTTP receiver with signed requests, the fake Slack Web API
+ * recording every call, over the sandbox exchange and the file stores of a World (deposit watch ->
+ * Slack notifier; declarations in the Slack deps).
  */
-import { createExchangeListings } from '../../../../../src/bot/exchange/adapter/listings.js';
 import type { Declarations } from '../../../../../src/bot/engine/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../../../../../src/bot/engine/compliance/deposit-watch.js';
-import { loadConfig, type Config } from '../../../../../src/bot/config/index.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../../../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { composeDesk } from '../../../../../src/bot/runtime/compose.js';
+import type { Config } from '../../../../../src/bot/config/index.js';
+import type { FakeSlackApi } from '../../../../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { isFinishedRequest, type DeskRequest } from '../../../../../src/bot/domain/record.js';
 import { memoryRepository } from '../../../../../src/bot/store/memory.js';
-import { EVENTS_PATH, type SlackApp } from '../../../../../src/bot/slack/shell/slack-app.js';
+import type { SlackApp } from '../../../../../src/bot/slack/shell/slack-app.js';
 import { createSlackComplianceNotifier } from '../../../../../src/bot/slack/compliance/deposit-notifier.js';
-import { BOT_TOKEN, PEOPLE, SIGNING_SECRET } from '../../../slack/support/harness.js';
-import { SlackRequester } from '../../../slack/support/signed-requests.js';
+import { PEOPLE, PEOPLE_ENV } from '../../../slack/support/harness.js';
+import type { SlackRequester } from '../../../slack/support/signed-requests.js';
+import { startBot } from '../../../../support/bot.js';
 import type { World } from './world.js';
 
 export const COMPLIANCE_CHANNEL = 'C0COMPLY1';
@@ -32,46 +32,28 @@ export interface ComplianceBot {
 }
 
 export async function startComplianceBot(world: World): Promise<ComplianceBot> {
-  const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    APPROVAL_CHANNEL_ID: 'C0APPROVE1',
-    COMPLIANCE_CHANNEL_ID: COMPLIANCE_CHANNEL,
-    REQUESTER_USER_IDS: PEOPLE.requester,
-    APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
-    COMPLIANCE_USER_IDS: PEOPLE.compliance,
-    LOG_LEVEL: 'error',
-  });
   // Listeners bound their waits with clock.sleep (the wallet search's deadline): a real one here.
   const clock = { now: world.clock.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-  const desk = composeDesk({
-    config,
+  const bot = await startBot({
+    exchange: world.api,
+    env: { ...PEOPLE_ENV, COMPLIANCE_CHANNEL_ID: COMPLIANCE_CHANNEL },
     clock,
-    exchange: world.exchange,
-    listings: createExchangeListings(world.api),
-    requests: memoryRepository<DeskRequest>(isFinishedRequest),
-    kv: world.kv,
-    audit: world.audit,
-    logger: () => world.logger,
-    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+    stores: { requests: memoryRepository<DeskRequest>(isFinishedRequest), kv: world.kv, audit: world.audit },
+    logger: world.logger,
+    notifierRetry: {},
   });
+  const { fake, config, desk } = bot;
   const app = desk.slack;
   const { declarations } = desk;
   // A watch over the world's current stores (they change on world.restart()), posting as the bot does.
   const notifier = () => createSlackComplianceNotifier({ client: app.app.client, channel: config.channels.compliance!, kv: world.kv, sandbox: app.context.sandbox, logger: world.logger });
-  const { port } = await desk.start();
   return {
     fake,
-    slack: new SlackRequester(`http://127.0.0.1:${port}${EVENTS_PATH}`, SIGNING_SECRET),
+    slack: bot.slack,
     app,
     config,
     declarations,
     watch: () => createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 }),
-    async stop() {
-      await desk.stop();
-      await fake.stop();
-    },
+    stop: bot.stop,
   };
 }

@@ -1,7 +1,7 @@
 /**
- * The compliance use cases on real pieces: the sandbox exchange over HTTP on loopback (manual
- * clock: only advance() moves it, so injected deposits can share a millisecond), the exchange
- * client, and the file stores in a temporary folder that can be closed and reopened (a restart).
+ * The compliance use cases on real pieces: the sandbox exchange over HTTP on loopback with the real
+ * client (test/support/bot.ts; manual clock: only advance() moves it, so injected deposits can share
+ * a millisecond), and the file stores in a temporary folder that can be closed and reopened (a restart).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,14 +10,12 @@ import type { Clock } from '../../../../../src/bot/ports/clock.js';
 import type { Logger } from '../../../../../src/bot/ports/logger.js';
 import type { ComplianceEvent, ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../../../src/bot/ports/compliance-events.js';
 import { createPolicy, type Policy } from '../../../../../src/bot/domain/policy.js';
-import { createExchangeClient, type ExchangeClient } from '../../../../../src/bot/exchange/client.js';
-import { createExchangePort } from '../../../../../src/bot/exchange/adapter/index.js';
+import type { ExchangeClient } from '../../../../../src/bot/exchange/client.js';
 import type { Deposit, ExchangePort } from '../../../../../src/bot/ports/exchange-port.js';
-import { createSigner, parsePrivateKey } from '../../../../../src/bot/exchange/signer.js';
-import { createSandboxClock, startSandbox, type Sandbox } from '../../../../../src/stand-ins/sandbox/index.js';
+import type { Sandbox } from '../../../../../src/stand-ins/sandbox/index.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../../../../src/bot/store/audit-log.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../../../../src/bot/store/kv.js';
-import { makeKey } from '../../../../stand-ins/sandbox/support/sign.js';
+import { startTestExchange } from '../../../../support/bot.js';
 
 /** A fixed exchange start time, so seeded deposit times are the same on every run. */
 export const T0 = Date.UTC(2025, 2, 3, 9, 0, 0);
@@ -109,13 +107,7 @@ export interface World {
 }
 
 export async function startWorld(seed = 'compliance'): Promise<World> {
-  const key = makeKey();
-  const sandbox = await startSandbox({
-    seed,
-    clock: createSandboxClock({ startMs: T0, followRealTime: false }),
-    keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
-  });
-  const api = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 2_000 });
+  const { sandbox, client: api, exchange } = await startTestExchange({ seed, startMs: T0, client: { timeoutMs: 2_000 } });
   const clock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'compliance-'));
   const open = async () => ({
@@ -125,7 +117,7 @@ export async function startWorld(seed = 'compliance'): Promise<World> {
   const stores = await open();
   const world: World = {
     sandbox,
-    exchange: createExchangePort(api),
+    exchange,
     api,
     clock,
     dir,
