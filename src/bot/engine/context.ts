@@ -12,7 +12,7 @@ import type { DeskEvent, EventInput } from './events.js';
 import { createReplicaId } from './ids.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NoticeQueue } from './notice-queue.js';
-import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from './ports.js';
+import type { AuditLog, Clock, ExchangePort, Ids, KeyValueStore, Leadership, Logger, Notifier, OutboxEvent, Repository } from './ports.js';
 import { LeadershipState } from './leadership.js';
 import { QuoteBook } from './execution/quote-book.js';
 import { newPollSchedules, type PollSchedules } from './polling/poll-schedules.js';
@@ -23,7 +23,8 @@ export interface EngineDeps {
   requests: Repository<DeskRequest>;
   kv: KeyValueStore;
   audit: AuditLog;
-  notifier: Notifier;
+  /** Every notice the outbox carries, the requests' and compliance's (events.ts OutboxEvent). */
+  notifier: Notifier<OutboxEvent>;
   clock: Clock;
   ids: Ids;
   policy: Policy;
@@ -54,7 +55,7 @@ export interface EngineContext {
   readonly pollBudget: TokenBucket;
   readonly notices: NoticeQueue;
   /** Only for what is derived, not owed (notices/refresh-messages.ts); events go through `notices`. */
-  readonly notifier: Notifier;
+  readonly notifier: Notifier<OutboxEvent>;
   /** When every open request's message was last checked (notices/refresh-messages.ts). */
   lastRefreshAt: number;
   readonly background: Background;

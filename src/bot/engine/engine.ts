@@ -27,6 +27,7 @@ import { tick, type TickSummary } from './tick.js';
 import type { PersonDecision, PersonDecisionResult } from './execution/person-decision.js';
 import { decideByPerson } from './execution/person.js';
 import type { DeliveryProblem } from './notices/outbox-delivery.js';
+import type { ComplianceNotices } from './ports.js';
 
 export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
@@ -58,6 +59,8 @@ export interface Engine extends DeskReads {
   start(): Promise<RecoverySummary>;
   /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
   previewQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
+  /** Compliance's notices, into the requests' outbox and delivered the same way (notice-queue.ts). */
+  readonly notices: ComplianceNotices;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
   idle(): Promise<void>;
   /**
@@ -91,6 +94,7 @@ export function createEngine(deps: EngineDeps): Engine {
     tick: () => (ctx.leadership.isLeader() ? (ticking ??= tick(ctx).finally(() => (ticking = undefined))) : Promise.resolve(NOTHING_TICKED)),
     start,
     previewQuote: (terms) => takeQuote(ctx, terms),
+    notices: { append: (events) => ctx.notices.append(events) },
     ...createDeskReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
     idle: async () => {
       await ctx.background.idle();

@@ -4,9 +4,9 @@
  * just after their write, appended in order. Either way the engine never waits for Slack: a slow
  * chat API must never delay an order.
  */
-import type { DeskEvent } from './events.js';
+import type { ComplianceEvent, DeskEvent } from './events.js';
 import { OutboxDelivery } from './notices/outbox-delivery.js';
-import type { Clock, Leadership, Logger, Notifier, Outbox } from './ports.js';
+import type { Clock, Leadership, Logger, Notifier, Outbox, OutboxEvent } from './ports.js';
 
 export class NoticeQueue {
   #appended: Promise<void> = Promise.resolve();
@@ -14,7 +14,7 @@ export class NoticeQueue {
 
   constructor(
     private readonly outbox: Outbox,
-    notifier: Notifier,
+    notifier: Notifier<OutboxEvent>,
     clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
     leadership: Leadership,
@@ -28,6 +28,19 @@ export class NoticeQueue {
       .then(() => this.outbox.append([event]))
       .catch((err: unknown) => this.logger.error('event not written to the outbox; the message is refreshed from the record later', { type: event.type, requestId: event.requestId, error: String(err) }))
       .then(() => void this.delivery.kick());
+  }
+
+  /**
+   * Compliance's notices (deposit watch, declarations): in the outbox once this resolves (a failed
+   * write rejects, so the caller keeps them), then delivered like the requests' events.
+   */
+  async append(events: ComplianceEvent[]): Promise<void> {
+    const appended = this.#appended.then(() => this.outbox.append(events));
+    this.#appended = appended.then(
+      () => void this.delivery.kick(),
+      () => undefined,
+    );
+    await appended;
   }
 
   /** Delivers what is due (after a change that wrote its own events). */

@@ -4,7 +4,7 @@
  * in-memory versions. The exchange port (ports/exchange-port.ts) speaks the engine's terms; app/ never
  * imports exchange/.
  */
-import type { DeskEvent } from './events.js';
+import type { ComplianceEvent, DeskEvent, OutboxEvent } from './events.js';
 import type { Clock } from '../ports/clock.js';
 import type { ListOptions } from '../ports/list-options.js';
 import type { ExchangePort } from '../ports/exchange-port.js';
@@ -31,12 +31,13 @@ export interface Mutation<R, T> {
   outbox?: DeskEvent[];
 }
 
-/** An event waiting to reach Slack, with how its delivery went so far. */
+/** An event waiting to reach Slack (a request's or a deposit's), with how its delivery went so far. */
 export interface OutboxEntry {
   /** Increasing: delivery is in this order within a request. */
   seq: number;
+  /** The event's ordering key: a request's id, or a deposit's (events.ts depositKey). */
   requestId: string;
-  event: DeskEvent;
+  event: OutboxEvent;
   attempts: number;
   /** Not tried again before this (epoch ms). */
   nextAt: number;
@@ -56,7 +57,7 @@ export interface Outbox {
   /** Entries not yet delivered, oldest first. */
   pending(): Promise<OutboxEntry[]>;
   /** Appends events on their own (a state change writes them with its Mutation instead). */
-  append(events: DeskEvent[]): Promise<void>;
+  append(events: OutboxEvent[]): Promise<void>;
   update(seq: number, changes: OutboxChanges): Promise<void>;
   /** Delivered: gone. */
   remove(seq: number): Promise<void>;
@@ -150,7 +151,7 @@ export interface Leadership {
 
 // ---- notifier and logging (approval engine) ---------------------------------------------------
 
-export type { DeskEvent, DeskEventType } from './events.js';
+export type { ComplianceEvent, DeskEvent, DeskEventType, OutboxEvent } from './events.js';
 
 /**
  * Where the engine reports what happened (the Slack layer implements it). Events reach it from the
@@ -162,6 +163,14 @@ export type { DeskEvent, DeskEventType } from './events.js';
  */
 export interface Notifier<E extends { type: string } = DeskEvent> {
   notify(event: E, progress?: DeliveryProgress): Promise<void> | void;
+}
+
+/** The deposit watch's and the declarations' notices, delivered like the requests' (compliance/). */
+export type ComplianceNotifier = Notifier<ComplianceEvent>;
+
+/** Where compliance hands its notices: in the durable outbox once `append` resolves (notice-queue.ts). */
+export interface ComplianceNotices {
+  append(events: ComplianceEvent[]): Promise<void>;
 }
 
 export interface DeliveryProgress {

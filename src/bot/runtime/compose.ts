@@ -3,8 +3,8 @@
  * it, with nothing optional and nothing wired later.
  *
  *   policy -> reads (the stores seen through the policy) -> the notifiers' Slack client
- *   -> App Home (reads only) -> the Slack notifier (reports the engine's events; refreshes homes)
- *   -> the engine -> compliance (its notifier, declarations, deposit watch)
+ *   -> App Home (reads only) -> the one notifier (requests' messages, refreshing homes; deposits')
+ *   -> the engine (its outbox carries both) -> compliance (declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
  * The operations side (src/bot/ops/) watches it all: the audit log it is given counts what it records,
  * and runDesk serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
@@ -14,12 +14,12 @@
  */
 import { createDeclarations, type Declarations } from '../engine/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../engine/compliance/deposit-watch.js';
-import type { ComplianceNotifier } from '../engine/compliance/compliance-events.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
 import { createDeskReads } from '../engine/desk-reads.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { createRandomIds, createReplicaId } from '../engine/ids.js';
-import type { AuditLog, Clock, Ids, KeyValueStore, Leadership, Logger, Notifier, Repository } from '../engine/ports.js';
+import type { AuditLog, Clock, ComplianceNotifier, Ids, KeyValueStore, Leadership, Logger, Notifier, OutboxEvent, Repository } from '../engine/ports.js';
+import { isDeskEvent } from '../engine/events.js';
 import { LeadershipState } from '../engine/leadership.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
@@ -32,7 +32,7 @@ import { consoleSlackLogger } from '../slack/shell/library-log.js';
 import { createHomes } from '../slack/home/homes.js';
 import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
 import type { SlackRetryOptions } from '../slack/kit/slack-retry.js';
-import { complianceClient, notifierClient } from '../slack/shell/web-clients.js';
+import { notifierClient } from '../slack/shell/web-clients.js';
 import { slackTransport } from '../slack/shell/slack-transport.js';
 import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
 import { watchDesk, type WatchedDesk } from '../ops/watch-desk.js';
@@ -50,7 +50,7 @@ export interface DeskParts {
   /** The logger of each part (the process logger's children in production). */
   logger: (part: 'engine' | 'slack' | 'compliance') => Logger;
   receiverOptions?: SlackReceiverOptions;
-  /** Tests: faster Slack retries, another engine timing, fixed ids, trade pairs. */
+  /** Tests: faster Slack retries (both notifiers), another engine timing, fixed ids, trade pairs. */
   notifierRetry?: Partial<SlackRetryOptions>;
   engineConfig?: EngineConfigInput;
   ids?: Ids;
@@ -65,7 +65,8 @@ export interface ComposedDesk {
   policy: Policy;
   leadership: Leadership;
   engine: Engine;
-  notifier: Notifier;
+  /** The one notifier the outbox delivers to: requests' events and compliance's. */
+  notifier: Notifier<OutboxEvent>;
   declarations: Declarations;
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
@@ -96,7 +97,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const client = notifierClient(config, slackLibraryLogger, transport);
 
   const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client, kv });
-  const notifier = createSlackNotifier({
+  const requestNotifier = createSlackNotifier({
     client,
     channel: config.channels.approval,
     kv,
@@ -105,6 +106,16 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
     afterEvent: (event) => homes.afterEvent(event),
   });
+  const complianceLog = p.logger('compliance');
+  const channel = config.channels.compliance;
+  // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
+  // their answer is shown to the officer in the modal.
+  const complianceNotifier: ComplianceNotifier = channel
+    ? createSlackComplianceNotifier({ client, channel, kv, sandbox, logger: complianceLog, ...(p.notifierRetry ? { retry: p.notifierRetry } : {}) })
+    : NO_DEPOSIT_CHANNEL;
+  const notifier: Notifier<OutboxEvent> = {
+    notify: (event, progress) => (isDeskEvent(event) ? requestNotifier.notify(event, progress) : complianceNotifier.notify(event, progress)),
+  };
   const engine = createEngine({
     exchange,
     requests,
@@ -125,15 +136,8 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     replica: p.replica ?? createReplicaId(),
   });
 
-  const complianceLog = p.logger('compliance');
-  const channel = config.channels.compliance;
-  // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
-  // their answer is shown to the officer in the modal.
-  const complianceNotifier: ComplianceNotifier = channel
-    ? createSlackComplianceNotifier({ client: complianceClient(config, slackLibraryLogger, transport, p.receiverOptions?.retryConfig), channel, kv, sandbox, logger: complianceLog })
-    : NO_DEPOSIT_CHANNEL;
-  const declarations = createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog });
-  const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog }) : undefined;
+  const declarations = createDeclarations({ exchange, kv, audit, notices: engine.notices, policy, clock, logger: complianceLog });
+  const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notices: engine.notices, clock, logger: complianceLog }) : undefined;
 
   const slack = createSlackApp({
     config,

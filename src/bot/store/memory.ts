@@ -3,7 +3,7 @@
  * same refusals as the file versions, and values copied through JSON as the files would, so a
  * test cannot pass by keeping a reference the real store would not keep.
  */
-import type { AuditEntryInput, AuditLog, Clock, DeskEvent, KeyValueStore, Mutation, OutboxEntry, Repository } from '../engine/ports.js';
+import type { AuditEntryInput, AuditLog, Clock, KeyValueStore, Mutation, OutboxEntry, OutboxEvent, Repository } from '../engine/ports.js';
 import { newOutboxEntries } from './outbox-entries.js';
 import { toPlainJson } from './audit-entry.js';
 import { SerialQueue } from './queue.js';
@@ -28,7 +28,7 @@ export function memoryRepository<R extends { id: string }>(isFinished: (record: 
   const queue = new SerialQueue();
   let outbox: OutboxEntry[] = [];
   let lastSeq = 0;
-  const enqueue = (events: DeskEvent[] | undefined) => {
+  const enqueue = (events: OutboxEvent[] | undefined) => {
     const added = newOutboxEntries(lastSeq, viaJson(events ?? []));
     lastSeq += added.length;
     outbox = [...outbox, ...added];

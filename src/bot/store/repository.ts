@@ -17,7 +17,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import type { z } from 'zod';
-import type { DeskEvent, Mutation, Outbox, OutboxEntry, Repository } from '../engine/ports.js';
+import type { Mutation, Outbox, OutboxEntry, OutboxEvent, Repository } from '../engine/ports.js';
 import { newOutboxEntries } from './outbox-entries.js';
 import { DurableJsonFile } from './durable-adapter.js';
 import { DIR_MODE, fsyncDirectory } from './durable-io.js';
@@ -206,7 +206,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
       this.#assertOpen();
       return structuredClone(this.#outbox);
     },
-    append: (events: DeskEvent[]) => this.#outboxChange((outbox, lastSeq) => ({ outbox: [...outbox, ...newOutboxEntries(lastSeq, events)], lastSeq: lastSeq + events.length })),
+    append: (events: OutboxEvent[]) => this.#outboxChange((outbox, lastSeq) => ({ outbox: [...outbox, ...newOutboxEntries(lastSeq, events)], lastSeq: lastSeq + events.length })),
     update: (seq, changes) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.map((e) => (e.seq === seq ? { ...e, ...structuredClone(changes) } : e)), lastSeq })),
     remove: (seq) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.filter((e) => e.seq !== seq), lastSeq })),
   };
@@ -290,7 +290,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   }
 
   /** Applies one mutation to `working`; refusals throw and leave `working` untouched. */
-  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; finished?: R; events: DeskEvent[] } {
+  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; finished?: R; events: OutboxEvent[] } {
     const fromLive = working.get(id);
     const current = fromLive !== undefined ? structuredClone(fromLive) : this.#history.get(id);
     const { next, result, outbox } = fn(current);

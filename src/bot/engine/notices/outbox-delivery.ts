@@ -11,7 +11,8 @@
  * outbox like any other; the leader delivers them on its next tick (or kick).
  */
 import { errorText } from '../../domain/error-text.js';
-import type { Clock, Leadership, Logger, Notifier, Outbox, OutboxEntry } from '../ports.js';
+import { isDeskEvent } from '../events.js';
+import type { Clock, Leadership, Logger, Notifier, Outbox, OutboxEntry, OutboxEvent } from '../ports.js';
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -28,10 +29,10 @@ export interface DeliveryProblem {
   permanent: boolean;
 }
 
-/** Entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
+/** Requests' entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
 export function deliveryProblemsOf(pending: readonly OutboxEntry[], now: number): DeliveryProblem[] {
   return pending
-    .filter((e) => e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
+    .filter((e) => isDeskEvent(e.event) && e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
     .map((e) => ({ requestId: e.requestId, event: e.event.type, error: e.lastError ?? 'unknown', since: e.failingSince!, attempts: e.attempts, permanent: e.permanent }));
 }
 
@@ -43,7 +44,7 @@ export class OutboxDelivery {
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly notifier: Notifier,
+    private readonly notifier: Notifier<OutboxEvent>,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
     private readonly leadership: Leadership,

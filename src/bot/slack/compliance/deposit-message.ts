@@ -2,7 +2,7 @@
  * The deposit's message in the compliance channel and the lines in its thread: pure builders.
  * Every exchange and user text is escaped for mrkdwn (kit/mrkdwn.ts) and cut to Block Kit's limits.
  */
-import type { DeclarationDone, DepositChanges } from '../../engine/compliance/compliance-events.js';
+import type { DeclarationDone, DepositChanges } from '../../engine/events.js';
 import type { Deposit } from '../../ports/exchange-port.js';
 import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
 import { actions, button, context, fieldsSection, message, sandboxBanner, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';

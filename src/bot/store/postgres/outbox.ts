@@ -5,14 +5,14 @@
  * request's record lock (lock-keys.ts), so its seqs are handed out in commit order.
  */
 import type { PoolClient, Pool } from 'pg';
-import type { DeskEvent, Outbox, OutboxChanges, OutboxEntry } from '../../engine/ports.js';
+import type { Outbox, OutboxChanges, OutboxEntry, OutboxEvent } from '../../engine/ports.js';
 import { RECORD_LOCKS } from './lock-keys.js';
 import { idempotent, transaction } from './pool.js';
 
 interface OutboxRow {
   seq: string;
   request_id: string;
-  event: DeskEvent;
+  event: OutboxEvent;
   attempts: number;
   next_at: string;
   last_error: string | null;
@@ -37,7 +37,7 @@ export async function lockRecord(client: PoolClient, store: string, id: string):
 }
 
 /** Inserts `events` in order (one statement; seqs follow the order given). The caller holds their requests' locks. */
-export async function insertEvents(client: PoolClient, store: string, events: readonly DeskEvent[]): Promise<void> {
+export async function insertEvents(client: PoolClient, store: string, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   await client.query(
     `INSERT INTO outbox (store, request_id, event)

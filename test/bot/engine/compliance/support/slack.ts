@@ -1,7 +1,7 @@
 /**
  * The whole compliance flow through Bolt: the real HTTP receiver with signed requests, the fake
  * Slack Web API recording every call, the sandbox exchange and the file stores of a World, wired
- * the way main.ts wires them (deposit watch -> Slack notifier; declarations in the Slack deps).
+ * the way main.ts wires them (deposit watch -> the desk's outbox -> its notifier; declarations in the Slack deps).
  */
 import { createExchangeListings } from '../../../../../src/bot/exchange/adapter/listings.js';
 import type { Declarations } from '../../../../../src/bot/engine/compliance/declare.js';
@@ -12,7 +12,6 @@ import { composeDesk } from '../../../../../src/bot/runtime/compose.js';
 import { isFinishedRequest, type DeskRequest } from '../../../../../src/bot/domain/record.js';
 import { memoryRepository } from '../../../../../src/bot/store/memory.js';
 import { EVENTS_PATH, type SlackApp } from '../../../../../src/bot/slack/shell/slack-app.js';
-import { createSlackComplianceNotifier } from '../../../../../src/bot/slack/compliance/deposit-notifier.js';
 import { BOT_TOKEN, PEOPLE, SIGNING_SECRET } from '../../../slack/support/harness.js';
 import { SlackRequester } from '../../../slack/support/signed-requests.js';
 import type { World } from './world.js';
@@ -59,8 +58,6 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
   });
   const app = desk.slack;
   const { declarations } = desk;
-  // A watch over the world's current stores (they change on world.restart()), posting as the bot does.
-  const notifier = () => createSlackComplianceNotifier({ client: app.app.client, channel: config.channels.compliance!, kv: world.kv, sandbox: app.context.sandbox, logger: world.logger });
   const { port } = await desk.start();
   return {
     fake,
@@ -68,7 +65,11 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
     app,
     config,
     declarations,
-    watch: () => createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 }),
+    watch: () => {
+      const watch = createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notices: desk.engine.notices, clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 });
+      // Each poll waits for the desk's outbox to deliver what it handed over, as the bot's notifier posts it.
+      return { poll: () => watch.poll().finally(() => desk.engine.idle()) };
+    },
     async stop() {
       await desk.stop();
       await fake.stop();

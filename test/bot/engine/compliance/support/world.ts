@@ -6,8 +6,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock, Logger } from '../../../../../src/bot/engine/ports.js';
-import type { ComplianceEvent, ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../../../src/bot/engine/compliance/compliance-events.js';
+import type { Clock, ComplianceNotices, ComplianceNotifier, Logger, Notifier, Outbox, OutboxEvent } from '../../../../../src/bot/engine/ports.js';
+import type { ComplianceEvent, DeclarationDone, DepositChanges } from '../../../../../src/bot/engine/events.js';
+import { NoticeQueue } from '../../../../../src/bot/engine/notice-queue.js';
+import { LeadershipState } from '../../../../../src/bot/engine/leadership.js';
+import { memoryRepository } from '../../../../../src/bot/store/memory.js';
+import { isFinishedRequest, type DeskRequest } from '../../../../../src/bot/domain/record.js';
 import { createPolicy, type Policy } from '../../../../../src/bot/domain/policy.js';
 import { createExchangeClient, type ExchangeClient } from '../../../../../src/bot/exchange/client.js';
 import { createExchangePort } from '../../../../../src/bot/exchange/adapter/index.js';
@@ -155,4 +159,29 @@ export async function startWorld(seed = 'compliance'): Promise<World> {
     },
   };
   return world;
+}
+
+/** The desk's outbox (in memory: it outlives world.restart()), delivered to `notifier` by the engine's notice queue. */
+export interface DeskOutbox {
+  notices: ComplianceNotices;
+  outbox: Outbox;
+  /** Resolves once what was handed over had its delivery pass. */
+  delivered(): Promise<void>;
+  /** A new process's queue over the same outbox: it tries everything waiting at once. */
+  restart(): Promise<void>;
+}
+
+export function deskOutbox(world: World, notifier: Notifier<OutboxEvent>): DeskOutbox {
+  const { outbox } = memoryRepository<DeskRequest>(isFinishedRequest);
+  const queue = () => new NoticeQueue(outbox, notifier, world.clock, world.logger, new LeadershipState('leader'));
+  let current = queue();
+  return {
+    notices: { append: (events) => current.append(events) },
+    outbox,
+    delivered: () => current.drained(),
+    async restart() {
+      current = queue();
+      await current.delivery.resume();
+    },
+  };
 }
