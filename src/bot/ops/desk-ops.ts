@@ -1,22 +1,18 @@
 /**
  * The operations side of one desk: its own Prometheus registry (never prom-client's global one,
  * so two desks in one process, as in the tests, never share or collide), and what must exist
- * before the desk does: the exchange calls (the client is built first and reports to it), the
- * polling loops' rounds (the caller's loops) and who leads. watch-desk.ts adds the rest once the
- * desk's stores and Slack app exist. One DeskOps per desk: its metrics register once.
+ * before the desk does: the exchange calls (the client is built first and reports to it).
+ * watch-desk.ts adds the rest once the desk's stores (and who leads) exist. One DeskOps per desk:
+ * its metrics register once.
  */
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Clock } from '../ports/clock.js';
 import { exchangeCalls, type ExchangeCalls } from './exchange-calls.js';
-import type { Leadership } from './leadership.js';
-import { pollingRounds, type PollingRounds } from './polling-lag.js';
 
 export interface DeskOps {
   readonly registry: Registry;
   readonly clock: Pick<Clock, 'now'>;
-  readonly leadership: Leadership;
   readonly exchange: ExchangeCalls;
-  readonly polling: PollingRounds;
   /**
    * Says the desk is stopping: /readyz answers 503 from then on, so a load balancer stops sending
    * it Slack requests while it finishes the work in flight.
@@ -27,7 +23,6 @@ export interface DeskOps {
 
 export interface DeskOpsOptions {
   clock: Pick<Clock, 'now'>;
-  leadership: Leadership;
   /** The process's own metrics (CPU, memory, event loop lag, GC): once per process, so the running bot only. */
   processMetrics?: boolean;
 }
@@ -35,22 +30,12 @@ export interface DeskOpsOptions {
 export function createDeskOps(o: DeskOpsOptions): DeskOps {
   const registry = new Registry();
   if (o.processMetrics) collectDefaultMetrics({ register: registry });
-  new Gauge({
-    name: 'desk_leader',
-    help: '1 while this replica leads (runs polling, the deposit watch and outbox delivery), 0 while it follows.',
-    registers: [registry],
-    collect() {
-      this.set(o.leadership() === 'leader' ? 1 : 0);
-    },
-  });
   let stopping = false;
   return {
     registry,
     stopping: () => void (stopping = true),
     isStopping: () => stopping,
     clock: o.clock,
-    leadership: o.leadership,
     exchange: exchangeCalls(registry, o.clock),
-    polling: pollingRounds(registry, o.clock, o.leadership),
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The rest of a desk's operations side, once its stores exist (compose.ts calls this): the audit
- * log that counts what it records, the gauges read from the store at each scrape, the Slack ack
- * latency the Slack app reports, readiness, and the endpoints that serve all of it.
+ * The rest of a desk's operations side, in the order compose.ts builds the desk: once the stores
+ * and who leads exist (watchDesk: the audit log that counts what it records, the store's gauges,
+ * who leads, the polling loops' rounds, the Slack ack latency), then once the Slack app exists
+ * (serveOps: readiness and the endpoints that serve all of it).
  */
 import type { AuditLog, KeyValueStore, Repository } from '../engine/ports.js';
 import type { DeskRequest } from '../domain/record.js';
@@ -11,6 +12,9 @@ import { deskGauges } from './desk-gauges.js';
 import { opsRoutes, type OpsRoute } from './endpoints.js';
 import { checkReadiness, type Readiness } from './readiness.js';
 import { slackAckLatency } from './slack-acks.js';
+import { Gauge } from 'prom-client';
+import type { Leadership } from './leadership.js';
+import { pollingRounds, type PollingRounds } from './polling-lag.js';
 
 /** Never written: reading it is the readiness probe's cheap round trip to the store. */
 export const READINESS_PROBE_KEY = 'ops:readiness-probe';
@@ -19,7 +23,12 @@ export interface DeskWatchParts {
   requests: Repository<DeskRequest>;
   kv: KeyValueStore;
   audit: AuditLog;
-  /** Asked at each readiness check (the Slack app exists after this is called). */
+  leadership: Leadership;
+}
+
+/** What readiness asks the Slack app. */
+export interface SlackWatchParts {
+  /** Asked at each readiness check. */
   slackAuthChecked: () => boolean;
   /** Asked at each readiness check: Slack can hand this replica a request. */
   slackConnected: () => boolean;
@@ -32,6 +41,11 @@ export interface WatchedDesk {
   audit: AuditLog;
   /** The Slack app calls it with each acknowledgement's latency, in seconds. */
   observeAck: (seconds: number) => void;
+  /** The background loops' rounds (the scheduler's jobs report to it). */
+  polling: PollingRounds;
+}
+
+export interface ServedOps {
   readiness(): Promise<Readiness>;
   /** /healthz, /readyz, /metrics. */
   routes: OpsRoute[];
@@ -39,12 +53,23 @@ export interface WatchedDesk {
 
 export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
   deskGauges(ops.registry, parts.requests, ops.clock);
-  const readiness = () =>
-    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership, stopping: ops.isStopping });
+  new Gauge({
+    name: 'desk_leader',
+    help: '1 while this replica leads (runs polling, the deposit watch and outbox delivery), 0 while it follows.',
+    registers: [ops.registry],
+    collect() {
+      this.set(parts.leadership() === 'leader' ? 1 : 0);
+    },
+  });
   return {
     audit: countingAuditLog(parts.audit, ops.registry),
     observeAck: slackAckLatency(ops.registry),
-    readiness,
-    routes: opsRoutes({ registry: ops.registry, readiness }),
+    polling: pollingRounds(ops.registry, ops.clock, parts.leadership),
   };
+}
+
+export function serveOps(ops: DeskOps, parts: Pick<DeskWatchParts, 'kv' | 'leadership'> & SlackWatchParts): ServedOps {
+  const readiness = () =>
+    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: parts.leadership, stopping: ops.isStopping });
+  return { readiness, routes: opsRoutes({ registry: ops.registry, readiness }) };
 }

@@ -35,7 +35,7 @@ import type { SlackRetryOptions } from '../slack/kit/slack-retry.js';
 import { notifierClient } from '../slack/shell/web-clients.js';
 import { slackTransport } from '../slack/shell/slack-transport.js';
 import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
-import { watchDesk, type WatchedDesk } from '../ops/watch-desk.js';
+import { serveOps, watchDesk, type ServedOps, type WatchedDesk } from '../ops/watch-desk.js';
 
 export interface DeskParts {
   config: Config;
@@ -71,8 +71,8 @@ export interface ComposedDesk {
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
-  /** Readiness and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
-  ops: WatchedDesk;
+  /** Readiness, the loops' rounds and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
+  ops: WatchedDesk & ServedOps;
   /**
    * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
    * the bound port in HTTP mode. A follower recovers when it becomes leader (engine.run).
@@ -85,9 +85,9 @@ export interface ComposedDesk {
 export function composeDesk(p: DeskParts): ComposedDesk {
   const { config, clock, exchange, requests, kv } = p;
   const leadership = p.leadership ?? new LeadershipState('leader');
-  // The Slack app is built last, and readiness asks it only when a probe comes, after start().
-  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected(), slackReached: () => slack.reached() });
-  const { audit } = ops;
+  const deskOps = p.ops ?? createDeskOps({ clock });
+  const watched = watchDesk(deskOps, { requests, kv, audit: p.audit, leadership: () => leadership.role() });
+  const { audit } = watched;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
   const reads = createDeskReads({ requests, policy, clock });
@@ -143,9 +143,11 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     config,
     deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
-    observeAck: ops.observeAck,
+    observeAck: watched.observeAck,
     transport,
   });
+  // Readiness asks the Slack app, so it is served once the app exists.
+  const ops = { ...watched, ...serveOps(deskOps, { kv, leadership: () => leadership.role(), slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected(), slackReached: () => slack.reached() }) };
 
   return {
     policy,

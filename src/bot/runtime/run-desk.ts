@@ -13,7 +13,7 @@
  */
 import type { Engine } from '../engine/engine.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
-import type { Clock, Leadership, Role } from '../engine/ports.js';
+import type { Clock, Leadership } from '../engine/ports.js';
 import type { Config } from '../config/config.js';
 import { databaseUrlSecrets } from '../config/database-url.js';
 import { systemClock } from '../exchange/client.js';
@@ -85,13 +85,8 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
   const clock = options.clock ?? systemClock;
   const secrets = configSecrets(config);
   const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
-  let roleNow: () => Role = () => 'follower';
-  const ops = createDeskOps({
-    clock,
-    // Known once the stores are open (they say who leads); nothing scrapes before then.
-    leadership: () => roleNow(),
-    processMetrics: true,
-  });
+  // Who leads is known once the stores are open: compose.ts adds that side (watch-desk.ts).
+  const ops = createDeskOps({ clock, processMetrics: true });
 
   const connected = await connectExchange<S>(config.exchange, logger, {
     ...(options.startSandbox ? { startSandbox: options.startSandbox } : {}),
@@ -109,7 +104,6 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
   });
   const { requests, kv, audit } = stores;
   const leadership = options.leadership ?? stores.leadership;
-  roleNow = () => leadership.role();
   const pruneSlackKeys = async () => {
     const open = new Set((await requests.listLive()).map((r) => r.id));
     const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
@@ -146,12 +140,12 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
   const abort = new AbortController();
   const jobs: Job[] = [
     // Each tick tracked: a tick polls what is submitted.
-    engine.job(options.tickMs ?? 1_000, (tick) => ops.polling.track('status', tick)),
+    engine.job(options.tickMs ?? 1_000, (tick) => desk.ops.polling.track('status', tick)),
     { what: 'pruning Slack references', everyMs: PRUNE_INTERVAL_MS, on: 'leader', round: pruneSlackKeys },
     { what: 'exchange probe', everyMs: EXCHANGE_PROBE_MS, on: 'every replica', round: probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }) },
   ];
   const watch = desk.depositWatch;
-  if (watch) jobs.push({ what: 'deposit poll', everyMs: config.pollIntervalMs, on: 'leader', round: ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp) });
+  if (watch) jobs.push({ what: 'deposit poll', everyMs: config.pollIntervalMs, on: 'leader', round: desk.ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp) });
   const background = runScheduled({ leadership, clock, logger: logger.child('engine') }, abort.signal, jobs);
   const roleChanges = leadership.onChange((role) => {
     logger.info(role === 'leader' ? 'this replica is now the leader: background work starts' : 'this replica is now a follower: background work stops', { role });

@@ -126,7 +126,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
   });
   const leadership = o.leadership ?? new LeadershipState('leader');
   // The first desk's operations side; the exchange client (shared by the replicas) reports to it.
-  const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() }, leadership: () => leadership.role() });
+  const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() } });
   const client = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: o.clientTimeoutMs ?? 5_000, logger: (e) => ops.exchange.observe(e) });
   const exchange = o.exchange ? o.exchange(client) : client;
   const port = createExchangePort(exchange);
