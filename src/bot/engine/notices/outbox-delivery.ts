@@ -1,7 +1,8 @@
 /**
  * Delivers the durable outbox to the notifier: for each request, its oldest entry first and the
  * next only once that one is taken, so a request's messages keep their order; a failing request
- * does not hold up the others. A failure is tried again with backoff (1 s doubling to 5 min); one
+ * does not hold up the others. A failure is tried again with backoff (1 s doubling to 5 min, never
+ * sooner than an error's `retryAfterMs`); one
  * the notifier calls permanent (Slack refused: channel not found, bad token...) every 5 min, and
  * it shows in `problems()` for approvers. Runs when something is appended (kick) and on the
  * engine's tick; a restart resumes from the outbox as stored.
@@ -127,8 +128,11 @@ export class OutboxDelivery {
   async #failed(entry: OutboxEntry, err: unknown): Promise<void> {
     const now = this.clock.now();
     const attempts = entry.attempts + 1;
-    const permanent = typeof err === 'object' && err !== null && (err as { permanent?: unknown }).permanent === true;
-    const wait = permanent ? PERMANENT_RETRY_MS : Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
+    const said = (typeof err === 'object' && err !== null ? err : {}) as { permanent?: unknown; retryAfterMs?: unknown };
+    const permanent = said.permanent === true;
+    // Never sooner than the notifier was told to wait (Slack's Retry-After).
+    const asked = typeof said.retryAfterMs === 'number' ? said.retryAfterMs : 0;
+    const wait = permanent ? PERMANENT_RETRY_MS : Math.max(asked, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1)));
     const error = errorText(err);
     await this.outbox.update(entry.seq, { attempts, nextAt: now + wait, lastError: error, permanent, failingSince: entry.failingSince ?? now });
     const data = { requestId: entry.requestId, event: entry.event.type, error, attempts, retryInMs: wait };
