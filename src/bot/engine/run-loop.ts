@@ -21,6 +21,8 @@ export interface Job {
   /** Leader jobs: once at the start of each leadership, before the first round (the engine's recovery). */
   first?: () => Promise<unknown>;
   round: () => Promise<unknown>;
+  /** Where its failures are logged; default the scheduler's logger. */
+  logger?: Logger;
 }
 
 export interface SchedulerDeps {
@@ -37,9 +39,10 @@ export interface SchedulerDeps {
 export async function runScheduled(deps: SchedulerDeps, signal: AbortSignal, jobs: readonly Job[]): Promise<void> {
   const lastRoundAt = new Map<Job, number>();
   const loop = async (job: Job, until: AbortSignal) => {
-    if (job.first) await job.first().catch((err: unknown) => deps.logger.error(`${job.what}: its start failed; its rounds go on`, { error: errorText(err) }));
+    const logger = job.logger ?? deps.logger;
+    if (job.first) await job.first().catch((err: unknown) => logger.error(`${job.what}: its start failed; its rounds go on`, { error: errorText(err) }));
     const stepped = job.everyMs > LONGEST_SLEEP_MS;
-    await runEvery({ signal: until, clock: deps.clock, intervalMs: Math.min(job.everyMs, LONGEST_SLEEP_MS), what: job.what, logger: deps.logger }, async () => {
+    await runEvery({ signal: until, clock: deps.clock, intervalMs: Math.min(job.everyMs, LONGEST_SLEEP_MS), what: job.what, logger }, async () => {
       const last = lastRoundAt.get(job);
       // Not due yet; a clock whose sleep returns at once (tests) must not spin without yielding.
       if (stepped && last !== undefined && deps.clock.now() - last < job.everyMs) return new Promise((resolve) => setImmediate(resolve));

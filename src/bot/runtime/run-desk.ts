@@ -145,7 +145,7 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
     { what: 'exchange probe', everyMs: EXCHANGE_PROBE_MS, on: 'every replica', round: probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }) },
   ];
   const watch = desk.depositWatch;
-  if (watch) jobs.push({ what: 'deposit poll', everyMs: config.pollIntervalMs, on: 'leader', round: desk.ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp) });
+  if (watch) jobs.push({ what: 'deposit poll', everyMs: config.pollIntervalMs, on: 'leader', logger: logger.child('compliance'), round: desk.ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp) });
   const background = runScheduled({ leadership, clock, logger: logger.child('engine') }, abort.signal, jobs);
   const roleChanges = leadership.onChange((role) => {
     logger.info(role === 'leader' ? 'this replica is now the leader: background work starts' : 'this replica is now a follower: background work stops', { role });
