@@ -8,7 +8,7 @@ import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/rec
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engine-config.js';
-import type { DeskEvent, EventInput } from '../ports/events.js';
+import type { ComplianceEvent, DeskEvent, EventInput, OutboxEvent } from '../ports/events.js';
 import { createReplicaId } from './ids.js';
 import { KeyedLock } from '../domain/keyed-lock.js';
 import type { AuditLog, KeyValueStore, Outbox, Repository } from '../ports/store.js';
@@ -25,7 +25,8 @@ export interface EngineDeps {
   requests: Repository<DeskRequest>;
   kv: KeyValueStore;
   audit: AuditLog;
-  notifier: Notifier;
+  /** Every notice the outbox carries, the requests' and compliance's (events.ts OutboxEvent). */
+  notifier: Notifier<OutboxEvent>;
   clock: Clock;
   ids: Ids;
   policy: Policy;
@@ -53,7 +54,7 @@ export interface EngineContext {
   readonly pollBudget: TokenBucket;
   readonly notices: Notices;
   /** Only for what is derived, not owed (notices/refresh-messages.ts); events go through `notices`. */
-  readonly notifier: Notifier;
+  readonly notifier: Notifier<OutboxEvent>;
   /** When every open request's message was last checked (notices/refresh-messages.ts). */
   lastRefreshAt: number;
   readonly background: Background;
@@ -66,6 +67,8 @@ export interface EngineContext {
 /** Events on their way to the outbox (notices/notice-queue.ts NoticeQueue, made by engine.ts). */
 export interface Notices {
   push(event: DeskEvent): void;
+  /** Compliance's notices: in the durable outbox once this resolves. */
+  append(events: ComplianceEvent[]): Promise<void>;
   kick(): void;
   drained(): Promise<void>;
   readonly delivery: { resume(): Promise<void> };
@@ -74,7 +77,7 @@ export interface Notices {
 /** What the notices stage is built from: the base hands it these, engine.ts makes it. */
 export interface NoticesDeps {
   outbox: Outbox;
-  notifier: Notifier;
+  notifier: Notifier<OutboxEvent>;
   clock: Clock;
   logger: Logger;
   leadership: Leadership;

@@ -9,6 +9,7 @@ import { isApprover, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
 import type { Clock } from '../ports/clock.js';
 import type { OutboxEntry, Repository } from '../ports/store.js';
+import { isDeskEvent } from '../ports/events.js';
 
 export interface DeskReads {
   get(requestId: string): Promise<DeskRequest | undefined>;
@@ -49,9 +50,9 @@ export interface DeliveryProblem {
   permanent: boolean;
 }
 
-/** Entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
+/** Requests' entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
 export function deliveryProblemsOf(pending: readonly OutboxEntry[], now: number): DeliveryProblem[] {
   return pending
-    .filter((e) => e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
+    .filter((e) => isDeskEvent(e.event) && e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
     .map((e) => ({ requestId: e.requestId, event: e.event.type, error: e.lastError ?? 'unknown', since: e.failingSince!, attempts: e.attempts, permanent: e.permanent }));
 }

@@ -11,8 +11,8 @@
  * setInterval(() => void engine.tick(), 1000);
  */
 import { createDeskReads, type DeliveryProblem, type DeskReads } from './desk-reads.js';
-import { runEvery } from './run-loop.js';
-import { whileLeader } from './leadership.js';
+import { runScheduled } from './run-loop.js';
+import type { Job } from './run-loop.js';
 import { errorText } from '../domain/error-text.js';
 import type { IndicativeQuote } from '../domain/request.js';
 import { approve, type ApproveResult } from './approval/approve.js';
@@ -27,6 +27,7 @@ import { tick, type TickSummary } from './rounds/tick.js';
 import type { PersonDecision, PersonDecisionResult } from './execution/person-decision.js';
 import { decideByPerson } from './execution/person.js';
 import { NoticeQueue } from './notices/notice-queue.js';
+import type { ComplianceNotices } from '../ports/notifier.js';
 
 export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
 export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
@@ -58,13 +59,17 @@ export interface Engine extends DeskReads {
   start(): Promise<RecoverySummary>;
   /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
   previewQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
+  /** Compliance's notices, into the requests' outbox and delivered the same way (notice-queue.ts). */
+  readonly notices: ComplianceNotices;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
   idle(): Promise<void>;
   /**
-   * Until `signal` aborts: while this replica is leader, ticks every `intervalMs` of the engine
-   * clock; each time it becomes leader, first recovers what the last leader left (unless `start`
-   * already did in this leadership), then ticks at once.
+   * The engine's job for the scheduler (run-loop.ts): while this replica is leader, ticks every
+   * `intervalMs` of the engine clock; each time it becomes leader, first recovers what the last
+   * leader left (unless `start` already did in this leadership), then ticks at once.
    */
+  job(intervalMs?: number, track?: TrackRound): Job;
+  /** Runs `job` alone on the scheduler until `signal` aborts (tests; runDesk schedules it with the others). */
   run(signal: AbortSignal, intervalMs?: number, track?: TrackRound): Promise<void>;
 }
 
@@ -91,19 +96,24 @@ export function createEngine(deps: EngineDeps): Engine {
     tick: () => (ctx.leadership.isLeader() ? (ticking ??= tick(ctx).finally(() => (ticking = undefined))) : Promise.resolve(NOTHING_TICKED)),
     start,
     previewQuote: (terms) => takeQuote(ctx, terms),
+    notices: { append: (events) => ctx.notices.append(events) },
     ...createDeskReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
     idle: async () => {
       await ctx.background.idle();
       await ctx.notices.drained();
     },
-    run: (signal, intervalMs = 1_000, track = (round) => round) =>
-      whileLeader(ctx.leadership, signal, async (term) => {
-        if (!recovered) {
-          ctx.logger.info('leader: recovering what was in flight, then ticking');
-          await start().catch((err: unknown) => ctx.logger.error('recovery failed; the ticks reconcile what it missed', { error: errorText(err) }));
-        }
-        await runEvery({ signal: term, clock: ctx.clock, intervalMs, what: 'tick', logger: ctx.logger }, track(() => engine.tick()));
-      }),
+    job: (intervalMs = 1_000, track = (round) => round) => ({
+      what: 'tick',
+      everyMs: intervalMs,
+      on: 'leader',
+      first: async () => {
+        if (recovered) return;
+        ctx.logger.info('leader: recovering what was in flight, then ticking');
+        await start().catch((err: unknown) => ctx.logger.error('recovery failed; the ticks reconcile what it missed', { error: errorText(err) }));
+      },
+      round: track(() => engine.tick()),
+    }),
+    run: (signal, intervalMs, track) => runScheduled(ctx, signal, [engine.job(intervalMs, track)]),
   };
   return engine;
 }

@@ -1,5 +1,6 @@
-// The rest of a desk's operations side once its stores exist: the counting audit log, store gauges,
-// Slack ack latency, readiness and the endpoints serving them.
+// The rest of a desk's operations side, in compose.ts's order: once the stores and who leads exist
+// (watchDesk: counting audit log, store gauges, leadership, polling rounds, ack latency), then once
+// the Slack app exists (serveOps: readiness and the endpoints).
 import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
 import type { DeskRequest } from '../domain/record.js';
 import { countingAuditLog } from './audit-counts.js';
@@ -8,6 +9,9 @@ import { deskGauges } from './desk-gauges.js';
 import { opsRoutes, type OpsRoute } from './endpoints.js';
 import { checkReadiness, type Readiness } from './readiness.js';
 import { slackAckLatency } from './slack-acks.js';
+import { Gauge } from 'prom-client';
+import type { Leadership } from './leadership.js';
+import { pollingRounds, type PollingRounds } from './polling-lag.js';
 
 /** Never written: reading it is the readiness probe's cheap round trip to the store. */
 export const READINESS_PROBE_KEY = 'ops:readiness-probe';
@@ -16,7 +20,12 @@ export interface DeskWatchParts {
   requests: Repository<DeskRequest>;
   kv: KeyValueStore;
   audit: AuditLog;
-  /** Asked at each readiness check (the Slack app exists after this is called). */
+  leadership: Leadership;
+}
+
+/** What readiness asks the Slack app. */
+export interface SlackWatchParts {
+  /** Asked at each readiness check. */
   slackAuthChecked: () => boolean;
   /** Asked at each readiness check: Slack can hand this replica a request. */
   slackConnected: () => boolean;
@@ -29,6 +38,11 @@ export interface WatchedDesk {
   audit: AuditLog;
   /** The Slack app calls it with each acknowledgement's latency, in seconds. */
   observeAck: (seconds: number) => void;
+  /** The background loops' rounds (the scheduler's jobs report to it). */
+  polling: PollingRounds;
+}
+
+export interface ServedOps {
   readiness(): Promise<Readiness>;
   /** /healthz, /readyz, /metrics. */
   routes: OpsRoute[];
@@ -36,12 +50,23 @@ export interface WatchedDesk {
 
 export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
   deskGauges(ops.registry, parts.requests, ops.clock);
-  const readiness = () =>
-    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: ops.leadership, stopping: ops.isStopping });
+  new Gauge({
+    name: 'desk_leader',
+    help: '1 while this replica leads (runs polling, the deposit watch and outbox delivery), 0 while it follows.',
+    registers: [ops.registry],
+    collect() {
+      this.set(parts.leadership() === 'leader' ? 1 : 0);
+    },
+  });
   return {
     audit: countingAuditLog(parts.audit, ops.registry),
     observeAck: slackAckLatency(ops.registry),
-    readiness,
-    routes: opsRoutes({ registry: ops.registry, readiness }),
+    polling: pollingRounds(ops.registry, ops.clock, parts.leadership),
   };
+}
+
+export function serveOps(ops: DeskOps, parts: Pick<DeskWatchParts, 'kv' | 'leadership'> & SlackWatchParts): ServedOps {
+  const readiness = () =>
+    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: parts.leadership, stopping: ops.isStopping });
+  return { readiness, routes: opsRoutes({ registry: ops.registry, readiness }) };
 }

@@ -10,6 +10,7 @@
  */
 import type { Candidate, DeskRequest, Failure, PersonDecisionRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
 import type { RefusalReason } from '../domain/refusals.js';
+import type { Deposit } from '../ports/exchange-port.js';
 
 interface Base<T extends string> {
   type: T;
@@ -66,3 +67,59 @@ export type DeskEventType = DeskEvent['type'];
 
 /** Distributes Omit over the union, so each event keeps its own fields. */
 export type EventInput = DeskEvent extends infer E ? (E extends DeskEvent ? Omit<E, 'at' | 'requestId' | 'request'> : never) : never;
+
+/** A status that moved, as `from` -> `to` (the Travel Rule status may be absent: null). */
+export interface Change<T> {
+  from: T;
+  to: T;
+}
+
+/** Only the fields that changed are present. */
+export interface DepositChanges {
+  status?: Change<string>;
+  travelRuleStatus?: Change<string | null>;
+}
+
+/** A counterparty declaration the exchange accepted (201). */
+export interface DeclarationDone {
+  transactionId: string;
+  /** Slack user id of the compliance officer who declared. */
+  userId: string;
+  /** Our clock, epoch ms. */
+  at: number;
+  entityType: 'individual' | 'entity';
+  entityName: string;
+  ownership: 'first_party' | 'third_party';
+  /** The wallet part as sent: a listed wallet (with its label when the form had one) or a typed name. */
+  wallet?: { kind: 'listed'; id: string; label?: string } | { kind: 'unlisted'; name: string };
+  /** A typed wallet name creates an unverified wallet at the exchange and starts a compliance review. */
+  createsUnverifiedWallet: boolean;
+  /** True when an earlier submission whose answer was lost turned out to have arrived. */
+  confirmedLate: boolean;
+}
+
+/**
+ * What compliance tells the world, through the same outbox and Notifier as the requests' events.
+ * `requestId` is the outbox's ordering key: `deposit:<transaction id>` (depositKey), so one
+ * deposit's notices keep their order and never wait on another's.
+ */
+export type ComplianceEvent = { requestId: string; /** Engine clock when it was written, epoch ms. */ at: number } & (
+  /** A deposit seen for the first time. */
+  | { type: 'deposit.seen'; deposit: Deposit }
+  /** A tracked deposit's status or Travel Rule status moved; `deposit` is its latest form. */
+  | { type: 'deposit.changed'; deposit: Deposit; changes: DepositChanges }
+  /** The exchange accepted a declaration for `done.transactionId`. */
+  | { type: 'declaration.done'; done: DeclarationDone }
+);
+
+/** The outbox key of a deposit's notices. */
+export function depositKey(transactionId: string): string {
+  return `deposit:${transactionId.toLowerCase()}`;
+}
+
+/** Everything the outbox carries to the one Notifier. */
+export type OutboxEvent = DeskEvent | ComplianceEvent;
+
+export function isDeskEvent(event: OutboxEvent): event is DeskEvent {
+  return 'request' in event;
+}

@@ -1,4 +1,4 @@
-import type { DeskEvent } from './events.js';
+import type { ComplianceEvent, DeskEvent } from './events.js';
 
 /**
  * Where the engine reports what happened (the Slack layer implements it). Events reach it from the
@@ -10,6 +10,14 @@ import type { DeskEvent } from './events.js';
  */
 export interface Notifier<E extends { type: string } = DeskEvent> {
   notify(event: E, progress?: DeliveryProgress): Promise<void> | void;
+}
+
+/** The deposit watch's and the declarations' notices, delivered like the requests' (compliance/). */
+export type ComplianceNotifier = Notifier<ComplianceEvent>;
+
+/** Where compliance hands its notices: in the durable outbox once `append` resolves (notice-queue.ts). */
+export interface ComplianceNotices {
+  append(events: ComplianceEvent[]): Promise<void>;
 }
 
 export interface DeliveryProgress {

@@ -2,7 +2,7 @@
  * The store's ports: durable requests with their outbox, small values, the audit log. Implemented
  * by store/ (files or PostgreSQL); tests pass the in-memory versions (store/memory.ts).
  */
-import type { DeskEvent } from './events.js';
+import type { DeskEvent, OutboxEvent } from './events.js';
 
 export interface Mutation<R, T> {
   /** The new record to persist; undefined leaves the stored record as it is. */
@@ -13,12 +13,13 @@ export interface Mutation<R, T> {
   outbox?: DeskEvent[];
 }
 
-/** An event waiting to reach Slack, with how its delivery went so far. */
+/** An event waiting to reach Slack (a request's or a deposit's), with how its delivery went so far. */
 export interface OutboxEntry {
   /** Increasing: delivery is in this order within a request. */
   seq: number;
+  /** The event's ordering key: a request's id, or a deposit's (events.ts depositKey). */
   requestId: string;
-  event: DeskEvent;
+  event: OutboxEvent;
   attempts: number;
   /** Not tried again before this (epoch ms). */
   nextAt: number;
@@ -38,7 +39,7 @@ export interface Outbox {
   /** Entries not yet delivered, oldest first. */
   pending(): Promise<OutboxEntry[]>;
   /** Appends events on their own (a state change writes them with its Mutation instead). */
-  append(events: DeskEvent[]): Promise<void>;
+  append(events: OutboxEvent[]): Promise<void>;
   update(seq: number, changes: OutboxChanges): Promise<void>;
   /** Delivered: gone. */
   remove(seq: number): Promise<void>;

@@ -3,8 +3,8 @@
  * it, with nothing optional and nothing wired later.
  *
  *   policy -> reads (the stores seen through the policy) -> the notifiers' Slack client
- *   -> App Home (reads only) -> the Slack notifier (reports the engine's events; refreshes homes)
- *   -> the engine -> compliance (its notifier, declarations, deposit watch)
+ *   -> App Home (reads only) -> the one notifier (requests' messages, refreshing homes; deposits')
+ *   -> the engine (its outbox carries both) -> compliance (declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
  * The operations side (src/bot/ops/) watches it all: the audit log it is given counts what it records,
  * and runDesk serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
@@ -14,7 +14,7 @@
  */
 import { createDeclarations, type Declarations } from '../engine/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../engine/compliance/deposit-watch.js';
-import type { ComplianceNotifier } from '../ports/compliance-events.js';
+import type { ComplianceNotifier } from '../ports/notifier.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
 import { createDeskReads } from '../engine/desk-reads.js';
 import { createEngine, type Engine } from '../engine/engine.js';
@@ -25,6 +25,8 @@ import type { Ids } from '../ports/ids.js';
 import { type Leadership, LeadershipState } from '../ports/leadership.js';
 import type { Logger } from '../ports/logger.js';
 import type { Notifier } from '../ports/notifier.js';
+import type { OutboxEvent } from '../ports/events.js';
+import { isDeskEvent } from '../ports/events.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { DeskRequest } from '../domain/record.js';
@@ -36,10 +38,10 @@ import { consoleSlackLogger } from '../slack/shell/library-log.js';
 import { createHomes } from '../slack/home/homes.js';
 import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
 import type { SlackRetryOptions } from '../slack/kit/slack-retry.js';
-import { complianceClient, notifierClient } from '../slack/shell/web-clients.js';
+import { notifierClient } from '../slack/shell/web-clients.js';
 import { slackTransport } from '../slack/shell/slack-transport.js';
 import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
-import { watchDesk, type WatchedDesk } from '../ops/watch-desk.js';
+import { serveOps, watchDesk, type ServedOps, type WatchedDesk } from '../ops/watch-desk.js';
 
 export interface DeskParts {
   config: Config;
@@ -54,7 +56,7 @@ export interface DeskParts {
   /** The logger of each part (the process logger's children in production). */
   logger: (part: 'engine' | 'slack' | 'compliance') => Logger;
   receiverOptions?: SlackReceiverOptions;
-  /** Tests: faster Slack retries, another engine timing, fixed ids, trade pairs. */
+  /** Tests: faster Slack retries (both notifiers), another engine timing, fixed ids, trade pairs. */
   notifierRetry?: Partial<SlackRetryOptions>;
   engineConfig?: EngineConfigInput;
   ids?: Ids;
@@ -69,13 +71,14 @@ export interface ComposedDesk {
   policy: Policy;
   leadership: Leadership;
   engine: Engine;
-  notifier: Notifier;
+  /** The one notifier the outbox delivers to: requests' events and compliance's. */
+  notifier: Notifier<OutboxEvent>;
   declarations: Declarations;
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
-  /** Readiness and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
-  ops: WatchedDesk;
+  /** Readiness, the loops' rounds and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
+  ops: WatchedDesk & ServedOps;
   /**
    * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
    * the bound port in HTTP mode. A follower recovers when it becomes leader (engine.run).
@@ -88,9 +91,9 @@ export interface ComposedDesk {
 export function composeDesk(p: DeskParts): ComposedDesk {
   const { config, clock, exchange, requests, kv } = p;
   const leadership = p.leadership ?? new LeadershipState('leader');
-  // The Slack app is built last, and readiness asks it only when a probe comes, after start().
-  const ops = watchDesk(p.ops ?? createDeskOps({ clock, leadership: () => leadership.role() }), { requests, kv, audit: p.audit, slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected(), slackReached: () => slack.reached() });
-  const { audit } = ops;
+  const deskOps = p.ops ?? createDeskOps({ clock });
+  const watched = watchDesk(deskOps, { requests, kv, audit: p.audit, leadership: () => leadership.role() });
+  const { audit } = watched;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
   const reads = createDeskReads({ requests, policy, clock });
@@ -100,7 +103,7 @@ export function composeDesk(p: DeskParts): ComposedDesk {
   const client = notifierClient(config, slackLibraryLogger, transport);
 
   const homes = createHomes({ reads, policy, clock, sandbox, logger: p.logger('slack'), client, kv });
-  const notifier = createSlackNotifier({
+  const requestNotifier = createSlackNotifier({
     client,
     channel: config.channels.approval,
     kv,
@@ -109,6 +112,16 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
     afterEvent: (event) => homes.afterEvent(event),
   });
+  const complianceLog = p.logger('compliance');
+  const channel = config.channels.compliance;
+  // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
+  // their answer is shown to the officer in the modal.
+  const complianceNotifier: ComplianceNotifier = channel
+    ? createSlackComplianceNotifier({ client, channel, kv, sandbox, logger: complianceLog, ...(p.notifierRetry ? { retry: p.notifierRetry } : {}) })
+    : NO_DEPOSIT_CHANNEL;
+  const notifier: Notifier<OutboxEvent> = {
+    notify: (event, progress) => (isDeskEvent(event) ? requestNotifier.notify(event, progress) : complianceNotifier.notify(event, progress)),
+  };
   const engine = createEngine({
     exchange,
     requests,
@@ -129,23 +142,18 @@ export function composeDesk(p: DeskParts): ComposedDesk {
     replica: p.replica ?? createReplicaId(),
   });
 
-  const complianceLog = p.logger('compliance');
-  const channel = config.channels.compliance;
-  // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
-  // their answer is shown to the officer in the modal.
-  const complianceNotifier: ComplianceNotifier = channel
-    ? createSlackComplianceNotifier({ client: complianceClient(config, slackLibraryLogger, transport, p.receiverOptions?.retryConfig), channel, kv, sandbox, logger: complianceLog })
-    : NO_DEPOSIT_CHANNEL;
-  const declarations = createDeclarations({ exchange, kv, audit, notifier: complianceNotifier, policy, clock, logger: complianceLog });
-  const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notifier: complianceNotifier, clock, logger: complianceLog }) : undefined;
+  const declarations = createDeclarations({ exchange, kv, audit, notices: engine.notices, policy, clock, logger: complianceLog });
+  const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notices: engine.notices, clock, logger: complianceLog }) : undefined;
 
   const slack = createSlackApp({
     config,
     deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
-    observeAck: ops.observeAck,
+    observeAck: watched.observeAck,
     transport,
   });
+  // Readiness asks the Slack app, so it is served once the app exists.
+  const ops = { ...watched, ...serveOps(deskOps, { kv, leadership: () => leadership.role(), slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected(), slackReached: () => slack.reached() }) };
 
   return {
     policy,

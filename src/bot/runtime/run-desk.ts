@@ -6,17 +6,15 @@
  * executions, listening, then the loops. The operations side (src/bot/ops/) comes first of all: the
  * exchange client reports every call to it, and HEALTH_PORT answers while the rest starts.
  *
- * The loops are background work and run only while this replica is leader (the stores say which:
- * with files, always): the engine's ticks, the deposit watch and the pruning of Slack keys. A
- * follower answers Slack and writes what each interaction changes; the leader executes, polls and
- * delivers. Each time this replica becomes leader, the loops start at once (the engine recovering
- * first). The exchange probe runs on every replica: each one's readiness needs a recent answer.
+ * Background work is one scheduler (engine/run-loop.ts): the engine's ticks, the deposit watch and
+ * the pruning of Slack keys run only while this replica leads (the stores say which: with files,
+ * always) and start at once when it becomes leader (the engine recovering first); the exchange
+ * probe runs on every replica, since each one's readiness needs a recent answer.
  */
 import type { Engine } from '../engine/engine.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
 import type { Clock } from '../ports/clock.js';
-import type { Leadership, Role } from '../ports/leadership.js';
-import { whileLeader } from '../engine/leadership.js';
+import type { Leadership } from '../ports/leadership.js';
 import type { Config } from '../config/config.js';
 import { databaseUrlSecrets } from '../config/database-url.js';
 import { systemClock } from '../exchange/client.js';
@@ -25,7 +23,7 @@ import type { SlackReceiverOptions } from '../slack/shell/slack-app.js';
 import { composeDesk, type ComposedDesk } from './compose.js';
 import { connectExchange, type ConnectOptions, type SandboxExchange } from './connect-exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
-import { runEvery } from '../engine/run-loop.js';
+import { runScheduled, type Job } from '../engine/run-loop.js';
 import { migrateStoredValues } from './stored-value-upgrades.js';
 import { createDeskOps } from '../ops/desk-ops.js';
 import { EXCHANGE_PROBE_MS, probeWhenQuiet } from '../ops/exchange-probe.js';
@@ -88,13 +86,8 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
   const clock = options.clock ?? systemClock;
   const secrets = configSecrets(config);
   const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
-  let roleNow: () => Role = () => 'follower';
-  const ops = createDeskOps({
-    clock,
-    // Known once the stores are open (they say who leads); nothing scrapes before then.
-    leadership: () => roleNow(),
-    processMetrics: true,
-  });
+  // Who leads is known once the stores are open: compose.ts adds that side (watch-desk.ts).
+  const ops = createDeskOps({ clock, processMetrics: true });
 
   const connected = await connectExchange<S>(config.exchange, logger, {
     ...(options.startSandbox ? { startSandbox: options.startSandbox } : {}),
@@ -112,16 +105,12 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
   });
   const { requests, kv, audit } = stores;
   const leadership = options.leadership ?? stores.leadership;
-  roleNow = () => leadership.role();
-  let prunedAt: number | undefined;
   const pruneSlackKeys = async () => {
-    prunedAt = clock.now();
     const open = new Set((await requests.listLive()).map((r) => r.id));
     const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
     if (pruned > 0) logger.info('pruned Slack references past their retention', { keys: pruned });
   };
   await migrateStoredValues(kv, logger.child('store'));
-  if (leadership.isLeader()) await pruneSlackKeys();
 
   const desk = composeDesk({
     config,
@@ -150,30 +139,17 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
   });
 
   const abort = new AbortController();
-  const engineLog = logger.child('engine');
-  const loops: Promise<void>[] = [
-    // The engine's ticks, on the leader only, each tracked: a tick polls what is submitted.
-    engine.run(abort.signal, options.tickMs ?? 1_000, (tick) => ops.polling.track('status', tick)),
-    runEvery(
-      { signal: abort.signal, clock, intervalMs: EXCHANGE_PROBE_MS, what: 'exchange probe', logger: engineLog },
-      probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }),
-    ),
+  const jobs: Job[] = [
+    // Each tick tracked: a tick polls what is submitted.
+    engine.job(options.tickMs ?? 1_000, (tick) => desk.ops.polling.track('status', tick)),
+    { what: 'pruning Slack references', everyMs: PRUNE_INTERVAL_MS, on: 'leader', round: pruneSlackKeys },
+    { what: 'exchange probe', everyMs: EXCHANGE_PROBE_MS, on: 'every replica', round: probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }) },
   ];
-  const pruneIfLeader = () => {
-    if (leadership.isLeader()) void pruneSlackKeys().catch((err: unknown) => logger.error('pruning Slack references failed', { error: err }));
-  };
-  // A wall-clock timer, unref'd and cleared on stop: an hour-long sleep must not keep a stopped process alive.
-  const pruning = setInterval(pruneIfLeader, PRUNE_INTERVAL_MS);
-  pruning.unref();
   const watch = desk.depositWatch;
-  if (watch) {
-    const poll = ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp);
-    loops.push(whileLeader(leadership, abort.signal, (term) => runEvery({ signal: term, clock, intervalMs: config.pollIntervalMs, what: 'deposit poll', logger: logger.child('compliance') }, poll)));
-  }
+  if (watch) jobs.push({ what: 'deposit poll', everyMs: config.pollIntervalMs, on: 'leader', logger: logger.child('compliance'), round: desk.ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp) });
+  const background = runScheduled({ leadership, clock, logger: logger.child('engine') }, abort.signal, jobs);
   const roleChanges = leadership.onChange((role) => {
     logger.info(role === 'leader' ? 'this replica is now the leader: background work starts' : 'this replica is now a follower: background work stops', { role });
-    // A new leader prunes at once, unless this process did within the interval.
-    if (prunedAt === undefined || clock.now() - prunedAt >= PRUNE_INTERVAL_MS) pruneIfLeader();
   });
 
   logger.info('desk bot started', {
@@ -203,10 +179,9 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
         // Not ready from the first moment, so a load balancer drains this replica while it stops.
         ops.stopping();
         abort.abort();
-        clearInterval(pruning);
         roleChanges();
         const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
-        const inFlight = Promise.allSettled([desk.stop(), ...loops]);
+        const inFlight = Promise.allSettled([desk.stop(), background]);
         if (!(await settlesWithin(inFlight, graceMs))) {
           logger.warn('stopping without waiting longer for work in flight (a slow exchange or Slack); a restart reconciles whatever was cut off', { graceMs });
         }

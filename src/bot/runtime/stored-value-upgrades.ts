@@ -5,6 +5,8 @@
  * - Deposits were kept as the exchange's bodies (snake_case) in the deposit watch's state and
  *   in each deposit message reference; they are now the port's Deposit records
  *   (ports/exchange-port.ts), read through the same mapping the exchange port uses.
+ * - The deposit watch delivered its own notices, counting attempts (version 2); the desk's outbox
+ *   delivers them now, so version 3 keeps them without attempts and hands them over on its next poll.
  * - A refused form submission used to leave its token marked `refused` (an in-process map let a
  *   corrected form through). The token is now claimed in the store (setIfAbsent), so a refusal
  *   frees it instead; a `refused` token left from before would hold a corrected form as "already
@@ -23,7 +25,9 @@ interface Log {
 }
 
 export async function migrateStoredValues(kv: DurableKeyValueStore, log: Log): Promise<void> {
-  const watch = await migrateWatchState(kv);
+  // In order: a version 1 state becomes 2, then 3.
+  const fromWire = await migrateWatchState(kv);
+  const watch = (await dropWatchDeliveryAttempts(kv)) || fromWire;
   const messages = await migrateDepositMessages(kv);
   if (watch || messages > 0) log.info('stored deposits brought to the current shape', { watchState: watch, depositMessages: messages });
   const tokens = await freeRefusedSubmissionTokens(kv);
@@ -59,6 +63,14 @@ async function migrateWatchState(kv: DurableKeyValueStore): Promise<boolean> {
       return { ...entry, deposit: fromWire(entry.deposit), ...(changes ? { changes } : {}) };
     }),
   });
+  return true;
+}
+
+/** Version 2 of the deposit watch's state -> version 3: its notices kept, their attempts dropped. True when it upgraded. */
+async function dropWatchDeliveryAttempts(kv: DurableKeyValueStore): Promise<boolean> {
+  const state = await kv.get<Record<string, unknown> & { version?: unknown; outbox?: Record<string, unknown>[] }>(WATCH_STATE_KEY);
+  if (state?.version !== 2) return false;
+  await kv.set(WATCH_STATE_KEY, { ...state, version: 3, outbox: (state.outbox ?? []).map(({ attempts: _attempts, ...notice }) => notice) });
   return true;
 }
 

@@ -2,7 +2,7 @@
 // through JSON so a test cannot pass by keeping a reference the real store would not keep.
 import type { AuditEntryInput, AuditLog, KeyValueStore, Mutation, OutboxEntry, Repository } from '../ports/store.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeskEvent } from '../ports/events.js';
+import type { OutboxEvent } from '../ports/events.js';
 import { newOutboxEntries } from './outbox-entries.js';
 import { toPlainJson } from './audit-entry.js';
 import { SerialQueue } from './queue.js';
@@ -23,7 +23,7 @@ export function memoryRepository<R extends { id: string }>(isFinished: (record: 
   const queue = new SerialQueue();
   let outbox: OutboxEntry[] = [];
   let lastSeq = 0;
-  const enqueue = (events: DeskEvent[] | undefined) => {
+  const enqueue = (events: OutboxEvent[] | undefined) => {
     const added = newOutboxEntries(lastSeq, viaJson(events ?? []));
     lastSeq += added.length;
     outbox = [...outbox, ...added];

@@ -5,8 +5,8 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import type { z } from 'zod';
-import type { DeskEvent } from '../ports/events.js';
 import type { Mutation, Outbox, OutboxEntry, Repository } from '../ports/store.js';
+import type { OutboxEvent } from '../ports/events.js';
 import { newOutboxEntries } from './outbox-entries.js';
 import { DurableJsonFile } from './durable-adapter.js';
 import { DIR_MODE, fsyncDirectory } from './durable-io.js';
@@ -184,7 +184,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
       this.#assertOpen();
       return structuredClone(this.#outbox);
     },
-    append: (events: DeskEvent[]) => this.#outboxChange((outbox, lastSeq) => ({ outbox: [...outbox, ...newOutboxEntries(lastSeq, events)], lastSeq: lastSeq + events.length })),
+    append: (events: OutboxEvent[]) => this.#outboxChange((outbox, lastSeq) => ({ outbox: [...outbox, ...newOutboxEntries(lastSeq, events)], lastSeq: lastSeq + events.length })),
     update: (seq, changes) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.map((e) => (e.seq === seq ? { ...e, ...structuredClone(changes) } : e)), lastSeq })),
     remove: (seq) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.filter((e) => e.seq !== seq), lastSeq })),
   };
@@ -265,7 +265,7 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   }
 
   /** Applies one mutation to `working`; refusals throw and leave `working` untouched. */
-  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; finished?: R; events: DeskEvent[] } {
+  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; finished?: R; events: OutboxEvent[] } {
     const fromLive = working.get(id);
     const current = fromLive !== undefined ? structuredClone(fromLive) : this.#history.get(id);
     const { next, result, outbox } = fn(current);

@@ -28,7 +28,7 @@ beforeAll(async () => {
     requests: memoryRepository<DeskRequest>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),
-    notifier: { notify: (e) => void events.push(e) },
+    notifier: { notify: (e: DeskEvent) => void events.push(e) },
     clock: sx.clock,
     ids: new SequentialIds('E'),
     policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] }),

@@ -53,7 +53,7 @@ async function sharedWorld() {
       requests,
       kv,
       audit,
-      notifier: { notify: (event) => void delivered.push(event) },
+      notifier: { notify: (event: DeskEvent) => void delivered.push(event) },
       clock,
       ids,
       policy,

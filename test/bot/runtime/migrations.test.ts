@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 describe('migrateStoredValues', () => {
-  it('turns a version 1 watch state into version 2, every deposit and change in the port terms, and leaves it alone after', async () => {
+  it('turns a version 1 watch state into version 3, every deposit and change in the port terms, its notices kept without attempts, and leaves it alone after', async () => {
     await kv.set(WATCH_STATE_KEY, {
       version: 1,
       after: 5,
@@ -54,7 +54,7 @@ describe('migrateStoredValues', () => {
     });
     await migrateStoredValues(kv, log);
     const state = (await loadWatchState(kv))!;
-    expect(state.version).toBe(2);
+    expect(state.version).toBe(3);
     expect(state.tracked[wire.id]).toEqual({
       firstSeenAt: 7,
       deposit: {
@@ -74,7 +74,8 @@ describe('migrateStoredValues', () => {
         reviewOpen: true,
       },
     });
-    expect(state.outbox.map((e) => e.attempts)).toEqual([2, 0]);
+    expect(state.outbox.map((e) => e.kind)).toEqual(['seen', 'changed']);
+    expect(state.outbox.every((e) => !('attempts' in e))).toBe(true);
     expect(state.outbox[1]).toMatchObject({ kind: 'changed', changes: { travelRuleStatus: { from: 'required', to: 'submitted' } }, deposit: { travelRuleStatus: 'submitted', acceptsDeclaration: false } });
     expect(logs).toHaveLength(1);
 

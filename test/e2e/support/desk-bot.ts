@@ -117,7 +117,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
     client: { timeoutMs: o.clientTimeoutMs ?? 5_000, logger: (e) => observed.ops?.exchange.observe(e) },
     ...(o.exchange ? { wrap: o.exchange } : {}),
   });
-  const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() }, leadership: () => leadership.role() });
+  const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() } });
   observed.ops = ops;
   const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.

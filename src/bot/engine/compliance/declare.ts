@@ -14,8 +14,10 @@ import { isCompliance, type Policy } from '../../domain/policy.js';
 import type { AuditLog, KeyValueStore } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
+import type { ComplianceNotices } from '../../ports/notifier.js';
 import { checkDeclaration, type DeclarationErrors, type DeclarationForm } from './declaration.js';
-import type { ComplianceNotifier, DeclarationDone } from '../../ports/compliance-events.js';
+import type { DeclarationDone } from '../../ports/events.js';
+import { depositKey } from '../../ports/events.js';
 import { errorText } from '../../domain/error-text.js';
 
 export const DECLARATION_KEY_PREFIX = 'compliance:declaration:';
@@ -62,7 +64,7 @@ export interface DeclarationDeps {
   exchange: Pick<ExchangePort, 'declareCounterparty'>;
   kv: KeyValueStore;
   audit: AuditLog;
-  notifier: ComplianceNotifier;
+  notices: ComplianceNotices;
   /** Who may declare: `policy.compliance` (COMPLIANCE_USER_IDS). */
   policy: Policy;
   clock: Pick<Clock, 'now'>;
@@ -83,7 +85,7 @@ export interface Declarations {
 
 /** Build the use case over its ports. */
 export function createDeclarations(deps: DeclarationDeps): Declarations {
-  const { exchange, kv, audit, notifier, policy, clock, logger } = deps;
+  const { exchange, kv, audit, notices, policy, clock, logger } = deps;
   const inFlight = new Set<string>();
   const key = (tx: string) => `${DECLARATION_KEY_PREFIX}${tx.toLowerCase()}`;
 
@@ -211,9 +213,9 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
       confirmedLate,
     };
     try {
-      await notifier.notify({ type: 'declaration.done', done });
+      await notices.append([{ type: 'declaration.done', requestId: depositKey(tx), at: clock.now(), done }]);
     } catch (err) {
-      // The declaration stands; only the Slack echo failed.
+      // The declaration stands; only its Slack echo could not be written to the outbox.
       logger.warn('declaration notification failed', { transactionId: tx, error: errorText(err) });
     }
     return { kind: 'done', transactionId: tx, createsUnverifiedWallet, confirmedLate, replayed: false };

@@ -4,7 +4,7 @@
  */
 import { normalizeStatus } from '../../domain/status.js';
 import type { Deposit } from '../../ports/exchange-port.js';
-import type { DepositChanges } from '../../ports/compliance-events.js';
+import type { DepositChanges } from '../../ports/events.js';
 
 /** Worth watching for changes: not final yet, or its Travel Rule review is still open. */
 export function isStillMoving(deposit: Pick<Deposit, 'final' | 'reviewOpen'>): boolean {

@@ -2,19 +2,19 @@
  * The deposit watch: polls crypto deposits, reports each new one once (the event
  * `deposit.seen`), follows the ones still moving and reports each status or travel_rule_status
  * change once (`deposit.changed`). Every new deposit and change is audited, then persisted with its
- * notification in the outbox (watch-state.ts), then delivered: a restart neither misses nor
- * repeats a deposit, and a notifier that fails is tried again on the next poll.
+ * notice in the watch's state (watch-state.ts), then handed to the desk's outbox, which delivers it
+ * until Slack takes it: a restart neither misses nor repeats a deposit.
  *
- * Call `poll()` on an interval (main.ts); overlapping calls share one run.
+ * The leader's scheduler calls `poll()` (runtime/background-jobs.ts); overlapping calls share one run.
  */
 import type { Deposit, ExchangePort } from '../../ports/exchange-port.js';
 import type { AuditLog, KeyValueStore } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
+import type { ComplianceNotices } from '../../ports/notifier.js';
+import { depositKey } from '../../ports/events.js';
 import { depositChanges, isStillMoving } from './deposit-status.js';
-import type { ComplianceNotifier } from '../../ports/compliance-events.js';
 import { initialWatchState, loadWatchState, oldestFirst, saveWatchState, type OutboxEntry, type WatchState } from './watch-state.js';
-import { errorText } from '../../domain/error-text.js';
 
 const HOUR = 3_600_000;
 
@@ -29,19 +29,13 @@ export interface DepositWatchOptions {
   walksPerPoll?: number;
   /** A deposit still moving after this long (from its created_at) is no longer followed. Default 30 days. */
   trackForMs?: number;
-  /**
-   * A notification that failed this many times in a row is dropped (logged and audited), so one
-   * that Slack will never take cannot hold the others back for ever. Default 60 (ten minutes of
-   * a Slack outage at a 10 s interval).
-   */
-  maxDeliveryAttempts?: number;
 }
 
 export interface DepositWatchDeps {
   exchange: Pick<ExchangePort, 'cryptoDeposits' | 'limits'>;
   kv: KeyValueStore;
   audit: AuditLog;
-  notifier: ComplianceNotifier;
+  notices: ComplianceNotices;
   clock: Pick<Clock, 'now'>;
   logger: Logger;
 }
@@ -51,7 +45,7 @@ export interface DepositPollSummary {
   newDeposits: number;
   /** Status or travel_rule_status changes found this poll. */
   changes: number;
-  /** Notifications delivered this poll (new, changed, and earlier ones left in the outbox). */
+  /** Notices handed to the desk's outbox this poll (new, changed, and any a failed write left). */
   delivered: number;
   /** False when the page bound cut a walk short: the next poll goes on from there. */
   caughtUp: boolean;
@@ -78,12 +72,11 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     pagesPerWalk: options.pagesPerWalk ?? 5,
     walksPerPoll: options.walksPerPoll ?? 4,
     trackForMs: options.trackForMs ?? 30 * 24 * HOUR,
-    maxDeliveryAttempts: options.maxDeliveryAttempts ?? 60,
   };
   for (const [name, value] of Object.entries(o)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`deposit watch option ${name} must be a positive whole number, got ${value}`);
   }
-  const { exchange, kv, audit, notifier, clock, logger } = deps;
+  const { exchange, kv, audit, notices, clock, logger } = deps;
   let running: Promise<DepositPollSummary> | undefined;
 
   /**
@@ -101,36 +94,22 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     return { items, cut: items.length > bound };
   }
 
-  /** Deliver the outbox in order; after a failure, nothing more this poll (order is kept). */
-  async function deliver(state: WatchState, run: { blocked: boolean }): Promise<number> {
-    let delivered = 0;
-    while (state.outbox.length > 0 && !run.blocked) {
-      const entry = state.outbox[0]!;
-      try {
-        await notifier.notify(entry.kind === 'seen' ? { type: 'deposit.seen', deposit: entry.deposit } : { type: 'deposit.changed', deposit: entry.deposit, changes: entry.changes });
-        state.outbox.shift();
-        delivered++;
-      } catch (err) {
-        entry.attempts++;
-        const message = errorText(err);
-        if (entry.attempts < o.maxDeliveryAttempts) {
-          logger.warn('deposit notification failed; will retry next poll', { depositId: entry.deposit.id, kind: entry.kind, attempts: entry.attempts, error: message });
-          await saveWatchState(kv, state);
-          run.blocked = true;
-          return delivered;
-        }
-        logger.error('deposit notification failed too often; dropped', { depositId: entry.deposit.id, kind: entry.kind, attempts: entry.attempts, error: message });
-        await audit.append({ type: 'deposit.notify_failed', actor: 'system', data: { depositId: entry.deposit.id, transactionId: entry.deposit.transactionId, kind: entry.kind, attempts: entry.attempts, error: message } });
-        state.outbox.shift();
-      }
-      // Marked delivered at once: a restart repeats at most the one call in flight.
-      await saveWatchState(kv, state);
-    }
-    return delivered;
+  /**
+   * Hands the state's notices to the desk's outbox, then forgets them. A crash between the two
+   * writes hands them over again (a notice repeated once, never lost); a failed write throws.
+   */
+  async function deliver(state: WatchState): Promise<number> {
+    const entries = state.outbox;
+    if (entries.length === 0) return 0;
+    const at = clock.now();
+    await notices.append(entries.map((e) => ({ requestId: depositKey(e.deposit.transactionId), at, ...(e.kind === 'seen' ? { type: 'deposit.seen' as const, deposit: e.deposit } : { type: 'deposit.changed' as const, deposit: e.deposit, changes: e.changes }) })));
+    state.outbox = [];
+    await saveWatchState(kv, state);
+    return entries.length;
   }
 
   /** Read new deposits, walk by walk, until caught up or out of walks. */
-  async function readNew(state: WatchState, run: { blocked: boolean }): Promise<{ fresh: number; caughtUp: boolean; delivered: number }> {
+  async function readNew(state: WatchState): Promise<{ fresh: number; caughtUp: boolean; delivered: number }> {
     let fresh = 0;
     let delivered = 0;
     for (let i = 0; i < o.walksPerPoll; i++) {
@@ -143,7 +122,7 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
         await audit.append({ type: 'deposit.seen', actor: 'exchange', data: depositFacts(d) });
         state.seen[d.id] = d.createdAt;
         if (isStillMoving(d)) state.tracked[d.id] = { deposit: d, firstSeenAt: clock.now() };
-        state.outbox.push({ kind: 'seen', deposit: d, attempts: 0 });
+        state.outbox.push({ kind: 'seen', deposit: d });
       }
       fresh += unique.length;
       let stuck = false;
@@ -158,7 +137,7 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
         state.seen = Object.fromEntries(Object.entries(state.seen).filter(([, at]) => at >= state.after));
       }
       await saveWatchState(kv, state);
-      delivered += await deliver(state, run);
+      delivered += await deliver(state);
       if (stuck) {
         logger.error('more deposits share one created_at than one walk can read; raise pagesPerWalk', { createdAt: state.ceiling, bound: o.pageSize * o.pagesPerWalk });
         return { fresh, caughtUp: false, delivered };
@@ -169,7 +148,7 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
   }
 
   /** Re-read the tracked deposits' window and report what moved. */
-  async function refreshTracked(state: WatchState, run: { blocked: boolean }): Promise<{ changes: number; delivered: number; cut: boolean }> {
+  async function refreshTracked(state: WatchState): Promise<{ changes: number; delivered: number; cut: boolean }> {
     const now = clock.now();
     for (const [id, t] of Object.entries(state.tracked)) {
       if (now - t.deposit.createdAt > o.trackForMs) {
@@ -192,7 +171,7 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
       const moved = depositChanges(before.deposit, d);
       if (moved) {
         await audit.append({ type: 'deposit.changed', actor: 'exchange', data: { ...depositFacts(d), changes: moved } });
-        state.outbox.push({ kind: 'changed', deposit: d, changes: moved, attempts: 0 });
+        state.outbox.push({ kind: 'changed', deposit: d, changes: moved });
         changes++;
       }
       if (isStillMoving(d)) state.tracked[d.id] = { ...before, deposit: d };
@@ -201,15 +180,14 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     const oldest = items.length > 0 ? Math.min(...items.map((d) => d.createdAt)) : to;
     state.refreshCeiling = cut && oldest < to ? oldest : null;
     await saveWatchState(kv, state);
-    return { changes, delivered: await deliver(state, run), cut };
+    return { changes, delivered: await deliver(state), cut };
   }
 
   async function run(): Promise<DepositPollSummary> {
     const state = (await loadWatchState(kv)) ?? initialWatchState(clock.now() - o.initialLookbackMs);
-    const run = { blocked: false };
-    let delivered = await deliver(state, run);
-    const fresh = await readNew(state, run);
-    const refreshed = await refreshTracked(state, run);
+    let delivered = await deliver(state);
+    const fresh = await readNew(state);
+    const refreshed = await refreshTracked(state);
     delivered += fresh.delivered + refreshed.delivered;
     return { newDeposits: fresh.fresh, changes: refreshed.changes, delivered, caughtUp: fresh.caughtUp && !refreshed.cut, tracked: Object.keys(state.tracked).length };
   }

@@ -8,16 +8,20 @@
  * - `ceiling`: after a walk cut short by its page bound (the list is newest first), the next walk
  *   covers only [after, ceiling] to reach the older deposits it could not see.
  * - `tracked`: deposits still moving (status or Travel Rule review), with their last known form.
- * - `outbox`: notifications persisted before they are delivered, removed once delivered.
+ * - `outbox`: notices written with the position that found them, removed once handed to the desk's
+ *   outbox (which delivers them).
  */
 import { z } from 'zod';
 import type { Deposit } from '../../ports/exchange-port.js';
 import type { KeyValueStore } from '../../ports/store.js';
-import type { DepositChanges } from '../../ports/compliance-events.js';
+import type { DepositChanges } from '../../ports/events.js';
 
 export const WATCH_STATE_KEY = 'compliance:deposit-watch';
-/** 2: deposits kept in the port's terms (ports/exchange-port.ts Deposit); 1 kept the exchange's bodies (migrated at start, runtime/migrations.ts). */
-export const WATCH_STATE_VERSION = 2;
+/**
+ * 3: notices carry no delivery attempts (the desk's outbox delivers them); 2 did. 2: deposits in the
+ * port's terms; 1 kept the exchange's bodies. Older versions are upgraded at start (runtime/stored-value-upgrades.ts).
+ */
+export const WATCH_STATE_VERSION = 3;
 
 const change = <T extends z.ZodType>(t: T) => z.strictObject({ from: t, to: t });
 const depositChangesSchema = z.strictObject({
@@ -44,8 +48,8 @@ const deposit = z.strictObject({
 });
 
 const outboxEntry = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('seen'), deposit, attempts: z.number().int().nonnegative() }),
-  z.strictObject({ kind: z.literal('changed'), deposit, changes: depositChangesSchema, attempts: z.number().int().nonnegative() }),
+  z.strictObject({ kind: z.literal('seen'), deposit }),
+  z.strictObject({ kind: z.literal('changed'), deposit, changes: depositChangesSchema }),
 ]);
 
 const trackedDeposit = z.strictObject({

@@ -11,6 +11,8 @@ import type { Leadership } from '../../ports/leadership.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Notifier } from '../../ports/notifier.js';
 import type { Outbox } from '../../ports/store.js';
+import type { ComplianceEvent } from '../../ports/events.js';
+import type { OutboxEvent } from '../../ports/events.js';
 
 export class NoticeQueue {
   #appended: Promise<void> = Promise.resolve();
@@ -18,7 +20,7 @@ export class NoticeQueue {
 
   constructor(
     private readonly outbox: Outbox,
-    notifier: Notifier,
+    notifier: Notifier<OutboxEvent>,
     clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
     leadership: Leadership,
@@ -32,6 +34,19 @@ export class NoticeQueue {
       .then(() => this.outbox.append([event]))
       .catch((err: unknown) => this.logger.error('event not written to the outbox; the message is refreshed from the record later', { type: event.type, requestId: event.requestId, error: String(err) }))
       .then(() => void this.delivery.kick());
+  }
+
+  /**
+   * Compliance's notices (deposit watch, declarations): in the outbox once this resolves (a failed
+   * write rejects, so the caller keeps them), then delivered like the requests' events.
+   */
+  async append(events: ComplianceEvent[]): Promise<void> {
+    const appended = this.#appended.then(() => this.outbox.append(events));
+    this.#appended = appended.then(
+      () => void this.delivery.kick(),
+      () => undefined,
+    );
+    await appended;
   }
 
   /** Delivers what is due (after a change that wrote its own events). */

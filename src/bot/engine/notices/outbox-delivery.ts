@@ -1,7 +1,8 @@
 /**
  * Delivers the durable outbox to the notifier: for each request, its oldest entry first and the
  * next only once that one is taken, so a request's messages keep their order; a failing request
- * does not hold up the others. A failure is tried again with backoff (1 s doubling to 5 min); one
+ * does not hold up the others. A failure is tried again with backoff (1 s doubling to 5 min, never
+ * sooner than an error's `retryAfterMs`); one
  * the notifier calls permanent (Slack refused: channel not found, bad token...) every 5 min, and
  * it shows in the delivery problems approvers see (desk-reads.ts). Runs when something is appended (kick) and on the
  * engine's tick; a restart resumes from the outbox as stored.
@@ -16,6 +17,7 @@ import type { Leadership } from '../../ports/leadership.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Notifier } from '../../ports/notifier.js';
 import type { Outbox, OutboxEntry } from '../../ports/store.js';
+import type { OutboxEvent } from '../../ports/events.js';
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -30,7 +32,7 @@ export class OutboxDelivery {
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly notifier: Notifier,
+    private readonly notifier: Notifier<OutboxEvent>,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
     private readonly leadership: Leadership,
@@ -113,8 +115,11 @@ export class OutboxDelivery {
   async #failed(entry: OutboxEntry, err: unknown): Promise<void> {
     const now = this.clock.now();
     const attempts = entry.attempts + 1;
-    const permanent = typeof err === 'object' && err !== null && (err as { permanent?: unknown }).permanent === true;
-    const wait = permanent ? PERMANENT_RETRY_MS : Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
+    const said = (typeof err === 'object' && err !== null ? err : {}) as { permanent?: unknown; retryAfterMs?: unknown };
+    const permanent = said.permanent === true;
+    // Never sooner than the notifier was told to wait (Slack's Retry-After).
+    const asked = typeof said.retryAfterMs === 'number' ? said.retryAfterMs : 0;
+    const wait = permanent ? PERMANENT_RETRY_MS : Math.max(asked, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1)));
     const error = errorText(err);
     await this.outbox.update(entry.seq, { attempts, nextAt: now + wait, lastError: error, permanent, failingSince: entry.failingSince ?? now });
     const data = { requestId: entry.requestId, event: entry.event.type, error, attempts, retryInMs: wait };

@@ -1,6 +1,6 @@
 // The deposit's message and thread lines in the compliance channel: pure builders, every outside text
 // escaped for mrkdwn and cut to Block Kit's limits.
-import type { DeclarationDone, DepositChanges } from '../../ports/compliance-events.js';
+import type { DeclarationDone, DepositChanges } from '../../ports/events.js';
 import type { Deposit } from '../../ports/exchange-port.js';
 import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
 import { actions, button, context, fieldsSection, message, sandboxBanner, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';

@@ -1,7 +1,8 @@
 /**
- * Slack Web API calls made on the engine's behalf (the notifier) are retried here, a few times
- * with backoff, and only when the failure can pass: rate limits, network errors, Slack's 5xx
- * and its "try again" platform errors. A refusal such as `channel_not_found` is not retried.
+ * The one Slack retry policy of the notifiers (requests' and compliance's): a few quick tries here,
+ * only when the failure can pass (rate limits, network errors, Slack's 5xx, its "try again" platform
+ * errors), then the outbox's backoff, which honours Retry-After (`retryAfterMs`). A refusal such as
+ * `channel_not_found` is not retried here.
  * The retry decision is a pure function, so it is tested on its own.
  */
 import type { Logger } from '../../ports/logger.js';
@@ -57,6 +58,8 @@ export class SlackDeliveryError extends Error {
     readonly permanent: boolean,
     /** The channel (or DM's person) Slack refused, so the one who fixes it knows where to look. */
     readonly where?: string,
+    /** Slack's Retry-After on a rate limit: the outbox waits at least this long before the next try. */
+    readonly retryAfterMs?: number,
   ) {
     super(`${what}${where ? ` in ${where}` : ''}: ${reason}`);
   }
@@ -106,7 +109,7 @@ export async function withSlackRetry<T>(what: string, call: () => Promise<T>, o:
       const decision = slackRetryDecision(err);
       if (!decision.retry || attempt >= o.attempts) {
         logger.warn(`Slack ${what} failed`, { ...data, ...(where ? { where } : {}), error: decision.what, attempts: attempt });
-        throw new SlackDeliveryError(what, decision.what, PERMANENT_PLATFORM_ERRORS.has(decision.what), where);
+        throw new SlackDeliveryError(what, decision.what, PERMANENT_PLATFORM_ERRORS.has(decision.what), where, decision.minDelayMs > 0 ? decision.minDelayMs : undefined);
       }
       const backoff = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
       const delay = Math.min(o.maxDelayMs, Math.max(backoff, decision.minDelayMs));

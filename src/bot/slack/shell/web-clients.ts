@@ -8,9 +8,9 @@ import { guardSlackLogger } from './library-log.js';
 import type { SlackTransport } from './slack-transport.js';
 
 /**
- * The notifiers' client: no hidden retries (Bolt's default waits up to half an hour) and rate
- * limits surfaced as errors, so the notifiers' own bounded retry and the durable outbox decide
- * (slack-retry.ts).
+ * The notifiers' client (requests and compliance): no hidden retries (Bolt's default waits up to
+ * half an hour) and rate limits surfaced as errors, so the one Slack retry policy (slack-retry.ts)
+ * and the durable outbox decide.
  */
 export function notifierClient(config: Config, logger: BoltLogger, transport: SlackTransport): InstanceType<typeof webApi.WebClient> {
   return new webApi.WebClient(config.slack.botToken.reveal(), {
@@ -20,21 +20,5 @@ export function notifierClient(config: Config, logger: BoltLogger, transport: Sl
     rejectRateLimitedCalls: true,
     timeout: 10_000,
     logger: guardSlackLogger(logger),
-  });
-}
-
-/**
- * The compliance notifier's client: posts and updates deposit messages with the Web API client's
- * own retries (as Bolt's app client does), because a declaration's confirmation is not kept in an
- * outbox: retrying in process is what carries it through a short Slack outage. `retryConfig`:
- * tests pass { retries: 0 }.
- */
-export function complianceClient(config: Config, logger: BoltLogger, transport: SlackTransport, retryConfig?: webApi.RetryOptions): InstanceType<typeof webApi.WebClient> {
-  return new webApi.WebClient(config.slack.botToken.reveal(), {
-    slackApiUrl: config.slack.apiUrl,
-    fetch: transport.fetch,
-    timeout: 10_000,
-    logger: guardSlackLogger(logger),
-    ...(retryConfig ? { retryConfig } : {}),
   });
 }

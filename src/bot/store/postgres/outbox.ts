@@ -1,15 +1,15 @@
 // A repository's outbox rows; events are inserted in their record change's transaction (repository.ts).
 // Per-request order is seq order: each insert holds that request's record lock, so seqs follow commits.
 import type { PoolClient, Pool } from 'pg';
-import type { DeskEvent } from '../../ports/events.js';
 import type { Outbox, OutboxChanges, OutboxEntry } from '../../ports/store.js';
+import type { OutboxEvent } from '../../ports/events.js';
 import { RECORD_LOCKS } from './lock-keys.js';
 import { idempotent, transaction } from './pool.js';
 
 interface OutboxRow {
   seq: string;
   request_id: string;
-  event: DeskEvent;
+  event: OutboxEvent;
   attempts: number;
   next_at: string;
   last_error: string | null;
@@ -34,7 +34,7 @@ export async function lockRecord(client: PoolClient, store: string, id: string):
 }
 
 /** Inserts `events` in order (one statement; seqs follow the order given). The caller holds their requests' locks. */
-export async function insertEvents(client: PoolClient, store: string, events: readonly DeskEvent[]): Promise<void> {
+export async function insertEvents(client: PoolClient, store: string, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   await client.query(
     `INSERT INTO outbox (store, request_id, event)

@@ -7,19 +7,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDeclarations, DECLARE_MESSAGES, type DeclarationRequest } from '../../../../src/bot/engine/compliance/declare.js';
 import { createDepositWatch } from '../../../../src/bot/engine/compliance/deposit-watch.js';
-import { RecordingNotifier, startWorld, testPolicy, USERS, type World } from './support/world.js';
+import { deskOutbox, RecordingNotifier, startWorld, testPolicy, USERS, type DeskOutbox, type World } from './support/world.js';
 
 let world: World;
 let notifier: RecordingNotifier;
+let desk: DeskOutbox;
 
 beforeEach(async () => {
   world = await startWorld('declare');
   notifier = new RecordingNotifier();
+  desk = deskOutbox(world, notifier);
 });
 afterEach(() => world.close());
 
 function declarations() {
-  return createDeclarations({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier, policy: testPolicy(), clock: world.clock, logger: world.logger });
+  const d = createDeclarations({ exchange: world.exchange, kv: world.kv, audit: world.audit, notices: desk.notices, policy: testPolicy(), clock: world.clock, logger: world.logger });
+  // Each declaration waits for the outbox's delivery pass, so the notifier's calls can be read after it.
+  return { ...d, declare: async (request: DeclarationRequest) => (await d.declare(request).finally(() => desk.delivered())) };
 }
 
 function receive() {
@@ -103,11 +107,12 @@ describe('counterparty declaration', () => {
 
   it('the deposit watch then reports the travel rule status moving from required to submitted, once', async () => {
     const deposit = receive();
-    const watch = createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier, clock: world.clock, logger: world.logger }, { initialLookbackMs: 5_000 });
+    const watch = createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notices: desk.notices, clock: world.clock, logger: world.logger }, { initialLookbackMs: 5_000 });
     await watch.poll();
     await declarations().declare(person(deposit.transaction.uuid, { walletName: 'Unknown wallet' }));
     await watch.poll();
     await watch.poll();
+    await desk.delivered();
     expect(notifier.changed().map((c) => c.changes)).toEqual([{ travelRuleStatus: { from: 'required', to: 'submitted' } }]);
   });
 

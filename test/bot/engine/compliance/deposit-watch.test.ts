@@ -1,26 +1,37 @@
 /**
  * The deposit watch against the sandbox over HTTP with the file stores: each new deposit reported
  * once (equal created_at included), nothing missed or repeated across a restart or past the page
- * bound, status changes reported once, every one audited, a failing notifier retried.
+ * bound, status changes reported once, every one audited; the notices go through the desk's outbox,
+ * delivered until the notifier takes them.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDepositWatch, type DepositWatchOptions } from '../../../../src/bot/engine/compliance/deposit-watch.js';
-import { WATCH_STATE_KEY } from '../../../../src/bot/engine/compliance/watch-state.js';
+import { WATCH_STATE_KEY, type WatchState } from '../../../../src/bot/engine/compliance/watch-state.js';
+import { migrateStoredValues } from '../../../../src/bot/runtime/stored-value-upgrades.js';
 import { SANDBOX_TIMINGS } from '../../../../src/stand-ins/sandbox/index.js';
-import { RecordingNotifier, startWorld, type World } from './support/world.js';
+import { deskOutbox, RecordingNotifier, startWorld, type DeskOutbox, type World } from './support/world.js';
 
 let world: World;
 let notifier: RecordingNotifier;
+let desk: DeskOutbox;
 
 beforeEach(async () => {
   world = await startWorld();
   notifier = new RecordingNotifier();
+  desk = deskOutbox(world, notifier);
 });
 afterEach(() => world.close());
 
-/** A watch over the world's current stores; `initialLookbackMs: 1` skips the seeded deposits. */
+/** A watch over the world's current stores; `initialLookbackMs: 1` skips the seeded deposits. Each poll waits for the outbox's delivery pass. */
 function watch(options: DepositWatchOptions = {}) {
-  return createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier, clock: world.clock, logger: world.logger }, { initialLookbackMs: 1, ...options });
+  const w = createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notices: desk.notices, clock: world.clock, logger: world.logger }, { initialLookbackMs: 1, ...options });
+  return {
+    async poll() {
+      const summary = await w.poll();
+      await desk.delivered();
+      return summary;
+    },
+  };
 }
 
 const inject = (amount: string, needsCounterpartyInfo = false) => world.sandbox.control.injectDeposit({ amount, needsCounterpartyInfo });
@@ -139,35 +150,55 @@ describe('deposit watch', () => {
     expect(reported.every((id) => same.includes(id))).toBe(true);
   });
 
-  it('keeps a notification whose delivery failed, and delivers it once on a later poll (after a restart too)', async () => {
+  it('keeps a notice whose delivery failed in the outbox, and delivers it once after a restart', async () => {
     world.sandbox.control.advance(1_000);
     const d = inject('9', true);
     notifier.failNext(1);
     const failed = await watch().poll();
-    expect(failed).toMatchObject({ newDeposits: 1, delivered: 0 });
+    expect(failed).toMatchObject({ newDeposits: 1, delivered: 1 });
     expect(notifier.seen()).toHaveLength(0);
-    expect(world.logger.lines.some((l) => l.level === 'warn' && /retry/.test(l.message))).toBe(true);
+    expect(await desk.outbox.pending()).toMatchObject([{ requestId: `deposit:${d.transaction.uuid.toLowerCase()}`, event: { type: 'deposit.seen' }, attempts: 1 }]);
 
     await world.restart();
-    const retried = await watch().poll();
-    expect(retried).toMatchObject({ newDeposits: 0, delivered: 1 });
+    await desk.restart();
     expect(ids(notifier.seen())).toEqual([d.id]);
-    await watch().poll();
+    expect(await watch().poll()).toMatchObject({ newDeposits: 0, delivered: 0 });
     expect(notifier.seen()).toHaveLength(1);
   });
 
-  it('drops a notification that keeps failing after the configured attempts, and audits that', async () => {
+  it('never drops a notice Slack keeps refusing: it is delivered once Slack takes it, however long that is', async () => {
     world.sandbox.control.advance(1_000);
     const d = inject('1', true);
     notifier.failNext(100);
-    const w = watch({ maxDeliveryAttempts: 2 });
+    const w = watch();
     await w.poll();
-    await w.poll();
-    const dropped = world.auditLines().filter((l) => l.type === 'deposit.notify_failed');
-    expect(dropped.map((l) => l.data!.depositId)).toEqual([d.id]);
-    notifier.failNext(0);
-    await w.poll();
+    // More tries than the watch's own delivery made before it dropped a notice (60), each after its backoff.
+    for (let i = 0; i < 70; i++) {
+      world.sandbox.control.advance(5 * 60_000);
+      await desk.delivered();
+    }
     expect(notifier.seen()).toHaveLength(0);
+    notifier.failNext(0);
+    world.sandbox.control.advance(5 * 60_000);
+    await w.poll();
+    expect(ids(notifier.seen())).toEqual([d.id]);
+    expect(await desk.outbox.pending()).toEqual([]);
+    expect(world.auditLines().filter((l) => l.type === 'deposit.notify_failed')).toEqual([]);
+  });
+
+  it('delivers the notices an older version left in its own outbox (version 2 state), once upgraded', async () => {
+    world.sandbox.control.advance(1_000);
+    const d = inject('2', true);
+    await watch().poll();
+    const state = (await world.kv.get<WatchState>(WATCH_STATE_KEY))!;
+    const deposit = notifier.seen()[0]!;
+    notifier.calls.length = 0;
+    // What version 2 stored: a notice it had tried three times and not yet delivered.
+    await world.kv.set(WATCH_STATE_KEY, { ...state, version: 2, outbox: [{ kind: 'seen', deposit, attempts: 3 }] });
+    await migrateStoredValues(world.kv, { info: () => {} });
+    expect(await watch().poll()).toMatchObject({ newDeposits: 0, delivered: 1 });
+    expect(ids(notifier.seen())).toEqual([d.id]);
+    expect((await world.kv.get<WatchState>(WATCH_STATE_KEY))!.outbox).toEqual([]);
   });
 
   it('on its first run reports the deposits of the look-back window, including those waiting for a declaration', async () => {

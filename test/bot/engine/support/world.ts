@@ -111,7 +111,7 @@ export class World {
       requests: crashingRepository(this.requests, life),
       kv: guard(this.kv, alive),
       audit: guard(this.audit, alive),
-      notifier: { notify: (event) => void (!life.dead && this.events.push({ ...event, generation })) },
+      notifier: { notify: (event: DeskEvent) => void (!life.dead && this.events.push({ ...event, generation })) },
       clock: this.clock,
       ids: this.ids,
       policy: this.policy,

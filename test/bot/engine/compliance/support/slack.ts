@@ -2,7 +2,7 @@
  * The whole compliance flow through Bolt, started the one way tests start the bot
  * (test/support/bot.ts): the real HTTP receiver with signed requests, the fake Slack Web API
  * recording every call, over the sandbox exchange and the file stores of a World (deposit watch ->
- * Slack notifier; declarations in the Slack deps).
+ * the desk's outbox -> its notifier; declarations in the Slack deps).
  */
 import type { Declarations } from '../../../../../src/bot/engine/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../../../../../src/bot/engine/compliance/deposit-watch.js';
@@ -11,7 +11,6 @@ import type { FakeSlackApi } from '../../../../../src/stand-ins/fake-slack/fake-
 import { isFinishedRequest, type DeskRequest } from '../../../../../src/bot/domain/record.js';
 import { memoryRepository } from '../../../../../src/bot/store/memory.js';
 import type { SlackApp } from '../../../../../src/bot/slack/shell/slack-app.js';
-import { createSlackComplianceNotifier } from '../../../../../src/bot/slack/compliance/deposit-notifier.js';
 import { PEOPLE, PEOPLE_ENV } from '../../../slack/support/harness.js';
 import type { SlackRequester } from '../../../slack/support/signed-requests.js';
 import { startBot } from '../../../../support/bot.js';
@@ -45,15 +44,17 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
   const { fake, config, desk } = bot;
   const app = desk.slack;
   const { declarations } = desk;
-  // A watch over the world's current stores (they change on world.restart()), posting as the bot does.
-  const notifier = () => createSlackComplianceNotifier({ client: app.app.client, channel: config.channels.compliance!, kv: world.kv, sandbox: app.context.sandbox, logger: world.logger });
   return {
     fake,
     slack: bot.slack,
     app,
     config,
     declarations,
-    watch: () => createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notifier: notifier(), clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 }),
+    watch: () => {
+      const watch = createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notices: desk.engine.notices, clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 });
+      // Each poll waits for the desk's outbox to deliver what it handed over, as the bot's notifier posts it.
+      return { poll: () => watch.poll().finally(() => desk.engine.idle()) };
+    },
     stop: bot.stop,
   };
 }

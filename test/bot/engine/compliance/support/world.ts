@@ -8,7 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../../../../src/bot/ports/clock.js';
 import type { Logger } from '../../../../../src/bot/ports/logger.js';
-import type { ComplianceEvent, ComplianceNotifier, DeclarationDone, DepositChanges } from '../../../../../src/bot/ports/compliance-events.js';
+import type { ComplianceEvent, DeclarationDone, DepositChanges } from '../../../../../src/bot/ports/events.js';
+import type { ComplianceNotifier } from '../../../../../src/bot/ports/notifier.js';
+import type { ComplianceNotices } from '../../../../../src/bot/ports/notifier.js';
+import type { Notifier } from '../../../../../src/bot/ports/notifier.js';
+import type { Outbox } from '../../../../../src/bot/ports/store.js';
+import type { OutboxEvent } from '../../../../../src/bot/ports/events.js';
+import { NoticeQueue } from '../../../../../src/bot/engine/notices/notice-queue.js';
+import { LeadershipState } from '../../../../../src/bot/ports/leadership.js';
+import { memoryRepository } from '../../../../../src/bot/store/memory.js';
+import { isFinishedRequest } from '../../../../../src/bot/domain/record.js';
+import type { DeskRequest } from '../../../../../src/bot/domain/record.js';
 import { createPolicy, type Policy } from '../../../../../src/bot/domain/policy.js';
 import type { ExchangeClient } from '../../../../../src/bot/exchange/client.js';
 import type { Deposit, ExchangePort } from '../../../../../src/bot/ports/exchange-port.js';
@@ -148,4 +158,29 @@ export async function startWorld(seed = 'compliance'): Promise<World> {
     },
   };
   return world;
+}
+
+/** The desk's outbox (in memory: it outlives world.restart()), delivered to `notifier` by the engine's notice queue. */
+export interface DeskOutbox {
+  notices: ComplianceNotices;
+  outbox: Outbox;
+  /** Resolves once what was handed over had its delivery pass. */
+  delivered(): Promise<void>;
+  /** A new process's queue over the same outbox: it tries everything waiting at once. */
+  restart(): Promise<void>;
+}
+
+export function deskOutbox(world: World, notifier: Notifier<OutboxEvent>): DeskOutbox {
+  const { outbox } = memoryRepository<DeskRequest>(isFinishedRequest);
+  const queue = () => new NoticeQueue(outbox, notifier, world.clock, world.logger, new LeadershipState('leader'));
+  let current = queue();
+  return {
+    notices: { append: (events) => current.append(events) },
+    outbox,
+    delivered: () => current.drained(),
+    async restart() {
+      current = queue();
+      await current.delivery.resume();
+    },
+  };
 }
