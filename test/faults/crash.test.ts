@@ -174,8 +174,8 @@ async function runTrial(index: number): Promise<TrialResult> {
       clearTimeout(guard);
       killOnCommit = undefined;
       const end = child.events.find((e) => e.event === 'settled' || e.event === 'deadline');
-      lives.push(`${kill ? JSON.stringify(kill) : 'last'} -> ${exit.signal ?? `exit ${exit.code}`}${end ? ` (${end.event}, ${end.steps} steps)` : ''}`);
-      if (exit.signal === null && exit.code !== 0) problems.push(`life ended with exit ${exit.code}: ${child.stderr().slice(-1500)}`);
+      lives.push(`${kill ? JSON.stringify(kill) : 'last'} -> ${exit.signal ?? `exit ${String(exit.code)}`}${end ? ` (${String(end.event)}, ${String(end.steps)} steps)` : ''}`);
+      if (exit.signal === null && exit.code !== 0) problems.push(`life ended with exit ${String(exit.code)}: ${child.stderr().slice(-1500)}`);
       if (exit.signal === null && exit.code === 0) break; // settled: the remaining kills have nothing left to hit
     }
     paths.drops = sandbox.control.requests().filter((r) => r.fault === 'drop_after_commit').length;

@@ -98,7 +98,7 @@ async function portOf(child: RunningChild): Promise<number> {
 describe('secrets during a whole run of the bot', () => {
   it('never appear in logs, errors, files or Slack messages, whatever goes wrong', async () => {
     const child = startChild(world.bundle, botEnv());
-    let output = '';
+    let output: string;
     try {
       const slack = new SlackRequester(`http://127.0.0.1:${await portOf(child)}/slack/events`, SIGNING_SECRET);
 

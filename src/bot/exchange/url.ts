@@ -14,7 +14,7 @@ export function encodeComponent(value: string): string {
 /** `a=1&page%5Bsize%5D=100` in the given order; undefined values are left out. */
 export function encodeQuery(query: Query | undefined): string {
   if (!query) return '';
-  const entries = Array.isArray(query) ? query : Object.entries(query);
+  const entries: readonly (readonly [string, unknown])[] = Array.isArray(query) ? query : Object.entries(query);
   return entries
     .filter((e): e is readonly [string, string | number | boolean] => e[1] !== undefined)
     .map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(String(v))}`)

@@ -57,7 +57,9 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     } catch (err) {
       throw new StoreCorruptError(slackFile, `it is not JSON (${(err as Error).message}); ${FRESH_HINT}`);
     }
-    if (slack.version !== SAVED_SLACK_VERSION) throw new StoreCorruptError(slackFile, `it is version ${String(slack.version)}, this build reads ${SAVED_SLACK_VERSION}; ${FRESH_HINT}`);
+    // The file's own word, not the type the parse was cast to: an old or foreign file says another version.
+    const version: unknown = slack.version;
+    if (version !== SAVED_SLACK_VERSION) throw new StoreCorruptError(slackFile, `it is version ${String(version)}, this build reads ${SAVED_SLACK_VERSION}; ${FRESH_HINT}`);
   }
   // Requests without the sandbox they were sent to: a folder from a build that did not save it.
   const orphaned = sandbox === undefined && existsSync(repositoryFiles(dir, DESK_REQUEST_STORE_NAME).live);

@@ -37,7 +37,7 @@ export interface Preview {
   /** Signing secret made up for this run (the local requests are signed with it). */
   signingSecret: string;
   /** The bot runs: its clock (and the Slack stand-in's) follow the embedded sandbox's from now on. */
-  link(sandbox: Sandbox | undefined): void;
+  link: (sandbox: Sandbox | undefined) => void;
   close(): Promise<void>;
 }
 
@@ -49,7 +49,7 @@ export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean
   const erased = o.fresh ? await startOver(dataDir) : [];
   const files = openPreviewFiles(dataDir);
   const { clock, link } = sandboxLinkedClock();
-  const slack = await startFakeSlackApi({ expectedToken: botToken, users: previewSlackUsers(), now: clock.now, ...(files.slack ? { restore: files.slack.slack } : {}) });
+  const slack = await startFakeSlackApi({ expectedToken: botToken, users: previewSlackUsers(), now: () => clock.now(), ...(files.slack ? { restore: files.slack.slack } : {}) });
   const env: NodeJS.ProcessEnv = {
     ...base,
     SLACK_BOT_TOKEN: botToken,
@@ -62,6 +62,6 @@ export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean
     COMPLIANCE_USER_IDS: PREVIEW_DESK.compliance,
     DATA_DIR: dataDir,
   };
-  const sandboxFiles = { ...(files.sandbox !== undefined ? { restore: files.sandbox } : {}), save: files.saveSandbox };
+  const sandboxFiles = { ...(files.sandbox !== undefined ? { restore: files.sandbox } : {}), save: (text: string) => files.saveSandbox(text) };
   return { env, slack, files, erased, signingSecret, runOptions: { receiverOptions: { host: LOOPBACK, port: 0 }, clock, sandboxFiles }, link, close: () => slack.stop() };
 }

@@ -39,7 +39,7 @@ export async function serveLocalDesk(preview: Preview, port: number, o: ServeOpt
     };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`the local desk cannot listen on ${LOOPBACK}:${port}: something else is using that port. Stop it, or choose another port: PORT=${port + 1} npm start`);
+      throw new Error(`the local desk cannot listen on ${LOOPBACK}:${port}: something else is using that port. Stop it, or choose another port: PORT=${port + 1} npm start`, { cause: err });
     }
     throw err;
   }

@@ -5,7 +5,7 @@ import type { Sandbox } from '../sandbox/index.js';
 
 export interface LinkedClock {
   clock: Clock;
-  link(sandbox: Sandbox | undefined): void;
+  link: (sandbox: Sandbox | undefined) => void;
 }
 
 export function sandboxLinkedClock(): LinkedClock {

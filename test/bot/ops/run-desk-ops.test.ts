@@ -27,7 +27,7 @@ import { parseExposition } from './support/prometheus-text.js';
 
 const APP_TOKEN = 'xapp-1-A0FAKE001-000000000-SECRETAPPTOKEN';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
+const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
   vi.unstubAllGlobals();
   while (cleanup.length > 0) await cleanup.pop()!();
@@ -62,7 +62,7 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
   const desk = await runDesk(config, { startSandbox, receiverOptions: { port: 0, retryConfig: { retries: 0 } }, shutdownGraceMs: 300, logWrite: () => {} });
   let stopped = false;
   cleanup.push(() => (stopped ? undefined : desk.stop()));
-  const stop = desk.stop;
+  const stop = desk.stop.bind(desk);
   desk.stop = async () => {
     stopped = true;
     await stop();

@@ -161,7 +161,7 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
       expect(spawnSync(probe === 'node' ? process.execPath : probe!, probeArgs, { cwd: dir, env, timeout: 10_000 }).status).toBe(1);
     }, 90_000);
 
-    it.each(distScripts.filter((s) => s.name !== 'start'))('npm run $name: node $entry --help', ({ name, entry }) => {
+    it.each(distScripts.filter((s) => s.name !== 'start'))('npm run $name: node $entry --help', ({ entry }) => {
       const result = spawnSync(process.execPath, [entry, '--help'], { cwd: dir, env: { ...baseEnv, ...stage.env }, encoding: 'utf8', timeout: 30_000 });
       const output = `${result.stdout}${result.stderr}`;
       expect(output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);

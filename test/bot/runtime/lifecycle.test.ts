@@ -41,7 +41,7 @@ interface Started {
   fake: FakeSlackApi;
   dataDir: string;
   logs: string[];
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** The bot on a fresh sandbox and fake Slack; `prepare` may put files in the data folder first. */

@@ -11,7 +11,7 @@ import { LOOPBACK, startPreview, wantsPreview } from '../../../src/stand-ins/pre
 import { runDesk } from '../../../src/bot/runtime/run-desk.js';
 import { startSandbox } from '../../../src/stand-ins/sandbox/index.js';
 
-const cleanup: (() => Promise<unknown> | unknown)[] = [];
+const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
   cleanup.length = 0;

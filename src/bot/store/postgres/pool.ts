@@ -2,6 +2,7 @@
 // Failed connections are dropped, and their 'error' events caught: unhandled, one ends the process.
 import pg, { type Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { CommitOutcomeUnknownError, connectionProblem } from './errors.js';
+import { errorText } from '../../domain/error-text.js';
 
 export interface PoolOptions {
   /** postgres://user:password@host:port/database?… (DATABASE_URL). */
@@ -78,7 +79,7 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
       throw err;
     } finally {
       client.off('error', onError);
-      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(errorText(broken)));
     }
   }
 }

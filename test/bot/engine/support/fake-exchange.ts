@@ -352,6 +352,7 @@ export class FakeExchange implements ExchangeApi {
     const size = Math.min(opts?.pageSize ?? 2, this.servePageSize ?? Number.POSITIVE_INFINITY);
     const maxPages = opts?.maxPages ?? Number.POSITIVE_INFINITY;
     const maxItems = opts?.maxItems ?? Number.POSITIVE_INFINITY;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- an async generator cannot be an arrow function
     const self = this;
     return {
       async *[Symbol.asyncIterator]() {

@@ -21,7 +21,7 @@ import { BOT_TOKEN, SIGNING_SECRET } from '../../slack/support/harness.js';
 const PEOPLE = { requester: 'U0REQ0001', approver1: 'U0APP0001', approver2: 'U0APP0002', compliance: 'U0CMP0001' };
 const CHANNELS = { approval: 'C0APPROVE1', compliance: 'C0COMPLY01' };
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
+const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });

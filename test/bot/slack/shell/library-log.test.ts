@@ -63,7 +63,7 @@ const DEPS = {
   }),
 } as unknown as SlackDeps;
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
+const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

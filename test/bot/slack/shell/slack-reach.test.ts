@@ -16,7 +16,7 @@ import { freePort } from '../../../support/free-port.js';
 import { BOT_TOKEN, slackEnv } from '../support/harness.js';
 import { startSandbox } from '../../../../src/stand-ins/sandbox/index.js';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
+const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });

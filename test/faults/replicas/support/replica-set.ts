@@ -167,7 +167,7 @@ export async function startReplicaSet(bundles: ReplicaBundles, o: ReplicaSetOpti
     target: { cryptoCurrencyId: 104, addressBookId: address.id },
     async stop() {
       await Promise.all(replicas.map((r) => r.stop()));
-      await Promise.all(replicas.flatMap((r) => [r.exchangeProxy.close(), r.databaseProxy?.close()]));
+      await Promise.all(replicas.flatMap((r) => [r.exchangeProxy.close(), r.databaseProxy?.close() ?? Promise.resolve()]));
       await sandbox.stop();
       await fake.stop();
     },

@@ -7,7 +7,7 @@ import type { BlockProps } from './props.js';
 
 export function SectionBlock({ block, blockId }: BlockProps) {
   const accessory = asElement(block.accessory);
-  const fields = Array.isArray(block.fields) ? block.fields : [];
+  const fields: unknown[] = Array.isArray(block.fields) ? block.fields : [];
   return (
     <div class="kit-section">
       <div class="section-body">

@@ -9,8 +9,8 @@ import type { Place } from './place.js';
 export interface SidebarProps {
   place: Place;
   unread: ReadonlySet<string>;
-  onOpen(place: Place): void;
-  onActAs(personId: string): void;
+  onOpen: (place: Place) => void;
+  onActAs: (personId: string) => void;
 }
 
 export function Sidebar({ place, unread, onOpen, onActAs }: SidebarProps) {
@@ -53,7 +53,7 @@ export function Sidebar({ place, unread, onOpen, onActAs }: SidebarProps) {
   );
 }
 
-function PeopleSwitcher({ people, me, onActAs }: { people: Person[]; me: Person; onActAs(id: string): void }) {
+function PeopleSwitcher({ people, me, onActAs }: { people: Person[]; me: Person; onActAs: (id: string) => void }) {
   return (
     <div class="switcher">
       <label for="act-as" class="switcher-label">

@@ -32,7 +32,7 @@ export interface ComplianceBot {
 
 export async function startComplianceBot(world: World): Promise<ComplianceBot> {
   // Listeners bound their waits with clock.sleep (the wallet search's deadline): a real one here.
-  const clock = { now: world.clock.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+  const clock = { now: () => world.clock.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
   const bot = await startBot({
     exchange: world.api,
     env: { ...PEOPLE_ENV, COMPLIANCE_CHANNEL_ID: COMPLIANCE_CHANNEL },
