@@ -13,6 +13,7 @@ import type {
   tradeSnapshotSchema,
 } from './record-schema.js';
 import { REQUEST_KINDS } from './record-schema.js';
+import { destinationBar, destinationBarText } from './destination-readiness.js';
 import { applyBps, gt, gte, mul, normalize, roundDown } from './money.js';
 
 /** Defined with the record's schema (record-schema.ts), so that file need not import this one. */
@@ -101,7 +102,9 @@ export function buildCryptoWithdrawal(
   const checked = cryptoWithdrawalAmount(entry, fields.amount);
   if (!checked.ok) return fieldError('amount', checked.error);
   const { amount, fee, total } = checked;
-  if (!destination.verified) return fieldError('destination', 'This destination is not verified yet; verify it in the mobile app.');
+  // Only verification bars a request: a cooldown makes its execution wait (the engine's checks), not refuse it.
+  const bar = destinationBar({ verified: destination.verified }, 0);
+  if (bar) return fieldError('destination', destinationBarText(bar, 'This destination'));
   if (entry.networkId !== null && destination.networkIds.length > 0 && !destination.networkIds.includes(entry.networkId)) {
     return fieldError('destination', `This destination is not saved for the ${entry.network} network.`);
   }

@@ -1,5 +1,6 @@
 // What may have changed before the money moves, judged without I/O on what the exchange shows: balance
 // covers amount plus fee, destination saved, verified, out of cooldown, fee not risen, fiat limits allow.
+import { destinationBar, destinationBarText } from '../../domain/destination-readiness.js';
 import { gt, lt } from '../../domain/money.js';
 import { sameTag, type CryptoWithdrawalSnapshot, type FiatWithdrawalSnapshot, type Snapshot } from '../../domain/request.js';
 import type { CheckFacts } from './observations.js';
@@ -23,11 +24,9 @@ function judgeCrypto(s: CryptoWithdrawalSnapshot, { entry, address, available }:
   if (address === undefined) return fail(`The destination "${s.destination.label}" is no longer in the address book.`);
   if (address.address !== s.destination.address) return fail(`The destination "${s.destination.label}" now points to another address.`);
   if (!sameTag(address.addressTag, s.destination.addressTag)) return fail(`The destination "${s.destination.label}" now has another tag/memo than the one approved.`);
-  if (!address.verified) return fail(`The destination "${s.destination.label}" is not verified (status: ${address.status}).`);
-  const cooldownUntil = address.cooldownUntil;
-  if (cooldownUntil !== null && cooldownUntil > now) {
-    return { ok: false, action: 'schedule', at: cooldownUntil, reason: `The destination "${s.destination.label}" is in its withdrawal cooldown.` };
-  }
+  const bar = destinationBar(address, now);
+  if (bar?.reason === 'unverified') return fail(destinationBarText(bar, `The destination "${s.destination.label}" (status: ${address.status})`));
+  if (bar?.reason === 'cooldown') return { ok: false, action: 'schedule', at: bar.until, reason: destinationBarText(bar, `The destination "${s.destination.label}"`) };
   return judgeBalance(s.asset, available, s.total);
 }
 

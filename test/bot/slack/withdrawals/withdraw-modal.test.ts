@@ -120,7 +120,7 @@ describe('/withdraw crypto', () => {
     expect(res.json).toEqual({
       response_action: 'errors',
       errors: {
-        [destinationBlock]: "This address is not verified yet. Verify it in the exchange's mobile app, then ask again.",
+        [destinationBlock]: "This address is not verified yet. Verify it in the exchange's mobile app.",
         [INPUT.withdrawAmount]: 'BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)',
       },
     });
