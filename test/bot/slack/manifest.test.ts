@@ -5,7 +5,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { runManifestCli } from '../../../src/bot/slack/manifest/manifest-cli.js';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const fixtureSchemaPath = path.join(projectRoot, 'test/fixtures/slack-manifest-schema/manifest.schema.1.0.0.json');
 // CI runs with shared/ beside the clone; the fixture is a copy so the test also runs without it.
 const sharedSchemaPath = path.resolve(projectRoot, '../shared/slack-manifest-schema/manifest.schema.1.0.0.json');
