@@ -14,7 +14,15 @@ export default defineConfig({
     hookTimeout: 20_000,
     projects: [
       // In-process only: no listening socket, database or child process (unit-tier.ts refuses them).
-      project({ name: 'unit', include: MIRRORED.map((dir) => `${dir}.test.ts`), exclude: [INTEGRATION], setupFiles: ['test/support/unit-tier.ts'] }),
+      // Threads without isolation: one module graph per worker instead of one per file.
+      project({
+        name: 'unit',
+        include: MIRRORED.map((dir) => `${dir}.test.ts`),
+        exclude: [INTEGRATION],
+        setupFiles: ['test/support/unit-tier.ts'],
+        pool: 'threads',
+        isolate: false,
+      }),
       // Real loopback servers, PostgreSQL, child processes: the mirrored *.int.test.ts and the whole product end to end.
       project({ name: 'integration', include: [...MIRRORED.map((dir) => `${dir}.int.test.ts`), 'test/e2e/**/*.test.ts'], globalSetup: POSTGRES }),
       // The product under crashes, kills, cut connections and storms (child processes, real leases).

@@ -9,19 +9,18 @@ import net from 'node:net';
 import { relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
 
-const refusals: string[] = [];
+// Once per worker: without isolation this file runs again before each test file, and the patched
+// functions keep the first run's closure, so the refusals live on the worker's global.
+const GUARD = Symbol.for('desk-bot/test/unit-tier');
+const worker = globalThis as { [GUARD]?: { refusals: string[] } };
 
-function refuse(what: string): never {
-  const message = `${relative(process.cwd(), expect.getState().testPath ?? '')} ${what}: a unit test runs in-process; name the file *.int.test.ts (an integration test)`;
-  refusals.push(message);
-  throw new Error(message);
-}
-
-// Once per worker: with isolation off, this file runs again before each test file.
-const PATCHED = Symbol.for('desk-bot/test/unit-tier');
-const worker = globalThis as { [PATCHED]?: true };
-if (!worker[PATCHED]) {
-  worker[PATCHED] = true;
+if (!worker[GUARD]) {
+  const guard = (worker[GUARD] = { refusals: [] as string[] });
+  const refuse = (what: string): never => {
+    const message = `${relative(process.cwd(), expect.getState().testPath ?? '')} ${what}: a unit test runs in-process; name the file *.int.test.ts (an integration test)`;
+    guard.refusals.push(message);
+    throw new Error(message);
+  };
   net.Server.prototype.listen = function listen() {
     refuse('opened a listening socket');
   } as typeof net.Server.prototype.listen;
@@ -35,5 +34,6 @@ if (!worker[PATCHED]) {
 
 // A refusal the code under test caught still fails the file.
 afterAll(() => {
-  if (refusals.length > 0) throw new Error(refusals.splice(0).join('\n'));
+  const refusals = worker[GUARD]!.refusals.splice(0);
+  if (refusals.length > 0) throw new Error(refusals.join('\n'));
 });
