@@ -8,6 +8,14 @@ const POSTGRES = ['test/support/postgres-global.ts'];
 
 const project = (test: NonNullable<TestProjectInlineConfiguration['test']>): TestProjectInlineConfiguration => ({ extends: true, test });
 
+/**
+ * The unit project runs first on both cores (it is CPU-bound); then the others together, with more
+ * files at once than cores because their tests mostly wait (loopback, leases, child processes).
+ * vitest's default on two cores is one file at a time.
+ */
+const UNIT = { sequence: { groupOrder: 0 }, maxWorkers: 2 };
+const WAITING = { sequence: { groupOrder: 1 }, maxWorkers: 3 };
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -22,13 +30,14 @@ export default defineConfig({
         setupFiles: ['test/support/unit-tier.ts'],
         pool: 'threads',
         isolate: false,
+        ...UNIT,
       }),
       // Real loopback servers, PostgreSQL, child processes: the mirrored *.int.test.ts and the whole product end to end.
-      project({ name: 'integration', include: [...MIRRORED.map((dir) => `${dir}.int.test.ts`), 'test/e2e/**/*.test.ts'], globalSetup: POSTGRES }),
+      project({ name: 'integration', include: [...MIRRORED.map((dir) => `${dir}.int.test.ts`), 'test/e2e/**/*.test.ts'], globalSetup: POSTGRES, ...WAITING }),
       // The product under crashes, kills, cut connections and storms (child processes, real leases).
-      project({ name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: POSTGRES }),
+      project({ name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: POSTGRES, ...WAITING }),
       // The local desk in Chromium.
-      project({ name: 'browser', include: ['test/browser/**/*.test.ts'] }),
+      project({ name: 'browser', include: ['test/browser/**/*.test.ts'], ...WAITING }),
     ],
   },
 });
