@@ -9,12 +9,14 @@ const POSTGRES = ['test/support/postgres-global.ts'];
 const project = (test: NonNullable<TestProjectInlineConfiguration['test']>): TestProjectInlineConfiguration => ({ extends: true, test });
 
 /**
- * The unit project runs first on both cores (it is CPU-bound); then the others together, with more
- * files at once than cores because their tests mostly wait (loopback, leases, child processes).
- * vitest's default on two cores is one file at a time.
+ * The unit project runs first on both cores (it is CPU-bound); then integration and browser, more
+ * files at once than cores because their tests mostly wait on loopback; then the faults, one file at
+ * a time, as vitest's default on two cores: their timings are real (leases, hangs, kill deadlines)
+ * and three at once on a loaded machine missed them.
  */
 const UNIT = { sequence: { groupOrder: 0 }, maxWorkers: 2 };
 const WAITING = { sequence: { groupOrder: 1 }, maxWorkers: 3 };
+const REAL_TIMINGS = { sequence: { groupOrder: 2 }, maxWorkers: 1 };
 
 export default defineConfig({
   test: {
@@ -35,7 +37,7 @@ export default defineConfig({
       // Real loopback servers, PostgreSQL, child processes: the mirrored *.int.test.ts and the whole product end to end.
       project({ name: 'integration', include: [...MIRRORED.map((dir) => `${dir}.int.test.ts`), 'test/e2e/**/*.test.ts'], globalSetup: POSTGRES, ...WAITING }),
       // The product under crashes, kills, cut connections and storms (child processes, real leases).
-      project({ name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: POSTGRES, ...WAITING }),
+      project({ name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: POSTGRES, ...REAL_TIMINGS }),
       // The local desk in Chromium.
       project({ name: 'browser', include: ['test/browser/**/*.test.ts'], ...WAITING }),
     ],
