@@ -4,7 +4,8 @@
  * (so DATABASE_URL carries a password, as in production), stopped and removed after. initdb
  * refuses to run as root: as root, the cluster belongs to the `postgres` user (runuser).
  * About half a second to start (initdb --no-sync: 0.4 s, pg_ctl start: 0.1 s, measured here), and
- * 80 ms per new database.
+ * 80 ms per new database. A vitest run starts one (postgres-global.ts) and its files reach it with
+ * `joinPostgres`.
  *
  * Where no server is installed, `noPostgresReason` says so in one line (postgres.ts skips with it).
  */
@@ -33,9 +34,13 @@ const bin = findBin();
 /** Why the PostgreSQL tests are skipped, or undefined when they run. */
 export const noPostgresReason: string | undefined = bin ? undefined : 'no PostgreSQL server (apt-get install -y postgresql)';
 
-export interface PgCluster {
+/** Where a running cluster listens: what a test process needs to reach the run's cluster. */
+export interface PgAddress {
   readonly port: number;
   readonly password: string;
+}
+
+export interface PgCluster extends PgAddress {
   /** postgres://postgres:<password>@127.0.0.1:<port>/<database> */
   url(database: string): string;
   /** A new empty database (a fresh name when none is given); resolves with its URL. */
@@ -51,6 +56,54 @@ export interface ClusterOptions {
 }
 
 let databases = 0;
+/** Unique across the processes of a run that share one cluster. */
+const freshName = () => `t${process.pid}_${++databases}_${randomBytes(3).toString('hex')}`;
+
+/** `url` and `createDatabase` of the cluster at `address`. */
+function databasesOf({ port, password }: PgAddress): Pick<PgCluster, 'url' | 'createDatabase'> {
+  const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+  return {
+    url,
+    async createDatabase(name = freshName()) {
+      const admin = new pg.Client({ connectionString: url('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.end();
+      }
+      return url(name);
+    },
+  };
+}
+
+/**
+ * The run's shared cluster, seen from one test file: databases of its own, dropped by stop(); no
+ * restart (other files use the server at the same time: a test that restarts it starts its own).
+ */
+export function joinPostgres(address: PgAddress): PgCluster {
+  const { url, createDatabase } = databasesOf(address);
+  const created: string[] = [];
+  return {
+    ...address,
+    url,
+    async createDatabase(name = freshName()) {
+      created.push(name);
+      return createDatabase(name);
+    },
+    restart: () => Promise.reject(new Error("the run's shared PostgreSQL is not restarted by one file: usePostgres({ own: true }) starts a cluster of the file's own")),
+    async stop() {
+      // Each empty database holds ~8 MB on disk; a run creates a few hundred.
+      const admin = new pg.Client({ connectionString: url('postgres') });
+      await admin.connect();
+      try {
+        for (const name of created.splice(0)) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
 
 /** Starts a cluster; stop() removes it and its folder. */
 export async function startPostgres(options: ClusterOptions = {}): Promise<PgCluster> {
@@ -92,22 +145,11 @@ export async function startPostgres(options: ClusterOptions = {}): Promise<PgClu
   };
   process.once('exit', stopOnExit);
 
-  const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
   let stopped = false;
   return {
     port,
     password,
-    url,
-    async createDatabase(name = `t${process.pid}_${++databases}`) {
-      const admin = new pg.Client({ connectionString: url('postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await admin.end();
-      }
-      return url(name);
-    },
+    ...databasesOf({ port, password }),
     async restart() {
       await ctl('-m', 'fast', '-o', serverOptions, 'restart');
     },

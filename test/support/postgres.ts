@@ -1,9 +1,9 @@
 /**
- * PostgreSQL in vitest: one throwaway cluster per test file (postgres-cluster.ts), and a
- * `describe` that skips with one line where no server is installed.
+ * PostgreSQL in vitest: one cluster per run (postgres-global.ts starts it), a database per test
+ * that asks, and a `describe` that skips with one line where no server is installed.
  */
-import { afterAll, beforeAll, describe } from 'vitest';
-import { noPostgresReason, startPostgres, type ClusterOptions, type PgCluster } from './postgres-cluster.js';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { joinPostgres, noPostgresReason, startPostgres, type ClusterOptions, type PgCluster } from './postgres-cluster.js';
 
 export { noPostgresReason, startPostgres, type ClusterOptions, type PgCluster };
 
@@ -17,14 +17,26 @@ export function describePostgres(name: string, body: () => void): void {
   describe.skip(`${name}: skipped, ${noPostgresReason}`, body);
 }
 
+export interface UsePostgresOptions extends ClusterOptions {
+  /** A cluster of the file's own, for a test that restarts or stops the server. */
+  own?: boolean;
+}
+
 /**
- * One cluster for the test file: started before its tests, stopped after. Read `cluster` inside
- * tests and hooks only (it is set by beforeAll).
+ * The file's cluster: the run's shared one (its databases dropped after the file), or with `own` a
+ * cluster started before the file's tests and stopped after. Read `cluster` inside tests and hooks only.
  */
-export function usePostgres(options: ClusterOptions = {}): { readonly cluster: PgCluster } {
+export function usePostgres(options: UsePostgresOptions = {}): { readonly cluster: PgCluster } {
   const holder: { cluster?: PgCluster } = {};
   beforeAll(async () => {
-    if (!noPostgresReason) holder.cluster = await startPostgres(options);
+    if (noPostgresReason) return;
+    if (options.own) {
+      holder.cluster = await startPostgres(options);
+      return;
+    }
+    const shared = inject('postgres');
+    if (!shared) throw new Error('no shared PostgreSQL in this run: the file belongs to a vitest project with test/support/postgres-global.ts');
+    holder.cluster = joinPostgres(shared);
   }, 60_000);
   afterAll(async () => {
     await holder.cluster?.stop();

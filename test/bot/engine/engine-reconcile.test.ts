@@ -206,5 +206,5 @@ describe('recovery on start', () => {
     const done = await world.record(r.id);
     expect(done.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
     expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
-  });
+  }, 60_000); // scans 2,001 withdrawals on each of 8 ticks: CPU-bound, slow on a loaded machine
 });

@@ -20,7 +20,8 @@ const BEFORE = 8;
 const DURING = 4;
 
 describePostgres('PostgreSQL restarted under two replicas', () => {
-  const pg = usePostgres();
+  // A cluster of its own: a test here restarts PostgreSQL, and other files use the run's shared one meanwhile.
+  const pg = usePostgres({ own: true });
   let bundles: ReplicaBundles;
   let set: ReplicaSet;
   let store: StoreReader;

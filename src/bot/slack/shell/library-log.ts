@@ -20,7 +20,7 @@
  *   count, never a payload (and our listeners log through the same logger, app.logger, at these
  *   levels only).
  * - every level: a ws:// or wss:// URL, and any `ticket=` parameter, is replaced by [withheld].
- * The formats are copied from the libraries' dist files named beside them; test/bot/slack/shell/library-log.test.ts
+ * The formats are copied from the libraries' dist files named beside them; test/bot/slack/shell/library-log.int.test.ts
  * runs the libraries' own code paths through the guard.
  */
 import type { Logger, LogLevel } from '@slack/bolt';

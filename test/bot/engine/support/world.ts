@@ -40,7 +40,7 @@ export class World {
   /**
    * Every generation is this one replica restarted in place: the dead generation's port calls all
    * throw, so its lease stands for nothing and the next one resumes at once. (A real restart gets a
-   * new identity and waits for the dead one's lease to run out: test/bot/engine/execution-lease.test.ts.)
+   * new identity and waits for the dead one's lease to run out: test/bot/engine/execution-lease.int.test.ts.)
    */
   readonly replica = 'world-replica';
   readonly logs: { level: string; message: string; data?: Record<string, unknown> }[] = [];

@@ -1,4 +1,4 @@
-/** Fixtures for listeners.test.ts: a harness whose exchange knows a few wallets. */
+/** Fixtures for listeners.int.test.ts: a harness whose exchange knows a few wallets. */
 import type { KnownWallet } from '../../../../src/bot/exchange/schemas.js';
 import { deferred, fakeExchange, startHarness, type Harness } from './harness.js';
 

@@ -1,5 +1,5 @@
 /**
- * Run as a separate process by lock.test.ts: says `ready`, waits for a line on stdin (so several
+ * Run as a separate process by lock.int.test.ts: says `ready`, waits for a line on stdin (so several
  * children try at the same instant), tries to take the lock at argv[2] (lease stale after argv[3]
  * ms), prints what the lock said while it tried (`warn …`), the outcome (and a refusal's message),
  * and holds a won lock until stdin closes.

@@ -1,4 +1,4 @@
-/** Run as a separate process by repository.test.ts: tries to open the repository in argv[2]. */
+/** Run as a separate process by repository.int.test.ts: tries to open the repository in argv[2]. */
 import { openRepository } from '../../../../src/bot/store/repository.js';
 import { testRepoOptions } from './records.js';
 

@@ -1,5 +1,5 @@
 /**
- * Run as a separate process by lock.test.ts: a holder that keeps writing. Opens the key-value
+ * Run as a separate process by lock.int.test.ts: a holder that keeps writing. Opens the key-value
  * store in argv[2] (leases stale after argv[3] ms), then every 200 ms sets `writer` to the next
  * number and prints `wrote <n>` once it is on disk. A lost lease stops it as it stops the bot
  * (exit 75, FATAL on stderr).

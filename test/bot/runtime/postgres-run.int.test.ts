@@ -16,7 +16,8 @@ import { until } from '../../support/until.js';
 import { startSandbox } from '../../../src/stand-ins/sandbox/index.js';
 
 describePostgres('the bot with DATABASE_URL', () => {
-  const pg = usePostgres();
+  // A cluster of its own: a test here restarts PostgreSQL, and other files use the run's shared one meanwhile.
+  const pg = usePostgres({ own: true });
   let desk: RunningDesk | undefined;
   let fake: FakeSlackApi | undefined;
   afterEach(async () => {

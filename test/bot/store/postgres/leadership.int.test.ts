@@ -12,7 +12,8 @@ import { until } from '../../../support/until.js';
 const POLL_MS = 200;
 
 describePostgres('leadership on PostgreSQL', () => {
-  const pgc = usePostgres();
+  // A cluster of its own: a test here restarts PostgreSQL, and other files use the run's shared one meanwhile.
+  const pgc = usePostgres({ own: true });
   const open: PgLeadership[] = [];
   let sampler: NodeJS.Timeout | undefined;
   let overlaps = 0;

@@ -13,7 +13,8 @@ import { describePostgres, usePostgres } from '../../../support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../../../support/tcp-proxy.js';
 
 describePostgres('an audit append when the connection to PostgreSQL breaks', () => {
-  const pg = usePostgres();
+  // A cluster of its own: a test here restarts PostgreSQL, and other files use the run's shared one meanwhile.
+  const pg = usePostgres({ own: true });
   let db: Database | undefined;
   let proxy: TcpProxy | undefined;
   afterEach(async () => {

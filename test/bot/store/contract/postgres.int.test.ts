@@ -1,4 +1,4 @@
-/** The ports' contract on the PostgreSQL store: a throwaway cluster for this file, a new database per test. */
+/** The ports' contract on the PostgreSQL store: the run's shared cluster, a new database per test. */
 import { describePostgres, usePostgres } from '../../../support/postgres.js';
 import { auditContract } from './audit.js';
 import { postgresKind } from './kinds.js';

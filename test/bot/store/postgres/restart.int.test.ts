@@ -31,7 +31,8 @@ async function terminateOthers(url: string): Promise<number> {
 }
 
 describePostgres('the PostgreSQL store when the server restarts or ends sessions', () => {
-  const pg = usePostgres();
+  // A cluster of its own: a test here restarts PostgreSQL, and other files use the run's shared one meanwhile.
+  const pg = usePostgres({ own: true });
   let db: Database | undefined;
   afterEach(async () => {
     await db?.close();
