@@ -1,11 +1,11 @@
 /**
  * `npm start`: the composition root. Reads the environment once (config/), starts the desk
  * (runtime/run-desk.ts), and stops it cleanly on SIGINT/SIGTERM so the store's lock files go.
- * With nothing configured it runs the local preview (runtime/preview.ts): sandbox exchange and a
+ * With nothing configured it runs the local preview (stand-ins/preview/preview.ts): sandbox exchange and a
  * local stand-in for Slack, so a fresh machine can run the product without any account, and the
- * local desk (runtime/local-desk.ts) on PORT, where a person uses the whole bot in a browser. Its
+ * local desk (stand-ins/preview/run-local-desk.ts) on PORT, where a person uses the whole bot in a browser. Its
  * address is printed first: it is served before the bot starts. The preview continues where the
- * last run stopped; `npm start -- --fresh` starts it over (runtime/preview-files.ts).
+ * last run stopped; `npm start -- --fresh` starts it over (stand-ins/preview/preview-files.ts).
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './bot/config/index.js';

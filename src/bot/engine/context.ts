@@ -60,7 +60,7 @@ export interface EngineContext {
   readonly background: Background;
   /** Executions, reconciles, polling and outbox delivery happen only while this is leader. */
   readonly leadership: Leadership;
-  /** Who this replica is in the execution leases it takes (executing/lease.ts). */
+  /** Who this replica is in the execution leases it takes (execution/lease.ts). */
   readonly replica: string;
 }
 

@@ -43,7 +43,7 @@ export interface Engine extends DeskReads {
   /** The requester, while the request waits for approvals. */
   cancel(requestId: string, userId: string): Promise<DecisionResult>;
   /**
-   * A person settles an unknown outcome the exchange could not (executing/person-decision.ts):
+   * A person settles an unknown outcome the exchange could not (execution/person-decision.ts):
    * look again, send again, mark as not sent, or say which candidate is ours. Audited.
    */
   decide(requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult>;

@@ -67,6 +67,6 @@ export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
 
 export function serveOps(ops: DeskOps, parts: Pick<DeskWatchParts, 'kv' | 'leadership'> & SlackWatchParts): ServedOps {
   const readiness = () =>
-    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: parts.leadership, stopping: ops.isStopping });
+    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: parts.leadership, stopping: () => ops.isStopping() });
   return { readiness, routes: opsRoutes({ registry: ops.registry, readiness }) };
 }

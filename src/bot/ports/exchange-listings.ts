@@ -2,7 +2,7 @@
  * What the `/desk` listings read: the exchange's records as it lists them, newest first, in the
  * engine's words (camelCase) but not interpreted, because a listing shows what the exchange said:
  * a fiat record's fields are not shown by the reference, so each may be missing or odd, and the
- * Slack side escapes whatever comes. The adapter is exchange/engine-port/listings.ts.
+ * Slack side escapes whatever comes. The adapter is exchange/adapter/listings.ts.
  */
 import type { Deposit } from './exchange-port.js';
 import type { ListOptions } from './list-options.js';

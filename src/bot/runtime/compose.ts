@@ -60,7 +60,7 @@ export interface DeskParts {
   notifierRetry?: Partial<SlackRetryOptions>;
   engineConfig?: EngineConfigInput;
   ids?: Ids;
-  /** This process's identity in execution leases; default: a new one (app/ids.ts createReplicaId). */
+  /** This process's identity in execution leases; default: a new one (engine/ids.ts createReplicaId). */
   replica?: string;
   tradePairs?: readonly string[];
   /** The desk's operations side (runDesk's, which its exchange client reports to); default: a fresh one, always leader. */

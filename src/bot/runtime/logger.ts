@@ -14,7 +14,7 @@ export interface ProcessLogger extends Logger {
   debug(message: string, data?: Record<string, unknown>): void;
   /**
    * The same sink, shaped for Bolt (which logs variadic arguments). createSlackApp gives it to the
-   * Slack libraries behind guardSlackLogger (slack/library-log.ts), which keeps their debug lines
+   * Slack libraries behind guardSlackLogger (slack/shell/library-log.ts), which keeps their debug lines
    * free of envelopes, payloads and Socket Mode tickets.
    */
   bolt(): BoltLogger;

@@ -38,7 +38,7 @@ afterEach(async () => {
 async function sharedWorld() {
   const clock = new FakeClock();
   const exchange = await sandboxForEngine('leadership', clock);
-  closes.push(exchange.close);
+  closes.push(() => exchange.close());
   const requests = memoryRepository<DeskRequest>(isFinishedRequest);
   const kv = memoryKv();
   const audit = memoryAuditLog({ clock });

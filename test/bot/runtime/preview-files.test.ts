@@ -1,5 +1,5 @@
 /**
- * The preview's own files (runtime/preview-files.ts): a file that cannot be read stops the start
+ * The preview's own files (stand-ins/preview/preview-files.ts): a file that cannot be read stops the start
  * naming it and the way to start over; `--fresh` erases the preview's files and nothing else, and
  * never under a run that holds the folder.
  */

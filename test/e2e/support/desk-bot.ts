@@ -156,7 +156,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
       notifierRetry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
     });
     desks.push(bot.desk);
-    stoppers.push(bot.stop);
+    stoppers.push(() => bot.stop());
     const health = await startHealthServer({ port: 0, host: '127.0.0.1', routes: bot.desk.ops.routes });
     healthServers.push(health);
     return { bot, healthOrigin: `http://127.0.0.1:${health.port}` };

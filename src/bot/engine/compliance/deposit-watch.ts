@@ -5,7 +5,7 @@
  * notice in the watch's state (watch-state.ts), then handed to the desk's outbox, which delivers it
  * until Slack takes it: a restart neither misses nor repeats a deposit.
  *
- * The leader's scheduler calls `poll()` (runtime/background-jobs.ts); overlapping calls share one run.
+ * The leader's scheduler calls `poll()` (engine/run-loop.ts runScheduled); overlapping calls share one run.
  */
 import type { Deposit, ExchangePort } from '../../ports/exchange-port.js';
 import type { AuditLog, KeyValueStore } from '../../ports/store.js';

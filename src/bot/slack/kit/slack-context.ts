@@ -40,7 +40,7 @@ export interface SlackDeps {
   engine: EnginePort;
   /** App Home: who has it open, and publishing it again after a change. */
   homes: HomeTabs;
-  /** The counterparty declaration use case (app/compliance/declare.ts). */
+  /** The counterparty declaration use case (engine/compliance/declare.ts). */
   declarations: Declarations;
   /** Pairs the desk trades, e.g. ["BTC-SGD"]; empty: any well-formed pair. */
   tradePairs: readonly string[];

@@ -1,5 +1,5 @@
 /**
- * Whose is a listed withdrawal, as a table (app/executing/attribution.ts): by its marks first
+ * Whose is a listed withdrawal, as a table (engine/execution/attribution.ts): by its marks first
  * (request_id, desk reference, note), terms and time only for records without a note. And the
  * fiat list read newest first only until it is past the window's start (bounded-lists.ts).
  */

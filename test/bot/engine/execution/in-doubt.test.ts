@@ -1,6 +1,6 @@
 /**
  * The unknown-outcome decision as a table: each row is a record in doubt, what one look saw, and
- * what must follow. No I/O: the rows are the rules of app/executing/in-doubt.ts.
+ * what must follow. No I/O: the rows are the rules of engine/execution/in-doubt.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../../src/bot/engine/engine-config.js';

@@ -11,7 +11,7 @@ import { startTestExchange, type TestExchange } from '../../../support/bot.js';
 
 export interface SandboxForEngine extends TestExchange {
   /** A crypto withdrawal to a verified destination out of its cooldown, with a note and a purpose. */
-  cryptoInput(amount?: string): RequestInput;
+  cryptoInput: (amount?: string) => RequestInput;
   /** Requests the sandbox received: reads and creations of crypto withdrawals. */
   withdrawalCalls(): { posts: number; reads: number };
 }

@@ -3,7 +3,7 @@
  * against Bolt's real receiver: a body larger than Slack sends is refused unread, a client that
  * stalls mid-headers or mid-body (or sends nothing) is cut off within the request timeout, the
  * bodies beyond the budget of unverified bodies are refused at once (the connection cap is the
- * same limitServer as the health server's: test/bot/ops/health-edge.test.ts), and requests that were never verified do not
+ * same limitServer as the health server's: test/bot/ops/health-edge.int.test.ts), and requests that were never verified do not
  * count in the ack gate, so a verified request's follow-up work does not wait for them.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -63,7 +63,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     stores: opts.audit ? { ...stores, audit: opts.audit } : stores,
     ...(opts.tradePairs ? { tradePairs: opts.tradePairs } : {}),
   });
-  return { fake: bot.fake, slack: bot.slack, app: bot.desk.slack, desk: bot.desk, config: bot.config, stop: bot.stop };
+  return { fake: bot.fake, slack: bot.slack, app: bot.desk.slack, desk: bot.desk, config: bot.config, stop: () => bot.stop() };
 }
 
 /** The exchange's wire API whose every method throws unless the test supplies it. */

@@ -1,5 +1,5 @@
 /**
- * The local desk as `npm start` runs it with nothing configured (runtime/local-desk.ts
+ * The local desk as `npm start` runs it with nothing configured (stand-ins/preview/run-local-desk.ts
  * runPreviewDesk): the Slack stand-in, the real bot through its real HTTP receiver on the embedded
  * sandbox, and the desk's HTTP server on a free loopback port. Tests act only through the desk's
  * HTTP API, as the page does, and read each person's snapshot.

@@ -55,6 +55,6 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
       // Each poll waits for the desk's outbox to deliver what it handed over, as the bot's notifier posts it.
       return { poll: () => watch.poll().finally(() => desk.engine.idle()) };
     },
-    stop: bot.stop,
+    stop: () => bot.stop(),
   };
 }
