@@ -33,6 +33,7 @@ const priceBody = z.strictObject({
 });
 const endBody = z.strictObject({ status: z.enum(['failed', 'rejected', 'cancelled']), account: z.string().optional() });
 const withdrawalStatusBody = z.strictObject({ status: z.enum(WITHDRAWAL_STATUSES), account: z.string().optional() });
+const redateBody = z.strictObject({ created_at: z.number().int().min(0), account: z.string().optional() });
 const orderStatusBody = z.strictObject({ status: z.enum(['pending', 'open', 'completed', 'cancelled']), account: z.string().optional() });
 const cancelBody = z.strictObject({ reason: z.string().optional(), account: z.string().optional() });
 const faultsBody = z.strictObject({ faults: z.array(faultRule) });
@@ -83,6 +84,10 @@ export function handleControl(control: SandboxControl, method: string, path: str
     case 'POST /withdrawals/:id/status': {
       const b = validate(withdrawalStatusBody, body);
       return ok(control.setWithdrawalStatus(id, b.status, b.account ?? acct));
+    }
+    case 'PATCH /withdrawals/:id': {
+      const b = validate(redateBody, body);
+      return ok(control.redateWithdrawal(id, b.created_at, b.account ?? acct));
     }
     case 'GET /fiat-withdrawals':
       return ok(control.fiatWithdrawals(acct));

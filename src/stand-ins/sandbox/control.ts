@@ -221,6 +221,15 @@ export function createControl(deps: ControlDeps) {
       return presentWithdrawal(deps.getState(), a.addressBook, w);
     },
 
+    /** The time the exchange records a withdrawal was made (its clock off, or a bad record): lists filter and order by it. */
+    redateWithdrawal(id: string, createdAt: number, name?: string) {
+      const a = account(name);
+      const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
+      if (!Number.isSafeInteger(createdAt) || createdAt < 0) throw new HttpError(422, 'created_at must be epoch milliseconds');
+      w.created_at = createdAt;
+      return presentWithdrawal(deps.getState(), a.addressBook, w);
+    },
+
     /** Move a live order along its own rules to `status` (forward, settled when completed, and kept there; cancelled as cancelOrder does). */
     setOrderStatus(id: string, status: 'pending' | 'open' | 'completed' | 'cancelled', name?: string) {
       if (status === 'cancelled') return cancel(id, undefined, name);

@@ -127,6 +127,12 @@ describe('control surface', () => {
     expect(await regular()).toBe(before);
     expect((await control('POST', `/withdrawals/${v.id}/status`, { status: 'sent' })).status).toBe(422);
     expect((await control('POST', '/withdrawals/nope/status', { status: 'completed' })).status).toBe(404);
+    // Redated, as an exchange whose clock is off would record it: the list's time filter follows.
+    expect((await control('PATCH', `/withdrawals/${v.id}`, { created_at: T0 - 3_600_000 })).body.created_at).toBe(T0 - 3_600_000);
+    const inWindow = (await t.api('GET', `${V1}/crypto/withdrawals?from_time=${T0 - 60_000}&page[size]=50`)).body as Array<{ id: string }>;
+    expect(inWindow.map((x) => x.id)).toContain(w.id);
+    expect(inWindow.map((x) => x.id)).not.toContain(v.id);
+    expect((await control('PATCH', `/withdrawals/${v.id}`, { created_at: -1 })).status).toBe(422);
 
     // An order held Open past the time it would complete; then completed and settled; never back.
     const order = async () => {
