@@ -1,7 +1,7 @@
 // The control surface over HTTP under CONTROL_PREFIX, for other processes. A request carrying X-API-KEY
 // is refused: exchange keys never reach this surface.
 import { z } from 'zod';
-import { SCOPES } from '../../bot/exchange/assumptions.js';
+import { SCOPES, WITHDRAWAL_STATUSES } from '../../bot/exchange/assumptions.js';
 import type { SandboxControl } from './control.js';
 import { faultRule } from './faults.js';
 import { created, fail, noContent, ok, validate, type SandboxResponse } from './router.js';
@@ -32,6 +32,9 @@ const priceBody = z.strictObject({
   volatility_bps: z.number().int().min(0).optional(),
 });
 const endBody = z.strictObject({ status: z.enum(['failed', 'rejected', 'cancelled']), account: z.string().optional() });
+const withdrawalStatusBody = z.strictObject({ status: z.enum(WITHDRAWAL_STATUSES), account: z.string().optional() });
+const redateBody = z.strictObject({ created_at: z.number().int().min(0), account: z.string().optional() });
+const orderStatusBody = z.strictObject({ status: z.enum(['pending', 'open', 'completed', 'cancelled']), account: z.string().optional() });
 const cancelBody = z.strictObject({ reason: z.string().optional(), account: z.string().optional() });
 const faultsBody = z.strictObject({ faults: z.array(faultRule) });
 const keyBody = z.strictObject({ public_key: z.string(), scopes: z.array(z.enum(SCOPES)), account: z.string().optional() });
@@ -78,6 +81,14 @@ export function handleControl(control: SandboxControl, method: string, path: str
       const b = validate(endBody, body);
       return ok(control.endWithdrawal(id, b.status, b.account ?? acct));
     }
+    case 'POST /withdrawals/:id/status': {
+      const b = validate(withdrawalStatusBody, body);
+      return ok(control.setWithdrawalStatus(id, b.status, b.account ?? acct));
+    }
+    case 'PATCH /withdrawals/:id': {
+      const b = validate(redateBody, body);
+      return ok(control.redateWithdrawal(id, b.created_at, b.account ?? acct));
+    }
     case 'GET /fiat-withdrawals':
       return ok(control.fiatWithdrawals(acct));
     case 'GET /orders':
@@ -85,6 +96,10 @@ export function handleControl(control: SandboxControl, method: string, path: str
     case 'POST /orders/:id/cancel': {
       const b = validate(cancelBody, body ?? {});
       return ok(control.cancelOrder(id, b.reason, b.account ?? acct));
+    }
+    case 'POST /orders/:id/status': {
+      const b = validate(orderStatusBody, body);
+      return ok(control.setOrderStatus(id, b.status, b.account ?? acct));
     }
     case 'GET /quotes':
       return ok(control.quotes(acct));

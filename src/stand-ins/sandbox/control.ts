@@ -5,7 +5,7 @@ import type { Scope } from '../../bot/exchange/assumptions.js';
 import type { NetworkCode } from './catalog.js';
 import type { FaultRule, FaultSet } from './faults.js';
 import type { KeyRegistry, RegisteredKey } from './keys.js';
-import { cancelOrder, endWithdrawal, settle } from './lifecycle.js';
+import { cancelOrder, endWithdrawal, moveOrder, moveWithdrawal, settle } from './lifecycle.js';
 import { creditRegular } from './ledger.js';
 import { presentAddress, presentBalance, presentDeposit, presentFiatWithdrawal, presentOrder, presentQuote, presentWithdrawal } from './present.js';
 import { midPrice, setPrice } from './prices.js';
@@ -13,7 +13,7 @@ import { HttpError } from './router.js';
 import { addAccount, chainAddress, DEFAULT_ACCOUNT, seedState, txHash } from './seed.js';
 import { balanceOf, entryById, networkByUuid, type AccountState, type CryptoDepositRecord, type SandboxState, type WalletIdentityRecord } from './state.js';
 import type { SandboxClock } from './sandbox-clock.js';
-import { DEPOSIT_CONFIRM_MS, FIAT_WITHDRAWAL_TIMELINE } from './timings.js';
+import { DEPOSIT_CONFIRM_MS, FIAT_WITHDRAWAL_TIMELINE, type WITHDRAWAL_TIMELINE } from './timings.js';
 
 export interface AccessLogEntry {
   /** Wall-clock time the request arrived (ms). */
@@ -58,6 +58,9 @@ export interface ControlDeps {
   accessLog: AccessLogEntry[];
 }
 
+/** A status the control surface may put a crypto withdrawal in: along its timeline, or ended. */
+export type WithdrawalControlStatus = (typeof WITHDRAWAL_TIMELINE)[number]['status'] | 'failed' | 'rejected' | 'cancelled';
+
 export function createControl(deps: ControlDeps) {
   const state = () => {
     const s = deps.getState();
@@ -71,6 +74,25 @@ export function createControl(deps: ControlDeps) {
   };
   const notFound = (what: string): never => {
     throw new HttpError(404, `${what} not found`);
+  };
+  /** A lifecycle rule refused the change: a 422 with its reason. */
+  const byRule = <T>(change: () => T): T => {
+    try {
+      return change();
+    } catch (e) {
+      throw new HttpError(422, (e as Error).message);
+    }
+  };
+  const end = (id: string, status: 'failed' | 'rejected' | 'cancelled', name?: string) => {
+    const a = account(name);
+    const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
+    byRule(() => endWithdrawal(deps.getState(), a, w, status));
+    return presentWithdrawal(deps.getState(), a.addressBook, w);
+  };
+  const cancel = (id: string, reason = 'Cancelled by the sandbox control surface', name?: string) => {
+    const o = account(name).orders.find((x) => x.id === id) ?? notFound('Order');
+    byRule(() => cancelOrder(o, deps.clock.now(), reason));
+    return presentOrder(o);
   };
 
   return {
@@ -188,26 +210,36 @@ export function createControl(deps: ControlDeps) {
     },
 
     /** End a live crypto withdrawal off its timeline; the held amount plus fee returns. */
-    endWithdrawal(id: string, status: 'failed' | 'rejected' | 'cancelled', name?: string) {
+    endWithdrawal: end,
+
+    /** Move a live withdrawal along its own rules to `status` (forward on its timeline and kept there, or ended as endWithdrawal does). */
+    setWithdrawalStatus(id: string, status: WithdrawalControlStatus, name?: string) {
+      if (status === 'failed' || status === 'rejected' || status === 'cancelled') return end(id, status, name);
       const a = account(name);
       const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
-      try {
-        endWithdrawal(deps.getState(), a, w, status);
-      } catch (e) {
-        throw new HttpError(422, (e as Error).message);
-      }
+      byRule(() => moveWithdrawal(deps.getState(), w, status));
       return presentWithdrawal(deps.getState(), a.addressBook, w);
     },
 
-    cancelOrder(id: string, reason = 'Cancelled by the sandbox control surface', name?: string) {
-      const o = account(name).orders.find((x) => x.id === id) ?? notFound('Order');
-      try {
-        cancelOrder(o, deps.clock.now(), reason);
-      } catch (e) {
-        throw new HttpError(422, (e as Error).message);
-      }
+    /** The time the exchange records a withdrawal was made (its clock off, or a bad record): lists filter and order by it. */
+    redateWithdrawal(id: string, createdAt: number, name?: string) {
+      const a = account(name);
+      const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
+      if (!Number.isSafeInteger(createdAt) || createdAt < 0) throw new HttpError(422, 'created_at must be epoch milliseconds');
+      w.created_at = createdAt;
+      return presentWithdrawal(deps.getState(), a.addressBook, w);
+    },
+
+    /** Move a live order along its own rules to `status` (forward, settled when completed, and kept there; cancelled as cancelOrder does). */
+    setOrderStatus(id: string, status: 'pending' | 'open' | 'completed' | 'cancelled', name?: string) {
+      if (status === 'cancelled') return cancel(id, undefined, name);
+      const a = account(name);
+      const o = a.orders.find((x) => x.id === id) ?? notFound('Order');
+      byRule(() => moveOrder(a, o, deps.clock.now(), status));
       return presentOrder(o);
     },
+
+    cancelOrder: cancel,
 
     /** Change a saved address (verify it, end its cooldown, remove its recipient details...). */
     updateAddress(id: string, change: AddressChange, name?: string) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { API_PREFIX } from '../../bot/exchange/protocol.js';
 import { createRng, type Rng } from './prng.js';
 
-export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'hang', 'drop', 'drop_after_commit', 'malformed_json', 'schema_break', 'late_commit', 'drop_notes'] as const;
+export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'hang', 'drop', 'drop_after_commit', 'malformed_json', 'schema_break', 'late_commit', 'drop_notes', 'short_pages'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const faultRule = z.strictObject({
@@ -21,6 +21,8 @@ export const faultRule = z.strictObject({
   commitAfterMs: z.number().int().min(0).max(86_400_000).optional(),
   /** late_commit: what the caller gets meanwhile (default hang: no answer until it gives up). */
   answer: z.enum(['hang', 'drop', 'gateway_timeout']).optional(),
+  /** short_pages: the most items a list page serves, whatever page[size] asked (default 1): a server that pages shorter. */
+  pageSize: z.number().int().min(1).optional(),
   /** Chance that a matching request is hit, 0..1 (seeded). Default 1. */
   probability: z.number().min(0).max(1).optional(),
   /** Only the next N matching requests are hit; unlimited when omitted. */
@@ -28,15 +30,17 @@ export const faultRule = z.strictObject({
 });
 export type FaultRule = z.infer<typeof faultRule>;
 
-/** What to do to one request: a delay, notes dropped, and at most one fault that replaces or follows the work. */
+/** What to do to one request: a delay, notes dropped, shorter pages, and at most one fault that replaces or follows the work. */
 export interface FaultDecision {
   latencyMs: number;
   dropNotes: boolean;
+  /** short_pages: list pages hold at most this many items. */
+  pageSizeCap?: number;
   fault?: FaultRule;
 }
 
 /** Kinds that change how a request is served and combine with one other fault. */
-const MODIFIERS: ReadonlySet<FaultKind> = new Set(['latency', 'drop_notes']);
+const MODIFIERS: ReadonlySet<FaultKind> = new Set(['latency', 'drop_notes', 'short_pages']);
 
 function matches(pattern: string | undefined, path: string): boolean {
   if (pattern === undefined) return true;
@@ -92,6 +96,7 @@ export class FaultSet {
       entry.left--;
       if (rule.kind === 'latency') decision.latencyMs += rule.latencyMs ?? 0;
       else if (rule.kind === 'drop_notes') decision.dropNotes = true;
+      else if (rule.kind === 'short_pages') decision.pageSizeCap = Math.min(decision.pageSizeCap ?? Infinity, rule.pageSize ?? 1);
       else decision.fault = rule;
     }
     this.rules = this.rules.filter((r) => r.left > 0);

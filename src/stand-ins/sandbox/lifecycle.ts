@@ -16,7 +16,7 @@ import {
 
 export function settle(state: SandboxState, now: number): void {
   for (const account of state.accounts.values()) {
-    for (const w of account.withdrawals) settleWithdrawal(state, account, w, now);
+    for (const w of account.withdrawals) settleWithdrawal(state, w, now);
     for (const o of account.orders) settleOrder(account, o, now);
     settleDeposits(state, account, now);
     settleFiatWithdrawals(account, now);
@@ -27,23 +27,33 @@ function isFinal(status: string): boolean {
   return (WITHDRAWAL_FINAL_STATUSES as readonly string[]).includes(status);
 }
 
-function settleWithdrawal(state: SandboxState, account: AccountState, w: CryptoWithdrawalRecord, now: number): void {
-  if (w.stage < 0 || isFinal(w.status)) return;
-  while (w.stage + 1 < WITHDRAWAL_TIMELINE.length && now >= w.created_at + WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs) {
-    w.stage++;
-    const stage = WITHDRAWAL_TIMELINE[w.stage]!;
-    w.status = stage.status;
-    w.travel_rule_status = stage.travel_rule_status;
-    w.pending_reason = stage.pending_reason;
-    if (stage.onChain && !w.transaction_hash) {
-      const entry = state.currencies.find((c) => c.id === w.entryId)!;
-      const network = state.networks.find((n) => n.uuid === entry.networkUuid)!;
-      w.transaction_hash = txHash(state.rng, network.network_code as NetworkCode);
-      w.link_explorer = network.explorer + w.transaction_hash;
-    }
+function settleWithdrawal(state: SandboxState, w: CryptoWithdrawalRecord, now: number): void {
+  if (w.stage < 0 || w.pinned || isFinal(w.status)) return;
+  while (w.stage + 1 < WITHDRAWAL_TIMELINE.length && now >= w.created_at + WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs) nextStage(state, w);
+}
+
+function nextStage(state: SandboxState, w: CryptoWithdrawalRecord): void {
+  w.stage++;
+  const stage = WITHDRAWAL_TIMELINE[w.stage]!;
+  w.status = stage.status;
+  w.travel_rule_status = stage.travel_rule_status;
+  w.pending_reason = stage.pending_reason;
+  if (stage.onChain && !w.transaction_hash) {
+    const entry = state.currencies.find((c) => c.id === w.entryId)!;
+    const network = state.networks.find((n) => n.uuid === entry.networkUuid)!;
+    w.transaction_hash = txHash(state.rng, network.network_code as NetworkCode);
+    w.link_explorer = network.explorer + w.transaction_hash;
   }
   // Completed: the held amount has left the account for good.
   if (w.status === 'completed') w.held = false;
+}
+
+/** Control: move a live withdrawal forward along its timeline to `status` and keep it there; never back, never off a final status. */
+export function moveWithdrawal(state: SandboxState, w: CryptoWithdrawalRecord, status: (typeof WITHDRAWAL_TIMELINE)[number]['status']): void {
+  const target = WITHDRAWAL_TIMELINE.findIndex((s) => s.status === status);
+  if (w.stage < 0 || isFinal(w.status) || target < w.stage) throw new Error(`withdrawal ${w.id} is ${w.status}; it cannot become ${status}`);
+  while (w.stage < target) nextStage(state, w);
+  w.pinned = true;
 }
 
 /** Failed, rejected or cancelled from the control surface; amount plus fee return to regular. */
@@ -59,21 +69,35 @@ export function endWithdrawal(state: SandboxState, account: AccountState, w: Cry
 }
 
 function settleOrder(account: AccountState, o: OrderRecord, now: number): void {
-  if (o.status === 'pending' && now >= o.created_at + ORDER_OPEN_AFTER_MS) {
-    o.status = 'open';
-    o.statusSince = o.created_at + ORDER_OPEN_AFTER_MS;
-  }
-  if (o.status === 'open' && now >= o.created_at + ORDER_COMPLETE_AFTER_MS) {
-    o.status = 'completed';
-    o.statusSince = o.created_at + ORDER_COMPLETE_AFTER_MS;
-    releaseOrderLock(account, o.paidCurrency, o.paidAmount, false);
-    creditRegular(account, o.receivedCurrency, o.net_amount);
-  }
+  if (o.status === 'pending' && !o.pinned && now >= o.created_at + ORDER_OPEN_AFTER_MS) openOrder(o, o.created_at + ORDER_OPEN_AFTER_MS);
+  if (o.status === 'open' && !o.pinned && now >= o.created_at + ORDER_COMPLETE_AFTER_MS) completeOrder(account, o, o.created_at + ORDER_COMPLETE_AFTER_MS);
   if (o.status === 'cancelling' && now >= o.statusSince + ORDER_CANCELLING_MS) {
     o.status = 'cancelled';
     o.statusSince += ORDER_CANCELLING_MS;
     releaseOrderLock(account, o.paidCurrency, o.paidAmount, true);
   }
+}
+
+function openOrder(o: OrderRecord, at: number): void {
+  o.status = 'open';
+  o.statusSince = at;
+}
+
+function completeOrder(account: AccountState, o: OrderRecord, at: number): void {
+  o.status = 'completed';
+  o.statusSince = at;
+  releaseOrderLock(account, o.paidCurrency, o.paidAmount, false);
+  creditRegular(account, o.receivedCurrency, o.net_amount);
+}
+
+/** Control: move a live order forward (Pending, Open, Completed and settled) to `status` and keep it there; never back. */
+export function moveOrder(account: AccountState, o: OrderRecord, now: number, status: 'pending' | 'open' | 'completed'): void {
+  const path = ['pending', 'open', 'completed'] as const;
+  const at = path.indexOf(o.status as (typeof path)[number]);
+  if (at < 0 || o.status === 'completed' || path.indexOf(status) < at) throw new Error(`order ${o.id} is ${o.status}; it cannot become ${status}`);
+  if (o.status === 'pending' && status !== 'pending') openOrder(o, now);
+  if (status === 'completed') completeOrder(account, o, now);
+  o.pinned = true;
 }
 
 /** Control: ask a live order to cancel (Cancelling now, Cancelled a moment later). */

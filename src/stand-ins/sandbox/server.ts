@@ -289,6 +289,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
 
+    if (decision.pageSizeCap !== undefined) capPageSize(query, decision.pageSizeCap);
     let served: ReturnType<typeof serveApi>;
     try {
       served = serveApi(apiDeps, { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody }, undefined, decision.dropNotes);
@@ -362,4 +363,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await saving.catch(() => undefined);
     },
   };
+}
+
+/** The short_pages fault: a list asked for more than `cap` items a page serves `cap` (its X-Next-Page still leads on). */
+function capPageSize(query: URLSearchParams, cap: number): void {
+  const asked = query.get('page[size]');
+  // A bad page[size] keeps its own 422.
+  if (asked !== null && /^\d{1,15}$/.test(asked) && Number(asked) > cap) query.set('page[size]', String(cap));
 }

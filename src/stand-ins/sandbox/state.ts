@@ -114,6 +114,8 @@ export interface CryptoWithdrawalRecord {
   stage: number;
   /** Funds held outside `regular` until the withdrawal is final (see timings.ts). */
   held: boolean;
+  /** Put at its status by the control surface: the clock no longer moves it on. */
+  pinned?: boolean;
 }
 
 export interface FiatDepositRecord {
@@ -184,6 +186,8 @@ export interface OrderRecord {
   /** Lowercase status; the wire form varies its letter case (see present.ts). */
   status: 'pending' | 'open' | 'cancelling' | 'completed' | 'cancelled';
   statusSince: number;
+  /** Put at its status by the control surface: the clock no longer moves it on. */
+  pinned?: boolean;
   cancel_reason: string | null;
   /** Drives the letter case of the status on the wire, so it varies between orders. */
   caseSeed: number;

@@ -5,30 +5,55 @@
  * clock) polling stops, the request stays submitted, and a person is told in its thread, audited,
  * through the outbox.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskEvent } from '../../../src/bot/ports/events.js';
 import { threadPost } from '../../../src/bot/slack/approvals/thread-status.js';
 import { requestAndApprove } from './support/flow.js';
-import { cryptoInput } from './support/requests.js';
-import { World } from './support/world.js';
+import { sandboxWorld, type SandboxForEngine } from './support/sandbox-requests.js';
+import type { World } from './support/world.js';
 
 const BOUND = { notFoundReads: 3, notFoundForMs: 5 * 60_000 };
 /** Reads every 10 s at first, backing off to 60 s: the bound is reached by time, not by count. */
 const POLL = { intervalMs: 10_000, backoffFactor: 1.5, maxIntervalMs: 60_000, ...BOUND };
 
+// The sandbox through the real client; a record "vanishes" by its control surface: dated out of the
+// window the engine lists, and a 404 (what the reference answers for another user's) on reading it.
+let sandbox: SandboxForEngine | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function onSandbox(): Promise<World> {
+  const made = await sandboxWorld('engine-poll-not-found', { config: { poll: POLL } });
+  sandbox = made.sandbox;
+  return made.world;
+}
+
+/** The exchange no longer shows it: lists leave it out, a read answers 404. Returns how to bring it back. */
+function hide(exchangeId: string): () => void {
+  const control = sandbox!.sandbox.control;
+  const createdAt = control.withdrawals().find((w) => w.id === exchangeId)!.created_at;
+  control.redateWithdrawal(exchangeId, createdAt - 30 * 24 * 3_600_000);
+  control.setFaults([{ kind: 'error', method: 'GET', path: `/crypto/withdrawals/${exchangeId}`, status: 404 }]);
+  return () => {
+    control.clearFaults();
+    control.redateWithdrawal(exchangeId, createdAt);
+  };
+}
+
 async function vanished(world: World): Promise<string> {
-  const r = await requestAndApprove(world, cryptoInput());
-  // The exchange no longer shows it: lists leave it out, a read answers 404.
-  world.exchange.withdrawals.splice(world.exchange.withdrawals.findIndex((w) => w.id === r.execution!.exchangeId), 1);
+  const r = await requestAndApprove(world, sandbox!.cryptoInput());
+  hide(r.execution!.exchangeId!);
   return r.id;
 }
 
-const singleReads = (world: World) => world.exchange.calls.filter((c) => c.op === 'getCryptoWithdrawal').length;
+const singleReads = (_world?: World) => sandbox!.sandbox.control.requests().filter((c) => c.method === 'GET' && /\/crypto\/withdrawals\/[^/]+$/.test(c.path)).length;
 const stops = (world: World, id: string) => world.eventsOf('polling.stopped', id) as Extract<DeskEvent, { type: 'polling.stopped' }>[];
 
 describe('polling a record the exchange says does not exist', () => {
   it('backs off until the bound, then stops, keeps the request submitted and tells a person in the thread, audited', async () => {
-    const world = new World({ config: { poll: POLL } });
+    const world = await onSandbox();
     const id = await vanished(world);
     const started = world.clock.now();
 
@@ -60,18 +85,19 @@ describe('polling a record the exchange says does not exist', () => {
   });
 
   it('a read that answers in between starts the count again', async () => {
-    const world = new World({ config: { poll: POLL } });
-    const r = await requestAndApprove(world, cryptoInput());
+    const world = await onSandbox();
+    const r = await requestAndApprove(world, sandbox!.cryptoInput());
     const exchangeId = r.execution!.exchangeId!;
-    const kept = world.exchange.withdrawals.find((w) => w.id === exchangeId)!;
-    world.exchange.withdrawals.splice(world.exchange.withdrawals.indexOf(kept), 1);
+    // Held in flight, so it is still followed when it answers again.
+    sandbox!.sandbox.control.setWithdrawalStatus(exchangeId, 'processing');
+    const back = hide(exchangeId);
     const started = world.clock.now();
     while (world.clock.now() - started < 4 * 60_000) await world.advanceAndTick(10_000);
     // It answers again for a while, then disappears again.
-    world.exchange.withdrawals.push(kept);
+    back();
     await world.advanceAndTick(60_000);
     await world.advanceAndTick(60_000);
-    world.exchange.withdrawals.splice(world.exchange.withdrawals.indexOf(kept), 1);
+    hide(exchangeId);
     const again = world.clock.now();
     while (world.clock.now() - again < 4 * 60_000) await world.advanceAndTick(10_000);
     expect(stops(world, r.id)).toEqual([]);

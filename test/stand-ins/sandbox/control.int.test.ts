@@ -101,6 +101,60 @@ describe('control surface', () => {
     expect((await control('GET', '/nothing')).status).toBe(404);
   });
 
+  it('sets a withdrawal\'s or an order\'s status through their own rules: forward and kept there, ended or cancelled as ever, never back', async () => {
+    const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
+    const treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;
+    const held = async (id: string) => ((await control('GET', '/withdrawals')).body as Array<{ id: string; held: boolean }>).find((x) => x.id === id)!.held;
+    const w = (await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury } })).body;
+    const status = async (id: string) => (await t.api('GET', `${V1}/crypto/withdrawals/${id}`)).body;
+
+    // Broadcasted passes through processing (travel rule approved) and gets its hash; the clock then leaves it there.
+    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'broadcasted' })).body.status).toBe('broadcasted');
+    await control('POST', '/clock/advance', { ms: 10 * 60_000 });
+    expect(await status(w.id)).toMatchObject({ status: 'broadcasted', travel_rule_status: 'approved', transaction_hash: expect.any(String) });
+    expect(await held(w.id)).toBe(true);
+    // Never back; completed releases the hold; a final status stays.
+    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'processing' })).status).toBe(422);
+    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'completed' })).body.status).toBe('completed');
+    expect(await held(w.id)).toBe(false);
+    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'failed' })).status).toBe(422);
+    // Ended as endWithdrawal ends it: the amount plus fee returns.
+    const regular = async () => (await control('GET', '/balances')).body.find((b: { currency: string }) => b.currency === 'BTC').regular as string;
+    const before = await regular();
+    const v = (await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury } })).body;
+    expect(await regular()).not.toBe(before);
+    expect((await control('POST', `/withdrawals/${v.id}/status`, { status: 'rejected' })).body.status).toBe('rejected');
+    expect(await regular()).toBe(before);
+    expect((await control('POST', `/withdrawals/${v.id}/status`, { status: 'sent' })).status).toBe(422);
+    expect((await control('POST', '/withdrawals/nope/status', { status: 'completed' })).status).toBe(404);
+    // Redated, as an exchange whose clock is off would record it: the list's time filter follows.
+    expect((await control('PATCH', `/withdrawals/${v.id}`, { created_at: T0 - 3_600_000 })).body.created_at).toBe(T0 - 3_600_000);
+    const inWindow = (await t.api('GET', `${V1}/crypto/withdrawals?from_time=${T0 - 60_000}&page[size]=50`)).body as Array<{ id: string }>;
+    expect(inWindow.map((x) => x.id)).toContain(w.id);
+    expect(inWindow.map((x) => x.id)).not.toContain(v.id);
+    expect((await control('PATCH', `/withdrawals/${v.id}`, { created_at: -1 })).status).toBe(422);
+
+    // An order held Open past the time it would complete; then completed and settled; never back.
+    const order = async () => {
+      const q = await t.api('POST', `${V1}/order_quotes`, { body: { symbol: 'ETH-USD', side: 'sell', quantity: '1', payment_method: 'user_balance' } });
+      return (await t.api('POST', `${V1}/orders`, { body: { execution_type: 'rfq', order_quote_id: q.body.quote_id } })).body as { id: string };
+    };
+    const orderStatus = async (id: string) => String((await t.api('GET', `${V1}/orders/${id}`)).body.status).toLowerCase();
+    const o = await order();
+    expect(String((await control('POST', `/orders/${o.id}/status`, { status: 'open' })).body.status).toLowerCase()).toBe('open');
+    await control('POST', '/clock/advance', { ms: 60_000 });
+    expect(await orderStatus(o.id)).toBe('open');
+    expect((await control('POST', `/orders/${o.id}/status`, { status: 'pending' })).status).toBe(422);
+    expect(String((await control('POST', `/orders/${o.id}/status`, { status: 'completed' })).body.status).toLowerCase()).toBe('completed');
+    expect(await orderStatus(o.id)).toBe('completed');
+    expect((await control('POST', `/orders/${o.id}/status`, { status: 'cancelled' })).status).toBe(422);
+    // Cancelled as cancelOrder cancels: Cancelling, then Cancelled.
+    const c = await order();
+    expect(String((await control('POST', `/orders/${c.id}/status`, { status: 'cancelled' })).body.status).toLowerCase()).toBe('cancelling');
+    await control('POST', '/clock/advance', { ms: 5_000 });
+    expect(await orderStatus(c.id)).toBe('cancelled');
+  });
+
   it('registers keys for other accounts, seeded like the first', async () => {
     const k = makeKey();
     const a = await control('POST', '/keys', { public_key: k.uncompressedHex, scopes: ['read'], account: 'desk-c' });

@@ -25,6 +25,23 @@ async function follow(path: string, first = ''): Promise<string[][]> {
 }
 
 describe('cursor pagination', () => {
+  it('the short_pages fault serves fewer items a page than asked, with X-Next-Page leading on to every item, on its paths only', async () => {
+    t.sandbox.control.setFaults([{ kind: 'short_pages', method: 'GET', path: '/address_book/addresses', pageSize: 4 }]);
+    try {
+      const short = await follow(`${V1}/address_book/addresses`, '?page%5Bsize%5D=5');
+      expect(short.map((p) => p.length)).toEqual([4, 2]);
+      expect(new Set(short.flat()).size).toBe(6);
+      // Asked for no more than the cap: served as asked.
+      expect((await follow(`${V1}/address_book/addresses`, '?page%5Bsize%5D=3')).map((p) => p.length)).toEqual([3, 3]);
+      // Another list is not touched.
+      expect((await follow(`${V1}/crypto/deposits`, '?page%5Bsize%5D=5')).map((p) => p.length)).toEqual([5]);
+      // A bad page[size] keeps its own 422.
+      expect((await t.api('GET', `${V1}/address_book/addresses?page%5Bsize%5D=0`)).status).toBe(422);
+    } finally {
+      t.sandbox.control.clearFaults();
+    }
+  });
+
   it('defaults to pages of 2 with X-Next-Page, through every cursor list', async () => {
     const address = await follow(`${V1}/address_book/addresses`);
     expect(address.map((p) => p.length)).toEqual([2, 2, 2]);

@@ -1,3 +1,4 @@
+// Being retired: the exchange's rules live in the sandbox; a test that needs them runs there (sandboxWorld in sandbox-requests.ts). Add no rule here.
 /**
  * An in-memory exchange implementing the wire API (ExchangeApi; the engine gets it through the real port), for engine tests: the reference's rules that
  * matter to the engine (quote usability, unique client_order_id, balance plus fee, saved and

@@ -8,6 +8,7 @@ import { collect } from '../../../../src/bot/engine/bounded-lists.js';
 import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';
 import type { FakeClock } from '../../../support/fake-clock.js';
 import { startTestExchange, type TestExchange } from '../../../support/bot.js';
+import { World, type WorldOptions } from './world.js';
 
 export interface SandboxForEngine extends TestExchange {
   /** A crypto withdrawal to a verified destination out of its cooldown, with a note and a purpose. */
@@ -42,4 +43,12 @@ export async function usableDestination(api: ExchangeApi, now: number, asset?: s
     if (entry) return { address, entry };
   }
   throw new Error(`fixture: the sandbox has no usable ${asset ?? ''} destination`);
+}
+
+/** A World whose engine uses the sandbox through the real client, on the World's clock; close the sandbox after. */
+export async function sandboxWorld(seed: string, options: WorldOptions = {}): Promise<{ world: World; sandbox: SandboxForEngine }> {
+  const world = new World(options);
+  const sandbox = await sandboxForEngine(seed, world.clock);
+  world.useExchange(sandbox.api);
+  return { world, sandbox };
 }

@@ -9,6 +9,7 @@ import type { DeskEvent } from '../../../../src/bot/ports/events.js';
 import type { Logger } from '../../../../src/bot/ports/logger.js';
 import type { Repository } from '../../../../src/bot/ports/store.js';
 import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
+import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
 import { createPolicy, type Policy, type PolicyInput } from '../../../../src/bot/domain/policy.js';
@@ -48,10 +49,18 @@ export class World {
   engine: Engine;
   generation = 0;
   #life = { dead: false, writesLeft: Number.POSITIVE_INFINITY };
+  #api: ExchangeApi | undefined;
 
   constructor(private readonly options: WorldOptions = {}) {
     this.policy = createPolicy({ requesters: [REQUESTER, 'U_A1'], approvers: APPROVERS, compliance: ['U_C'], ...options.policy });
     this.engine = this.#build();
+  }
+
+  /** The engine's exchange from now on (the sandbox's client: sandbox-requests.ts), in place of the FakeExchange; a new engine, not started. */
+  useExchange(api: ExchangeApi): Engine {
+    this.#api = api;
+    this.engine = this.#build();
+    return this.engine;
   }
 
   /** A new engine on the same stores and exchange, as after a process restart; runs recovery. */
@@ -107,7 +116,7 @@ export class World {
       error: (message, data) => this.logs.push({ level: 'error', message, ...(data ? { data } : {}) }),
     };
     return createEngine({
-      exchange: createExchangePort(guard(this.exchange, alive)),
+      exchange: createExchangePort(guard(this.#api ?? this.exchange, alive)),
       requests: crashingRepository(this.requests, life),
       kv: guard(this.kv, alive),
       audit: guard(this.audit, alive),
