@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { loadConfig } from '../src/bot/config/index.js';
-import { runDesk } from '../src/bot/runtime/run-desk.js';
+import { runBot } from '../src/bot/runtime/run-bot.js';
 import { startSandbox } from '../src/stand-ins/sandbox/index.js';
 
 const [variant, slackApiUrl, TOKEN, SECRET] = process.argv.slice(2) as [string, string, string, string];
@@ -27,7 +27,7 @@ if (variant === 'desk') {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
   });
-  const desk = await runDesk(config, { startSandbox, receiverOptions: { port: 0, host: '127.0.0.1' }, logWrite: () => {} });
+  const desk = await runBot(config, { startSandbox, receiverOptions: { port: 0, host: '127.0.0.1' }, logWrite: () => {} });
   port = desk.port!;
   stop = () => desk.stop();
 } else if (variant === 'bolt-defaults') {

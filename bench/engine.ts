@@ -13,7 +13,7 @@ import { isFinishedRequest } from '../src/bot/domain/record.js';
 import { createLogger } from '../src/bot/runtime/logger.js';
 import { openStores } from '../src/bot/runtime/stores.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../src/bot/store/memory.js';
-import type { DeskRequest } from '../src/bot/domain/record.js';
+import type { RequestRecord } from '../src/bot/domain/record.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/bot/exchange/assumptions.js';
 import { ADDR_OK, FakeExchange } from '../test/bot/engine/support/fake-exchange.js';
 import { tradeInput } from '../test/bot/engine/support/requests.js';
@@ -144,7 +144,7 @@ async function pollCycle(poll: { ratePerSecond?: number; burst?: number }, inFli
   exchange.balances.set('USDT', '100000000');
   const engine = createEngine({
     exchange: createExchangePort(exchange),
-    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    requests: memoryRepository<RequestRecord>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),
     notifier: { notify: () => {} },

@@ -2,14 +2,14 @@
 // message shows the approval, timed in the page to the first frame after the DOM change, 50 clicks) and
 // the first load. Without Chromium the rows say why and nothing is measured.
 import type { Browser, Page } from 'playwright-core';
-import type { DeskMessage } from '../src/stand-ins/local-desk/protocol.js';
+import type { LocalDeskMessage } from '../src/stand-ins/local-desk/protocol.js';
 import { LABELS } from '../src/stand-ins/local-desk/protocol.js';
 import { bundlePage } from '../src/stand-ins/local-desk/server/page-build.js';
 import { PREVIEW_PEOPLE } from '../src/stand-ins/preview/preview-cast.js';
 import { ACTION } from '../src/bot/slack/kit/slack-ids.js';
 import { launchChromium, noBrowserReason } from '../test/browser/support/chromium.js';
 import { askWithdrawal, closeWaitingView } from '../test/stand-ins/local-desk/support/desk-forms.js';
-import { startTestDesk, WHO, type TestDesk } from '../test/stand-ins/local-desk/support/desk.js';
+import { startTestLocalDesk, WHO, type TestLocalDesk } from '../test/stand-ins/local-desk/support/desk.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 
@@ -34,7 +34,7 @@ export async function benchLocalDesk(scale: Scale = 'full'): Promise<BenchRow[]>
     return [skipped(CLICK), skipped(LOAD)];
   }
   const assets = await bundlePage({ minify: true });
-  const [desk, browser] = await Promise.all([startTestDesk({ env: DESK_ENV, assets }), launchChromium()]);
+  const [desk, browser] = await Promise.all([startTestLocalDesk({ env: DESK_ENV, assets }), launchChromium()]);
   try {
     const pending: string[] = [];
     for (let i = 0; i < warmup + clicks; i++) {
@@ -89,7 +89,7 @@ const CLICK_UNTIL_SHOWN = `({ confirmText, requestId, expected }) => new Promise
 })`;
 
 /** The request id an approval message is about (its Cancel button's value). */
-function requestIdOf(m: DeskMessage): string {
+function requestIdOf(m: LocalDeskMessage): string {
   const blocks = (m.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[];
   const id = blocks.flatMap((b) => b.elements ?? []).find((e) => e.action_id === ACTION.cancel)?.value;
   if (!id) throw new Error('the approval message has no Cancel button');
@@ -116,7 +116,7 @@ async function firstLoads(browser: Browser, url: string, loads: number): Promise
 }
 
 /** Ana approves each request in turn in #desk-approvals; the time from the confirm's click to her approval shown on its message. */
-async function approvals(browser: Browser, desk: TestDesk, requestIds: readonly string[]): Promise<number[]> {
+async function approvals(browser: Browser, desk: TestLocalDesk, requestIds: readonly string[]): Promise<number[]> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   page.setDefaultTimeout(10_000);
   await page.goto(`${desk.localDesk.url}?as=${ANA.id}`);

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../src/bot/domain/record-schema.js';
+import { REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../src/bot/domain/record-schema.js';
 import { createPolicy } from '../src/bot/domain/policy.js';
-import { newRequest, type DeskRequest } from '../src/bot/domain/record.js';
+import { newRequest, type RequestRecord } from '../src/bot/domain/record.js';
 import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot } from '../src/bot/domain/request.js';
 import { repositoryFiles } from '../src/bot/store/repository.js';
 import { bundleEntry } from '../test/faults/support/child-process.js';
@@ -23,8 +23,8 @@ export async function benchMemory(scale: Scale = 'full'): Promise<BenchRow[]> {
   const count = sized(scale, OPEN, 20);
   const dir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
   try {
-    const files = repositoryFiles(dir, DESK_REQUEST_STORE_NAME);
-    writeFileSync(files.live, JSON.stringify({ version: DESK_REQUEST_VERSION, records: openRequests(count) }));
+    const files = repositoryFiles(dir, REQUEST_STORE_NAME);
+    writeFileSync(files.live, JSON.stringify({ version: REQUEST_RECORD_VERSION, records: openRequests(count) }));
     writeFileSync(files.history, '');
     // Compiled JavaScript (what `npm start` runs, after `npm run build`), then under tsx (`npm run dev`).
     const bundle = await bundleEntry('../../../bench/memory-child.ts');
@@ -69,10 +69,10 @@ function run(args: string[]): ChildResult {
 }
 
 /** `n` open requests as the engine stores them: mostly waiting for approvals, a few with one approval. */
-function openRequests(n: number): DeskRequest[] {
+function openRequests(n: number): RequestRecord[] {
   const policy = createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002', 'U0APP0003'] });
   const now = Date.now();
-  const out: DeskRequest[] = [];
+  const out: RequestRecord[] = [];
   for (let i = 0; i < n; i++) {
     const snapshot = snapshotFor(i);
     const r = newRequest({ id: `R${String(i).padStart(6, '0')}`, requester: 'U0REQ0001', snapshot, now: now - (i % 600) * 1_000, policy });

@@ -8,9 +8,9 @@ import { createExchangePort } from '../src/bot/exchange/adapter/index.js';
 import { currencyEntry, savedAddress } from '../src/bot/exchange/adapter/lookup-records.js';
 import { createRandomIds } from '../src/bot/engine/ids.js';
 import { DEFAULT_ENGINE_CONFIG } from '../src/bot/engine/engine-config.js';
-import { DESK_REQUEST_SCHEMA } from '../src/bot/domain/record-schema.js';
+import { REQUEST_RECORD_SCHEMA } from '../src/bot/domain/record-schema.js';
 import { createPolicy } from '../src/bot/domain/policy.js';
-import { isFinishedRequest, newExecution, newRequest, type DeskRequest } from '../src/bot/domain/record.js';
+import { isFinishedRequest, newExecution, newRequest, type RequestRecord } from '../src/bot/domain/record.js';
 import { buildCryptoWithdrawal } from '../src/bot/domain/request.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/bot/exchange/assumptions.js';
 import { createExchangeClient, systemClock } from '../src/bot/exchange/client.js';
@@ -65,7 +65,7 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
     );
     const seedSeconds = (performance.now() - seedStart) / 1000;
 
-    const requests = memoryRepository<DeskRequest>(isFinishedRequest);
+    const requests = memoryRepository<RequestRecord>(isFinishedRequest);
     const policy = createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002'] });
     for (const { w, key: requestKey } of created) {
       const record = submittedRecord(w, requestKey, ids.requestId(), entry, address, policy);
@@ -145,14 +145,14 @@ function submittedRecord(
   entry: CryptoCurrencyEntry,
   address: AddressBookAddress,
   policy: ReturnType<typeof createPolicy>,
-): DeskRequest {
+): RequestRecord {
   const facts = currencyEntry(entry);
   if (facts.precision === null) throw new Error('bench set-up: the entry has no precision');
   const built = buildCryptoWithdrawal({ ...facts, precision: facts.precision }, savedAddress(address), { amount: w.amount });
   if (!built.ok) throw new Error(`bench set-up: ${built.message}`);
   const at = w.created_at;
   const base = newRequest({ id, requester: 'U0REQ0001', snapshot: built.value, now: at - 60_000, policy });
-  const record: DeskRequest = {
+  const record: RequestRecord = {
     ...base,
     state: 'submitted',
     updatedAt: at,
@@ -165,7 +165,7 @@ function submittedRecord(
     },
     remote: { status: w.status, travelRuleStatus: w.travel_rule_status ?? null, pendingReason: w.pending_reason ?? null, transactionHash: w.transaction_hash ?? null, linkExplorer: w.link_explorer ?? null },
   };
-  return DESK_REQUEST_SCHEMA.parse(record) as DeskRequest;
+  return REQUEST_RECORD_SCHEMA.parse(record) as RequestRecord;
 }
 
 /** The most timestamps (ms) falling in one whole second of the clock (how a fixed-window limiter counts). */

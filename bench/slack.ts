@@ -22,7 +22,7 @@ import { startSandbox, type Sandbox } from '../src/stand-ins/sandbox/index.js';
 import { EVENTS_PATH } from '../src/bot/slack/shell/slack-app.js';
 import { approvalButtonValue } from '../src/bot/slack/approvals/approval-message.js';
 import { ACTION, CALLBACK, INPUT } from '../src/bot/slack/kit/slack-ids.js';
-import { USERS, APPROVAL_CHANNEL } from '../test/e2e/support/desk-bot.js';
+import { USERS, APPROVAL_CHANNEL } from '../test/e2e/support/test-bot.js';
 import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from '../test/faults/support/child-process.js';
 import { makeKey } from '../test/stand-ins/sandbox/support/sign.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../test/bot/slack/support/harness.js';

@@ -10,9 +10,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './bot/config/index.js';
 import { StoreCorruptError, StoreLockedError } from './bot/store/errors.js';
-import { runDesk, type RunningDesk } from './bot/runtime/run-desk.js';
+import { runBot, type RunningBot } from './bot/runtime/run-bot.js';
 import { startPreview, wantsPreview } from './stand-ins/preview/preview.js';
-import { runPreviewDesk, type LocalDesk } from './stand-ins/preview/run-local-desk.js';
+import { runPreview, type LocalDesk } from './stand-ins/preview/run-local-desk.js';
 import { SANDBOX_BANNER } from './stand-ins/sandbox/index.js';
 import { errorText } from './bot/domain/error-text.js';
 import { startSandbox } from './stand-ins/sandbox/index.js';
@@ -33,15 +33,15 @@ async function main(): Promise<void> {
   if (preview && fresh) console.log(`Starting over: ${preview.erased.length > 0 ? `erased ${preview.erased.join(', ')} in ${preview.files.dir}` : `nothing saved in ${preview.files.dir} yet`}`);
   const env = preview?.env ?? process.env;
 
-  let desk: RunningDesk;
+  let desk: RunningBot;
   let localDesk: LocalDesk | undefined;
   try {
     const config = loadConfig(env);
     if (preview) {
       const onServed = (url: string) => console.log(`Local desk: ${url}  (open it in a browser: be the trader, an approver, compliance or an outsider)`);
-      ({ desk, localDesk } = await runPreviewDesk(preview, config, { onServed }));
+      ({ bot: desk, localDesk } = await runPreview(preview, config, { onServed }));
     } else {
-      desk = await runDesk(config, { startSandbox });
+      desk = await runBot(config, { startSandbox });
     }
   } catch (err) {
     await preview?.close();

@@ -14,8 +14,8 @@ import { LABELS } from '../../src/stand-ins/local-desk/protocol.js';
 import { PREVIEW_PEOPLE } from '../../src/stand-ins/preview/preview-cast.js';
 import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { launchChromium, noBrowserReason } from './support/chromium.js';
-import { deskPage, literal } from './support/desk-page.js';
-import { startTestDesk, type TestDesk } from '../stand-ins/local-desk/support/desk.js';
+import { localDeskPage, literal } from './support/desk-page.js';
+import { startTestLocalDesk, type TestLocalDesk } from '../stand-ins/local-desk/support/desk.js';
 
 const ARTIFACTS = 'test-artifacts/desk-story';
 const DOCS_SCREENSHOT = 'docs/local-desk.png';
@@ -33,13 +33,13 @@ const TRADE = 'Trade · Buy 0.1 BTC with USD';
 const REJECTED = 'Crypto withdrawal · 0.01 BTC to Treasury cold storage';
 
 describe.skipIf(noBrowserReason !== undefined)(`the desk's story in Chromium, against the real preview desk${noBrowserReason ? ` (skipped: ${noBrowserReason})` : ''}`, () => {
-  let desk: TestDesk;
+  let desk: TestLocalDesk;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    [desk, browser] = await Promise.all([startTestDesk(), launchChromium()]);
+    [desk, browser] = await Promise.all([startTestLocalDesk(), launchChromium()]);
     page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(8_000);
   }, 30_000);
@@ -50,7 +50,7 @@ describe.skipIf(noBrowserReason !== undefined)(`the desk's story in Chromium, ag
 
   // ---- what a person finds on the page (support/desk-page.ts) -----------------------------------
 
-  const ui = () => deskPage(page);
+  const ui = () => localDeskPage(page);
   const openChannel = (name: string) => ui().openChannel(name);
   const log = (name: string) => ui().log(name);
   const panel = () => ui().panel();

@@ -6,13 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { LABELS, PANEL_FAULTS, PANEL_FAULT_TARGETS, type DeskMessage } from '../../src/stand-ins/local-desk/protocol.js';
+import { LABELS, PANEL_FAULTS, PANEL_FAULT_TARGETS, type LocalDeskMessage } from '../../src/stand-ins/local-desk/protocol.js';
 import { walletSearchAnswer } from '../../src/bot/slack/compliance/counterparty-modal.js';
 import type { PlainTextOption } from '../../src/bot/slack/kit/blocks.js';
 import { ACTION, BLOCK, dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { launchChromium, noBrowserReason } from './support/chromium.js';
 import { accessibleDescription } from './support/accessibility.js';
-import { startFixtureDesk, type FixtureDesk } from './support/fixture-desk.js';
+import { startFixtureLocalDesk, type FixtureLocalDesk } from './support/fixture-desk.js';
 import { approverSnapshot, CHANNELS, outsiderSnapshot, PENDING_TS, SANDBOX, traderSnapshot, tsAt } from './support/desk-workspace.js';
 import { AT, choiceView, cryptoView, DESTINATIONS, PEOPLE, pendingApproval, walletAnswer, walletModal } from '../stand-ins/local-desk/support/bot-views.js';
 
@@ -23,12 +23,12 @@ const VIEWPORT = { width: 1440, height: 900 };
 
 describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium${noBrowserReason ? ` (skipped: ${noBrowserReason})` : ''}`, () => {
   let browser: Browser;
-  let desk: FixtureDesk;
+  let desk: FixtureLocalDesk;
   let page: Page;
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    [browser, desk] = await Promise.all([launchChromium(), startFixtureDesk(PEOPLE.trader.id, SANDBOX)]);
+    [browser, desk] = await Promise.all([launchChromium(), startFixtureLocalDesk(PEOPLE.trader.id, SANDBOX)]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -147,12 +147,12 @@ describe.skipIf(noBrowserReason !== undefined)(`the local desk page in Chromium$
         { userId: PEOPLE.approver1.id, at: AT + 60_000 },
         { userId: PEOPLE.approver2.id, at: AT + 120_000 },
       ],
-      decision: { outcome: 'approved', at: AT + 120_000 },
+      verdict: { outcome: 'approved', at: AT + 120_000 },
     });
     desk.update(PEOPLE.trader.id, (s) => ({
       ...s,
       messages: [
-        ...s.messages.map((m): DeskMessage => (m.ts === PENDING_TS ? { ...m, ...approved, edited: true } : m)),
+        ...s.messages.map((m): LocalDeskMessage => (m.ts === PENDING_TS ? { ...m, ...approved, edited: true } : m)),
         { channel: CHANNELS.approvals.id, ts: tsAt(AT + 130_000), threadTs: PENDING_TS, text: ':arrows_counterclockwise: Approved: executing on the exchange.', author: { kind: 'bot' } },
       ],
     }));

@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LABELS } from '../../src/stand-ins/local-desk/protocol.js';
 import { PREVIEW_PEOPLE } from '../../src/stand-ins/preview/preview-cast.js';
-import { freePort, startDeskProcess, type DeskProcess } from '../stand-ins/local-desk/support/desk-process.js';
+import { freePort, startBotProcess, type BotProcess } from '../stand-ins/local-desk/support/bot-process.js';
 import { launchChromium, noBrowserReason } from './support/chromium.js';
-import { deskPage } from './support/desk-page.js';
+import { localDeskPage } from './support/desk-page.js';
 
 const person = (role: string, n = 0) => PREVIEW_PEOPLE.filter((p) => p.role === role)[n]!;
 const TARA = person('trader');
@@ -26,15 +26,15 @@ const WITHDRAWAL = 'Crypto withdrawal · 0.07 BTC to Treasury cold storage';
 describe.skipIf(noBrowserReason !== undefined)(`npm start, stopped and started again mid-request, in Chromium${noBrowserReason ? ` (skipped: ${noBrowserReason})` : ''}`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-restart-browser-'));
   let port: number;
-  let run: DeskProcess | undefined;
+  let run: BotProcess | undefined;
   let browser: Browser;
   let page: Page;
-  const ui = () => deskPage(page);
+  const ui = () => localDeskPage(page);
   const undrawn = () => page.getByText(/^Not drawn here/);
 
   /** `npm start` on the same data and port; resolves once the bot takes requests. */
   async function npmStart(): Promise<void> {
-    run = startDeskProcess({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }, (line) => line.includes('/slack/events'));
+    run = startBotProcess({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }, (line) => line.includes('/slack/events'));
     const lines = await run.ready;
     if (!lines.some((l) => l.includes('/slack/events'))) throw new Error(`npm start did not come up:\n${lines.join('\n')}\n${run.stderr.join('')}`);
   }

@@ -7,12 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { stateOf } from '../bot/slack/support/signed-requests.js';
-import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, startDeskBot, USERS, type DeskBot } from './support/desk-bot.js';
+import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, startTestBot, USERS, type TestBot } from './support/test-bot.js';
 import { click, repliesTo, requestCrypto, submitView } from './support/flows.js';
 
-let d: DeskBot;
+let d: TestBot;
 beforeEach(async () => {
-  d = await startDeskBot({ seed: 'slack-e2e-approvals' });
+  d = await startTestBot({ seed: 'slack-e2e-approvals' });
 });
 afterEach(async () => {
   await d.stop();
@@ -139,7 +139,7 @@ describe('signatures and redeliveries', () => {
   });
 
   it('the same form submitted twice at once makes one request; both deliveries show it', async () => {
-    const { destinations } = await import('./support/desk-bot.js');
+    const { destinations } = await import('./support/test-bot.js');
     const { openWithdrawForm, cryptoValues } = await import('./support/flows.js');
     const dest = (await destinations(d.exchange)).ok;
     const form = await openWithdrawForm(d, 'crypto');

@@ -7,12 +7,12 @@ import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
 import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
 import { PENDING_PAGE_SIZE } from '../../src/bot/slack/listings/pending-list.js';
-import { approvalMessage, buttonValue, destinations, dmsTo, hasButtons, startDeskBot, USERS, type Block, type DeskBot } from './support/desk-bot.js';
+import { approvalMessage, buttonValue, destinations, dmsTo, hasButtons, startTestBot, USERS, type Block, type TestBot } from './support/test-bot.js';
 import { click, requestCrypto } from './support/flows.js';
 
-let d: DeskBot;
+let d: TestBot;
 beforeEach(async () => {
-  d = await startDeskBot({ seed: 'slack-e2e-desk' });
+  d = await startTestBot({ seed: 'slack-e2e-desk' });
 });
 afterEach(async () => {
   await d.stop();

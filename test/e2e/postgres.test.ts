@@ -10,16 +10,16 @@ import { openStores, type Stores } from '../../src/bot/runtime/stores.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
 import { runAuditCli } from '../../src/bot/store/audit-cli.js';
 import { describePostgres, usePostgres } from '../support/postgres.js';
-import { approvalMessage, buttonValue, startDeskBot, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';
+import { approvalMessage, buttonValue, startTestBot, threadTexts, USERS, type TestBot } from './support/test-bot.js';
 import { click, requestCrypto } from './support/flows.js';
 
 describePostgres('the bot on PostgreSQL', () => {
   const pg = usePostgres();
   let url: string;
-  let d: DeskBot<Stores>;
+  let d: TestBot<Stores>;
   beforeEach(async () => {
     url = await pg.cluster.createDatabase();
-    d = await startDeskBot({ stores: (clock) => openStores({ databaseUrl: url }, clock, [], createLogger({ level: 'error', secrets: [], write: () => {} })) });
+    d = await startTestBot({ stores: (clock) => openStores({ databaseUrl: url }, clock, [], createLogger({ level: 'error', secrets: [], write: () => {} })) });
   });
   afterEach(async () => {
     await d.stop();

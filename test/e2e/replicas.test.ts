@@ -14,13 +14,13 @@ import { modalDataKey } from '../../src/bot/slack/kit/modal-data.js';
 import { submissionKey } from '../../src/bot/slack/request-forms/submission-markers.js';
 import { CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { createdRequestId, cryptoValues, openWithdrawForm, submitView } from './support/flows.js';
-import { approvalPosts, destinations, startDeskBot, USERS, type DeskBot } from './support/desk-bot.js';
+import { approvalPosts, destinations, startTestBot, USERS, type TestBot } from './support/test-bot.js';
 import { stateOf, type StateValues } from '../bot/slack/support/signed-requests.js';
 
-let a: DeskBot;
-let b: DeskBot;
+let a: TestBot;
+let b: TestBot;
 beforeEach(async () => {
-  a = await startDeskBot();
+  a = await startTestBot();
   b = await a.replica(new LeadershipState('follower'));
 });
 afterEach(async () => {
@@ -31,14 +31,14 @@ const CRYPTO_META = JSON.stringify({ k: 'crypto' });
 const REDELIVERY = { retry: { num: 1, reason: 'http_timeout' } } as const;
 
 /** The modal `viewId` as Slack shows it now: its last open or update. */
-function shownView(d: DeskBot, viewId: string): { hash: string; private_metadata: string; callback_id: string } {
+function shownView(d: TestBot, viewId: string): { hash: string; private_metadata: string; callback_id: string } {
   const call = d.fake.calls.filter((c) => (c.method === 'views.update' || c.method === 'views.open') && (c.response.view as { id?: string } | undefined)?.id === viewId).at(-1);
   if (!call) throw new Error(`view ${viewId} was never shown`);
   return call.response.view as { hash: string; private_metadata: string; callback_id: string };
 }
 
 /** The modal updates of `viewId` after `mark`, as text. */
-const updatesOf = (d: DeskBot, viewId: string, mark: number) =>
+const updatesOf = (d: TestBot, viewId: string, mark: number) =>
   d.fake.calls
     .slice(mark)
     .filter((c: FakeSlackCall) => c.method === 'views.update' && c.args.view_id === viewId)
@@ -50,7 +50,7 @@ async function leaderDelivers(): Promise<void> {
   await a.settle();
 }
 
-async function withdrawForm(opener: DeskBot, amount = '150.12') {
+async function withdrawForm(opener: TestBot, amount = '150.12') {
   const dest = (await destinations(opener.exchange)).ok;
   const form = await openWithdrawForm(opener, 'crypto');
   return { form, values: cryptoValues(dest.entry.id, dest.address.id, amount) };
@@ -175,7 +175,7 @@ describe('the trade form across two replicas', () => {
 });
 
 /** The type of each line in the shared audit log, in order. */
-function auditTypes(d: DeskBot): string[] {
+function auditTypes(d: TestBot): string[] {
   return readFileSync(d.audit.file, 'utf8')
     .split('\n')
     .filter(Boolean)

@@ -6,11 +6,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
-import { APPROVAL_CHANNEL, approvalPosts, destinations, dmsTo, startDeskBot, threadTexts, USERS, type Block, type DeskBot } from './support/desk-bot.js';
+import { APPROVAL_CHANNEL, approvalPosts, destinations, dmsTo, startTestBot, threadTexts, USERS, type Block, type TestBot } from './support/test-bot.js';
 
-let d: DeskBot;
+let d: TestBot;
 beforeEach(async () => {
-  d = await startDeskBot({ seed: 'slack-outage' });
+  d = await startTestBot({ seed: 'slack-outage' });
 });
 afterEach(async () => {
   await d.stop();

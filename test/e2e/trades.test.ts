@@ -7,12 +7,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
-import { approvalMessage, buttonValue, dmsTo, hasButtons, startDeskBot, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';
+import { approvalMessage, buttonValue, dmsTo, hasButtons, startTestBot, threadTexts, USERS, type TestBot } from './support/test-bot.js';
 import { click, repliesTo, requestTrade } from './support/flows.js';
 
-let d: DeskBot;
+let d: TestBot;
 beforeEach(async () => {
-  d = await startDeskBot({ seed: 'slack-e2e-trades' });
+  d = await startTestBot({ seed: 'slack-e2e-trades' });
 });
 afterEach(async () => {
   await d.stop();
@@ -45,7 +45,7 @@ describe('trades', () => {
   });
 
   it('a re-quote beyond the limit goes back for approval: new buttons, old ones stale, approved again and ordered', async () => {
-    const quote = await d.bot.engine.previewQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '0.02', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
+    const quote = await d.bot.engine.indicativeQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '0.02', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
     const limit = (Number(quote.price) * 0.5).toFixed(2);
     const requestId = await requestTrade(d, { pair: 'BTC-USD', side: 'buy', quantity: '0.02', limit });
     const msg = approvalMessage(d.fake, requestId);

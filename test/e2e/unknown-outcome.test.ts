@@ -9,11 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { stateOf } from '../bot/slack/support/signed-requests.js';
 import { click, repliesTo, requestIntoUnknown, submitView } from './support/flows.js';
-import { approvalMessage, buttonValue, mrkdwnOf, startDeskBot, threadTexts, USERS, type DeskBot } from './support/desk-bot.js';
+import { approvalMessage, buttonValue, mrkdwnOf, startTestBot, threadTexts, USERS, type TestBot } from './support/test-bot.js';
 
-let d: DeskBot;
+let d: TestBot;
 beforeEach(async () => {
-  d = await startDeskBot();
+  d = await startTestBot();
 });
 afterEach(async () => {
   await d.stop();
@@ -48,15 +48,15 @@ describe('an unknown outcome is settled by a person, in Slack', () => {
     await click(d, USERS.approver3, ACTION.sendAgain, sendAgain, msg.ts);
     const opened = d.fake.callsTo('views.open').slice(opensBefore).at(-1)!;
     const view = opened.args.view as { callback_id: string; private_metadata: string };
-    expect(view.callback_id).toBe(CALLBACK.personDecision);
+    expect(view.callback_id).toBe(CALLBACK.settle);
     expect(JSON.stringify(view)).toContain('does not prevent duplicate withdrawals');
 
     // Blank: refused on the field, nothing sent.
-    const blank = await submitView(d, CALLBACK.personDecision, 'V_DECIDE', { [INPUT.decisionChecked]: { [INPUT.decisionChecked]: stateOf.text('  ') } }, { userId: USERS.approver3, privateMetadata: view.private_metadata });
-    expect(blank.res.json).toMatchObject({ response_action: 'errors', errors: { [INPUT.decisionChecked]: expect.stringContaining('what you checked') } });
+    const blank = await submitView(d, CALLBACK.settle, 'V_DECIDE', { [INPUT.settleChecked]: { [INPUT.settleChecked]: stateOf.text('  ') } }, { userId: USERS.approver3, privateMetadata: view.private_metadata });
+    expect(blank.res.json).toMatchObject({ response_action: 'errors', errors: { [INPUT.settleChecked]: expect.stringContaining('what you checked') } });
 
     const checked = 'No 150.12 USDT withdrawal in the history since 09:00 <!channel>';
-    await submitView(d, CALLBACK.personDecision, 'V_DECIDE', { [INPUT.decisionChecked]: { [INPUT.decisionChecked]: stateOf.text(checked) } }, { userId: USERS.approver3, privateMetadata: view.private_metadata });
+    await submitView(d, CALLBACK.settle, 'V_DECIDE', { [INPUT.settleChecked]: { [INPUT.settleChecked]: stateOf.text(checked) } }, { userId: USERS.approver3, privateMetadata: view.private_metadata });
     await d.settle();
     await d.runFor(10_000);
     const record = (await d.bot.engine.get(requestId))!;

@@ -10,11 +10,11 @@ import { findApprovalMessage } from '../../src/bot/slack/approvals/approval-noti
 import { stateOf, type StateValues } from '../bot/slack/support/signed-requests.js';
 import { click, createdRequestId, openWithdrawForm, requestCrypto, submitView } from './support/flows.js';
 import { limitViolations } from '../bot/slack/support/block-limits.js';
-import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, mrkdwnOf, startDeskBot, textOf, threadTexts, USERS, APPROVAL_CHANNEL, type DeskBot } from './support/desk-bot.js';
+import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, mrkdwnOf, startTestBot, textOf, threadTexts, USERS, APPROVAL_CHANNEL, type TestBot } from './support/test-bot.js';
 
-let d: DeskBot;
+let d: TestBot;
 beforeEach(async () => {
-  d = await startDeskBot();
+  d = await startTestBot();
 });
 afterEach(async () => {
   await d.stop();

@@ -14,11 +14,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Engine, RequestInput } from '../../src/bot/engine/engine.js';
-import type { DeskRequest } from '../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../src/bot/domain/record.js';
 import type { FaultRule, Sandbox } from '../../src/stand-ins/sandbox/index.js';
 import { DESK_PEOPLE } from './support/desk.js';
 import { makeFaultKey, type FaultKey } from './support/keys.js';
-import { memoryDesk } from './support/memory-desk.js';
+import { memoryEngine } from './support/memory-desk.js';
 import { frozenSandbox, sandboxClient } from './support/slow-exchange.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
@@ -50,7 +50,7 @@ async function trial(seed: string, faults: FaultRule[] = []): Promise<Trial> {
     faults,
   });
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const { engine } = memoryDesk({ exchange: client(sandbox, bot), clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
+  const { engine } = memoryEngine({ exchange: client(sandbox, bot), clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
   await engine.start();
   const fiatListPages = () => sandbox.control.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/fiat/withdrawals')).length;
   return { sandbox, engine, app: client(sandbox, app), fiatListPages };
@@ -67,7 +67,7 @@ function fiatInput(sandbox: Sandbox, amount = '1500.5'): Extract<RequestInput, {
 }
 
 /** Requested and approved by one approver: the second approval (`send`) sends it. */
-async function requested(t: Trial, input: RequestInput): Promise<{ request: DeskRequest; send: () => Promise<DeskRequest> }> {
+async function requested(t: Trial, input: RequestInput): Promise<{ request: RequestRecord; send: () => Promise<RequestRecord> }> {
   const made = await t.engine.request(DESK_PEOPLE.requester, input);
   if (!made.ok) throw new Error(made.message);
   const first = await t.engine.approve(made.request.id, DESK_PEOPLE.approvers[0], made.request.snapshotHash);
@@ -85,7 +85,7 @@ async function requested(t: Trial, input: RequestInput): Promise<{ request: Desk
 }
 
 /** Moves exchange time on by `ms`, a tick every 5 s; stops early once `until` holds. */
-async function run(t: Trial, ms: number, until?: (r: DeskRequest) => boolean, id?: string): Promise<number> {
+async function run(t: Trial, ms: number, until?: (r: RequestRecord) => boolean, id?: string): Promise<number> {
   for (let waited = 0; waited < ms; waited += TICK_MS) {
     if (until && id && until((await t.engine.get(id))!)) return waited;
     t.sandbox.control.advance(TICK_MS);
@@ -139,7 +139,7 @@ describe('nothing made before our send is ours', () => {
     expect(later.state).toBe('unknown');
     expect(later.execution!.exchangeId).toBeNull();
     // The person says it is not ours: from then on it never counts, and the approved payment is still owed.
-    const decided = await t.engine.decide(request.id, DESK_PEOPLE.approvers[2], { action: 'choose', exchangeId: null, checked: 'Made by hand by Sam at 08:59:57, before our send.' });
+    const decided = await t.engine.settle(request.id, DESK_PEOPLE.approvers[2], { action: 'choose', exchangeId: null, checked: 'Made by hand by Sam at 08:59:57, before our send.' });
     expect(decided.ok).toBe(true);
     await t.engine.idle();
     expect((await t.engine.get(request.id))!.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
@@ -162,7 +162,7 @@ describe('an exchange that drops notes: terms and time are the fallback', () => 
     await run(t, 30_000);
     const asked = (await t.engine.get(request.id))!;
     expect(asked.execution!.inDoubt!.question).toMatchObject({ kind: 'unproven', candidates: [{ exchangeId: ours.id }] });
-    const decided = await t.engine.decide(request.id, DESK_PEOPLE.approvers[2], { action: 'choose', exchangeId: ours.id, checked: 'The only one on the exchange, to the OTC partner at 09:00.' });
+    const decided = await t.engine.settle(request.id, DESK_PEOPLE.approvers[2], { action: 'choose', exchangeId: ours.id, checked: 'The only one on the exchange, to the OTC partner at 09:00.' });
     expect(decided).toMatchObject({ ok: true, request: { state: 'submitted', execution: { exchangeId: ours.id } } });
     expect(sends(t, 'crypto')).toBe(1);
   }, 60_000);

@@ -9,7 +9,7 @@
  * Commands go through the real command listeners with a recording Slack client.
  */
 import { createExchangeListings } from '../../src/bot/exchange/adapter/listings.js';
-import { composeDesk } from '../../src/bot/runtime/compose.js';
+import { composeBot } from '../../src/bot/runtime/compose.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/bot/store/memory.js';
 import Big from 'big.js';
 import fc from 'fast-check';
@@ -19,7 +19,7 @@ import { createExchangePort } from '../../src/bot/exchange/adapter/index.js';
 import type { CurrencyEntry, SavedAddress, SavedBankAccount, ExchangePort } from '../../src/bot/ports/exchange-port.js';
 import { loadConfig } from '../../src/bot/config/index.js';
 import { createPolicy } from '../../src/bot/domain/policy.js';
-import { isFinishedRequest, newRequest, type DeskRequest } from '../../src/bot/domain/record.js';
+import { isFinishedRequest, newRequest, type RequestRecord } from '../../src/bot/domain/record.js';
 import { buildCryptoWithdrawal, buildFiatWithdrawal, buildTrade, type Snapshot } from '../../src/bot/domain/request.js';
 import { createExchangeClient } from '../../src/bot/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../src/bot/exchange/signer.js';
@@ -124,12 +124,12 @@ beforeAll(async () => {
     LOG_LEVEL: 'error',
   });
   const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-  slack = composeDesk({
+  slack = composeBot({
     config,
     clock: { now: () => Date.now(), sleep: async () => {} },
     exchange,
     listings: createExchangeListings(api),
-    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    requests: memoryRepository<RequestRecord>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),
     logger: () => quiet,

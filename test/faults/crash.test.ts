@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineConfigInput } from '../../src/bot/engine/engine-config.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../src/bot/domain/record-schema.js';
+import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../../src/bot/domain/record-schema.js';
 import { cmp } from '../../src/bot/domain/money.js';
-import { attemptKeys, isFinishedRequest, type DeskRequest } from '../../src/bot/domain/record.js';
+import { attemptKeys, isFinishedRequest, type RequestRecord } from '../../src/bot/domain/record.js';
 import { createRng, type Rng } from '../../src/stand-ins/sandbox/prng.js';
 import { startSandbox, type FaultRule, type Sandbox } from '../../src/stand-ins/sandbox/index.js';
 import { AUDIT_FILE_NAME, verifyAuditLog } from '../../src/bot/store/audit-log.js';
@@ -44,8 +44,8 @@ const TRIAL_BUDGET_MS = 20_000;
  * 1 s after it started, far more than a request already on the loopback wire needs to land.
  */
 const ENGINE_CONFIG: EngineConfigInput = {
-  reconcileSettleMs: 1_000,
-  reconcileIntervalMs: 250,
+  firstLookAfterMs: 1_000,
+  unreadableLookIntervalMs: 250,
   // A lost withdrawal waits this long for the exchange to show it, then an approver is asked.
   unknownSettleWindowMs: 1_500,
   lookIntervalMs: 250,
@@ -121,9 +121,9 @@ interface TrialResult {
 interface Paths {
   /** Answers the sandbox dropped after committing. */
   drops: number;
-  /** Executions found by a reconcile after an unknown outcome (a drop, or a crash mid-call). */
+  /** Executions found by a look after an unknown outcome (a drop, or a crash mid-call). */
   reconciled: number;
-  /** Calls resent with the same key after a reconcile found nothing. */
+  /** Calls resent with the same key after a look found nothing. */
   resent: number;
   /** Requests a restart found `executing`: the previous life died between persisting and settling an attempt. */
   diedMidCall: number;
@@ -190,8 +190,8 @@ async function runTrial(index: number): Promise<TrialResult> {
 /** Exactly once and nothing forgotten, from the sandbox's records and the bot's files. */
 async function checkTrial(sandbox: Sandbox, dataDir: string, plan: TrialPlan, startedAt: number, paths: Paths): Promise<string[]> {
   const problems: string[] = [];
-  const repo = await openRepository({ dir: dataDir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
-  const records: DeskRequest[] = [...(await repo.listLive()), ...(await repo.recentHistory(1_000))];
+  const repo = await openRepository({ dir: dataDir, name: REQUEST_STORE_NAME, schema: REQUEST_RECORD_SCHEMA, isFinished: isFinishedRequest, version: REQUEST_RECORD_VERSION });
+  const records: RequestRecord[] = [...(await repo.listLive()), ...(await repo.recentHistory(1_000))];
   await repo.close();
   const withdrawals = sandbox.control.withdrawals().filter((w) => w.created_at >= startedAt);
   const orders = sandbox.control.orders();

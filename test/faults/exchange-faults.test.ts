@@ -16,15 +16,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineConfigInput } from '../../src/bot/engine/engine-config.js';
 import type { Engine } from '../../src/bot/engine/engine.js';
-import { DESK_REQUEST_SCHEMA } from '../../src/bot/domain/record-schema.js';
+import { REQUEST_RECORD_SCHEMA } from '../../src/bot/domain/record-schema.js';
 import { cmp } from '../../src/bot/domain/money.js';
-import type { DeskRequest } from '../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../src/bot/domain/record.js';
 import { createExchangeClient } from '../../src/bot/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../src/bot/exchange/signer.js';
 import { createSandboxClock, startSandbox, type FaultRule, type Sandbox } from '../../src/stand-ins/sandbox/index.js';
 import type { memoryRepository } from '../../src/bot/store/memory.js';
 import { DESK_PEOPLE } from './support/desk.js';
-import { deskPlan, memoryDesk } from './support/memory-desk.js';
+import { requestPlan, memoryEngine } from './support/memory-desk.js';
 import { makeFaultKey } from './support/keys.js';
 import { advancePlan, findTagged, type PlanItem } from './support/plan.js';
 
@@ -41,8 +41,8 @@ const RECOVERY_TICKS = 10;
 
 /** Every delay is a fraction of the configured one, so the whole matrix fits in a few seconds of exchange time per tick. */
 const ENGINE_CONFIG: EngineConfigInput = {
-  reconcileSettleMs: 5_000,
-  reconcileIntervalMs: 20_000,
+  firstLookAfterMs: 5_000,
+  unreadableLookIntervalMs: 20_000,
   unknownSettleWindowMs: 4 * 60_000,
   checkRetryMs: 30_000,
   maxCheckFailures: 3,
@@ -52,7 +52,7 @@ const ENGINE_CONFIG: EngineConfigInput = {
 interface World {
   sandbox: Sandbox;
   engine: Engine;
-  requests: ReturnType<typeof memoryRepository<DeskRequest>>;
+  requests: ReturnType<typeof memoryRepository<RequestRecord>>;
   plan: PlanItem[];
   /** Sleeps the client asked for between read retries (Retry-After shows here). */
   clientSleeps: number[];
@@ -90,9 +90,9 @@ async function makeWorld(): Promise<World> {
   const errors: string[] = [];
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   const logger = { info: () => {}, warn: () => {}, error: (m: string, d?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(d ?? {})}`) };
-  const { engine, requests } = memoryDesk({ exchange, clock, config: ENGINE_CONFIG, logger });
+  const { engine, requests } = memoryEngine({ exchange, clock, config: ENGINE_CONFIG, logger });
   await engine.start();
-  const plan = deskPlan(sandbox, ['crypto', 'fiat', 'trade', 'removal']);
+  const plan = requestPlan(sandbox, ['crypto', 'fiat', 'trade', 'removal']);
   return { sandbox, engine, requests, plan, clientSleeps, refusals: new Map(), errors };
 }
 
@@ -112,7 +112,7 @@ async function settleByPerson(world: World): Promise<boolean> {
   for (const item of world.plan) {
     const record = await findTagged(world.engine, item.tag);
     if (record?.execution?.inDoubt?.question?.kind !== 'not_found') continue;
-    const result = await world.engine.decide(record.id, DESK_PEOPLE.approvers[0]!, { action: 'send_again', checked: 'Not in the exchange history.' });
+    const result = await world.engine.settle(record.id, DESK_PEOPLE.approvers[0]!, { action: 'send_again', checked: 'Not in the exchange history.' });
     if (!result.ok) throw new Error(`${item.tag}: decision refused: ${result.message}`);
     decided = true;
   }
@@ -143,7 +143,7 @@ function executions(world: World, item: PlanItem): string[] {
 }
 
 /** While the fault lasts: each request says what happened. */
-function explainedProblems(world: World, record: DeskRequest | undefined, item: PlanItem): string[] {
+function explainedProblems(world: World, record: RequestRecord | undefined, item: PlanItem): string[] {
   if (record === undefined) {
     const told = world.refusals.get(item.tag) ?? [];
     return told.length > 0 && told.every(isPlain) ? [] : [`${item.tag}: never created, and no plain refusal (${JSON.stringify(told)})`];
@@ -212,7 +212,7 @@ async function scenario(kind: Kind, route: Route): Promise<string[]> {
       } else if (record.state === 'failed') {
         if (done.length > 0 && record.failure?.stage !== 'final_status') problems.push(`${item.tag}: failed (${record.failure?.reason}) but executed ${done.length} times`);
       } else problems.push(`${item.tag}: still ${record.state} after the exchange recovered`);
-      if (record !== undefined && !DESK_REQUEST_SCHEMA.safeParse(record).success) problems.push(`${item.tag}: record breaks its schema`);
+      if (record !== undefined && !REQUEST_RECORD_SCHEMA.safeParse(record).success) problems.push(`${item.tag}: record breaks its schema`);
     }
   } catch (err) {
     problems.push(`engine threw: ${(err as Error).stack ?? String(err)}`);

@@ -12,19 +12,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cmp } from '../../src/bot/domain/money.js';
-import { deskPlan } from './support/memory-desk.js';
+import { requestPlan } from './support/memory-desk.js';
 import { approvePlan, findTagged, type PlanItem } from './support/plan.js';
-import { slowExchangeDesk, type SlowExchangeDesk } from './support/slow-exchange.js';
+import { slowExchangeBot, type SlowExchangeBot } from './support/slow-exchange.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const DELAYS_S = [5, 15, 60, 900] as const;
 const TICK_MS = 5_000;
 const TICKS = (25 * 60_000) / TICK_MS;
 
-type Trial = SlowExchangeDesk & { plan: PlanItem[] };
+type Trial = SlowExchangeBot & { plan: PlanItem[] };
 
 async function trial(delayS: number): Promise<Trial> {
-  const desk = await slowExchangeDesk({
+  const desk = await slowExchangeBot({
     seed: `late-commit-${delayS}`,
     startMs: T0,
     faults: [
@@ -33,7 +33,7 @@ async function trial(delayS: number): Promise<Trial> {
       { kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: delayS * 1_000, answer: 'drop', times: 1 },
     ],
   });
-  return { ...desk, plan: deskPlan(desk.sandbox, ['crypto', 'fiat', 'trade']) };
+  return { ...desk, plan: requestPlan(desk.sandbox, ['crypto', 'fiat', 'trade']) };
 }
 
 /** What the exchange created for a request: withdrawals of its amount since T0, or the account's orders. */
@@ -49,7 +49,7 @@ describe('a slow exchange commits what the bot gave up on', () => {
   for (const delayS of DELAYS_S) {
     it(`committed ${delayS} s late: no second withdrawal or order, each request followed or waiting for a person`, async () => {
       const t = await trial(delayS);
-      // Approvals only: a person's decision is not part of this trial (it would be a deliberate resend).
+      // Approvals only: a person's settlement is not part of this trial (it would be a deliberate resend).
       await approvePlan(t.engine, t.plan);
       for (let i = 0; i < TICKS; i++) {
         t.sandbox.control.advance(TICK_MS);

@@ -1,5 +1,5 @@
 /**
- * A person's decision acts on a fresh look (issue 20, section 2). A withdrawal's answer is lost
+ * A person's settlement acts on a fresh look (issue 20, section 2). A withdrawal's answer is lost
  * and the exchange commits it 630 s later; the bot asks a person at 600 s (settle window closed,
  * nothing found); at 660 s the withdrawal is listed, and before the bot's next look an approver
  * confirms "Send again…" or "Mark as not sent". Real engine and client against the sandbox over
@@ -12,21 +12,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cmp } from '../../src/bot/domain/money.js';
-import type { DeskRequest } from '../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../src/bot/domain/record.js';
 import { DESK_PEOPLE } from './support/desk.js';
-import { deskPlan, type PlanKind } from './support/memory-desk.js';
+import { requestPlan, type PlanKind } from './support/memory-desk.js';
 import { approvePlan, findTagged, type PlanItem } from './support/plan.js';
-import { slowExchangeDesk, type SlowExchangeDesk } from './support/slow-exchange.js';
+import { slowExchangeBot, type SlowExchangeBot } from './support/slow-exchange.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const COMMIT_AFTER_MS = 630_000;
 const DECIDE_AT_MS = 660_000;
 const TICK_MS = 5_000;
 
-type Trial = SlowExchangeDesk & { item: PlanItem };
+type Trial = SlowExchangeBot & { item: PlanItem };
 
 async function trial(kind: Extract<PlanKind, 'crypto' | 'fiat'>, dropNotes = false): Promise<Trial> {
-  const desk = await slowExchangeDesk({
+  const desk = await slowExchangeBot({
     seed: `person-fresh-look-${kind}`,
     startMs: T0,
     faults: [
@@ -35,7 +35,7 @@ async function trial(kind: Extract<PlanKind, 'crypto' | 'fiat'>, dropNotes = fal
       ...(dropNotes ? [{ kind: 'drop_notes' as const, method: 'POST', path: `/${kind}/withdrawals`, times: 1 }] : []),
     ],
   });
-  const [item] = deskPlan(desk.sandbox, [kind]);
+  const [item] = requestPlan(desk.sandbox, [kind]);
   return { ...desk, item: item! };
 }
 
@@ -49,7 +49,7 @@ function created(t: Trial): string[] {
 }
 
 /** Approves, then ticks until the sandbox clock reaches `until` (ms after T0). */
-async function runUntil(t: Trial, until: number): Promise<DeskRequest> {
+async function runUntil(t: Trial, until: number): Promise<RequestRecord> {
   await approvePlan(t.engine, [t.item]);
   while (t.sandbox.clock.now() < T0 + until) {
     t.sandbox.control.advance(TICK_MS);
@@ -80,7 +80,7 @@ describe('a person decides at 660 s on a withdrawal the exchange committed at 63
       expect(created(t)).toHaveLength(1);
 
       const approver = DESK_PEOPLE.approvers.find((a) => a !== before.requester)!;
-      const decided = await t.engine.decide(before.id, approver, { action: c.action, checked: 'Not in the exchange history when I looked.' });
+      const decided = await t.engine.settle(before.id, approver, { action: c.action, checked: 'Not in the exchange history when I looked.' });
       await t.engine.idle();
       const after = (await t.engine.get(before.id))!;
       const made = created(t);

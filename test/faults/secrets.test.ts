@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SlackRequester, slackSignature, commandBody, FORM, stateOf, type StateValues } from '../../src/stand-ins/fake-slack/slack-requests.js';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
-import { blocksOf, buttonValue } from '../e2e/support/desk-bot.js';
+import { blocksOf, buttonValue } from '../e2e/support/test-bot.js';
 import { until } from '../support/until.js';
 import { useBotWorld } from './support/bot-world.js';
 import { isBotStarted, startChild, type RunningChild } from './support/child-process.js';

@@ -10,16 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackSignature, commandBody, FORM, appHomeOpened, blockActionPayload, viewSubmissionPayload, blockSuggestionPayload, stateOf } from '../../src/stand-ins/fake-slack/slack-requests.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { SIGNING_SECRET } from '../bot/slack/support/harness.js';
-import { approvalMessage, buttonValue, startDeskBot, USERS, APPROVAL_CHANNEL, type DeskBot } from '../e2e/support/desk-bot.js';
+import { approvalMessage, buttonValue, startTestBot, USERS, APPROVAL_CHANNEL, type TestBot } from '../e2e/support/test-bot.js';
 import { requestCrypto } from '../e2e/support/flows.js';
 
-let d: DeskBot;
+let d: TestBot;
 let requestId: string;
 let approveValue: string;
 let ts: string;
 
 beforeAll(async () => {
-  d = await startDeskBot({ seed: 'slack-auth' });
+  d = await startTestBot({ seed: 'slack-auth' });
   ({ requestId } = await requestCrypto(d));
   const message = approvalMessage(d.fake, requestId);
   ts = message.ts;

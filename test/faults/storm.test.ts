@@ -14,7 +14,7 @@ import { cmp } from '../../src/bot/domain/money.js';
 import { createRng } from '../../src/stand-ins/sandbox/prng.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
 import { INTERNAL_ERROR_TEXT } from '../../src/bot/slack/kit/reply.js';
-import { approvalMessage, APPROVAL_CHANNEL, buttonValue, destinations, hasButtons, startDeskBot, USERS, type DeskBot } from '../e2e/support/desk-bot.js';
+import { approvalMessage, APPROVAL_CHANNEL, buttonValue, destinations, hasButtons, startTestBot, USERS, type TestBot } from '../e2e/support/test-bot.js';
 
 const SEED = process.env.STORM_SEED ?? 'storm-1';
 const CLICKS = 1_000;
@@ -22,11 +22,11 @@ const REQUESTS = 4;
 const CLICKERS = [USERS.approver1, USERS.approver2, USERS.approver3, USERS.approver1, USERS.approver3, USERS.requester, USERS.outsider];
 const RETRY_REASONS = ['http_timeout', 'http_error', 'too_many_conns', 'unknown_error'];
 
-let d: DeskBot;
+let d: TestBot;
 const requests: { id: string; amount: string; ts: string; value: string }[] = [];
 
 beforeAll(async () => {
-  d = await startDeskBot({ seed: 'storm' });
+  d = await startTestBot({ seed: 'storm' });
   const { ok } = await destinations(d.exchange);
   for (let i = 0; i < REQUESTS; i++) {
     const amount = `${200 + i}.5`;

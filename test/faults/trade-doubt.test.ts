@@ -13,28 +13,28 @@
  *   placed); marking it not placed ends it failed on a fresh look, audited.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeskRequest } from '../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../src/bot/domain/record.js';
 import type { FaultRule } from '../../src/stand-ins/sandbox/faults.js';
 import { DESK_PEOPLE } from './support/desk.js';
-import { deskPlan } from './support/memory-desk.js';
+import { requestPlan } from './support/memory-desk.js';
 import { approvePlan, findTagged, type PlanItem } from './support/plan.js';
-import { slowExchangeDesk, type SlowExchangeDesk } from './support/slow-exchange.js';
+import { slowExchangeBot, type SlowExchangeBot } from './support/slow-exchange.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const TICK_MS = 5_000;
 
-type Trial = SlowExchangeDesk & { item: PlanItem };
+type Trial = SlowExchangeBot & { item: PlanItem };
 
 async function trial(seed: string, faults: FaultRule[]): Promise<Trial> {
-  const desk = await slowExchangeDesk({ seed, startMs: T0, faults });
-  const [item] = deskPlan(desk.sandbox, ['trade']);
+  const desk = await slowExchangeBot({ seed, startMs: T0, faults });
+  const [item] = requestPlan(desk.sandbox, ['trade']);
   return { ...desk, item: item! };
 }
 
 const orders = (t: Trial) => t.sandbox.state.accounts.get('main')!.orders;
 
 /** Ticks until the sandbox clock reaches `until` (ms after T0), calling `each` with the record after every tick. */
-async function runUntil(t: Trial, until: number, each: (record: DeskRequest, at: number) => void = () => {}): Promise<DeskRequest> {
+async function runUntil(t: Trial, until: number, each: (record: RequestRecord, at: number) => void = () => {}): Promise<RequestRecord> {
   let record = (await findTagged(t.engine, t.item.tag))!;
   while (t.sandbox.clock.now() < T0 + until) {
     t.sandbox.control.advance(TICK_MS);
@@ -84,8 +84,8 @@ describe('a trade in doubt', () => {
     expect(t.audit.entries.filter((e) => e.type === 'execution.needs_person' && e.requestId === asked.id)).toHaveLength(1);
 
     const approver = DESK_PEOPLE.approvers.find((a) => a !== asked.requester)!;
-    expect(await t.engine.decide(asked.id, approver, { action: 'send_again', checked: 'No order.' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
-    const marked = await t.engine.decide(asked.id, approver, { action: 'mark_not_sent', checked: 'No order with its client order id in the history.' });
+    expect(await t.engine.settle(asked.id, approver, { action: 'send_again', checked: 'No order.' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    const marked = await t.engine.settle(asked.id, approver, { action: 'mark_not_sent', checked: 'No order with its client order id in the history.' });
     expect(marked).toMatchObject({ ok: true, outcome: 'carried_out' });
     await t.engine.idle();
     const ended = (await t.engine.get(asked.id))!;

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../src/bot/domain/record-schema.js';
-import { isFinishedRequest, type DeskRequest } from '../../src/bot/domain/record.js';
+import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../../src/bot/domain/record-schema.js';
+import { isFinishedRequest, type RequestRecord } from '../../src/bot/domain/record.js';
 import type { Clock } from '../../src/bot/ports/clock.js';
 import type { AuditLog, KeyValueStore, Repository } from '../../src/bot/ports/store.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../src/bot/store/audit-log.js';
@@ -14,34 +14,34 @@ import { openRepository, type DurableRepository } from '../../src/bot/store/repo
 
 /** The stores a bot runs on, and how to let them go. */
 export interface TestStores {
-  requests: Repository<DeskRequest>;
+  requests: Repository<RequestRecord>;
   kv: KeyValueStore;
   audit: AuditLog;
   close(): Promise<void>;
 }
 
 export interface FileStores extends TestStores {
-  requests: DurableRepository<DeskRequest>;
+  requests: DurableRepository<RequestRecord>;
   kv: DurableKeyValueStore;
   audit: DurableAuditLog;
   dir: string;
 }
 
 export interface MemoryStores extends TestStores {
-  requests: MemoryRepository<DeskRequest>;
+  requests: MemoryRepository<RequestRecord>;
   kv: MemoryKeyValueStore;
   audit: MemoryAuditLog;
 }
 
 export function memoryStores(clock?: Clock): MemoryStores {
-  return { requests: memoryRepository<DeskRequest>(isFinishedRequest), kv: memoryKv(), audit: memoryAuditLog(clock ? { clock } : {}), close: async () => {} };
+  return { requests: memoryRepository<RequestRecord>(isFinishedRequest), kv: memoryKv(), audit: memoryAuditLog(clock ? { clock } : {}), close: async () => {} };
 }
 
 /** The durable file stores, as runtime/stores.ts opens them, in `dir` or a new temporary folder (removed on close when it made it). */
 export async function fileStores(clock: Clock, o: { dir?: string; prefix?: string; warn?: (message: string) => void; redact?: string[] } = {}): Promise<FileStores> {
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), o.prefix ?? 'bot-'));
   const warn = o.warn ? { warn: o.warn } : {};
-  const requests = await openRepository({ dir, name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION, ...warn });
+  const requests = await openRepository({ dir, name: REQUEST_STORE_NAME, schema: REQUEST_RECORD_SCHEMA, isFinished: isFinishedRequest, version: REQUEST_RECORD_VERSION, ...warn });
   const kv = await openKeyValueStore({ dir, ...warn });
   const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock, ...warn, ...(o.redact ? { redact: o.redact } : {}) });
   return {

@@ -13,8 +13,8 @@ import type { Logger } from '../../src/bot/ports/logger.js';
 import { createExchangePort } from '../../src/bot/exchange/adapter/index.js';
 import { createExchangeListings } from '../../src/bot/exchange/adapter/listings.js';
 import type { ExchangeApi } from '../../src/bot/exchange/wire-api.js';
-import type { DeskOps } from '../../src/bot/ops/desk-ops.js';
-import { composeDesk, type ComposedDesk } from '../../src/bot/runtime/compose.js';
+import type { BotOps } from '../../src/bot/ops/bot-ops.js';
+import { composeBot, type ComposedBot } from '../../src/bot/runtime/compose.js';
 import { EVENTS_PATH } from '../../src/bot/slack/shell/slack-app.js';
 import type { SlackRetryOptions } from '../../src/bot/slack/kit/slack-retry.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/stand-ins/fake-slack/fake-slack-api.js';
@@ -51,7 +51,7 @@ export interface BotOptions {
   /** Default: in memory. The bot does not close stores it was given. */
   stores?: Omit<TestStores, 'close'>;
   leadership?: Leadership;
-  ops?: DeskOps;
+  ops?: BotOps;
   logger?: Logger;
   tradePairs?: readonly string[];
   engineConfig?: EngineConfigInput;
@@ -62,7 +62,7 @@ export interface BotOptions {
 }
 
 export interface TestBot {
-  desk: ComposedDesk;
+  desk: ComposedBot;
   config: Config;
   fake: FakeSlackApi;
   /** Signs and sends to this bot's /slack/events. */
@@ -77,7 +77,7 @@ export async function startBot(o: BotOptions): Promise<TestBot> {
   const fake = o.fake ?? (await startFakeSlackApi({ expectedToken: BOT_TOKEN }));
   const config = loadConfig({ ...slackEnv(fake.apiUrl), LOG_LEVEL: 'error', ...o.env });
   const stores = o.stores ?? memoryStores();
-  const desk = composeDesk({
+  const desk = composeBot({
     config,
     clock: o.clock ?? realClock,
     exchange: createExchangePort(o.exchange),

@@ -3,7 +3,7 @@
 import { gte, isDecimal } from './money.js';
 import { refuse, type Refusal } from './refusals.js';
 import { amountsMoved, REQUEST_KINDS, type RequestKind, type Snapshot } from './request.js';
-import { isDecidable, type RequestState } from './state-machine.js';
+import { awaitsVerdict, type RequestState } from './state-machine.js';
 
 /** Two people other than the requester: the floor for anything configured. */
 export const MIN_APPROVALS = 2;
@@ -163,14 +163,14 @@ export interface ApprovalView {
   requiredApprovals: number;
 }
 
-export type ApprovalDecision = { ok: true; count: number; required: number; last: boolean } | Refusal;
+export type ApprovalJudgement = { ok: true; count: number; required: number; last: boolean } | Refusal;
 
 /**
  * Never the requester, one person once, only approvers, and only for the snapshot they saw
  * (`seenHash`): an approval of changed terms does not carry over.
  */
-export function decideApproval(policy: Policy, request: ApprovalView, userId: string, seenHash: string): ApprovalDecision {
-  if (!isDecidable(request.state)) return refuse('already_decided');
+export function judgeApproval(policy: Policy, request: ApprovalView, userId: string, seenHash: string): ApprovalJudgement {
+  if (!awaitsVerdict(request.state)) return refuse('already_decided');
   if (userId === request.requester) return refuse('own_request');
   if (!isApprover(policy, userId)) return refuse('not_approver');
   if (seenHash !== request.snapshotHash) return refuse('stale_snapshot');
@@ -203,27 +203,27 @@ export function hasRequiredApprovals(policy: Policy, request: Pick<ApprovalView,
   return countingApprovals(policy, request).length >= approvalsNeeded(policy, request);
 }
 
-export type RejectDecision = { ok: true; reason: string } | Refusal;
+export type RejectJudgement = { ok: true; reason: string } | Refusal;
 
 /** Any approver may reject a request waiting for approvals, with a reason. */
-export function decideReject(policy: Policy, request: Pick<ApprovalView, 'state'>, userId: string, reason: string): RejectDecision {
-  if (!isDecidable(request.state)) return refuse('already_decided');
+export function judgeReject(policy: Policy, request: Pick<ApprovalView, 'state'>, userId: string, reason: string): RejectJudgement {
+  if (!awaitsVerdict(request.state)) return refuse('already_decided');
   if (!isApprover(policy, userId)) return refuse('not_approver');
   const trimmed = reason.trim();
   if (trimmed === '') return refuse('reason_required');
   return { ok: true, reason: trimmed };
 }
 
-export type CancelDecision = { ok: true } | Refusal;
+export type CancelJudgement = { ok: true } | Refusal;
 
 /** Only the requester may cancel, and only while it waits for approvals. */
-export function decideCancel(request: Pick<ApprovalView, 'state' | 'requester'>, userId: string): CancelDecision {
-  if (!isDecidable(request.state)) return refuse('already_decided');
+export function judgeCancel(request: Pick<ApprovalView, 'state' | 'requester'>, userId: string): CancelJudgement {
+  if (!awaitsVerdict(request.state)) return refuse('already_decided');
   if (userId !== request.requester) return refuse('not_requester');
   return { ok: true };
 }
 
 /** A request still waiting for people is expired once its round's deadline has passed. */
 export function isExpired(request: { state: RequestState; expiresAt: number }, now: number): boolean {
-  return isDecidable(request.state) && now >= request.expiresAt;
+  return awaitsVerdict(request.state) && now >= request.expiresAt;
 }

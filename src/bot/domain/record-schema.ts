@@ -7,9 +7,9 @@ import { isExecutedState, REQUEST_STATES, type ExecutedState, type RequestState 
 export const REQUEST_KINDS = ['crypto_withdrawal', 'fiat_withdrawal', 'trade', 'bank_account_removal'] as const;
 
 /** Written into the live file; any other version found on load stops the bot (see store/). */
-export const DESK_REQUEST_VERSION = 1;
+export const REQUEST_RECORD_VERSION = 1;
 /** File stem of the request repository in the data folder. */
-export const DESK_REQUEST_STORE_NAME = 'requests';
+export const REQUEST_STORE_NAME = 'requests';
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
 const int = z.number().int();
@@ -101,7 +101,7 @@ export const approvalSchema = z.strictObject({
 });
 
 /** Who ended the request while it waited for people, and why (reject, cancel, expire). */
-export const decisionSchema = z.strictObject({ by: z.string(), at: int, reason: nullableString });
+export const verdictSchema = z.strictObject({ by: z.string(), at: int, reason: nullableString });
 
 /** `duplicate`: an order refused for its client_order_id, which means it exists (found later, or looked for). */
 export const attemptOutcomeSchema = z.enum(['in_flight', 'submitted', 'refused', 'unknown', 'duplicate', 'quote_unusable', 'reconciled', 'completed']);
@@ -145,8 +145,8 @@ export const personQuestionSchema = z.strictObject({
   message: z.string().optional(),
 });
 
-/** A person's decision on an execution the exchange could not settle (audited too). */
-export const personDecisionRecordSchema = z.strictObject({
+/** A person's settlement on an execution the exchange could not settle (audited too). */
+export const settlementRecordSchema = z.strictObject({
   by: z.string(),
   at: int,
   action: z.enum(['look_again', 'send_again', 'mark_not_sent', 'choose']),
@@ -170,7 +170,7 @@ export const inDoubtSchema = z.strictObject({
   /** Exchange ids a person said are not ours ("none of these"): never candidates again. */
   excluded: z.array(z.string()),
   /** A person's send again / mark as not sent, carried out by the step that reads its fresh look, withheld if anything appeared. */
-  pendingDecision: personDecisionRecordSchema.nullable().default(null),
+  pendingDecision: settlementRecordSchema.nullable().default(null),
   /** Why a trade went back in doubt: it is not re-quoted, only looked for by client_order_id, then a person is asked. */
   stoppedBecause: nullableString.default(null),
 });
@@ -205,7 +205,7 @@ export const executionSchema = z.strictObject({
   /** The exchange's clock minus ours (ms, from its Date header) when the first attempt was sent; null if never measured. */
   clockOffsetMs: int.nullable().default(null),
   /** People's decisions on an unknown outcome, oldest first. */
-  decisions: z.array(personDecisionRecordSchema).default([]),
+  decisions: z.array(settlementRecordSchema).default([]),
   /** A pre-execution read that failed (nothing sent): try again at `nextAt`. */
   retry: z.strictObject({ nextAt: int, failures: int }).nullable().default(null),
   /** The replica executing or looking right now; null when nobody is (records stored before leases read as null). */
@@ -251,7 +251,7 @@ export const failureSchema = z.strictObject({
 /** A finished approval round (a trade re-quoted beyond its limit starts a new one). */
 export const pastRoundSchema = z.strictObject({ round: int, snapshot: snapshotSchema, snapshotHash: z.string(), approvals: z.array(approvalSchema), endedAt: int });
 
-export const deskRequestSchema = z.strictObject({
+export const requestRecordSchema = z.strictObject({
   /** Short human-typable id, e.g. R7K2QX. */
   id: z.string().min(1),
   kind: z.enum(REQUEST_KINDS),
@@ -268,7 +268,7 @@ export const deskRequestSchema = z.strictObject({
   requiredApprovals: int,
   approvals: z.array(approvalSchema),
   pastRounds: z.array(pastRoundSchema),
-  decision: decisionSchema.nullable(),
+  decision: verdictSchema.nullable(),
   execution: executionSchema.nullable(),
   remote: remoteStatusSchema.nullable(),
   result: remoteResultSchema.nullable(),
@@ -276,17 +276,17 @@ export const deskRequestSchema = z.strictObject({
   pollingStoppedAt: int.nullable(),
 });
 
-type Common = Omit<z.infer<typeof deskRequestSchema>, 'state' | 'execution'>;
+type Common = Omit<z.infer<typeof requestRecordSchema>, 'state' | 'execution'>;
 type Execution = z.infer<typeof executionSchema>;
 /** Waiting for approvals, or ended before any (rejected, cancelled, expired): an execution only if carried from a round in doubt. */
 export type WaitingRequest = Common & { state: Exclude<RequestState, ExecutedState>; execution: Execution | null };
 /** Approved or past it: its execution is always there (the schema's check below and record.ts's `advance` refuse a record without it). */
 export type ExecutedRequest<S extends ExecutedState = ExecutedState> = Common & { state: S; execution: Execution };
 /** The stored request, a union by state: an approved, executing, unknown, submitted or final-after-approval request cannot lack its execution. */
-export type DeskRequest = WaitingRequest | ExecutedRequest;
+export type RequestRecord = WaitingRequest | ExecutedRequest;
 
 /** An approved request (or any state after it) carries its execution: the record's union by state, checked on every read. */
-const checkedRequestSchema = deskRequestSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, { message: 'an approved request carries its execution', path: ['execution'] });
+const checkedRequestSchema = requestRecordSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, { message: 'an approved request carries its execution', path: ['execution'] });
 
 /** The schema typed as the record it parses to, for openRepository's `schema` option (its input may be an older form). */
-export const DESK_REQUEST_SCHEMA = checkedRequestSchema as unknown as z.ZodType<DeskRequest>;
+export const REQUEST_RECORD_SCHEMA = checkedRequestSchema as unknown as z.ZodType<RequestRecord>;

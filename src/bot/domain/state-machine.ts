@@ -79,6 +79,6 @@ export function isFinalState(state: RequestState): boolean {
   return FINAL_STATES.includes(state);
 }
 
-export function isDecidable(state: RequestState): boolean {
+export function awaitsVerdict(state: RequestState): boolean {
   return DECIDABLE_STATES.includes(state);
 }

@@ -4,11 +4,11 @@
  * audit it, then notify. The base imports no stage: a stage keeps its own state (perEngine).
  */
 import type { Policy } from '../domain/policy.js';
-import { mustAdvance, type DeskRequest, type RecordChanges } from '../domain/record.js';
+import { mustAdvance, type RequestRecord, type RecordChanges } from '../domain/record.js';
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engine-config.js';
-import type { ComplianceEvent, DeskEvent, EventInput, OutboxEvent } from '../ports/events.js';
+import type { ComplianceEvent, RequestEvent, EventInput, OutboxEvent } from '../ports/events.js';
 import { createReplicaId } from './ids.js';
 import { KeyedLock } from '../domain/keyed-lock.js';
 import type { AuditLog, KeyValueStore, Outbox, Repository } from '../ports/store.js';
@@ -22,7 +22,7 @@ import { TokenBucket } from '../domain/token-bucket.js';
 
 export interface EngineDeps {
   exchange: ExchangePort;
-  requests: Repository<DeskRequest>;
+  requests: Repository<RequestRecord>;
   kv: KeyValueStore;
   audit: AuditLog;
   /** Every notice the outbox carries, the requests' and compliance's (events.ts OutboxEvent). */
@@ -40,7 +40,7 @@ export interface EngineDeps {
 
 export interface EngineContext {
   readonly exchange: ExchangePort;
-  readonly requests: Repository<DeskRequest>;
+  readonly requests: Repository<RequestRecord>;
   readonly kv: KeyValueStore;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -49,7 +49,7 @@ export interface EngineContext {
   readonly logger: Logger;
   readonly auditLog: AuditLog;
   readonly requestLocks: KeyedLock;
-  /** Sends and reconciles of look-alike withdrawals, one at a time (look-alikes.ts). */
+  /** Sends and looks of look-alike withdrawals, one at a time (look-alikes.ts). */
   readonly termsLocks: KeyedLock;
   readonly pollBudget: TokenBucket;
   readonly notices: Notices;
@@ -58,7 +58,7 @@ export interface EngineContext {
   /** When every open request's message was last checked (notices/refresh-messages.ts). */
   lastRefreshAt: number;
   readonly background: Background;
-  /** Executions, reconciles, polling and outbox delivery happen only while this is leader. */
+  /** Executions, looks, polling and outbox delivery happen only while this is leader. */
   readonly leadership: Leadership;
   /** Who this replica is in the execution leases it takes (execution/lease.ts). */
   readonly replica: string;
@@ -66,7 +66,7 @@ export interface EngineContext {
 
 /** Events on their way to the outbox (notices/notice-queue.ts NoticeQueue, made by engine.ts). */
 export interface Notices {
-  push(event: DeskEvent): void;
+  push(event: RequestEvent): void;
   /** Compliance's notices: in the durable outbox once this resolves. */
   append(events: ComplianceEvent[]): Promise<void>;
   kick(): void;
@@ -140,8 +140,8 @@ export async function persistStep(
   id: string,
   from: readonly RequestState[],
   command: Command,
-  changes: (current: DeskRequest) => RecordChanges = () => ({}),
-): Promise<DeskRequest | undefined> {
+  changes: (current: RequestRecord) => RecordChanges = () => ({}),
+): Promise<RequestRecord | undefined> {
   const now = ctx.clock.now();
   return ctx.requests.mutate(id, (current) => {
     if (current === undefined || !from.includes(current.state)) return { result: undefined };
@@ -159,11 +159,11 @@ export function audit(ctx: EngineContext, type: string, actor: string, requestId
 }
 
 /** Queues an event about `request` (already persisted) for the notifier. */
-export function emit(ctx: EngineContext, request: DeskRequest, event: EventInput): void {
+export function emit(ctx: EngineContext, request: RequestRecord, event: EventInput): void {
   ctx.notices.push(stamp(ctx, request, event));
 }
 
 /** An event about `request` as persisted: for a Mutation's outbox, written with the change. */
-export function stamp(ctx: EngineContext, request: DeskRequest, event: EventInput): DeskEvent {
-  return { ...event, at: ctx.clock.now(), requestId: request.id, request } as DeskEvent;
+export function stamp(ctx: EngineContext, request: RequestRecord, event: EventInput): RequestEvent {
+  return { ...event, at: ctx.clock.now(), requestId: request.id, request } as RequestEvent;
 }

@@ -20,9 +20,9 @@ export interface EngineConfig {
    */
   maxSendsPerKey: number;
   /** After an unknown outcome, the first look on the exchange comes this long after the send. */
-  reconcileSettleMs: number;
+  firstLookAfterMs: number;
   /** Between looks when the exchange cannot be read. */
-  reconcileIntervalMs: number;
+  unreadableLookIntervalMs: number;
   /** Clock difference allowed between us and the exchange when it could not be measured. */
   clockSkewMs: number;
   /** Clock difference allowed around the offset measured from the exchange's Date header (1 s resolution, plus the round trip). */
@@ -94,8 +94,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   maxUnusableRequotes: 3,
   reapprovalSlippageBps: 50,
   maxSendsPerKey: 3,
-  reconcileSettleMs: 5_000,
-  reconcileIntervalMs: 30_000,
+  firstLookAfterMs: 5_000,
+  unreadableLookIntervalMs: 30_000,
   clockSkewMs: 60_000,
   offsetToleranceMs: 5_000,
   unknownSettleWindowMs: 10 * 60_000,

@@ -10,7 +10,7 @@
  * await engine.approve(r.request.id, 'U2', r.request.snapshotHash);
  * setInterval(() => void engine.tick(), 1000);
  */
-import { createDeskReads, type DeliveryProblem, type DeskReads } from './desk-reads.js';
+import { createRequestReads, type DeliveryProblem, type RequestReads } from './request-reads.js';
 import { runScheduled } from './run-loop.js';
 import type { Job } from './run-loop.js';
 import { errorText } from '../domain/error-text.js';
@@ -21,34 +21,34 @@ import { createContext, type EngineDeps } from './context.js';
 import type { QuoteTerms } from '../ports/exchange-port.js';
 import { takeQuote } from './execution/take-quote.js';
 import { recover, type RecoverySummary } from './rounds/recover.js';
-import { reject, type DecisionResult } from './approval/reject.js';
+import { reject, type VerdictResult } from './approval/reject.js';
 import { createRequest, type RequestInput, type RequestResult } from './approval/make-request.js';
 import { tick, type TickSummary } from './rounds/tick.js';
-import type { PersonDecision, PersonDecisionResult } from './execution/person-decision.js';
-import { decideByPerson } from './execution/person.js';
+import type { Settlement, SettlementResult } from './execution/settlement.js';
+import { settleByPerson } from './execution/person.js';
 import { NoticeQueue } from './notices/notice-queue.js';
 import type { ComplianceNotices } from '../ports/notifier.js';
 
-export type { DeliveryProblem, PersonDecision, PersonDecisionResult };
-export type { ApproveResult, DecisionResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
+export type { DeliveryProblem, Settlement, SettlementResult };
+export type { ApproveResult, VerdictResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
 
-/** The commands, and the reads (desk-reads.ts) over the same stores. */
-export interface Engine extends DeskReads {
+/** The commands, and the reads (request-reads.ts) over the same stores. */
+export interface Engine extends RequestReads {
   /** A requester asks; the engine reads the exchange and freezes the snapshot approvers will see. */
   request(userId: string, input: RequestInput): Promise<RequestResult>;
   /** Counts an approval of the snapshot the approver saw (its hash); the last one starts execution. */
   approve(requestId: string, userId: string, seenSnapshotHash: string): Promise<ApproveResult>;
   /** Any approver, with a reason, while the request waits for approvals. */
-  reject(requestId: string, userId: string, reason: string): Promise<DecisionResult>;
+  reject(requestId: string, userId: string, reason: string): Promise<VerdictResult>;
   /** The requester, while the request waits for approvals. */
-  cancel(requestId: string, userId: string): Promise<DecisionResult>;
+  cancel(requestId: string, userId: string): Promise<VerdictResult>;
   /**
    * A person settles an unknown outcome the exchange could not (execution/person-decision.ts):
    * look again, send again, mark as not sent, or say which candidate is ours. Audited.
    */
-  decide(requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult>;
+  settle(requestId: string, userId: string, settlement: Settlement): Promise<SettlementResult>;
   /**
-   * Expiries, reconciles, scheduled executions, polling. Overlapping calls share one run. Background
+   * Expiries, looks, scheduled executions, polling. Overlapping calls share one run. Background
    * work: on a follower (ports/leadership.ts) it does nothing and says so with zero counts.
    */
   tick(): Promise<TickSummary>;
@@ -58,7 +58,7 @@ export interface Engine extends DeskReads {
    */
   start(): Promise<RecoverySummary>;
   /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
-  previewQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
+  indicativeQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
   /** Compliance's notices, into the requests' outbox and delivered the same way (notice-queue.ts). */
   readonly notices: ComplianceNotices;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
@@ -69,7 +69,7 @@ export interface Engine extends DeskReads {
    * leader left (unless `start` already did in this leadership), then ticks at once.
    */
   job(intervalMs?: number, track?: TrackRound): Job;
-  /** Runs `job` alone on the scheduler until `signal` aborts (tests; runDesk schedules it with the others). */
+  /** Runs `job` alone on the scheduler until `signal` aborts (tests; runBot schedules it with the others). */
   run(signal: AbortSignal, intervalMs?: number, track?: TrackRound): Promise<void>;
 }
 
@@ -92,12 +92,12 @@ export function createEngine(deps: EngineDeps): Engine {
     approve: (requestId, userId, hash) => approve(ctx, requestId, userId, hash),
     reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
     cancel: (requestId, userId) => cancel(ctx, requestId, userId),
-    decide: (requestId, userId, decision) => decideByPerson(ctx, requestId, userId, decision),
+    settle: (requestId, userId, settlement) => settleByPerson(ctx, requestId, userId, settlement),
     tick: () => (ctx.leadership.isLeader() ? (ticking ??= tick(ctx).finally(() => (ticking = undefined))) : Promise.resolve(NOTHING_TICKED)),
     start,
-    previewQuote: (terms) => takeQuote(ctx, terms),
+    indicativeQuote: (terms) => takeQuote(ctx, terms),
     notices: { append: (events) => ctx.notices.append(events) },
-    ...createDeskReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
+    ...createRequestReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
     idle: async () => {
       await ctx.background.idle();
       await ctx.notices.drained();

@@ -1,5 +1,5 @@
 // Whether to try a request again (after stripe-node's `_shouldRetry`). Only reads: a retried
-// withdrawal or order can be a second one, so writes go back to the engine, which reconciles.
+// withdrawal or order can be a second one, so writes go back to the engine, which looks.
 
 export interface RetryPolicy {
   /** Total attempts, the first included. 1 disables retries. */
@@ -35,15 +35,15 @@ export interface RetryInput {
   policy?: RetryPolicy;
 }
 
-export interface RetryDecision {
+export interface RetryJudgement {
   retry: boolean;
   delayMs: number;
 }
 
-const NO: RetryDecision = { retry: false, delayMs: 0 };
+const NO: RetryJudgement = { retry: false, delayMs: 0 };
 
 /** Decide whether the failed attempt is tried again, and after how long. Pure. */
-export function shouldRetry(input: RetryInput): RetryDecision {
+export function shouldRetry(input: RetryInput): RetryJudgement {
   const policy = input.policy ?? DEFAULT_RETRY_POLICY;
   if (input.method.toUpperCase() !== 'GET') return NO;
   if (input.attempt >= policy.maxAttempts) return NO;

@@ -8,7 +8,7 @@
  * took are never repeated. "Reported once, never twice" also holds for status changes across
  * restarts, because polling compares against the persisted last-reported values.
  */
-import type { Candidate, DeskRequest, Failure, PersonDecisionRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
+import type { Candidate, RequestRecord, Failure, SettlementRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
 import type { RefusalReason } from '../domain/refusals.js';
 import type { Deposit } from '../ports/exchange-port.js';
 
@@ -17,12 +17,12 @@ interface Base<T extends string> {
   /** Engine clock, epoch ms. */
   at: number;
   requestId: string;
-  request: DeskRequest;
+  request: RequestRecord;
 }
 
 export type RequoteReason = 'expired' | 'expiring' | 'superseded' | 'used' | 'unusable';
 
-export type DeskEvent =
+export type RequestEvent =
   | Base<'request.created'>
   | (Base<'approval.counted'> & { by: string; count: number; required: number })
   | (Base<'approval.refused'> & { by: string; reason: RefusalReason; message: string })
@@ -45,13 +45,13 @@ export type DeskEvent =
    */
   | (Base<'execution.needs_person'> & { question: PersonQuestion })
   /** A person settled (or asked to look again at) an unknown outcome; audited. */
-  | (Base<'execution.person_decided'> & { decision: PersonDecisionRecord })
+  | (Base<'execution.person_decided'> & { decision: SettlementRecord })
   /**
    * A person's send again or mark as not sent was not carried out: the look made for it found the
    * request's record (`found`: followed now), a record that may be ours (`appeared`, asked again
    * with them), or could not read the exchange (`unreadable`, asked again).
    */
-  | (Base<'execution.person_decision_withheld'> & { decision: PersonDecisionRecord; reason: 'found' | 'appeared' | 'unreadable'; appeared: Candidate[] })
+  | (Base<'execution.person_decision_withheld'> & { decision: SettlementRecord; reason: 'found' | 'appeared' | 'unreadable'; appeared: Candidate[] })
   | (Base<'status.changed'> & { changed: (keyof RemoteStatus)[] } & RemoteStatus)
   | (Base<'execution.failed'> & Failure)
   | Base<'request.completed'>
@@ -63,10 +63,10 @@ export type DeskEvent =
   /** No change: the request's message is posted if missing and brought up to date (on start, periodically). */
   | Base<'message.refresh'>;
 
-export type DeskEventType = DeskEvent['type'];
+export type RequestEventType = RequestEvent['type'];
 
 /** Distributes Omit over the union, so each event keeps its own fields. */
-export type EventInput = DeskEvent extends infer E ? (E extends DeskEvent ? Omit<E, 'at' | 'requestId' | 'request'> : never) : never;
+export type EventInput = RequestEvent extends infer E ? (E extends RequestEvent ? Omit<E, 'at' | 'requestId' | 'request'> : never) : never;
 
 /** A status that moved, as `from` -> `to` (the Travel Rule status may be absent: null). */
 export interface Change<T> {
@@ -118,8 +118,8 @@ export function depositKey(transactionId: string): string {
 }
 
 /** Everything the outbox carries to the one Notifier. */
-export type OutboxEvent = DeskEvent | ComplianceEvent;
+export type OutboxEvent = RequestEvent | ComplianceEvent;
 
-export function isDeskEvent(event: OutboxEvent): event is DeskEvent {
+export function isDeskEvent(event: OutboxEvent): event is RequestEvent {
   return 'request' in event;
 }

@@ -2,7 +2,7 @@ export type Role = 'leader' | 'follower';
 
 /**
  * Whether this process is, among the replicas sharing one store, the one that does the background
- * work: the engine's ticks (expiries, reconciles, executions of approved requests, status
+ * work: the engine's ticks (expiries, looks, executions of approved requests, status
  * polling), the deposit watch, outbox delivery to Slack and the retention pruning. At most one
  * replica is leader at a time; leadership can be lost at any moment (a database session ends) and
  * gained (the leader died). The work a replica does for the interaction it is answering (a form,

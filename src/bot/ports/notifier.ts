@@ -1,4 +1,4 @@
-import type { ComplianceEvent, DeskEvent } from './events.js';
+import type { ComplianceEvent, RequestEvent } from './events.js';
 
 /**
  * Where the engine reports what happened (the Slack layer implements it). Events reach it from the
@@ -8,7 +8,7 @@ import type { ComplianceEvent, DeskEvent } from './events.js';
  * repeats none. An error with `permanent: true` (Slack refused for a reason that will not pass by
  * itself) is tried again only slowly, and shown to approvers.
  */
-export interface Notifier<E extends { type: string } = DeskEvent> {
+export interface Notifier<E extends { type: string } = RequestEvent> {
   notify(event: E, progress?: DeliveryProgress): Promise<void> | void;
 }
 

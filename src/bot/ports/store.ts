@@ -2,7 +2,7 @@
  * The store's ports: durable requests with their outbox, small values, the audit log. Implemented
  * by store/ (files or PostgreSQL); tests pass the in-memory versions (store/memory.ts).
  */
-import type { DeskEvent, OutboxEvent } from './events.js';
+import type { RequestEvent, OutboxEvent } from './events.js';
 
 export interface Mutation<R, T> {
   /** The new record to persist; undefined leaves the stored record as it is. */
@@ -10,7 +10,7 @@ export interface Mutation<R, T> {
   /** What `mutate` resolves with. */
   result: T;
   /** What must reach Slack about it: written to the outbox in the same durable write as `next`. */
-  outbox?: DeskEvent[];
+  outbox?: RequestEvent[];
 }
 
 /** An event waiting to reach Slack (a request's or a deposit's), with how its delivery went so far. */

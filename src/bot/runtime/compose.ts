@@ -7,16 +7,16 @@
  *   -> the engine (its outbox carries both) -> compliance (declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
  * The operations side (src/bot/ops/) watches it all: the audit log it is given counts what it records,
- * and runDesk serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
+ * and runBot serves /healthz, /readyz and /metrics on HEALTH_PORT, never beside /slack/events.
  *
- * runDesk (run-desk.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
+ * runBot (run-bot.ts) opens the exchange and the stores and calls this; the end-to-end tests call it
  * with theirs. start() recovers in-flight work before listening (on the leader); the loops are the caller's.
  */
 import { createDeclarations, type Declarations } from '../engine/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../engine/compliance/deposit-watch.js';
 import type { ComplianceNotifier } from '../ports/notifier.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
-import { createDeskReads } from '../engine/desk-reads.js';
+import { createRequestReads } from '../engine/request-reads.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { createRandomIds, createReplicaId } from '../engine/ids.js';
 import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
@@ -29,7 +29,7 @@ import type { OutboxEvent } from '../ports/events.js';
 import { isDeskEvent } from '../ports/events.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
-import type { DeskRequest } from '../domain/record.js';
+import type { RequestRecord } from '../domain/record.js';
 import type { ExchangeListings } from '../ports/exchange-listings.js';
 import type { ExchangePort } from '../ports/exchange-port.js';
 import { createSlackApp, type SlackApp, type SlackReceiverOptions } from '../slack/shell/slack-app.js';
@@ -40,15 +40,15 @@ import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
 import type { SlackRetryOptions } from '../slack/kit/slack-retry.js';
 import { notifierClient } from '../slack/shell/web-clients.js';
 import { slackTransport } from '../slack/shell/slack-transport.js';
-import { createDeskOps, type DeskOps } from '../ops/desk-ops.js';
-import { serveOps, watchDesk, type ServedOps, type WatchedDesk } from '../ops/watch-desk.js';
+import { createBotOps, type BotOps } from '../ops/bot-ops.js';
+import { serveOps, watchBot, type ServedOps, type WatchedBot } from '../ops/watch-bot.js';
 
-export interface DeskParts {
+export interface BotParts {
   config: Config;
   clock: Clock;
   exchange: ExchangePort;
   listings: ExchangeListings;
-  requests: Repository<DeskRequest>;
+  requests: Repository<RequestRecord>;
   kv: KeyValueStore;
   audit: AuditLog;
   /** Whether this replica does the background work; default: the only replica (always leader), as with the file store. */
@@ -63,11 +63,11 @@ export interface DeskParts {
   /** This process's identity in execution leases; default: a new one (engine/ids.ts createReplicaId). */
   replica?: string;
   tradePairs?: readonly string[];
-  /** The desk's operations side (runDesk's, which its exchange client reports to); default: a fresh one, always leader. */
-  ops?: DeskOps;
+  /** The desk's operations side (runBot's, which its exchange client reports to); default: a fresh one, always leader. */
+  ops?: BotOps;
 }
 
-export interface ComposedDesk {
+export interface ComposedBot {
   policy: Policy;
   leadership: Leadership;
   engine: Engine;
@@ -77,8 +77,8 @@ export interface ComposedDesk {
   /** Present when COMPLIANCE_CHANNEL_ID is set: deposits are watched and posted there. */
   depositWatch: DepositWatch | undefined;
   slack: SlackApp;
-  /** Readiness, the loops' rounds and the operations endpoints (runDesk serves them on HEALTH_PORT only). */
-  ops: WatchedDesk & ServedOps;
+  /** Readiness, the loops' rounds and the operations endpoints (runBot serves them on HEALTH_PORT only). */
+  ops: WatchedBot & ServedOps;
   /**
    * Recovers in-flight work (engine.start) if this replica is leader, then listens. Resolves with
    * the bound port in HTTP mode. A follower recovers when it becomes leader (engine.run).
@@ -88,15 +88,15 @@ export interface ComposedDesk {
   stop(): Promise<void>;
 }
 
-export function composeDesk(p: DeskParts): ComposedDesk {
+export function composeBot(p: BotParts): ComposedBot {
   const { config, clock, exchange, requests, kv } = p;
   const leadership = p.leadership ?? new LeadershipState('leader');
-  const deskOps = p.ops ?? createDeskOps({ clock });
-  const watched = watchDesk(deskOps, { requests, kv, audit: p.audit, leadership: () => leadership.role() });
+  const deskOps = p.ops ?? createBotOps({ clock });
+  const watched = watchBot(deskOps, { requests, kv, audit: p.audit, leadership: () => leadership.role() });
   const { audit } = watched;
   const sandbox = config.exchange.kind === 'sandbox';
   const policy = policyOf(config);
-  const reads = createDeskReads({ requests, policy, clock });
+  const reads = createRequestReads({ requests, policy, clock });
   const slackLibraryLogger = p.receiverOptions?.logger ?? consoleSlackLogger(config.logLevel);
   // One way to Slack for every client (HTTPS_PROXY), which says once when Slack cannot be reached.
   const transport = slackTransport(config.slack, p.logger('slack'));

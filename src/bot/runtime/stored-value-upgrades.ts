@@ -24,11 +24,11 @@ interface Log {
   info(message: string, data?: Record<string, unknown>): void;
 }
 
-export async function migrateStoredValues(kv: DurableKeyValueStore, log: Log): Promise<void> {
+export async function upgradeStoredValues(kv: DurableKeyValueStore, log: Log): Promise<void> {
   // In order: a version 1 state becomes 2, then 3.
-  const fromWire = await migrateWatchState(kv);
+  const fromWire = await upgradeWatchState(kv);
   const watch = (await dropWatchDeliveryAttempts(kv)) || fromWire;
-  const messages = await migrateDepositMessages(kv);
+  const messages = await upgradeDepositMessages(kv);
   if (watch || messages > 0) log.info('stored deposits brought to the current shape', { watchState: watch, depositMessages: messages });
   const tokens = await freeRefusedSubmissionTokens(kv);
   if (tokens > 0) log.info('refused form submissions from before the shared store freed', { tokens });
@@ -48,7 +48,7 @@ async function freeRefusedSubmissionTokens(kv: DurableKeyValueStore): Promise<nu
 }
 
 /** Version 1 of the deposit watch's state -> version 2. True when it migrated. */
-async function migrateWatchState(kv: DurableKeyValueStore): Promise<boolean> {
+async function upgradeWatchState(kv: DurableKeyValueStore): Promise<boolean> {
   const state = await kv.get<Record<string, unknown> & { version?: unknown }>(WATCH_STATE_KEY);
   if (state?.version !== 1) return false;
   const tracked = state.tracked as Record<string, { deposit: unknown; firstSeenAt: number }>;
@@ -75,7 +75,7 @@ async function dropWatchDeliveryAttempts(kv: DurableKeyValueStore): Promise<bool
 }
 
 /** Deposit message references holding an exchange body. How many migrated. */
-async function migrateDepositMessages(kv: DurableKeyValueStore): Promise<number> {
+async function upgradeDepositMessages(kv: DurableKeyValueStore): Promise<number> {
   let migrated = 0;
   for (const key of await kv.keys(DEPOSIT_MESSAGE_KEY_PREFIX)) {
     const ref = await kv.get<{ deposit?: Record<string, unknown> }>(key);

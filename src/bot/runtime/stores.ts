@@ -12,9 +12,9 @@ import type { Clock } from '../ports/clock.js';
 import type { Leadership } from '../ports/leadership.js';
 import type { Config } from '../config/config.js';
 import { fileStoreLeadership } from '../store/leadership.js';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';
+import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
-import type { DeskRequest } from '../domain/record.js';
+import type { RequestRecord } from '../domain/record.js';
 import { AUDIT_FILE_NAME, openAuditLog } from '../store/audit-log.js';
 import { DIR_MODE } from '../store/durable-io.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../store/kv.js';
@@ -27,7 +27,7 @@ import { openRepository } from '../store/repository.js';
 import type { ProcessLogger } from './logger.js';
 
 export interface Stores {
-  requests: Repository<DeskRequest>;
+  requests: Repository<RequestRecord>;
   kv: DurableKeyValueStore;
   audit: AuditLog;
   /** Which store, for the start-up line: the data folder, or the database (never its password). */
@@ -63,12 +63,12 @@ async function openFileStores(dir: string, clock: Clock, secrets: readonly strin
   const warn = (message: string) => log.warn(message);
   const { mode } = await stat(dir);
   if ((mode & 0o077) !== 0) warn(`${dir} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 700 it`);
-  const requests = await openRepository<DeskRequest>({
+  const requests = await openRepository<RequestRecord>({
     dir,
-    name: DESK_REQUEST_STORE_NAME,
-    schema: DESK_REQUEST_SCHEMA,
+    name: REQUEST_STORE_NAME,
+    schema: REQUEST_RECORD_SCHEMA,
     isFinished: isFinishedRequest,
-    version: DESK_REQUEST_VERSION,
+    version: REQUEST_RECORD_VERSION,
     warn,
   });
   const kv = await openKeyValueStore({ dir, warn });
@@ -89,11 +89,11 @@ async function openDatabaseStores(url: string, clock: Clock, secrets: readonly s
   const db = await openDatabase({ url, warn: (message) => log.warn(message) });
   if (db.migrated.length > 0) log.info('database schema migrated', { database: db.where, applied: db.migrated });
   try {
-    const requests = await openPgRepository<DeskRequest>(db, {
-      name: DESK_REQUEST_STORE_NAME,
-      schema: DESK_REQUEST_SCHEMA,
+    const requests = await openPgRepository<RequestRecord>(db, {
+      name: REQUEST_STORE_NAME,
+      schema: REQUEST_RECORD_SCHEMA,
       isFinished: isFinishedRequest,
-      version: DESK_REQUEST_VERSION,
+      version: REQUEST_RECORD_VERSION,
     });
     const kv = openPgKeyValueStore(db);
     const audit = openPgAuditLog(db, { clock, redact: secrets.filter(Boolean) });

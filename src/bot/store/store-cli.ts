@@ -3,7 +3,7 @@
 // and verified, 1 chain mismatch (do not start on it), 2 usage error or nothing copied.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../domain/record-schema.js';
+import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
 import type { CliIo } from './audit-cli.js';
 import { toolDataDirOf } from './data-layout.js';
@@ -41,7 +41,7 @@ export async function runStoreCli(argv: string[], io: CliIo, env: NodeJS.Process
   const warnings: string[] = [];
   try {
     const counts = await copyFileStoreToPostgres(
-      { dataDir: from, repository: { name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION } },
+      { dataDir: from, repository: { name: REQUEST_STORE_NAME, schema: REQUEST_RECORD_SCHEMA, isFinished: isFinishedRequest, version: REQUEST_RECORD_VERSION } },
       url,
       (m) => warnings.push(m),
     );

@@ -9,7 +9,7 @@ import { loadConfig } from '../../bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fake-slack/fake-slack-api.js';
 import { SlackRequester } from '../fake-slack/slack-requests.js';
 import { LOOPBACK } from '../preview/preview.js';
-import { runDesk, type RunningDesk } from '../../bot/runtime/run-desk.js';
+import { runBot, type RunningBot } from '../../bot/runtime/run-bot.js';
 import { sandboxLinkedClock } from '../preview/sandbox-linked-clock.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { EVENTS_PATH } from '../../bot/slack/shell/slack-app.js';
@@ -24,7 +24,7 @@ export interface StageOptions {
 }
 
 export interface Stage {
-  desk: RunningDesk<Sandbox>;
+  desk: RunningBot<Sandbox>;
   sandbox: Sandbox;
   slack: FakeSlackApi;
   requester: SlackRequester;
@@ -54,7 +54,7 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
 
   const { clock, link } = sandboxLinkedClock();
   const logs: string[] = [];
-  let desk: RunningDesk<Sandbox>;
+  let desk: RunningBot<Sandbox>;
   try {
     const config = loadConfig({
       SLACK_BOT_TOKEN: botToken,
@@ -70,7 +70,7 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
       POLL_INTERVAL_MS: String(o.pollIntervalMs ?? 200),
       LOG_LEVEL: 'warn',
     });
-    desk = await runDesk<Sandbox>(config, { startSandbox,
+    desk = await runBot<Sandbox>(config, { startSandbox,
       clock,
       tickMs: 100,
       logWrite: (line) => void logs.push(line),

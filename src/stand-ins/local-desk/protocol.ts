@@ -23,7 +23,7 @@ export interface Channel {
 }
 
 /** One message as the viewer sees it (ephemeral ones only for whom they are). */
-export interface DeskMessage {
+export interface LocalDeskMessage {
   channel: string;
   ts: string;
   /** Set on a reply: the parent's ts. */
@@ -43,7 +43,7 @@ export interface DeskMessage {
 }
 
 /** A modal as the bot last sent it (views.open/push/update), with what Slack adds. */
-export interface DeskModal {
+export interface LocalDeskModal {
   id: string;
   hash: string;
   /** The view object: type, title, blocks, submit, close, callback_id, private_metadata … */
@@ -61,9 +61,9 @@ export interface Snapshot {
   channels: Channel[];
   /** The channel the message box posts commands in. */
   commandChannel: string;
-  messages: DeskMessage[];
+  messages: LocalDeskMessage[];
   /** The viewer's modal stack, bottom first (the last one is shown). */
-  modals: DeskModal[];
+  modals: LocalDeskModal[];
   /** The viewer's App Home view (views.publish), if the bot published one. */
   home?: Record<string, unknown>;
   /** What the bot sent that the server could not place (e.g. an unknown method), never dropped silently. */

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeSlackApi, FakeSlackSaved } from '../fake-slack/fake-slack-api.js';
-import { DESK_REQUEST_STORE_NAME } from '../../bot/domain/record-schema.js';
+import { REQUEST_STORE_NAME } from '../../bot/domain/record-schema.js';
 import type { SavedWorkspace, Workspace } from '../local-desk/server/index.js';
 import { decodeSandbox } from '../sandbox/index.js';
 import { DIR_MODE, replaceFileDurably } from '../../bot/store/durable-io.js';
@@ -62,7 +62,7 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     if (version !== SAVED_SLACK_VERSION) throw new StoreCorruptError(slackFile, `it is version ${String(version)}, this build reads ${SAVED_SLACK_VERSION}; ${FRESH_HINT}`);
   }
   // Requests without the sandbox they were sent to: a folder from a build that did not save it.
-  const orphaned = sandbox === undefined && existsSync(repositoryFiles(dir, DESK_REQUEST_STORE_NAME).live);
+  const orphaned = sandbox === undefined && existsSync(repositoryFiles(dir, REQUEST_STORE_NAME).live);
   const warning = orphaned
     ? `${dir} holds requests but no saved sandbox (an earlier build did not keep it): withdrawals and orders sent before are not on this sandbox, and the bot will say so in their threads; ${FRESH_HINT}`
     : undefined;
@@ -105,13 +105,13 @@ export function openPreviewFiles(dir: string): PreviewFiles {
 }
 
 /** The files of the embedded default in its folder: its stores, the sandbox, the workspace, and temporary files of interrupted writes. */
-const PREVIEW_FILE = new RegExp(`^\\.?(${DESK_REQUEST_STORE_NAME}|kv|audit|sandbox|slack-workspace)[.-]`);
+const PREVIEW_FILE = new RegExp(`^\\.?(${REQUEST_STORE_NAME}|kv|audit|sandbox|slack-workspace)[.-]`);
 
 /** Erases only the preview's files; refused while another run holds the folder. Returns the names erased. */
 export async function startOver(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   // Taken and let go at once: a live run holds it, and then nothing is erased.
-  (await acquireLock(repositoryFiles(dir, DESK_REQUEST_STORE_NAME).lock)).release();
+  (await acquireLock(repositoryFiles(dir, REQUEST_STORE_NAME).lock)).release();
   const erased = readdirSync(dir).filter((name) => PREVIEW_FILE.test(name));
   for (const name of erased) rmSync(join(dir, name), { recursive: true, force: true });
   return erased;

@@ -22,7 +22,7 @@ export const PREVIEW_DESK = {
   complianceChannel: PREVIEW_IDS.complianceChannel,
 } as const;
 
-/** Everything the preview runs listens here: the bot, the Slack stand-in, the sandbox. */
+/** Everything the preview runs listens here: the bot, the fake Slack, the sandbox. */
 export const LOOPBACK = '127.0.0.1';
 
 export interface Preview {
@@ -36,7 +36,7 @@ export interface Preview {
   erased: string[];
   /** Signing secret made up for this run (the local requests are signed with it). */
   signingSecret: string;
-  /** The bot runs: its clock (and the Slack stand-in's) follow the embedded sandbox's from now on. */
+  /** The bot runs: its clock (and the fake Slack's) follow the embedded sandbox's from now on. */
   link: (sandbox: Sandbox | undefined) => void;
   close(): Promise<void>;
 }

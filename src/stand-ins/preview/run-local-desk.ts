@@ -5,11 +5,11 @@ import { isFromThisMachine } from '../sandbox/index.js';
 import { SERVER_EDGE } from '../../bot/ports/http-edge.js';
 import { EVENTS_PATH } from '../../bot/slack/shell/slack-app.js';
 import { COMMAND } from '../../bot/slack/kit/slack-ids.js';
-import { panelSandbox } from './desk-sandbox.js';
+import { panelSandbox } from './panel-sandbox.js';
 import { PREVIEW_CAST } from './preview-cast.js';
 import { LOOPBACK, type Preview } from './preview.js';
 import type { Config } from '../../bot/config/config.js';
-import { runDesk, type RunOptions, type RunningDesk } from '../../bot/runtime/run-desk.js';
+import { runBot, type RunOptions, type RunningBot } from '../../bot/runtime/run-bot.js';
 import { startSandbox, type Sandbox } from '../sandbox/index.js';
 
 export type { LocalDesk } from '../local-desk/server/index.js';
@@ -46,7 +46,7 @@ export async function serveLocalDesk(preview: Preview, port: number, o: ServeOpt
 }
 
 /** The bot runs: the page's actions go to its receiver, the panel to its sandbox. */
-export function attachBot(localDesk: LocalDesk, preview: Preview, desk: RunningDesk<Sandbox>): void {
+export function attachBot(localDesk: LocalDesk, preview: Preview, desk: RunningBot<Sandbox>): void {
   if (desk.port === undefined) throw new Error('the local desk needs the bot in HTTP mode');
   localDesk.attach({
     endpoint: `http://${LOOPBACK}:${desk.port}${EVENTS_PATH}`,
@@ -56,26 +56,26 @@ export function attachBot(localDesk: LocalDesk, preview: Preview, desk: RunningD
 }
 
 export interface PreviewRun {
-  desk: RunningDesk<Sandbox>;
+  bot: RunningBot<Sandbox>;
   localDesk: LocalDesk;
 }
 
 /** Desk served first (`onServed` hears its address), then the bot on a free port, then joined; the desk closes if the bot fails. */
-export async function runPreviewDesk(
+export async function runPreview(
   preview: Preview,
   config: Config,
   o: { onServed?: (url: string) => void; runOptions?: Omit<RunOptions<Sandbox>, 'clock' | 'receiverOptions'>; serve?: ServeOptions } = {},
 ): Promise<PreviewRun> {
   const localDesk = await serveLocalDesk(preview, config.slack.port, o.serve);
   o.onServed?.(localDesk.url);
-  let desk: RunningDesk<Sandbox>;
+  let desk: RunningBot<Sandbox>;
   try {
-    desk = await runDesk<Sandbox>(config, { startSandbox, ...o.runOptions, ...preview.runOptions, onSandbox: (sandbox) => preview.link(sandbox) });
+    desk = await runBot<Sandbox>(config, { startSandbox, ...o.runOptions, ...preview.runOptions, onSandbox: (sandbox) => preview.link(sandbox) });
   } catch (err) {
     await localDesk.close();
     throw err;
   }
   preview.link(desk.sandbox);
   attachBot(localDesk, preview, desk);
-  return { desk, localDesk };
+  return { bot: desk, localDesk };
 }

@@ -1,5 +1,5 @@
 // The bot's clock reads the sandbox's, so moving the exchange forward moves polling too and a quote expires
-// for both at once. Linked once runDesk has started the sandbox; the wall clock until then.
+// for both at once. Linked once runBot has started the sandbox; the wall clock until then.
 import type { Clock } from '../../bot/ports/clock.js';
 import type { Sandbox } from '../sandbox/index.js';
 

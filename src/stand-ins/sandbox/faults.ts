@@ -31,7 +31,7 @@ export const faultRule = z.strictObject({
 export type FaultRule = z.infer<typeof faultRule>;
 
 /** What to do to one request: a delay, notes dropped, shorter pages, and at most one fault that replaces or follows the work. */
-export interface FaultDecision {
+export interface FaultPlan {
   latencyMs: number;
   dropNotes: boolean;
   /** short_pages: list pages hold at most this many items. */
@@ -84,8 +84,8 @@ export class FaultSet {
   }
 
   /** Decide the fate of one request; counts down `times` of the rules that fire. */
-  decide(method: string, path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0, dropNotes: false };
+  decide(method: string, path: string): FaultPlan {
+    const decision: FaultPlan = { latencyMs: 0, dropNotes: false };
     for (const entry of this.rules) {
       const { rule } = entry;
       if (entry.left <= 0) continue;

@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import {
   PolicyConfigError,
   createPolicy,
-  decideApproval,
-  decideCancel,
-  decideReject,
+  judgeApproval,
+  judgeCancel,
+  judgeReject,
   isExpired,
   requiredApprovalsFor,
   type ApprovalView,
@@ -107,32 +107,32 @@ describe('policy configuration', () => {
 
 describe('approval decisions', () => {
   it('the requester never counts, even when an approver', () => {
-    expect(decideApproval(policy, view({ requester: 'A1' }), 'A1', 'h1')).toMatchObject({ ok: false, reason: 'own_request', message: 'You requested this, so your approval cannot count.' });
+    expect(judgeApproval(policy, view({ requester: 'A1' }), 'A1', 'h1')).toMatchObject({ ok: false, reason: 'own_request', message: 'You requested this, so your approval cannot count.' });
   });
 
   it('an outsider never counts', () => {
-    expect(decideApproval(policy, view(), 'C', 'h1')).toMatchObject({ ok: false, reason: 'not_approver' });
+    expect(judgeApproval(policy, view(), 'C', 'h1')).toMatchObject({ ok: false, reason: 'not_approver' });
   });
 
   it('one person counts once', () => {
     const v = view({ approvals: [{ userId: 'A2', snapshotHash: 'h1' }] });
-    expect(decideApproval(policy, v, 'A2', 'h1')).toMatchObject({ ok: false, reason: 'already_approved' });
-    expect(decideApproval(policy, v, 'A3', 'h1')).toEqual({ ok: true, count: 2, required: 2, last: true });
+    expect(judgeApproval(policy, v, 'A2', 'h1')).toMatchObject({ ok: false, reason: 'already_approved' });
+    expect(judgeApproval(policy, v, 'A3', 'h1')).toEqual({ ok: true, count: 2, required: 2, last: true });
   });
 
   it('an approval of another snapshot is stale', () => {
-    expect(decideApproval(policy, view(), 'A2', 'h0')).toMatchObject({ ok: false, reason: 'stale_snapshot' });
+    expect(judgeApproval(policy, view(), 'A2', 'h0')).toMatchObject({ ok: false, reason: 'stale_snapshot' });
   });
 
   it('decided requests refuse with already_decided', () => {
     for (const state of REQUEST_STATES.filter((s) => s !== 'pending' && s !== 'awaiting_reapproval')) {
-      expect(decideApproval(policy, view({ state }), 'A2', 'h1')).toMatchObject({ ok: false, reason: 'already_decided' });
+      expect(judgeApproval(policy, view({ state }), 'A2', 'h1')).toMatchObject({ ok: false, reason: 'already_decided' });
     }
   });
 
   it('a policy raised after the request raises its count', () => {
     const raised = createPolicy({ requesters: ['R'], approvers: ['A1', 'A2', 'A3'], requiredApprovals: 3 });
-    expect(decideApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1')).toEqual({ ok: true, count: 2, required: 3, last: false });
+    expect(judgeApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1')).toEqual({ ok: true, count: 2, required: 3, last: false });
   });
 
   it('approvals from removed approvers, the requester or old snapshots do not count toward the total', () => {
@@ -143,7 +143,7 @@ describe('approval decisions', () => {
         { userId: 'A1', snapshotHash: 'h0' },
       ],
     });
-    expect(decideApproval(policy, v, 'A2', 'h1')).toEqual({ ok: true, count: 1, required: 2, last: false });
+    expect(judgeApproval(policy, v, 'A2', 'h1')).toEqual({ ok: true, count: 1, required: 2, last: false });
   });
 
   it('property: the count reaches "last" only with the required number of distinct non-requester approvers', () => {
@@ -154,7 +154,7 @@ describe('approval decisions', () => {
         let approved = false;
         for (const user of clicks) {
           if (approved) break;
-          const d = decideApproval(policy, view({ approvals }), user, 'h1');
+          const d = judgeApproval(policy, view({ approvals }), user, 'h1');
           if (!d.ok) continue;
           approvals.push({ userId: user, snapshotHash: 'h1' });
           approved = d.last;
@@ -170,17 +170,17 @@ describe('approval decisions', () => {
 
 describe('reject, cancel, expiry', () => {
   it('reject needs an approver and a reason', () => {
-    expect(decideReject(policy, view(), 'A2', '  ')).toMatchObject({ ok: false, reason: 'reason_required' });
-    expect(decideReject(policy, view(), 'C', 'no')).toMatchObject({ ok: false, reason: 'not_approver' });
-    expect(decideReject(policy, view(), 'A2', ' wrong address ')).toEqual({ ok: true, reason: 'wrong address' });
-    expect(decideReject(policy, view({ state: 'executing' }), 'A2', 'x')).toMatchObject({ ok: false, reason: 'already_decided' });
+    expect(judgeReject(policy, view(), 'A2', '  ')).toMatchObject({ ok: false, reason: 'reason_required' });
+    expect(judgeReject(policy, view(), 'C', 'no')).toMatchObject({ ok: false, reason: 'not_approver' });
+    expect(judgeReject(policy, view(), 'A2', ' wrong address ')).toEqual({ ok: true, reason: 'wrong address' });
+    expect(judgeReject(policy, view({ state: 'executing' }), 'A2', 'x')).toMatchObject({ ok: false, reason: 'already_decided' });
   });
 
   it('only the requester cancels, only while waiting', () => {
-    expect(decideCancel(view(), 'A2')).toMatchObject({ ok: false, reason: 'not_requester' });
-    expect(decideCancel(view(), 'R')).toEqual({ ok: true });
-    expect(decideCancel(view({ state: 'awaiting_reapproval' }), 'R')).toEqual({ ok: true });
-    expect(decideCancel(view({ state: 'approved' }), 'R')).toMatchObject({ ok: false, reason: 'already_decided' });
+    expect(judgeCancel(view(), 'A2')).toMatchObject({ ok: false, reason: 'not_requester' });
+    expect(judgeCancel(view(), 'R')).toEqual({ ok: true });
+    expect(judgeCancel(view({ state: 'awaiting_reapproval' }), 'R')).toEqual({ ok: true });
+    expect(judgeCancel(view({ state: 'approved' }), 'R')).toMatchObject({ ok: false, reason: 'already_decided' });
   });
 
   it('expires waiting requests at their deadline only', () => {

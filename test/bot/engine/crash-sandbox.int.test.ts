@@ -18,7 +18,7 @@ import type { KeyValueStore } from '../../../src/bot/ports/store.js';
 import type { RequestInput } from '../../../src/bot/engine/approval/make-request.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../src/stand-ins/sandbox/server.js';
 import { createLogger } from '../../../src/bot/runtime/logger.js';
 import { openStores, type Stores } from '../../../src/bot/runtime/stores.js';
@@ -68,7 +68,7 @@ class Process {
       policy,
       // Each life is a new process with a new replica id: the one after a crash waits for the dead
       // one's lease to run out (4 s here, two of settle()'s ticks), then takes it over by looking.
-      config: { reconcileSettleMs: 2_000, unknownSettleWindowMs: 10_000, leaseTtlMs: 4_000, leaseRenewMs: 2_000, poll: { intervalMs: 1_000 } },
+      config: { firstLookAfterMs: 2_000, unknownSettleWindowMs: 10_000, leaseTtlMs: 4_000, leaseRenewMs: 2_000, poll: { intervalMs: 1_000 } },
       logger: { info: () => {}, warn: () => {}, error: () => {} },
     });
     await this.engine.start();
@@ -138,7 +138,7 @@ async function drive(process: Process, input: RequestInput): Promise<string | un
  * every order's answer is dropped, for the order to be proven absent (its quote dead past the
  * clock skew allowed, 60 s) and placed again on a new quote.
  */
-async function settle(process: Process, id: string): Promise<DeskRequest | undefined> {
+async function settle(process: Process, id: string): Promise<RequestRecord | undefined> {
   for (let i = 0; i < 45; i++) {
     sandbox.control.advance(2_000);
     await process.engine.tick();
@@ -149,7 +149,7 @@ async function settle(process: Process, id: string): Promise<DeskRequest | undef
   return process.engine.get(id);
 }
 
-async function crashTrials(kind: string, input: (trial: number) => RequestInput, executions: (trialInput: RequestInput, record: DeskRequest) => string[]) {
+async function crashTrials(kind: string, input: (trial: number) => RequestInput, executions: (trialInput: RequestInput, record: RequestRecord) => string[]) {
   const outcomes: string[] = [];
   for (let k = 1; ; k++) {
     const trialInput = input(k);
@@ -160,7 +160,7 @@ async function crashTrials(kind: string, input: (trial: number) => RequestInput,
     const after = await new Process().start();
     // A crash before the request was even stored: nothing to find, nothing executed.
     const id = idBefore ?? (await after.engine.listLive()).find((r) => r.state === 'pending')?.id;
-    let record: DeskRequest | undefined;
+    let record: RequestRecord | undefined;
     if (id !== undefined) {
       record = await after.engine.get(id);
       if (record && ['pending'].includes(record.state)) {
@@ -171,7 +171,7 @@ async function crashTrials(kind: string, input: (trial: number) => RequestInput,
       record = await settle(after, id);
       // A withdrawal that never reached the exchange is not sent again on the bot's own: a person decides.
       if (record?.state === 'unknown' && record.execution?.inDoubt?.question?.kind === 'not_found') {
-        const decided = await after.engine.decide(id, 'U_A1', { action: 'send_again', checked: 'Not in the exchange history.' });
+        const decided = await after.engine.settle(id, 'U_A1', { action: 'send_again', checked: 'Not in the exchange history.' });
         expect(decided.ok).toBe(true);
         await after.engine.idle();
         record = await settle(after, id);

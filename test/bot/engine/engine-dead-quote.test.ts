@@ -6,7 +6,7 @@
  * (the same key), never to waiting 24 h; any other refusal to a person once the settle window closed.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import type { Fault, Op } from './support/fake-exchange.js';
 import { tradeInput } from './support/requests.js';
 import { World } from './support/world.js';
@@ -15,7 +15,7 @@ const SKEW_MS = 60_000;
 const readFails: Fault = { when: 'before', error: 'server' };
 
 /** Request and approve a trade; the process dies right after persisting `executing`, before the order leaves. */
-async function diedBeforeTheOrderLeft(world: World, input = tradeInput()): Promise<DeskRequest> {
+async function diedBeforeTheOrderLeft(world: World, input = tradeInput()): Promise<RequestRecord> {
   const res = await world.engine.request('U_REQ', input);
   if (!res.ok) throw new Error('fixture');
   await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
@@ -108,7 +108,7 @@ describe('a dead quote after a crash before the order left', () => {
   });
 
   it('sends of the key exhausted: waits within the skew margin, re-quotes once the quote is dead (not after 24 h)', async () => {
-    const world = new World({ config: { clockSkewMs: SKEW_MS, maxSendsPerKey: 1, reconcileIntervalMs: 10_000 } });
+    const world = new World({ config: { clockSkewMs: SKEW_MS, maxSendsPerKey: 1, unreadableLookIntervalMs: 10_000 } });
     const stuck = await diedBeforeTheOrderLeft(world);
     const quote = stuck.execution!.attempts[0]!.quote!;
     await world.restart();

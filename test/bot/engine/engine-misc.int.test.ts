@@ -4,7 +4,7 @@ import { createRandomIds } from '../../../src/bot/engine/ids.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
 import { sandboxForEngine } from './support/sandbox-requests.js';
 import { requestAndApprove } from './support/flow.js';
@@ -19,7 +19,7 @@ describe('engine edges', () => {
     const seen: string[] = [];
     const warnings: string[] = [];
     let down = true;
-    const requests = memoryRepository<DeskRequest>(isFinishedRequest);
+    const requests = memoryRepository<RequestRecord>(isFinishedRequest);
     const engine = createEngine({
       exchange: sandbox.exchange,
       requests,
@@ -75,7 +75,7 @@ describe('engine edges', () => {
     const world = new World();
     const res = await world.engine.request(REQUESTER, tradeInput());
     if (!res.ok) throw new Error('fixture');
-    const preview = await world.engine.previewQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '1', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
+    const preview = await world.engine.indicativeQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '1', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
     expect(preview).toMatchObject({ price: '60000', quoteId: expect.any(String) });
     await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
     await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);

@@ -4,7 +4,7 @@
  * guesswork.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { termsClaimKey } from '../../../src/bot/engine/execution/look-alikes.js';
 import { exchangeNoteOf } from '../../../src/bot/domain/desk-reference.js';
 import { requestAndApprove } from './support/flow.js';
@@ -17,7 +17,7 @@ const committedThenLost: Fault = { when: 'after', error: 'network' };
 const WINDOW = 10 * 60_000;
 
 /** A withdrawal whose send was lost, taken through the whole settle window: a person is asked. */
-async function waitingForPerson(world: World, amount = '100'): Promise<DeskRequest> {
+async function waitingForPerson(world: World, amount = '100'): Promise<RequestRecord> {
   // One earlier withdrawal of other terms, as a desk has: the list is not empty, and its shape seeds look-alikes.
   expect((await requestAndApprove(world, cryptoInput('20'))).state).toBe('submitted');
   world.exchange.fail('createCryptoWithdrawal', lostBefore);
@@ -29,7 +29,7 @@ async function waitingForPerson(world: World, amount = '100'): Promise<DeskReque
 }
 
 /** A withdrawal made by hand in the exchange's app with the same terms as `like`, and no note. */
-function strangerLike(world: World, like: DeskRequest, createdAt: number): string {
+function strangerLike(world: World, like: RequestRecord, createdAt: number): string {
   const template = world.exchange.withdrawals[0];
   const s = like.snapshot;
   if (s.kind !== 'crypto_withdrawal' || template === undefined) throw new Error('fixture');
@@ -39,14 +39,14 @@ function strangerLike(world: World, like: DeskRequest, createdAt: number): strin
 }
 
 /** Our send of `like`, committed late by a slow exchange: its request_id (not listed) and, unless the exchange drops notes, its note. */
-function oursLate(world: World, like: DeskRequest, createdAt: number): string {
+function oursLate(world: World, like: RequestRecord, createdAt: number): string {
   const id = strangerLike(world, like, createdAt);
   Object.assign(world.exchange.withdrawals.at(-1)!, { request_id: like.execution!.attempts[0]!.key, note: world.exchange.keepNotes ? exchangeNoteOf(like.snapshot, 1) : null });
   return id;
 }
 
 /** One withdrawal done, then one whose send was lost (nothing reached the exchange), with the clock offset measured. */
-async function lostAfterASeed(): Promise<{ world: World; r: DeskRequest }> {
+async function lostAfterASeed(): Promise<{ world: World; r: RequestRecord }> {
   const world = new World();
   world.exchange.measuredOffsetMs = 0;
   expect((await requestAndApprove(world, cryptoInput('20'))).state).toBe('submitted');
@@ -60,20 +60,20 @@ describe('who may settle an unknown outcome', () => {
   it('the requester and outsiders may not send again, mark as not sent or choose; a blank "checked" is refused', async () => {
     const world = new World();
     const r = await waitingForPerson(world);
-    expect(await world.engine.decide(r.id, 'U_REQ', { action: 'send_again', checked: 'looked' })).toMatchObject({ ok: false, reason: 'own_request_decision' });
-    expect(await world.engine.decide(r.id, 'U_OUT', { action: 'mark_not_sent', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_approver' });
-    expect(await world.engine.decide(r.id, 'U_A2', { action: 'send_again', checked: '   ' })).toMatchObject({ ok: false, reason: 'checked_required' });
-    expect(await world.engine.decide(r.id, 'U_A2', { action: 'choose', exchangeId: 'nope', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_a_candidate' });
+    expect(await world.engine.settle(r.id, 'U_REQ', { action: 'send_again', checked: 'looked' })).toMatchObject({ ok: false, reason: 'own_request_decision' });
+    expect(await world.engine.settle(r.id, 'U_OUT', { action: 'mark_not_sent', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_approver' });
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: '   ' })).toMatchObject({ ok: false, reason: 'checked_required' });
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'choose', exchangeId: 'nope', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_a_candidate' });
     expect(sends(world)).toBe(2);
     expect(world.auditOf('execution.decision_refused', r.id)).toHaveLength(4);
     // The requester may ask to look again.
-    expect(await world.engine.decide(r.id, 'U_REQ', { action: 'look_again' })).toMatchObject({ ok: true });
+    expect(await world.engine.settle(r.id, 'U_REQ', { action: 'look_again' })).toMatchObject({ ok: true });
   });
 
   it('send again: persisted with who and what they checked, audited, sent once with a new key, then followed', async () => {
     const world = new World();
     const r = await waitingForPerson(world);
-    const decided = await world.engine.decide(r.id, 'U_A2', { action: 'send_again', checked: 'No 100 USDT withdrawal in the history since 09:00.' });
+    const decided = await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'No 100 USDT withdrawal in the history since 09:00.' });
     expect(decided).toMatchObject({ ok: true, request: { state: 'executing' } });
     await world.engine.idle();
     const done = await world.record(r.id);
@@ -84,7 +84,7 @@ describe('who may settle an unknown outcome', () => {
     expect(world.auditOf('execution.person_decided', r.id)[0]).toMatchObject({ actor: 'U_A2', data: { action: 'send_again' } });
     expect(world.eventsOf('execution.person_decided', r.id)).toHaveLength(1);
     // A second click on the old buttons finds nothing to decide.
-    expect(await world.engine.decide(r.id, 'U_A1', { action: 'send_again', checked: 'again' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    expect(await world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'again' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
   });
 
   it("send again waits for the terms claim: a request in doubt from before the claim (it holds none) whose twin took the claim meanwhile is refused twin_in_doubt, nothing sent", async () => {
@@ -92,11 +92,11 @@ describe('who may settle an unknown outcome', () => {
     const r = await waitingForPerson(world);
     expect(await world.kv.get(termsClaimKey(r))).toBe(r.id);
     await world.kv.set(termsClaimKey(r), undefined);
-    // The twin takes the free claim, sees R in doubt on the live records, and waits (keeping the claim: first in line).
-    const twin = await requestAndApprove(world, cryptoInput('100'));
-    expect(twin.state).toBe('approved');
-    expect(await world.kv.get(termsClaimKey(r))).toBe(twin.id);
-    expect(await world.engine.decide(r.id, 'U_A2', { action: 'send_again', checked: 'Not in the history.' })).toMatchObject({ ok: false, reason: 'twin_in_doubt' });
+    // The look-alike takes the free claim, sees R in doubt on the live records, and waits (keeping the claim: first in line).
+    const lookAlike = await requestAndApprove(world, cryptoInput('100'));
+    expect(lookAlike.state).toBe('approved');
+    expect(await world.kv.get(termsClaimKey(r))).toBe(lookAlike.id);
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'Not in the history.' })).toMatchObject({ ok: false, reason: 'twin_in_doubt' });
     expect(world.auditOf('execution.decision_refused', r.id)).toEqual([expect.objectContaining({ data: { action: 'send_again', reason: 'twin_in_doubt' } })]);
     expect(sends(world)).toBe(2);
     expect((await world.record(r.id)).state).toBe('unknown');
@@ -105,7 +105,7 @@ describe('who may settle an unknown outcome', () => {
   it('mark as not sent ends the request as failed, audited, and nothing more is sent', async () => {
     const world = new World();
     const r = await waitingForPerson(world);
-    expect(await world.engine.decide(r.id, 'U_A2', { action: 'mark_not_sent', checked: 'Support confirmed nothing was created.' })).toMatchObject({ ok: true, request: { state: 'failed' } });
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'mark_not_sent', checked: 'Support confirmed nothing was created.' })).toMatchObject({ ok: true, request: { state: 'failed' } });
     const done = await world.record(r.id);
     expect(done.failure).toMatchObject({ stage: 'reconcile', reason: expect.stringContaining('Support confirmed nothing was created.') });
     for (let i = 0; i < 5; i++) await world.advanceAndTick(120_000);
@@ -135,7 +135,7 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     const first = await requestAndApprove(world, cryptoInput('20'));
     expect(first.state).toBe('submitted');
     world.clock.advance(120_000);
-    const stranger = strangerLike(world, { ...first, snapshot: { ...first.snapshot, amount: '100' } as DeskRequest['snapshot'] }, world.clock.now() - 30_000);
+    const stranger = strangerLike(world, { ...first, snapshot: { ...first.snapshot, amount: '100' } as RequestRecord['snapshot'] }, world.clock.now() - 30_000);
     world.exchange.fail('createCryptoWithdrawal', committedThenLost);
     const r = await requestAndApprove(world, cryptoInput('100'));
     const done = await world.record(r.id);
@@ -184,7 +184,7 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'ambiguous' });
     expect(now.execution!.inDoubt!.question!.candidates.map((c) => c.exchangeId).sort()).toEqual([ours, stranger].sort());
     expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
-    const decided = await world.engine.decide(r.id, 'U_A1', { action: 'choose', exchangeId: ours, checked: 'Ours went to the cold wallet at 09:01; the other was made in the app by Sam.' });
+    const decided = await world.engine.settle(r.id, 'U_A1', { action: 'choose', exchangeId: ours, checked: 'Ours went to the cold wallet at 09:01; the other was made in the app by Sam.' });
     expect(decided).toMatchObject({ ok: true, request: { state: 'submitted' } });
     world.exchange.setWithdrawal(stranger, { status: 'cancelled' });
     world.exchange.setWithdrawal(ours, { status: 'completed' });
@@ -202,7 +202,7 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     const b = strangerLike(world, r, world.clock.now());
     for (let i = 0; i < 3; i++) await world.advanceAndTick(15_000);
     expect((await world.record(r.id)).execution!.inDoubt!.question!.kind).toBe('ambiguous');
-    expect(await world.engine.decide(r.id, 'U_A2', { action: 'choose', exchangeId: null, checked: 'Both were made by hand by Sam.' })).toMatchObject({ ok: true });
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'choose', exchangeId: null, checked: 'Both were made by hand by Sam.' })).toMatchObject({ ok: true });
     await world.engine.idle();
     const now = await world.record(r.id);
     expect(now.execution!.inDoubt).toMatchObject({ excluded: [a, b], question: { kind: 'not_found', candidates: [] } });

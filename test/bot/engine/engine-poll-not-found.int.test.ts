@@ -6,7 +6,7 @@
  * through the outbox.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../src/bot/ports/events.js';
 import { threadPost } from '../../../src/bot/slack/approvals/thread-status.js';
 import { requestAndApprove } from './support/flow.js';
 import { sandboxWorld, type SandboxForEngine } from './support/sandbox-requests.js';
@@ -49,7 +49,7 @@ async function vanished(world: World): Promise<string> {
 }
 
 const singleReads = (_world?: World) => sandbox!.sandbox.control.requests().filter((c) => c.method === 'GET' && /\/crypto\/withdrawals\/[^/]+$/.test(c.path)).length;
-const stops = (world: World, id: string) => world.eventsOf('polling.stopped', id) as Extract<DeskEvent, { type: 'polling.stopped' }>[];
+const stops = (world: World, id: string) => world.eventsOf('polling.stopped', id) as Extract<RequestEvent, { type: 'polling.stopped' }>[];
 
 describe('polling a record the exchange says does not exist', () => {
   it('backs off until the bound, then stops, keeps the request submitted and tells a person in the thread, audited', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../src/bot/ports/events.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, tradeInput } from './support/requests.js';
 import { ADDR_OK } from './support/fake-exchange.js';
@@ -7,7 +7,7 @@ import { World } from './support/world.js';
 
 const statusEvents = (world: World, id: string) =>
   world.eventsOf('status.changed', id).map((e) => {
-    const s = e as Extract<DeskEvent, { type: 'status.changed' }>;
+    const s = e as Extract<RequestEvent, { type: 'status.changed' }>;
     return { changed: s.changed, status: s.status, travelRuleStatus: s.travelRuleStatus, pendingReason: s.pendingReason, transactionHash: s.transactionHash };
   });
 

@@ -11,10 +11,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { DeskEvent } from '../../../src/bot/ports/events.js';
-import { deskRequestSchema } from '../../../src/bot/domain/record-schema.js';
+import type { RequestEvent } from '../../../src/bot/ports/events.js';
+import { requestRecordSchema } from '../../../src/bot/domain/record-schema.js';
 import { approvalsNeeded, countingApprovals } from '../../../src/bot/domain/policy.js';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { withinLimit } from '../../../src/bot/domain/request.js';
 import { QUOTE_UNUSABLE_MESSAGES } from '../../../src/bot/exchange/assumptions.js';
 import type { Commit, Fault, Op } from './support/fake-exchange.js';
@@ -103,7 +103,7 @@ function checkCommit(world: World, ledger: Ledger, commit: Commit): void {
   checkBody(world, ledger, owner, commit);
 }
 
-function checkBody(world: World, ledger: Ledger, owner: DeskRequest, commit: Commit): void {
+function checkBody(world: World, ledger: Ledger, owner: RequestRecord, commit: Commit): void {
   const s = owner.snapshot;
   const body = commit.body as Record<string, unknown>;
   const bad = (what: string) => ledger.violations.push(`${owner.id}: executed ${what} differs from the snapshot`);
@@ -199,7 +199,7 @@ async function settle(world: World): Promise<void> {
   for (const r of await world.engine.listLive()) {
     if (r.execution?.inDoubt?.question?.kind !== 'not_found') continue;
     const approver = APPROVERS.find((a) => a !== r.requester)!;
-    const decided = await world.engine.decide(r.id, approver, { action: 'send_again', checked: 'not in the exchange history' });
+    const decided = await world.engine.settle(r.id, approver, { action: 'send_again', checked: 'not in the exchange history' });
     if (!decided.ok) throw new Error(`decision refused: ${decided.message}`);
   }
   await world.engine.idle();
@@ -212,10 +212,10 @@ async function settle(world: World): Promise<void> {
 function checkEnd(world: World, ledger: Ledger): void {
   const { live, history } = world.requests.dump();
   for (const r of [...live, ...history]) {
-    const parsed = deskRequestSchema.safeParse(r);
+    const parsed = requestRecordSchema.safeParse(r);
     if (!parsed.success) ledger.violations.push(`${r.id}: the stored form breaks its schema: ${parsed.error.message}`);
   }
-  const all = new Map<string, DeskRequest>([...history, ...live].map((r) => [r.id, r]));
+  const all = new Map<string, RequestRecord>([...history, ...live].map((r) => [r.id, r]));
   for (const r of live) {
     if (['executing', 'unknown', 'approved'].includes(r.state)) ledger.violations.push(`${r.id}: left ${r.state} after settling (forgotten)`);
   }
@@ -234,7 +234,7 @@ function checkEnd(world: World, ledger: Ledger): void {
     if (exchangeId) trackers.set(exchangeId, r.id);
   }
   const lastReported = new Map<string, string>();
-  for (const e of world.events.filter((x): x is Extract<DeskEvent, { type: 'status.changed' }> & { generation: number } => x.type === 'status.changed')) {
+  for (const e of world.events.filter((x): x is Extract<RequestEvent, { type: 'status.changed' }> & { generation: number } => x.type === 'status.changed')) {
     const value = JSON.stringify([e.status, e.travelRuleStatus, e.pendingReason, e.transactionHash, e.linkExplorer]);
     if (lastReported.get(e.requestId) === value) ledger.violations.push(`${e.requestId}: status ${value} reported twice`);
     lastReported.set(e.requestId, value);

@@ -66,11 +66,11 @@ describe('unknown outcomes are reconciled before anything else', () => {
   });
 
   it('an exchange that cannot be read leaves it unknown, and looks again later', async () => {
-    const world = new World({ config: { reconcileIntervalMs: 10_000 } });
+    const world = new World({ config: { unreadableLookIntervalMs: 10_000 } });
     world.exchange.fail('createCryptoWithdrawal', committedThenLost);
     const res = await world.engine.request('U_REQ', cryptoInput());
     if (!res.ok) throw new Error('fixture');
-    // The checks read the exchange too: let them through, then fail the reconcile's list.
+    // The checks read the exchange too: let them through, then fail the look's list.
     world.exchange.faultPolicy = (op) => (op === 'read' && world.exchange.commits.length > 0 ? lostBefore : undefined);
     await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
     await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
@@ -100,7 +100,7 @@ describe('unknown outcomes are reconciled before anything else', () => {
     expect(world.exchange.withdrawals).toHaveLength(1);
   });
 
-  it('a look-alike request waits while its twin is in doubt, so a reconcile can never confuse them', async () => {
+  it('a look-alike request waits while its look-alike is in doubt, so a reconcile can never confuse them', async () => {
     const world = new World();
     world.exchange.fail('createCryptoWithdrawal', lostBefore);
     const first = await requestAndApprove(world, cryptoInput('100'));
@@ -108,11 +108,11 @@ describe('unknown outcomes are reconciled before anything else', () => {
     const second = await requestAndApprove(world, cryptoInput('100'));
     expect(second.state).toBe('approved');
     expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(1);
-    // The first is settled by a person (nothing was sent); only then does its twin go.
+    // The first is settled by a person (nothing was sent); only then does its look-alike go.
     for (let i = 0; i < 41; i++) await world.advanceAndTick(15_000);
     expect((await world.record(first.id)).execution!.inDoubt!.question).not.toBeNull();
     expect((await world.record(second.id)).state).toBe('approved');
-    const decided = await world.engine.decide(first.id, 'U_A2', { action: 'mark_not_sent', checked: 'No withdrawal of 100 in the exchange history.' });
+    const decided = await world.engine.settle(first.id, 'U_A2', { action: 'mark_not_sent', checked: 'No withdrawal of 100 in the exchange history.' });
     expect(decided).toMatchObject({ ok: true, request: { state: 'failed' } });
     await world.advanceAndTick(5_000);
     const done = await world.record(second.id);
@@ -184,10 +184,10 @@ describe('recovery on start', () => {
   });
 
   it('a window holding more records than a search reads proves no absence: it stays unknown and sends nothing', async () => {
-    const world = new World({ config: { reconcileIntervalMs: 10_000 } });
+    const world = new World({ config: { unreadableLookIntervalMs: 10_000 } });
     const other = await requestAndApprove(world, cryptoInput('50'));
     expect(other.state).toBe('submitted');
-    // 2,001 withdrawals of other terms in the window: more than a reconcile reads (2,000).
+    // 2,001 withdrawals of other terms in the window: more than a look reads (2,000).
     const template = world.exchange.withdrawals[0]!;
     for (let i = 0; i < 2_001; i++) world.exchange.withdrawals.push({ ...template, id: `clutter-${i}` });
     world.exchange.fail('createCryptoWithdrawal', lostBefore);
@@ -197,7 +197,7 @@ describe('recovery on start', () => {
     // Past the settle window, but nothing was proven: a person is asked to check (never "not found"), nothing is sent.
     expect((await world.record(r.id)).state).toBe('unknown');
     expect((await world.record(r.id)).execution!.inDoubt!.question).toMatchObject({ kind: 'unreadable', candidates: [], message: expect.stringContaining('more than 2,000') });
-    expect(await world.engine.decide(r.id, 'U_A2', { action: 'send_again', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
     expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
     expect(world.logs.some((l) => l.level === 'error' && /cannot prove what is on the exchange/.test(l.message))).toBe(true);
     // Once the window can be read to its end, absence is proven: a person is asked, nothing is sent.

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
-import type { DeskEvent } from '../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../src/bot/ports/events.js';
 import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/bot/exchange/schemas.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
 import { startTestExchange, type TestExchange } from '../../support/bot.js';
 import { collect } from '../../../src/bot/engine/bounded-lists.js';
@@ -17,7 +17,7 @@ import type { RequestInput } from '../../../src/bot/engine/approval/make-request
 
 let sx: TestExchange;
 let engine: Engine;
-const events: DeskEvent[] = [];
+const events: RequestEvent[] = [];
 let destination: AddressBookAddress;
 let entry: CryptoCurrencyEntry;
 
@@ -25,10 +25,10 @@ beforeAll(async () => {
   sx = await startTestExchange({ seed: 'engine-e2e' });
   engine = createEngine({
     exchange: sx.exchange,
-    requests: memoryRepository<DeskRequest>(isFinishedRequest),
+    requests: memoryRepository<RequestRecord>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),
-    notifier: { notify: (e: DeskEvent) => void events.push(e) },
+    notifier: { notify: (e: RequestEvent) => void events.push(e) },
     clock: sx.clock,
     ids: new SequentialIds('E'),
     policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] }),
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => sx.sandbox.close());
 
-async function approved(input: RequestInput): Promise<DeskRequest> {
+async function approved(input: RequestInput): Promise<RequestRecord> {
   const created = await engine.request('U_REQ', input);
   if (!created.ok) throw new Error(`refused: ${created.message}`);
   await engine.approve(created.request.id, 'U_A1', created.request.snapshotHash);
@@ -67,7 +67,7 @@ describe('engine against the sandbox', () => {
     await runFor(80_000);
     const done = (await engine.get(r.id))!;
     expect(done).toMatchObject({ state: 'completed', remote: { status: 'completed', transactionHash: expect.any(String), linkExplorer: expect.stringContaining(done.remote!.transactionHash!) } });
-    const statuses = events.filter((e): e is Extract<DeskEvent, { type: 'status.changed' }> => e.type === 'status.changed' && e.requestId === r.id).map((e) => e.status);
+    const statuses = events.filter((e): e is Extract<RequestEvent, { type: 'status.changed' }> => e.type === 'status.changed' && e.requestId === r.id).map((e) => e.status);
     expect(statuses).toEqual(['pending', 'processing', 'broadcasted', 'completed']);
     expect(sx.sandbox.control.withdrawals().filter((w) => w.id === done.execution!.exchangeId)).toHaveLength(1);
   });
@@ -100,7 +100,7 @@ describe('engine against the sandbox', () => {
   });
 
   it('trade: a limit the re-quote is beyond goes back for approval at the new price', async () => {
-    const quote = await engine.previewQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '0.02', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
+    const quote = await engine.indicativeQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '0.02', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
     // A ceiling well below the market: whatever the walk does in 3 s, the re-quote is beyond it.
     const limit = (Number(quote.price) * 0.5).toFixed(2);
     const created = await engine.request('U_REQ', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.02', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { price: limit } });

@@ -11,7 +11,7 @@ import { DEFAULT_ENGINE_CONFIG } from '../../../src/bot/engine/engine-config.js'
 import type { AuditEntryInput, AuditLog } from '../../../src/bot/ports/store.js';
 import type { Clock } from '../../../src/bot/ports/clock.js';
 import type { ExchangePort } from '../../../src/bot/ports/exchange-port.js';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { createLogger } from '../../../src/bot/runtime/logger.js';
 import { openStores, type Stores } from '../../../src/bot/runtime/stores.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
@@ -54,7 +54,7 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
   }
 
   const linesOf = (type: string, requestId: string) => audited.filter((e) => e.type === type && e.requestId === requestId);
-  const get = async (id: string): Promise<DeskRequest> => (await opened[0]!.requests.get(id))!;
+  const get = async (id: string): Promise<RequestRecord> => (await opened[0]!.requests.get(id))!;
 
   it('racing the same approved requests, each replica checks every one of them and each is sent exactly once', async () => {
     const [one, two] = [await pool(), await pool()];
@@ -186,7 +186,7 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
       expect((await get(id)).execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
       // Committed meanwhile (before the leader's next look, two minutes on).
       await w.advance(15_000);
-      expect(await b.engine.decide(id, 'U_A1', { action, checked: 'Not in the exchange history.' })).toMatchObject({ ok: true, outcome: 'withheld' });
+      expect(await b.engine.settle(id, 'U_A1', { action, checked: 'Not in the exchange history.' })).toMatchObject({ ok: true, outcome: 'withheld' });
       await b.engine.idle();
       const sent = w.sandbox.control.withdrawals().filter((x) => x.amount === '0.04560301');
       expect(sent).toHaveLength(1);

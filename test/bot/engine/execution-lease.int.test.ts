@@ -3,14 +3,14 @@
  * replica drives a request at a time; a live holder keeps its lease through a long call by
  * renewing it; a holder that dies loses the request after the lease's TTL to a replica that looks
  * on the exchange before anything else (and finds the send: no second withdrawal); a holder whose
- * lease was taken, or whose renewals failed, records nothing; a person's decision waits for another
+ * lease was taken, or whose renewals failed, records nothing; a person's settlement waits for another
  * replica's look; a write whose answer the store lost is read back before anything goes on.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/bot/engine/engine-config.js';
 import { WriteOutcomeUnknownError, type Repository } from '../../../src/bot/ports/store.js';
 import type { ExchangePort } from '../../../src/bot/ports/exchange-port.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog } from '../../../src/bot/store/memory.js';
 import { T0 } from '../../stand-ins/sandbox/support/sandbox.js';
 import { holdSends, startLeaseWorld, type LeaseWorld } from './support/lease-replicas.js';
@@ -19,11 +19,11 @@ const TTL = DEFAULT_ENGINE_CONFIG.leaseTtlMs;
 const RENEW = DEFAULT_ENGINE_CONFIG.leaseRenewMs;
 
 let w: LeaseWorld;
-let requests: Repository<DeskRequest>;
+let requests: Repository<RequestRecord>;
 let audit: MemoryAuditLog;
 
 async function world(seed: string, config = {}): Promise<LeaseWorld> {
-  requests = memoryRepository<DeskRequest>(isFinishedRequest);
+  requests = memoryRepository<RequestRecord>(isFinishedRequest);
   audit = memoryAuditLog();
   w = await startLeaseWorld({ seed, stores: { requests, kv: memoryKv(), audit }, config });
   return w;
@@ -32,7 +32,7 @@ afterEach(async () => {
   await w?.close();
 });
 
-const record = async (id: string): Promise<DeskRequest> => (await requests.get(id))!;
+const record = async (id: string): Promise<RequestRecord> => (await requests.get(id))!;
 const audited = (type: string, requestId: string) => audit.entries.filter((e) => e.type === type && e.requestId === requestId).map((e) => ({ actor: e.actor, ...e.data }));
 const withdrawalsOf = (amount: string) => w.sandbox.control.withdrawals().filter((x) => x.amount === amount);
 
@@ -204,14 +204,14 @@ describe('the execution lease across replicas', () => {
     const tick = a.engine.tick();
     await lookStarted;
     expect((await record(id)).execution!.lease).toMatchObject({ holder: 'replica-a' });
-    expect(await b.engine.decide(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' })).toMatchObject({ ok: false, reason: 'execution_busy' });
+    expect(await b.engine.settle(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' })).toMatchObject({ ok: false, reason: 'execution_busy' });
     expect((await record(id)).state).toBe('unknown');
 
     release();
     await tick;
     await a.engine.idle();
     expect((await record(id)).execution!.lease).toBeNull();
-    expect(await b.engine.decide(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' })).toMatchObject({ ok: true });
+    expect(await b.engine.settle(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' })).toMatchObject({ ok: true });
     await b.engine.idle();
     expect(await record(id)).toMatchObject({ state: 'failed', execution: { lease: null } });
     expect(w.withdrawalCalls().posts).toBe(1);
@@ -221,7 +221,7 @@ describe('the execution lease across replicas', () => {
     /** The requests store, with the answer to the write that moves a request to executing lost once (the write itself landed, or not). */
     const losingClaimAnswer =
       (landed: boolean) =>
-      (inner: Repository<DeskRequest>): Repository<DeskRequest> => {
+      (inner: Repository<RequestRecord>): Repository<RequestRecord> => {
         let armed = true;
         return {
           ...inner,

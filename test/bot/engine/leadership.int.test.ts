@@ -5,13 +5,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
-import type { DeskEvent } from '../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../src/bot/ports/events.js';
 import { LeadershipState } from '../../../src/bot/ports/leadership.js';
 import { whileLeader } from '../../../src/bot/engine/leadership.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
 import { until } from '../../support/until.js';
 import { sandboxForEngine } from './support/sandbox-requests.js';
@@ -24,7 +24,7 @@ interface Replica {
   engine: Engine;
   leadership: LeadershipState;
   /** What this replica's notifier delivered. */
-  delivered: DeskEvent[];
+  delivered: RequestEvent[];
 }
 
 const stops: AbortController[] = [];
@@ -39,7 +39,7 @@ async function sharedWorld() {
   const clock = new FakeClock();
   const exchange = await sandboxForEngine('leadership', clock);
   closes.push(() => exchange.close());
-  const requests = memoryRepository<DeskRequest>(isFinishedRequest);
+  const requests = memoryRepository<RequestRecord>(isFinishedRequest);
   const kv = memoryKv();
   const audit = memoryAuditLog({ clock });
   const policy = createPolicy({ requesters: [REQUESTER], approvers: APPROVERS });
@@ -47,13 +47,13 @@ async function sharedWorld() {
   const quiet = { info: () => {}, warn: () => {}, error: () => {} };
   const replica = (role: 'leader' | 'follower'): Replica => {
     const leadership = new LeadershipState(role);
-    const delivered: DeskEvent[] = [];
+    const delivered: RequestEvent[] = [];
     const engine = createEngine({
       exchange: exchange.exchange,
       requests,
       kv,
       audit,
-      notifier: { notify: (event: DeskEvent) => void delivered.push(event) },
+      notifier: { notify: (event: RequestEvent) => void delivered.push(event) },
       clock,
       ids,
       policy,
@@ -63,7 +63,7 @@ async function sharedWorld() {
     });
     return { engine, leadership, delivered };
   };
-  /** Starts a replica's run loop, as runDesk does; stopped after the test. */
+  /** Starts a replica's run loop, as runBot does; stopped after the test. */
   const run = (r: Replica) => {
     const stop = new AbortController();
     stops.push(stop);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/bot/engine/engine.js';
-import type { DeskEvent } from '../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../src/bot/ports/events.js';
 import type { Notifier } from '../../../src/bot/ports/notifier.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { SequentialIds } from '../../support/sequential-ids.js';
@@ -56,7 +56,7 @@ describe('the outbox across a restart', () => {
     dirs.push(dir);
     const made = await firstLife(dir, { notify: () => Promise.reject(new Error('Slack is down')) });
 
-    const seen: DeskEvent[] = [];
+    const seen: RequestEvent[] = [];
     const second = await life(dir, { notify: (event) => void seen.push(event) });
     await second.engine.idle();
     expect(seen.map((e) => [e.type, e.requestId])).toEqual([['request.created', made.id]]);
@@ -71,7 +71,7 @@ describe('the outbox across a restart', () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-restart-'));
     dirs.push(dir);
     await firstLife(dir, { notify: () => {} });
-    const seen: DeskEvent[] = [];
+    const seen: RequestEvent[] = [];
     const second = await life(dir, { notify: (event) => void seen.push(event) });
     await second.engine.idle();
     expect(seen.map((e) => e.type)).toEqual(['message.refresh']);

@@ -1,6 +1,6 @@
 /**
  * The terms claim across replicas, on the real engine and the sandbox over real HTTP: two
- * replicas over one store each send one of two twin withdrawals (same entry, amount, destination);
+ * replicas over one store each send one of two look-alike withdrawals (same entry, amount, destination);
  * a barrier holds each replica's first write after its checks until both have checked, so both
  * pass their checks together. The claim lets one be in doubt at a time; each is sent once. A
  * claim left by a finished request (its release lost) is removed by the leader's tick.
@@ -9,16 +9,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/bot/engine/engine-config.js';
 import type { Repository } from '../../../src/bot/ports/store.js';
 import { termsClaimKey } from '../../../src/bot/engine/execution/look-alikes.js';
-import { isFinishedRequest, type DeskRequest } from '../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository, type MemoryKeyValueStore } from '../../../src/bot/store/memory.js';
 import { startLeaseWorld, type LeaseWorld } from './support/lease-replicas.js';
 
 let w: LeaseWorld;
-let requests: Repository<DeskRequest>;
+let requests: Repository<RequestRecord>;
 let kv: MemoryKeyValueStore;
 
 async function world(seed: string): Promise<LeaseWorld> {
-  requests = memoryRepository<DeskRequest>(isFinishedRequest);
+  requests = memoryRepository<RequestRecord>(isFinishedRequest);
   kv = memoryKv();
   w = await startLeaseWorld({ seed, stores: { requests, kv, audit: memoryAuditLog() } });
   return w;
@@ -33,14 +33,14 @@ const inDoubt = async (amount: string) => (await requests.listLive()).filter((r)
 /**
  * Both replicas' first write from `approved` (a send's or a wait's) waits until both have arrived
  * (at most 2 s: a replica that never writes does not hang the test). Every write is watched: the
- * most twins in doubt at once after any write.
+ * most look-alikes in doubt at once after any write.
  */
 function raceGate(amount: string) {
   const arrived = new Set<string>();
   let open!: () => void;
   const barrier = new Promise<void>((resolve) => (open = resolve));
   const watch = { most: 0 };
-  const wrap = (name: string) => (inner: Repository<DeskRequest>): Repository<DeskRequest> => ({
+  const wrap = (name: string) => (inner: Repository<RequestRecord>): Repository<RequestRecord> => ({
     ...inner,
     async mutate(id, fn) {
       const current = await inner.get(id);
@@ -58,7 +58,7 @@ function raceGate(amount: string) {
 }
 
 describe('the terms claim across replicas', () => {
-  it('twin withdrawals sent from two replicas at once, both past their checks together: never both in doubt, each sent once, the claim released', async () => {
+  it('look-alike withdrawals sent from two replicas at once, both past their checks together: never both in doubt, each sent once, the claim released', async () => {
     await world('terms-claim-race');
     const amount = '0.01240001';
     const gate = raceGate(amount);
@@ -76,10 +76,10 @@ describe('the terms claim across replicas', () => {
     const [sent, waiting] = first.state === 'submitted' ? [first, second] : [second, first];
     expect(sent.state).toBe('submitted');
     expect(waiting).toMatchObject({ state: 'approved', execution: { retry: { nextAt: expect.any(Number) } } });
-    expect([...a.logs, ...b.logs]).toContainEqual(expect.objectContaining({ message: 'waiting for a look-alike request in doubt to settle', data: { requestId: waiting.id, twin: sent.id } }));
-    // The first is out of doubt: its claim is gone, and the twin goes at its next try.
+    expect([...a.logs, ...b.logs]).toContainEqual(expect.objectContaining({ message: 'waiting for a look-alike request in doubt to settle', data: { requestId: waiting.id, lookAlike: sent.id } }));
+    // The first is out of doubt: its claim is gone, and the look-alike goes at its next try.
     expect(await kv.get(termsClaimKey(sent))).toBeUndefined();
-    await w.advance(DEFAULT_ENGINE_CONFIG.reconcileSettleMs);
+    await w.advance(DEFAULT_ENGINE_CONFIG.firstLookAfterMs);
     await Promise.all([a.engine.tick(), b.engine.tick()]);
     await Promise.all([a.engine.idle(), b.engine.idle()]);
     expect((await requests.get(waiting.id))!.state).toBe('submitted');
@@ -90,7 +90,7 @@ describe('the terms claim across replicas', () => {
     expect(await kv.get(termsClaimKey(sent))).toBeUndefined();
   });
 
-  it("a claim left by a finished request (the release lost in a crash) is removed by the leader's tick, and the twin is sent once", async () => {
+  it("a claim left by a finished request (the release lost in a crash) is removed by the leader's tick, and the look-alike is sent once", async () => {
     await world('terms-claim-stale');
     const amount = '0.01240002';
     const leader = w.replica('replica-a');
@@ -100,16 +100,16 @@ describe('the terms claim across replicas', () => {
     expect((await requests.get(done.id))!.state).toBe('submitted');
     // As if the process died between the outcome write and the release.
     await kv.set(termsClaimKey(done), done.id);
-    const twin = await w.approve(follower, amount);
-    expect((await requests.get(twin.id))!.state).toBe('approved');
+    const lookAlike = await w.approve(follower, amount);
+    expect((await requests.get(lookAlike.id))!.state).toBe('approved');
     await follower.engine.tick();
-    expect((await requests.get(twin.id))!.state).toBe('approved');
+    expect((await requests.get(lookAlike.id))!.state).toBe('approved');
     await leader.engine.tick();
     await leader.engine.idle();
-    expect((await requests.get(twin.id))!.state).toBe('submitted');
-    expect(leader.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/^removed a stale terms claim/), data: { key: termsClaimKey(twin), holder: done.id, state: 'submitted' } }));
+    expect((await requests.get(lookAlike.id))!.state).toBe('submitted');
+    expect(leader.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/^removed a stale terms claim/), data: { key: termsClaimKey(lookAlike), holder: done.id, state: 'submitted' } }));
     expect(withdrawalsOf(amount)).toHaveLength(2);
-    expect(await kv.get(termsClaimKey(twin))).toBeUndefined();
+    expect(await kv.get(termsClaimKey(lookAlike))).toBeUndefined();
   });
 
   it('a claim held by a live twin not sent yet (approved, waiting for its retry) is not stale: the other waits for it', async () => {
@@ -126,14 +126,14 @@ describe('the terms claim across replicas', () => {
     await leader.engine.idle();
     expect(withdrawalsOf(amount)).toHaveLength(0);
     expect(await kv.get(termsClaimKey(first))).toBe(first.id);
-    expect(leader.logs).toContainEqual(expect.objectContaining({ message: 'waiting for a look-alike request in doubt to settle', data: { requestId: second.id, twin: first.id } }));
+    expect(leader.logs).toContainEqual(expect.objectContaining({ message: 'waiting for a look-alike request in doubt to settle', data: { requestId: second.id, lookAlike: first.id } }));
     // Once the first is due it goes (its claim held by itself), then the second, each once.
-    await w.advance(Math.max(10_000, DEFAULT_ENGINE_CONFIG.reconcileSettleMs));
+    await w.advance(Math.max(10_000, DEFAULT_ENGINE_CONFIG.firstLookAfterMs));
     await leader.engine.tick();
     await leader.engine.idle();
     expect((await requests.get(first.id))!.state).toBe('submitted');
     if ((await requests.get(second.id))!.state !== 'submitted') {
-      await w.advance(DEFAULT_ENGINE_CONFIG.reconcileSettleMs);
+      await w.advance(DEFAULT_ENGINE_CONFIG.firstLookAfterMs);
       await leader.engine.tick();
       await leader.engine.idle();
     }

@@ -181,7 +181,7 @@ describe('DER encoding', () => {
       const der = Buffer.from(compactToDer(compact)).toString('hex');
       expect(der.toUpperCase()).toBe(referenceDer(compact));
       expect(nodeVerifies(input, der)).toBe(true);
-      // The high-S twin is valid too (OpenSSL accepts it) and always has its top bit set.
+      // The high-S look-alike is valid too (OpenSSL accepts it) and always has its top bit set.
       const highS = (N - BigInt(`0x${Buffer.from(s).toString('hex')}`)).toString(16).padStart(64, '0');
       const twin = Uint8Array.from([...r, ...Buffer.from(highS, 'hex')]);
       expect(twin[32]! & 0x80).toBe(0x80);

@@ -11,25 +11,25 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/bot/slack/kit/slack-ids.js';
-import { approvalMessage, buttonValue, startDeskBot, type DeskBot } from '../../e2e/support/desk-bot.js';
+import { approvalMessage, buttonValue, startTestBot, type TestBot } from '../../e2e/support/test-bot.js';
 import { click, repliesTo, requestCrypto, requestIntoUnknown } from '../../e2e/support/flows.js';
-import { USERS } from '../../e2e/support/desk-bot.js';
+import { USERS } from '../../e2e/support/test-bot.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
 import { parseExposition } from './support/prometheus-text.js';
 
-let d: DeskBot | undefined;
+let d: TestBot | undefined;
 afterEach(async () => {
   await d?.stop();
   d = undefined;
 });
 
-async function get(bot: DeskBot, path: string): Promise<{ status: number; type: string; text: string }> {
+async function get(bot: TestBot, path: string): Promise<{ status: number; type: string; text: string }> {
   const res = await fetch(`${bot.healthOrigin}${path}`);
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
 /** A crypto withdrawal requested, the requester's own approval refused, then two approvals. */
-async function requestAndApprove(bot: DeskBot): Promise<string> {
+async function requestAndApprove(bot: TestBot): Promise<string> {
   const { requestId } = await requestCrypto(bot);
   const msg = approvalMessage(bot.fake, requestId);
   const approve = buttonValue(msg.blocks, ACTION.approve)!;
@@ -43,7 +43,7 @@ async function requestAndApprove(bot: DeskBot): Promise<string> {
 
 describe('the operations endpoints, on a port of their own', () => {
   it('are alive, ready while the exchange answers, and count a withdrawal through to execution', async () => {
-    d = await startDeskBot();
+    d = await startTestBot();
     const health = await get(d, '/healthz');
     expect(health).toMatchObject({ status: 200, type: expect.stringContaining('application/json') });
     expect(JSON.parse(health.text)).toEqual({ status: 'ok' });
@@ -96,7 +96,7 @@ describe('the operations endpoints, on a port of their own', () => {
     await d.runFor(2_000);
     expect((await get(d, '/readyz')).status).toBe(200);
 
-    // From the moment it begins to stop (runDesk's stop() says so first), it is not ready: drained.
+    // From the moment it begins to stop (runBot's stop() says so first), it is not ready: drained.
     d.ops.stopping();
     const draining = await get(d, '/readyz');
     expect(draining.status).toBe(503);
@@ -105,7 +105,7 @@ describe('the operations endpoints, on a port of their own', () => {
   });
 
   it('show an execution whose answer was lost as an open unknown outcome', async () => {
-    d = await startDeskBot({ clientTimeoutMs: 300 });
+    d = await startTestBot({ clientTimeoutMs: 300 });
     await requestIntoUnknown(d);
 
     const m = parseExposition((await get(d, '/metrics')).text);

@@ -1,5 +1,5 @@
 /**
- * The real bot's start and stop (runDesk, configured by its environment, against the sandbox as
+ * The real bot's start and stop (runBot, configured by its environment, against the sandbox as
  * a remote exchange and the fake Slack API):
  * - a stop never waits on a hung exchange: a /balances command is acknowledged and its listener
  *   is stuck on the exchange; stop() gives up on that work after the grace period, says so in
@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { SCOPES } from '../../../src/bot/exchange/assumptions.js';
-import { runDesk, type RunningDesk } from '../../../src/bot/runtime/run-desk.js';
+import { runBot, type RunningBot } from '../../../src/bot/runtime/run-bot.js';
 import { startSandbox, type Sandbox } from '../../../src/stand-ins/sandbox/index.js';
 import { EVENTS_PATH } from '../../../src/bot/slack/shell/slack-app.js';
 import { makeKey } from '../../stand-ins/sandbox/support/sign.js';
@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 interface Started {
-  desk: RunningDesk;
+  desk: RunningBot;
   sandbox: Sandbox;
   fake: FakeSlackApi;
   dataDir: string;
@@ -73,7 +73,7 @@ async function startDesk(o: { prepare?: (dataDir: string) => void; env?: Record<
     LOG_LEVEL: 'info',
     ...o.env,
   });
-  const desk = await runDesk(config, { startSandbox,
+  const desk = await runBot(config, { startSandbox,
     receiverOptions: { port: 0, retryConfig: { retries: 0 } },
     shutdownGraceMs: GRACE_MS,
     logWrite: (line) => void logs.push(line),

@@ -1,5 +1,5 @@
 /**
- * The real bot (runDesk, configured by its environment) on PostgreSQL: DATABASE_URL selects the
+ * The real bot (runBot, configured by its environment) on PostgreSQL: DATABASE_URL selects the
  * database store (its schema created at start), the start-up line names the database without its
  * password, a restart of PostgreSQL under the running bot is logged and lived through (it leads
  * again, its store answers), and no log
@@ -9,7 +9,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { runDesk, type RunningDesk } from '../../../src/bot/runtime/run-desk.js';
+import { runBot, type RunningBot } from '../../../src/bot/runtime/run-bot.js';
 import { APPROVAL_CHANNEL, BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { until } from '../../support/until.js';
@@ -18,7 +18,7 @@ import { startSandbox } from '../../../src/stand-ins/sandbox/index.js';
 describePostgres('the bot with DATABASE_URL', () => {
   // A cluster of its own: a test here restarts PostgreSQL, and other files use the run's shared one meanwhile.
   const pg = usePostgres({ own: true });
-  let desk: RunningDesk | undefined;
+  let desk: RunningBot | undefined;
   let fake: FakeSlackApi | undefined;
   afterEach(async () => {
     await desk?.stop();
@@ -43,7 +43,7 @@ describePostgres('the bot with DATABASE_URL', () => {
     fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
     const url = await pg.cluster.createDatabase();
     const logs: string[] = [];
-    desk = await runDesk(loadConfig(env(url, { SINGLE_REPLICA: 'true' })), { startSandbox, receiverOptions: { port: 0, retryConfig: { retries: 0 } }, logWrite: (l) => void logs.push(l), tickMs: 50 });
+    desk = await runBot(loadConfig(env(url, { SINGLE_REPLICA: 'true' })), { startSandbox, receiverOptions: { port: 0, retryConfig: { retries: 0 } }, logWrite: (l) => void logs.push(l), tickMs: 50 });
     const started = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'desk bot started');
     expect(started?.store).toBe(`PostgreSQL ${url.split('/').pop()} on 127.0.0.1:${pg.cluster.port} as postgres`);
     expect(logs.some((l) => l.includes('database schema migrated'))).toBe(true);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/bot/config/index.js';
 import { LOOPBACK, startPreview, wantsPreview } from '../../../src/stand-ins/preview/preview.js';
-import { runDesk } from '../../../src/bot/runtime/run-desk.js';
+import { runBot } from '../../../src/bot/runtime/run-bot.js';
 import { startSandbox } from '../../../src/stand-ins/sandbox/index.js';
 
 const cleanup: (() => unknown)[] = [];
@@ -24,7 +24,7 @@ describe('the local preview', () => {
     expect(wantsPreview({})).toBe(true);
     const preview = await startPreview({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'error' });
     cleanup.push(() => preview.close());
-    const desk = await runDesk(loadConfig(preview.env), { startSandbox, ...preview.runOptions, logWrite: () => {} });
+    const desk = await runBot(loadConfig(preview.env), { startSandbox, ...preview.runOptions, logWrite: () => {} });
     cleanup.push(() => desk.stop());
     expect(desk.host).toBe(LOOPBACK);
     expect(new URL(preview.slack.apiUrl).hostname).toBe(LOOPBACK);

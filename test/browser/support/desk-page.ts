@@ -9,7 +9,7 @@ import { LABELS } from '../../../src/stand-ins/local-desk/protocol.js';
 /** `text` matched as itself inside a RegExp. */
 export const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function deskPage(page: Page) {
+export function localDeskPage(page: Page) {
   const nav = () => page.getByRole('navigation', { name: LABELS.channels });
   const log = (name: string) => page.getByRole('log', { name });
   const panel = () => page.getByRole('region', { name: LABELS.sandbox });

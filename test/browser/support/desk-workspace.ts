@@ -2,7 +2,7 @@
  * The workspace the page test shows: channels, people and messages whose Block Kit comes from the
  * bot's own builders (a pending and a completed withdrawal with its thread, a refusal, App Home).
  */
-import type { DeskMessage, Person, SandboxState, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
+import type { LocalDeskMessage, Person, SandboxState, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
 import { threadPost, statusLineFor, type ThreadEvent } from '../../../src/bot/slack/approvals/thread-status.js';
 import { refusalReply } from '../../../src/bot/slack/kit/refusal-text.js';
 import { homeView } from '../../../src/bot/slack/home/home-view.js';
@@ -32,7 +32,7 @@ const DONE_EVENTS: ThreadEvent[] = [
 ];
 
 /** A request approved an hour ago and completed, with its thread. */
-function completedRequest(): DeskMessage[] {
+function completedRequest(): LocalDeskMessage[] {
   const approvals = [
     { userId: PEOPLE.approver1.id, at: AT - 3_100_000 },
     { userId: PEOPLE.approver2.id, at: AT - 3_050_000 },
@@ -41,7 +41,7 @@ function completedRequest(): DeskMessage[] {
     requestId: 'R2DONE',
     createdAt: AT - 3_600_000,
     approvals,
-    decision: { outcome: 'approved', at: AT - 3_050_000 },
+    verdict: { outcome: 'approved', at: AT - 3_050_000 },
     status: statusLineFor(DONE_EVENTS[2]!),
   });
   return [

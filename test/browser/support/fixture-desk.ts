@@ -16,7 +16,7 @@ export interface Post {
   body: Record<string, unknown>;
 }
 
-export interface FixtureDesk {
+export interface FixtureLocalDesk {
   url: string;
   posts: Post[];
   /** The `as` of every events connection, in order ("" when none was given). */
@@ -35,7 +35,7 @@ export interface FixtureDesk {
   close(): Promise<void>;
 }
 
-export async function startFixtureDesk(defaultPerson: string, sandbox: SandboxState): Promise<FixtureDesk> {
+export async function startFixtureLocalDesk(defaultPerson: string, sandbox: SandboxState): Promise<FixtureLocalDesk> {
   const bundle = await bundlePage({ minify: false });
   const snapshots = new Map<string, Snapshot>();
   const streams = new Map<string, Set<ServerResponse>>();
@@ -47,7 +47,7 @@ export async function startFixtureDesk(defaultPerson: string, sandbox: SandboxSt
     for (const res of streams.get(personId) ?? []) res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`);
   };
 
-  const desk: FixtureDesk = {
+  const desk: FixtureLocalDesk = {
     url: '',
     posts: [],
     connections: [],

@@ -1,11 +1,11 @@
-/** What people do in Slack, as signed requests to the bot under test (desk-bot.ts). */
+/** What people do in Slack, as signed requests to the bot under test (test-bot.ts). */
 import { expect } from 'vitest';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../src/bot/slack/kit/slack-ids.js';
 import { stateOf, type SignOptions, type StateValues } from '../../bot/slack/support/signed-requests.js';
-import { APPROVAL_CHANNEL, approvalMessage, buttonValue, destinations, USERS, type AnyDeskBot } from './desk-bot.js';
+import { APPROVAL_CHANNEL, approvalMessage, buttonValue, destinations, USERS, type AnyTestBot } from './test-bot.js';
 
 /** /withdraw <kind> as `userId`: the loading view opens, then the filled form replaces it. */
-export async function openWithdrawForm(d: AnyDeskBot, kind: 'crypto' | 'fiat', userId: string = USERS.requester): Promise<{ id: string }> {
+export async function openWithdrawForm(d: AnyTestBot, kind: 'crypto' | 'fiat', userId: string = USERS.requester): Promise<{ id: string }> {
   const mark = d.fake.calls.length;
   const res = await d.slack.command({ command: '/withdraw', text: kind, userId, responseUrl: d.fake.responseUrl('w') });
   expect(res.status).toBe(200);
@@ -16,7 +16,7 @@ export async function openWithdrawForm(d: AnyDeskBot, kind: 'crypto' | 'fiat', u
   return { id };
 }
 
-export async function submitView(d: AnyDeskBot, callbackId: string, viewId: string, values: StateValues, o: { userId?: string; privateMetadata?: string; sign?: SignOptions } = {}) {
+export async function submitView(d: AnyTestBot, callbackId: string, viewId: string, values: StateValues, o: { userId?: string; privateMetadata?: string; sign?: SignOptions } = {}) {
   const mark = d.fake.calls.length;
   const res = await d.slack.viewSubmission({ userId: o.userId ?? USERS.requester, callbackId, viewId, privateMetadata: o.privateMetadata ?? '', values }, o.sign);
   expect(res.status).toBe(200);
@@ -33,14 +33,14 @@ export function cryptoValues(entryId: number, destinationId: string, amount: str
 }
 
 /** The request id the modal shows once the request is created. */
-export async function createdRequestId(d: AnyDeskBot, viewId: string, after: number): Promise<string> {
+export async function createdRequestId(d: AnyTestBot, viewId: string, after: number): Promise<string> {
   const done = await d.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === viewId && JSON.stringify(c.args.view).includes('waiting for approval'), { after });
   await d.settle();
   return /`(R[A-Z0-9]+)`/.exec(JSON.stringify(done.args.view))![1]!;
 }
 
 /** A valid crypto withdrawal form submitted by `userId`; resolves once its approval message is posted. */
-export async function requestCrypto(d: AnyDeskBot, o: { destination?: 'ok' | 'noRecipient'; amount?: string; userId?: string } = {}) {
+export async function requestCrypto(d: AnyTestBot, o: { destination?: 'ok' | 'noRecipient'; amount?: string; userId?: string } = {}) {
   const dest = (await destinations(d.exchange))[o.destination ?? 'ok'];
   const form = await openWithdrawForm(d, 'crypto', o.userId);
   const values = cryptoValues(dest.entry.id, dest.address.id, o.amount ?? '150.12');
@@ -51,7 +51,7 @@ export async function requestCrypto(d: AnyDeskBot, o: { destination?: 'ok' | 'no
 }
 
 /** A button click on the approval message at `ts`; waits for what it set off. */
-export async function click(d: AnyDeskBot, userId: string, actionId: string, value: string, ts: string, o: { responseId?: string; sign?: SignOptions } = {}) {
+export async function click(d: AnyTestBot, userId: string, actionId: string, value: string, ts: string, o: { responseId?: string; sign?: SignOptions } = {}) {
   const res = await d.slack.blockAction(
     { userId, actionId, value, container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: ts }, responseUrl: d.fake.responseUrl(o.responseId ?? `${actionId}-${userId}`) },
     o.sign,
@@ -62,7 +62,7 @@ export async function click(d: AnyDeskBot, userId: string, actionId: string, val
 }
 
 /** The ephemeral answers posted to a response_url id. */
-export function repliesTo(d: AnyDeskBot, responseId: string): string[] {
+export function repliesTo(d: AnyTestBot, responseId: string): string[] {
   return d.fake.calls.filter((c) => c.responseUrlId === responseId).map((c) => String(c.args.text));
 }
 
@@ -76,7 +76,7 @@ export interface TradeForm {
 }
 
 /** /trade, the form filled (a quote refresh first when a slippage needs the indicative price), and submitted. */
-export async function requestTrade(d: AnyDeskBot, t: TradeForm, userId: string = USERS.requester): Promise<string> {
+export async function requestTrade(d: AnyTestBot, t: TradeForm, userId: string = USERS.requester): Promise<string> {
   let mark = d.fake.calls.length;
   await d.slack.command({ command: '/trade', text: t.pair, userId, responseUrl: d.fake.responseUrl('t') });
   const opened = await d.fake.waitFor((c) => c.method === 'views.open', { after: mark });
@@ -107,7 +107,7 @@ export async function requestTrade(d: AnyDeskBot, t: TradeForm, userId: string =
  * A crypto withdrawal approved twice while the exchange takes nothing and never answers (the client
  * times out): the request ends `unknown`. Returns its id and its approval message.
  */
-export async function requestIntoUnknown(d: AnyDeskBot) {
+export async function requestIntoUnknown(d: AnyTestBot) {
   const { requestId } = await requestCrypto(d);
   const msg = approvalMessage(d.fake, requestId);
   const approve = buttonValue(msg.blocks, ACTION.approve)!;

@@ -14,7 +14,7 @@ import type { Notifier } from '../../../src/bot/ports/notifier.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { systemClock, type ExchangeClientOptions } from '../../../src/bot/exchange/client.js';
 import type { DurableAuditLog } from '../../../src/bot/store/audit-log.js';
 import type { DurableKeyValueStore } from '../../../src/bot/store/kv.js';
@@ -24,7 +24,7 @@ import { fileStores } from '../../support/bot-stores.js';
 
 export const DESK_PEOPLE = { requester: 'U0REQ0001', approvers: ['U0APP0001', 'U0APP0002', 'U0APP0003'] } as const;
 
-export interface DeskOptions {
+export interface FaultBotOptions {
   dataDir: string;
   sandboxUrl: string;
   /** Hex or PEM, as DESK_PRIVATE_KEY would hold it. */
@@ -41,17 +41,17 @@ export interface DeskOptions {
   /** Wrap a port before the engine gets it (kill switches, counters). */
   wrap?: {
     exchange?: (api: ExchangeApi) => ExchangeApi;
-    requests?: (port: Repository<DeskRequest>) => Repository<DeskRequest>;
+    requests?: (port: Repository<RequestRecord>) => Repository<RequestRecord>;
     kv?: (port: KeyValueStore) => KeyValueStore;
     audit?: (port: AuditLog) => AuditLog;
   };
 }
 
-export interface Desk {
+export interface FaultBot {
   engine: Engine;
   /** The client (the engine gets the port over it, wrapped as asked). */
   exchange: ExchangeApi;
-  requests: DurableRepository<DeskRequest>;
+  requests: DurableRepository<RequestRecord>;
   kv: DurableKeyValueStore;
   audit: DurableAuditLog;
   /** Waits for what the engine has under way, then closes the stores (releasing their locks). */
@@ -59,7 +59,7 @@ export interface Desk {
 }
 
 /** Opens the stores in `dataDir`, builds the client and the engine, and runs recovery (engine.start). */
-export async function openDesk(o: DeskOptions): Promise<Desk> {
+export async function openFaultBot(o: FaultBotOptions): Promise<FaultBot> {
   const clock = o.clock ?? systemClock;
   const stores = await fileStores(clock, { dir: o.dataDir, warn: o.warn ?? (() => {}), ...(o.redact ? { redact: o.redact } : {}) });
   const { requests, kv, audit } = stores;

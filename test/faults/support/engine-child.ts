@@ -7,7 +7,7 @@
  * stdout carries one JSON line per event (`started`, `settled`); stderr carries logs.
  */
 import type { EngineConfigInput } from '../../../src/bot/engine/engine-config.js';
-import { openDesk } from './desk.js';
+import { openFaultBot } from './desk.js';
 import { KillSwitch } from './kill-switch.js';
 import { runPlan, type PlanItem } from './plan.js';
 import { useShortLeases } from './leases.js';
@@ -31,7 +31,7 @@ const kill = new KillSwitch(config.killAtStep);
 
 // A supervisor restarts a killed bot at once, and the new life takes the killed one's store leases at once.
 useShortLeases();
-const desk = await openDesk({
+const desk = await openFaultBot({
   dataDir: config.dataDir,
   sandboxUrl: config.sandboxUrl,
   privateKey: process.env.DESK_PRIVATE_KEY ?? '',

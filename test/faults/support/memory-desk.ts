@@ -10,7 +10,7 @@ import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import { createExchangePort } from '../../../src/bot/exchange/adapter/index.js';
 import { createPolicy } from '../../../src/bot/domain/policy.js';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../src/stand-ins/sandbox/index.js';
 import type { MemoryAuditLog, MemoryRepository } from '../../../src/bot/store/memory.js';
 import { memoryStores } from '../../support/bot-stores.js';
@@ -18,7 +18,7 @@ import { DESK_PEOPLE } from './desk.js';
 import { withTag, type PlanItem } from './plan.js';
 
 /** `exchange`: the client; the engine gets the port over it. */
-export function memoryDesk(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<DeskRequest>; audit: MemoryAuditLog } {
+export function memoryEngine(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<RequestRecord>; audit: MemoryAuditLog } {
   const { requests, kv, audit } = memoryStores(o.clock);
   const engine = createEngine({
     exchange: createExchangePort(o.exchange),
@@ -38,7 +38,7 @@ export function memoryDesk(o: { exchange: ExchangeApi; clock: Clock; config: Eng
 export type PlanKind = 'crypto' | 'fiat' | 'trade' | 'removal';
 
 /** One request of each kind asked for, on the sandbox's seeded account, tagged by kind. */
-export function deskPlan(sandbox: Sandbox, kinds: readonly PlanKind[]): PlanItem[] {
+export function requestPlan(sandbox: Sandbox, kinds: readonly PlanKind[]): PlanItem[] {
   const account = sandbox.state.accounts.get('main')!;
   const address = account.addressBook.find((a) => a.label === 'OTC partner (TRC20)')!;
   const usd = account.bankAccounts.find((b) => b.currency === 'USD')!;

@@ -6,13 +6,13 @@
  * Slack after the bot came back, and deciding to send again a withdrawal the exchange never showed.
  */
 import type { Engine, RequestInput } from '../../../src/bot/engine/engine.js';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { DESK_PEOPLE } from './desk.js';
 
 export type PlanItem = { tag: string; input: RequestInput };
 
 /** States a settled request may be in: final, or handed to the exchange and followed. */
-export const SETTLED_STATES: readonly DeskRequest['state'][] = ['submitted', 'completed', 'failed', 'rejected', 'cancelled', 'expired'];
+export const SETTLED_STATES: readonly RequestRecord['state'][] = ['submitted', 'completed', 'failed', 'rejected', 'cancelled', 'expired'];
 
 export const tagNote = (tag: string): string => `fault-plan ${tag}`;
 
@@ -21,7 +21,7 @@ export function withTag(tag: string, input: RequestInput): PlanItem {
 }
 
 /** The stored request carrying `tag`, live or finished. */
-export async function findTagged(engine: Engine, tag: string): Promise<DeskRequest | undefined> {
+export async function findTagged(engine: Engine, tag: string): Promise<RequestRecord | undefined> {
   const note = tagNote(tag);
   const all = [...(await engine.listLive()), ...(await engine.recent(10_000))];
   return all.find((r) => r.snapshot.note === note);
@@ -47,7 +47,7 @@ export async function advancePlan(engine: Engine, plan: readonly PlanItem[], ref
     if (record.execution?.inDoubt?.question?.kind === 'not_found') {
       // The exchange never showed it within the settle window: an approver checks and sends it again.
       const approver = DESK_PEOPLE.approvers.find((a) => a !== record!.requester)!;
-      await engine.decide(record.id, approver, { action: 'send_again', checked: 'Not in the exchange history.' });
+      await engine.settle(record.id, approver, { action: 'send_again', checked: 'Not in the exchange history.' });
       continue;
     }
     if (record.state !== 'pending' && record.state !== 'awaiting_reapproval') continue;
@@ -75,12 +75,12 @@ export async function approvePlan(engine: Engine, plan: readonly PlanItem[], tri
  * Runs the plan until every item is stored and settled, or `deadline` (epoch ms) passes.
  * `pause` waits between rounds (real time in a child process).
  */
-export async function runPlan(engine: Engine, plan: readonly PlanItem[], deadline: number, pause: () => Promise<void>): Promise<{ settled: boolean; records: DeskRequest[] }> {
+export async function runPlan(engine: Engine, plan: readonly PlanItem[], deadline: number, pause: () => Promise<void>): Promise<{ settled: boolean; records: RequestRecord[] }> {
   for (;;) {
     const ids = await advancePlan(engine, plan);
     await engine.tick();
     await engine.idle();
-    const records = (await Promise.all([...ids.values()].map((id) => engine.get(id)))).filter((r): r is DeskRequest => r !== undefined);
+    const records = (await Promise.all([...ids.values()].map((id) => engine.get(id)))).filter((r): r is RequestRecord => r !== undefined);
     const settled = records.length === plan.length && records.every((r) => SETTLED_STATES.includes(r.state));
     if (settled || Date.now() > deadline) return { settled, records };
     await pause();

@@ -12,9 +12,9 @@ import { createSandboxClock, startSandbox, type KeySpec, type Sandbox } from '..
 import type { MemoryAuditLog } from '../../../src/bot/store/memory.js';
 import { testClient } from '../../support/bot-exchange.js';
 import { makeFaultKey, type FaultKey } from './keys.js';
-import { memoryDesk } from './memory-desk.js';
+import { memoryEngine } from './memory-desk.js';
 
-export interface SlowExchangeDesk {
+export interface SlowExchangeBot {
   sandbox: Sandbox;
   engine: Engine;
   audit: MemoryAuditLog;
@@ -47,7 +47,7 @@ export function sandboxClient(sandbox: Sandbox, clientKey: FaultKey, o: { timeou
 }
 
 /** A started engine against a sandbox seeded with `seed`, starting at `startMs` with `faults`. */
-export async function slowExchangeDesk(o: { seed: string; startMs: number; faults: FaultRule[] }): Promise<SlowExchangeDesk> {
+export async function slowExchangeBot(o: { seed: string; startMs: number; faults: FaultRule[] }): Promise<SlowExchangeBot> {
   const sandbox = await frozenSandbox({ ...o, keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }] });
   const sends = new Map<string, number>();
   const exchange = sandboxClient(sandbox, key, {
@@ -57,7 +57,7 @@ export async function slowExchangeDesk(o: { seed: string; startMs: number; fault
     },
   });
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const { engine, audit } = memoryDesk({ exchange, clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
+  const { engine, audit } = memoryEngine({ exchange, clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
   await engine.start();
   return { sandbox, engine, audit, sends };
 }

@@ -9,11 +9,11 @@ import type { SandboxState, Snapshot } from '../../../src/stand-ins/local-desk/p
 import { PANEL_FAULTS, ROUTES } from '../../../src/stand-ins/local-desk/protocol.js';
 import { HTTP_EDGE } from '../../../src/bot/ports/http-edge.js';
 import { closeSlowSockets, open, postHead, within } from '../../support/slow-sockets.js';
-import { rawRequest, said, startTestDesk, WHO, type TestDesk } from './support/desk.js';
+import { rawRequest, said, startTestLocalDesk, WHO, type TestLocalDesk } from './support/desk.js';
 
-let d: TestDesk;
+let d: TestLocalDesk;
 beforeAll(async () => {
-  d = await startTestDesk({ keepAliveMs: 100 });
+  d = await startTestLocalDesk({ keepAliveMs: 100 });
 });
 afterAll(async () => {
   await d?.stop();

@@ -1,22 +1,22 @@
 /**
  * The local desk's server with the real bot behind it (as `npm start` runs it with nothing
  * configured): what a person does goes through the desk's HTTP API, as the page sends it, to the
- * bot's real HTTP receiver as signed Slack requests; what the bot says to the Slack stand-in comes
+ * bot's real HTTP receiver as signed Slack requests; what the bot says to the fake Slack comes
  * back folded into each person's snapshot. No browser here (test/browser has the page's story).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskMessage, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
+import type { LocalDeskMessage, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
 import { ROUTES } from '../../../src/stand-ins/local-desk/protocol.js';
 import { SANDBOX_TIMINGS } from '../../../src/stand-ins/sandbox/index.js';
 import { ACTION, CALLBACK, INPUT } from '../../../src/bot/slack/kit/slack-ids.js';
 import { REFUSAL_MESSAGES } from '../../../src/bot/domain/refusals.js';
 import { refusalText } from '../../../src/bot/slack/kit/refusal-text.js';
-import { said, startTestDesk, WHO, type TestDesk } from './support/desk.js';
+import { said, startTestLocalDesk, WHO, type TestLocalDesk } from './support/desk.js';
 import { approvalMessages, askWithdrawal, callbackOf, fillWithdrawal, topModal } from './support/desk-forms.js';
 
-let d: TestDesk;
+let d: TestLocalDesk;
 beforeAll(async () => {
-  d = await startTestDesk();
+  d = await startTestLocalDesk();
 });
 afterAll(async () => {
   await d?.stop();
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const inChannel = (s: Snapshot, channel: string) => s.messages.filter((m) => m.channel === channel);
 
-function approve(as: string, m: DeskMessage) {
+function approve(as: string, m: LocalDeskMessage) {
   return d.api('action', { as, container: { type: 'message', channel: m.channel, ts: m.ts }, action: { action_id: ACTION.approve } });
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/stand-ins/local-desk/protocol.js';
 import { startFakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { freePort, startDeskProcess } from './support/desk-process.js';
+import { freePort, startBotProcess } from './support/bot-process.js';
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
@@ -19,7 +19,7 @@ afterEach(() => {
 /** Runs main.ts with `env` on a data folder of its own, removed after the test. */
 function runMain(env: Record<string, string>, until: (line: string) => boolean, args: string[] = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
-  const run = startDeskProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, until, args);
+  const run = startBotProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, until, args);
   cleanup.push(() => {
     run.proc.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

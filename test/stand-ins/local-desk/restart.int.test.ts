@@ -9,38 +9,38 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DeskMessage, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
+import type { LocalDeskMessage, Snapshot } from '../../../src/stand-ins/local-desk/protocol.js';
 import { ROUTES } from '../../../src/stand-ins/local-desk/protocol.js';
 import { SANDBOX_FILE_NAME, SLACK_FILE_NAME } from '../../../src/stand-ins/preview/preview-files.js';
 import { SANDBOX_TIMINGS } from '../../../src/stand-ins/sandbox/index.js';
 import { ACTION } from '../../../src/bot/slack/kit/slack-ids.js';
-import { said, startTestDesk, WHO, type TestDesk } from './support/desk.js';
+import { said, startTestLocalDesk, WHO, type TestLocalDesk } from './support/desk.js';
 import { askWithdrawal, closeWaitingView } from './support/desk-forms.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'desk-restart-'));
-const running: TestDesk[] = [];
+const running: TestLocalDesk[] = [];
 afterAll(async () => {
   for (const d of running.splice(0)) await d.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function start(fresh = false): Promise<TestDesk> {
-  const d = await startTestDesk({ dataDir, fresh });
+async function start(fresh = false): Promise<TestLocalDesk> {
+  const d = await startTestLocalDesk({ dataDir, fresh });
   running.push(d);
   return d;
 }
 
-async function stop(d: TestDesk): Promise<void> {
+async function stop(d: TestLocalDesk): Promise<void> {
   running.splice(running.indexOf(d), 1);
   await d.stop();
 }
 
-const approve = (d: TestDesk, as: string, m: DeskMessage) => d.api('action', { as, container: { type: 'message', channel: m.channel, ts: m.ts }, action: { action_id: ACTION.approve } });
+const approve = (d: TestLocalDesk, as: string, m: LocalDeskMessage) => d.api('action', { as, container: { type: 'message', channel: m.channel, ts: m.ts }, action: { action_id: ACTION.approve } });
 const thread = (s: Snapshot, ts: string) => s.messages.filter((m) => m.threadTs === ts).map(said).join('\n');
 const homeText = (s: Snapshot) => JSON.stringify(s.home ?? {});
 
 describe('the local preview, stopped and started again on the same data', () => {
-  let request: DeskMessage;
+  let request: LocalDeskMessage;
   let stoppedAt: number;
 
   it('first run: a 0.07 BTC withdrawal, approved twice, is sent to the sandbox; the trader opens App Home', async () => {
@@ -84,7 +84,7 @@ describe('the local preview, stopped and started again on the same data', () => 
     const s = d.snapshot(WHO.ana);
     expect(s.messages.filter((m) => m.channel === WHO.approvalChannel)).toEqual([]);
     expect(s.home).toBeUndefined();
-    expect(d.desk.sandbox!.control.withdrawals()).toEqual(expect.not.arrayContaining([expect.objectContaining({ amount: '0.07' })]));
+    expect(d.bot.sandbox!.control.withdrawals()).toEqual(expect.not.arrayContaining([expect.objectContaining({ amount: '0.07' })]));
     await stop(d);
   }, 30_000);
 });

@@ -1,8 +1,8 @@
 // An approver approves the snapshot they saw: the approval and, when last, the move to `approved` are
 // one write. The leader executes at once; a follower leaves it for the leader's next tick, so two
 // replicas never drive one request.
-import { decideApproval, isExpired } from '../../domain/policy.js';
-import { mustAdvance, newExecution, type DeskRequest } from '../../domain/record.js';
+import { judgeApproval, isExpired } from '../../domain/policy.js';
+import { mustAdvance, newExecution, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
@@ -11,7 +11,7 @@ import type { Mutation } from '../../ports/store.js';
 export type ApproveResult =
   | {
       ok: true;
-      request: DeskRequest;
+      request: RequestRecord;
       count: number;
       required: number;
       /** True when this approval was the last one needed. */
@@ -21,7 +21,7 @@ export type ApproveResult =
     }
   | Refusal;
 
-export type Counted = { ok: true; request: DeskRequest; count: number; required: number; last: boolean } | { ok: false; refusal: Refusal; request?: DeskRequest; expired?: boolean };
+export type Counted = { ok: true; request: RequestRecord; count: number; required: number; last: boolean } | { ok: false; refusal: Refusal; request?: RequestRecord; expired?: boolean };
 
 /** Counts `userId`'s approval of the snapshot with hash `seenHash`, or refuses with a reason. */
 export async function approve(ctx: EngineContext, requestId: string, userId: string, seenHash: string): Promise<ApproveResult> {
@@ -41,13 +41,13 @@ export async function approve(ctx: EngineContext, requestId: string, userId: str
 }
 
 /** The write of an approval: expire a request past its deadline, refuse, count, or complete the count. */
-export function countApproval(ctx: EngineContext, current: DeskRequest | undefined, userId: string, seenHash: string, now: number): Mutation<DeskRequest, Counted> {
+export function countApproval(ctx: EngineContext, current: RequestRecord | undefined, userId: string, seenHash: string, now: number): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
   if (isExpired(current, now)) {
     const expired = mustAdvance(current, 'expire', now, { decision: { by: SYSTEM, at: now, reason: 'expired' } });
     return { next: expired, result: { ok: false, refusal: refuse('already_decided', 'This request has expired.'), request: expired, expired: true } };
   }
-  const decision = decideApproval(ctx.policy, current, userId, seenHash);
+  const decision = judgeApproval(ctx.policy, current, userId, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
   const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
   const next = decision.last

@@ -1,10 +1,10 @@
 /** Use case (on tick): requests still waiting for approvals past their deadline expire. */
 import { isExpired } from '../../domain/policy.js';
-import { mustAdvance, type DeskRequest } from '../../domain/record.js';
+import { mustAdvance, type RequestRecord } from '../../domain/record.js';
 import { audit, emit, SYSTEM, type EngineContext } from '../context.js';
 
 /** Expires every due request in `live`; returns how many expired. */
-export async function expireDue(ctx: EngineContext, live: readonly DeskRequest[]): Promise<number> {
+export async function expireDue(ctx: EngineContext, live: readonly RequestRecord[]): Promise<number> {
   let expired = 0;
   for (const candidate of live) {
     if (!isExpired(candidate, ctx.clock.now())) continue;

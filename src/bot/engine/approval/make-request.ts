@@ -2,7 +2,7 @@
 // freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
 import { mayRequest } from '../../domain/policy.js';
-import { newRequest, type DeskRequest } from '../../domain/record.js';
+import { newRequest, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import {
   buildBankRemoval,
@@ -29,7 +29,7 @@ export type RequestInput =
   | ({ kind: 'trade' } & TradeFields)
   | { kind: 'bank_account_removal'; bankAccountId: number; note?: string | null };
 
-export type RequestResult = { ok: true; request: DeskRequest } | Refusal;
+export type RequestResult = { ok: true; request: RequestRecord } | Refusal;
 
 const LOOKUP_LIMIT = { pageSize: 100, maxPages: 20 };
 /** Attempts at drawing an unused short id before giving up (a clash is already rare). */
@@ -57,7 +57,7 @@ async function refused(ctx: EngineContext, userId: string, input: RequestInput, 
   return refusal;
 }
 
-async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<DeskRequest> {
+async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<RequestRecord> {
   for (let i = 0; i < ID_ATTEMPTS; i++) {
     const id = ctx.ids.requestId();
     // The note sent to the exchange names the request: frozen with its id, so approvers see it.

@@ -1,18 +1,18 @@
 /** Use case: an approver rejects a request waiting for approvals, with a reason. */
-import { decideReject } from '../../domain/policy.js';
-import { mustAdvance, type DeskRequest } from '../../domain/record.js';
+import { judgeReject } from '../../domain/policy.js';
+import { mustAdvance, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, emit, type EngineContext } from '../context.js';
 
-export type DecisionResult = { ok: true; request: DeskRequest } | Refusal;
+export type VerdictResult = { ok: true; request: RequestRecord } | Refusal;
 
-type Outcome = { ok: true; request: DeskRequest; reason: string } | { ok: false; refusal: Refusal };
+type Outcome = { ok: true; request: RequestRecord; reason: string } | { ok: false; refusal: Refusal };
 
-export async function reject(ctx: EngineContext, requestId: string, userId: string, reason: string): Promise<DecisionResult> {
+export async function reject(ctx: EngineContext, requestId: string, userId: string, reason: string): Promise<VerdictResult> {
   const now = ctx.clock.now();
   const outcome = await ctx.requests.mutate<Outcome>(requestId, (current) => {
     if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
-    const decision = decideReject(ctx.policy, current, userId, reason);
+    const decision = judgeReject(ctx.policy, current, userId, reason);
     if (!decision.ok) return { result: { ok: false, refusal: decision } };
     const next = mustAdvance(current, 'reject', now, { decision: { by: userId, at: now, reason: decision.reason } });
     return { next, result: { ok: true, request: next, reason: decision.reason } };

@@ -1,7 +1,7 @@
 // Whose is a withdrawal the exchange lists, for a request in doubt: decided by its marks (request_id,
 // desk reference) before its terms; pure. The table: docs/execution.md "Whose withdrawal is it".
 import { exchangeNoteOf, readDeskReference } from '../../domain/desk-reference.js';
-import { attemptKeys, type DeskRequest } from '../../domain/record.js';
+import { attemptKeys, type RequestRecord } from '../../domain/record.js';
 import type { EngineConfig } from '../engine-config.js';
 import { exchangeClock } from './in-doubt.js';
 
@@ -15,7 +15,7 @@ export interface Marks {
   createdAt: number | null;
 }
 
-export function attribute(record: DeskRequest, marks: Marks, config: EngineConfig): Attribution {
+export function attribute(record: RequestRecord, marks: Marks, config: EngineConfig): Attribution {
   const attempts = record.execution?.attempts ?? [];
   if (marks.requestId !== null) return attemptKeys(record).includes(marks.requestId) ? 'ours' : 'never';
   const ref = readDeskReference(marks.note);

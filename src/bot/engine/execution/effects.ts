@@ -1,11 +1,11 @@
 // The effects a decision asks for, run against the exchange, each returned as raw facts for `decide`
 // (next-step.ts). The record was persisted before any runs; exchange errors become observations, anything else throws.
-import type { DeskRequest, ExecutedRequest } from '../../domain/record.js';
+import type { RequestRecord, ExecutedRequest } from '../../domain/record.js';
 import type { Snapshot, TradeSnapshot } from '../../domain/request.js';
 import { findFirst } from '../bounded-lists.js';
 import { failureOf, type CheckFacts } from './observations.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
-import { claimTerms, inDoubtTwin } from './look-alikes.js';
+import { claimTerms, inDoubtLookAlike } from './look-alikes.js';
 import type { EngineContext } from '../context.js';
 import type { RequoteReason } from '../../ports/events.js';
 import { quoteHoldingKey } from './take-quote.js';
@@ -45,12 +45,12 @@ export async function perform(ctx: EngineContext, record: ExecutedRequest, effec
  * The terms claim and a look-alike first (no exchange read), then what execution depends on. Once taken,
  * the claim stays until the request is past doubt, so it stays first in line for its terms.
  */
-async function check(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
+async function check(ctx: EngineContext, record: RequestRecord): Promise<Observation> {
   const claim = await claimTerms(ctx, record);
-  if (!claim.held) return { kind: 'checked', found: { kind: 'twin_in_doubt', twin: claim.by } };
-  // A twin in doubt from before the terms claim (it holds none) is seen on the live records.
-  const twin = await inDoubtTwin(ctx, record);
-  if (twin !== undefined) return { kind: 'checked', found: { kind: 'twin_in_doubt', twin: twin.id } };
+  if (!claim.held) return { kind: 'checked', found: { kind: 'twin_in_doubt', lookAlike: claim.by } };
+  // A look-alike in doubt from before the terms claim (it holds none) is seen on the live records.
+  const lookAlike = await inDoubtLookAlike(ctx, record);
+  if (lookAlike !== undefined) return { kind: 'checked', found: { kind: 'twin_in_doubt', lookAlike: lookAlike.id } };
   try {
     return { kind: 'checked', found: { kind: 'read', facts: await readCheckFacts(ctx, record.snapshot) } };
   } catch (err) {
@@ -86,7 +86,7 @@ async function available(ctx: EngineContext, currency: string): Promise<string> 
 }
 
 /** A fresh quote; the runner holds the quote key, so nobody else quotes on these terms meanwhile. */
-async function quote(ctx: EngineContext, record: DeskRequest, reason: RequoteReason): Promise<Observation> {
+async function quote(ctx: EngineContext, record: RequestRecord, reason: RequoteReason): Promise<Observation> {
   try {
     return { kind: 'quoted', quote: await quoteHoldingKey(ctx, record.snapshot as TradeSnapshot), reason };
   } catch (err) {
@@ -96,7 +96,7 @@ async function quote(ctx: EngineContext, record: DeskRequest, reason: RequoteRea
 }
 
 /** Claims the removed account for this request unless another request claimed it first. */
-async function claimRemoval(ctx: EngineContext, record: DeskRequest): Promise<Observation> {
+async function claimRemoval(ctx: EngineContext, record: RequestRecord): Promise<Observation> {
   if (record.snapshot.kind !== 'bank_account_removal') throw new Error(`${record.id}: a claim is only for a bank account removal`);
   const key = removalClaimKey(record.snapshot.bankAccount.id);
   // One atomic claim: two replicas removing the same account cannot both read "free".

@@ -1,7 +1,7 @@
-// An unknown outcome, decided without I/O: `openInDoubt` when a send's answer is lost, `decideLook` on
+// An unknown outcome, decided without I/O: `openInDoubt` when a send's answer is lost, `judgeLook` on
 // what each look saw. Nothing is adopted or resent that the look does not prove; the rest goes to a
 // person. Every row: docs/execution.md "An unknown outcome" and in-doubt.test.ts.
-import type { Attempt, Candidate, DeskRequest, ExecutedRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
+import type { Attempt, Candidate, RequestRecord, ExecutedRequest, InDoubt, PersonQuestion } from '../../domain/record.js';
 import type { EngineConfig } from '../engine-config.js';
 
 export type Look =
@@ -12,7 +12,7 @@ export type Look =
   /** Nothing could be proven: the exchange failed, or listed more than a search reads. */
   | { kind: 'inconclusive'; message: string; cut: boolean };
 
-export type LookDecision =
+export type LookJudgement =
   | { kind: 'adopt'; exchangeId: string; why: 'key' | 'reference' | 'sole_candidate_in_call' | 'sole_candidate_window_closed' }
   | { kind: 'wait'; nextLookAt: number }
   | { kind: 'ask'; question: PersonQuestion; nextLookAt: number }
@@ -22,7 +22,7 @@ export type LookDecision =
   | { kind: 'refusal_stands' };
 
 /** The window is fixed here on the exchange's clock: first send minus allowed offset to last send plus settle window. It never grows. */
-export function openInDoubt(record: DeskRequest, now: number, config: EngineConfig, measuredOffsetMs: number | null): InDoubt {
+export function openInDoubt(record: RequestRecord, now: number, config: EngineConfig, measuredOffsetMs: number | null): InDoubt {
   const attempts = record.execution?.attempts ?? [];
   const first = attempts[0]?.startedAt ?? now;
   const last = attempts.at(-1)?.startedAt ?? now;
@@ -54,15 +54,15 @@ export function exchangeClock(config: EngineConfig, measuredOffsetMs: number | n
 }
 
 /** What the request does after a look that started at `lookedAt` (our clock). */
-export function decideLook(record: ExecutedRequest, inDoubt: InDoubt, look: Look, lookedAt: number, config: EngineConfig, measuredOffsetMs: number | null): LookDecision {
+export function judgeLook(record: ExecutedRequest, inDoubt: InDoubt, look: Look, lookedAt: number, config: EngineConfig, measuredOffsetMs: number | null): LookJudgement {
   if (look.kind === 'found') return { kind: 'adopt', exchangeId: look.exchangeId, why: look.by ?? 'key' };
   const again = inDoubt.question === null ? config.lookIntervalMs : config.personWaitLookIntervalMs;
   const windowClosed = lookedAt >= inDoubt.settleUntil;
   const withdrawal = record.kind === 'crypto_withdrawal' || record.kind === 'fiat_withdrawal';
   if (look.kind === 'inconclusive') {
     // Looks that prove nothing past the window would go on forever: a person checks the exchange.
-    if (withdrawal && windowClosed) return { kind: 'ask', question: question('unreadable', [], inDoubt, lookedAt, look.message), nextLookAt: lookedAt + config.reconcileIntervalMs };
-    return { kind: 'wait', nextLookAt: lookedAt + config.reconcileIntervalMs };
+    if (withdrawal && windowClosed) return { kind: 'ask', question: question('unreadable', [], inDoubt, lookedAt, look.message), nextLookAt: lookedAt + config.unreadableLookIntervalMs };
+    return { kind: 'wait', nextLookAt: lookedAt + config.unreadableLookIntervalMs };
   }
   const attempts = record.execution.attempts;
   const last = attempts.at(-1)!;
@@ -89,7 +89,7 @@ export function decideLook(record: ExecutedRequest, inDoubt: InDoubt, look: Look
  * re-quote, same id. If one may exist (duplicate, refused resend, `stoppedBecause`), only look, then ask
  * a person. A removal may be resent (404 = gone). docs/execution.md "An unknown outcome".
  */
-function decideByKey(record: ExecutedRequest, inDoubt: InDoubt, last: Attempt, lookedAt: number, config: EngineConfig): LookDecision {
+function decideByKey(record: ExecutedRequest, inDoubt: InDoubt, last: Attempt, lookedAt: number, config: EngineConfig): LookJudgement {
   const sameKey = record.execution.attempts.filter((a) => a.key === last.key);
   if (record.kind === 'trade') {
     const doubted = sameKey.slice(0, -1).some((a) => a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight');
@@ -98,7 +98,7 @@ function decideByKey(record: ExecutedRequest, inDoubt: InDoubt, last: Attempt, l
     if (mayExist || inDoubt.stoppedBecause !== null) return untilPerson(inDoubt, lookedAt, config);
   }
   if (last.outcome === 'refused' || last.outcome === 'quote_unusable') return last.outcome === 'quote_unusable' ? { kind: 'requote', message: last.message ?? 'The quote could not be used.' } : { kind: 'refusal_stands' };
-  const settledAt = last.startedAt + config.reconcileSettleMs;
+  const settledAt = last.startedAt + config.firstLookAfterMs;
   if (lookedAt < settledAt) return { kind: 'wait', nextLookAt: settledAt };
   const deadAt = last.quote === null ? undefined : last.quote.expiresAt + config.clockSkewMs;
   if (deadAt !== undefined && lookedAt >= deadAt) {
@@ -106,13 +106,13 @@ function decideByKey(record: ExecutedRequest, inDoubt: InDoubt, last: Attempt, l
   }
   // A removal is sent again at every look: removing it twice cannot do harm; orders are bounded.
   if (record.kind === 'bank_account_removal' || sameKey.length < config.maxSendsPerKey) return { kind: 'resend', key: last.key };
-  const next = lookedAt + config.reconcileIntervalMs;
+  const next = lookedAt + config.unreadableLookIntervalMs;
   return { kind: 'wait', nextLookAt: deadAt !== undefined && deadAt > lookedAt ? Math.min(next, deadAt) : next };
 }
 
 /** Look again until the settle window closes, then ask a person (Look again / Mark as not placed), looking less often. */
-function untilPerson(inDoubt: InDoubt, lookedAt: number, config: EngineConfig): LookDecision {
-  if (lookedAt < inDoubt.settleUntil) return { kind: 'wait', nextLookAt: Math.min(lookedAt + config.reconcileIntervalMs, inDoubt.settleUntil) };
+function untilPerson(inDoubt: InDoubt, lookedAt: number, config: EngineConfig): LookJudgement {
+  if (lookedAt < inDoubt.settleUntil) return { kind: 'wait', nextLookAt: Math.min(lookedAt + config.unreadableLookIntervalMs, inDoubt.settleUntil) };
   return { kind: 'ask', question: question('not_found', [], inDoubt, lookedAt), nextLookAt: lookedAt + config.personWaitLookIntervalMs };
 }
 

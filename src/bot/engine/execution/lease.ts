@@ -1,7 +1,7 @@
 // Whether this replica may drive a request now, without I/O: the lease is claimed in the write that sends
 // or looks, so an expired one is taken over by looking first, never sending; in `unknown` it only covers
 // looks. The table: docs/execution.md "The execution lease".
-import type { DeskRequest, Lease } from '../../domain/record.js';
+import type { RequestRecord, Lease } from '../../domain/record.js';
 
 export type LeaseStanding =
   | { kind: 'free' }
@@ -10,7 +10,7 @@ export type LeaseStanding =
   | { kind: 'expired'; lease: Lease; expiredForMs: number };
 
 /** Where `replica` stands with the request's lease at `now` (its own clock). */
-export function leaseStanding(record: DeskRequest, replica: string, now: number): LeaseStanding {
+export function leaseStanding(record: RequestRecord, replica: string, now: number): LeaseStanding {
   const lease = record.execution?.lease ?? null;
   if (lease === null) return { kind: 'free' };
   if (lease.holder === replica) return { kind: 'mine', lease };
@@ -23,7 +23,7 @@ export function leaseFor(replica: string, now: number, ttlMs: number): Lease {
 }
 
 /** Nobody claimed, took over, renewed or cleared the lease between the two reads. */
-export function sameLease(a: DeskRequest, b: DeskRequest): boolean {
+export function sameLease(a: RequestRecord, b: RequestRecord): boolean {
   const x = a.execution?.lease ?? null;
   const y = b.execution?.lease ?? null;
   return x === null || y === null ? x === y : x.holder === y.holder && x.until === y.until;

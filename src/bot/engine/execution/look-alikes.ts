@@ -3,11 +3,11 @@
 // The rules: docs/execution.md "Requests that look alike".
 import { normalize } from '../../domain/money.js';
 import { isFinalState } from '../../domain/state-machine.js';
-import type { DeskRequest } from '../../domain/record.js';
+import type { RequestRecord } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';
 
-/** What the exchange would show of this request, as a lock key. Trades match on their own key: no twins. */
-export function termsKey(request: DeskRequest): string {
+/** What the exchange would show of this request, as a lock key. Trades match on their own key: no look-alikes. */
+export function termsKey(request: RequestRecord): string {
   const s = request.snapshot;
   switch (s.kind) {
     case 'crypto_withdrawal':
@@ -22,23 +22,23 @@ export function termsKey(request: DeskRequest): string {
 }
 
 /** Holds the request's terms lock until the returned release is called (not re-entrant: never hold it twice). */
-export function holdTerms(ctx: EngineContext, request: DeskRequest): Promise<() => void> {
+export function holdTerms(ctx: EngineContext, request: RequestRecord): Promise<() => void> {
   return ctx.termsLocks.acquire(termsKey(request));
 }
 
 /** Another live request with the same terms whose outcome is in doubt, if any. */
-export async function inDoubtTwin(ctx: EngineContext, request: DeskRequest): Promise<DeskRequest | undefined> {
+export async function inDoubtLookAlike(ctx: EngineContext, request: RequestRecord): Promise<RequestRecord | undefined> {
   const key = termsKey(request);
   return (await ctx.requests.listLive()).find((r) => r.id !== request.id && (r.state === 'executing' || r.state === 'unknown') && termsKey(r) === key);
 }
 
-/** Withdrawals are matched on their terms by a reconcile: the ones that take the terms claim. */
-function claimsTerms(request: DeskRequest): boolean {
+/** Withdrawals are matched on their terms by a look: the ones that take the terms claim. */
+function claimsTerms(request: RequestRecord): boolean {
   return request.kind === 'crypto_withdrawal' || request.kind === 'fiat_withdrawal';
 }
 
 /** KV key of the claim naming the one request of these terms that may be in doubt. */
-export function termsClaimKey(request: DeskRequest): string {
+export function termsClaimKey(request: RequestRecord): string {
   return `terms-claim:${termsKey(request)}`;
 }
 
@@ -46,7 +46,7 @@ export function termsClaimKey(request: DeskRequest): string {
 const CLAIM_TURNS = 3;
 
 /** Held already on a resend; otherwise the holder's id. A claim whose holder is past doubt for good or gone is removed first. */
-export async function claimTerms(ctx: EngineContext, request: DeskRequest): Promise<{ held: true } | { held: false; by: string }> {
+export async function claimTerms(ctx: EngineContext, request: RequestRecord): Promise<{ held: true } | { held: false; by: string }> {
   if (!claimsTerms(request)) return { held: true };
   const key = termsClaimKey(request);
   let holder: string | undefined;
@@ -60,12 +60,12 @@ export async function claimTerms(ctx: EngineContext, request: DeskRequest): Prom
 }
 
 /** Releases the request's terms claim if it still holds it (never a claim another took since). */
-export async function releaseTerms(ctx: EngineContext, request: DeskRequest): Promise<void> {
+export async function releaseTerms(ctx: EngineContext, request: RequestRecord): Promise<void> {
   if (claimsTerms(request)) await ctx.kv.deleteIf(termsClaimKey(request), request.id);
 }
 
 /** Past doubt for good: it can never be `executing` or `unknown` again. */
-export function pastDoubt(request: Pick<DeskRequest, 'state'>): boolean {
+export function pastDoubt(request: Pick<RequestRecord, 'state'>): boolean {
   return request.state === 'submitted' || isFinalState(request.state);
 }
 
@@ -81,9 +81,9 @@ const FIRST_HISTORY_PAGE = 200;
 const MAX_HISTORY_SCAN = 200_000;
 
 /** History is read back to requests finished before `sinceMs`: a record created in the window belongs to one finished after it opened. */
-export async function ownedExchangeIds(ctx: EngineContext, kind: DeskRequest['kind'], sinceMs: number): Promise<Set<string>> {
+export async function ownedExchangeIds(ctx: EngineContext, kind: RequestRecord['kind'], sinceMs: number): Promise<Set<string>> {
   const owned = new Set<string>();
-  const add = (records: DeskRequest[]) => {
+  const add = (records: RequestRecord[]) => {
     for (const r of records) if (r.kind === kind && r.execution?.exchangeId) owned.add(r.execution.exchangeId);
   };
   add(await ctx.requests.listLive());

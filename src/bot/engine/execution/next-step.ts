@@ -1,5 +1,5 @@
 /**
- * Executing an approved request, decided without I/O: `decide(record, now, observation)` says
+ * Executing an approved request, decided without I/O: `nextStep(record, now, observation)` says
  * what to persist and which effect to perform next; the runner (runner.ts) persists first, then
  * performs the effect, and feeds what came of it back in as the next observation.
  *
@@ -9,7 +9,7 @@
  *   approved  (a trade whose earlier order may still appear) --would fail--> unknown (look; a person after the window)
  *   executing --answer-->   submitted | completed (a removal) | unknown (look) | refused: fail or re-quote
  *   executing --due-->      its holder stopped mid-call (its lease ours or expired): unknown (look)
- *   unknown   --due-->      look when the record's next look is due (at once when a person's decision waits for it)
+ *   unknown   --due-->      look when the record's next look is due (at once when a person's settlement waits for it)
  *   unknown   --looked-->   in-doubt.ts: adopt | look later | ask a person | re-quote | resend an order
  *   unknown   --person-->   look again, choose: at once; send again, mark as not sent: look first (under the lease)
  *   unknown   --looked, a decision waiting--> carry it out | withhold it and ask again (what appeared)
@@ -23,10 +23,10 @@
  * lease was taken is recorded nowhere (`lease.lost`); any other write clears the lease.
  *
  * `executing` always means one call in flight; the only send is the effect `send`, persisted with
- * its key before it leaves. Every row is a case of test/bot/engine/decide.test.ts.
+ * its key before it leaves. Every row is a case of test/bot/engine/next-step.test.ts.
  */
 import { hasRequiredApprovals, type Policy } from '../../domain/policy.js';
-import { inDoubtKey, lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type DeskRequest, type ExecutedRequest, type Execution, type Failure, type InDoubt, type PersonDecisionRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
+import { inDoubtKey, lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type RequestRecord, type ExecutedRequest, type Execution, type Failure, type InDoubt, type SettlementRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
 import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
 import { transition, type Command } from '../../domain/state-machine.js';
 import type { RemoteView } from '../../ports/exchange-port.js';
@@ -36,7 +36,7 @@ import type { EngineConfig } from '../engine-config.js';
 import type { EventInput, RequoteReason } from '../../ports/events.js';
 import { judgeChecks } from './checks.js';
 import type { Answer, CheckFound, ExchangeFailure } from './observations.js';
-import { currentDoubt, decideLook, openInDoubt, type Look } from './in-doubt.js';
+import { currentDoubt, judgeLook, openInDoubt, type Look } from './in-doubt.js';
 import { leaseFor, leaseStanding, type LeaseStanding } from './lease.js';
 
 export type Observation =
@@ -49,8 +49,8 @@ export type Observation =
   | { kind: 'looked'; look: Look; at: number }
   /** A removal's account is gone: the request that holds the claim to having removed it. */
   | { kind: 'claimed'; by: string }
-  /** A person's decision on an unknown outcome, already checked for who may make it (person.ts). */
-  | { kind: 'person'; decision: PersonDecisionRecord };
+  /** A person's settlement on an unknown outcome, already checked for who may make it (person.ts). */
+  | { kind: 'person'; decision: SettlementRecord };
 
 export type Effect =
   | { kind: 'none' }
@@ -78,7 +78,7 @@ export interface Step {
   effect: Effect;
   log?: { level: 'info' | 'warn' | 'error'; message: string; data?: Record<string, unknown> };
   /** Just submitted: polling follows it from now, from the answer's view when there was one. */
-  follow?: { view: RemoteView | undefined };
+  startPolling?: { view: RemoteView | undefined };
   /** Past doubt for good: its terms claim goes, so a look-alike may be sent (look-alikes.ts). */
   releaseTerms?: true;
 }
@@ -104,7 +104,7 @@ const LEASED_EFFECTS: ReadonlySet<Effect['kind']> = new Set(['send', 'look']);
 /** What an effect performed under this replica's lease answered: recorded only while the lease is still ours. */
 const UNDER_LEASE: ReadonlySet<Observation['kind']> = new Set(['answer', 'looked', 'claimed']);
 
-export function decide(record: DeskRequest, now: number, obs: Observation, facts: Facts): Step {
+export function nextStep(record: RequestRecord, now: number, obs: Observation, facts: Facts): Step {
   const lease = leaseStanding(record, facts.replica, now);
   if (UNDER_LEASE.has(obs.kind)) {
     if (lease.kind !== 'mine') return leaseLost(record, lease, facts);
@@ -115,7 +115,7 @@ export function decide(record: DeskRequest, now: number, obs: Observation, facts
 }
 
 /** What the runner does once the step's write is persisted, read from where the write moves the request. */
-function afterwards(record: DeskRequest, obs: Observation, step: Step): Step {
+function afterwards(record: RequestRecord, obs: Observation, step: Step): Step {
   const command = step.write?.command;
   const moved = command === undefined ? undefined : transition(record.state, command);
   if (moved === undefined || !moved.ok || moved.next === record.state) return step;
@@ -123,14 +123,14 @@ function afterwards(record: DeskRequest, obs: Observation, step: Step): Step {
   const view = obs.kind === 'answer' && obs.answer.kind === 'submitted' ? obs.answer.view : undefined;
   return {
     ...step,
-    ...(next === 'submitted' ? { follow: { view } } : {}),
-    // Out of doubt for good: a twin may take the terms now (a crash before the release leaves a stale claim, cleared by the next claimer).
+    ...(next === 'submitted' ? { startPolling: { view } } : {}),
+    // Out of doubt for good: a look-alike may take the terms now (a crash before the release leaves a stale claim, cleared by the next claimer).
     ...(pastDoubt({ state: next }) && !pastDoubt(record) ? { releaseTerms: true as const } : {}),
     ...(next === 'approved' && step.effect.kind === 'none' ? { effect: { kind: 'decide_again' as const } } : {}),
   };
 }
 
-function decideUnderLease(record: DeskRequest, now: number, obs: Observation, facts: Facts, lease: LeaseStanding): Step {
+function decideUnderLease(record: RequestRecord, now: number, obs: Observation, facts: Facts, lease: LeaseStanding): Step {
   switch (record.state) {
     case 'approved':
       return record.kind === 'trade' ? notFailedInDoubt(record, now, decideTrade(record, now, obs, facts), facts) : decideTransfer(record, now, obs, facts);
@@ -151,7 +151,7 @@ function decideUnderLease(record: DeskRequest, now: number, obs: Observation, fa
  * any other write. Writing over another replica's expired lease is a takeover, audited as such; a
  * send is audited with the lease it goes out under. A step that writes nothing leaves it as it is.
  */
-function withLease(record: DeskRequest, now: number, step: Step, standing: LeaseStanding, facts: Facts): Step {
+function withLease(record: RequestRecord, now: number, step: Step, standing: LeaseStanding, facts: Facts): Step {
   const claims = LEASED_EFFECTS.has(step.effect.kind);
   if (!claims && step.write === undefined) return step;
   const changes = step.write?.changes ?? {};
@@ -172,7 +172,7 @@ function withLease(record: DeskRequest, now: number, step: Step, standing: Lease
 }
 
 /** An effect's answer came back and the lease is not ours any more: nothing of it is recorded. */
-function leaseLost(record: DeskRequest, standing: LeaseStanding, facts: Facts): Step {
+function leaseLost(record: RequestRecord, standing: LeaseStanding, facts: Facts): Step {
   const heldBy = standing.kind === 'free' ? null : standing.lease.holder;
   const data = { holder: facts.replica, heldBy, state: record.state };
   return {
@@ -197,11 +197,11 @@ function decideTransfer(record: ExecutedRequest, now: number, obs: Observation, 
   if (found.kind === 'twin_in_doubt') {
     // A look-alike of ours is in doubt: its look must not see this one's withdrawal. Wait for it.
     return {
-      write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.reconcileSettleMs, failures: execution.retry?.failures ?? 0 } } } },
+      write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.firstLookAfterMs, failures: execution.retry?.failures ?? 0 } } } },
       audit: [],
       events: [],
       effect: { kind: 'none' },
-      log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, twin: found.twin } },
+      log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, lookAlike: found.lookAlike } },
     };
   }
   if (found.kind === 'unreadable') return tryLater(record, now, 'checks', found.failure.message, found.failure.exchangeMessages, facts);
@@ -421,7 +421,7 @@ function refused(record: ExecutedRequest, now: number, answer: { status: number 
  * The failure's sentence for people. A crypto withdrawal refused (422) for missing recipient or
  * VASP details gets what to do next: the fix is in the exchange's app, not in a new request.
  */
-export function refusalReason(kind: DeskRequest['kind'], status: number | undefined, message: string): string {
+export function refusalReason(kind: RequestRecord['kind'], status: number | undefined, message: string): string {
   const base = `The exchange refused: ${message}`;
   const advice = kind === 'crypto_withdrawal' && status === 422 ? recipientDetailsAdvice(message) : undefined;
   return advice === undefined ? base : `${base.replace(/[.\s]+$/, '')}. ${advice}`;
@@ -455,7 +455,7 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
   // A decision waiting for its look (its replica stopped before the look came back) is looked for at once.
   if (obs.kind !== 'looked') return inDoubt.nextLookAt > now && inDoubt.pendingDecision === null ? STOP : { ...STOP, effect: { kind: 'look' } };
   if (inDoubt.pendingDecision !== null) return carryOut(record, now, inDoubt.pendingDecision, obs.look, inDoubt, facts);
-  const decision = decideLook(record, inDoubt, obs.look, obs.at, facts.config, execution.clockOffsetMs);
+  const decision = judgeLook(record, inDoubt, obs.look, obs.at, facts.config, execution.clockOffsetMs);
   const log = obs.look.kind === 'inconclusive' ? inconclusiveLog(record, obs.look) : undefined;
   const withLog = (step: Step): Step => (log ? { ...step, log } : step);
   const looked = { ...inDoubt, looks: inDoubt.looks + 1, lastLookAt: obs.at };
@@ -500,7 +500,7 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
  * for a look under this replica's lease, and the step that reads that look carries it out or not
  * (carryOut).
  */
-function decidedByPerson(record: ExecutedRequest, now: number, d: PersonDecisionRecord, facts: Facts): Step {
+function decidedByPerson(record: ExecutedRequest, now: number, d: SettlementRecord, facts: Facts): Step {
   const execution = record.execution;
   const inDoubt = currentDoubt(record, now, facts.config);
   const decided: AuditLine = { type: 'execution.person_decided', actor: d.by, data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked } };
@@ -525,14 +525,14 @@ function decidedByPerson(record: ExecutedRequest, now: number, d: PersonDecision
  * request is followed (the record is ours); a candidate the person was not shown, or a look that
  * could not read the exchange, withholds it and asks again, showing what appeared.
  */
-function carryOut(record: ExecutedRequest, now: number, d: PersonDecisionRecord, look: Look, inDoubt: InDoubt, facts: Facts): Step {
+function carryOut(record: ExecutedRequest, now: number, d: SettlementRecord, look: Look, inDoubt: InDoubt, facts: Facts): Step {
   const execution = { ...record.execution, inDoubt: { ...inDoubt, pendingDecision: null, looks: inDoubt.looks + 1, lastLookAt: now } };
   const shown = inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [];
   const withheld = (reason: 'found' | 'appeared' | 'unreadable', step: Step, appeared: Candidate[] = []): Step => ({
     ...step,
     audit: [{ type: 'execution.person_decision_withheld', actor: 'system', data: { action: d.action, by: d.by, reason, appeared: appeared.map((c) => c.exchangeId) } }, ...step.audit],
     events: [{ type: 'execution.person_decision_withheld', decision: d, reason, appeared }, ...step.events],
-    log: { level: 'warn', message: 'a person decision was not carried out: the fresh look showed something that may be ours', data: { requestId: record.id, action: d.action, reason } },
+    log: { level: 'warn', message: 'a settlement was not carried out: the fresh look showed something that may be ours', data: { requestId: record.id, action: d.action, reason } },
   });
   if (look.kind === 'found') {
     const found = { ...record, execution };

@@ -35,6 +35,6 @@ export type CheckFacts =
 
 /** What the look before a withdrawal found: a look-alike in doubt first (no exchange read), then the facts, or an error. */
 export type CheckFound =
-  | { kind: 'twin_in_doubt'; twin: string }
+  | { kind: 'twin_in_doubt'; lookAlike: string }
   | { kind: 'read'; facts: CheckFacts }
   | { kind: 'unreadable'; failure: ExchangeFailure };

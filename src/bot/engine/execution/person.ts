@@ -1,10 +1,10 @@
 // A person settles an unknown outcome: persisted with who and what they checked, audited, announced,
 // then acted on (a send again is persisted as `executing` before the call).
 import { isApprover } from '../../domain/policy.js';
-import type { DeskRequest, PersonDecisionRecord } from '../../domain/record.js';
+import type { RequestRecord, SettlementRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, type EngineContext } from '../context.js';
-import type { PersonDecision, PersonDecisionResult } from './person-decision.js';
+import type { Settlement, SettlementResult } from './settlement.js';
 import { leaseStanding } from './lease.js';
 import { claimTerms } from './look-alikes.js';
 import { drain, executionSteps } from './runner.js';
@@ -16,22 +16,22 @@ export const CHECKED_MAX_LENGTH = 1_000;
  * Under the request's lock, so a look under way here finishes first (it may settle it); another replica's
  * live lease answers `execution_busy`. A send again or mark as not sent answers once its fresh look acted.
  */
-export async function decideByPerson(ctx: EngineContext, requestId: string, userId: string, decision: PersonDecision): Promise<PersonDecisionResult> {
+export async function settleByPerson(ctx: EngineContext, requestId: string, userId: string, settlement: Settlement): Promise<SettlementResult> {
   const release = await ctx.requestLocks.acquire(requestId);
-  let rest: AsyncGenerator<DeskRequest, void> | undefined;
+  let rest: AsyncGenerator<RequestRecord, void> | undefined;
   try {
     const current = await ctx.requests.get(requestId);
-    let checked = mayDecide(ctx, current, userId, decision, ctx.clock.now());
+    let checked = maySettle(ctx, current, userId, settlement, ctx.clock.now());
     // A send again moves the request into `executing`: it holds its terms claim first (it has held
     // it since its first send, unless it was in doubt before the claim existed).
     if (checked.ok && checked.decision.action === 'send_again' && !(await claimTerms(ctx, current!)).held) checked = refuse('twin_in_doubt');
     if (!checked.ok) {
-      await audit(ctx, 'execution.decision_refused', userId, requestId, { action: decision.action, reason: checked.reason });
+      await audit(ctx, 'execution.decision_refused', userId, requestId, { action: settlement.action, reason: checked.reason });
       return checked;
     }
     const d = checked.decision;
     rest = executionSteps(ctx, requestId, { kind: 'person', decision: d });
-    let first: DeskRequest | undefined;
+    let first: RequestRecord | undefined;
     for (let step = await rest.next(); !step.done; step = await rest.next()) {
       if (step.value.execution?.inDoubt?.pendingDecision?.at !== d.at) return { ok: true, request: step.value, outcome: outcomeOf(step.value, d) };
       first ??= step.value;
@@ -49,12 +49,12 @@ export async function decideByPerson(ctx: EngineContext, requestId: string, user
 }
 
 /** Whether the decision was carried out: it is among the record's decisions once it was. */
-function outcomeOf(request: DeskRequest, d: PersonDecisionRecord): 'carried_out' | 'withheld' {
+function outcomeOf(request: RequestRecord, d: SettlementRecord): 'carried_out' | 'withheld' {
   return request.execution?.decisions.some((x) => x.at === d.at && x.by === d.by && x.action === d.action) === true ? 'carried_out' : 'withheld';
 }
 
 /** Who may decide what, and whether there is anything to decide: the decision as recorded, or a refusal. */
-export function mayDecide(ctx: EngineContext, current: DeskRequest | undefined, userId: string, d: PersonDecision, now: number): { ok: true; decision: PersonDecisionRecord } | Refusal {
+export function maySettle(ctx: EngineContext, current: RequestRecord | undefined, userId: string, d: Settlement, now: number): { ok: true; decision: SettlementRecord } | Refusal {
   if (current === undefined) return refuse('not_found');
   const inDoubt = current.state === 'unknown' ? current.execution?.inDoubt : null;
   if (!inDoubt) return refuse('not_waiting_for_person');

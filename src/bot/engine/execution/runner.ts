@@ -11,14 +11,14 @@
  */
 import { canonicalJson } from '../../domain/canonical.js';
 import { errorText } from '../../domain/error-text.js';
-import { changeFields, isExecuted, mustAdvance, type DeskRequest } from '../../domain/record.js';
+import { changeFields, isExecuted, mustAdvance, type RequestRecord } from '../../domain/record.js';
 import { quoteKey, type TradeSnapshot } from '../../domain/request.js';
 import { WriteOutcomeUnknownError } from '../../ports/store.js';
 import { holdTerms, releaseTerms } from './look-alikes.js';
 import { audit, emit, SYSTEM, stamp, type EngineContext } from '../context.js';
-import { follow } from '../polling/poll.js';
+import { startPolling } from '../polling/poll.js';
 import { quoteBookOf } from './quote-book.js';
-import { decide, type Effect, type Facts, type Observation, type Step } from './next-step.js';
+import { nextStep, type Effect, type Facts, type Observation, type Step } from './next-step.js';
 import { perform } from './effects.js';
 import { sameLease } from './lease.js';
 import { keepLease } from './lease-keeper.js';
@@ -32,12 +32,12 @@ export function execute(ctx: EngineContext, requestId: string): Promise<void> {
 }
 
 /**
- * The run of a request's steps from `first` (a person's decision, say), for a caller that holds
+ * The run of a request's steps from `first` (a person's settlement, say), for a caller that holds
  * the request's lock: each record persisted is yielded as soon as it is written, so the caller can
  * answer with it (before the exchange call that follows) and drain the rest. The run holds the
  * request's quote key (a trade) or terms (a withdrawal) until it ends.
  */
-export async function* executionSteps(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }): AsyncGenerator<DeskRequest, void> {
+export async function* executionSteps(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }): AsyncGenerator<RequestRecord, void> {
   const record = await ctx.requests.get(requestId);
   if (record === undefined) return;
   const release = record.kind === 'trade' ? await quoteBookOf(ctx).hold(quoteKey(record.snapshot as TradeSnapshot)) : await holdTerms(ctx, record);
@@ -49,21 +49,21 @@ export async function* executionSteps(ctx: EngineContext, requestId: string, fir
 }
 
 /** Runs what is left of a run to its end. */
-export async function drain(steps: AsyncGenerator<DeskRequest, void>): Promise<void> {
+export async function drain(steps: AsyncGenerator<RequestRecord, void>): Promise<void> {
   for await (const _ of steps);
 }
 
-async function* runSteps(ctx: EngineContext, requestId: string, first: Observation): AsyncGenerator<DeskRequest, void> {
+async function* runSteps(ctx: EngineContext, requestId: string, first: Observation): AsyncGenerator<RequestRecord, void> {
   let observation = first;
   for (let step = 0; step < MAX_STEPS; step++) {
     const record = await ctx.requests.get(requestId);
     if (record === undefined) return;
-    const decided = decide(record, ctx.clock.now(), observation, factsFor(ctx, record));
+    const decided = nextStep(record, ctx.clock.now(), observation, factsFor(ctx, record));
     const saved = await persist(ctx, record, decided);
     if (saved === undefined) return;
     // A step that wrote nothing decided nothing (a request another replica holds, say).
     if (decided.write !== undefined) yield saved;
-    if (decided.follow) await follow(ctx, saved, decided.follow.view);
+    if (decided.startPolling) await startPolling(ctx, saved, decided.startPolling.view);
     if (decided.releaseTerms) await releaseTerms(ctx, saved);
     const next = await performUnderLease(ctx, saved, decided.effect);
     if (next === LOST || next === undefined) return;
@@ -72,7 +72,7 @@ async function* runSteps(ctx: EngineContext, requestId: string, first: Observati
   ctx.logger.warn('request not settled after the maximum number of steps', { requestId });
 }
 
-function factsFor(ctx: EngineContext, record: DeskRequest): Facts {
+function factsFor(ctx: EngineContext, record: RequestRecord): Facts {
   const trade = record.kind === 'trade' ? (record.snapshot as TradeSnapshot) : undefined;
   const measured = ctx.exchange.clockOffsetMs?.();
   return {
@@ -95,7 +95,7 @@ const LOST = Symbol('lease lost');
  * the effect's answer is recorded and the run stops: the request is the new holder's, or the
  * unknown-outcome path's of whoever takes it over.
  */
-async function performUnderLease(ctx: EngineContext, record: DeskRequest, effect: Effect): Promise<Observation | undefined | typeof LOST> {
+async function performUnderLease(ctx: EngineContext, record: RequestRecord, effect: Effect): Promise<Observation | undefined | typeof LOST> {
   if (effect.kind === 'none') return undefined;
   // decide asks for an effect only of a request it executes: approved or past it, its execution there.
   if (!isExecuted(record)) throw new Error(`request ${record.id}: effect ${effect.kind} asked of a ${record.state} request`);
@@ -121,7 +121,7 @@ async function performUnderLease(ctx: EngineContext, record: DeskRequest, effect
  * someone else moved it: nothing is written, undefined), then its audit lines (durable) and
  * events. A step without a write changes nothing and returns the record as it was.
  */
-async function persist(ctx: EngineContext, record: DeskRequest, step: Step): Promise<DeskRequest | undefined> {
+async function persist(ctx: EngineContext, record: RequestRecord, step: Step): Promise<RequestRecord | undefined> {
   let saved = record;
   if (step.write !== undefined) {
     const written = await write(ctx, record, step);
@@ -142,12 +142,12 @@ async function persist(ctx: EngineContext, record: DeskRequest, step: Step): Pro
  * on from it (a claimed send is sent: it was persisted before the call, as always); if not,
  * nothing happened and the next tick decides again.
  */
-async function write(ctx: EngineContext, record: DeskRequest, step: Step): Promise<DeskRequest | undefined> {
+async function write(ctx: EngineContext, record: RequestRecord, step: Step): Promise<RequestRecord | undefined> {
   const { command, changes } = step.write!;
   const now = ctx.clock.now();
-  let intended: DeskRequest | undefined;
+  let intended: RequestRecord | undefined;
   try {
-    return await ctx.requests.mutate<DeskRequest | undefined>(record.id, (current) => {
+    return await ctx.requests.mutate<RequestRecord | undefined>(record.id, (current) => {
       if (current === undefined || current.updatedAt !== record.updatedAt || current.state !== record.state || !sameLease(current, record)) return { result: undefined };
       const next = command === undefined ? changeFields(current, now, changes) : mustAdvance(current, command, now, changes);
       intended = next;

@@ -2,7 +2,7 @@
 // resending"): orders by client_order_id, withdrawals on their terms, removals by absence. A list cut
 // short or an exchange error proves nothing; the fiat list (no time filter) is read newest first.
 import { cmp } from '../../domain/money.js';
-import { attemptKeys, type Candidate, type DeskRequest, type InDoubt } from '../../domain/record.js';
+import { attemptKeys, type Candidate, type RequestRecord, type InDoubt } from '../../domain/record.js';
 import type { CryptoWithdrawalSnapshot, FiatWithdrawalSnapshot } from '../../domain/request.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import type { ListedCryptoWithdrawal, ListedFiatWithdrawal } from '../../ports/exchange-port.js';
@@ -16,7 +16,7 @@ import type { Look } from './in-doubt.js';
 /** How far a search reads: a window holding more than this cannot prove absence. */
 export const SEARCH_LIMIT = { pageSize: 100, maxItems: 2_000, maxPages: 40 };
 
-export async function lookOnExchange(ctx: EngineContext, request: DeskRequest, inDoubt: InDoubt): Promise<Look> {
+export async function lookOnExchange(ctx: EngineContext, request: RequestRecord, inDoubt: InDoubt): Promise<Look> {
   let cut = false;
   const limit: ListOptions = { ...SEARCH_LIMIT, onTruncated: () => void (cut = true) };
   try {
@@ -32,7 +32,7 @@ export async function lookOnExchange(ctx: EngineContext, request: DeskRequest, i
   }
 }
 
-async function search(ctx: EngineContext, request: DeskRequest, inDoubt: InDoubt, limit: ListOptions): Promise<Look> {
+async function search(ctx: EngineContext, request: RequestRecord, inDoubt: InDoubt, limit: ListOptions): Promise<Look> {
   const keys = attemptKeys(request);
   const s = request.snapshot;
   switch (s.kind) {
@@ -73,7 +73,7 @@ function candidates(list: Candidate[], inDoubt: InDoubt): Look {
 }
 
 /** Ours (reference or key) is found; two of ours (a late first attempt: paid twice) go to a person; else terms-only candidates. */
-function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(request: DeskRequest, ctx: EngineContext, inDoubt: InDoubt, items: T[], candidate: (item: T) => Candidate): Look {
+function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(request: RequestRecord, ctx: EngineContext, inDoubt: InDoubt, items: T[], candidate: (item: T) => Candidate): Look {
   const whose = (item: T): Attribution => attribute(request, item, ctx.config);
   const ours = items.filter((item) => whose(item) === 'ours');
   if (ours.length > 1) {

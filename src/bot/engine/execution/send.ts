@@ -1,14 +1,14 @@
 // The money-moving calls, each with its idempotency key, answers returned as they came. Nothing is
 // persisted here: the caller persisted the attempt before and persists the outcome after.
 import { exchangeNoteOf } from '../../domain/desk-reference.js';
-import type { DeskRequest } from '../../domain/record.js';
+import type { RequestRecord } from '../../domain/record.js';
 import type { IndicativeQuote } from '../../domain/request.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import type { EngineContext } from '../context.js';
 import { failureOf, type Answer } from './observations.js';
 
 /** Sends the request's money-moving call with `key`; exchange errors become answers, anything else throws. */
-export async function send(ctx: EngineContext, request: DeskRequest, key: string, quote: IndicativeQuote | null): Promise<Answer> {
+export async function send(ctx: EngineContext, request: RequestRecord, key: string, quote: IndicativeQuote | null): Promise<Answer> {
   try {
     return await call(ctx, request, key, quote);
   } catch (err) {
@@ -17,7 +17,7 @@ export async function send(ctx: EngineContext, request: DeskRequest, key: string
   }
 }
 
-async function call(ctx: EngineContext, request: DeskRequest, key: string, quote: IndicativeQuote | null): Promise<Answer> {
+async function call(ctx: EngineContext, request: RequestRecord, key: string, quote: IndicativeQuote | null): Promise<Answer> {
   const s = request.snapshot;
   switch (s.kind) {
     case 'crypto_withdrawal': {
@@ -40,6 +40,6 @@ async function call(ctx: EngineContext, request: DeskRequest, key: string, quote
 }
 
 /** The attempt being sent is the last one, persisted before the call. */
-function noteOfThisAttempt(request: DeskRequest): string | null {
+function noteOfThisAttempt(request: RequestRecord): string | null {
   return exchangeNoteOf(request.snapshot, request.execution?.attempts.length ?? 1);
 }

@@ -4,7 +4,7 @@
  * just after their write, appended in order. Either way the engine never waits for Slack: a slow
  * chat API must never delay an order.
  */
-import type { DeskEvent } from '../../ports/events.js';
+import type { RequestEvent } from '../../ports/events.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Leadership } from '../../ports/leadership.js';
@@ -29,7 +29,7 @@ export class NoticeQueue {
   }
 
   /** Appends `event` to the outbox after those pushed before it, then delivers. */
-  push(event: DeskEvent): void {
+  push(event: RequestEvent): void {
     this.#appended = this.#appended
       .then(() => this.outbox.append([event]))
       .catch((err: unknown) => this.logger.error('event not written to the outbox; the message is refreshed from the record later', { type: event.type, requestId: event.requestId, error: String(err) }))

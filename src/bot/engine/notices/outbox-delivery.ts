@@ -4,7 +4,7 @@
  * does not hold up the others. A failure is tried again with backoff (1 s doubling to 5 min, never
  * sooner than an error's `retryAfterMs`); one
  * the notifier calls permanent (Slack refused: channel not found, bad token...) every 5 min, and
- * it shows in the delivery problems approvers see (desk-reads.ts). Runs when something is appended (kick) and on the
+ * it shows in the delivery problems approvers see (request-reads.ts). Runs when something is appended (kick) and on the
  * engine's tick; a restart resumes from the outbox as stored.
  *
  * Only the leader delivers (ports/leadership.ts): one deliverer keeps each request's messages in

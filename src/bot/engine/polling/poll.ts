@@ -1,7 +1,7 @@
 // Follows submitted withdrawals and orders until final, by budgeted list walks and a few single reads.
 // A change is persisted as "last reported" before it is notified (once, across restarts); a 404 is never
 // an outcome. The argument: docs/execution.md "Polling".
-import { isExecuted, mustAdvance, type DeskRequest, type ExecutedRequest, type RecordChanges } from '../../domain/record.js';
+import { isExecuted, mustAdvance, type RequestRecord, type ExecutedRequest, type RecordChanges } from '../../domain/record.js';
 import { isExchangeError } from '../../ports/exchange-error.js';
 import { audit, emit, EXCHANGE, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { changedFields, finalFailureReason, remoteStatusOf, type RemoteView } from './remote-changes.js';
@@ -19,12 +19,12 @@ export interface PollSummary {
   stopped: number;
 }
 
-export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]): Promise<PollSummary> {
+export async function pollDue(ctx: EngineContext, live: readonly RequestRecord[]): Promise<PollSummary> {
   const summary: PollSummary = { polled: 0, calls: 0, changed: 0, stopped: 0 };
-  const followed = live.filter((r): r is ExecutedRequest => isExecuted(r) && r.state === 'submitted' && r.pollingStoppedAt === null && r.execution.exchangeId !== null);
+  const polled = live.filter((r): r is ExecutedRequest => isExecuted(r) && r.state === 'submitted' && r.pollingStoppedAt === null && r.execution.exchangeId !== null);
   const now = ctx.clock.now();
   const active: ExecutedRequest[] = [];
-  for (const request of followed) {
+  for (const request of polled) {
     if (now - (request.execution.submittedAt ?? now) > ctx.config.poll.maxAgeMs) summary.stopped += (await stopPolling(ctx, request)) ? 1 : 0;
     else active.push(request);
   }
@@ -39,8 +39,8 @@ export async function pollDue(ctx: EngineContext, live: readonly DeskRequest[]):
 /** Bounded single reads first (those the lists cannot reach never starve), then the list walk under way or a new one. */
 async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRequest[], summary: PollSummary): Promise<void> {
   const now = ctx.clock.now();
-  const isDue = (r: DeskRequest) => (schedulesOf(ctx).poll.get(r.id)?.nextAt ?? 0) <= now;
-  const single = (r: DeskRequest) => kind !== 'fiat_withdrawal' && schedulesOf(ctx).poll.get(r.id)?.single === true;
+  const isDue = (r: RequestRecord) => (schedulesOf(ctx).poll.get(r.id)?.nextAt ?? 0) <= now;
+  const single = (r: RequestRecord) => kind !== 'fiat_withdrawal' && schedulesOf(ctx).poll.get(r.id)?.single === true;
   const read = new Set<string>();
   for (const request of ofKind.filter((r) => isDue(r) && single(r)).slice(0, ctx.config.poll.singleReadsPerCycle)) {
     if (await readOne(ctx, request, summary)) read.add(request.id);
@@ -90,10 +90,10 @@ async function pollKind(ctx: EngineContext, kind: PolledKind, ofKind: ExecutedRe
 }
 
 /** Dropped once every request it looks for has finished, or older than the longest interval (a cursor may not live for ever). */
-function current(ctx: EngineContext, kind: PolledKind, followed: Map<string, DeskRequest>): Sweep | undefined {
+function current(ctx: EngineContext, kind: PolledKind, polled: Map<string, RequestRecord>): Sweep | undefined {
   const sweep = schedulesOf(ctx).sweeps.get(kind);
   if (sweep === undefined) return undefined;
-  const wanted = idsOf(unreached(sweep), followed).length > 0;
+  const wanted = idsOf(unreached(sweep), polled).length > 0;
   if (wanted && ctx.clock.now() - sweep.startedAt <= ctx.config.poll.maxIntervalMs) return sweep;
   schedulesOf(ctx).sweeps.delete(kind);
   void closeSweep(sweep).catch(() => undefined);
@@ -105,7 +105,7 @@ function listFailed(ctx: EngineContext, kind: PolledKind, requestIds: string[], 
   for (const id of requestIds) reschedule(ctx, id, false);
 }
 
-function idsOf(exchangeIds: string[], byExchangeId: Map<string, DeskRequest>): string[] {
+function idsOf(exchangeIds: string[], byExchangeId: Map<string, RequestRecord>): string[] {
   return exchangeIds.flatMap((e) => {
     const request = byExchangeId.get(e);
     return request === undefined ? [] : [request.id];
@@ -151,7 +151,7 @@ async function notFound(ctx: EngineContext, request: ExecutedRequest, message: s
 }
 
 /** `listedFrom`: seen by the sweep started then (no longer a single read); absent: read alone, it stays one. */
-async function applyAndReschedule(ctx: EngineContext, request: DeskRequest, view: RemoteView, summary: PollSummary, listedFrom?: number): Promise<void> {
+async function applyAndReschedule(ctx: EngineContext, request: RequestRecord, view: RemoteView, summary: PollSummary, listedFrom?: number): Promise<void> {
   summary.polled++;
   const changed = await applyRemote(ctx, request.id, view);
   if (changed) summary.changed++;
@@ -167,12 +167,12 @@ function reschedule(ctx: EngineContext, requestId: string, changed: boolean, how
 }
 
 /** Handed to the exchange (execution/runner.ts): followed from now, starting from what the answer showed. */
-export async function follow(ctx: EngineContext, submitted: DeskRequest, view: RemoteView | undefined): Promise<void> {
+export async function startPolling(ctx: EngineContext, submitted: RequestRecord, view: RemoteView | undefined): Promise<void> {
   schedulesOf(ctx).poll.set(submitted.id, { nextAt: ctx.clock.now() + ctx.config.poll.intervalMs, intervalMs: ctx.config.poll.intervalMs });
   if (view !== undefined) await applyRemote(ctx, submitted.id, view);
 }
 
-type Applied = { request: DeskRequest; changed: (keyof NonNullable<DeskRequest['remote']>)[]; final: RemoteView['final'] };
+type Applied = { request: RequestRecord; changed: (keyof NonNullable<RequestRecord['remote']>)[]; final: RemoteView['final'] };
 
 /** Persists the change (and final state) first, then audits and notifies each once; true when something was reported. */
 export async function applyRemote(ctx: EngineContext, requestId: string, view: RemoteView): Promise<boolean> {
@@ -219,7 +219,7 @@ type StopReason = { reason: 'max_age' } | { reason: 'not_found'; exchangeMessage
 /** Persisted with its notice in one write; the request stays submitted: stopping settles nothing about its outcome. */
 async function stopPolling(ctx: EngineContext, request: ExecutedRequest, why: StopReason = { reason: 'max_age' }): Promise<boolean> {
   const now = ctx.clock.now();
-  const stopped = await ctx.requests.mutate<DeskRequest | undefined>(request.id, (current) => {
+  const stopped = await ctx.requests.mutate<RequestRecord | undefined>(request.id, (current) => {
     if (current === undefined || current.state !== 'submitted' || current.pollingStoppedAt !== null) return { result: undefined };
     const next = mustAdvance(current, 'status_changed', now, { pollingStoppedAt: now });
     const notice = why.reason === 'not_found' ? { reason: 'not_found' as const, exchangeMessage: why.exchangeMessage } : { reason: 'max_age' as const };

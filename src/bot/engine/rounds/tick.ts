@@ -3,7 +3,7 @@
  * before anything else), execute what is approved and due, then poll what is submitted.
  */
 import { refreshMessages, REFRESH_EVERY_MS } from '../notices/refresh-messages.js';
-import type { DeskRequest } from '../../domain/record.js';
+import type { RequestRecord } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
 import { expireDue } from '../approval/expire.js';
@@ -31,7 +31,7 @@ export async function tick(ctx: EngineContext): Promise<TickSummary> {
 }
 
 /** Drives every request nobody is driving already; their failures are logged, not thrown. */
-async function driveAll(ctx: EngineContext, requests: DeskRequest[]): Promise<number> {
+async function driveAll(ctx: EngineContext, requests: RequestRecord[]): Promise<number> {
   const free = requests.filter((r) => !ctx.requestLocks.isBusy(r.id));
   await Promise.all(free.map((r) => ctx.background.start(`drive ${r.id}`, execute(ctx, r.id))));
   return free.length;

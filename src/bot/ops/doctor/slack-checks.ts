@@ -5,7 +5,7 @@ import { failed, passed, type DoctorCheck, type Outcome } from './doctor.js';
 /** A Web API call: resolves with Slack's answer when ok, rejects with its error code (`data.error`) otherwise. */
 export type SlackCall = (method: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
-export interface SlackDesk {
+export interface SlackSetup {
   approvalChannel: string;
   complianceChannel: string | undefined;
   /** Each configured user id with the variable that names it. */
@@ -16,7 +16,7 @@ export interface SlackDesk {
 
 const SCOPES_FIX = 'add the scope in OAuth & Permissions → Bot Token Scopes (manifests/manifest.json lists them) and reinstall the app';
 
-export function slackChecks(call: SlackCall, desk: SlackDesk): DoctorCheck[] {
+export function slackChecks(call: SlackCall, desk: SlackSetup): DoctorCheck[] {
   const channels = [
     { id: desk.approvalChannel, variable: 'APPROVAL_CHANNEL_ID', what: 'approval channel' },
     ...(desk.complianceChannel ? [{ id: desk.complianceChannel, variable: 'COMPLIANCE_CHANNEL_ID', what: 'compliance channel' }] : []),

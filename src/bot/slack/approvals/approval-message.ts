@@ -18,9 +18,9 @@ import {
 import { formatAmount, paymentMethodText, shortAddress, slackDate } from '../kit/format.js';
 import { code, escapeMrkdwn, labelMrkdwn, link, mention } from '../kit/mrkdwn.js';
 import { shownLabel } from '../kit/display-text.js';
-import { decisionsBlock, questionBlocks, type QuestionView } from './person-question.js';
-import type { PersonDecisionRecord } from '../../domain/record.js';
-import { KIND_LABEL, tradeQuantityCurrency, type Approval, type BankAccountView, type Decision, type RequestView, type StatusLine } from './request-view.js';
+import { settlementsBlock, questionBlocks, type QuestionView } from './person-question.js';
+import type { SettlementRecord } from '../../domain/record.js';
+import { KIND_LABEL, tradeQuantityCurrency, type Approval, type BankAccountView, type Verdict, type RequestView, type StatusLine } from './request-view.js';
 
 export interface ApprovalMessageInput {
   requestId: string;
@@ -33,14 +33,14 @@ export interface ApprovalMessageInput {
   snapshotHash?: string;
   requiredApprovals: number;
   approvals: readonly Approval[];
-  decision?: Decision;
+  verdict?: Verdict;
   status?: StatusLine;
   /** A warning above the buttons, e.g. a trade sent back for approval after a re-quote. */
   notice?: string;
   /** An unknown outcome the exchange could not settle: the question and its buttons. */
   question?: QuestionView;
   /** People's decisions on an unknown outcome, oldest first. */
-  decisions?: readonly PersonDecisionRecord[];
+  settlements?: readonly SettlementRecord[];
   sandbox: boolean;
 }
 
@@ -53,12 +53,12 @@ export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
   blocks.push(header(`${KIND_LABEL[input.request.kind]} · ${headline(input.request)}`));
   blocks.push(...requestBlocks(input));
   blocks.push(context([progressLine(input)], BLOCK.approvalProgress));
-  if (input.decision) blocks.push(section(outcomeLine(input.decision), BLOCK.approvalOutcome));
+  if (input.verdict) blocks.push(section(outcomeLine(input.verdict), BLOCK.approvalOutcome));
   if (input.status) blocks.push(context([statusLineText(input.status)], BLOCK.approvalStatus));
   if (input.question) blocks.push(...questionBlocks(input.question));
-  const decided = decisionsBlock(input.requestId, input.decisions ?? []);
+  const decided = settlementsBlock(input.requestId, input.settlements ?? []);
   if (decided) blocks.push(decided);
-  if (!input.decision) {
+  if (!input.verdict) {
     if (input.notice) blocks.push(section(`:warning: ${escapeMrkdwn(input.notice, 2_900)}`));
     if (input.expiresAt !== undefined) blocks.push(context([`Expires ${slackDate(input.expiresAt)} unless approved.`]));
     blocks.push(approvalButtons(input));
@@ -108,14 +108,14 @@ export function parseApprovalButtonValue(value: string | undefined): { requestId
 }
 
 /** "1 of 2 approvals: <@U1>"; after approval "Approved by <@U1> and <@U2>". */
-export function progressLine(input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'decision'>): string {
+export function progressLine(input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict'>): string {
   const who = input.approvals.map((a) => mention(a.userId));
-  if (input.decision?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
+  if (input.verdict?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
   const count = `${input.approvals.length} of ${input.requiredApprovals} approvals`;
   return who.length === 0 ? `${count} so far` : `${count}: ${who.join(', ')}`;
 }
 
-export function outcomeLine(decision: Decision): string {
+export function outcomeLine(decision: Verdict): string {
   switch (decision.outcome) {
     case 'approved':
       return `:white_check_mark: *Approved* ${slackDate(decision.at)}`;
@@ -214,7 +214,7 @@ export function bpsText(bps: number): string {
 function fallbackText(input: ApprovalMessageInput): string {
   const r = input.request;
   const where = r.kind === 'crypto_withdrawal' ? ` (${shortAddress(r.destination.address)})` : '';
-  const state = input.decision ? input.decision.outcome : `${input.approvals.length} of ${input.requiredApprovals} approvals`;
+  const state = input.verdict ? input.verdict.outcome : `${input.approvals.length} of ${input.requiredApprovals} approvals`;
   const sandbox = input.sandbox ? '[SANDBOX] ' : '';
   return `${sandbox}${KIND_LABEL[r.kind]} ${escapeMrkdwn(input.requestId, 40)}: ${escapeMrkdwn(headline(r) + where, 500)}, asked by ${mention(input.requesterId)}: ${state}`;
 }

@@ -4,13 +4,13 @@
 import { createHash } from 'node:crypto';
 import { KeyedLock } from '../../domain/keyed-lock.js';
 import type { DeliveryProgress, Notifier } from '../../ports/notifier.js';
-import type { DeskEvent } from '../../ports/events.js';
+import type { RequestEvent } from '../../ports/events.js';
 import type { KeyValueStore } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
-import { approvalMessageFor, decisionOf, orderResultOf, viewOf } from './from-record.js';
+import { approvalMessageFor, verdictOf, orderResultOf, viewOf } from './from-record.js';
 import { withSandboxBanner, type MessagePayload } from '../kit/blocks.js';
-import { decisionDm, outcomeDm } from './requester-dms.js';
-import { decisionLine, withheldLine } from './person-question.js';
+import { verdictDm, outcomeDm } from './requester-dms.js';
+import { settlementLine, withheldLine } from './person-question.js';
 import { orderText, threadPost, type ExecutedThing, type ThreadEvent } from './thread-status.js';
 import type { SlackClient } from '../kit/slack-context.js';
 import { BLOCK } from '../kit/slack-ids.js';
@@ -53,21 +53,21 @@ export interface SlackNotifierOptions {
   /** Pause after a refresh that called Slack, so refreshing every open message stays near chat.update's ~1/s. */
   refreshGapMs?: number;
   /** Called after each event is handled (App Home refreshes); its failures are logged. */
-  afterEvent?: (event: DeskEvent) => Promise<void> | void;
+  afterEvent?: (event: RequestEvent) => Promise<void> | void;
 }
 
 /** Events that change nothing on the message (a refused click leaves the record as it was). */
-const NO_UPDATE = new Set<DeskEvent['type']>(['approval.refused']);
+const NO_UPDATE = new Set<RequestEvent['type']>(['approval.refused']);
 
 export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   const retry: SlackRetryOptions = { ...DEFAULT_SLACK_RETRY, ...o.retry };
   // The outbox delivery and the message refresh call in independently; one request's calls run one
   // at a time, so the second sees the message the first posted instead of posting another.
   const requests = new KeyedLock();
-  const call = <T>(what: string, event: DeskEvent, where: string, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type }, where);
+  const call = <T>(what: string, event: RequestEvent, where: string, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type }, where);
 
   /** Posts the message and persists where it is before anything else can refer to it. */
-  async function post(event: DeskEvent): Promise<ApprovalMessageRef> {
+  async function post(event: RequestEvent): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
     const res = await call('chat.postMessage (approval message)', event, o.channel, () =>
       o.client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false, unfurl_media: false }),
@@ -78,7 +78,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
     return ref;
   }
 
-  async function update(event: DeskEvent, ref: ApprovalMessageRef): Promise<ApprovalMessageRef> {
+  async function update(event: RequestEvent, ref: ApprovalMessageRef): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
     await call('chat.update (approval message)', event, ref.channel, () => o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
     const next = { ...ref, hash: payloadHash(payload), recordAt: event.request.updatedAt };
@@ -87,7 +87,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   }
 
 
-  async function thread(event: DeskEvent, ref: ApprovalMessageRef, payload: MessagePayload): Promise<void> {
+  async function thread(event: RequestEvent, ref: ApprovalMessageRef, payload: MessagePayload): Promise<void> {
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
     await call('chat.postMessage (thread)', event, ref.channel, () =>
       o.client.chat.postMessage({ channel: ref.channel, thread_ts: ref.ts, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }),
@@ -95,12 +95,12 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   }
 
   /** To the user id: Slack posts it in the bot's direct message with them (chat:write only; no conversations.open, no im:write). */
-  async function dm(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {
+  async function dm(event: RequestEvent, userId: string, payload: MessagePayload): Promise<void> {
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
     await call('chat.postMessage (DM)', event, `a DM to ${userId}`, () => o.client.chat.postMessage({ channel: userId, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
   }
 
-  async function dmUnlessGone(event: DeskEvent, userId: string, payload: MessagePayload): Promise<void> {
+  async function dmUnlessGone(event: RequestEvent, userId: string, payload: MessagePayload): Promise<void> {
     try {
       await dm(event, userId, payload);
     } catch (err) {
@@ -122,7 +122,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   };
 
   /** True when the approval message was posted or updated. */
-  async function deliver(event: DeskEvent, progress: DeliveryProgress | undefined): Promise<boolean> {
+  async function deliver(event: RequestEvent, progress: DeliveryProgress | undefined): Promise<boolean> {
     let called = false;
     const done = new Set(progress?.done ?? []);
     const step = async (name: string, fn: () => Promise<void>) => {
@@ -166,7 +166,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
 }
 
 /** The thread post an event calls for, if any. */
-export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
+export function threadEventOf(event: RequestEvent): ThreadEvent | undefined {
   const r = event.request;
   const at = event.at;
   switch (event.type) {
@@ -193,7 +193,7 @@ export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
       return { type: 'needs_person', at, kind: event.question.kind, candidates: event.question.candidates.length, waitedMinutes, what: executedThing(r) };
     }
     case 'execution.person_decided':
-      return event.decision.action === 'look_again' ? undefined : { type: 'person_decided', at, line: decisionLine(event.decision) };
+      return event.decision.action === 'look_again' ? undefined : { type: 'person_decided', at, line: settlementLine(event.decision) };
     case 'execution.person_decision_withheld':
       return { type: 'decision_withheld', at, line: withheldLine(event.decision, event.reason, event.appeared, executedThing(r), currencyOf(r)) };
     case 'execution.reconciled':
@@ -218,20 +218,20 @@ export function threadEventOf(event: DeskEvent): ThreadEvent | undefined {
 }
 
 /** The requester's DM an event calls for, if any. */
-export function dmOf(event: DeskEvent): MessagePayload | undefined {
+export function dmOf(event: RequestEvent): MessagePayload | undefined {
   const r = event.request;
   switch (event.type) {
     case 'request.approved':
     case 'request.rejected':
     case 'request.expired': {
-      const decision = decisionOf(r);
+      const decision = verdictOf(r);
       if (!decision) return undefined;
-      return decisionDm({ requestId: r.id, request: viewOf(r), decision, approvers: r.approvals.map((a) => a.userId) });
+      return verdictDm({ requestId: r.id, request: viewOf(r), verdict: decision, approvers: r.approvals.map((a) => a.userId) });
     }
     case 'request.cancelled': {
       // Cancelling your own request needs no message to yourself.
-      const decision = decisionOf(r);
-      return decision && event.by !== r.requester ? decisionDm({ requestId: r.id, request: viewOf(r), decision }) : undefined;
+      const decision = verdictOf(r);
+      return decision && event.by !== r.requester ? verdictDm({ requestId: r.id, request: viewOf(r), verdict: decision }) : undefined;
     }
     case 'execution.failed':
       return outcomeDm({ requestId: r.id, request: viewOf(r), outcome: { kind: 'failed', at: event.at, reason: event.reason } });
@@ -249,12 +249,12 @@ export function dmOf(event: DeskEvent): MessagePayload | undefined {
 }
 
 /** The asset or currency a withdrawal's candidates are in. */
-function currencyOf(r: DeskEvent['request']): string {
+function currencyOf(r: RequestEvent['request']): string {
   const s = r.snapshot;
   return s.kind === 'crypto_withdrawal' ? s.asset : s.kind === 'fiat_withdrawal' ? s.currency : '';
 }
 
-function executedThing(r: DeskEvent['request']): ExecutedThing {
+function executedThing(r: RequestEvent['request']): ExecutedThing {
   return r.kind === 'trade' ? 'order' : r.kind === 'bank_account_removal' ? 'removal' : 'withdrawal';
 }
 

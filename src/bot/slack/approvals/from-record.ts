@@ -1,21 +1,21 @@
 // The persisted record read into what the builders show, from the record alone, so a message rebuilt
 // after a restart (or from any event) shows the same thing.
-import type { DeskRequest } from '../../domain/record.js';
+import type { RequestRecord } from '../../domain/record.js';
 import { approvalMessage, type ApprovalMessageInput } from './approval-message.js';
 import type { MessagePayload } from '../kit/blocks.js';
-import type { Decision, RequestView, StatusLine } from './request-view.js';
+import type { Verdict, RequestView, StatusLine } from './request-view.js';
 import { orderText, type OrderResult } from './thread-status.js';
 import type { QuestionView } from './person-question.js';
 
 const APPROVED_OR_LATER = new Set(['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed']);
 
 /** The snapshot as the builders' RequestView (the shapes follow the snapshot field for field). */
-export function viewOf(request: DeskRequest): RequestView {
+export function viewOf(request: RequestRecord): RequestView {
   return request.snapshot;
 }
 
 /** How the request was decided; undefined while it waits for approvals. */
-export function decisionOf(r: DeskRequest): Decision | undefined {
+export function verdictOf(r: RequestRecord): Verdict | undefined {
   switch (r.state) {
     case 'rejected':
       return { outcome: 'rejected', by: r.decision?.by ?? 'unknown', at: r.decision?.at ?? r.updatedAt, reason: r.decision?.reason ?? '' };
@@ -29,7 +29,7 @@ export function decisionOf(r: DeskRequest): Decision | undefined {
 }
 
 /** The order's result fields (verbatim strings) as the thread shows them. */
-export function orderResultOf(r: DeskRequest): OrderResult | undefined {
+export function orderResultOf(r: RequestRecord): OrderResult | undefined {
   if (r.kind !== 'trade' || r.execution?.exchangeId == null) return undefined;
   const f = r.result ?? {};
   return {
@@ -45,7 +45,7 @@ export function orderResultOf(r: DeskRequest): OrderResult | undefined {
 }
 
 /** The execution status line under a decided request, following the record's state. */
-export function statusOf(r: DeskRequest): StatusLine | undefined {
+export function statusOf(r: RequestRecord): StatusLine | undefined {
   const at = r.updatedAt;
   const explorer = r.remote?.linkExplorer ? { link: { url: r.remote.linkExplorer, label: 'explorer' } } : {};
   switch (r.state) {
@@ -73,7 +73,7 @@ export function statusOf(r: DeskRequest): StatusLine | undefined {
 }
 
 /** "pending (Travel Rule: pending, waiting for travel_rule_check)". */
-export function remoteText(r: DeskRequest): string {
+export function remoteText(r: RequestRecord): string {
   const remote = r.remote;
   if (!remote) return 'submitted';
   const extra = [remote.travelRuleStatus ? `Travel Rule: ${remote.travelRuleStatus}` : '', remote.pendingReason ? `waiting for ${remote.pendingReason}` : ''].filter(Boolean);
@@ -81,7 +81,7 @@ export function remoteText(r: DeskRequest): string {
 }
 
 /** Above the buttons of a trade sent back for approval at a new price. */
-export function reapprovalNotice(r: DeskRequest): string | undefined {
+export function reapprovalNotice(r: RequestRecord): string | undefined {
   if (r.state !== 'awaiting_reapproval' || r.snapshot.kind !== 'trade') return undefined;
   const before = r.pastRounds.at(-1)?.snapshot;
   const oldLimit = before?.kind === 'trade' ? before.limitPrice : undefined;
@@ -90,8 +90,8 @@ export function reapprovalNotice(r: DeskRequest): string | undefined {
 }
 
 /** Everything the approval message shows, from the record. */
-export function approvalInput(r: DeskRequest, sandbox: boolean): ApprovalMessageInput {
-  const decision = decisionOf(r);
+export function approvalInput(r: RequestRecord, sandbox: boolean): ApprovalMessageInput {
+  const decision = verdictOf(r);
   const status = statusOf(r);
   const notice = reapprovalNotice(r);
   const question = questionOf(r);
@@ -105,17 +105,17 @@ export function approvalInput(r: DeskRequest, sandbox: boolean): ApprovalMessage
     snapshotHash: r.snapshotHash,
     requiredApprovals: r.requiredApprovals,
     approvals: r.approvals,
-    ...(decision ? { decision } : {}),
+    ...(decision ? { verdict: decision } : {}),
     ...(status ? { status } : {}),
     ...(notice ? { notice } : {}),
     ...(question ? { question } : {}),
-    ...(decisions.length > 0 ? { decisions } : {}),
+    ...(decisions.length > 0 ? { settlements: decisions } : {}),
     sandbox,
   };
 }
 
 /** The question a person must answer about this request's unknown outcome, if one is open. */
-export function questionOf(r: DeskRequest): QuestionView | undefined {
+export function questionOf(r: RequestRecord): QuestionView | undefined {
   const question = r.state === 'unknown' ? r.execution?.inDoubt?.question : null;
   if (!question) return undefined;
   const s = r.snapshot;
@@ -125,12 +125,12 @@ export function questionOf(r: DeskRequest): QuestionView | undefined {
 }
 
 /** The approval message for the record as it is now (buttons only while it waits for approvals). */
-export function approvalMessageFor(r: DeskRequest, sandbox: boolean): MessagePayload {
+export function approvalMessageFor(r: RequestRecord, sandbox: boolean): MessagePayload {
   return approvalMessage(approvalInput(r, sandbox));
 }
 
 /** The same message without buttons: an ephemeral /desk status answer. */
-export function statusMessageFor(r: DeskRequest, sandbox: boolean): MessagePayload {
+export function statusMessageFor(r: RequestRecord, sandbox: boolean): MessagePayload {
   const payload = approvalMessageFor(r, sandbox);
   return { ...payload, blocks: payload.blocks.filter((b) => b.type !== 'actions') };
 }

@@ -1,6 +1,6 @@
 // What the message shows while an unknown outcome waits for a person. True to the reference: request_id
 // "must not be relied on to prevent duplicates", so sending again is said to risk a second withdrawal.
-import type { Candidate, PersonDecisionRecord, PersonQuestion } from '../../domain/record.js';
+import type { Candidate, SettlementRecord, PersonQuestion } from '../../domain/record.js';
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
 import { formatAmount, slackDate } from '../kit/format.js';
 import { actions, button, context, section, type KnownBlock } from '../kit/blocks.js';
@@ -20,11 +20,11 @@ export interface QuestionView {
 }
 
 /** A button's value: the request, the question it answers (its time) and, for a candidate, which. */
-export function decisionButtonValue(requestId: string, askedAt: number, exchangeId?: string): string {
+export function settleButtonValue(requestId: string, askedAt: number, exchangeId?: string): string {
   return [requestId, String(askedAt), ...(exchangeId === undefined ? [] : [exchangeId])].join(':');
 }
 
-export function parseDecisionButtonValue(value: string | undefined): { requestId: string; askedAt: number; exchangeId?: string } | undefined {
+export function parseSettleButtonValue(value: string | undefined): { requestId: string; askedAt: number; exchangeId?: string } | undefined {
   const m = /^([A-Za-z0-9_-]{1,64}):(\d{1,16})(?::([A-Za-z0-9_-]{1,80}))?$/.exec(value ?? '');
   if (!m) return undefined;
   return { requestId: m[1]!, askedAt: Number(m[2]), ...(m[3] ? { exchangeId: m[3] } : {}) };
@@ -34,7 +34,7 @@ export function parseDecisionButtonValue(value: string | undefined): { requestId
 export function questionBlocks(v: QuestionView): KnownBlock[] {
   const q = v.question;
   const since = slackDate(q.askedAt);
-  const value = decisionButtonValue(v.requestId, q.askedAt);
+  const value = settleButtonValue(v.requestId, q.askedAt);
   const lookAgain = button('Look again', ACTION.lookAgain, value);
   /** A question without candidates: its warning and its buttons. */
   const asked = (warning: string, buttons: ReturnType<typeof button>[]): KnownBlock[] => [
@@ -70,7 +70,7 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
   // Every candidate is listed, over more sections when one cannot hold them (the note below counts on it).
   const [first = lead, ...rest] = packLines([lead, ...q.candidates.map((c, i) => candidateLine(c, v.currency, i))]);
   blocks.push(section(first, `${BLOCK.personQuestion}:${v.requestId}`), ...rest.map((chunk) => section(chunk)));
-  const buttons = q.candidates.slice(0, 4).map((c, i) => button(`Ours: ${i + 1}`, `${ACTION.chooseCandidate}:${i}`, decisionButtonValue(v.requestId, q.askedAt, c.exchangeId)));
+  const buttons = q.candidates.slice(0, 4).map((c, i) => button(`Ours: ${i + 1}`, `${ACTION.chooseCandidate}:${i}`, settleButtonValue(v.requestId, q.askedAt, c.exchangeId)));
   blocks.push(
     actions(
       [...buttons, button('None of these', ACTION.noneOfThese, value), lookAgain],
@@ -100,18 +100,18 @@ export function candidateLine(c: Candidate, currency: string, index?: number): s
 }
 
 /** Who decided what, oldest first: shown on the message for as long as it exists. */
-export function decisionsBlock(requestId: string, decisions: readonly PersonDecisionRecord[]): KnownBlock | undefined {
-  const lines = decisions.filter((d) => d.action !== 'look_again').map(decisionLine);
+export function settlementsBlock(requestId: string, decisions: readonly SettlementRecord[]): KnownBlock | undefined {
+  const lines = decisions.filter((d) => d.action !== 'look_again').map(settlementLine);
   if (lines.length === 0) return undefined;
   // A context holds 10 texts of 3,000 characters; past that the earliest decisions give way to a note.
   let from = 0;
   while (packLines(lines.slice(from), LIMITS.contextText).length > LIMITS.contextElements - (from > 0 ? 1 : 0)) from += 1;
   const earlier = from > 0 ? [`${from} earlier ${from === 1 ? 'decision is' : 'decisions are'} not shown here: each is in this message's thread.`] : [];
-  return context([...earlier, ...packLines(lines.slice(from), LIMITS.contextText)], `${BLOCK.personDecisions}:${requestId}`);
+  return context([...earlier, ...packLines(lines.slice(from), LIMITS.contextText)], `${BLOCK.settlements}:${requestId}`);
 }
 
 /** Not carried out: its look found the request's own record, a possible one, or could not read the exchange. */
-export function withheldLine(d: PersonDecisionRecord, reason: 'found' | 'appeared' | 'unreadable', appeared: readonly Candidate[], what: string, currency: string): string {
+export function withheldLine(d: SettlementRecord, reason: 'found' | 'appeared' | 'unreadable', appeared: readonly Candidate[], what: string, currency: string): string {
   const act = d.action === 'send_again' ? 'send it again' : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
   const lead = `:no_entry: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;
   switch (reason) {
@@ -124,7 +124,7 @@ export function withheldLine(d: PersonDecisionRecord, reason: 'found' | 'appeare
   }
 }
 
-export function decisionLine(d: PersonDecisionRecord): string {
+export function settlementLine(d: SettlementRecord): string {
   const checked = d.checked ? ` after checking: “${escapeMrkdwn(d.checked, 500)}”` : '';
   const when = slackDate(d.at);
   switch (d.action) {

@@ -83,7 +83,7 @@ export interface Approval {
 }
 
 /** How a request was decided; undefined while it still waits for approvals. */
-export type Decision =
+export type Verdict =
   | { outcome: 'approved'; at: number }
   | { outcome: 'rejected'; by: string; at: number; reason: string }
   | { outcome: 'cancelled'; by: string; at: number }

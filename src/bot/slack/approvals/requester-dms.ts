@@ -3,12 +3,12 @@ import { context, message, section, type MessagePayload } from '../kit/blocks.js
 import { slackDate } from '../kit/format.js';
 import { code, escapeMrkdwn, link, mention } from '../kit/mrkdwn.js';
 import { headline } from './approval-message.js';
-import { KIND_LABEL, type Decision, type RequestView } from './request-view.js';
+import { KIND_LABEL, type Verdict, type RequestView } from './request-view.js';
 
-export interface DecisionDmInput {
+export interface VerdictDmInput {
   requestId: string;
   request: RequestView;
-  decision: Decision;
+  verdict: Verdict;
   /** Who approved, for an approval. */
   approvers?: readonly string[];
   /** Permalink of the approval message, when known. */
@@ -16,9 +16,9 @@ export interface DecisionDmInput {
 }
 
 /** The requester's direct message when their request is decided. */
-export function decisionDm(input: DecisionDmInput): MessagePayload {
+export function verdictDm(input: VerdictDmInput): MessagePayload {
   const what = `${KIND_LABEL[input.request.kind].toLowerCase()} ${code(input.requestId, 40)} (${escapeMrkdwn(headline(input.request), 300)})`;
-  const d = input.decision;
+  const d = input.verdict;
   let text: string;
   switch (d.outcome) {
     case 'approved':

@@ -39,7 +39,7 @@ export type ThreadEvent =
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
   | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous' | 'unproven' | 'unreadable'; candidates: number; waitedMinutes: number; what: ExecutedThing }
   | { type: 'person_decided'; at: number; line: string }
-  /** A person's decision the fresh look made for it did not allow (the line says what appeared). */
+  /** A person's settlement the fresh look made for it did not allow (the line says what appeared). */
   | { type: 'decision_withheld'; at: number; line: string }
   /** `notFound`: stopped because the exchange kept answering that the record does not exist (404). */
   | { type: 'polling_stopped'; at: number; status: string | null; notFound?: { what: ExecutedThing; exchangeMessage: string } };

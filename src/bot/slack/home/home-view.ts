@@ -5,22 +5,22 @@ import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMe
 import { slackDate } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
 import { joinWithMore, linesWithMore, moreNote, packLines } from '../kit/cut-lists.js';
-import { KIND_LABEL, type Decision } from '../approvals/request-view.js';
+import { KIND_LABEL, type Verdict } from '../approvals/request-view.js';
 import { questionBlocks } from '../approvals/person-question.js';
-import type { DeliveryProblem } from '../../engine/desk-reads.js';
-import type { DeskRequest } from '../../domain/record.js';
+import type { DeliveryProblem } from '../../engine/request-reads.js';
+import type { RequestRecord } from '../../domain/record.js';
 import { approvalInput } from '../approvals/from-record.js';
 import { code, escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */
 export type HomeRequest = Pick<
   ApprovalMessageInput,
-  'requestId' | 'requesterId' | 'createdAt' | 'request' | 'snapshotHash' | 'requiredApprovals' | 'approvals' | 'decision' | 'status' | 'question'
+  'requestId' | 'requesterId' | 'createdAt' | 'request' | 'snapshotHash' | 'requiredApprovals' | 'approvals' | 'verdict' | 'status' | 'question'
 >;
 
 /** A record as an App Home card or line: the approval message's fields, minus what only it shows. */
-export function homeRequestOf(r: DeskRequest): HomeRequest {
-  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, decisions: _decisions, ...card } = approvalInput(r, false);
+export function homeRequestOf(r: RequestRecord): HomeRequest {
+  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, settlements: _decisions, ...card } = approvalInput(r, false);
   return card;
 }
 
@@ -65,7 +65,7 @@ export function homeView(v: HomeViewInput): HomeView {
     blocks.push(divider(), header(`Waiting for your approval (${v.waitingForMe.length})`));
     if (v.waitingForMe.length === 0) blocks.push(section('Nothing waits for you.'));
     for (const r of v.waitingForMe.slice(0, MAX_CARDS)) {
-      // Waiting for approval, or (approved, outcome unknown) for a person's decision.
+      // Waiting for approval, or (approved, outcome unknown) for a person's settlement.
       const id = `:${r.requestId}`;
       blocks.push(...requestBlocks(r, id), context([progressLine(r)]), ...(r.question ? questionBlocks(r.question) : [approvalButtons(r, id)]));
     }
@@ -112,11 +112,11 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
 
 /** One request in a list: "Trade `R7K2QX` Buy 0.5 BTC with SGD · 1 of 2 approvals". */
 export function requestLine(r: HomeRequest): string {
-  const state = r.decision ? decisionWord(r.decision) : `${r.approvals.length} of ${r.requiredApprovals} approvals`;
+  const state = r.verdict ? decisionWord(r.verdict) : `${r.approvals.length} of ${r.requiredApprovals} approvals`;
   const status = r.status ? ` · ${escapeMrkdwn(r.status.text, 200)}` : '';
   return `${KIND_LABEL[r.request.kind]} ${code(r.requestId, 40)} ${escapeMrkdwn(headline(r.request), 200)} · ${state}${status} · ${slackDate(r.createdAt, '{date_short} {time}')}`;
 }
 
-function decisionWord(d: Decision): string {
+function decisionWord(d: Verdict): string {
   return { approved: 'approved', rejected: 'rejected', cancelled: 'cancelled', expired: 'expired' }[d.outcome];
 }

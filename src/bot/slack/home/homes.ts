@@ -1,8 +1,8 @@
 // Publishes each user's App Home on open and after changes while they have it; reads only, never commands.
 // Who has the tab open is in the shared store: the tab may open on one replica, the notifier run on another.
-import type { DeskReads } from '../../engine/desk-reads.js';
+import type { RequestReads } from '../../engine/request-reads.js';
 import type { Clock } from '../../ports/clock.js';
-import type { DeskEvent } from '../../ports/events.js';
+import type { RequestEvent } from '../../ports/events.js';
 import type { KeyValueStore } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../domain/error-text.js';
@@ -29,7 +29,7 @@ export type PublishClient = { views: { publish(args: { user_id: string; view: Re
 export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> & Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
 
 /** Events after which the App Home of the people concerned is published again. */
-const HOME_EVENTS = new Set<DeskEvent['type']>([
+const HOME_EVENTS = new Set<RequestEvent['type']>([
   'request.created',
   'approval.counted',
   'request.approved',
@@ -47,12 +47,12 @@ export interface Homes {
   /** Publish again for a user who has the tab (`client`: the listener's, else the notifier's); failures are logged, never thrown. */
   refresh(userId: string, client?: PublishClient): Promise<void>;
   /** After an event the engine reported: the requester's and the approvers' homes. */
-  afterEvent(event: DeskEvent): Promise<void>;
+  afterEvent(event: RequestEvent): Promise<void>;
   /** What `userId` is shown (nothing of the desk's business for someone outside it). */
   dataFor(userId: string): Promise<HomeData>;
 }
 
-export function createHomes(o: { reads: DeskReads; policy: Policy; clock: Pick<Clock, 'now'>; sandbox: boolean; logger: Logger; client: PublishClient; kv: KeyValueStore }): Homes {
+export function createHomes(o: { reads: RequestReads; policy: Policy; clock: Pick<Clock, 'now'>; sandbox: boolean; logger: Logger; client: PublishClient; kv: KeyValueStore }): Homes {
   // Users who opened App Home: their home is refreshed when requests change.
   const isViewer = async (userId: string) => (await o.kv.get<HomeViewer>(homeViewerKey(userId))) !== undefined;
   async function markViewer(userId: string): Promise<void> {

@@ -10,7 +10,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { ExchangePort } from '../../ports/exchange-port.js';
 import type { ExchangeListings } from '../../ports/exchange-listings.js';
 import type { Engine } from '../../engine/engine.js';
-import type { DeskReads } from '../../engine/desk-reads.js';
+import type { RequestReads } from '../../engine/request-reads.js';
 import type { Declarations } from '../../engine/compliance/declare.js';
 
 /** Bolt's Web API client as listeners receive it. */
@@ -37,7 +37,7 @@ export interface SlackDeps {
   listings: ExchangeListings;
   clock: Clock;
   /** The approval engine: its commands, its reads, and indicative quotes for the trade form. */
-  engine: EnginePort;
+  engine: RequestCommands;
   /** App Home: who has it open, and publishing it again after a change. */
   homes: HomeTabs;
   /** The counterparty declaration use case (engine/compliance/declare.ts). */
@@ -54,7 +54,7 @@ export interface SlackDeps {
 }
 
 /** What the Slack layer asks of the approval engine. */
-export type EnginePort = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'decide' | 'previewQuote'> & DeskReads;
+export type RequestCommands = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'settle' | 'indicativeQuote'> & RequestReads;
 
 /** The terms of a quote as the engine takes them (ports/exchange-port.ts QuoteTerms). */
 export interface QuoteTermsView {

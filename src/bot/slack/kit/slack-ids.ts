@@ -58,8 +58,8 @@ export const INPUT = {
   tradeSlippage: 'trade_slippage',
   // reject
   rejectReason: 'reject_reason',
-  // a person's decision on an unknown outcome
-  decisionChecked: 'decision_checked',
+  // a person's settlement on an unknown outcome
+  settleChecked: 'decision_checked',
   // counterparty declaration (issue 6)
   cpTransaction: 'cp_transaction',
   cpEntityType: 'cp_entity_type',
@@ -88,7 +88,7 @@ export const BLOCK = {
   approvalOutcome: 'approval_outcome',
   personQuestion: 'unknown_question',
   personActions: 'unknown_actions',
-  personDecisions: 'unknown_decisions',
+  settlements: 'unknown_decisions',
   listMore: 'list_more',
   withdrawChoice: 'withdraw_choice',
   withdrawSummary: 'withdraw_summary',
@@ -105,7 +105,7 @@ export const CALLBACK = {
   tradeLoading: 'trade_loading',
   trade: 'trade',
   rejectReason: 'reject_reason',
-  personDecision: 'unknown_decision',
+  settle: 'unknown_decision',
   counterparty: 'counterparty',
   /** A modal that only tells something (an error while loading); nothing to submit. */
   notice: 'notice',

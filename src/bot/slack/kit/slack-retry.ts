@@ -77,7 +77,7 @@ interface SlackErrorShape {
 }
 
 /** Whether a failed Slack call may succeed when made again, and how long to wait at least. */
-export function slackRetryDecision(err: unknown): { retry: boolean; minDelayMs: number; what: string } {
+export function judgeSlackRetry(err: unknown): { retry: boolean; minDelayMs: number; what: string } {
   const e = (typeof err === 'object' && err !== null ? err : {}) as SlackErrorShape;
   switch (e.code) {
     case 'slack_webapi_rate_limited_error':
@@ -106,7 +106,7 @@ export async function withSlackRetry<T>(what: string, call: () => Promise<T>, o:
     try {
       return await call();
     } catch (err) {
-      const decision = slackRetryDecision(err);
+      const decision = judgeSlackRetry(err);
       if (!decision.retry || attempt >= o.attempts) {
         logger.warn(`Slack ${what} failed`, { ...data, ...(where ? { where } : {}), error: decision.what, attempts: attempt });
         throw new SlackDeliveryError(what, decision.what, PERMANENT_PLATFORM_ERRORS.has(decision.what), where, decision.minDelayMs > 0 ? decision.minDelayMs : undefined);

@@ -1,7 +1,7 @@
 // `/desk pending`, `status <id>` and `remove-bank <id>` (which asks for approval like any money movement):
 // acked first, answered as an ephemeral reply.
 import type { RespondFn } from '@slack/bolt';
-import { isDecidable } from '../../domain/state-machine.js';
+import { awaitsVerdict } from '../../domain/state-machine.js';
 import { statusMessageFor } from '../approvals/from-record.js';
 import { homeRequestOf } from '../home/home-view.js';
 import { refusalReply, refusalText } from '../kit/refusal-text.js';
@@ -35,7 +35,7 @@ export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondF
   const page = arg === undefined ? 1 : Number(arg);
   await ack();
   await guarded(ctx, respond, 'pending', async () => {
-    const waiting = (await engine.listLive()).filter((r) => isDecidable(r.state)).sort((a, b) => a.createdAt - b.createdAt);
+    const waiting = (await engine.listLive()).filter((r) => awaitsVerdict(r.state)).sort((a, b) => a.createdAt - b.createdAt);
     await respond({ response_type: 'ephemeral', ...pendingList(waiting.map(homeRequestOf), ctx.sandbox, page) });
   });
 }

@@ -34,8 +34,8 @@ import { declareCounterpartyAction } from '../compliance/declare-button.js';
 import { submitDeclarationView } from '../compliance/submit-declaration.js';
 import { rejectAction } from '../approvals/reject-button.js';
 import { rejectSubmitView } from '../approvals/reject-submit.js';
-import { personDecisionAction } from '../approvals/person-decision-buttons.js';
-import { personDecisionSubmitView } from '../approvals/person-decision-submit.js';
+import { settleAction } from '../approvals/settle-buttons.js';
+import { settleSubmit } from '../approvals/settle-submit.js';
 
 type Factory<Args> = (ctx: SlackContext) => Middleware<Args>;
 
@@ -67,12 +67,12 @@ export const ACTION_LISTENERS: Record<string, Factory<SlackActionMiddlewareArgs<
   [INPUT.tradeQuantityCurrency]: tradeRefreshAction,
   [INPUT.tradePaymentMethod]: tradeRefreshAction,
   [ACTION.tradeRefreshQuote]: tradeRefreshAction,
-  [ACTION.lookAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
-  [ACTION.sendAgain]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
-  [ACTION.markNotSent]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
-  [ACTION.markNotPlaced]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
-  [ACTION.chooseCandidate]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
-  [ACTION.noneOfThese]: personDecisionAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.lookAgain]: settleAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.sendAgain]: settleAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.markNotSent]: settleAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.markNotPlaced]: settleAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.chooseCandidate]: settleAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
+  [ACTION.noneOfThese]: settleAction as Factory<SlackActionMiddlewareArgs<BlockAction>>,
 };
 
 /** Listeners of view_submission, by callback_id. */
@@ -81,7 +81,7 @@ export const VIEW_LISTENERS: Record<string, Factory<SlackViewMiddlewareArgs>> = 
   [CALLBACK.withdrawFiat]: withdrawSubmitView('fiat'),
   [CALLBACK.trade]: tradeSubmitView,
   [CALLBACK.rejectReason]: rejectSubmitView,
-  [CALLBACK.personDecision]: personDecisionSubmitView,
+  [CALLBACK.settle]: settleSubmit,
   [CALLBACK.counterparty]: submitDeclarationView,
 };
 

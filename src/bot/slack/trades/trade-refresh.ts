@@ -25,7 +25,7 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
     const wantsQuote = action.action_id === ACTION.tradeRefreshQuote || (terms !== undefined && (!old.q || old.q.t !== termsKey(terms)));
     if (terms && wantsQuote) {
       try {
-        const q = await ctx.deps.engine.previewQuote(terms);
+        const q = await ctx.deps.engine.indicativeQuote(terms);
         meta.q = { p: q.price, e: q.expiresAt, t: termsKey(terms), s: { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, quantityCurrency: terms.quantityCurrency ?? '' } };
       } catch (err) {
         delete meta.q;

@@ -1,7 +1,7 @@
 // Each Slack call the fake recorded folded into the workspace as Slack would show it. A call the desk cannot
 // place, or one Slack refused, is kept in `undrawn`.
 import type { FakeSlackCall } from '../../fake-slack/fake-slack-api.js';
-import type { DeskMessage } from '../protocol.js';
+import type { LocalDeskMessage } from '../protocol.js';
 import type { ResponseOrigin, Workspace } from './workspace.js';
 
 /** Calls that show nothing in Slack. */
@@ -81,7 +81,7 @@ export function postAnswer(ws: Workspace, origin: ResponseOrigin, a: Record<stri
   const ts = ws.nextTs();
   const source = origin.source ? ws.message(origin.source) : undefined;
   const inChannel = a.response_type === 'in_channel';
-  const message: DeskMessage = {
+  const message: LocalDeskMessage = {
     ...botMessage(origin.channel, ts, a, at),
     ...(source?.threadTs ? { threadTs: source.threadTs } : {}),
     ...(inChannel ? {} : { ephemeral: true }),
@@ -93,7 +93,7 @@ export function postAnswer(ws: Workspace, origin: ResponseOrigin, a: Record<stri
   origin.last = ws.findMessage(message.channel, ts);
 }
 
-export function botMessage(channel: string, ts: string, a: Record<string, unknown>, at: number): DeskMessage {
+export function botMessage(channel: string, ts: string, a: Record<string, unknown>, at: number): LocalDeskMessage {
   return {
     channel,
     ts,

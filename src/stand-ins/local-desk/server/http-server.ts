@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { ZodError } from 'zod';
 import { ROUTES } from '../protocol.js';
-import { DeskRequestError, type DeskActions } from './desk-actions.js';
+import { LocalDeskRequestError, type LocalDeskActions } from './local-desk-actions.js';
 import type { PageAssets } from './page-build.js';
 import { PAGE_HTML, PAGE_SECURITY_HEADERS } from './page-shell.js';
 import { isRequestName, isSandboxOpName, REQUEST_BODIES } from './request-bodies.js';
@@ -13,11 +13,11 @@ import { runSandboxOp, type PanelSandbox } from './sandbox-panel.js';
 import { SnapshotStreams } from './snapshot-stream.js';
 import type { Workspace } from './workspace.js';
 
-export const DESK_HOST = '127.0.0.1';
+export const LOCAL_DESK_HOST = '127.0.0.1';
 /** Larger bodies are refused (a modal's whole state is a few KB). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export interface DeskServerOptions {
+export interface LocalDeskServerOptions {
   ws: Workspace;
   assets: PageAssets;
   /** 0: a free port. */
@@ -38,24 +38,24 @@ export interface ServerEdge {
 }
 
 /** What the desk drives, known once the bot is up (the page is served before). */
-export interface DeskBackends {
-  actions: DeskActions;
+export interface LocalDeskBackends {
+  actions: LocalDeskActions;
   sandbox: PanelSandbox | undefined;
 }
 
-export interface DeskServer {
+export interface LocalDeskServer {
   /** http://127.0.0.1:<port>/ */
   url: string;
   port: number;
   streams: SnapshotStreams;
-  attach(backends: DeskBackends): void;
+  attach(backends: LocalDeskBackends): void;
   close(): Promise<void>;
 }
 
-export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer> {
+export async function startLocalDeskServer(o: LocalDeskServerOptions): Promise<LocalDeskServer> {
   const streams = new SnapshotStreams(o.ws, o.keepAliveMs);
   const logError = o.logError ?? ((m: string) => console.error(m));
-  let backends: DeskBackends | undefined;
+  let backends: LocalDeskBackends | undefined;
   let port = 0;
 
   const server: Server = createServer(o.edge.options, (req, res) => {
@@ -69,9 +69,9 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!o.fromThisMachine(req.headers, port)) {
       req.resume();
-      return text(res, 403, `Refused: the local desk answers only its own page at http://${DESK_HOST}:${port}/ (Host and Origin must name it).`);
+      return text(res, 403, `Refused: the local desk answers only its own page at http://${LOCAL_DESK_HOST}:${port}/ (Host and Origin must name it).`);
     }
-    const url = new URL(req.url ?? '/', `http://${DESK_HOST}`);
+    const url = new URL(req.url ?? '/', `http://${LOCAL_DESK_HOST}`);
     const path = url.pathname;
     if (req.method === 'GET') {
       req.resume();
@@ -128,7 +128,7 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
         const answer = await (backends.actions[name] as (r: unknown) => Promise<unknown>)(checked.data);
         return json(res, 200, answer);
       } catch (err) {
-        if (err instanceof DeskRequestError) return json(res, err.status, { ok: false, error: err.message });
+        if (err instanceof LocalDeskRequestError) return json(res, err.status, { ok: false, error: err.message });
         throw err;
       }
     }
@@ -138,7 +138,7 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
   o.edge.limit(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, DESK_HOST, () => {
+    server.listen(o.port, LOCAL_DESK_HOST, () => {
       server.off('error', reject);
       resolve();
     });
@@ -146,7 +146,7 @@ export async function startDeskServer(o: DeskServerOptions): Promise<DeskServer>
   port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://${DESK_HOST}:${port}/`,
+    url: `http://${LOCAL_DESK_HOST}:${port}/`,
     port,
     streams,
     attach(b) {

@@ -3,9 +3,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FakeSlackApi, FakeSlackCall } from '../../fake-slack/fake-slack-api.js';
 import { SlackRequester } from '../../fake-slack/slack-requests.js';
-import { createDeskActions } from './desk-actions.js';
+import { createLocalDeskActions } from './local-desk-actions.js';
 import { foldCall } from './fold-calls.js';
-import { startDeskServer, type DeskServer, type ServerEdge } from './http-server.js';
+import { startLocalDeskServer, type LocalDeskServer, type ServerEdge } from './http-server.js';
 import { loadPageAssets } from './page-assets.js';
 import type { PageAssets } from './page-build.js';
 import type { PanelSandbox } from './sandbox-panel.js';
@@ -45,7 +45,7 @@ export interface LocalDesk {
   url: string;
   port: number;
   ws: Workspace;
-  server: DeskServer;
+  server: LocalDeskServer;
   /** The bot is up: the page's actions and the sandbox panel work from now on. */
   attach(link: BotLink): void;
   close(): Promise<void>;
@@ -64,9 +64,9 @@ export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
   };
   for (const call of slack.calls) fold(call);
   const stopFolding = slack.onCall(fold);
-  let server: DeskServer;
+  let server: LocalDeskServer;
   try {
-    server = await startDeskServer({
+    server = await startLocalDeskServer({
       ws,
       assets: o.assets ?? (await loadPageAssets()),
       port: o.port,
@@ -86,7 +86,7 @@ export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
     server,
     attach(link) {
       const bot = new SlackRequester(link.endpoint, link.signingSecret);
-      server.attach({ actions: createDeskActions({ ws, slack, bot, commands: o.commands }), sandbox: link.sandbox });
+      server.attach({ actions: createLocalDeskActions({ ws, slack, bot, commands: o.commands }), sandbox: link.sandbox });
     },
     async close() {
       stopFolding();

@@ -2,7 +2,7 @@
 // where each request came from, since a views.open or response_url post does not say whose screen it is for.
 import { randomBytes } from 'node:crypto';
 import { dmChannelOf } from '../../fake-slack/fake-slack-api.js';
-import type { Channel, DeskMessage, DeskModal, Person, Snapshot } from '../protocol.js';
+import type { Channel, LocalDeskMessage, LocalDeskModal, Person, Snapshot } from '../protocol.js';
 
 export interface Cast {
   people: Person[];
@@ -36,7 +36,7 @@ export interface ResponseOrigin {
 type Audience = { everyone: true } | { everyone: false; person: string };
 
 interface Placed {
-  message: DeskMessage;
+  message: LocalDeskMessage;
   audience: Audience;
 }
 
@@ -44,7 +44,7 @@ interface Placed {
 export interface SavedWorkspace {
   version: number;
   messages: [string, Placed][];
-  stacks: [string, DeskModal[]][];
+  stacks: [string, LocalDeskModal[]][];
   homes: [string, Record<string, unknown>][];
   homeIds: [string, string][];
   responses: [string, ResponseOrigin][];
@@ -60,7 +60,7 @@ export class Workspace {
   readonly #clock: WorkspaceClock;
   #version = 0;
   #messages = new Map<string, Placed>();
-  #stacks = new Map<string, DeskModal[]>();
+  #stacks = new Map<string, LocalDeskModal[]>();
   #homes = new Map<string, Record<string, unknown>>();
   /** Home view id -> its person (views.update may target a home). */
   #homeIds = new Map<string, string>();
@@ -167,7 +167,7 @@ export class Workspace {
   }
 
   /** A channel for everyone, a DM for its owner, `onlyFor` when given; false for a channel the desk does not know. */
-  post(message: DeskMessage, onlyFor?: string): boolean {
+  post(message: LocalDeskMessage, onlyFor?: string): boolean {
     const dmOwner = this.dmOwner(message.channel);
     if (dmOwner === undefined && !this.cast.channels.some((c) => c.id === message.channel)) return false;
     const person = onlyFor ?? dmOwner;
@@ -190,7 +190,7 @@ export class Workspace {
     return key;
   }
 
-  message(key: string): DeskMessage | undefined {
+  message(key: string): LocalDeskMessage | undefined {
     return this.#messages.get(key)?.message;
   }
 
@@ -217,12 +217,12 @@ export class Workspace {
   }
 
   /** `person`'s modal stack, bottom first. */
-  stackOf(person: string): readonly DeskModal[] {
+  stackOf(person: string): readonly LocalDeskModal[] {
     return this.#stacks.get(person) ?? [];
   }
 
   /** The modal on top of `person`'s stack if it is `viewId`. */
-  topModal(person: string, viewId: string): DeskModal | undefined {
+  topModal(person: string, viewId: string): LocalDeskModal | undefined {
     const top = this.stackOf(person).at(-1);
     return top?.id === viewId ? top : undefined;
   }
@@ -271,7 +271,7 @@ export class Workspace {
   }
 
   /** Close the top view (the × button, or a submission answered with nothing). */
-  closeTop(person: string): DeskModal | undefined {
+  closeTop(person: string): LocalDeskModal | undefined {
     const stack = this.stackOf(person);
     const top = stack.at(-1);
     if (!top) return undefined;
@@ -316,7 +316,7 @@ export class Workspace {
     };
   }
 
-  #modal(view: Record<string, unknown>, seq: number | undefined, id?: string): DeskModal {
+  #modal(view: Record<string, unknown>, seq: number | undefined, id?: string): LocalDeskModal {
     const viewId = id ?? String(view.id ?? '');
     if (seq !== undefined) this.#viewSeq.set(viewId, Math.max(seq, this.#viewSeq.get(viewId) ?? 0));
     return { id: viewId, hash: String(view.hash ?? ''), view };

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDepositWatch, type DepositWatchOptions } from '../../../../src/bot/engine/compliance/deposit-watch.js';
 import { WATCH_STATE_KEY, type WatchState } from '../../../../src/bot/engine/compliance/watch-state.js';
-import { migrateStoredValues } from '../../../../src/bot/runtime/stored-value-upgrades.js';
+import { upgradeStoredValues } from '../../../../src/bot/runtime/stored-value-upgrades.js';
 import { SANDBOX_TIMINGS } from '../../../../src/stand-ins/sandbox/index.js';
 import { deskOutbox, RecordingNotifier, startWorld, type DeskOutbox, type World } from './support/world.js';
 
@@ -195,7 +195,7 @@ describe('deposit watch', () => {
     notifier.calls.length = 0;
     // What version 2 stored: a notice it had tried three times and not yet delivered.
     await world.kv.set(WATCH_STATE_KEY, { ...state, version: 2, outbox: [{ kind: 'seen', deposit, attempts: 3 }] });
-    await migrateStoredValues(world.kv, { info: () => {} });
+    await upgradeStoredValues(world.kv, { info: () => {} });
     expect(await watch().poll()).toMatchObject({ newDeposits: 0, delivered: 1 });
     expect(ids(notifier.seen())).toEqual([d.id]);
     expect((await world.kv.get<WatchState>(WATCH_STATE_KEY))!.outbox).toEqual([]);

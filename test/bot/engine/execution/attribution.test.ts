@@ -9,7 +9,7 @@ import { attribute, type Attribution, type Marks } from '../../../../src/bot/eng
 import { collect, untilOlderThan } from '../../../../src/bot/engine/bounded-lists.js';
 import { withExchangeNote } from '../../../../src/bot/domain/desk-reference.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
-import { newExecution, newRequest, type Attempt, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { newExecution, newRequest, type Attempt, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import { EXCHANGE_LIMITS } from '../../../../src/bot/exchange/adapter/index.js';
 import { withdrawalSnapshot } from '../support/snapshots.js';
 
@@ -19,7 +19,7 @@ const T0 = 1_800_000_000_000;
 const SEND = T0 + 1_000;
 const RESEND = SEND + 700_000;
 
-function inDoubt(o: { attempts?: number; offset?: number | null; note?: string | null; frozen?: boolean } = {}): DeskRequest {
+function inDoubt(o: { attempts?: number; offset?: number | null; note?: string | null; frozen?: boolean } = {}): RequestRecord {
   const snapshot = { ...withdrawalSnapshot, note: o.note ?? 'Payroll' } as typeof withdrawalSnapshot;
   const base = newRequest({ id: 'R6EYET', requester: 'U_REQ', snapshot: o.frozen === false ? snapshot : withExchangeNote(snapshot, 'R6EYET'), now: T0, policy });
   const attempts: Attempt[] = [SEND, RESEND].slice(0, o.attempts ?? 1).map((startedAt, i) => ({ key: `k${i + 1}`, startedAt, quote: null, outcome: 'unknown', message: null, endedAt: startedAt + 10_000 }));
@@ -29,7 +29,7 @@ function inDoubt(o: { attempts?: number; offset?: number | null; note?: string |
 const marks = (note: string | null, createdAt: number | null = SEND + 100, requestId: string | null = null): Marks => ({ note, createdAt, requestId });
 
 describe('whose is a listed withdrawal', () => {
-  const rows: [string, DeskRequest, Marks, Attribution][] = [
+  const rows: [string, RequestRecord, Marks, Attribution][] = [
     ['our reference, made as our send reached the exchange', inDoubt(), marks('Payroll · desk R6EYET-1'), 'ours'],
     ['our reference, committed an hour late', inDoubt(), marks('Payroll · desk R6EYET-1', SEND + 3_600_000), 'ours'],
     ['our reference, within the offset uncertainty before the send', inDoubt(), marks('desk R6EYET-1', SEND - 4_000), 'ours'],

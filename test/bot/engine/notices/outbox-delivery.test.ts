@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { OutboxDelivery } from '../../../../src/bot/engine/notices/outbox-delivery.js';
 import { LeadershipState } from '../../../../src/bot/ports/leadership.js';
 import { memoryRepository } from '../../../../src/bot/store/memory.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import { depositKey, type ComplianceEvent } from '../../../../src/bot/ports/events.js';
 import { SlackDeliveryError } from '../../../../src/bot/slack/kit/slack-retry.js';
 
@@ -14,7 +14,7 @@ const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const T0 = 1_700_000_000_000;
 
 function setup(fail: () => Error) {
-  const { outbox } = memoryRepository<DeskRequest>(isFinishedRequest);
+  const { outbox } = memoryRepository<RequestRecord>(isFinishedRequest);
   const notifier = { notify: () => Promise.reject(fail()) };
   const delivery = new OutboxDelivery(outbox, notifier, { now: () => T0 }, quiet, new LeadershipState('leader'));
   const event: ComplianceEvent = { type: 'declaration.done', requestId: depositKey('TX1'), at: T0, done: { transactionId: 'TX1', userId: 'U1', at: T0, entityType: 'individual', entityName: 'A', ownership: 'first_party', createsUnverifiedWallet: false, confirmedLate: false } };

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createEngine } from '../../../../src/bot/engine/engine.js';
-import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../../src/bot/ports/events.js';
 import type { Notifier } from '../../../../src/bot/ports/notifier.js';
 import { REFRESH_EVERY_MS } from '../../../../src/bot/engine/notices/refresh-messages.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../../src/bot/store/memory.js';
 import { sandboxForEngine } from '../support/sandbox-requests.js';
 
@@ -24,7 +24,7 @@ describe('the message refresh', () => {
     const slow = new Promise<void>((resolve) => (release = resolve));
     // Slack answers a refresh only when the test says so; events go through at once.
     const notifier: Notifier = {
-      notify: (event: DeskEvent) => {
+      notify: (event: RequestEvent) => {
         if (event.type !== 'message.refresh') return;
         refreshed.push(event.requestId);
         return slow;
@@ -32,7 +32,7 @@ describe('the message refresh', () => {
     };
     const engine = createEngine({
       exchange: sandbox.exchange,
-      requests: memoryRepository<DeskRequest>(isFinishedRequest),
+      requests: memoryRepository<RequestRecord>(isFinishedRequest),
       kv: memoryKv(),
       audit: memoryAuditLog({ clock }),
       notifier,

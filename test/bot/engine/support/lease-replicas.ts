@@ -18,14 +18,14 @@ import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
 import type { RequestInput } from '../../../../src/bot/engine/approval/make-request.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
-import type { DeskRequest } from '../../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../../src/stand-ins/sandbox/server.js';
 import { startTestExchange } from '../../../support/bot.js';
 import { usableDestination } from './sandbox-requests.js';
 import { T0 } from '../../../stand-ins/sandbox/support/sandbox.js';
 
 export interface LeaseStores {
-  requests: Repository<DeskRequest>;
+  requests: Repository<RequestRecord>;
   kv: KeyValueStore;
   audit: AuditLog;
 }
@@ -35,7 +35,7 @@ export interface ReplicaOptions {
   /** Its clock stands still from its start and its timers never fire: no lease renewal, no run loop (a process stopped dead). */
   frozen?: boolean;
   exchange?: (port: ExchangePort) => ExchangePort;
-  requests?: (inner: Repository<DeskRequest>) => Repository<DeskRequest>;
+  requests?: (inner: Repository<RequestRecord>) => Repository<RequestRecord>;
   /** Its own stores (another pool on the same database); default: the world's. */
   stores?: LeaseStores;
 }
@@ -55,7 +55,7 @@ export interface LeaseWorld {
   /** A crypto withdrawal of `amount` to the seeded verified destination. */
   withdrawal(amount: string): RequestInput;
   /** Made and approved on `on` (a follower leaves it `approved` for the leader); the last approval's execution is not awaited. */
-  approve(on: LeaseReplica, amount: string): Promise<DeskRequest>;
+  approve(on: LeaseReplica, amount: string): Promise<RequestRecord>;
   /** Moves time (the engines' and the exchange's) and lets the woken timers run. */
   advance(ms: number): Promise<void>;
   /** The sandbox's POSTs of crypto withdrawals and its reads of them (lists and single ones) so far. */

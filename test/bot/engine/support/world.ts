@@ -5,7 +5,7 @@
  */
 import { createEngine, type Engine } from '../../../../src/bot/engine/engine.js';
 import type { EngineConfigInput } from '../../../../src/bot/engine/engine-config.js';
-import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../../src/bot/ports/events.js';
 import type { Logger } from '../../../../src/bot/ports/logger.js';
 import type { Repository } from '../../../../src/bot/ports/store.js';
 import { createExchangePort } from '../../../../src/bot/exchange/adapter/index.js';
@@ -13,7 +13,7 @@ import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
 import { createPolicy, type Policy, type PolicyInput } from '../../../../src/bot/domain/policy.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog, type MemoryKeyValueStore, type MemoryRepository } from '../../../../src/bot/store/memory.js';
 import { FakeExchange } from './fake-exchange.js';
 
@@ -34,10 +34,10 @@ export class World {
   readonly clock = new FakeClock();
   readonly ids = new SequentialIds();
   readonly exchange = new FakeExchange(this.clock);
-  readonly requests: MemoryRepository<DeskRequest> = memoryRepository<DeskRequest>(isFinishedRequest);
+  readonly requests: MemoryRepository<RequestRecord> = memoryRepository<RequestRecord>(isFinishedRequest);
   readonly kv: MemoryKeyValueStore = memoryKv();
   readonly audit: MemoryAuditLog = memoryAuditLog({ clock: this.clock });
-  readonly events: (DeskEvent & { generation: number })[] = [];
+  readonly events: (RequestEvent & { generation: number })[] = [];
   /**
    * Every generation is this one replica restarted in place: the dead generation's port calls all
    * throw, so its lease stands for nothing and the next one resumes at once. (A real restart gets a
@@ -83,7 +83,7 @@ export class World {
     return this.#life.dead;
   }
 
-  eventsOf(type: DeskEvent['type'], requestId?: string): DeskEvent[] {
+  eventsOf(type: RequestEvent['type'], requestId?: string): RequestEvent[] {
     return this.events.filter((e) => e.type === type && (requestId === undefined || e.requestId === requestId));
   }
 
@@ -91,7 +91,7 @@ export class World {
     return this.audit.entries.filter((e) => e.type === type && (requestId === undefined || e.requestId === requestId));
   }
 
-  async record(id: string): Promise<DeskRequest> {
+  async record(id: string): Promise<RequestRecord> {
     const r = await this.requests.get(id);
     if (!r) throw new Error(`no request ${id}`);
     return r;
@@ -120,7 +120,7 @@ export class World {
       requests: crashingRepository(this.requests, life),
       kv: guard(this.kv, alive),
       audit: guard(this.audit, alive),
-      notifier: { notify: (event: DeskEvent) => void (!life.dead && this.events.push({ ...event, generation })) },
+      notifier: { notify: (event: RequestEvent) => void (!life.dead && this.events.push({ ...event, generation })) },
       clock: this.clock,
       ids: this.ids,
       policy: this.policy,
@@ -146,7 +146,7 @@ export function guard<T extends object>(target: T, alive: () => void): T {
 }
 
 /** A repository that kills the process (`life.dead`) right after its `writesLeft`-th persisted write. */
-export function crashingRepository(inner: Repository<DeskRequest>, life: { dead: boolean; writesLeft: number }): Repository<DeskRequest> {
+export function crashingRepository(inner: Repository<RequestRecord>, life: { dead: boolean; writesLeft: number }): Repository<RequestRecord> {
   const alive = () => {
     if (life.dead) throw new Crashed('process is dead');
   };

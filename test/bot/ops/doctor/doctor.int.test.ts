@@ -1,5 +1,5 @@
 /**
- * `npm run doctor` (runtime/doctor-cli.ts over ops/doctor/) against the Slack stand-in and the
+ * `npm run doctor` (runtime/doctor-cli.ts over ops/doctor/) against the fake Slack and the
  * sandbox exchange over real HTTP, and a real data folder: every check passes on a good
  * configuration, and each fault it names fails its own line, with the fix, and the exit code:
  * the token refused, the bot not in a channel, the .env.example placeholder channel, a user unknown,

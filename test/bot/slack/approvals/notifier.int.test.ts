@@ -6,20 +6,20 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webApi } from '@slack/bolt';
-import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../../src/bot/ports/events.js';
 import type { Logger } from '../../../../src/bot/ports/logger.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
-import { newExecution, newRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { newExecution, newRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import { createSlackNotifier, findApprovalMessage } from '../../../../src/bot/slack/approvals/approval-notifier.js';
-import { slackRetryDecision } from '../../../../src/bot/slack/kit/slack-retry.js';
+import { judgeSlackRetry } from '../../../../src/bot/slack/kit/slack-retry.js';
 import { memoryKv } from '../../../../src/bot/store/memory.js';
 
 const CHANNEL = 'C0APPROVE1';
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const policy = createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002'] });
 
-function record(): DeskRequest {
+function record(): RequestRecord {
   return newRequest({
     id: 'R7K2QX',
     requester: 'U0REQ0001',
@@ -41,7 +41,7 @@ function record(): DeskRequest {
   });
 }
 
-const event = (type: DeskEvent['type'], request: DeskRequest, extra: Record<string, unknown> = {}): DeskEvent => ({ type, at: T0, requestId: request.id, request, ...extra }) as DeskEvent;
+const event = (type: RequestEvent['type'], request: RequestRecord, extra: Record<string, unknown> = {}): RequestEvent => ({ type, at: T0, requestId: request.id, request, ...extra }) as RequestEvent;
 
 let fake: FakeSlackApi;
 let lines: { level: string; message: string }[];
@@ -62,13 +62,13 @@ function notifier(kv = memoryKv()) {
 
 describe('slackRetryDecision', () => {
   it('retries what can pass, not what cannot', () => {
-    expect(slackRetryDecision({ code: 'slack_webapi_rate_limited_error', retryAfter: 3 })).toMatchObject({ retry: true, minDelayMs: 3000 });
-    expect(slackRetryDecision({ code: 'slack_webapi_request_error' }).retry).toBe(true);
-    expect(slackRetryDecision({ code: 'slack_webapi_http_error', statusCode: 503 }).retry).toBe(true);
-    expect(slackRetryDecision({ code: 'slack_webapi_http_error', statusCode: 400 }).retry).toBe(false);
-    expect(slackRetryDecision({ code: 'slack_webapi_platform_error', data: { error: 'internal_error' } }).retry).toBe(true);
-    expect(slackRetryDecision({ code: 'slack_webapi_platform_error', data: { error: 'channel_not_found' } }).retry).toBe(false);
-    expect(slackRetryDecision(new Error('boom')).retry).toBe(false);
+    expect(judgeSlackRetry({ code: 'slack_webapi_rate_limited_error', retryAfter: 3 })).toMatchObject({ retry: true, minDelayMs: 3000 });
+    expect(judgeSlackRetry({ code: 'slack_webapi_request_error' }).retry).toBe(true);
+    expect(judgeSlackRetry({ code: 'slack_webapi_http_error', statusCode: 503 }).retry).toBe(true);
+    expect(judgeSlackRetry({ code: 'slack_webapi_http_error', statusCode: 400 }).retry).toBe(false);
+    expect(judgeSlackRetry({ code: 'slack_webapi_platform_error', data: { error: 'internal_error' } }).retry).toBe(true);
+    expect(judgeSlackRetry({ code: 'slack_webapi_platform_error', data: { error: 'channel_not_found' } }).retry).toBe(false);
+    expect(judgeSlackRetry(new Error('boom')).retry).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 /** The question an unknown outcome puts to a person, as Block Kit: ids unique, text escaped, words true. */
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../../../src/bot/domain/record.js';
-import { candidateLine, decisionLine, decisionsBlock, parseDecisionButtonValue, questionBlocks, withheldLine } from '../../../../src/bot/slack/approvals/person-question.js';
+import { candidateLine, settlementLine, settlementsBlock, parseSettleButtonValue, questionBlocks, withheldLine } from '../../../../src/bot/slack/approvals/person-question.js';
 import { ACTION } from '../../../../src/bot/slack/kit/slack-ids.js';
 import { limitViolations } from '../support/block-limits.js';
 
@@ -15,7 +15,7 @@ describe('the question blocks', () => {
     expect(ids).toEqual([ACTION.lookAgain, ACTION.sendAgain, ACTION.markNotSent]);
     expect(JSON.stringify(blocks)).toContain('does not prevent duplicates');
     const value = (blocks[1] as { elements: { value: string }[] }).elements[1]!.value;
-    expect(parseDecisionButtonValue(value)).toEqual({ requestId: 'R1', askedAt: T });
+    expect(parseSettleButtonValue(value)).toEqual({ requestId: 'R1', askedAt: T });
     expect(limitViolations(blocks)).toEqual([]);
   });
 
@@ -45,7 +45,7 @@ describe('the question blocks', () => {
     const ids = elements.map((e) => e.action_id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toContain(ACTION.noneOfThese);
-    expect(parseDecisionButtonValue(elements[1]!.value)).toEqual({ requestId: 'R1', askedAt: T, exchangeId: 'w-2' });
+    expect(parseSettleButtonValue(elements[1]!.value)).toEqual({ requestId: 'R1', askedAt: T, exchangeId: 'w-2' });
     const text = JSON.stringify(blocks);
     expect(text).toContain('OTC &lt;partner&gt;');
     expect(text).not.toContain('OTC <partner>');
@@ -53,7 +53,7 @@ describe('the question blocks', () => {
   });
 
   it('decisions show who decided what and what they checked, escaped; "look again" is not listed', () => {
-    const block = decisionsBlock('R1', [
+    const block = settlementsBlock('R1', [
       { by: 'U0AAA0001', at: T, action: 'look_again', exchangeId: null, checked: null },
       { by: 'U0BBB0002', at: T, action: 'send_again', exchangeId: null, checked: 'nothing there <!here>' },
     ]);
@@ -61,7 +61,7 @@ describe('the question blocks', () => {
     expect(text).toContain('<@U0BBB0002> decided to send it again');
     expect(text).toContain('&lt;!here&gt;');
     expect(text).not.toContain('<@U0AAA0001>');
-    expect(decisionLine({ by: 'U3', at: T, action: 'choose', exchangeId: 'w-9', checked: 'x' })).toContain('`w-9` is ours');
+    expect(settlementLine({ by: 'U3', at: T, action: 'choose', exchangeId: 'w-9', checked: 'x' })).toContain('`w-9` is ours');
     expect(candidateLine(candidate('w-1'), 'USDT', 0)).toMatch(/^1\. 100 USDT · pending/);
   });
 
@@ -76,11 +76,11 @@ describe('the question blocks', () => {
 
   it('shows every decision while they fit, and says how many earlier ones gave way past a context\'s ten texts', () => {
     const decision = (i: number) => ({ by: `U0D${String(i).padStart(6, '0')}`, at: T, action: 'send_again' as const, exchangeId: null, checked: `${i} `.padEnd(480, 'y') });
-    const few = JSON.stringify(decisionsBlock('R1', Array.from({ length: 8 }, (_, i) => decision(i))));
+    const few = JSON.stringify(settlementsBlock('R1', Array.from({ length: 8 }, (_, i) => decision(i))));
     // Eight long decisions are more than the 2,900 characters they used to be cut to.
     for (let i = 0; i < 8; i++) expect(few).toContain(`<@U0D${String(i).padStart(6, '0')}>`);
     expect(few).not.toContain('not shown here');
-    const many = decisionsBlock('R1', Array.from({ length: 80 }, (_, i) => decision(i)))!;
+    const many = settlementsBlock('R1', Array.from({ length: 80 }, (_, i) => decision(i)))!;
     const elements = (many as { elements: { text: string }[] }).elements;
     expect(elements).toHaveLength(10);
     const earlier = Number(/^(\d+) earlier decisions are not shown here: each is in this message's thread\.$/.exec(elements[0]!.text)![1]);

@@ -12,7 +12,7 @@ import { cutMrkdwn, message, modal, section } from '../../../../src/bot/slack/ki
 import { LIMITS } from '../../../../src/bot/slack/kit/limits.js';
 import { decodeMore, encodeMore, listPage, withdrawalLine } from '../../../../src/bot/slack/listings/listing-lines.js';
 import { refusalReply, refusalText } from '../../../../src/bot/slack/kit/refusal-text.js';
-import { decisionDm } from '../../../../src/bot/slack/approvals/requester-dms.js';
+import { verdictDm } from '../../../../src/bot/slack/approvals/requester-dms.js';
 import { cutPlain, escapeMrkdwn, link } from '../../../../src/bot/slack/kit/mrkdwn.js';
 import { statusLineFor, threadPost } from '../../../../src/bot/slack/approvals/thread-status.js';
 import { ACTION, BLOCK } from '../../../../src/bot/slack/kit/slack-ids.js';
@@ -129,7 +129,7 @@ describe('approval message', () => {
   });
 
   it('once decided has no buttons and shows the outcome, who and when', () => {
-    const rejected = approvalMessage(cryptoRequest({ decision: { outcome: 'rejected', by: 'U0APP0002', at: T0 + 60_000, reason: 'Wrong <!here> address' } }));
+    const rejected = approvalMessage(cryptoRequest({ verdict: { outcome: 'rejected', by: 'U0APP0002', at: T0 + 60_000, reason: 'Wrong <!here> address' } }));
     expect(actionsOf(rejected.blocks)).toEqual([]);
     const outcome = JSON.stringify(rejected.blocks.find((b) => (b as Block).block_id === BLOCK.approvalOutcome));
     expect(outcome).toContain('Rejected');
@@ -140,7 +140,7 @@ describe('approval message', () => {
     const approved = approvalMessage(
       cryptoRequest({
         approvals: [{ userId: 'U0APP0001', at: T0 }, { userId: 'U0APP0002', at: T0 }],
-        decision: { outcome: 'approved', at: T0 + 1 },
+        verdict: { outcome: 'approved', at: T0 + 1 },
         status: statusLineFor({ type: 'completed', at: T0 + 2, explorerUrl: 'https://explorer.example/tx/ab' }),
       }),
     );
@@ -230,7 +230,7 @@ describe('thread posts and notices', () => {
   });
 
   it('tells the requester who decided, and why a click was refused', () => {
-    const dm = decisionDm({ requestId: 'R1', request: cryptoRequest().request, decision: { outcome: 'rejected', by: 'U0APP0001', at: T0, reason: 'no' } });
+    const dm = verdictDm({ requestId: 'R1', request: cryptoRequest().request, verdict: { outcome: 'rejected', by: 'U0APP0001', at: T0, reason: 'no' } });
     expect(dm.text).toContain('rejected by <@U0APP0001>');
     expect(refusalText('not_desk_member')).toBe("This is for the desk's members only.");
     expect(refusalReply('You requested this, so your approval cannot count. <!here>')).toBe(':no_entry_sign: You requested this, so your approval cannot count. &lt;!here&gt;');
@@ -284,7 +284,7 @@ describe('listings', () => {
 describe('App Home', () => {
   it('shows requests waiting for me with the approval buttons', () => {
     const r = cryptoRequest();
-    const view = homeView({ userId: 'U0APP0001', waitingForMe: [r], myOpen: [], recent: [{ ...r, decision: { outcome: 'expired', at: T0 } }], isApprover: true, isRequester: false, at: T0, sandbox: false });
+    const view = homeView({ userId: 'U0APP0001', waitingForMe: [r], myOpen: [], recent: [{ ...r, verdict: { outcome: 'expired', at: T0 } }], isApprover: true, isRequester: false, at: T0, sandbox: false });
     expect(view.type).toBe('home');
     const rows = actionsOf(view.blocks);
     expect(rows).toHaveLength(1);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalMessage, type ApprovalMessageInput } from '../../../../src/bot/slack/approvals/approval-message.js';
 import { homeView } from '../../../../src/bot/slack/home/home-view.js';
 import { threadPost } from '../../../../src/bot/slack/approvals/thread-status.js';
-import { decisionDm } from '../../../../src/bot/slack/approvals/requester-dms.js';
+import { verdictDm } from '../../../../src/bot/slack/approvals/requester-dms.js';
 import { cryptoWithdrawView } from '../../../../src/bot/slack/withdrawals/withdraw-modal.js';
 import { withdrawalLine } from '../../../../src/bot/slack/listings/listing-lines.js';
 import { mixesScripts, oneLine, shownLabel, visibleText } from '../../../../src/bot/slack/kit/display-text.js';
@@ -128,7 +128,7 @@ describe('a look-alike label is marked wherever it is drawn', () => {
     const home = JSON.stringify(homeView({ userId: 'U0APP0001', waitingForMe: [r], myOpen: [], recent: [], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false }));
     expect(home).toContain(mark);
     expect(HIDDEN.test(home)).toBe(false);
-    const dm = JSON.stringify(decisionDm({ requestId: r.requestId, request: r.request, decision: { outcome: 'rejected', by: 'U0APP0001', at: T0, reason: `no ${RLO}yaw${PDF}` } }));
+    const dm = JSON.stringify(verdictDm({ requestId: r.requestId, request: r.request, verdict: { outcome: 'rejected', by: 'U0APP0001', at: T0, reason: `no ${RLO}yaw${PDF}` } }));
     expect(dm).toContain(mark);
     expect(HIDDEN.test(dm)).toBe(false);
     const thread = JSON.stringify(threadPost({ type: 'failed', at: T0, message: `insufficient ${RLO}ecnalab${PDF}${ZWSP}` }));

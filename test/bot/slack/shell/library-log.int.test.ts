@@ -11,8 +11,8 @@
  * a message naming them and publishes the Home tab on the fake Web API. The libraries log every
  * step; the test reads what reached the log.
  */
-import { createDeskReads } from '../../../../src/bot/engine/desk-reads.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { createRequestReads } from '../../../../src/bot/engine/request-reads.js';
+import { isFinishedRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import { createHomes } from '../../../../src/bot/slack/home/homes.js';
 import { memoryKv, memoryRepository } from '../../../../src/bot/store/memory.js';
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
@@ -53,7 +53,7 @@ const DEPS = {
   policy: POLICY,
   clock: CLOCK,
   homes: createHomes({
-    reads: createDeskReads({ requests: memoryRepository<DeskRequest>(isFinishedRequest), policy: POLICY, clock: CLOCK }),
+    reads: createRequestReads({ requests: memoryRepository<RequestRecord>(isFinishedRequest), policy: POLICY, clock: CLOCK }),
     policy: POLICY,
     clock: CLOCK,
     sandbox: false,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { runDesk, type RunningDesk } from '../../../../src/bot/runtime/run-desk.js';
+import { runBot, type RunningBot } from '../../../../src/bot/runtime/run-bot.js';
 import { startConnectProxy } from '../../../support/connect-proxy.js';
 import { freePort } from '../../../support/free-port.js';
 import { BOT_TOKEN, slackEnv } from '../support/harness.js';
@@ -23,7 +23,7 @@ afterEach(async () => {
 
 
 /** The bot on the embedded sandbox, talking to `fake` with `env` added; its log lines are collected. */
-function startBot(fake: FakeSlackApi, env: Record<string, string>, logs: string[]): Promise<RunningDesk> {
+function startBot(fake: FakeSlackApi, env: Record<string, string>, logs: string[]): Promise<RunningBot> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reach-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
@@ -32,7 +32,7 @@ function startBot(fake: FakeSlackApi, env: Record<string, string>, logs: string[
     LOG_LEVEL: 'info',
     ...env,
   });
-  const starting = runDesk(config, { startSandbox,
+  const starting = runBot(config, { startSandbox,
     // Bolt's own retries of auth.test, every 30 ms instead of over half an hour.
     receiverOptions: { port: 0, host: '127.0.0.1', retryConfig: { retries: 1_000, factor: 1, minTimeout: 30, maxTimeout: 30 } },
     shutdownGraceMs: 300,

@@ -3,7 +3,7 @@
  * in-memory stores, over whatever wire exchange the test passes (often a fakeExchange), with this
  * suite's people.
  */
-import type { ComposedDesk } from '../../../../src/bot/runtime/compose.js';
+import type { ComposedBot } from '../../../../src/bot/runtime/compose.js';
 import type { AuditLog } from '../../../../src/bot/ports/store.js';
 import type { Clock } from '../../../../src/bot/ports/clock.js';
 import type { ExchangeApi } from '../../../../src/bot/exchange/wire-api.js';
@@ -27,7 +27,7 @@ export interface Harness {
   fake: FakeSlackApi;
   slack: SlackRequester;
   app: SlackApp;
-  desk: ComposedDesk;
+  desk: ComposedBot;
   config: Config;
   stop(): Promise<void>;
 }

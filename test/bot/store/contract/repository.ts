@@ -4,12 +4,12 @@
  * production on either store.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../../src/bot/ports/events.js';
 import { rec } from '../support/temp.js';
 import type { Place, StoreKind } from './kinds.js';
 
 /** An event as the outbox stores it (the store keeps it as it is; only requestId matters here). */
-export const ev = (requestId: string, type: string, data: Record<string, unknown> = {}) => ({ type, at: 1, requestId, request: {}, ...data }) as unknown as DeskEvent;
+export const ev = (requestId: string, type: string, data: Record<string, unknown> = {}) => ({ type, at: 1, requestId, request: {}, ...data }) as unknown as RequestEvent;
 
 export function repositoryContract(kind: StoreKind): void {
   let place: Place;

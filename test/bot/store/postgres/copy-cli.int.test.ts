@@ -18,7 +18,7 @@ import { runAuditCli } from '../../../../src/bot/store/audit-cli.js';
 import { AUDIT_FILE_NAME } from '../../../../src/bot/store/audit-log.js';
 import { verifyAuditLog } from '../../../../src/bot/store/audit-verify.js';
 import { runStoreCli } from '../../../../src/bot/store/store-cli.js';
-import { approvalMessage, buttonValue, startDeskBot, USERS } from '../../../e2e/support/desk-bot.js';
+import { approvalMessage, buttonValue, startTestBot, USERS } from '../../../e2e/support/test-bot.js';
 import { click, requestCrypto } from '../../../e2e/support/flows.js';
 import { describePostgres, usePostgres } from '../../../support/postgres.js';
 import { tempDir } from '../support/temp.js';
@@ -70,7 +70,7 @@ describePostgres('npm run store -- copy', () => {
   /** A data folder the real bot wrote: one completed withdrawal, one open with its message refused by Slack. */
   async function botMadeStore(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'copy-cli-'));
-    const d = await startDeskBot({ stores: (c) => openStores(dir, c, [], quiet()) });
+    const d = await startTestBot({ stores: (c) => openStores(dir, c, [], quiet()) });
     try {
       const done = await requestCrypto(d);
       const msg = approvalMessage(d.fake, done.requestId);

@@ -4,7 +4,7 @@
  * order and the audit chain whole.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../../src/bot/ports/events.js';
+import type { RequestEvent } from '../../../../src/bot/ports/events.js';
 import { verifyAudit } from '../../../../src/bot/store/audit-verify.js';
 import { pgAuditLines } from '../../../../src/bot/store/postgres/audit-lines.js';
 import { openPgAuditLog, type PgAuditLog } from '../../../../src/bot/store/postgres/audit-log.js';
@@ -57,7 +57,7 @@ describePostgres('two replicas on one PostgreSQL database', () => {
   it("keeps one request's outbox in the order of its changes across both", async () => {
     const [a, b] = await replicas(await pg.cluster.createDatabase());
     await a.requests.mutate('R1', () => ({ next: rec('R1'), result: null }));
-    const event = (n: number) => ({ type: 'count', at: 1, requestId: 'R1', request: {}, n }) as unknown as DeskEvent;
+    const event = (n: number) => ({ type: 'count', at: 1, requestId: 'R1', request: {}, n }) as unknown as RequestEvent;
     await Promise.all(
       Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).requests.mutate('R1', (cur) => ({ next: { ...cur!, count: cur!.count + 1 }, result: null, outbox: [event(cur!.count + 1)] }))),
     );

@@ -5,7 +5,7 @@
  * request in the shared store. Nothing here trusts the bot's account of itself.
  */
 import { cmp } from '../../../../src/bot/domain/money.js';
-import { attemptKeys, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { attemptKeys, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import type { SandboxProcess } from './sandbox-process.js';
 
 type Withdrawal = Awaited<ReturnType<SandboxProcess['withdrawals']>>[number];
@@ -19,7 +19,7 @@ export interface OnceReport {
   notExecuted: string[];
   /** Request ids not `completed` (each with its state). */
   unfinished: string[];
-  /** Request ids that waited for a person's decision (the exchange could not settle them). */
+  /** Request ids that waited for a person's settlement (the exchange could not settle them). */
   personPath: string[];
   /** Everything else wrong, one sentence each. */
   problems: string[];
@@ -29,7 +29,7 @@ export interface OnceReport {
  * `ids`: the requests the run made; `withdrawals`: the sandbox's withdrawals created during the
  * run (its seeded history left out by the caller). Every such withdrawal must belong to one of them.
  */
-export function checkExactlyOnce(ids: readonly string[], records: readonly DeskRequest[], withdrawals: readonly Withdrawal[]): OnceReport {
+export function checkExactlyOnce(ids: readonly string[], records: readonly RequestRecord[], withdrawals: readonly Withdrawal[]): OnceReport {
   const report: OnceReport = { requests: ids.length, duplicates: 0, notExecuted: [], unfinished: [], personPath: [], problems: [] };
   const claimed = new Set<string>();
   for (const id of ids) {

@@ -12,7 +12,7 @@
  * Seeded (`seed`): the fault, the replica each Slack request goes to, the redeliveries, the
  * amounts and the delay between the commit and the kill.
  */
-import type { DeskRequest } from '../../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../../src/bot/domain/record.js';
 import { createRng } from '../../../../src/stand-ins/sandbox/prng.js';
 import type { FaultRule } from '../../../../src/stand-ins/sandbox/index.js';
 import { checkExactlyOnce, type OnceReport } from './exactly-once.js';
@@ -158,7 +158,7 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
 }
 
 /** Handed to the exchange and known there: the unknown outcome is settled. */
-function settled(r: DeskRequest | undefined): boolean {
+function settled(r: RequestRecord | undefined): boolean {
   return r !== undefined && (r.state === 'submitted' || r.state === 'completed') && typeof r.execution?.exchangeId === 'string';
 }
 

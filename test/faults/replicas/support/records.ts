@@ -2,8 +2,8 @@
  * The shared store as the test reads it: the bot's own PostgreSQL repository on the replicas'
  * database (a connection of the test's own), every request live or finished, and the audit chain.
  */
-import { DESK_REQUEST_SCHEMA, DESK_REQUEST_STORE_NAME, DESK_REQUEST_VERSION } from '../../../../src/bot/domain/record-schema.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../src/bot/domain/record.js';
+import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../../../../src/bot/domain/record-schema.js';
+import { isFinishedRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
 import { verifyAudit, type AuditVerifyResult } from '../../../../src/bot/store/audit-verify.js';
 import { pgAuditLines } from '../../../../src/bot/store/postgres/audit-lines.js';
 import { openDatabase, type Database } from '../../../../src/bot/store/postgres/database.js';
@@ -11,8 +11,8 @@ import { openPgRepository, type PgRepository } from '../../../../src/bot/store/p
 
 export interface StoreReader {
   /** Every request, live and finished. */
-  all(): Promise<DeskRequest[]>;
-  get(id: string): Promise<DeskRequest | undefined>;
+  all(): Promise<RequestRecord[]>;
+  get(id: string): Promise<RequestRecord | undefined>;
   /** The audit chain checked from its first line (what `npm run audit -- verify` does). */
   verifyAudit(): Promise<AuditVerifyResult>;
   /** The audit lines about `requestId`, in order: type and actor. */
@@ -23,9 +23,9 @@ export interface StoreReader {
 
 export async function readStore(databaseUrl: string): Promise<StoreReader> {
   const db = await openDatabase({ url: databaseUrl, warn: () => {}, maxConnections: 2 });
-  let repo: PgRepository<DeskRequest>;
+  let repo: PgRepository<RequestRecord>;
   try {
-    repo = await openPgRepository<DeskRequest>(db, { name: DESK_REQUEST_STORE_NAME, schema: DESK_REQUEST_SCHEMA, isFinished: isFinishedRequest, version: DESK_REQUEST_VERSION });
+    repo = await openPgRepository<RequestRecord>(db, { name: REQUEST_STORE_NAME, schema: REQUEST_RECORD_SCHEMA, isFinished: isFinishedRequest, version: REQUEST_RECORD_VERSION });
   } catch (err) {
     await db.close();
     throw err;

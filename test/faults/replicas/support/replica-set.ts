@@ -1,6 +1,6 @@
 /**
  * Replicas of the bot as an operator runs them: each replica a process of its own (bot-child.ts:
- * runDesk configured by its environment) in HTTP mode on its own loopback port, all on ONE
+ * runBot configured by its environment) in HTTP mode on its own loopback port, all on ONE
  * PostgreSQL database and ONE sandbox exchange process (sandbox-process.ts), with the fake Slack
  * Web API in the test's process. Requests are signed Slack requests sent to whichever replica the
  * test picks, as a load balancer would.
@@ -99,8 +99,8 @@ export const SUITE_RUN_OPTIONS: ReplicaRunOptions = {
   tickMs: 250,
   shutdownGraceMs: 3_000,
   engineConfig: {
-    reconcileSettleMs: 1_000,
-    reconcileIntervalMs: 500,
+    firstLookAfterMs: 1_000,
+    unreadableLookIntervalMs: 500,
     lookIntervalMs: 500,
     leaseTtlMs: 2_400,
     leaseRenewMs: 800,

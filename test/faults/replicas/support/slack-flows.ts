@@ -4,10 +4,10 @@
  * flow follows its own modal by the trigger id it sent, so many run at once.
  */
 import type { FakeSlackApi } from '../../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import type { DeskRequest } from '../../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../../src/bot/domain/record.js';
 import { stateOf, type SignOptions, type SlackResponse, type StateValues } from '../../../../src/stand-ins/fake-slack/slack-requests.js';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../../../src/bot/slack/kit/slack-ids.js';
-import { blocksOf, buttonValue } from '../../../e2e/support/desk-bot.js';
+import { blocksOf, buttonValue } from '../../../e2e/support/test-bot.js';
 import { APPROVAL_CHANNEL, DESK_PEOPLE, type Replica, type ReplicaSet } from './replica-set.js';
 
 /** A request's approval message as Slack shows it: where it is and what its Approve button carries. */
@@ -89,7 +89,7 @@ export function repliesTo(fake: FakeSlackApi, responseId: string): string[] {
  */
 export async function approveUntilCounted(
   set: ReplicaSet,
-  read: (id: string) => Promise<DeskRequest | undefined>,
+  read: (id: string) => Promise<RequestRecord | undefined>,
   message: ApprovalMessage,
   userId: string,
   vias: readonly Replica[],

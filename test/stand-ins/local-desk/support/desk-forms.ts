@@ -3,20 +3,20 @@
  * it (the command, the asset chosen, the form filled, the submit), for tests and benches that need
  * requests without driving a browser through the form (benches too: nothing here needs vitest).
  */
-import type { DeskMessage, DeskModal, Snapshot, StateValues } from '../../../../src/stand-ins/local-desk/protocol.js';
+import type { LocalDeskMessage, LocalDeskModal, Snapshot, StateValues } from '../../../../src/stand-ins/local-desk/protocol.js';
 import { pickOption } from '../../../../src/stand-ins/demo/forms.js';
 import { stateOf } from '../../../../src/stand-ins/fake-slack/slack-requests.js';
 import { ACTION, CALLBACK, INPUT, dynamicBlockId } from '../../../../src/bot/slack/kit/slack-ids.js';
-import { said, WHO, type TestDesk } from './desk.js';
+import { said, WHO, type TestLocalDesk } from './desk.js';
 
-export const topModal = (s: Snapshot): DeskModal | undefined => s.modals.at(-1);
-export const callbackOf = (m: DeskModal | undefined) => m?.view.callback_id;
-export const hasControl = (m: DeskModal | undefined, actionId: string) => JSON.stringify(m?.view.blocks ?? []).includes(`"action_id":"${actionId}"`);
+export const topModal = (s: Snapshot): LocalDeskModal | undefined => s.modals.at(-1);
+export const callbackOf = (m: LocalDeskModal | undefined) => m?.view.callback_id;
+export const hasControl = (m: LocalDeskModal | undefined, actionId: string) => JSON.stringify(m?.view.blocks ?? []).includes(`"action_id":"${actionId}"`);
 /** The approval messages (with an Approve button) in the approval channel, oldest first. */
 export const approvalMessages = (s: Snapshot) => s.messages.filter((m) => m.channel === WHO.approvalChannel && m.threadTs === undefined && said(m).includes(ACTION.approve));
 
 /** The trader fills the crypto withdrawal form (BTC to the treasury's cold storage), up to the submit. */
-export async function fillWithdrawal(d: TestDesk, amount: string): Promise<{ modal: DeskModal; values: StateValues }> {
+export async function fillWithdrawal(d: TestLocalDesk, amount: string): Promise<{ modal: LocalDeskModal; values: StateValues }> {
   accepted('the command', await d.api('command', { as: WHO.trader, channel: WHO.deskChannel, text: '/withdraw crypto' }));
   let s = await d.until(WHO.trader, (x) => callbackOf(topModal(x)) === CALLBACK.withdrawCrypto && hasControl(topModal(x), INPUT.withdrawEntry), 'the filled withdrawal form');
   const entry = pickOption(topModal(s)!.view, INPUT.withdrawEntry, 'BTC');
@@ -41,7 +41,7 @@ export async function fillWithdrawal(d: TestDesk, amount: string): Promise<{ mod
 }
 
 /** A withdrawal asked for through the desk; resolves with its approval message as an approver sees it. */
-export async function askWithdrawal(d: TestDesk, amount = '0.05'): Promise<DeskMessage> {
+export async function askWithdrawal(d: TestLocalDesk, amount = '0.05'): Promise<LocalDeskMessage> {
   const before = approvalMessages(d.snapshot(WHO.ana)).length;
   const { modal, values } = await fillWithdrawal(d, amount);
   const submitted = await d.api('submit', { as: WHO.trader, viewId: modal.id, values });
@@ -56,7 +56,7 @@ export async function askWithdrawal(d: TestDesk, amount = '0.05'): Promise<DeskM
  * The trader closes the bot's "waiting for approval" view once it is there, as a person does
  * before the next command (a views.update to a view already closed is shown as undrawn).
  */
-export async function closeWaitingView(d: TestDesk): Promise<void> {
+export async function closeWaitingView(d: TestLocalDesk): Promise<void> {
   const s = await d.until(WHO.trader, (x) => said({ blocks: topModal(x)?.view.blocks as unknown[] }).includes('is waiting for approval'), "the bot's waiting-for-approval view");
   accepted('closing it', await d.api('close', { as: WHO.trader, viewId: topModal(s)!.id }));
 }

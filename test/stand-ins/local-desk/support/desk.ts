@@ -1,6 +1,6 @@
 /**
  * The local desk as `npm start` runs it with nothing configured (stand-ins/preview/run-local-desk.ts
- * runPreviewDesk): the Slack stand-in, the real bot through its real HTTP receiver on the embedded
+ * runPreview): the fake Slack, the real bot through its real HTTP receiver on the embedded
  * sandbox, and the desk's HTTP server on a free loopback port. Tests act only through the desk's
  * HTTP API, as the page does, and read each person's snapshot.
  */
@@ -12,7 +12,7 @@ import { loadConfig } from '../../../../src/bot/config/index.js';
 import type { Snapshot } from '../../../../src/stand-ins/local-desk/protocol.js';
 import { ROUTES } from '../../../../src/stand-ins/local-desk/protocol.js';
 import { PREVIEW_IDS } from '../../../../src/stand-ins/preview/preview-cast.js';
-import { runPreviewDesk, type PreviewRun, type ServeOptions } from '../../../../src/stand-ins/preview/run-local-desk.js';
+import { runPreview, type PreviewRun, type ServeOptions } from '../../../../src/stand-ins/preview/run-local-desk.js';
 import { startPreview, type Preview } from '../../../../src/stand-ins/preview/preview.js';
 
 export const WHO = {
@@ -26,7 +26,7 @@ export const WHO = {
   complianceChannel: PREVIEW_IDS.complianceChannel,
 } as const;
 
-export interface TestDesk extends PreviewRun {
+export interface TestLocalDesk extends PreviewRun {
   preview: Preview;
   /** http://127.0.0.1:<port> (no trailing slash). */
   origin: string;
@@ -47,7 +47,7 @@ export interface TestDesk extends PreviewRun {
  * `dataDir`: run on this folder and leave it at stop (a restart test starts a second desk on it);
  * unset, a temporary folder removed at stop. `fresh`: as `npm start -- --fresh`.
  */
-export async function startTestDesk(o: { env?: Record<string, string>; dataDir?: string; fresh?: boolean } & ServeOptions = {}): Promise<TestDesk> {
+export async function startTestLocalDesk(o: { env?: Record<string, string>; dataDir?: string; fresh?: boolean } & ServeOptions = {}): Promise<TestLocalDesk> {
   const owned = o.dataDir === undefined;
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'local-desk-'));
   const removeOwned = () => owned && rmSync(dataDir, { recursive: true, force: true });
@@ -55,7 +55,7 @@ export async function startTestDesk(o: { env?: Record<string, string>; dataDir?:
   const logs: string[] = [];
   let run: PreviewRun;
   try {
-    run = await runPreviewDesk(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.assets ? { assets: o.assets } : {}) } });
+    run = await runPreview(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.assets ? { assets: o.assets } : {}) } });
   } catch (err) {
     await preview.close();
     removeOwned();
@@ -98,7 +98,7 @@ export async function startTestDesk(o: { env?: Record<string, string>; dataDir?:
       });
     },
     async stop() {
-      await run.desk.stop();
+      await run.bot.stop();
       await run.localDesk.close();
       await preview.close();
       removeOwned();

@@ -1,24 +1,24 @@
 // The top modal of the person's stack with the view's own button words. Submitting checks what Slack's
 // client checks first; the bot's field errors come back and show under their inputs.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DeskModal } from '../../protocol.js';
+import type { LocalDeskModal } from '../../protocol.js';
 import { send } from '../live/api.js';
 import { Blocks } from '../blocks/blocks.js';
 import { clientErrors, stateValues } from '../blocks/state-values.js';
 import { plainText } from '../blocks/text.js';
 import { Avatar } from '../shell/avatar.js';
-import { useDesk } from '../shell/desk.js';
+import { useLocalDesk } from '../shell/local-desk.js';
 import { SurfaceHost } from '../shell/surface-host.js';
 
 export function ModalHost() {
-  const { snapshot } = useDesk();
+  const { snapshot } = useLocalDesk();
   const top = snapshot.modals[snapshot.modals.length - 1];
   if (!top) return null;
   return <ModalView key={top.id} modal={top} stacked={snapshot.modals.length > 1} />;
 }
 
-function ModalView({ modal, stacked }: { modal: DeskModal; stacked: boolean }) {
-  const desk = useDesk();
+function ModalView({ modal, stacked }: { modal: LocalDeskModal; stacked: boolean }) {
+  const desk = useLocalDesk();
   const view = modal.view;
   const surfaceKey = `view-${modal.id}`;
   const [answered, setAnswered] = useState<{ hash: string; errors: Record<string, string> }>();

@@ -1,7 +1,7 @@
 // What a desk cannot make happen on demand: move the clock, inject a deposit, move a price, make the
 // exchange slow, hang, lose an answer or commit late, to watch re-quotes and unknown outcomes unfold.
 import { LABELS, type SandboxState } from '../../protocol.js';
-import { useDesk } from '../shell/desk.js';
+import { useLocalDesk } from '../shell/local-desk.js';
 import { Clock } from './clock.js';
 import { Deposit } from './deposit-form.js';
 import { Faults } from './fault-form.js';
@@ -9,7 +9,7 @@ import { Price } from './price-form.js';
 import { useSandbox } from './use-sandbox.js';
 
 export function SandboxPanel() {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const { state, error, refresh } = useSandbox(desk.snapshot.version);
   return (
     <section class="sandbox" aria-label={LABELS.sandbox}>

@@ -9,7 +9,7 @@ import { SandboxPanel } from '../sandbox/sandbox-panel.js';
 import { Avatar } from './avatar.js';
 import { ChannelPane } from './channel-pane.js';
 import { latestTs } from './conversation.js';
-import { botOf, DeskContext, type Desk } from './desk.js';
+import { botOf, LocalDeskContext, type LocalDeskView } from './local-desk.js';
 import { HomePane } from './home-pane.js';
 import type { Place } from './place.js';
 import { Sidebar } from './sidebar.js';
@@ -41,7 +41,7 @@ export function App() {
   const me = snapshot.people.find((p) => p.id === snapshot.me) ?? { id: snapshot.me, name: snapshot.me, initials: '?', role: 'outsider' as const, tz: 'UTC' };
   const current: Place = place ?? { kind: 'channel', id: snapshot.commandChannel };
   const channel = current.kind === 'channel' ? snapshot.channels.find((c) => c.id === current.id) : undefined;
-  const desk: Desk = { snapshot, me, bot: botOf(snapshot), store, openThread: (c, ts) => setThread({ channel: c, ts }) };
+  const desk: LocalDeskView = { snapshot, me, bot: botOf(snapshot), store, openThread: (c, ts) => setThread({ channel: c, ts }) };
   const reader: Reader = {
     userName: (id) => snapshot.people.find((p) => p.id === id)?.name,
     channelName: (id) => snapshot.channels.find((c) => c.id === id)?.name,
@@ -60,7 +60,7 @@ export function App() {
 
   return (
     <ReaderContext.Provider value={reader}>
-      <DeskContext.Provider value={desk}>
+      <LocalDeskContext.Provider value={desk}>
         <div class={`desk${thread ? ' with-thread' : ''}${sandboxShown ? ' with-sandbox' : ''}`}>
           <header class="topbar">
             <span class="topbar-title">Local desk</span>
@@ -85,7 +85,7 @@ export function App() {
           {sandboxShown && <SandboxPanel />}
         </div>
         <ModalHost />
-      </DeskContext.Provider>
+      </LocalDeskContext.Provider>
     </ReaderContext.Provider>
   );
 }

@@ -3,7 +3,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Channel } from '../../protocol.js';
 import { Avatar } from './avatar.js';
 import { channelLog, repliesOf } from './conversation.js';
-import { useDesk } from './desk.js';
+import { useLocalDesk } from './local-desk.js';
 import { UndrawnCalls } from './undrawn-calls.js';
 import { Message } from './message.js';
 import { MessageBox } from './message-box.js';
@@ -13,7 +13,7 @@ import { dayKey, dayLabel, postedSeconds } from './time.js';
 export const channelTitle = (c: Channel): string => (c.kind === 'dm' ? c.name : `#${c.name}`);
 
 export function ChannelPane({ channel }: { channel: Channel }) {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const messages = channelLog(desk.snapshot.messages, channel.id);
   const log = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);

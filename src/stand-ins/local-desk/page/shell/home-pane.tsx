@@ -4,12 +4,12 @@ import { LABELS } from '../../protocol.js';
 import { send } from '../live/api.js';
 import { Blocks } from '../blocks/blocks.js';
 import { Avatar } from './avatar.js';
-import { useDesk } from './desk.js';
+import { useLocalDesk } from './local-desk.js';
 import { UndrawnCalls } from './undrawn-calls.js';
 import { SurfaceHost } from './surface-host.js';
 
 export function HomePane() {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const [error, setError] = useState<string>();
   const me = desk.me.id;
   useEffect(() => {

@@ -3,7 +3,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { LABELS } from '../../protocol.js';
 import { send } from '../live/api.js';
-import { useDesk } from './desk.js';
+import { useLocalDesk } from './local-desk.js';
 
 const COMMANDS = [
   { name: '/withdraw', example: '/withdraw crypto' },
@@ -14,7 +14,7 @@ const COMMANDS = [
 ];
 
 export function MessageBox({ channel, title }: { channel: string; title: string }) {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);

@@ -1,22 +1,22 @@
 // One message as Slack shows it, with "Only visible to you", "(edited)" and the reply count that opens its thread.
-import type { DeskMessage } from '../../protocol.js';
+import type { LocalDeskMessage } from '../../protocol.js';
 import { LABELS } from '../../protocol.js';
 import { Blocks } from '../blocks/blocks.js';
 import { Mrkdwn } from '../mrkdwn/render.js';
 import { Avatar } from './avatar.js';
-import { useDesk, type Desk } from './desk.js';
+import { useLocalDesk, type LocalDeskView } from './local-desk.js';
 import { SurfaceHost } from './surface-host.js';
 import { messageDateTime, messageTime, postedSeconds } from './time.js';
 
 export interface MessageProps {
-  message: DeskMessage;
-  replies?: DeskMessage[];
+  message: LocalDeskMessage;
+  replies?: LocalDeskMessage[];
   /** Where it is drawn: a thread's parent is also in the channel, and ids must stay unique. */
   place?: 'log' | 'thread';
 }
 
 export function Message({ message, replies = [], place = 'log' }: MessageProps) {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const now = Date.now();
   const author = authorOf(message, desk);
   const surfaceKey = `msg-${message.channel}-${message.ts}`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -58,14 +58,14 @@ export function Message({ message, replies = [], place = 'log' }: MessageProps) 
   );
 }
 
-function MessageBody({ message }: { message: DeskMessage }) {
+function MessageBody({ message }: { message: LocalDeskMessage }) {
   // What a person typed is shown as typed; the bot's words are mrkdwn, its blocks Block Kit.
   if (message.author.kind === 'person') return <p class="typed">{message.text}</p>;
   if (message.blocks && message.blocks.length > 0) return <Blocks blocks={message.blocks} />;
   return <Mrkdwn text={message.text ?? ''} />;
 }
 
-function authorOf(message: DeskMessage, desk: Desk): { id: string; name: string; initials: string; bot: boolean } {
+function authorOf(message: LocalDeskMessage, desk: LocalDeskView): { id: string; name: string; initials: string; bot: boolean } {
   if (message.author.kind === 'bot') return { id: 'bot', name: desk.bot.name, initials: desk.bot.initials, bot: true };
   const personId = message.author.id;
   const person = desk.snapshot.people.find((p) => p.id === personId);

@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import type { Channel, Person } from '../../protocol.js';
 import { LABELS } from '../../protocol.js';
 import { Avatar } from './avatar.js';
-import { useDesk } from './desk.js';
+import { useLocalDesk } from './local-desk.js';
 import type { Place } from './place.js';
 
 export interface SidebarProps {
@@ -14,7 +14,7 @@ export interface SidebarProps {
 }
 
 export function Sidebar({ place, unread, onOpen, onActAs }: SidebarProps) {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const channels = desk.snapshot.channels.filter((c) => c.kind === 'channel');
   const dms = desk.snapshot.channels.filter((c) => c.kind === 'dm');
   const item = (c: Channel, label: string, icon: ComponentChildren) => (

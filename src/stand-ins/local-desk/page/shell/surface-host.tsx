@@ -5,7 +5,7 @@ import { send } from '../live/api.js';
 import { useEntered } from '../live/entered-store.js';
 import { stateValues } from '../blocks/state-values.js';
 import { SurfaceContext, type Surface } from '../blocks/surface.js';
-import { useDesk } from './desk.js';
+import { useLocalDesk } from './local-desk.js';
 
 export interface SurfaceHostProps {
   /** Whose entries these are (a message drawn twice, in its channel and its thread, shares them). */
@@ -20,7 +20,7 @@ export interface SurfaceHostProps {
 }
 
 export function SurfaceHost({ surfaceKey, idPrefix, container, blocks, errors, edited, children }: SurfaceHostProps) {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const entered = useEntered(desk.store, surfaceKey);
   const as = desk.me.id;
   const surface: Surface = {

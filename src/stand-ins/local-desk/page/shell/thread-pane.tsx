@@ -1,12 +1,12 @@
 /** A thread beside the channel: the parent message, then its replies. */
 import { LABELS } from '../../protocol.js';
 import { repliesOf } from './conversation.js';
-import { useDesk } from './desk.js';
+import { useLocalDesk } from './local-desk.js';
 import { Message } from './message.js';
 import { channelTitle } from './channel-pane.js';
 
 export function ThreadPane({ channel, ts, onClose }: { channel: string; ts: string; onClose: () => void }) {
-  const desk = useDesk();
+  const desk = useLocalDesk();
   const parent = desk.snapshot.messages.find((m) => m.channel === channel && m.ts === ts);
   const replies = repliesOf(desk.snapshot.messages, channel, ts);
   const where = desk.snapshot.channels.find((c) => c.id === channel);

@@ -1,9 +1,9 @@
 // Message times in the viewer's zone. The stand-in's ts are a sequence, not times, so the desk's own
 // receipt time (`at`, the sandbox's clock in the preview) comes first; ts is the fallback.
-import type { DeskMessage } from '../../protocol.js';
+import type { LocalDeskMessage } from '../../protocol.js';
 import { formatSlackDate, formatSlackDateWithZone, wallClock } from '../mrkdwn/dates.js';
 
-export const postedSeconds = (m: Pick<DeskMessage, 'ts' | 'at'>): number => (m.at !== undefined ? Math.floor(m.at / 1000) : Number(m.ts));
+export const postedSeconds = (m: Pick<LocalDeskMessage, 'ts' | 'at'>): number => (m.at !== undefined ? Math.floor(m.at / 1000) : Number(m.ts));
 
 /** Order of two Slack ts strings, exactly (whole seconds, then the fraction as digits). */
 export function compareTs(a: string, b: string): number {

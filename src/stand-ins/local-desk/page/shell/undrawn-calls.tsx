@@ -1,8 +1,8 @@
 /** What the bot sent that the server could not place: listed, never dropped. */
-import { useDesk } from './desk.js';
+import { useLocalDesk } from './local-desk.js';
 
 export function UndrawnCalls() {
-  const { snapshot } = useDesk();
+  const { snapshot } = useLocalDesk();
   if (snapshot.undrawn.length === 0) return null;
   return (
     <details class="undrawn-calls" open>

@@ -8,7 +8,7 @@ import type { Declarations } from '../../../../../src/bot/engine/compliance/decl
 import { createDepositWatch, type DepositWatch } from '../../../../../src/bot/engine/compliance/deposit-watch.js';
 import type { Config } from '../../../../../src/bot/config/index.js';
 import type { FakeSlackApi } from '../../../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import { isFinishedRequest, type DeskRequest } from '../../../../../src/bot/domain/record.js';
+import { isFinishedRequest, type RequestRecord } from '../../../../../src/bot/domain/record.js';
 import { memoryRepository } from '../../../../../src/bot/store/memory.js';
 import type { SlackApp } from '../../../../../src/bot/slack/shell/slack-app.js';
 import { PEOPLE, PEOPLE_ENV } from '../../../slack/support/harness.js';
@@ -37,7 +37,7 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
     exchange: world.api,
     env: { ...PEOPLE_ENV, COMPLIANCE_CHANNEL_ID: COMPLIANCE_CHANNEL },
     clock,
-    stores: { requests: memoryRepository<DeskRequest>(isFinishedRequest), kv: world.kv, audit: world.audit },
+    stores: { requests: memoryRepository<RequestRecord>(isFinishedRequest), kv: world.kv, audit: world.audit },
     logger: world.logger,
     notifierRetry: {},
   });

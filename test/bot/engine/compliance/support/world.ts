@@ -18,7 +18,7 @@ import { NoticeQueue } from '../../../../../src/bot/engine/notices/notice-queue.
 import { LeadershipState } from '../../../../../src/bot/ports/leadership.js';
 import { memoryRepository } from '../../../../../src/bot/store/memory.js';
 import { isFinishedRequest } from '../../../../../src/bot/domain/record.js';
-import type { DeskRequest } from '../../../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../../../src/bot/domain/record.js';
 import { createPolicy, type Policy } from '../../../../../src/bot/domain/policy.js';
 import type { ExchangeClient } from '../../../../../src/bot/exchange/client.js';
 import type { Deposit, ExchangePort } from '../../../../../src/bot/ports/exchange-port.js';
@@ -171,7 +171,7 @@ export interface DeskOutbox {
 }
 
 export function deskOutbox(world: World, notifier: Notifier<OutboxEvent>): DeskOutbox {
-  const { outbox } = memoryRepository<DeskRequest>(isFinishedRequest);
+  const { outbox } = memoryRepository<RequestRecord>(isFinishedRequest);
   const queue = () => new NoticeQueue(outbox, notifier, world.clock, world.logger, new LeadershipState('leader'));
   let current = queue();
   return {

@@ -4,7 +4,7 @@
  * call, the sandbox exchange over real HTTP with the real signed client, the real engine, and the
  * durable file stores in a temporary folder. The sandbox clock only moves when the test advances
  * it, and the engine and the listeners read that same clock. The operations side (src/bot/ops/) is
- * wired as runDesk wires it: the client reports every call to it, and /healthz, /readyz and
+ * wired as runBot wires it: the client reports every call to it, and /healthz, /readyz and
  * /metrics answer on a port of their own.
  *
  * `replica()` composes another desk over the same stores, sandbox and fake Slack API, with its own
@@ -18,11 +18,11 @@ import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import type { Config } from '../../../src/bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
-import type { DeskRequest } from '../../../src/bot/domain/record.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/bot/exchange/schemas.js';
 import type { Sandbox } from '../../../src/stand-ins/sandbox/index.js';
-import type { ComposedDesk } from '../../../src/bot/runtime/compose.js';
-import { createDeskOps, type DeskOps } from '../../../src/bot/ops/desk-ops.js';
+import type { ComposedBot } from '../../../src/bot/runtime/compose.js';
+import { createBotOps, type BotOps } from '../../../src/bot/ops/bot-ops.js';
 import { startHealthServer, type HealthServer } from '../../../src/bot/ops/health-server.js';
 import { ACTION, BLOCK } from '../../../src/bot/slack/kit/slack-ids.js';
 import type { DurableAuditLog } from '../../../src/bot/store/audit-log.js';
@@ -43,30 +43,30 @@ export const USERS = {
 } as const;
 
 /** The stores the bot runs on; by default the file stores in a temporary folder (removed on stop). */
-export interface DeskBotStores {
-  requests: Repository<DeskRequest>;
+export interface TestBotStores {
+  requests: Repository<RequestRecord>;
   kv: DurableKeyValueStore;
   audit: AuditLog;
   close(): Promise<void>;
 }
 
-interface FileStores extends DeskBotStores {
-  requests: DurableRepository<DeskRequest>;
+interface FileStores extends TestBotStores {
+  requests: DurableRepository<RequestRecord>;
   audit: DurableAuditLog;
 }
 
-export interface DeskBot<S extends DeskBotStores = FileStores> {
+export interface TestBot<S extends TestBotStores = FileStores> {
   sandbox: Sandbox;
   /** The client (wrapped as asked): the bot gets the engine's port over it, and its listings. */
   exchange: ExchangeApi;
   fake: FakeSlackApi;
   slack: SlackRequester;
-  bot: ComposedDesk;
+  bot: ComposedBot;
   /** The desk's operations side; its endpoints are at `${healthOrigin}/healthz` etc. */
-  ops: DeskOps;
+  ops: BotOps;
   /** http://127.0.0.1:<bound port>: /slack/events */
   origin: string;
-  /** http://127.0.0.1:<health port>: the operations endpoints, on a port of their own as runDesk serves them. */
+  /** http://127.0.0.1:<health port>: the operations endpoints, on a port of their own as runBot serves them. */
   healthOrigin: string;
   config: Config;
   requests: S['requests'];
@@ -79,7 +79,7 @@ export interface DeskBot<S extends DeskBotStores = FileStores> {
    * Another desk over the same stores, sandbox and fake Slack (a second replica), with its own
    * receiver; stopped with this one. Its `slack` sends to its own receiver; idle/settle cover every desk.
    */
-  replica(leadership: Leadership): Promise<DeskBot<S>>;
+  replica(leadership: Leadership): Promise<TestBot<S>>;
   /** Advance the exchange (and engine) clock by `ms` in steps, ticking the engine after each. */
   runFor(ms: number, step?: number): Promise<void>;
   /** Waits for started executions and queued notices. */
@@ -92,7 +92,7 @@ export interface DeskBot<S extends DeskBotStores = FileStores> {
   stop(): Promise<void>;
 }
 
-export interface DeskBotOptions {
+export interface TestBotOptions {
   seed?: string;
   env?: Record<string, string>;
   exchange?: (api: ExchangeApi) => ExchangeApi;
@@ -103,21 +103,21 @@ export interface DeskBotOptions {
 }
 
 /** A bot on whichever stores (what the flows in flows.ts need). */
-export type AnyDeskBot = DeskBot<DeskBotStores>;
+export type AnyTestBot = TestBot<TestBotStores>;
 
-export function startDeskBot(o?: DeskBotOptions): Promise<DeskBot>;
+export function startTestBot(o?: TestBotOptions): Promise<TestBot>;
 /** The bot on stores the test opens (on the engine's clock), e.g. PostgreSQL; closed by stop(). */
-export function startDeskBot<S extends DeskBotStores>(o: DeskBotOptions & { stores: (clock: Clock) => Promise<S> }): Promise<DeskBot<S>>;
-export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock) => Promise<DeskBotStores> } = {}): Promise<DeskBot<DeskBotStores>> {
+export function startTestBot<S extends TestBotStores>(o: TestBotOptions & { stores: (clock: Clock) => Promise<S> }): Promise<TestBot<S>>;
+export async function startTestBot(o: TestBotOptions & { stores?: (clock: Clock) => Promise<TestBotStores> } = {}): Promise<TestBot<TestBotStores>> {
   const leadership = o.leadership ?? new LeadershipState('leader');
   // The first desk's operations side; the exchange client (shared by the replicas) reports to it.
-  const observed: { ops?: DeskOps } = {};
+  const observed: { ops?: BotOps } = {};
   const { sandbox, api: exchange } = await startTestExchange({
     seed: o.seed ?? 'slack-e2e',
     client: { timeoutMs: o.clientTimeoutMs ?? 5_000, logger: (e) => observed.ops?.exchange.observe(e) },
     ...(o.exchange ? { wrap: o.exchange } : {}),
   });
-  const ops = createDeskOps({ clock: { now: () => sandbox.clock.now() } });
+  const ops = createBotOps({ clock: { now: () => sandbox.clock.now() } });
   observed.ops = ops;
   const engineClock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.
@@ -127,17 +127,17 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
   const { requests, kv, audit } = stores;
 
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
-  const logs: DeskBot['logs'] = [];
+  const logs: TestBot['logs'] = [];
   const logger: Logger = {
     info: () => {},
     warn: (message, data) => void logs.push({ level: 'warn', message, ...(data ? { data } : {}) }),
     error: (message, data) => void logs.push({ level: 'error', message, ...(data ? { data } : {}) }),
   };
   /** Every desk over these stores: the first, then the replicas. */
-  const desks: ComposedDesk[] = [];
+  const desks: ComposedBot[] = [];
   const healthServers: HealthServer[] = [];
   const stoppers: (() => Promise<void>)[] = [];
-  const startDesk = async (leadership: Leadership, deskOps?: DeskOps) => {
+  const startDesk = async (leadership: Leadership, deskOps?: BotOps) => {
     const bot = await startBot({
       exchange,
       env: {
@@ -168,7 +168,7 @@ export async function startDeskBot(o: DeskBotOptions & { stores?: (clock: Clock)
       await desk.engine.idle();
     }
   };
-  const deskBot: AnyDeskBot = {
+  const deskBot: AnyTestBot = {
     sandbox,
     exchange,
     fake,

@@ -20,12 +20,12 @@ import { databaseUrlSecrets } from '../config/database-url.js';
 import { systemClock } from '../exchange/client.js';
 import { expiredSlackKey, PRUNE_INTERVAL_MS } from '../slack/shell/retention.js';
 import type { SlackReceiverOptions } from '../slack/shell/slack-app.js';
-import { composeDesk, type ComposedDesk } from './compose.js';
+import { composeBot, type ComposedBot } from './compose.js';
 import { connectExchange, type ConnectOptions, type SandboxExchange } from './connect-exchange.js';
 import { createLogger, type ProcessLogger } from './logger.js';
 import { runScheduled, type Job } from '../engine/run-loop.js';
-import { migrateStoredValues } from './stored-value-upgrades.js';
-import { createDeskOps } from '../ops/desk-ops.js';
+import { upgradeStoredValues } from './stored-value-upgrades.js';
+import { createBotOps } from '../ops/bot-ops.js';
 import { EXCHANGE_PROBE_MS, probeWhenQuiet } from '../ops/exchange-probe.js';
 import { startHealthServer, type HealthServer } from '../ops/health-server.js';
 import { openStores, storeLocation } from './stores.js';
@@ -59,15 +59,15 @@ export interface RunOptions<S extends SandboxExchange = SandboxExchange> {
  * notices, the polling loops) before it closes the files anyway. With a slow exchange that work
  * can take minutes (reads queued behind the rate cap, 5 s each), longer than any process manager
  * waits (Kubernetes 30 s, systemd 90 s) before it kills. Cutting it off is safe: every exchange
- * write was persisted with its idempotency key before it was sent, and the next start reconciles
+ * write was persisted with its idempotency key before it was sent, and the next start looks for
  * it; a listener cut off only loses a modal fill or a reply.
  */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-export interface RunningDesk<S extends SandboxExchange = SandboxExchange> {
+export interface RunningBot<S extends SandboxExchange = SandboxExchange> {
   config: Config;
   engine: Engine;
-  desk: ComposedDesk;
+  desk: ComposedBot;
   sandbox: S | undefined;
   logger: ProcessLogger;
   /** Whether this replica does the background work now (for /readyz and the metrics too). */
@@ -82,12 +82,12 @@ export interface RunningDesk<S extends SandboxExchange = SandboxExchange> {
 }
 
 /** Start the bot described by `config`. */
-export async function runDesk<S extends SandboxExchange = SandboxExchange>(config: Config, options: RunOptions<S> = {}): Promise<RunningDesk<S>> {
+export async function runBot<S extends SandboxExchange = SandboxExchange>(config: Config, options: RunOptions<S> = {}): Promise<RunningBot<S>> {
   const clock = options.clock ?? systemClock;
   const secrets = configSecrets(config);
   const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
-  // Who leads is known once the stores are open: compose.ts adds that side (watch-desk.ts).
-  const ops = createDeskOps({ clock, processMetrics: true });
+  // Who leads is known once the stores are open: compose.ts adds that side (watch-bot.ts).
+  const ops = createBotOps({ clock, processMetrics: true });
 
   const connected = await connectExchange<S>(config.exchange, logger, {
     ...(options.startSandbox ? { startSandbox: options.startSandbox } : {}),
@@ -110,9 +110,9 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
     const pruned = await kv.prune(expiredSlackKey(clock.now(), open));
     if (pruned > 0) logger.info('pruned Slack references past their retention', { keys: pruned });
   };
-  await migrateStoredValues(kv, logger.child('store'));
+  await upgradeStoredValues(kv, logger.child('store'));
 
-  const desk = composeDesk({
+  const desk = composeBot({
     config,
     clock,
     exchange: connected.exchange,
@@ -198,7 +198,7 @@ export async function runDesk<S extends SandboxExchange = SandboxExchange>(confi
  * never on PORT, listening before the desk starts so liveness answers during recovery and the
  * Socket Mode connection. Without it they are served nowhere, which is said once.
  */
-async function serveHealth(config: Config, routes: ComposedDesk['ops']['routes'], logger: ProcessLogger): Promise<HealthServer | undefined> {
+async function serveHealth(config: Config, routes: ComposedBot['ops']['routes'], logger: ProcessLogger): Promise<HealthServer | undefined> {
   if (config.healthPort === undefined) {
     logger.warn('HEALTH_PORT is unset: /healthz, /readyz and /metrics are served nowhere');
     return undefined;

@@ -4,7 +4,7 @@ import { useContext } from 'preact/hooks';
 import type { Person, Snapshot } from '../../protocol.js';
 import type { EnteredStore } from '../live/entered-store.js';
 
-export interface Desk {
+export interface LocalDeskView {
   snapshot: Snapshot;
   me: Person;
   bot: { name: string; initials: string };
@@ -12,10 +12,10 @@ export interface Desk {
   openThread(channel: string, ts: string): void;
 }
 
-export const DeskContext = createContext<Desk | null>(null);
+export const LocalDeskContext = createContext<LocalDeskView | null>(null);
 
-export function useDesk(): Desk {
-  const d = useContext(DeskContext);
+export function useLocalDesk(): LocalDeskView {
+  const d = useContext(LocalDeskContext);
   if (!d) throw new Error('outside the desk');
   return d;
 }

@@ -44,15 +44,15 @@ const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: 
   },
 };
 
-export function personDecisionView(o: { requestId: string; action: ConfirmedAction; candidate?: string; privateMetadata: string }): ModalView {
+export function settleModal(o: { requestId: string; action: ConfirmedAction; candidate?: string; privateMetadata: string }): ModalView {
   const t = TEXT[o.action];
   return modal(
     [
       section(t.what(o.requestId, o.candidate)),
-      input(INPUT.decisionChecked, 'What did you check on the exchange?', textInput(INPUT.decisionChecked, { multiline: true, maxLength: CHECKED_MAX, placeholder: 'e.g. No 100 USDT withdrawal to OTC partner in the history since 09:00' }), {
+      input(INPUT.settleChecked, 'What did you check on the exchange?', textInput(INPUT.settleChecked, { multiline: true, maxLength: CHECKED_MAX, placeholder: 'e.g. No 100 USDT withdrawal to OTC partner in the history since 09:00' }), {
         hint: 'Kept in the audit log and shown on the request.',
       }),
     ],
-    { callbackId: CALLBACK.personDecision, title: t.title, submit: t.submit, privateMetadata: o.privateMetadata },
+    { callbackId: CALLBACK.settle, title: t.title, submit: t.submit, privateMetadata: o.privateMetadata },
   );
 }

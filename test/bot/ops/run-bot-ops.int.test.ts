@@ -1,5 +1,5 @@
 /**
- * The running bot's operations endpoints (runDesk, configured by its environment, against the
+ * The running bot's operations endpoints (runBot, configured by its environment, against the
  * sandbox as a remote exchange and the fake Slack API), over real HTTP:
  * - HTTP mode: on HEALTH_PORT (loopback by default), never on PORT beside /slack/events; ready
  *   soon after start because the bot asks a quiet exchange itself (the probe) and auth.test
@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/bot/config/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { SCOPES } from '../../../src/bot/exchange/assumptions.js';
-import { runDesk, type RunningDesk } from '../../../src/bot/runtime/run-desk.js';
+import { runBot, type RunningBot } from '../../../src/bot/runtime/run-bot.js';
 import { startSandbox } from '../../../src/stand-ins/sandbox/index.js';
 import { makeKey } from '../../stand-ins/sandbox/support/sign.js';
 import { freePort } from '../../support/free-port.js';
@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 interface Started {
-  desk: RunningDesk;
+  desk: RunningBot;
   fake: FakeSlackApi;
   key: ReturnType<typeof makeKey>;
 }
@@ -59,7 +59,7 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
     LOG_LEVEL: 'error',
     ...env,
   });
-  const desk = await runDesk(config, { startSandbox, receiverOptions: { port: 0, retryConfig: { retries: 0 } }, shutdownGraceMs: 300, logWrite: () => {} });
+  const desk = await runBot(config, { startSandbox, receiverOptions: { port: 0, retryConfig: { retries: 0 } }, shutdownGraceMs: 300, logWrite: () => {} });
   let stopped = false;
   cleanup.push(() => (stopped ? undefined : desk.stop()));
   const stop = desk.stop.bind(desk);

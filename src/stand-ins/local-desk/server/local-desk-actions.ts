@@ -8,7 +8,7 @@ import { foldCommandAnswer, foldSubmissionAnswer, foldTyped } from './fold-answe
 import type { Workspace } from './workspace.js';
 
 /** A request the page may not make (unknown person, a modal not open, a control not there): HTTP 400/409. */
-export class DeskRequestError extends Error {
+export class LocalDeskRequestError extends Error {
   constructor(
     readonly status: 400 | 409,
     message: string,
@@ -20,7 +20,7 @@ export class DeskRequestError extends Error {
 /** What of the fake Slack API the desk uses: response URLs, views from HTTP answers, the call count. */
 export type SlackStandIn = Pick<FakeSlackApi, 'responseUrl' | 'recordView' | 'calls'>;
 
-export interface DeskActionsDeps {
+export interface LocalDeskActionsDeps {
   ws: Workspace;
   slack: SlackStandIn;
   bot: SlackRequester;
@@ -28,23 +28,23 @@ export interface DeskActionsDeps {
   commands: readonly string[];
 }
 
-export function createDeskActions({ ws, slack, bot, commands }: DeskActionsDeps) {
+export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskActionsDeps) {
   const person = (id: string): string => {
-    if (!ws.isPerson(id)) throw new DeskRequestError(400, `no one on this desk is ${id}`);
+    if (!ws.isPerson(id)) throw new LocalDeskRequestError(400, `no one on this desk is ${id}`);
     return id;
   };
   const topModal = (as: string, viewId: string) => {
     const modal = ws.topModal(as, viewId);
-    if (!modal) throw new DeskRequestError(409, `view ${viewId} is not the modal ${as} has open`);
+    if (!modal) throw new LocalDeskRequestError(409, `view ${viewId} is not the modal ${as} has open`);
     return modal;
   };
 
   return {
     async command(r: Requests['command']): Promise<Answers['command']> {
       const as = person(r.as);
-      if (!ws.canSeeChannel(as, r.channel)) throw new DeskRequestError(400, `${as} has no channel ${r.channel}`);
+      if (!ws.canSeeChannel(as, r.channel)) throw new LocalDeskRequestError(400, `${as} has no channel ${r.channel}`);
       const line = r.text.trim();
-      if (!line) throw new DeskRequestError(400, 'nothing to send');
+      if (!line) throw new LocalDeskRequestError(400, 'nothing to send');
       const command = line.split(/\s+/, 1)[0]!;
       if (line.startsWith('/') && !commands.includes(command)) {
         return { ok: false, error: `${command} is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.` };
@@ -79,7 +79,7 @@ export function createDeskActions({ ws, slack, bot, commands }: DeskActionsDeps)
       if (container.type === 'message') {
         const key = ws.findMessage(container.channel, container.ts, as);
         const message = key ? ws.message(key) : undefined;
-        if (!key || !message) throw new DeskRequestError(409, `${as} sees no message ${container.ts} in ${container.channel}`);
+        if (!key || !message) throw new LocalDeskRequestError(409, `${as} sees no message ${container.ts} in ${container.channel}`);
         const action = slackAction(r.action, findControl(message.blocks, actionId), actionId);
         const responseId = ws.mintResponse({ person: as, channel: message.channel, source: key });
         const res = await bot.blockAction({
@@ -102,7 +102,7 @@ export function createDeskActions({ ws, slack, bot, commands }: DeskActionsDeps)
         return res.status === 200 ? { ok: true } : refused(res, actionId);
       }
       const view = container.type === 'home' ? ws.homeOf(as) : topModal(as, container.viewId).view;
-      if (!view) throw new DeskRequestError(409, `${as} has no App Home yet`);
+      if (!view) throw new LocalDeskRequestError(409, `${as} has no App Home yet`);
       const action = slackAction(r.action, findControl(view.blocks, actionId), actionId);
       const res = await bot.blockAction({
         userId: as,
@@ -147,7 +147,7 @@ export function createDeskActions({ ws, slack, bot, commands }: DeskActionsDeps)
     async suggest(r: Requests['suggest']): Promise<Answers['suggest']> {
       const as = person(r.as);
       const modal = topModal(as, r.viewId);
-      if (!findControl(modal.view.blocks, r.actionId)) throw new DeskRequestError(400, `no control ${r.actionId} in view ${r.viewId}`);
+      if (!findControl(modal.view.blocks, r.actionId)) throw new LocalDeskRequestError(400, `no control ${r.actionId} in view ${r.viewId}`);
       const res = await bot.blockSuggestion({ userId: as, actionId: r.actionId, blockId: r.blockId, value: r.value, viewId: modal.id, view: modal.view });
       if (res.status !== 200) return refused(res, 'the suggestions');
       const body = (res.json ?? {}) as { options?: unknown[]; option_groups?: unknown[] };
@@ -162,11 +162,11 @@ export function createDeskActions({ ws, slack, bot, commands }: DeskActionsDeps)
   };
 }
 
-export type DeskActions = ReturnType<typeof createDeskActions>;
+export type LocalDeskActions = ReturnType<typeof createLocalDeskActions>;
 
 /** The control's type, block_id and button text/value from the blocks; the person's choice from the page. */
 function slackAction(sent: Record<string, unknown>, found: ReturnType<typeof findControl>, actionId: string): Record<string, unknown> {
-  if (!found) throw new DeskRequestError(400, `no control ${actionId} there`);
+  if (!found) throw new LocalDeskRequestError(400, `no control ${actionId} there`);
   const { element, blockId } = found;
   const fixed: Record<string, unknown> = { type: element.type, action_id: actionId, block_id: blockId ?? sent.block_id ?? 'block' };
   if (element.type === 'button') {

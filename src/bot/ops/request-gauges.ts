@@ -3,13 +3,13 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../ports/clock.js';
 import type { Repository } from '../ports/store.js';
-import type { DeskRequest } from '../domain/record.js';
+import type { RequestRecord } from '../domain/record.js';
 import { FINAL_STATES, REQUEST_STATES } from '../domain/state-machine.js';
 
 /** Finished requests move to history; the open ones are all there is to count. */
 const OPEN_STATES = REQUEST_STATES.filter((s) => !FINAL_STATES.includes(s));
 
-export function deskGauges(registry: Registry, requests: Repository<DeskRequest>, clock: Pick<Clock, 'now'>): void {
+export function requestGauges(registry: Registry, requests: Repository<RequestRecord>, clock: Pick<Clock, 'now'>): void {
   const registers = [registry];
   // A backlog can be long (a day of Slack outage): no Math.min(...spread) over it.
   // prom-client collects every gauge of a scrape at once: they share one read of each under way.

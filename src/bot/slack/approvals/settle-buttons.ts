@@ -2,8 +2,8 @@
 // their confirmation modal at once (the trigger id lives 3 s). Who may decide is the engine's rule.
 import type { BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { REFUSAL_MESSAGES } from '../../domain/refusals.js';
-import { parseDecisionButtonValue } from './person-question.js';
-import { personDecisionView, type ConfirmedAction } from './person-decision-modal.js';
+import { parseSettleButtonValue } from './person-question.js';
+import { settleModal, type ConfirmedAction } from './settle-modal.js';
 import { refusalReply } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { ACTION } from '../kit/slack-ids.js';
@@ -11,7 +11,7 @@ import { INTERNAL_ERROR_TEXT, replyToClicker } from '../kit/reply.js';
 import { errorText } from '../../domain/error-text.js';
 
 /** What the decision modal carries: the request, the question's time, the action and the candidate. */
-export interface DecisionMeta {
+export interface SettleMeta {
   r: string;
   q: number;
   a: ConfirmedAction;
@@ -26,17 +26,17 @@ const CONFIRMED: Record<string, ConfirmedAction> = {
   [ACTION.noneOfThese]: 'none_of_these',
 };
 
-export function personDecisionAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> {
+export function settleAction(ctx: SlackContext): Middleware<SlackActionMiddlewareArgs<BlockButtonAction>> {
   return async ({ ack, body, action, client, respond }) => {
     await ack();
     const origin = { body, respond, client };
-    const parsed = parseDecisionButtonValue(action.value);
+    const parsed = parseSettleButtonValue(action.value);
     const engine = ctx.deps.engine;
     if (!parsed) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_found));
     const base = action.action_id.split(':')[0]!;
     if (base === ACTION.lookAgain) {
       try {
-        const result = await engine.decide(parsed.requestId, body.user.id, { action: 'look_again' });
+        const result = await engine.settle(parsed.requestId, body.user.id, { action: 'look_again' });
         await replyToClicker(ctx, origin, result.ok ? ':mag: Looking on the exchange again now; the message changes if it is found.' : refusalReply(result.message));
       } catch (err) {
         ctx.logger.error(`look again failed: ${errorText(err)}`);
@@ -47,10 +47,10 @@ export function personDecisionAction(ctx: SlackContext): Middleware<SlackActionM
     const confirmed = CONFIRMED[base];
     // Only approvers get the form; the engine checks again (and the requester) on submit.
     if (!confirmed || !ctx.roles.isApprover(body.user.id)) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_approver));
-    const meta: DecisionMeta = { r: parsed.requestId, q: parsed.askedAt, a: confirmed, ...(parsed.exchangeId ? { x: parsed.exchangeId } : {}) };
+    const meta: SettleMeta = { r: parsed.requestId, q: parsed.askedAt, a: confirmed, ...(parsed.exchangeId ? { x: parsed.exchangeId } : {}) };
     await client.views.open({
       trigger_id: body.trigger_id,
-      view: personDecisionView({ requestId: parsed.requestId, action: confirmed, ...(parsed.exchangeId ? { candidate: parsed.exchangeId } : {}), privateMetadata: JSON.stringify(meta) }),
+      view: settleModal({ requestId: parsed.requestId, action: confirmed, ...(parsed.exchangeId ? { candidate: parsed.exchangeId } : {}), privateMetadata: JSON.stringify(meta) }),
     });
     if (body.view?.type === 'home') await ctx.deps.homes.refresh(body.user.id, client);
   };

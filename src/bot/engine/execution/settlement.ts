@@ -1,9 +1,9 @@
 // What a person can decide about an execution the exchange could not settle. Only an approver who is not
 // the requester may send again, mark as not sent or choose; the requester or an approver may look again.
-import type { DeskRequest } from '../../domain/record.js';
+import type { RequestRecord } from '../../domain/record.js';
 import type { Refusal } from '../../domain/refusals.js';
 
-export type PersonDecision =
+export type Settlement =
   /** Look on the exchange again now (nothing else changes). */
   | { action: 'look_again' }
   /** Send the withdrawal again: the exchange does not prevent duplicates, so the person says what they checked. */
@@ -14,4 +14,4 @@ export type PersonDecision =
   | { action: 'choose'; exchangeId: string | null; checked: string };
 
 /** withheld: the fresh look found the record, a possible one, or nothing readable (the thread says which); pending: look not back yet. */
-export type PersonDecisionResult = { ok: true; request: DeskRequest; outcome: 'carried_out' | 'withheld' | 'pending' } | Refusal;
+export type SettlementResult = { ok: true; request: RequestRecord; outcome: 'carried_out' | 'withheld' | 'pending' } | Refusal;

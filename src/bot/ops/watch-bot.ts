@@ -1,11 +1,11 @@
 // The rest of a desk's operations side, in compose.ts's order: once the stores and who leads exist
-// (watchDesk: counting audit log, store gauges, leadership, polling rounds, ack latency), then once
+// (watchBot: counting audit log, store gauges, leadership, polling rounds, ack latency), then once
 // the Slack app exists (serveOps: readiness and the endpoints).
 import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
-import type { DeskRequest } from '../domain/record.js';
+import type { RequestRecord } from '../domain/record.js';
 import { countingAuditLog } from './audit-counts.js';
-import type { DeskOps } from './desk-ops.js';
-import { deskGauges } from './desk-gauges.js';
+import type { BotOps } from './bot-ops.js';
+import { requestGauges } from './request-gauges.js';
 import { opsRoutes, type OpsRoute } from './endpoints.js';
 import { checkReadiness, type Readiness } from './readiness.js';
 import { slackAckLatency } from './slack-acks.js';
@@ -16,8 +16,8 @@ import { pollingRounds, type PollingRounds } from './polling-lag.js';
 /** Never written: reading it is the readiness probe's cheap round trip to the store. */
 export const READINESS_PROBE_KEY = 'ops:readiness-probe';
 
-export interface DeskWatchParts {
-  requests: Repository<DeskRequest>;
+export interface BotWatchParts {
+  requests: Repository<RequestRecord>;
   kv: KeyValueStore;
   audit: AuditLog;
   leadership: Leadership;
@@ -33,7 +33,7 @@ export interface SlackWatchParts {
   slackReached: () => boolean | undefined;
 }
 
-export interface WatchedDesk {
+export interface WatchedBot {
   /** Give this audit log to the desk instead of the store's own. */
   audit: AuditLog;
   /** The Slack app calls it with each acknowledgement's latency, in seconds. */
@@ -48,8 +48,8 @@ export interface ServedOps {
   routes: OpsRoute[];
 }
 
-export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
-  deskGauges(ops.registry, parts.requests, ops.clock);
+export function watchBot(ops: BotOps, parts: BotWatchParts): WatchedBot {
+  requestGauges(ops.registry, parts.requests, ops.clock);
   new Gauge({
     name: 'desk_leader',
     help: '1 while this replica leads (runs polling, the deposit watch and outbox delivery), 0 while it follows.',
@@ -65,7 +65,7 @@ export function watchDesk(ops: DeskOps, parts: DeskWatchParts): WatchedDesk {
   };
 }
 
-export function serveOps(ops: DeskOps, parts: Pick<DeskWatchParts, 'kv' | 'leadership'> & SlackWatchParts): ServedOps {
+export function serveOps(ops: BotOps, parts: Pick<BotWatchParts, 'kv' | 'leadership'> & SlackWatchParts): ServedOps {
   const readiness = () =>
     checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: parts.leadership, stopping: () => ops.isStopping() });
   return { readiness, routes: opsRoutes({ registry: ops.registry, readiness }) };

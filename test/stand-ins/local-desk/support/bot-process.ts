@@ -19,7 +19,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface DeskProcess {
+export interface BotProcess {
   proc: ChildProcess;
   /** Every stdout line so far. */
   lines: string[];
@@ -33,7 +33,7 @@ export interface DeskProcess {
 }
 
 /** Runs main.ts with only `env` (and PATH) in its environment and `args` on its command line. */
-export function startDeskProcess(env: Record<string, string>, until: (line: string) => boolean, args: string[] = []): DeskProcess {
+export function startBotProcess(env: Record<string, string>, until: (line: string) => boolean, args: string[] = []): BotProcess {
   const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const lines: string[] = [];

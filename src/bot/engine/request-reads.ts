@@ -4,26 +4,26 @@
  * given them before the engine exists (the engine reports through the Slack notifier, and App
  * Home refreshes read these): no cycle to close by hand.
  */
-import { isDecidable } from '../domain/state-machine.js';
+import { awaitsVerdict } from '../domain/state-machine.js';
 import { isApprover, type Policy } from '../domain/policy.js';
-import type { DeskRequest } from '../domain/record.js';
+import type { RequestRecord } from '../domain/record.js';
 import type { Clock } from '../ports/clock.js';
 import type { OutboxEntry, Repository } from '../ports/store.js';
 import { isDeskEvent } from '../ports/events.js';
 
-export interface DeskReads {
-  get(requestId: string): Promise<DeskRequest | undefined>;
+export interface RequestReads {
+  get(requestId: string): Promise<RequestRecord | undefined>;
   /** Open and in-flight requests. */
-  listLive(): Promise<DeskRequest[]>;
+  listLive(): Promise<RequestRecord[]>;
   /** Finished requests, most recent first. */
-  recent(limit: number): Promise<DeskRequest[]>;
+  recent(limit: number): Promise<RequestRecord[]>;
   /** Requests `userId` could approve now, or decide on (an unknown outcome waiting for a person), for App Home. */
-  waitingFor(userId: string): Promise<DeskRequest[]>;
+  waitingFor(userId: string): Promise<RequestRecord[]>;
   /** Messages Slack keeps refusing (for approvers, in App Home). */
   deliveryProblems(): Promise<DeliveryProblem[]>;
 }
 
-export function createDeskReads(deps: { requests: Repository<DeskRequest>; policy: Policy; clock: Pick<Clock, 'now'> }): DeskReads {
+export function createRequestReads(deps: { requests: Repository<RequestRecord>; policy: Policy; clock: Pick<Clock, 'now'> }): RequestReads {
   const { requests, policy, clock } = deps;
   return {
     get: (requestId) => requests.get(requestId),
@@ -34,7 +34,7 @@ export function createDeskReads(deps: { requests: Repository<DeskRequest>; polic
         (r) =>
           r.requester !== userId &&
           isApprover(policy, userId) &&
-          ((isDecidable(r.state) && !r.approvals.some((a) => a.userId === userId)) || (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
+          ((awaitsVerdict(r.state) && !r.approvals.some((a) => a.userId === userId)) || (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
       ),
     deliveryProblems: async () => deliveryProblemsOf(await requests.outbox.pending(), clock.now()),
   };

@@ -1,10 +1,10 @@
-// Submitting a person's decision: "what did you check" is required; a valid one is acked at once, then
+// Submitting a person's settlement: "what did you check" is required; a valid one is acked at once, then
 // the engine decides whether it counts and the modal says so.
 import type { Middleware, SlackViewMiddlewareArgs } from '@slack/bolt';
-import type { PersonDecision } from '../../engine/execution/person-decision.js';
-import type { DecisionMeta } from './person-decision-buttons.js';
+import type { Settlement } from '../../engine/execution/settlement.js';
+import type { SettleMeta } from './settle-buttons.js';
 import { noticeView } from '../kit/modal-views.js';
-import { CHECKED_MAX } from './person-decision-modal.js';
+import { CHECKED_MAX } from './settle-modal.js';
 import { refusalReply } from '../kit/refusal-text.js';
 import { code } from '../kit/mrkdwn.js';
 import type { SlackContext } from '../kit/slack-context.js';
@@ -20,7 +20,7 @@ const NOT_DONE = {
   pending: (id: string) => `:hourglass_flowing_sand: Recorded. The bot is looking on the exchange for request ${code(id, 40)} first; it carries your decision out only if nothing that may be ours appeared. Follow it in its thread.`,
 };
 
-const DONE: Record<DecisionMeta['a'], (id: string) => string> = {
+const DONE: Record<SettleMeta['a'], (id: string) => string> = {
   send_again: (id) => `:repeat: Request ${code(id, 40)} is being sent again. Follow it in its thread.`,
   mark_not_sent: (id) => `:heavy_multiplication_x: Request ${code(id, 40)} is marked as not sent and has ended.`,
   mark_not_placed: (id) => `:heavy_multiplication_x: Request ${code(id, 40)} is marked as not placed and has ended.`,
@@ -28,14 +28,14 @@ const DONE: Record<DecisionMeta['a'], (id: string) => string> = {
   none_of_these: (id) => `:mag: None of them is taken as request ${code(id, 40)}'s. It now waits as "not found".`,
 };
 
-export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlewareArgs> {
+export function settleSubmit(ctx: SlackContext): Middleware<SlackViewMiddlewareArgs> {
   return async ({ ack, body, view, client }) => {
-    const checked = fieldValue(view.state.values as StateValues, INPUT.decisionChecked)?.trim() ?? '';
+    const checked = fieldValue(view.state.values as StateValues, INPUT.settleChecked)?.trim() ?? '';
     if (checked.length < 3 || checked.length > CHECKED_MAX) {
-      await ack({ response_action: 'errors', errors: { [INPUT.decisionChecked]: `Say in a few words what you checked on the exchange (at most ${CHECKED_MAX} characters).` } });
+      await ack({ response_action: 'errors', errors: { [INPUT.settleChecked]: `Say in a few words what you checked on the exchange (at most ${CHECKED_MAX} characters).` } });
       return;
     }
-    const meta = readMetadata<DecisionMeta>(view.private_metadata);
+    const meta = readMetadata<SettleMeta>(view.private_metadata);
     const engine = ctx.deps.engine;
     if (!meta.r || !meta.a) {
       await ack({ response_action: 'update', view: noticeView(TITLE, 'This form is out of date; use the buttons on the request again.', 'info') });
@@ -49,7 +49,7 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
       return;
     }
     await ack({ response_action: 'update', view: noticeView(TITLE, `Recording your decision on request ${meta.r}…`, 'info') });
-    const decision: PersonDecision =
+    const decision: Settlement =
       meta.a === 'none_of_these'
         ? { action: 'choose', exchangeId: null, checked }
         : meta.a === 'choose'
@@ -57,7 +57,7 @@ export function personDecisionSubmitView(ctx: SlackContext): Middleware<SlackVie
           : { action: meta.a === 'mark_not_placed' ? 'mark_not_sent' : meta.a, checked };
     let text: string;
     try {
-      const result = await engine.decide(meta.r, body.user.id, decision);
+      const result = await engine.settle(meta.r, body.user.id, decision);
       text = !result.ok ? refusalReply(result.message) : result.outcome === 'carried_out' ? DONE[meta.a](meta.r) : NOT_DONE[result.outcome](meta.r);
     } catch (err) {
       ctx.logger.error(`decision failed: ${errorText(err)}`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadWatchState, WATCH_STATE_KEY } from '../../../src/bot/engine/compliance/watch-state.js';
-import { migrateStoredValues } from '../../../src/bot/runtime/stored-value-upgrades.js';
+import { upgradeStoredValues } from '../../../src/bot/runtime/stored-value-upgrades.js';
 import { depositMessageKey } from '../../../src/bot/slack/compliance/deposit-notifier.js';
 import { submissionKey } from '../../../src/bot/slack/request-forms/submission-markers.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../../src/bot/store/kv.js';
@@ -52,7 +52,7 @@ describe('migrateStoredValues', () => {
         { kind: 'changed', deposit: { ...wire, travel_rule_status: 'submitted' }, changes: { travel_rule_status: { from: 'required', to: 'submitted' } }, attempts: 0 },
       ],
     });
-    await migrateStoredValues(kv, log);
+    await upgradeStoredValues(kv, log);
     const state = (await loadWatchState(kv))!;
     expect(state.version).toBe(3);
     expect(state.tracked[wire.id]).toEqual({
@@ -79,23 +79,23 @@ describe('migrateStoredValues', () => {
     expect(state.outbox[1]).toMatchObject({ kind: 'changed', changes: { travelRuleStatus: { from: 'required', to: 'submitted' } }, deposit: { travelRuleStatus: 'submitted', acceptsDeclaration: false } });
     expect(logs).toHaveLength(1);
 
-    await migrateStoredValues(kv, log);
+    await upgradeStoredValues(kv, log);
     expect(await loadWatchState(kv)).toEqual(state);
     expect(logs).toHaveLength(1);
   });
 
   it('turns each deposit message reference holding an exchange body into one holding the record, keeping the rest', async () => {
     await kv.set(depositMessageKey(TX), { channel: 'C2', ts: '1764000000.000100', deposit: wire, declaration: { userId: 'U0CMP0001', at: 1 } });
-    await migrateStoredValues(kv, log);
+    await upgradeStoredValues(kv, log);
     const ref = await kv.get<Record<string, unknown>>(depositMessageKey(TX));
     expect(ref).toMatchObject({ channel: 'C2', ts: '1764000000.000100', declaration: { userId: 'U0CMP0001', at: 1 }, deposit: { transactionId: TX, needsDeclaration: true } });
-    await migrateStoredValues(kv, log);
+    await upgradeStoredValues(kv, log);
     expect(await kv.get(depositMessageKey(TX))).toEqual(ref);
   });
 
   it('a stored exchange body that no longer parses stops the start with the reason, and is left as it was', async () => {
     await kv.set(depositMessageKey(TX), { channel: 'C2', ts: '1.2', deposit: { id: 'x' } });
-    await expect(migrateStoredValues(kv, log)).rejects.toThrow(/created_at|status|transaction/);
+    await expect(upgradeStoredValues(kv, log)).rejects.toThrow(/created_at|status|transaction/);
     expect(await kv.get(depositMessageKey(TX))).toEqual({ channel: 'C2', ts: '1.2', deposit: { id: 'x' } });
   });
 
@@ -105,7 +105,7 @@ describe('migrateStoredValues', () => {
     await kv.set(submissionKey('V2'), { state: 'created', requestId: 'R2', at: 1 });
     await kv.set(submissionKey('V3'), { state: 'started', claim: 'c3', at: 1 });
     await kv.set(answer, { state: 'refused', refusal: { ok: false, reason: 'invalid_input', message: 'no' }, at: 1 });
-    await migrateStoredValues(kv, log);
+    await upgradeStoredValues(kv, log);
     expect(await kv.get(submissionKey('V1'))).toBeUndefined();
     expect((await kv.keys('slack:submission:')).sort()).toEqual([submissionKey('V2'), answer, submissionKey('V3')].sort());
     expect(logs).toEqual([expect.stringContaining('freed')]);

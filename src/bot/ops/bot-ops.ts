@@ -1,11 +1,11 @@
 // The operations side of one desk, built before the desk: its own Prometheus registry (never the
-// global one, so two desks in one process never collide) and the exchange calls. watch-desk.ts adds
+// global one, so two desks in one process never collide) and the exchange calls. watch-bot.ts adds
 // the rest (who leads, the polling rounds) once the stores exist.
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Clock } from '../ports/clock.js';
 import { exchangeCalls, type ExchangeCalls } from './exchange-calls.js';
 
-export interface DeskOps {
+export interface BotOps {
   readonly registry: Registry;
   readonly clock: Pick<Clock, 'now'>;
   readonly exchange: ExchangeCalls;
@@ -14,13 +14,13 @@ export interface DeskOps {
   isStopping(): boolean;
 }
 
-export interface DeskOpsOptions {
+export interface BotOpsOptions {
   clock: Pick<Clock, 'now'>;
   /** The process's own metrics (CPU, memory, event loop lag, GC): once per process, so the running bot only. */
   processMetrics?: boolean;
 }
 
-export function createDeskOps(o: DeskOpsOptions): DeskOps {
+export function createBotOps(o: BotOpsOptions): BotOps {
   const registry = new Registry();
   if (o.processMetrics) collectDefaultMetrics({ register: registry });
   let stopping = false;
