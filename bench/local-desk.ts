@@ -133,7 +133,7 @@ async function approveOne(page: Page, requestId: string): Promise<number> {
   await page.getByRole('alertdialog', { name: 'Approve this request?' }).waitFor();
   // The call is in the string: Playwright evaluates a string as an expression, it does not call it.
   const args = { confirmText: 'Approve', requestId, expected: `1 of 2 approvals: @${ANA.name}` };
-  return (await page.evaluate(`(${CLICK_UNTIL_SHOWN})(${JSON.stringify(args)})`)) as number;
+  return page.evaluate<number>(`(${CLICK_UNTIL_SHOWN})(${JSON.stringify(args)})`);
 }
 
 // `npx tsx bench/local-desk.ts` runs this one alone.

@@ -165,7 +165,7 @@ function submittedRecord(
     },
     remote: { status: w.status, travelRuleStatus: w.travel_rule_status ?? null, pendingReason: w.pending_reason ?? null, transactionHash: w.transaction_hash ?? null, linkExplorer: w.link_explorer ?? null },
   };
-  return REQUEST_RECORD_SCHEMA.parse(record) as RequestRecord;
+  return REQUEST_RECORD_SCHEMA.parse(record);
 }
 
 /** The most timestamps (ms) falling in one whole second of the clock (how a fixed-window limiter counts). */

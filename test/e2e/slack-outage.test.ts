@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
-import { APPROVAL_CHANNEL, approvalPosts, destinations, dmsTo, startTestBot, threadTexts, USERS, type Block, type TestBot } from './support/test-bot.js';
+import { APPROVAL_CHANNEL, approvalPosts, destinations, dmsTo, startTestBot, threadTexts, USERS, type TestBot } from './support/test-bot.js';
 
 let d: TestBot;
 beforeEach(async () => {
@@ -58,7 +58,7 @@ describe('Slack down: the outbox delivers when Slack is back', () => {
     const res = await d.slack.event(appHomeOpened(USERS.approver1));
     expect(res.status).toBe(200);
     await d.settle();
-    const home = JSON.stringify((d.fake.homeOf(USERS.approver1)?.blocks ?? []) as Block[]);
+    const home = JSON.stringify((d.fake.homeOf(USERS.approver1)?.blocks ?? []));
     expect(home).toContain('Slack delivery problem');
     expect(home).toContain('channel_not_found');
     // Which channel refused: the operator knows where to look.

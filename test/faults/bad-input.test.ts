@@ -404,7 +404,7 @@ describe('counterparty declarations', () => {
           expect(errors.length).toBeGreaterThan(0);
           for (const [k, message] of errors) {
             expect((DECLARATION_FIELDS as readonly string[]).includes(k)).toBe(true);
-            expect(message!.trim().length).toBeGreaterThan(0);
+            expect(message.trim().length).toBeGreaterThan(0);
           }
           return;
         }

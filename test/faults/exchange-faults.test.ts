@@ -112,7 +112,7 @@ async function settleByPerson(world: World): Promise<boolean> {
   for (const item of world.plan) {
     const record = await findTagged(world.engine, item.tag);
     if (record?.execution?.inDoubt?.question?.kind !== 'not_found') continue;
-    const result = await world.engine.settle(record.id, DESK_PEOPLE.approvers[0]!, { action: 'send_again', checked: 'Not in the exchange history.' });
+    const result = await world.engine.settle(record.id, DESK_PEOPLE.approvers[0], { action: 'send_again', checked: 'Not in the exchange history.' });
     if (!result.ok) throw new Error(`${item.tag}: decision refused: ${result.message}`);
     decided = true;
   }

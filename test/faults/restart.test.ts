@@ -27,7 +27,7 @@ function botEnv(): Record<string, string> {
     COMPLIANCE_CHANNEL_ID: 'C0COMPLY1',
     REQUESTER_USER_IDS: DESK_PEOPLE.requester,
     APPROVER_USER_IDS: DESK_PEOPLE.approvers.join(','),
-    COMPLIANCE_USER_IDS: DESK_PEOPLE.approvers[0]!,
+    COMPLIANCE_USER_IDS: DESK_PEOPLE.approvers[0],
     EXCHANGE_BASE_URL: world.sandbox.url,
     EXCHANGE_PRIVATE_KEY: key.pem,
     DATA_DIR: world.dataDir,

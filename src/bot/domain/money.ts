@@ -49,7 +49,7 @@ export function div(a: string, b: string, dp: number): string {
 }
 
 export function cmp(a: string, b: string): -1 | 0 | 1 {
-  return big(a).cmp(big(b)) as -1 | 0 | 1;
+  return big(a).cmp(big(b));
 }
 
 export const gt = (a: string, b: string): boolean => cmp(a, b) > 0;

@@ -165,5 +165,5 @@ export function emit(ctx: EngineContext, request: RequestRecord, event: EventInp
 
 /** An event about `request` as persisted: for a Mutation's outbox, written with the change. */
 export function stamp(ctx: EngineContext, request: RequestRecord, event: EventInput): RequestEvent {
-  return { ...event, at: ctx.clock.now(), requestId: request.id, request } as RequestEvent;
+  return { ...event, at: ctx.clock.now(), requestId: request.id, request };
 }

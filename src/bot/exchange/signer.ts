@@ -56,7 +56,7 @@ export function parsePrivateKey(text: string): Secret<Uint8Array> {
 function pemToScalar(pem: string): Uint8Array {
   let jwk: { crv?: string; d?: string };
   try {
-    jwk = createPrivateKey({ key: pem, format: 'pem' }).export({ format: 'jwk' }) as typeof jwk;
+    jwk = createPrivateKey({ key: pem, format: 'pem' }).export({ format: 'jwk' });
   } catch {
     // The OpenSSL message can quote key material in some versions: say only what failed.
     throw new KeyError('PEM private key could not be read (expected an EC PRIVATE KEY or PKCS#8 PRIVATE KEY)');

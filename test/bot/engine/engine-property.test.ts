@@ -74,8 +74,8 @@ const scenario = fc.record({
 });
 
 const inputs = [
-  (v: number) => cryptoInput(['250', '99.5', '250'][v]!),
-  (v: number) => fiatInput(['1000', '250', '1000'][v]!),
+  (v: number) => cryptoInput(['250', '99.5', '250'][v]),
+  (v: number) => fiatInput(['1000', '250', '1000'][v]),
   (v: number) => tradeInput(v === 1 ? { limit: { price: '60100' } } : v === 2 ? { side: 'sell', limit: { slippageBps: 30 } } : {}),
   (v: number) => removalInput(v === 1 ? 101 : 102),
 ];

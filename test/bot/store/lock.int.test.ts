@@ -79,7 +79,7 @@ function watchLines(child: ChildProcess) {
 /** A child that takes the lock on "go" and holds it until its stdin closes. */
 function lockChild(path: string, prefix: string[] = []) {
   const [cmd, ...args] = [...prefix, process.execPath, '--import', 'tsx', CHILD, path, String(STALE_MS)];
-  const child = spawn(cmd!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const watched = watchLines(child);
   /** What the attempt ended with: `got fresh`, `got takeover` or `refused StoreLockedError`. */
   const outcome = () => watched.lines.find((l) => l.startsWith('got') || l.startsWith('refused'));
@@ -91,7 +91,7 @@ describe('the store lease', () => {
     const path = join(tempDir(), 'x.lock');
     const holder = lockChild(path);
     await holder.waitFor(() => holder.lines.includes('ready'));
-    holder.child.stdin!.write('go\n');
+    holder.child.stdin.write('go\n');
     await holder.waitFor(() => holder.outcome() !== undefined);
     // Well past the stale time: a live holder keeps renewing, so it is never taken over.
     await sleep(2 * STALE_MS);
@@ -100,7 +100,7 @@ describe('the store lease', () => {
     expect(refused).toBeInstanceOf(StoreLockedError);
     expect((refused as Error).message).toMatch(new RegExp(`held by pid ${holder.child.pid} on .*renewed its lease .*alive`));
     expect(warnings.join('\n')).toMatch(new RegExp(`pid ${holder.child.pid} runs on this machine.*Waiting up to \\d+ s`));
-    holder.child.stdin!.end();
+    holder.child.stdin.end();
     expect(await holder.exited).toBe(0);
     expect(existsSync(path)).toBe(false);
   }, 20_000);
@@ -136,7 +136,7 @@ describe('the store lease', () => {
     const path = join(tempDir(), 'x.lock');
     const holder = lockChild(path);
     await holder.waitFor(() => holder.lines.includes('ready'));
-    holder.child.stdin!.write('go\n');
+    holder.child.stdin.write('go\n');
     await holder.waitFor(() => holder.outcome() !== undefined);
     holder.child.kill('SIGKILL');
     await holder.exited;
@@ -200,13 +200,13 @@ describe('the store lease', () => {
       else leaseOf(path, hereOwner(deadPid()), 0);
       const children = Array.from({ length: 4 }, () => lockChild(path));
       await Promise.all(children.map((c) => c.waitFor(() => c.lines.includes('ready'))));
-      for (const c of children) c.child.stdin!.write('go\n');
+      for (const c of children) c.child.stdin.write('go\n');
       await Promise.all(children.map((c) => c.waitFor(() => c.outcome() !== undefined)));
       const outcomes = children.map((c) => c.outcome()!);
       // The one that moved the dead lease away is not always the one whose mkdir lands first.
       expect(outcomes.filter((o) => o.startsWith('got'))).toHaveLength(1);
       expect(outcomes.filter((o) => o === 'refused StoreLockedError')).toHaveLength(3);
-      for (const c of children) c.child.stdin!.end();
+      for (const c of children) c.child.stdin.end();
       await Promise.all(children.map((c) => c.exited));
       expect(existsSync(path)).toBe(false);
     }, 30_000);
@@ -221,7 +221,7 @@ describe('a holder paused past the stale time', () => {
   function writer(dir: string) {
     const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(STALE_MS)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     return { child, ...watchLines(child), stderr: () => stderr };
   }
   const stored = (dir: string) => (JSON.parse(readFileSync(join(dir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values.writer;
@@ -296,29 +296,29 @@ describe('two bots in separate pid namespaces on one data folder', () => {
     const path = join(tempDir(), 'requests.lock');
     const first = lockChild(path, unshare);
     await first.waitFor(() => first.lines.includes('ready'));
-    first.child.stdin!.write('go\n');
+    first.child.stdin.write('go\n');
     await first.waitFor(() => first.outcome() !== undefined);
     const owner = JSON.parse(readFileSync(join(path, 'owner.json'), 'utf8')) as { pid: number };
     // Inside its own namespace the holder is pid 1 (or near it): a pid check from here would be meaningless.
     expect(owner.pid).toBeLessThan(10);
     const second = lockChild(path, unshare);
     await second.waitFor(() => second.lines.includes('ready'));
-    second.child.stdin!.write('go\n');
+    second.child.stdin.write('go\n');
     await second.waitFor(() => second.outcome() !== undefined);
     expect(second.outcome()).toBe('refused StoreLockedError');
     expect(second.lines.join('\n')).toMatch(new RegExp(`held by pid ${owner.pid} on .*alive`));
-    second.child.stdin!.end();
+    second.child.stdin.end();
     await second.exited;
     first.child.kill('SIGKILL');
     await first.exited;
     // Restarted at once, as a container runtime would.
     const third = lockChild(path, unshare);
     await third.waitFor(() => third.lines.includes('ready'));
-    third.child.stdin!.write('go\n');
+    third.child.stdin.write('go\n');
     await third.waitFor(() => third.outcome() !== undefined);
     expect(third.outcome()).toBe('got takeover');
     expect(third.lines.join('\n')).toMatch(/another machine, boot or container.*Waiting up to \d+ s/);
-    third.child.stdin!.end();
+    third.child.stdin.end();
     await third.exited;
   }, 30_000);
 });

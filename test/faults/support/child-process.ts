@@ -60,7 +60,7 @@ export function startChild(bundle: Bundle, env: Record<string, string>, nodeArgs
   const waiters: Array<{ match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown> | undefined) => void }> = [];
   let err = '';
   let buffered = '';
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     let nl: number;
     while ((nl = buffered.indexOf('\n')) >= 0) {
@@ -80,7 +80,7 @@ export function startChild(bundle: Bundle, env: Record<string, string>, nodeArgs
       }
     }
   });
-  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     proc.on('exit', (code, signal) => {
       for (const w of waiters.splice(0)) w.resolve(undefined);

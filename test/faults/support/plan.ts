@@ -17,7 +17,7 @@ export const SETTLED_STATES: readonly RequestRecord['state'][] = ['submitted', '
 export const tagNote = (tag: string): string => `fault-plan ${tag}`;
 
 export function withTag(tag: string, input: RequestInput): PlanItem {
-  return { tag, input: { ...input, note: tagNote(tag) } as RequestInput };
+  return { tag, input: { ...input, note: tagNote(tag) } };
 }
 
 /** The stored request carrying `tag`, live or finished. */

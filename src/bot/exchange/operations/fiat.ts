@@ -26,7 +26,7 @@ export function unwrapJsonApi(json: unknown): unknown {
   return data.map((item: unknown) => {
     const attributes = (item as { attributes?: unknown } | null)?.attributes;
     if (attributes === null || typeof attributes !== 'object') return item;
-    return { id: (item as { id?: unknown }).id, ...(attributes as object) };
+    return { id: (item as { id?: unknown }).id, ...(attributes) };
   });
 }
 

@@ -6,14 +6,14 @@ import { refusalReply } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import type { RejectMeta } from './reject-form.js';
 import { INPUT } from '../kit/slack-ids.js';
-import { fieldValue, readMetadata, type StateValues } from '../kit/view-state.js';
+import { fieldValue, readMetadata } from '../kit/view-state.js';
 import { errorText } from '../../domain/error-text.js';
 
 const TITLE = 'Reject request';
 
 export function rejectSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlewareArgs> {
   return async ({ ack, body, view, client }) => {
-    const reason = fieldValue(view.state.values as StateValues, INPUT.rejectReason)?.trim();
+    const reason = fieldValue(view.state.values, INPUT.rejectReason)?.trim();
     if (!reason || reason.length < 3) {
       await ack({ response_action: 'errors', errors: { [INPUT.rejectReason]: 'Say in a few words why, for the requester and the channel.' } });
       return;

@@ -9,7 +9,7 @@ import { refusalReply } from '../kit/refusal-text.js';
 import { code } from '../kit/mrkdwn.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
-import { fieldValue, readMetadata, type StateValues } from '../kit/view-state.js';
+import { fieldValue, readMetadata } from '../kit/view-state.js';
 import { errorText } from '../../domain/error-text.js';
 
 const TITLE = 'Decision';
@@ -30,7 +30,7 @@ const DONE: Record<SettleMeta['a'], (id: string) => string> = {
 
 export function settleSubmit(ctx: SlackContext): Middleware<SlackViewMiddlewareArgs> {
   return async ({ ack, body, view, client }) => {
-    const checked = fieldValue(view.state.values as StateValues, INPUT.settleChecked)?.trim() ?? '';
+    const checked = fieldValue(view.state.values, INPUT.settleChecked)?.trim() ?? '';
     if (checked.length < 3 || checked.length > CHECKED_MAX) {
       await ack({ response_action: 'errors', errors: { [INPUT.settleChecked]: `Say in a few words what you checked on the exchange (at most ${CHECKED_MAX} characters).` } });
       return;

@@ -10,7 +10,7 @@ import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { counterpartyValues, type CounterpartyMeta } from './counterparty-form.js';
-import { readMetadata, type StateValues } from '../kit/view-state.js';
+import { readMetadata } from '../kit/view-state.js';
 import { outcomeView, sendingView } from './declaration-views.js';
 import { refillForm, type SubmittedValues } from '../kit/refill-form.js';
 import { errorsByInput, walletLabel } from './form-fields.js';
@@ -23,7 +23,7 @@ export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMi
     const declarations = ctx.deps.declarations;
     const meta = readMetadata<CounterpartyMeta>(view.private_metadata);
     const values = view.state.values as SubmittedValues;
-    const form = { ...counterpartyValues(values as StateValues), ...(meta.t ? { transactionId: meta.t } : {}) };
+    const form = { ...counterpartyValues(values), ...(meta.t ? { transactionId: meta.t } : {}) };
     const label = walletLabel(values);
     const request: DeclarationRequest = { ...form, userId: body.user.id, submissionId: view.id, ...(label ? { walletLabel: label } : {}) };
     // Every input is in the form except the transaction's, left out when the modal was opened for one.

@@ -1,6 +1,6 @@
 // Wallet search options. The options are the ack, so this listener cannot ack before the exchange answers:
 // past OPTIONS_DEADLINE_MS the list comes back empty and the person types on.
-import type { BlockSuggestion, Middleware, SlackOptionsMiddlewareArgs } from '@slack/bolt';
+import type { Middleware, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { walletSearchAnswer, WALLET_MIN_QUERY } from './counterparty-modal.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { errorText } from '../../domain/error-text.js';
@@ -10,7 +10,7 @@ export const OPTIONS_DEADLINE_MS = 2_000;
 
 export function walletSearchOptions(ctx: SlackContext): Middleware<SlackOptionsMiddlewareArgs<'block_suggestion'>> {
   return async ({ ack, body }) => {
-    const query = (body as BlockSuggestion).value.trim();
+    const query = (body).value.trim();
     if (!ctx.roles.isCompliance(body.user.id) || query.length < WALLET_MIN_QUERY) {
       await ack({ options: [] });
       return;

@@ -23,7 +23,7 @@ export function readMetadata<T extends object>(text: string | undefined): Partia
   if (!text) return {};
   try {
     const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v as Partial<T>) : {};
+    return v && typeof v === 'object' ? (v) : {};
   } catch {
     return {};
   }

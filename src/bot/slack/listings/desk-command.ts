@@ -37,7 +37,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
       return;
     }
     // Own keys only: `/desk __proto__` or `/desk constructor` must get the usage answer, not Object's.
-    const list = Object.hasOwn(LISTINGS, word) ? LISTINGS[word as keyof typeof LISTINGS] : undefined;
+    const list = Object.hasOwn(LISTINGS, word) ? LISTINGS[word] : undefined;
     if (!list) {
       await ack({ response_type: 'ephemeral', ...deskHelp(sub) });
       return;

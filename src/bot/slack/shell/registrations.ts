@@ -8,7 +8,6 @@ import type {
   Middleware,
   SlackActionMiddlewareArgs,
   SlackCommandMiddlewareArgs,
-  SlackEventMiddlewareArgs,
   SlackOptionsMiddlewareArgs,
   SlackViewMiddlewareArgs,
 } from '@slack/bolt';
@@ -126,5 +125,5 @@ export function registerListeners(app: App, ctx: SlackContext, gate: AckGate): v
   app.action({ type: 'block_actions' }, dispatch(ctx, ACTION_LISTENERS, (a) => baseBlockId(a.action.action_id), gated));
   app.view({ type: 'view_submission' }, dispatch(ctx, VIEW_LISTENERS, (a) => a.view.callback_id, gated));
   app.options({ type: 'block_suggestion' }, dispatch(ctx, OPTIONS_LISTENERS, (a) => a.payload.action_id, (m) => m));
-  app.event('app_home_opened', appHomeOpened(ctx) as Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>);
+  app.event('app_home_opened', appHomeOpened(ctx));
 }

@@ -28,7 +28,7 @@ export function slackTransport(slack: Pick<SlackConfig, 'apiUrl' | 'proxy'>, say
   const dispatcher = slack.proxy ? new EnvHttpProxyAgent({ httpsProxy: slack.proxy.url.reveal(), httpProxy: slack.proxy.url.reveal(), noProxy: slack.proxy.noProxy ?? '' }) : undefined;
   const route = slack.proxy ? `through the proxy ${new URL(slack.proxy.url.reveal()).host} (HTTPS_PROXY)` : 'directly (HTTPS_PROXY unset)';
   const send: FetchFunction = dispatcher
-    ? (url, init) => undiciFetch(url, { ...(init as object), dispatcher }) as unknown as ReturnType<FetchFunction>
+    ? (url, init) => undiciFetch(url, { ...(init as object), dispatcher })
     : (url, init) => globalThis.fetch(url, init);
   let reached: boolean | undefined;
   return {

@@ -4,7 +4,7 @@ import { ExchangeError } from '../../ports/exchange-error.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from './trade-form.js';
 import { ACTION } from '../kit/slack-ids.js';
-import { readMetadata, type StateValues } from '../kit/view-state.js';
+import { readMetadata } from '../kit/view-state.js';
 import { stillRequester } from '../request-forms/requester-only.js';
 import { errorText } from '../../domain/error-text.js';
 
@@ -18,7 +18,7 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
     if (!view) return;
     if (!(await stillRequester(ctx, client, view, body.user.id, 'Trade'))) return;
     const knownPairs = ctx.deps.tradePairs;
-    const state = tradeState(view.state.values as StateValues);
+    const state = tradeState(view.state.values);
     const old = readMetadata<TradeMeta>(view.private_metadata);
     const meta: TradeMeta = { k: 'trade', ...(old.c ? { c: old.c } : {}), ...(old.q ? { q: old.q } : {}) };
     const terms = quoteTerms(state, knownPairs);

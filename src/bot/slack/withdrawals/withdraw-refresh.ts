@@ -5,7 +5,7 @@ import type { SlackContext } from '../kit/slack-context.js';
 import { fillWithdrawForm } from './withdraw-flow.js';
 import { renderWithdrawForm, type WithdrawMeta } from './withdraw-form.js';
 import { withdrawModals } from './withdraw-data.js';
-import { readMetadata, type StateValues } from '../kit/view-state.js';
+import { readMetadata } from '../kit/view-state.js';
 import { stillRequester } from '../request-forms/requester-only.js';
 import { errorText } from '../../domain/error-text.js';
 
@@ -22,7 +22,7 @@ export function withdrawRefreshAction(ctx: SlackContext): Middleware<SlackAction
       if (meta.k === 'crypto' || meta.k === 'fiat') await fillWithdrawForm(ctx, client, view.id, view.hash, { k: meta.k, ...(meta.c ? { c: meta.c } : {}) });
       return;
     }
-    const next = renderWithdrawForm(data, view.state.values as StateValues, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata: view.private_metadata });
+    const next = renderWithdrawForm(data, view.state.values, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata: view.private_metadata });
     try {
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {

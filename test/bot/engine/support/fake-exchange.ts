@@ -340,7 +340,7 @@ export class FakeExchange implements ExchangeApi {
     if (fault?.when === 'before') throw toError(op, fault.error);
     const { result, commit } = act();
     if (commit) {
-      const full = { ...commit, at: this.clock.now() } as Commit;
+      const full = { ...commit, at: this.clock.now() };
       this.commits.push(full);
       this.onCommit?.(full);
     }

@@ -47,7 +47,7 @@ describe('counterparty modal -> the use case\'s check (app/compliance/declaratio
       [INPUT.cpCountryCode]: 'The country code is required once any address field is filled.',
       [INPUT.cpWalletName]: 'Choose a listed wallet or type a name, not both.',
     });
-    const empty = check({} as StateValues, TX);
+    const empty = check({}, TX);
     expect(empty.ok === false && Object.keys(errorsByInput(empty.errors, all).byInput).sort()).toEqual([INPUT.cpEntityType, INPUT.cpLegalName, INPUT.cpOwnership].sort());
   });
 

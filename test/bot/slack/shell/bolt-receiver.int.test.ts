@@ -27,7 +27,7 @@ beforeAll(async () => {
     await ack({ response_type: 'ephemeral', text: 'stub' });
   });
   // App.start returns the receiver's node:http Server; port 0 lets the OS pick a free port.
-  server = (await app.start(0)) as Server;
+  server = (await app.start(0));
   const { port } = server.address() as AddressInfo;
   slack = new SlackRequester(`http://127.0.0.1:${port}/slack/events`, SECRET);
 });

@@ -51,7 +51,7 @@ describe('the HTTP edge in HTTP mode', () => {
     const bound = HTTP_EDGE.requestTimeoutMs + 3 * HTTP_EDGE.checkEveryMs;
     expect(await Promise.all(stalls.map((s) => within(s, bound)))).toEqual(['closed', 'closed', 'closed']);
     // The one that sent its headers is told why (408); the others had no request to answer.
-    expect(stalls[1]!.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(stalls[1].received()).toMatch(/^HTTP\/1\.1 408 /);
   }, 20_000);
 
   it('refuses at once, with 503, a body that would pass the budget of bodies read before their signatures are checked', async () => {

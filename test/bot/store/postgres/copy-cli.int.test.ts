@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { AuditLog } from '../../../../src/bot/ports/store.js';
 import { createLogger } from '../../../../src/bot/runtime/logger.js';
 import { openStores, type StoreLocation, type Stores } from '../../../../src/bot/runtime/stores.js';
 import { ACTION } from '../../../../src/bot/slack/kit/slack-ids.js';
@@ -129,7 +128,7 @@ describePostgres('npm run store -- copy', () => {
 
     // The bot's stores carry on where the files stopped: the chain, the outbox numbers.
     open = await openStores({ databaseUrl: url }, clock, [], quiet());
-    await (open.audit as AuditLog).append({ type: 'store.copied', actor: 'system' });
+    await (open.audit).append({ type: 'store.copied', actor: 'system' });
     await open.requests.outbox.append([{ ...before.outbox[0]!.event }]);
     const seqs = (await open.requests.outbox.pending()).map((e) => e.seq);
     expect(seqs.at(-1)).toBeGreaterThan(Math.max(...before.outbox.map((e) => e.seq)));

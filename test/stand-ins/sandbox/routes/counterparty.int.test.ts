@@ -35,9 +35,9 @@ describe('counterparty info', () => {
     d = (await deposits()).find((x: { id: string }) => x.id === pending.id)!;
     expect([d.status, d.travel_rule_status]).toEqual(['completed', 'approved']);
     // Credited once, on completion.
-    expect(regular()).toBe(add(before, pending.amount!));
+    expect(regular()).toBe(add(before, pending.amount));
     t.sandbox.control.advance(DEPOSIT_REVIEW_MS);
-    expect(regular()).toBe(add(before, pending.amount!));
+    expect(regular()).toBe(add(before, pending.amount));
     expect(t.sandbox.control.counterpartySubmissions()).toHaveLength(1);
   });
 

@@ -78,7 +78,7 @@ export function allOptions(element: KitElement): KitOption[] {
 }
 
 export function asConfirm(v: unknown): Confirm | undefined {
-  return isRecord(v) ? (v as Confirm) : undefined;
+  return isRecord(v) ? (v) : undefined;
 }
 
 /** Plain words of a text object (labels, titles, option names). */

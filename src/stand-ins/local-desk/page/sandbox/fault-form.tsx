@@ -20,7 +20,7 @@ export function Faults({ state, refresh }: { state: SandboxState; refresh: () =>
         }}
       >
         <Field id="sandbox-fault" label="Fault">
-          <select id="sandbox-fault" value={fault} onChange={(e) => setFault((e.currentTarget as HTMLSelectElement).value as PanelFault)}>
+          <select id="sandbox-fault" value={fault} onChange={(e) => setFault((e.currentTarget).value as PanelFault)}>
             {(Object.keys(PANEL_FAULTS) as PanelFault[]).map((f) => (
               <option key={f} value={f}>
                 {PANEL_FAULTS[f]}
@@ -29,7 +29,7 @@ export function Faults({ state, refresh }: { state: SandboxState; refresh: () =>
           </select>
         </Field>
         <Field id="sandbox-fault-on" label="Fault on">
-          <select id="sandbox-fault-on" value={on} onChange={(e) => setOn((e.currentTarget as HTMLSelectElement).value as PanelFaultTarget)}>
+          <select id="sandbox-fault-on" value={on} onChange={(e) => setOn((e.currentTarget).value as PanelFaultTarget)}>
             {(Object.keys(PANEL_FAULT_TARGETS) as PanelFaultTarget[]).map((t) => (
               <option key={t} value={t}>
                 {PANEL_FAULT_TARGETS[t]}
@@ -38,7 +38,7 @@ export function Faults({ state, refresh }: { state: SandboxState; refresh: () =>
           </select>
         </Field>
         <Field id="sandbox-fault-times" label="Times (empty: until cleared)">
-          <input id="sandbox-fault-times" type="text" inputMode="numeric" value={times} onInput={(e) => setTimes((e.currentTarget as HTMLInputElement).value)} aria-invalid={!valid || undefined} />
+          <input id="sandbox-fault-times" type="text" inputMode="numeric" value={times} onInput={(e) => setTimes((e.currentTarget).value)} aria-invalid={!valid || undefined} />
         </Field>
         <div class="button-row">
           <button type="submit" class="kit-button primary" disabled={!valid || op.busy}>

@@ -44,7 +44,7 @@ export function ChannelPane({ channel }: { channel: Channel }) {
         aria-label={title}
         class="log"
         onScroll={(e) => {
-          const el = e.currentTarget as HTMLDivElement;
+          const el = e.currentTarget;
           pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
         }}
       >

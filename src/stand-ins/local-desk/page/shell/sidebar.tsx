@@ -59,7 +59,7 @@ function PeopleSwitcher({ people, me, onActAs }: { people: Person[]; me: Person;
       <label for="act-as" class="switcher-label">
         {LABELS.actAs}
       </label>
-      <select id="act-as" value={me.id} onChange={(e) => onActAs((e.currentTarget as HTMLSelectElement).value)}>
+      <select id="act-as" value={me.id} onChange={(e) => onActAs((e.currentTarget).value)}>
         {people.map((p) => (
           <option key={p.id} value={p.id}>
             {p.name} ({p.role})

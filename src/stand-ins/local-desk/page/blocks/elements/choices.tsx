@@ -47,7 +47,7 @@ function Choices({ element, blockId, actionId, dispatch, field, multiple }: Elem
               checked={picked(o)}
               aria-labelledby={`${id}-text`}
               aria-describedby={o.description ? `${id}-desc` : undefined}
-              onChange={(e) => toggle(o, (e.currentTarget as HTMLInputElement).checked)}
+              onChange={(e) => toggle(o, (e.currentTarget).checked)}
             />
             <label for={id}>
               <span id={`${id}-text`} class="choice-text">
