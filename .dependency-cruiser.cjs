@@ -45,14 +45,27 @@ module.exports = {
   forbidden: [
     {
       name: 'bot-never-imports-a-stand-in',
-      comment: 'The product runs without its stand-ins: only src/main.ts (the composition root that builds the preview) imports both.',
+      comment:
+        'The product runs without its stand-ins: only src/main.ts (the composition root that builds the preview) imports both.',
       severity: 'error',
       from: { path: '^src/bot/' },
       to: { path: '^src/stand-ins/' },
     },
-    layer('domain', [], 'domain/ is the pure core (money, snapshots, policy, state machine): it imports nothing else of src/.'),
-    layer('ports', ['domain'], 'ports/ is every port the engine is given (exchange, store, leadership, notifier, logger, ids, clock): domain only.'),
-    layer('engine', ['domain', 'ports'], 'The engine sees the exchange and the store only through ports/; it knows nothing of Slack or the config.'),
+    layer(
+      'domain',
+      [],
+      'domain/ is the pure core (money, snapshots, policy, state machine): it imports nothing else of src/.',
+    ),
+    layer(
+      'ports',
+      ['domain'],
+      'ports/ is every port the engine is given (exchange, store, leadership, notifier, logger, ids, clock): domain only.',
+    ),
+    layer(
+      'engine',
+      ['domain', 'ports'],
+      'The engine sees the exchange and the store only through ports/; it knows nothing of Slack or the config.',
+    ),
     {
       name: 'engine-base-below-stages',
       comment:
@@ -62,8 +75,16 @@ module.exports = {
       from: { path: '^src/bot/engine/[^/]+\\.ts$', pathNot: '^src/bot/engine/engine\\.ts$' },
       to: { path: '^src/bot/engine/[^/]+/' },
     },
-    layer('exchange', ['domain', 'ports'], 'The exchange client and its adapter (exchange/adapter/) implement ports/, never reaching into the engine.'),
-    layer('store', ['domain', 'ports', 'exchange'], 'The store implements the store ports over lowdb or PostgreSQL; nothing of the engine or above it.'),
+    layer(
+      'exchange',
+      ['domain', 'ports'],
+      'The exchange client and its adapter (exchange/adapter/) implement ports/, never reaching into the engine.',
+    ),
+    layer(
+      'store',
+      ['domain', 'ports', 'exchange'],
+      'The store implements the store ports over lowdb or PostgreSQL; nothing of the engine or above it.',
+    ),
     {
       name: 'ports-only-in-ports-folder',
       comment:
@@ -73,8 +94,16 @@ module.exports = {
       from: { path: bot('store', 'exchange') },
       to: { path: bot('engine') },
     },
-    layer('config', ['domain', 'exchange'], 'config/ reads the environment and checks it with domain and pure exchange facts; it knows no listener, engine or store.'),
-    layer('slack', ['engine', 'domain', 'ports', 'config'], 'slack/ drives the engine, reads the exchange only through ports/ and renders domain facts; never the store or the exchange.'),
+    layer(
+      'config',
+      ['domain', 'exchange'],
+      'config/ reads the environment and checks it with domain and pure exchange facts; it knows no listener, engine or store.',
+    ),
+    layer(
+      'slack',
+      ['engine', 'domain', 'ports', 'config'],
+      'slack/ drives the engine, reads the exchange only through ports/ and renders domain facts; never the store or the exchange.',
+    ),
     {
       name: 'slack-kit-below-features',
       comment: 'slack/kit/ is what every Slack feature builds with: it imports no feature and not the shell.',
@@ -84,13 +113,22 @@ module.exports = {
     },
     {
       name: 'slack-shell-above-features',
-      comment: 'slack/shell/ (Bolt, the registration of every feature) is imported by no feature: only the runtime and stand-ins start it.',
+      comment:
+        'slack/shell/ (Bolt, the registration of every feature) is imported by no feature: only the runtime and stand-ins start it.',
       severity: 'error',
       from: { path: '^src/bot/slack/', pathNot: '^src/bot/slack/shell/' },
       to: { path: '^src/bot/slack/shell/' },
     },
-    layer('ops', ['engine', 'domain', 'ports'], 'ops/ (health, readiness, metrics, doctor checks) watches the desk through the ports and numbers the runtime hands it.'),
-    layer('runtime', ['domain', 'ports', 'engine', 'exchange', 'store', 'config', 'slack', 'ops'], 'runtime/ composes the bot; it never imports a stand-in.'),
+    layer(
+      'ops',
+      ['engine', 'domain', 'ports'],
+      'ops/ (health, readiness, metrics, doctor checks) watches the desk through the ports and numbers the runtime hands it.',
+    ),
+    layer(
+      'runtime',
+      ['domain', 'ports', 'engine', 'exchange', 'store', 'config', 'slack', 'ops'],
+      'runtime/ composes the bot; it never imports a stand-in.',
+    ),
     {
       name: 'sandbox-arrows-down',
       comment: 'The sandbox exchange shares the protocol facts of bot/exchange/ and nothing else of the bot.',
@@ -128,7 +166,8 @@ module.exports = {
     },
     {
       name: 'local-desk-server-arrows-down',
-      comment: 'The local desk\'s server knows the fake Slack API and the protocol; the bot and the sandbox are handed to it by stand-ins/preview/.',
+      comment:
+        "The local desk's server knows the fake Slack API and the protocol; the bot and the sandbox are handed to it by stand-ins/preview/.",
       severity: 'error',
       from: { path: '^src/stand-ins/local-desk/server/' },
       to: { path: '^src/', pathNot: '^src/stand-ins/(local-desk/(server/|protocol\\.ts$)|fake-slack/)' },
@@ -159,7 +198,10 @@ module.exports = {
         'A new folder of src/bot/ or src/stand-ins/ (or a new top-level file of src/) has no arrows yet: give it a layer rule above (or make it part of ' +
         'the composition) before it imports another layer.',
       severity: 'error',
-      from: { path: '^src/(bot/[^/]+|stand-ins/[^/]+|[^/]+)', pathNot: ['^src/main\\.ts$', bot(...BOT), standIn(...STAND_INS)] },
+      from: {
+        path: '^src/(bot/[^/]+|stand-ins/[^/]+|[^/]+)',
+        pathNot: ['^src/main\\.ts$', bot(...BOT), standIn(...STAND_INS)],
+      },
       to: { path: '^src/', pathNot: '^src/$1(/|$)' },
     },
     {

@@ -3,7 +3,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const nodeGlobals = { process: 'readonly', console: 'readonly', URL: 'readonly', module: 'writable', require: 'readonly', __dirname: 'readonly' };
+const nodeGlobals = {
+  process: 'readonly',
+  console: 'readonly',
+  URL: 'readonly',
+  module: 'writable',
+  require: 'readonly',
+  __dirname: 'readonly',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'coverage/**', 'test-artifacts/**', 'test/fixtures/**'] },

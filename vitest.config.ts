@@ -6,7 +6,10 @@ const INTEGRATION = '**/*.int.test.ts';
 /** The projects that reach PostgreSQL: the run's one cluster starts only when one of them has tests to run. */
 const POSTGRES = ['test/support/postgres-global.ts'];
 
-const project = (test: NonNullable<TestProjectInlineConfiguration['test']>): TestProjectInlineConfiguration => ({ extends: true, test });
+const project = (test: NonNullable<TestProjectInlineConfiguration['test']>): TestProjectInlineConfiguration => ({
+  extends: true,
+  test,
+});
 
 /**
  * The unit project runs first on both cores (it is CPU-bound); then integration and browser, more
@@ -35,7 +38,12 @@ export default defineConfig({
         ...UNIT,
       }),
       // Real loopback servers, PostgreSQL, child processes: the mirrored *.int.test.ts and the whole product end to end.
-      project({ name: 'integration', include: [...MIRRORED.map((dir) => `${dir}.int.test.ts`), 'test/e2e/**/*.test.ts'], globalSetup: POSTGRES, ...WAITING }),
+      project({
+        name: 'integration',
+        include: [...MIRRORED.map((dir) => `${dir}.int.test.ts`), 'test/e2e/**/*.test.ts'],
+        globalSetup: POSTGRES,
+        ...WAITING,
+      }),
       // The product under crashes, kills, cut connections and storms (child processes, real leases).
       project({ name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: POSTGRES, ...REAL_TIMINGS }),
       // The local desk in Chromium.

@@ -27,11 +27,20 @@ if (variant === 'desk') {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
   });
-  const desk = await runBot(config, { startSandbox, receiverOptions: { port: 0, host: '127.0.0.1' }, logWrite: () => {} });
+  const desk = await runBot(config, {
+    startSandbox,
+    receiverOptions: { port: 0, host: '127.0.0.1' },
+    logWrite: () => {},
+  });
   port = desk.port!;
   stop = () => desk.stop();
 } else if (variant === 'bolt-defaults') {
-  const app = new App({ token: TOKEN, receiver: new HTTPReceiver({ signingSecret: SECRET, logLevel: LogLevel.ERROR }), logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl } });
+  const app = new App({
+    token: TOKEN,
+    receiver: new HTTPReceiver({ signingSecret: SECRET, logLevel: LogLevel.ERROR }),
+    logLevel: LogLevel.ERROR,
+    clientOptions: { slackApiUrl },
+  });
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   port = (server.address() as AddressInfo).port;
   stop = async () => void (await app.stop());
@@ -48,9 +57,9 @@ process.on('message', (m: string) => {
   if (m === 'stop') {
     clearInterval(sampler);
     void stop().finally(() => {
-        rmSync(dataDir, { recursive: true, force: true });
-        process.exit(0);
-      });
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    });
   }
 });
 process.send!({ port });

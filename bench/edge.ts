@@ -25,7 +25,13 @@ export async function benchEdge(scale: Scale = 'full'): Promise<BenchRow[]> {
       const child = await startChild(variant, fake.apiUrl);
       try {
         const idle = await peakOf(child.proc);
-        rows.push({ name: `${variant}: resident memory, idle`, value: idle.rss / MB, unit: 'MB', target: 'info', pass: true });
+        rows.push({
+          name: `${variant}: resident memory, idle`,
+          value: idle.rss / MB,
+          unit: 'MB',
+          target: 'info',
+          pass: true,
+        });
         for (const how of ['declared', 'chunked'] as const) {
           child.proc.send('reset');
           const sockets = await attack(child.port, how, size.connections);
@@ -55,7 +61,10 @@ export async function benchEdge(scale: Scale = 'full'): Promise<BenchRow[]> {
 }
 
 async function startChild(variant: string, slackApiUrl: string): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = fork(fileURLToPath(new URL('./edge-child.ts', import.meta.url)), [variant, slackApiUrl, TOKEN, SECRET], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const proc = fork(fileURLToPath(new URL('./edge-child.ts', import.meta.url)), [variant, slackApiUrl, TOKEN, SECRET], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     proc.once('message', (m: { port: number }) => resolve(m.port));
     proc.once('exit', (code) => reject(new Error(`edge bench child (${variant}) exited with ${code}`)));
@@ -78,10 +87,16 @@ async function attack(port: number, how: 'declared' | 'chunked', connections: nu
     socket.on('error', () => {});
     await new Promise<void>((resolve) => socket.once('connect', resolve).once('close', resolve));
     const framing = how === 'declared' ? `Content-Length: ${DECLARED}` : 'Transfer-Encoding: chunked';
-    socket.write(`POST ${EVENTS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${framing}\r\n\r\n`);
+    socket.write(
+      `POST ${EVENTS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${framing}\r\n\r\n`,
+    );
     for (let sent = 0; sent < SENT && !socket.destroyed; sent += chunk.length) {
-      const data = how === 'declared' ? chunk : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
-      if (!socket.write(data)) await new Promise<void>((resolve) => socket.once('drain', resolve).once('close', resolve));
+      const data =
+        how === 'declared'
+          ? chunk
+          : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+      if (!socket.write(data))
+        await new Promise<void>((resolve) => socket.once('drain', resolve).once('close', resolve));
     }
     return socket;
   };
@@ -107,14 +122,22 @@ async function followUpDelay(port: number, fake: FakeSlackApi, rounds: number): 
     for (let i = 0; i < stalled; i++) {
       const s = connect(port, '127.0.0.1');
       s.on('error', () => {});
-      s.write(`POST ${EVENTS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000\r\n\r\npayload=%7B`);
+      s.write(
+        `POST ${EVENTS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000\r\n\r\npayload=%7B`,
+      );
       sockets.push(s);
     }
     await new Promise((r) => setTimeout(r, 100));
     const samples: number[] = [];
     for (let i = 0; i < rounds; i++) samples.push(await once(`edge-${stalled}-${i}`));
     for (const s of sockets) s.destroy();
-    rows.push({ name: `desk: /balances reply time (p50), ${stalled} unsigned requests stalled mid-body`, value: percentile(samples, 0.5), unit: 'ms', target: stalled ? '< 100 ms' : 'info', pass: !stalled || percentile(samples, 0.5) < 100 });
+    rows.push({
+      name: `desk: /balances reply time (p50), ${stalled} unsigned requests stalled mid-body`,
+      value: percentile(samples, 0.5),
+      unit: 'ms',
+      target: stalled ? '< 100 ms' : 'info',
+      pass: !stalled || percentile(samples, 0.5) < 100,
+    });
   }
   return rows;
 }

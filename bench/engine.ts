@@ -32,7 +32,13 @@ export async function benchEngine(scale: Scale = 'full'): Promise<BenchRow[]> {
     for (const path of ['fresh quote', 're-quote'] as const) {
       const samples = await measure(world, path, sized(scale, WARMUP, 1), sized(scale, SAMPLES, 2));
       rows.push(row(`last approval → order sent, ${path}, p99`, percentile(samples, 0.99), `< ${TARGET_P99_MS} ms`));
-      rows.push({ name: `last approval → order sent, ${path}, p50`, value: percentile(samples, 0.5), unit: 'ms', target: 'info', pass: true });
+      rows.push({
+        name: `last approval → order sent, ${path}, p50`,
+        value: percentile(samples, 0.5),
+        unit: 'ms',
+        target: 'info',
+        pass: true,
+      });
     }
     await world.close();
     rows.push(...(await benchPolling(sized(scale, IN_FLIGHT, 5))));
@@ -84,7 +90,12 @@ async function openWorld(dir: string): Promise<BenchWorld> {
   };
 }
 
-async function measure(world: BenchWorld, path: 'fresh quote' | 're-quote', warmup: number, count: number): Promise<number[]> {
+async function measure(
+  world: BenchWorld,
+  path: 'fresh quote' | 're-quote',
+  warmup: number,
+  count: number,
+): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < warmup + count; i++) {
     const created = await world.engine.request('U_REQ', tradeInput());
@@ -95,7 +106,8 @@ async function measure(world: BenchWorld, path: 'fresh quote' | 're-quote', warm
     world.resetSent();
     const start = performance.now();
     const last = await world.engine.approve(id, 'U_A2', snapshotHash);
-    if (!last.ok || last.execution === undefined) throw new Error('bench: the last approval did not start an execution');
+    if (!last.ok || last.execution === undefined)
+      throw new Error('bench: the last approval did not start an execution');
     await last.execution;
     const sent = world.orderSentAt();
     if (sent === undefined) throw new Error(`bench: no order was sent on the ${path} path`);
@@ -127,7 +139,13 @@ async function benchPolling(inFlight: number): Promise<BenchRow[]> {
   const roomy = await pollCycle({ ratePerSecond: 1_000, burst: 1_000 }, inFlight);
   const capped = await pollCycle({}, inFlight);
   return [
-    { name: `poll cycle, ${inFlight} withdrawals in flight: exchange reads`, value: roomy.calls, unit: 'calls', target: `<= ${pagesNeeded} (pages to list them)`, pass: roomy.calls <= pagesNeeded && roomy.polled === inFlight },
+    {
+      name: `poll cycle, ${inFlight} withdrawals in flight: exchange reads`,
+      value: roomy.calls,
+      unit: 'calls',
+      target: `<= ${pagesNeeded} (pages to list them)`,
+      pass: roomy.calls <= pagesNeeded && roomy.polled === inFlight,
+    },
     {
       name: `poll cycle under the default cap (${DEFAULT_RATE_LIMIT_PER_SECOND}/s): exchange reads`,
       value: capped.calls,
@@ -138,7 +156,10 @@ async function benchPolling(inFlight: number): Promise<BenchRow[]> {
   ];
 }
 
-async function pollCycle(poll: { ratePerSecond?: number; burst?: number }, inFlight: number): Promise<{ calls: number; polled: number }> {
+async function pollCycle(
+  poll: { ratePerSecond?: number; burst?: number },
+  inFlight: number,
+): Promise<{ calls: number; polled: number }> {
   const clock = new FakeClock();
   const exchange = new FakeExchange(clock);
   exchange.balances.set('USDT', '100000000');
@@ -154,7 +175,12 @@ async function pollCycle(poll: { ratePerSecond?: number; burst?: number }, inFli
     config: { poll },
   });
   for (let i = 0; i < inFlight; i++) {
-    const created = await engine.request('U_REQ', { kind: 'crypto_withdrawal', cryptoCurrencyId: 1, addressBookId: ADDR_OK, amount: String(20 + i) });
+    const created = await engine.request('U_REQ', {
+      kind: 'crypto_withdrawal',
+      cryptoCurrencyId: 1,
+      addressBookId: ADDR_OK,
+      amount: String(20 + i),
+    });
     if (!created.ok) throw new Error(`bench request refused: ${created.message}`);
     await engine.approve(created.request.id, 'U_A1', created.request.snapshotHash);
     const last = await engine.approve(created.request.id, 'U_A2', created.request.snapshotHash);

@@ -34,7 +34,12 @@ function cpuMsSince(from: NodeJS.CpuUsage): number {
 /** One thread, so one core; also per CPU second, which counts the GC's helper threads (BigInt makes garbage). */
 function signaturesPerSecond(ms = 2_000): { perCpuSecond: number; perWallSecond: number } {
   const signer = createSigner(parsePrivateKey(BENCH_KEY));
-  const parts = { method: 'GET', targetUri: 'https://exchange.example/public_api/v1/accounts/balances', body: undefined, timestampMs: Date.now() };
+  const parts = {
+    method: 'GET',
+    targetUri: 'https://exchange.example/public_api/v1/accounts/balances',
+    body: undefined,
+    timestampMs: Date.now(),
+  };
   // Warm up until the JIT has compiled noble's BigInt paths: steady state is what a busy bot sees.
   for (let i = 0; i < 600; i++) signer.headers({ ...parts, timestampMs: parts.timestampMs - 1 - i });
   let count = 0;
@@ -70,7 +75,11 @@ interface Sample {
 }
 
 /** The server is in this process, so the difference is the client's work; batches alternate so machine drift hits both; median kept. */
-async function overheadPerRequest(signer: Signer, batches = 30, perBatch = 50): Promise<{ cpuOverheadMs: number; wallOverheadMs: number; rawMs: number; clientMs: number }> {
+async function overheadPerRequest(
+  signer: Signer,
+  batches = 30,
+  perBatch = 50,
+): Promise<{ cpuOverheadMs: number; wallOverheadMs: number; rawMs: number; clientMs: number }> {
   const { server, base } = await startServer();
   try {
     const client = createExchangeClient({ baseUrl: base, signer, rateLimit: false, retry: false });
@@ -117,23 +126,60 @@ export async function benchExchange(scale: Scale = 'full'): Promise<BenchRow[]> 
   const [batches, perBatch] = [sized(scale, 30, 2), sized(scale, 50, 3)];
   const o = await overheadPerRequest(signer, batches, perBatch);
   // The same client with signing taken out (fixed headers): shows how much of the overhead is the signature.
-  const fixed = signer.headers({ method: 'GET', targetUri: 'http://127.0.0.1/', body: undefined, timestampMs: Date.now() });
+  const fixed = signer.headers({
+    method: 'GET',
+    targetUri: 'http://127.0.0.1/',
+    body: undefined,
+    timestampMs: Date.now(),
+  });
   const unsigned = await overheadPerRequest({ apiKey: signer.apiKey, headers: () => fixed }, batches, perBatch);
   return [
-    { name: 'signatures per second (one core, sync loop)', value: sps.perWallSecond, unit: 'sig/s', target: `>= ${SIGNATURES_TARGET}`, pass: sps.perWallSecond >= SIGNATURES_TARGET },
-    { name: 'signatures per CPU second (GC threads included)', value: sps.perCpuSecond, unit: 'sig/s', target: 'info', pass: true },
-    { name: 'client overhead per request (sign, serialise, parse, schema)', value: o.wallOverheadMs, unit: 'ms', target: `< ${OVERHEAD_TARGET_MS}`, pass: o.wallOverheadMs < OVERHEAD_TARGET_MS },
+    {
+      name: 'signatures per second (one core, sync loop)',
+      value: sps.perWallSecond,
+      unit: 'sig/s',
+      target: `>= ${SIGNATURES_TARGET}`,
+      pass: sps.perWallSecond >= SIGNATURES_TARGET,
+    },
+    {
+      name: 'signatures per CPU second (GC threads included)',
+      value: sps.perCpuSecond,
+      unit: 'sig/s',
+      target: 'info',
+      pass: true,
+    },
+    {
+      name: 'client overhead per request (sign, serialise, parse, schema)',
+      value: o.wallOverheadMs,
+      unit: 'ms',
+      target: `< ${OVERHEAD_TARGET_MS}`,
+      pass: o.wallOverheadMs < OVERHEAD_TARGET_MS,
+    },
     { name: 'client overhead per request in CPU time', value: o.cpuOverheadMs, unit: 'ms', target: 'info', pass: true },
-    { name: 'client overhead per request without signing', value: unsigned.wallOverheadMs, unit: 'ms', target: 'info', pass: true },
+    {
+      name: 'client overhead per request without signing',
+      value: unsigned.wallOverheadMs,
+      unit: 'ms',
+      target: 'info',
+      pass: true,
+    },
     { name: 'loopback GET balances via client', value: o.clientMs, unit: 'ms', target: 'info', pass: true },
     { name: 'loopback GET balances via raw fetch (baseline)', value: o.rawMs, unit: 'ms', target: 'info', pass: true },
     // Context for the figures above: on a shared machine they move with the load.
-    { name: `machine load average, 1 min (${availableParallelism()} cores)`, value: loadavg()[0]!, unit: 'load', target: 'info', pass: true },
+    {
+      name: `machine load average, 1 min (${availableParallelism()} cores)`,
+      value: loadavg()[0]!,
+      unit: 'load',
+      target: 'info',
+      pass: true,
+    },
   ];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const row of await benchExchange()) {
-    console.log(`${row.name.padEnd(66)} ${row.value.toFixed(row.unit === 'ms' ? 3 : 0).padStart(10)} ${row.unit.padEnd(6)} ${row.target.padEnd(8)} ${row.pass ? 'pass' : 'FAIL'}`);
+    console.log(
+      `${row.name.padEnd(66)} ${row.value.toFixed(row.unit === 'ms' ? 3 : 0).padStart(10)} ${row.unit.padEnd(6)} ${row.target.padEnd(8)} ${row.pass ? 'pass' : 'FAIL'}`,
+    );
   }
 }

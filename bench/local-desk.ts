@@ -30,7 +30,13 @@ const LOAD = `first load: navigation → first snapshot drawn, ${WARMUP_CLICKS +
 export async function benchLocalDesk(scale: Scale = 'full'): Promise<BenchRow[]> {
   const [clicks, warmup, loads] = [sized(scale, CLICKS, 2), sized(scale, WARMUP_CLICKS, 1), sized(scale, LOADS, 1)];
   if (noBrowserReason) {
-    const skipped = (name: string): BenchRow => ({ name: `${name}: not measured`, value: Number.NaN, unit: 'ms', target: `skipped: ${noBrowserReason}`, pass: true });
+    const skipped = (name: string): BenchRow => ({
+      name: `${name}: not measured`,
+      value: Number.NaN,
+      unit: 'ms',
+      target: `skipped: ${noBrowserReason}`,
+      pass: true,
+    });
     return [skipped(CLICK), skipped(LOAD)];
   }
   const assets = await bundlePage({ minify: true });
@@ -46,9 +52,21 @@ export async function benchLocalDesk(scale: Scale = 'full'): Promise<BenchRow[]>
     const clickP99 = percentile(clickTimes, 0.99);
     const loadWorst = Math.max(...loadTimes);
     return [
-      { name: `${CLICK}, p99`, value: clickP99, unit: 'ms', target: `< ${CLICK_TARGET_P99_MS} ms`, pass: clickP99 < CLICK_TARGET_P99_MS },
+      {
+        name: `${CLICK}, p99`,
+        value: clickP99,
+        unit: 'ms',
+        target: `< ${CLICK_TARGET_P99_MS} ms`,
+        pass: clickP99 < CLICK_TARGET_P99_MS,
+      },
       { name: `${CLICK}, p50`, value: percentile(clickTimes, 0.5), unit: 'ms', target: 'info', pass: true },
-      { name: `${LOAD}, slowest`, value: loadWorst, unit: 'ms', target: `< ${LOAD_TARGET_MS} ms`, pass: loadWorst < LOAD_TARGET_MS },
+      {
+        name: `${LOAD}, slowest`,
+        value: loadWorst,
+        unit: 'ms',
+        target: `< ${LOAD_TARGET_MS} ms`,
+        pass: loadWorst < LOAD_TARGET_MS,
+      },
       { name: `${LOAD}, p50`, value: percentile(loadTimes, 0.5), unit: 'ms', target: 'info', pass: true },
     ];
   } finally {
@@ -106,7 +124,9 @@ async function firstLoads(browser: Browser, url: string, loads: number): Promise
       await page.addInitScript({ content: MARK_FIRST_DRAW });
       await page.goto(url);
       // A function, not a string: the page's CSP refuses eval.
-      const drawn = await page.waitForFunction(() => (globalThis as { __drawnAt?: number }).__drawnAt, undefined, { timeout: 10_000 });
+      const drawn = await page.waitForFunction(() => (globalThis as { __drawnAt?: number }).__drawnAt, undefined, {
+        timeout: 10_000,
+      });
       samples.push((await drawn.jsonValue()) as number);
     } finally {
       await context.close();
@@ -120,7 +140,10 @@ async function approvals(browser: Browser, desk: TestLocalDesk, requestIds: read
   const page = await browser.newPage({ viewport: VIEWPORT });
   page.setDefaultTimeout(10_000);
   await page.goto(`${desk.localDesk.url}?as=${ANA.id}`);
-  await page.getByRole('navigation', { name: LABELS.channels }).getByRole('button', { name: '#desk-approvals', exact: true }).click();
+  await page
+    .getByRole('navigation', { name: LABELS.channels })
+    .getByRole('button', { name: '#desk-approvals', exact: true })
+    .click();
   const samples: number[] = [];
   for (const requestId of requestIds) samples.push(await approveOne(page, requestId));
   return samples;
@@ -138,5 +161,6 @@ async function approveOne(page: Page, requestId: string): Promise<number> {
 
 // `npx tsx bench/local-desk.ts` runs this one alone.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await benchLocalDesk()) console.log(`${row.name}: ${row.value.toFixed(1)} ${row.unit} (${row.target}) ${row.pass ? 'pass' : 'FAIL'}`);
+  for (const row of await benchLocalDesk())
+    console.log(`${row.name}: ${row.value.toFixed(1)} ${row.unit} (${row.target}) ${row.pass ? 'pass' : 'FAIL'}`);
 }

@@ -22,7 +22,10 @@ const base = process.memoryUsage();
 // Open requests need no exchange call to load, recover or tick: any call is a bench bug. The port
 // is the bot's own (its limits set the polling budget); only the wire under it refuses every call.
 const wire = new Proxy({} as ExchangeApi, {
-  get: (_t, prop) => (prop === 'then' ? undefined : () => Promise.reject(new Error(`memory bench: unexpected exchange call ${String(prop)}`))),
+  get: (_t, prop) =>
+    prop === 'then'
+      ? undefined
+      : () => Promise.reject(new Error(`memory bench: unexpected exchange call ${String(prop)}`)),
 });
 const exchange = createExchangePort(wire);
 const started = performance.now();
@@ -38,7 +41,11 @@ const engine = createEngine({
   clock: systemClock,
   ids: createRandomIds(),
   policy: createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002', 'U0APP0003'] }),
-  logger: { info: () => {}, warn: () => {}, error: (m, d) => process.stderr.write(`${m} ${JSON.stringify(d ?? {})}\n`) },
+  logger: {
+    info: () => {},
+    warn: () => {},
+    error: (m, d) => process.stderr.write(`${m} ${JSON.stringify(d ?? {})}\n`),
+  },
 });
 await engine.start();
 const loadMs = performance.now() - started;

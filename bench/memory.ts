@@ -36,18 +36,45 @@ export async function benchMemory(scale: Scale = 'full'): Promise<BenchRow[]> {
     }
     const tsx = run(['--import', 'tsx', fileURLToPath(new URL('./memory-child.ts', import.meta.url)), dir]);
     const rows: BenchRow[] = [];
-    for (const [how, r, held] of [['node, compiled (npm start)', compiled, true], ['tsx (npm run dev)', tsx, false]] as const) {
+    for (const [how, r, held] of [
+      ['node, compiled (npm start)', compiled, true],
+      ['tsx (npm run dev)', tsx, false],
+    ] as const) {
       const rss = r.after.rss / MB;
       // The target holds for what production runs; the tsx figure shows the loader's own cost.
       rows.push(
-        { name: `resident memory, ${count.toLocaleString('en')} open requests loaded, ${how}`, value: rss, unit: 'MB', target: held ? `< ${TARGET_MB} MB` : 'info (development loader)', pass: r.open === count && (!held || rss < TARGET_MB) },
-        { name: `  the same process before opening the stores, ${how}`, value: r.base.rss / MB, unit: 'MB', target: 'info (runtime + modules)', pass: true },
+        {
+          name: `resident memory, ${count.toLocaleString('en')} open requests loaded, ${how}`,
+          value: rss,
+          unit: 'MB',
+          target: held ? `< ${TARGET_MB} MB` : 'info (development loader)',
+          pass: r.open === count && (!held || rss < TARGET_MB),
+        },
+        {
+          name: `  the same process before opening the stores, ${how}`,
+          value: r.base.rss / MB,
+          unit: 'MB',
+          target: 'info (runtime + modules)',
+          pass: true,
+        },
       );
     }
     rows.push(
-      { name: `JS heap used with ${count.toLocaleString('en')} open requests`, value: compiled.after.heapUsed / MB, unit: 'MB', target: 'info', pass: true },
+      {
+        name: `JS heap used with ${count.toLocaleString('en')} open requests`,
+        value: compiled.after.heapUsed / MB,
+        unit: 'MB',
+        target: 'info',
+        pass: true,
+      },
       { name: 'live file size', value: statSync(files.live).size / MB, unit: 'MB', target: 'info', pass: true },
-      { name: 'open, validate and recover the live file', value: compiled.loadMs, unit: 'ms', target: 'info', pass: true },
+      {
+        name: 'open, validate and recover the live file',
+        value: compiled.loadMs,
+        unit: 'ms',
+        target: 'info',
+        pass: true,
+      },
     );
     return rows;
   } finally {
@@ -75,8 +102,18 @@ function openRequests(n: number): RequestRecord[] {
   const out: RequestRecord[] = [];
   for (let i = 0; i < n; i++) {
     const snapshot = snapshotFor(i);
-    const r = newRequest({ id: `R${String(i).padStart(6, '0')}`, requester: 'U0REQ0001', snapshot, now: now - (i % 600) * 1_000, policy });
-    out.push(i % 3 === 0 ? { ...r, approvals: [{ userId: 'U0APP0001', at: r.createdAt + 1_000, snapshotHash: r.snapshotHash }] } : r);
+    const r = newRequest({
+      id: `R${String(i).padStart(6, '0')}`,
+      requester: 'U0REQ0001',
+      snapshot,
+      now: now - (i % 600) * 1_000,
+      policy,
+    });
+    out.push(
+      i % 3 === 0
+        ? { ...r, approvals: [{ userId: 'U0APP0001', at: r.createdAt + 1_000, snapshotHash: r.snapshotHash }] }
+        : r,
+    );
   }
   return out;
 }
@@ -86,17 +123,50 @@ function snapshotFor(i: number): Snapshot {
   const built =
     i % 20 < 12
       ? buildCryptoWithdrawal(
-          { id: 104, asset: 'USDT', network: 'Tron (TRC20)', networkId: '8d2f6c1a-4b5e-4c3d-9a7b-1e2f3a4b5c6d', precision: 2, withdrawalFee: '1', minimumWithdrawal: '10' },
-          { id: `7f1c2e4a-0b3d-4e5f-8a6b-${String(i % 50).padStart(12, '0')}`, label: `Partner wallet ${i % 50}`, address: `TQn9Y2khEsLJW1ChVWFMSMeRDow5Kc${String(i % 50).padStart(4, '0')}`, addressTag: null, verified: true, networkIds: ['8d2f6c1a-4b5e-4c3d-9a7b-1e2f3a4b5c6d'] },
+          {
+            id: 104,
+            asset: 'USDT',
+            network: 'Tron (TRC20)',
+            networkId: '8d2f6c1a-4b5e-4c3d-9a7b-1e2f3a4b5c6d',
+            precision: 2,
+            withdrawalFee: '1',
+            minimumWithdrawal: '10',
+          },
+          {
+            id: `7f1c2e4a-0b3d-4e5f-8a6b-${String(i % 50).padStart(12, '0')}`,
+            label: `Partner wallet ${i % 50}`,
+            address: `TQn9Y2khEsLJW1ChVWFMSMeRDow5Kc${String(i % 50).padStart(4, '0')}`,
+            addressTag: null,
+            verified: true,
+            networkIds: ['8d2f6c1a-4b5e-4c3d-9a7b-1e2f3a4b5c6d'],
+          },
           { amount: `${100 + i}.25`, note, purpose: 'settlement' },
         )
       : i % 20 < 17
         ? buildTrade(
-            { symbol: 'BTC-USD', side: i % 2 ? 'buy' : 'sell', quantity: `0.${String(1 + (i % 999)).padStart(3, '0')}`, quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 50 }, note },
+            {
+              symbol: 'BTC-USD',
+              side: i % 2 ? 'buy' : 'sell',
+              quantity: `0.${String(1 + (i % 999)).padStart(3, '0')}`,
+              quantityCurrency: 'BTC',
+              paymentMethod: 'user_balance',
+              limit: { slippageBps: 50 },
+              note,
+            },
             { quoteId: `q-${i}-0b3d4e5f8a6b`, price: '65012.34', expiresAt: Date.now() + 2_500 },
           )
         : buildFiatWithdrawal(
-            { currency: 'USD', fee: '25', minimum: '50', maximum: '250000', bankAccount: { id: 1001 + (i % 3), currency: 'USD', display: 'DBS Bank Ltd USD ••••4321 (Sandbox Trading Pte. Ltd.)' } },
+            {
+              currency: 'USD',
+              fee: '25',
+              minimum: '50',
+              maximum: '250000',
+              bankAccount: {
+                id: 1001 + (i % 3),
+                currency: 'USD',
+                display: 'DBS Bank Ltd USD ••••4321 (Sandbox Trading Pte. Ltd.)',
+              },
+            },
             { amount: `${1_000 + i}`, note },
           );
   if (!built.ok) throw new Error(`memory bench set-up: ${'message' in built ? built.message : 'refused'}`);

@@ -58,7 +58,12 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
           const i = next++;
           const requestKey = ids.uuid();
           const amount = `${10 + Math.floor(i / 100)}.${String(i % 100).padStart(2, '0')}`;
-          const w = await seedClient.createCryptoWithdrawal({ crypto_currency_id: ENTRY_ID, amount, address_book_address_id: address.id, request_id: requestKey });
+          const w = await seedClient.createCryptoWithdrawal({
+            crypto_currency_id: ENTRY_ID,
+            amount,
+            address_book_address_id: address.id,
+            request_id: requestKey,
+          });
           created.push({ w, key: requestKey });
         }
       }),
@@ -72,7 +77,11 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
       await requests.mutate(record.id, () => ({ next: record, result: null }));
     }
 
-    const client = createExchangeClient({ baseUrl: sandbox.url, signer, rateLimit: { perSecond: DEFAULT_RATE_LIMIT_PER_SECOND } });
+    const client = createExchangeClient({
+      baseUrl: sandbox.url,
+      signer,
+      rateLimit: { perSecond: DEFAULT_RATE_LIMIT_PER_SECOND },
+    });
     const engine = createEngine({
       exchange: createExchangePort(client),
       requests,
@@ -101,11 +110,20 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
 
     const pagesNeeded = Math.ceil(inFlight / DEFAULT_ENGINE_CONFIG.poll.pageSize);
     const cap = DEFAULT_RATE_LIMIT_PER_SECOND;
-    const maxWindow = maxInWindow(access.map((e) => e.at), 1_000);
+    const maxWindow = maxInWindow(
+      access.map((e) => e.at),
+      1_000,
+    );
     const first = cycles[0]!;
     const singles = access.filter((e) => /\/crypto\/withdrawals\/[^/]+$/.test(e.path)).length;
     return [
-      { name: `seeding: ${inFlight} signed withdrawals created over HTTP`, value: inFlight / seedSeconds, unit: '/s', target: 'info', pass: true },
+      {
+        name: `seeding: ${inFlight} signed withdrawals created over HTTP`,
+        value: inFlight / seedSeconds,
+        unit: '/s',
+        target: 'info',
+        pass: true,
+      },
       {
         name: `first polling cycle, ${inFlight} withdrawals in flight: exchange calls`,
         value: first.calls,
@@ -113,15 +131,30 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
         target: `<= ${pagesNeeded} (pages of ${MAX_PAGE_SIZE} to list them)`,
         pass: first.calls <= pagesNeeded && first.calls > 0,
       },
-      { name: 'first polling cycle: withdrawals read', value: first.polled, unit: 'reqs', target: 'info (the cap bounds one cycle)', pass: true },
       {
-        name: readAll === undefined ? `calls made in ${runSeconds} s without reading all ${inFlight} once` : `calls until all ${inFlight} were read once`,
+        name: 'first polling cycle: withdrawals read',
+        value: first.polled,
+        unit: 'reqs',
+        target: 'info (the cap bounds one cycle)',
+        pass: true,
+      },
+      {
+        name:
+          readAll === undefined
+            ? `calls made in ${runSeconds} s without reading all ${inFlight} once`
+            : `calls until all ${inFlight} were read once`,
         value: readAll ?? access.length,
         unit: 'calls',
         target: `<= ${pagesNeeded} (not one call each), within ${runSeconds} s`,
         pass: readAll !== undefined && readAll <= pagesNeeded,
       },
-      { name: `single reads (GET /crypto/withdrawals/{id}) in ${runSeconds} s`, value: singles, unit: 'calls', target: 'info', pass: true },
+      {
+        name: `single reads (GET /crypto/withdrawals/{id}) in ${runSeconds} s`,
+        value: singles,
+        unit: 'calls',
+        target: 'info',
+        pass: true,
+      },
       {
         name: 'most exchange requests in any 1 s window',
         value: maxWindow,
@@ -129,8 +162,20 @@ export async function benchPolling(scale: Scale = 'full'): Promise<BenchRow[]> {
         target: `<= ${cap} (the configured cap, in any sliding second)`,
         pass: maxWindow <= cap,
       },
-      { name: 'most exchange requests in one calendar second', value: maxPerCalendarSecond(access.map((e) => e.at)), unit: 'req', target: `<= ${cap}`, pass: maxPerCalendarSecond(access.map((e) => e.at)) <= cap },
-      { name: `exchange requests over ${runSeconds} s of polling`, value: access.length / runSeconds, unit: '/s', target: `<= ${cap}`, pass: access.length / runSeconds <= cap },
+      {
+        name: 'most exchange requests in one calendar second',
+        value: maxPerCalendarSecond(access.map((e) => e.at)),
+        unit: 'req',
+        target: `<= ${cap}`,
+        pass: maxPerCalendarSecond(access.map((e) => e.at)) <= cap,
+      },
+      {
+        name: `exchange requests over ${runSeconds} s of polling`,
+        value: access.length / runSeconds,
+        unit: '/s',
+        target: `<= ${cap}`,
+        pass: access.length / runSeconds <= cap,
+      },
     ];
   } finally {
     await sandbox.close();
@@ -148,7 +193,9 @@ function submittedRecord(
 ): RequestRecord {
   const facts = currencyEntry(entry);
   if (facts.precision === null) throw new Error('bench set-up: the entry has no precision');
-  const built = buildCryptoWithdrawal({ ...facts, precision: facts.precision }, savedAddress(address), { amount: w.amount });
+  const built = buildCryptoWithdrawal({ ...facts, precision: facts.precision }, savedAddress(address), {
+    amount: w.amount,
+  });
   if (!built.ok) throw new Error(`bench set-up: ${built.message}`);
   const at = w.created_at;
   const base = newRequest({ id, requester: 'U0REQ0001', snapshot: built.value, now: at - 60_000, policy });
@@ -156,14 +203,24 @@ function submittedRecord(
     ...base,
     state: 'submitted',
     updatedAt: at,
-    approvals: ['U0APP0001', 'U0APP0002'].map((userId) => ({ userId, at: at - 1_000, snapshotHash: base.snapshotHash })),
+    approvals: ['U0APP0001', 'U0APP0002'].map((userId) => ({
+      userId,
+      at: at - 1_000,
+      snapshotHash: base.snapshotHash,
+    })),
     execution: {
       ...newExecution(at - 1_000),
       attempts: [{ key: requestKey, startedAt: at, quote: null, outcome: 'submitted', message: null, endedAt: at }],
       exchangeId: w.id,
       submittedAt: at,
     },
-    remote: { status: w.status, travelRuleStatus: w.travel_rule_status ?? null, pendingReason: w.pending_reason ?? null, transactionHash: w.transaction_hash ?? null, linkExplorer: w.link_explorer ?? null },
+    remote: {
+      status: w.status,
+      travelRuleStatus: w.travel_rule_status ?? null,
+      pendingReason: w.pending_reason ?? null,
+      transactionHash: w.transaction_hash ?? null,
+      linkExplorer: w.link_explorer ?? null,
+    },
   };
   return REQUEST_RECORD_SCHEMA.parse(record);
 }

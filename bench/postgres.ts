@@ -15,19 +15,31 @@ const NAME = `transition p99 on PostgreSQL (fsync on, ${HISTORY.toLocaleString('
 
 export async function benchPostgres(scale: Scale = 'full'): Promise<BenchRow[]> {
   const { cycles, warmup } = cyclesAt(scale);
-  if (noPostgresReason) return [{ name: NAME, value: Number.NaN, unit: 'ms', target: `< ${TARGET_MS} ms; ${noPostgresReason}`, pass: false }];
+  if (noPostgresReason)
+    return [
+      { name: NAME, value: Number.NaN, unit: 'ms', target: `< ${TARGET_MS} ms; ${noPostgresReason}`, pass: false },
+    ];
   const cluster = await startPostgres({ fsync: true });
   try {
     const db = await openDatabase({ url: await cluster.createDatabase('bench'), warn: () => {} });
     try {
-      const repo = await openPgRepository(db, { name: 'requests', schema: BenchRequestSchema, isFinished: (r) => FINAL.has(r.state), version: 1 });
+      const repo = await openPgRepository(db, {
+        name: 'requests',
+        schema: BenchRequestSchema,
+        isFinished: (r) => FINAL.has(r.state),
+        version: 1,
+      });
       await db.pool.query(
         `INSERT INTO records (store, id, body, finished_seq)
          SELECT 'requests', 'H' || lpad(i::text, 7, '0'), replace($1, 'HXXXXXXX', 'H' || lpad(i::text, 7, '0'))::json, nextval('records_finished_seq')
          FROM generate_series(1, $2) AS i`,
         [JSON.stringify(request('HXXXXXXX', 'completed')), sized(scale, HISTORY, 20)],
       );
-      for (let i = 0; i < LIVE; i++) await repo.mutate(`L${i}`, () => ({ next: request(`L${i}`, i % 2 ? 'submitted' : 'pending'), result: undefined }));
+      for (let i = 0; i < LIVE; i++)
+        await repo.mutate(`L${i}`, () => ({
+          next: request(`L${i}`, i % 2 ? 'submitted' : 'pending'),
+          result: undefined,
+        }));
       await db.pool.query('VACUUM ANALYZE records');
       const samples: number[] = [];
       for (let cycle = 0; cycle < warmup + cycles; cycle++) {
@@ -47,6 +59,7 @@ export async function benchPostgres(scale: Scale = 'full'): Promise<BenchRow[]> 
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await benchPostgres();
-  for (const r of rows) console.log(`${r.pass ? 'pass' : 'FAIL'}  ${r.name}: ${r.value.toFixed(3)} ${r.unit} (target ${r.target})`);
+  for (const r of rows)
+    console.log(`${r.pass ? 'pass' : 'FAIL'}  ${r.name}: ${r.value.toFixed(3)} ${r.unit} (target ${r.target})`);
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
 }

@@ -21,11 +21,16 @@ async function main(): Promise<number> {
   }
   const json = args.includes('--json');
   const scale: Scale = args.includes('--smoke') ? 'smoke' : 'full';
-  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const only = args
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const groups = BENCH_GROUPS.map(([group]) => group);
   const missing = only?.filter((g) => !groups.includes(g)) ?? [];
   if (only && (missing.length > 0 || only.length === 0)) {
-    console.error(`npm run bench: no bench group ${missing.map((g) => JSON.stringify(g)).join(', ') || '""'}; the groups are ${groups.join(', ')}`);
+    console.error(
+      `npm run bench: no bench group ${missing.map((g) => JSON.stringify(g)).join(', ') || '""'}; the groups are ${groups.join(', ')}`,
+    );
     return 2;
   }
   const rows: Array<BenchRow & { group: string }> = [];
@@ -35,7 +40,14 @@ async function main(): Promise<number> {
       const bench = await load();
       for (const row of await bench(scale)) rows.push({ group, ...row });
     } catch (err) {
-      rows.push({ group, name: `${group}: failed to run`, value: Number.NaN, unit: '', target: String(err), pass: false });
+      rows.push({
+        group,
+        name: `${group}: failed to run`,
+        value: Number.NaN,
+        unit: '',
+        target: String(err),
+        pass: false,
+      });
     }
   }
   if (json) {

@@ -23,10 +23,22 @@ import { EVENTS_PATH } from '../src/bot/slack/shell/slack-app.js';
 import { approvalButtonValue } from '../src/bot/slack/approvals/approval-message.js';
 import { ACTION, CALLBACK, INPUT } from '../src/bot/slack/kit/slack-ids.js';
 import { USERS, APPROVAL_CHANNEL } from '../test/e2e/support/test-bot.js';
-import { bundleEntry, isBotStarted, startChild, type Bundle, type RunningChild } from '../test/faults/support/child-process.js';
+import {
+  bundleEntry,
+  isBotStarted,
+  startChild,
+  type Bundle,
+  type RunningChild,
+} from '../test/faults/support/child-process.js';
 import { makeKey } from '../test/stand-ins/sandbox/support/sign.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../test/bot/slack/support/harness.js';
-import { blockActionPayload, commandBody, FORM, stateOf, viewSubmissionPayload } from '../test/bot/slack/support/signed-requests.js';
+import {
+  blockActionPayload,
+  commandBody,
+  FORM,
+  stateOf,
+  viewSubmissionPayload,
+} from '../test/bot/slack/support/signed-requests.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 
@@ -58,7 +70,10 @@ export async function benchSlack(scale: Scale = 'full'): Promise<BenchRow[]> {
       const keep = (kind: Kind, ms: number[]) => (round > 0 ? samples[kind].push(...ms) : 0);
       keep('floor', await load.burst(Array.from({ length: inFlight }, () => deskHelp(peers.fake))));
       keep('commands', await load.burst(Array.from({ length: inFlight }, (_, i) => command(peers.fake, i))));
-      keep('clicks', await load.burst(pending.slice(round * inFlight, (round + 1) * inFlight).map((r) => approve(peers.fake, r))));
+      keep(
+        'clicks',
+        await load.burst(pending.slice(round * inFlight, (round + 1) * inFlight).map((r) => approve(peers.fake, r))),
+      );
       keep('submissions', await load.burst(Array.from({ length: inFlight }, (_, i) => submitTrade(round, i))));
     }
     if (bot.proc.exitCode !== null) throw new Error(`bench: the bot died during the run:\n${lastOutput(bot)}`);
@@ -66,11 +81,29 @@ export async function benchSlack(scale: Scale = 'full'): Promise<BenchRow[]> {
     for (const [kind, values] of Object.entries(samples)) {
       const p99 = percentile(values, 0.99);
       if (kind === 'floor') {
-        rows.push({ name: `Slack ack, /desk help (answered in the ack itself), ${inFlight} in flight, p99`, value: p99, unit: 'ms', target: 'info', pass: true });
+        rows.push({
+          name: `Slack ack, /desk help (answered in the ack itself), ${inFlight} in flight, p99`,
+          value: p99,
+          unit: 'ms',
+          target: 'info',
+          pass: true,
+        });
         continue;
       }
-      rows.push({ name: `Slack ack, ${kind}, ${inFlight} in flight, exchange 5 s, p99`, value: p99, unit: 'ms', target: `< ${TARGET_P99_MS} ms`, pass: p99 < TARGET_P99_MS });
-      rows.push({ name: `Slack ack, ${kind}, ${inFlight} in flight, exchange 5 s, p50`, value: percentile(values, 0.5), unit: 'ms', target: 'info', pass: true });
+      rows.push({
+        name: `Slack ack, ${kind}, ${inFlight} in flight, exchange 5 s, p99`,
+        value: p99,
+        unit: 'ms',
+        target: `< ${TARGET_P99_MS} ms`,
+        pass: p99 < TARGET_P99_MS,
+      });
+      rows.push({
+        name: `Slack ack, ${kind}, ${inFlight} in flight, exchange 5 s, p50`,
+        value: percentile(values, 0.5),
+        unit: 'ms',
+        target: 'info',
+        pass: true,
+      });
     }
     return rows;
   } finally {
@@ -92,9 +125,17 @@ interface Peers {
 
 async function startPeers(): Promise<Peers> {
   const key = makeKey();
-  const sandbox = await startSandbox({ seed: 'bench-slack', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
+  const sandbox = await startSandbox({
+    seed: 'bench-slack',
+    keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }],
+  });
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
-  return { sandbox, fake, privateKeyHex: key.privateKeyHex, close: async () => void (await Promise.all([fake.stop(), sandbox.close()])) };
+  return {
+    sandbox,
+    fake,
+    privateKeyHex: key.privateKeyHex,
+    close: async () => void (await Promise.all([fake.stop(), sandbox.close()])),
+  };
 }
 
 /** The bot's whole configuration, as a deployment would give it. */
@@ -119,14 +160,36 @@ async function seedPendingRequests(env: Record<string, string>, n: number): Prom
   const config = loadConfig(env);
   if (config.exchange.kind !== 'remote') throw new Error('bench: the bot must use the sandbox as a remote exchange');
   const logger = createLogger({ level: 'error', secrets: [] });
-  const exchange = createExchangeClient({ baseUrl: config.exchange.baseUrl, signer: createSigner(parsePrivateKey(env.EXCHANGE_PRIVATE_KEY!)), clock: systemClock, rateLimit: false });
+  const exchange = createExchangeClient({
+    baseUrl: config.exchange.baseUrl,
+    signer: createSigner(parsePrivateKey(env.EXCHANGE_PRIVATE_KEY!)),
+    clock: systemClock,
+    rateLimit: false,
+  });
   const stores = await openStores(config.dataDir, systemClock, [], logger);
   try {
-    const engine = createEngine({ exchange: createExchangePort(exchange), ...stores, notifier: { notify() {} }, clock: systemClock, ids: createRandomIds(), policy: policyOf(config), config: { poll: { intervalMs: config.pollIntervalMs } }, logger });
-    const dest = (await findFirst(exchange.listAddressBook({ pageSize: 100 }), (a) => a.label === 'OTC partner (TRC20)'))!;
+    const engine = createEngine({
+      exchange: createExchangePort(exchange),
+      ...stores,
+      notifier: { notify() {} },
+      clock: systemClock,
+      ids: createRandomIds(),
+      policy: policyOf(config),
+      config: { poll: { intervalMs: config.pollIntervalMs } },
+      logger,
+    });
+    const dest = (await findFirst(
+      exchange.listAddressBook({ pageSize: 100 }),
+      (a) => a.label === 'OTC partner (TRC20)',
+    ))!;
     const out: { id: string; hash: string }[] = [];
     for (let i = 0; i < n; i++) {
-      const r = await engine.request(USERS.requester, { kind: 'crypto_withdrawal', cryptoCurrencyId: 104, addressBookId: dest.id, amount: `${10 + i}` });
+      const r = await engine.request(USERS.requester, {
+        kind: 'crypto_withdrawal',
+        cryptoCurrencyId: 104,
+        addressBookId: dest.id,
+        amount: `${10 + i}`,
+      });
       if (!r.ok) throw new Error(`bench fixture refused: ${r.message}`);
       out.push({ id: r.request.id, hash: r.request.snapshotHash });
     }
@@ -138,7 +201,10 @@ async function seedPendingRequests(env: Record<string, string>, n: number): Prom
 }
 
 /** `node <bundle of src/main.ts>` with `env` only; resolves with the port it logs once started. */
-async function startBotProcess(bundle: Bundle, env: Record<string, string>): Promise<{ child: RunningChild; port: number }> {
+async function startBotProcess(
+  bundle: Bundle,
+  env: Record<string, string>,
+): Promise<{ child: RunningChild; port: number }> {
   const child = startChild(bundle, env, process.env.BENCH_BOT_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
   const started = await child.waitFor(isBotStarted);
   if (!started) throw new Error(`bench: the bot exited before starting:\n${lastOutput(child)}`);
@@ -146,7 +212,10 @@ async function startBotProcess(bundle: Bundle, env: Record<string, string>): Pro
 }
 
 function lastOutput(child: RunningChild): string {
-  return `${child.events.slice(-5).map((e) => JSON.stringify(e)).join('\n')}\n${child.stderr().slice(-2_000)}`;
+  return `${child.events
+    .slice(-5)
+    .map((e) => JSON.stringify(e))
+    .join('\n')}\n${child.stderr().slice(-2_000)}`;
 }
 
 async function stopBotProcess(child: RunningChild): Promise<void> {
@@ -156,7 +225,7 @@ async function stopBotProcess(child: RunningChild): Promise<void> {
 
 /** Waits until the bot's start-up calls to Slack have stopped. */
 async function quiet(fake: FakeSlackApi): Promise<void> {
-  for (let seen = -1; seen !== fake.calls.length; ) {
+  for (let seen = -1; seen !== fake.calls.length;) {
     seen = fake.calls.length;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -185,7 +254,10 @@ parentPort.on('message', async (bodies) => {
 });`;
 
 function startLoad(endpoint: string): Load {
-  const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { endpoint, secret: SIGNING_SECRET, contentType: FORM } });
+  const worker = new Worker(LOAD_WORKER, {
+    eval: true,
+    workerData: { endpoint, secret: SIGNING_SECRET, contentType: FORM },
+  });
   return {
     burst: (bodies) =>
       new Promise((resolve, reject) => {
@@ -200,16 +272,27 @@ function startLoad(endpoint: string): Load {
   };
 }
 
-const interaction = (payload: Record<string, unknown>): string => new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+const interaction = (payload: Record<string, unknown>): string =>
+  new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 
 /** The floor: a command answered entirely in its ack, so what it measures is Bolt, HTTP and the load. */
 function deskHelp(fake: FakeSlackApi): string {
-  return commandBody({ command: '/desk', text: 'help', userId: USERS.requester, responseUrl: fake.responseUrl('help') });
+  return commandBody({
+    command: '/desk',
+    text: 'help',
+    userId: USERS.requester,
+    responseUrl: fake.responseUrl('help'),
+  });
 }
 
 function command(fake: FakeSlackApi, i: number): string {
   return i % 2 === 0
-    ? commandBody({ command: '/withdraw', text: 'crypto', userId: USERS.requester, responseUrl: fake.responseUrl(`c${i}`) })
+    ? commandBody({
+        command: '/withdraw',
+        text: 'crypto',
+        userId: USERS.requester,
+        responseUrl: fake.responseUrl(`c${i}`),
+      })
     : commandBody({ command: '/balances', userId: USERS.requester, responseUrl: fake.responseUrl(`c${i}`) });
 }
 
@@ -247,6 +330,7 @@ function submitTrade(round: number, i: number): string {
 // `npx tsx bench/slack.ts` runs this one alone.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now();
-  for (const row of await benchSlack()) console.log(`${row.name}: ${row.value.toFixed(1)} ${row.unit} (${row.target}) ${row.pass ? 'pass' : 'FAIL'}`);
+  for (const row of await benchSlack())
+    console.log(`${row.name}: ${row.value.toFixed(1)} ${row.unit} (${row.target}) ${row.pass ? 'pass' : 'FAIL'}`);
   console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

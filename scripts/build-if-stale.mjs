@@ -40,15 +40,21 @@ const stale = missing || SOURCES.some((p) => newest(join(ROOT, p)) > builtAt);
 if (stale && hasBuildTools()) {
   // The build's own output goes to stderr: a command's stdout (a CSV export, a manifest) stays clean.
   const npm = process.env.npm_execpath;
-  const [command, args] = npm ? [process.execPath, [npm, 'run', 'build', '--silent']] : ['npm', ['run', 'build', '--silent']];
+  const [command, args] = npm
+    ? [process.execPath, [npm, 'run', 'build', '--silent']]
+    : ['npm', ['run', 'build', '--silent']];
   const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', 2, 2] });
   if (result.status !== 0) {
     console.error('The build failed (npm run build): see above.');
     process.exit(1);
   }
 } else if (missing) {
-  console.error('There is no build in dist/ and no build tools here (npm prune --omit=dev?): run `npm ci && npm run build` first.');
+  console.error(
+    'There is no build in dist/ and no build tools here (npm prune --omit=dev?): run `npm ci && npm run build` first.',
+  );
   process.exit(1);
 } else if (stale) {
-  console.error('Note: dist/ is older than the sources, and there are no build tools here to rebuild it: running what was built.');
+  console.error(
+    'Note: dist/ is older than the sources, and there are no build tools here to rebuild it: running what was built.',
+  );
 }

@@ -19,9 +19,14 @@ import { startSandbox } from './stand-ins/sandbox/index.js';
 
 /** The command line: `--fresh` only (npm start -- --fresh). */
 function startOptions(): { fresh: boolean } {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { fresh: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { fresh: { type: 'boolean', default: false } },
+  });
   if (values.fresh && !wantsPreview(process.env)) {
-    throw new Error('--fresh starts the local preview over; with Slack or an exchange configured it would erase real requests, so it is refused (move DATA_DIR aside yourself if you mean it)');
+    throw new Error(
+      '--fresh starts the local preview over; with Slack or an exchange configured it would erase real requests, so it is refused (move DATA_DIR aside yourself if you mean it)',
+    );
   }
   return { fresh: values.fresh };
 }
@@ -30,7 +35,10 @@ async function main(): Promise<void> {
   const { fresh } = startOptions();
   const preview = wantsPreview(process.env) ? await startPreview(process.env, { fresh }) : undefined;
   if (preview?.files.warning) console.warn(preview.files.warning);
-  if (preview && fresh) console.log(`Starting over: ${preview.erased.length > 0 ? `erased ${preview.erased.join(', ')} in ${preview.files.dir}` : `nothing saved in ${preview.files.dir} yet`}`);
+  if (preview && fresh)
+    console.log(
+      `Starting over: ${preview.erased.length > 0 ? `erased ${preview.erased.join(', ')} in ${preview.files.dir}` : `nothing saved in ${preview.files.dir} yet`}`,
+    );
   const env = preview?.env ?? process.env;
 
   let desk: RunningBot;
@@ -38,7 +46,10 @@ async function main(): Promise<void> {
   try {
     const config = loadConfig(env);
     if (preview) {
-      const onServed = (url: string) => console.log(`Local desk: ${url}  (open it in a browser: be the trader, an approver, compliance or an outsider)`);
+      const onServed = (url: string) =>
+        console.log(
+          `Local desk: ${url}  (open it in a browser: be the trader, an approver, compliance or an outsider)`,
+        );
       ({ bot: desk, localDesk } = await runPreview(preview, config, { onServed }));
     } else {
       desk = await runBot(config, { startSandbox });

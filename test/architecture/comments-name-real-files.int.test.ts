@@ -51,12 +51,16 @@ function missing(files: readonly string[], textsOf: (file: string) => string[]):
 describe('comments and docs name files that exist', () => {
   it('catches a name that is gone, and lets a real one be (fixture)', () => {
     const fixture = `/** See src/bot/claims.ts, reconcile.ts and \`slack/library-log.ts\`, once in src/app/…; not src/bot/engine/ENGINE.md or \`domain/money.ts\`. */`;
-    const found = commentsOf('fixture.ts', `${fixture}\nexport const x = 1;\n`).flatMap(namesIn).filter((n) => !exists(n));
+    const found = commentsOf('fixture.ts', `${fixture}\nexport const x = 1;\n`)
+      .flatMap(namesIn)
+      .filter((n) => !exists(n));
     expect(found).toEqual(['src/bot/claims.ts', 'reconcile.ts', 'slack/library-log.ts', 'src/app/']);
   });
 
   it('in every comment of the code', () => {
-    const code = tracked.filter((f) => /^(src|test|bench|scripts)\/.*\.(ts|tsx|mjs|cjs)$/.test(f) || /^[^/]+\.(ts|mjs|cjs)$/.test(f));
+    const code = tracked.filter(
+      (f) => /^(src|test|bench|scripts)\/.*\.(ts|tsx|mjs|cjs)$/.test(f) || /^[^/]+\.(ts|mjs|cjs)$/.test(f),
+    );
     expect(missing(code, (f) => commentsOf(f, readFileSync(f, 'utf8')))).toEqual([]);
   });
 

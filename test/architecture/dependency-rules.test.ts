@@ -75,7 +75,11 @@ const FIXTURE: Record<string, readonly string[]> = {
     '../../fake-slack/fake.js', // allowed
     '../../sandbox/index.js', // local-desk-server-arrows-down
   ],
-  'src/stand-ins/preview/preview.ts': ['../sandbox/index.js', '../../bot/runtime/bot.js', '../local-desk/server/http.js'], // allowed: the preview's composition
+  'src/stand-ins/preview/preview.ts': [
+    '../sandbox/index.js',
+    '../../bot/runtime/bot.js',
+    '../local-desk/server/http.js',
+  ], // allowed: the preview's composition
   'src/stand-ins/demo/cli.ts': ['../sandbox/index.js', '../../bot/runtime/bot.js'], // allowed: the demo's composition
   'src/main.ts': ['./bot/runtime/bot.js', './stand-ins/preview/preview.js'], // allowed: the composition root
   'src/bot/newlayer/thing.ts': ['./other.js', '../domain/money.js'], // allowed within, then no-unknown-layer
@@ -145,7 +149,10 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
       const lines = imports.map((spec, i) => `import * as m${i} from '${spec}';\nexport const use${i} = m${i};`);
       writeFileSync(join(dir, file), [...lines, 'export const here = 1;', ''].join('\n'));
     }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), include: ['src'] }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), include: ['src'] }),
+    );
     // So 'lowdb' resolves into node_modules as it does in the project.
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     result = await cruiseWithRules(dir);
@@ -155,7 +162,7 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the checker sees the fixture\'s imports at all', () => {
+  it("the checker sees the fixture's imports at all", () => {
     const engine = result.modules.find((m) => m.source === 'src/bot/engine/engine.ts');
     expect(engine?.dependencies.map((d) => d.resolved).sort()).toEqual([
       'src/bot/domain/policy.ts',
@@ -170,7 +177,14 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
   it('reports a forbidden arrow (domain -> slack) and a cycle', () => {
     const names = result.summary.violations.map(summary);
     expect(names).toContain('domain-arrows-down src/bot/domain/money.ts src/bot/slack/render.ts');
-    const cycles = result.summary.violations.filter((v) => v.rule.name === 'no-circular').map((v) => (v.cycle ?? []).map((step) => step.name).sort().join(' '));
+    const cycles = result.summary.violations
+      .filter((v) => v.rule.name === 'no-circular')
+      .map((v) =>
+        (v.cycle ?? [])
+          .map((step) => step.name)
+          .sort()
+          .join(' '),
+      );
     expect(cycles).toContain('src/bot/engine/engine.ts src/bot/engine/tick.ts');
   });
 
@@ -184,7 +198,9 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
     const real = await cruiseWithRules(ROOT);
     const tsFiles = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f));
     // The page's stylesheet (imported by main.tsx for the bundle) is a module too, but not code.
-    expect(real.modules.filter((m) => m.source.startsWith('src/') && /\.tsx?$/.test(m.source)).length).toBe(tsFiles.length);
+    expect(real.modules.filter((m) => m.source.startsWith('src/') && /\.tsx?$/.test(m.source)).length).toBe(
+      tsFiles.length,
+    );
     expect(real.summary.violations.map(summary)).toEqual([]);
   }, 60_000);
 });

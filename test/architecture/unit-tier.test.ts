@@ -6,9 +6,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const refused = /test\/architecture\/unit-tier\.test\.ts .*a unit test runs in-process; name the file \*\.int\.test\.ts/;
+const refused =
+  /test\/architecture\/unit-tier\.test\.ts .*a unit test runs in-process; name the file \*\.int\.test\.ts/;
 // The guard also fails the file after its tests for a refusal the code under test caught; these are meant.
-const guard = (globalThis as { [key: symbol]: { refusals: string[] } | undefined })[Symbol.for('desk-bot/test/unit-tier')];
+const guard = (globalThis as { [key: symbol]: { refusals: string[] } | undefined })[
+  Symbol.for('desk-bot/test/unit-tier')
+];
 afterEach(() => void guard?.refusals.splice(0));
 
 describe('the unit tier', () => {

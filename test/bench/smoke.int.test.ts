@@ -12,23 +12,32 @@ import { noPostgresReason } from '../support/postgres-cluster.js';
 
 const RUN = fileURLToPath(new URL('../../bench/run.ts', import.meta.url));
 /** What a group needs that a machine may lack; without it the bench says so in a row instead of measuring. */
-const NEEDS: Record<string, string | undefined> = { postgres: noPostgresReason, replicas: noPostgresReason, 'local-desk': noBrowserReason };
+const NEEDS: Record<string, string | undefined> = {
+  postgres: noPostgresReason,
+  replicas: noPostgresReason,
+  'local-desk': noBrowserReason,
+};
 
 describe('npm run bench -- --smoke', () => {
   for (const [group, load] of BENCH_GROUPS) {
-    it.skipIf(NEEDS[group] !== undefined)(`${group} runs through (skipped when: ${NEEDS[group] ?? 'never here'})`, async () => {
-      const rows = await (await load())('smoke');
-      expect(rows.length).toBeGreaterThan(0);
-      for (const row of rows) {
-        expect(row.name).not.toMatch(/failed to run|not measured/);
-        expect(typeof row.value, row.name).toBe('number');
-      }
-    }, 180_000);
+    it.skipIf(NEEDS[group] !== undefined)(
+      `${group} runs through (skipped when: ${NEEDS[group] ?? 'never here'})`,
+      async () => {
+        const rows = await (await load())('smoke');
+        expect(rows.length).toBeGreaterThan(0);
+        for (const row of rows) {
+          expect(row.name).not.toMatch(/failed to run|not measured/);
+          expect(typeof row.value, row.name).toBe('number');
+        }
+      },
+      180_000,
+    );
   }
 });
 
 describe('npm run bench arguments', () => {
-  const bench = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', RUN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const bench = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', RUN, ...args], { encoding: 'utf8', timeout: 60_000 });
 
   it('--only with a group it does not have: a clear message naming the groups, exit 2, nothing run', () => {
     const result = bench('--only=nope');

@@ -7,7 +7,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { stateOf } from '../bot/slack/support/signed-requests.js';
-import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, startTestBot, USERS, type TestBot } from './support/test-bot.js';
+import {
+  approvalMessage,
+  approvalPosts,
+  buttonValue,
+  dmsTo,
+  hasButtons,
+  startTestBot,
+  USERS,
+  type TestBot,
+} from './support/test-bot.js';
 import { click, repliesTo, requestCrypto, submitView } from './support/flows.js';
 
 let d: TestBot;
@@ -21,7 +30,14 @@ afterEach(async () => {
 async function pending(userId: string = USERS.requester) {
   const { requestId, form, values } = await requestCrypto(d, { userId });
   const msg = approvalMessage(d.fake, requestId);
-  return { requestId, form, values, ts: msg.ts, approve: buttonValue(msg.blocks, ACTION.approve)!, cancel: buttonValue(msg.blocks, ACTION.cancel)! };
+  return {
+    requestId,
+    form,
+    values,
+    ts: msg.ts,
+    approve: buttonValue(msg.blocks, ACTION.approve)!,
+    cancel: buttonValue(msg.blocks, ACTION.cancel)!,
+  };
 }
 
 describe('reject and cancel', () => {
@@ -31,21 +47,47 @@ describe('reject and cancel', () => {
     await click(d, USERS.approver1, ACTION.reject, r.requestId, r.ts);
     const opened = await d.fake.waitFor((c) => c.method === 'views.open', { after: mark });
     const modal = opened.response.view as { id: string; private_metadata: string };
-    const empty = await submitView(d, CALLBACK.rejectReason, modal.id, { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text(' ') } }, { userId: USERS.approver1, privateMetadata: modal.private_metadata });
-    expect(empty.res.json).toMatchObject({ response_action: 'errors', errors: { [INPUT.rejectReason]: expect.any(String) } });
+    const empty = await submitView(
+      d,
+      CALLBACK.rejectReason,
+      modal.id,
+      { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text(' ') } },
+      { userId: USERS.approver1, privateMetadata: modal.private_metadata },
+    );
+    expect(empty.res.json).toMatchObject({
+      response_action: 'errors',
+      errors: { [INPUT.rejectReason]: expect.any(String) },
+    });
 
-    const sent = await submitView(d, CALLBACK.rejectReason, modal.id, { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text('Wrong <!here> destination') } }, { userId: USERS.approver1, privateMetadata: modal.private_metadata });
+    const sent = await submitView(
+      d,
+      CALLBACK.rejectReason,
+      modal.id,
+      { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text('Wrong <!here> destination') } },
+      { userId: USERS.approver1, privateMetadata: modal.private_metadata },
+    );
     expect(sent.res.json).toMatchObject({ response_action: 'update' });
-    await d.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === modal.id && JSON.stringify(c.args.view).includes('is rejected'), { after: sent.mark });
+    await d.fake.waitFor(
+      (c) =>
+        c.method === 'views.update' &&
+        c.args.view_id === modal.id &&
+        JSON.stringify(c.args.view).includes('is rejected'),
+      { after: sent.mark },
+    );
     await d.idle();
     const record = (await d.bot.engine.get(r.requestId))!;
-    expect(record).toMatchObject({ state: 'rejected', decision: { by: USERS.approver1, reason: 'Wrong <!here> destination' } });
+    expect(record).toMatchObject({
+      state: 'rejected',
+      decision: { by: USERS.approver1, reason: 'Wrong <!here> destination' },
+    });
     const msg = approvalMessage(d.fake, r.requestId);
     expect(hasButtons(msg.blocks)).toBe(false);
     const shown = JSON.stringify(msg.blocks);
     expect(shown).toContain(`*Rejected* by <@${USERS.approver1}>`);
     expect(shown).toContain('Wrong &lt;!here&gt; destination');
-    expect(dmsTo(d.fake, USERS.requester).find((t) => t.includes('rejected'))).toContain('Wrong &lt;!here&gt; destination');
+    expect(dmsTo(d.fake, USERS.requester).find((t) => t.includes('rejected'))).toContain(
+      'Wrong &lt;!here&gt; destination',
+    );
   });
 
   it('Cancel by the requester ends it; by anyone else it is refused', async () => {
@@ -103,14 +145,27 @@ describe('signatures and redeliveries', () => {
     const r = await pending();
     const mark = d.fake.calls.length;
     const forged = await d.slack.blockAction(
-      { userId: USERS.approver1, actionId: ACTION.approve, value: r.approve, container: { type: 'message', channelId: 'C0APPROVE1', messageTs: r.ts } },
+      {
+        userId: USERS.approver1,
+        actionId: ACTION.approve,
+        value: r.approve,
+        container: { type: 'message', channelId: 'C0APPROVE1', messageTs: r.ts },
+      },
       { signature: `v0=${'ab'.repeat(32)}` },
     );
     const stale = await d.slack.blockAction(
-      { userId: USERS.approver1, actionId: ACTION.approve, value: r.approve, container: { type: 'message', channelId: 'C0APPROVE1', messageTs: r.ts } },
+      {
+        userId: USERS.approver1,
+        actionId: ACTION.approve,
+        value: r.approve,
+        container: { type: 'message', channelId: 'C0APPROVE1', messageTs: r.ts },
+      },
       { timestampSec: Math.floor(Date.now() / 1000) - 6 * 60 },
     );
-    const unsigned = await d.slack.command({ command: '/desk', text: 'pending', userId: USERS.approver1, responseUrl: d.fake.responseUrl('u') }, { unsigned: true });
+    const unsigned = await d.slack.command(
+      { command: '/desk', text: 'pending', userId: USERS.approver1, responseUrl: d.fake.responseUrl('u') },
+      { unsigned: true },
+    );
     expect([forged.status, stale.status, unsigned.status]).toEqual([401, 401, 401]);
     await d.idle();
     expect((await d.bot.engine.get(r.requestId))!.approvals).toEqual([]);
@@ -121,17 +176,25 @@ describe('signatures and redeliveries', () => {
     const r = await pending();
     const posts = approvalPosts(d.fake).length;
     // The same form again, as Slack redelivers it: no second request.
-    const again = await submitView(d, CALLBACK.withdrawCrypto, r.form.id, r.values, { privateMetadata: JSON.stringify({ k: 'crypto' }), sign: { retry: { num: 1, reason: 'http_timeout' } } });
+    const again = await submitView(d, CALLBACK.withdrawCrypto, r.form.id, r.values, {
+      privateMetadata: JSON.stringify({ k: 'crypto' }),
+      sign: { retry: { num: 1, reason: 'http_timeout' } },
+    });
     expect(again.res.json).toMatchObject({ response_action: 'update' });
     await d.settle();
-    const shown = d.fake.calls.slice(again.mark).filter((c) => c.method === 'views.update' && c.args.view_id === r.form.id);
+    const shown = d.fake.calls
+      .slice(again.mark)
+      .filter((c) => c.method === 'views.update' && c.args.view_id === r.form.id);
     expect(shown.map((c) => JSON.stringify(c.args.view))).toEqual([expect.stringContaining(r.requestId)]);
     expect(await d.bot.engine.listLive()).toHaveLength(1);
     expect(approvalPosts(d.fake)).toHaveLength(posts);
 
     await click(d, USERS.approver1, ACTION.approve, r.approve, r.ts, { responseId: 'a1' });
     const updates = approvalMessage(d.fake, r.requestId).updates.length;
-    await click(d, USERS.approver1, ACTION.approve, r.approve, r.ts, { responseId: 'a1-retry', sign: { retry: { num: 1, reason: 'http_timeout' } } });
+    await click(d, USERS.approver1, ACTION.approve, r.approve, r.ts, {
+      responseId: 'a1-retry',
+      sign: { retry: { num: 1, reason: 'http_timeout' } },
+    });
     expect(repliesTo(d, 'a1-retry')).toEqual([]);
     expect((await d.bot.engine.get(r.requestId))!.approvals.map((a) => a.userId)).toEqual([USERS.approver1]);
     expect(approvalMessage(d.fake, r.requestId).updates).toHaveLength(updates);
@@ -148,9 +211,15 @@ describe('signatures and redeliveries', () => {
     const mark = d.fake.calls.length;
     const [a, b] = await Promise.all([
       submitView(d, CALLBACK.withdrawCrypto, form.id, values, { privateMetadata: meta }),
-      submitView(d, CALLBACK.withdrawCrypto, form.id, values, { privateMetadata: meta, sign: { retry: { num: 1, reason: 'http_timeout' } } }),
+      submitView(d, CALLBACK.withdrawCrypto, form.id, values, {
+        privateMetadata: meta,
+        sign: { retry: { num: 1, reason: 'http_timeout' } },
+      }),
     ]);
-    expect([a.res.json, b.res.json]).toEqual([expect.objectContaining({ response_action: 'update' }), expect.objectContaining({ response_action: 'update' })]);
+    expect([a.res.json, b.res.json]).toEqual([
+      expect.objectContaining({ response_action: 'update' }),
+      expect.objectContaining({ response_action: 'update' }),
+    ]);
     await d.settle();
     expect(await d.bot.engine.listLive()).toHaveLength(1);
     expect(approvalPosts(d.fake)).toHaveLength(1);

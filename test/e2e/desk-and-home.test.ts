@@ -7,7 +7,17 @@ import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
 import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
 import { PENDING_PAGE_SIZE } from '../../src/bot/slack/listings/pending-list.js';
-import { approvalMessage, buttonValue, destinations, dmsTo, hasButtons, startTestBot, USERS, type Block, type TestBot } from './support/test-bot.js';
+import {
+  approvalMessage,
+  buttonValue,
+  destinations,
+  dmsTo,
+  hasButtons,
+  startTestBot,
+  USERS,
+  type Block,
+  type TestBot,
+} from './support/test-bot.js';
 import { click, requestCrypto } from './support/flows.js';
 
 let d: TestBot;
@@ -24,7 +34,7 @@ async function openHome(userId: string): Promise<Block[]> {
   await d.settle();
   return homeBlocks(userId);
 }
-const homeBlocks = (userId: string) => ((d.fake.homeOf(userId)?.blocks ?? []) as Block[]);
+const homeBlocks = (userId: string) => (d.fake.homeOf(userId)?.blocks ?? []) as Block[];
 
 async function desk(text: string, userId: string = USERS.approver1, responseId = `desk-${text}`) {
   const res = await d.slack.command({ command: '/desk', text, userId, responseUrl: d.fake.responseUrl(responseId) });
@@ -73,14 +83,26 @@ describe('App Home', () => {
     expect(hasButtons(requesterHome)).toBe(false);
 
     // A click in App Home: no channel, no response_url.
-    await d.slack.blockAction({ userId: USERS.approver1, actionId: ACTION.approve, value: approve, container: { type: 'view', viewId: 'VHOME0001', view: { type: 'home' } } });
+    await d.slack.blockAction({
+      userId: USERS.approver1,
+      actionId: ACTION.approve,
+      value: approve,
+      container: { type: 'view', viewId: 'VHOME0001', view: { type: 'home' } },
+    });
     await d.settle();
     expect((await d.bot.engine.get(requestId))!.approvals.map((a) => a.userId)).toEqual([USERS.approver1]);
     expect(JSON.stringify(homeBlocks(USERS.approver1))).toContain('Waiting for your approval (0)');
-    expect(JSON.stringify(approvalMessage(d.fake, requestId).blocks)).toContain(`1 of 2 approvals: <@${USERS.approver1}>`);
+    expect(JSON.stringify(approvalMessage(d.fake, requestId).blocks)).toContain(
+      `1 of 2 approvals: <@${USERS.approver1}>`,
+    );
 
     // A refused click in App Home is answered by direct message.
-    await d.slack.blockAction({ userId: USERS.approver1, actionId: ACTION.approve, value: approve, container: { type: 'view', viewId: 'VHOME0001', view: { type: 'home' } } });
+    await d.slack.blockAction({
+      userId: USERS.approver1,
+      actionId: ACTION.approve,
+      value: approve,
+      container: { type: 'view', viewId: 'VHOME0001', view: { type: 'home' } },
+    });
     await d.settle();
     expect(dmsTo(d.fake, USERS.approver1)).toContain(`:no_entry_sign: ${REFUSAL_MESSAGES.already_approved}`);
 
@@ -114,7 +136,12 @@ describe('/desk', () => {
     const { ok } = await destinations(d.exchange);
     const ids: string[] = [];
     for (let i = 0; i < PENDING_PAGE_SIZE + 3; i++) {
-      const r = await d.bot.engine.request(USERS.requester, { kind: 'crypto_withdrawal', cryptoCurrencyId: ok.entry.id, addressBookId: ok.address.id, amount: `${10 + i}` });
+      const r = await d.bot.engine.request(USERS.requester, {
+        kind: 'crypto_withdrawal',
+        cryptoCurrencyId: ok.entry.id,
+        addressBookId: ok.address.id,
+        amount: `${10 + i}`,
+      });
       if (!r.ok) throw new Error(`fixture: ${r.message}`);
       ids.push(r.request.id);
     }
@@ -134,7 +161,10 @@ describe('/desk', () => {
     const past = await desk('pending 3', USERS.approver1, 'pg3');
     expect(String(past.replies[0]!.args.text)).toContain('There is no page 3');
     const wrong = await desk('pending two', USERS.approver1, 'pg4');
-    expect(wrong.res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Usage: `/desk pending [page]`') });
+    expect(wrong.res.json).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Usage: `/desk pending [page]`'),
+    });
   });
 
   it('remove-bank asks for approval like any money movement, and is executed once approved', async () => {
@@ -145,7 +175,10 @@ describe('/desk', () => {
     expect(refused.res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('requesters') });
 
     const asked = await desk(`remove-bank ${bank.id}`, USERS.requester, 'rb1');
-    expect(asked.res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Asking for approval') });
+    expect(asked.res.json).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Asking for approval'),
+    });
     const reply = String(asked.replies.at(-1)!.args.text);
     const requestId = /`(R[A-Z0-9]+)`/.exec(reply)![1]!;
     expect(reply).toContain('is waiting for approval');

@@ -19,7 +19,10 @@ describePostgres('the bot on PostgreSQL', () => {
   let d: TestBot<Stores>;
   beforeEach(async () => {
     url = await pg.cluster.createDatabase();
-    d = await startTestBot({ stores: (clock) => openStores({ databaseUrl: url }, clock, [], createLogger({ level: 'error', secrets: [], write: () => {} })) });
+    d = await startTestBot({
+      stores: (clock) =>
+        openStores({ databaseUrl: url }, clock, [], createLogger({ level: 'error', secrets: [], write: () => {} })),
+    });
   });
   afterEach(async () => {
     await d.stop();
@@ -42,8 +45,12 @@ describePostgres('the bot on PostgreSQL', () => {
     expect(await d.requests.outbox.pending()).toEqual([]);
 
     const out: string[] = [];
-    expect(await runAuditCli(['verify'], { out: (t) => out.push(t), err: (t) => out.push(t) }, { DATABASE_URL: url })).toBe(0);
-    expect(out.join('')).toMatch(/^PostgreSQL t\w+ on 127\.0\.0\.1:\d+ as postgres, table audit_log: ok, \d+ entries, last hash [0-9a-f]{64}\n$/);
+    expect(
+      await runAuditCli(['verify'], { out: (t) => out.push(t), err: (t) => out.push(t) }, { DATABASE_URL: url }),
+    ).toBe(0);
+    expect(out.join('')).toMatch(
+      /^PostgreSQL t\w+ on 127\.0\.0\.1:\d+ as postgres, table audit_log: ok, \d+ entries, last hash [0-9a-f]{64}\n$/,
+    );
     expect(out.join('')).not.toContain(pg.cluster.password);
   });
 });

@@ -32,7 +32,13 @@ const REDELIVERY = { retry: { num: 1, reason: 'http_timeout' } } as const;
 
 /** The modal `viewId` as Slack shows it now: its last open or update. */
 function shownView(d: TestBot, viewId: string): { hash: string; private_metadata: string; callback_id: string } {
-  const call = d.fake.calls.filter((c) => (c.method === 'views.update' || c.method === 'views.open') && (c.response.view as { id?: string } | undefined)?.id === viewId).at(-1);
+  const call = d.fake.calls
+    .filter(
+      (c) =>
+        (c.method === 'views.update' || c.method === 'views.open') &&
+        (c.response.view as { id?: string } | undefined)?.id === viewId,
+    )
+    .at(-1);
   if (!call) throw new Error(`view ${viewId} was never shown`);
   return call.response.view as { hash: string; private_metadata: string; callback_id: string };
 }
@@ -90,7 +96,10 @@ describe('a withdrawal form across two replicas', () => {
     expect(approvalPosts(a.fake)).toHaveLength(1);
 
     mark = a.fake.calls.length;
-    const again = await submitView(a, CALLBACK.withdrawCrypto, form.id, values, { privateMetadata: CRYPTO_META, sign: REDELIVERY });
+    const again = await submitView(a, CALLBACK.withdrawCrypto, form.id, values, {
+      privateMetadata: CRYPTO_META,
+      sign: REDELIVERY,
+    });
     expect(again.res.json).toMatchObject({ response_action: 'update' });
     await a.settle();
     expect(updatesOf(a, form.id, mark)).toEqual([expect.stringContaining(requestId)]);
@@ -107,7 +116,10 @@ describe('a withdrawal form across two replicas', () => {
       submitView(a, CALLBACK.withdrawCrypto, form.id, values, { privateMetadata: CRYPTO_META }),
       submitView(b, CALLBACK.withdrawCrypto, form.id, values, { privateMetadata: CRYPTO_META, sign: REDELIVERY }),
     ]);
-    expect([onA.res.json, onB.res.json]).toEqual([expect.objectContaining({ response_action: 'update' }), expect.objectContaining({ response_action: 'update' })]);
+    expect([onA.res.json, onB.res.json]).toEqual([
+      expect.objectContaining({ response_action: 'update' }),
+      expect.objectContaining({ response_action: 'update' }),
+    ]);
     await a.settle();
     const live = await a.bot.engine.listLive();
     expect(live).toHaveLength(1);
@@ -147,7 +159,12 @@ describe('a withdrawal form across two replicas', () => {
 describe('the trade form across two replicas', () => {
   it('opened on A, submitted to A and redelivered to B at once: one request, both deliveries show it', async () => {
     let mark = a.fake.calls.length;
-    await a.slack.command({ command: '/trade', text: 'BTC-USD', userId: USERS.requester, responseUrl: a.fake.responseUrl('t') });
+    await a.slack.command({
+      command: '/trade',
+      text: 'BTC-USD',
+      userId: USERS.requester,
+      responseUrl: a.fake.responseUrl('t'),
+    });
     const opened = await a.fake.waitFor((c) => c.method === 'views.open', { after: mark });
     const view = opened.response.view as { id: string; private_metadata: string };
     const values: StateValues = {

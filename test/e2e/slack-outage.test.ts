@@ -6,7 +6,16 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
-import { APPROVAL_CHANNEL, approvalPosts, destinations, dmsTo, startTestBot, threadTexts, USERS, type TestBot } from './support/test-bot.js';
+import {
+  APPROVAL_CHANNEL,
+  approvalPosts,
+  destinations,
+  dmsTo,
+  startTestBot,
+  threadTexts,
+  USERS,
+  type TestBot,
+} from './support/test-bot.js';
 
 let d: TestBot;
 beforeEach(async () => {
@@ -18,7 +27,12 @@ afterEach(async () => {
 
 async function requestWithdrawal(): Promise<string> {
   const { ok } = await destinations(d.exchange);
-  const r = await d.bot.engine.request(USERS.requester, { kind: 'crypto_withdrawal', cryptoCurrencyId: ok.entry.id, addressBookId: ok.address.id, amount: '150.12' });
+  const r = await d.bot.engine.request(USERS.requester, {
+    kind: 'crypto_withdrawal',
+    cryptoCurrencyId: ok.entry.id,
+    addressBookId: ok.address.id,
+    amount: '150.12',
+  });
   if (!r.ok) throw new Error(`fixture: ${r.message}`);
   await d.settle();
   return r.request.id;
@@ -43,12 +57,14 @@ describe('Slack down: the outbox delivers when Slack is back', () => {
     const thread = threadTexts(d.fake, ts);
     expect(thread.filter((t) => t.includes('executing'))).toHaveLength(1);
     expect(thread.filter((t) => t.includes('Sent to the exchange'))).toHaveLength(1);
-    expect(thread.findIndex((t) => t.includes('executing'))).toBeLessThan(thread.findIndex((t) => t.includes('Sent to the exchange')));
+    expect(thread.findIndex((t) => t.includes('executing'))).toBeLessThan(
+      thread.findIndex((t) => t.includes('Sent to the exchange')),
+    );
     expect(dmsTo(d.fake, USERS.requester).filter((t) => t.includes('was approved'))).toHaveLength(1);
     expect(await d.bot.engine.deliveryProblems()).toEqual([]);
   });
 
-  it('channel_not_found: logged as an error, shown in an approver\'s App Home, and delivered once the channel is fixed', async () => {
+  it("channel_not_found: logged as an error, shown in an approver's App Home, and delivered once the channel is fixed", async () => {
     // Refused at creation and at the first slow retry; then someone fixes the channel.
     d.fake.failNext('chat.postMessage', 'channel_not_found');
     d.fake.failNext('chat.postMessage', 'channel_not_found');
@@ -58,7 +74,7 @@ describe('Slack down: the outbox delivers when Slack is back', () => {
     const res = await d.slack.event(appHomeOpened(USERS.approver1));
     expect(res.status).toBe(200);
     await d.settle();
-    const home = JSON.stringify((d.fake.homeOf(USERS.approver1)?.blocks ?? []));
+    const home = JSON.stringify(d.fake.homeOf(USERS.approver1)?.blocks ?? []);
     expect(home).toContain('Slack delivery problem');
     expect(home).toContain('channel_not_found');
     // Which channel refused: the operator knows where to look.

@@ -7,7 +7,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
-import { approvalMessage, buttonValue, dmsTo, hasButtons, startTestBot, threadTexts, USERS, type TestBot } from './support/test-bot.js';
+import {
+  approvalMessage,
+  buttonValue,
+  dmsTo,
+  hasButtons,
+  startTestBot,
+  threadTexts,
+  USERS,
+  type TestBot,
+} from './support/test-bot.js';
 import { click, repliesTo, requestTrade } from './support/flows.js';
 
 let d: TestBot;
@@ -22,7 +31,13 @@ describe('trades', () => {
   it('the quote expires during the approvals: re-quoted within the limit, ordered, the order result in the thread', async () => {
     const requestId = await requestTrade(d, { pair: 'BTC-USD', side: 'buy', quantity: '0.01', slippage: '10' });
     const record = (await d.bot.engine.get(requestId))!;
-    expect(record.snapshot).toMatchObject({ kind: 'trade', symbol: 'BTC-USD', quantity: '0.01', quantityCurrency: 'BTC', slippageBps: 1000 });
+    expect(record.snapshot).toMatchObject({
+      kind: 'trade',
+      symbol: 'BTC-USD',
+      quantity: '0.01',
+      quantityCurrency: 'BTC',
+      slippageBps: 1000,
+    });
     const msg = approvalMessage(d.fake, requestId);
     const shown = JSON.stringify(msg.blocks);
     expect(shown).toContain('Indicative price');
@@ -33,19 +48,29 @@ describe('trades', () => {
     d.sandbox.control.advance(3_000);
     await click(d, USERS.approver2, ACTION.approve, approve, msg.ts);
     const thread = threadTexts(d.fake, msg.ts);
-    expect(thread.find((t) => t.includes('re-quoted'))).toMatch(/Quote expired, re-quoted BTC-USD at \*[\d,.]+ USD\* \(was [\d,.]+ USD\), within your limit of [\d,.]+ USD: ordering\./);
+    expect(thread.find((t) => t.includes('re-quoted'))).toMatch(
+      /Quote expired, re-quoted BTC-USD at \*[\d,.]+ USD\* \(was [\d,.]+ USD\), within your limit of [\d,.]+ USD: ordering\./,
+    );
     await d.runFor(6_000);
     const done = (await d.bot.engine.get(requestId))!;
     expect(done.state).toBe('completed');
     const completed = threadTexts(d.fake, msg.ts).find((t) => t.includes('*Completed.*'))!;
     expect(completed).toContain(`Order \`${done.execution!.exchangeId}\``);
     expect(completed).toContain('price');
-    expect(JSON.stringify(approvalMessage(d.fake, requestId).blocks)).toContain(`Completed: order ${done.execution!.exchangeId}`);
+    expect(JSON.stringify(approvalMessage(d.fake, requestId).blocks)).toContain(
+      `Completed: order ${done.execution!.exchangeId}`,
+    );
     expect(dmsTo(d.fake, USERS.requester).some((t) => t.includes('completed'))).toBe(true);
   });
 
   it('a re-quote beyond the limit goes back for approval: new buttons, old ones stale, approved again and ordered', async () => {
-    const quote = await d.bot.engine.indicativeQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '0.02', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
+    const quote = await d.bot.engine.indicativeQuote({
+      symbol: 'BTC-USD',
+      side: 'buy',
+      quantity: '0.02',
+      quantityCurrency: 'BTC',
+      paymentMethod: 'user_balance',
+    });
     const limit = (Number(quote.price) * 0.5).toFixed(2);
     const requestId = await requestTrade(d, { pair: 'BTC-USD', side: 'buy', quantity: '0.02', limit });
     const msg = approvalMessage(d.fake, requestId);
@@ -58,7 +83,11 @@ describe('trades', () => {
     const r = (await d.bot.engine.get(requestId))!;
     expect(r).toMatchObject({ state: 'awaiting_reapproval', round: 2 });
     expect(d.sandbox.control.orders()).toHaveLength(orders);
-    expect(threadTexts(d.fake, msg.ts).some((t) => t.includes('beyond the approved limit') && t.includes('nothing was ordered'))).toBe(true);
+    expect(
+      threadTexts(d.fake, msg.ts).some(
+        (t) => t.includes('beyond the approved limit') && t.includes('nothing was ordered'),
+      ),
+    ).toBe(true);
 
     const updated = approvalMessage(d.fake, requestId);
     expect(hasButtons(updated.blocks)).toBe(true);

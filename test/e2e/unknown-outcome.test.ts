@@ -9,7 +9,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { stateOf } from '../bot/slack/support/signed-requests.js';
 import { click, repliesTo, requestIntoUnknown, submitView } from './support/flows.js';
-import { approvalMessage, buttonValue, mrkdwnOf, startTestBot, threadTexts, USERS, type TestBot } from './support/test-bot.js';
+import {
+  approvalMessage,
+  buttonValue,
+  mrkdwnOf,
+  startTestBot,
+  threadTexts,
+  USERS,
+  type TestBot,
+} from './support/test-bot.js';
 
 let d: TestBot;
 beforeEach(async () => {
@@ -41,7 +49,17 @@ describe('an unknown outcome is settled by a person, in Slack', () => {
     // The requester clicks Send again…: no form, a refusal for them alone.
     await click(d, USERS.requester, ACTION.sendAgain, sendAgain, msg.ts, { responseId: 'req-send' });
     expect(repliesTo(d, 'req-send').join('\n')).toMatch(/not an approver|another approver/);
-    expect(d.fake.callsTo('views.open').some((c) => c.args.view && JSON.stringify(c.args.view).includes('Send again') && c.args.trigger_id !== undefined && c.args.user === USERS.requester)).toBe(false);
+    expect(
+      d.fake
+        .callsTo('views.open')
+        .some(
+          (c) =>
+            c.args.view &&
+            JSON.stringify(c.args.view).includes('Send again') &&
+            c.args.trigger_id !== undefined &&
+            c.args.user === USERS.requester,
+        ),
+    ).toBe(false);
 
     // An approver: the form opens at once, and says what sending again means.
     const opensBefore = d.fake.callsTo('views.open').length;
@@ -52,17 +70,34 @@ describe('an unknown outcome is settled by a person, in Slack', () => {
     expect(JSON.stringify(view)).toContain('does not prevent duplicate withdrawals');
 
     // Blank: refused on the field, nothing sent.
-    const blank = await submitView(d, CALLBACK.settle, 'V_DECIDE', { [INPUT.settleChecked]: { [INPUT.settleChecked]: stateOf.text('  ') } }, { userId: USERS.approver3, privateMetadata: view.private_metadata });
-    expect(blank.res.json).toMatchObject({ response_action: 'errors', errors: { [INPUT.settleChecked]: expect.stringContaining('what you checked') } });
+    const blank = await submitView(
+      d,
+      CALLBACK.settle,
+      'V_DECIDE',
+      { [INPUT.settleChecked]: { [INPUT.settleChecked]: stateOf.text('  ') } },
+      { userId: USERS.approver3, privateMetadata: view.private_metadata },
+    );
+    expect(blank.res.json).toMatchObject({
+      response_action: 'errors',
+      errors: { [INPUT.settleChecked]: expect.stringContaining('what you checked') },
+    });
 
     const checked = 'No 150.12 USDT withdrawal in the history since 09:00 <!channel>';
-    await submitView(d, CALLBACK.settle, 'V_DECIDE', { [INPUT.settleChecked]: { [INPUT.settleChecked]: stateOf.text(checked) } }, { userId: USERS.approver3, privateMetadata: view.private_metadata });
+    await submitView(
+      d,
+      CALLBACK.settle,
+      'V_DECIDE',
+      { [INPUT.settleChecked]: { [INPUT.settleChecked]: stateOf.text(checked) } },
+      { userId: USERS.approver3, privateMetadata: view.private_metadata },
+    );
     await d.settle();
     await d.runFor(10_000);
     const record = (await d.bot.engine.get(requestId))!;
     expect(record.state).toBe('submitted');
     expect(d.sandbox.control.withdrawals().filter((w) => w.amount === '150.12')).toHaveLength(1);
-    expect(record.execution!.decisions).toEqual([expect.objectContaining({ by: USERS.approver3, action: 'send_again' })]);
+    expect(record.execution!.decisions).toEqual([
+      expect.objectContaining({ by: USERS.approver3, action: 'send_again' }),
+    ]);
     const thread = threadTexts(d.fake, msg.ts).join('\n');
     expect(thread).toContain(`<@${USERS.approver3}> decided to send it again`);
     expect(thread).toContain('as an approver decided');

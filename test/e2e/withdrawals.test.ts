@@ -10,7 +10,20 @@ import { findApprovalMessage } from '../../src/bot/slack/approvals/approval-noti
 import { stateOf, type StateValues } from '../bot/slack/support/signed-requests.js';
 import { click, createdRequestId, openWithdrawForm, requestCrypto, submitView } from './support/flows.js';
 import { limitViolations } from '../bot/slack/support/block-limits.js';
-import { approvalMessage, approvalPosts, buttonValue, dmsTo, hasButtons, mrkdwnOf, startTestBot, textOf, threadTexts, USERS, APPROVAL_CHANNEL, type TestBot } from './support/test-bot.js';
+import {
+  approvalMessage,
+  approvalPosts,
+  buttonValue,
+  dmsTo,
+  hasButtons,
+  mrkdwnOf,
+  startTestBot,
+  textOf,
+  threadTexts,
+  USERS,
+  APPROVAL_CHANNEL,
+  type TestBot,
+} from './support/test-bot.js';
 
 let d: TestBot;
 beforeEach(async () => {
@@ -57,8 +70,11 @@ describe('crypto withdrawal, from /withdraw to completed', () => {
     const thread = threadTexts(d.fake, msg.ts);
     expect(thread[0]).toContain('executing');
     expect(thread.some((t) => t.includes('Sent to the exchange'))).toBe(true);
-    for (const status of ['processing', 'broadcasted']) expect(thread.some((t) => t.includes(`*${status}*`))).toBe(true);
-    const completed = d.fake.callsTo('chat.postMessage').find((c) => c.args.thread_ts === msg.ts && String(c.args.text).includes('*Completed.*'))!;
+    for (const status of ['processing', 'broadcasted'])
+      expect(thread.some((t) => t.includes(`*${status}*`))).toBe(true);
+    const completed = d.fake
+      .callsTo('chat.postMessage')
+      .find((c) => c.args.thread_ts === msg.ts && String(c.args.text).includes('*Completed.*'))!;
     expect(textOf(completed)).toContain(record.remote!.linkExplorer!);
     expect(JSON.stringify(approvalMessage(d.fake, requestId).blocks)).toContain('Completed');
     expect(d.sandbox.control.withdrawals().filter((w) => w.id === record.execution!.exchangeId)).toHaveLength(1);
@@ -110,7 +126,10 @@ describe('fiat withdrawal', () => {
       [INPUT.fiatCurrency]: { [INPUT.fiatCurrency]: stateOf.select('USD') },
       [INPUT.fiatAmount]: { [INPUT.fiatAmount]: stateOf.text('12.345') },
     });
-    expect(res.json).toMatchObject({ response_action: 'errors', errors: { [INPUT.fiatAmount]: expect.any(String), [dynamicBlockId.fiatBank('USD')]: expect.any(String) } });
+    expect(res.json).toMatchObject({
+      response_action: 'errors',
+      errors: { [INPUT.fiatAmount]: expect.any(String), [dynamicBlockId.fiatBank('USD')]: expect.any(String) },
+    });
     expect(await d.bot.engine.listLive()).toEqual([]);
   });
 });

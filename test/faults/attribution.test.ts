@@ -50,9 +50,14 @@ async function trial(seed: string, faults: FaultRule[] = []): Promise<Trial> {
     faults,
   });
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const { engine } = memoryEngine({ exchange: client(sandbox, bot), clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
+  const { engine } = memoryEngine({
+    exchange: client(sandbox, bot),
+    clock,
+    config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } },
+  });
   await engine.start();
-  const fiatListPages = () => sandbox.control.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/fiat/withdrawals')).length;
+  const fiatListPages = () =>
+    sandbox.control.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/fiat/withdrawals')).length;
   return { sandbox, engine, app: client(sandbox, app), fiatListPages };
 }
 
@@ -67,7 +72,10 @@ function fiatInput(sandbox: Sandbox, amount = '1500.5'): Extract<RequestInput, {
 }
 
 /** Requested and approved by one approver: the second approval (`send`) sends it. */
-async function requested(t: Trial, input: RequestInput): Promise<{ request: RequestRecord; send: () => Promise<RequestRecord> }> {
+async function requested(
+  t: Trial,
+  input: RequestInput,
+): Promise<{ request: RequestRecord; send: () => Promise<RequestRecord> }> {
   const made = await t.engine.request(DESK_PEOPLE.requester, input);
   if (!made.ok) throw new Error(made.message);
   const first = await t.engine.approve(made.request.id, DESK_PEOPLE.approvers[0], made.request.snapshotHash);
@@ -96,19 +104,29 @@ async function run(t: Trial, ms: number, until?: (r: RequestRecord) => boolean, 
 }
 
 /** POSTs of withdrawals over HTTP (the sandbox's own late commits are not requests). */
-const sends = (t: Trial, what: 'crypto' | 'fiat') => t.sandbox.control.requests().filter((r) => r.method === 'POST' && r.path.endsWith(`/${what}/withdrawals`) && r.fault !== 'late_commit:committed').length;
+const sends = (t: Trial, what: 'crypto' | 'fiat') =>
+  t.sandbox.control
+    .requests()
+    .filter(
+      (r) => r.method === 'POST' && r.path.endsWith(`/${what}/withdrawals`) && r.fault !== 'late_commit:committed',
+    ).length;
 
 describe('a late commit is known by its desk reference', () => {
   for (const kind of ['crypto', 'fiat'] as const) {
     it(`${kind}: committed 2 minutes after the bot gave up, followed within one look, not after the settle window`, async () => {
       const path = kind === 'crypto' ? '/crypto/withdrawals' : '/fiat/withdrawals';
-      const t = await trial(`late-reference-${kind}`, [{ kind: 'late_commit', method: 'POST', path, commitAfterMs: 120_000, answer: 'gateway_timeout', times: 1 }]);
+      const t = await trial(`late-reference-${kind}`, [
+        { kind: 'late_commit', method: 'POST', path, commitAfterMs: 120_000, answer: 'gateway_timeout', times: 1 },
+      ]);
       const { request, send } = await requested(t, kind === 'crypto' ? cryptoInput(t.sandbox) : fiatInput(t.sandbox));
       expect(request.snapshot).toMatchObject({ exchangeNote: `desk ${request.id}-1` });
       expect((await send()).state).toBe('unknown');
       await run(t, 120_000);
       const account = t.sandbox.state.accounts.get('main')!;
-      const made = kind === 'crypto' ? account.withdrawals.filter((w) => w.created_at >= T0).map((w) => ({ id: w.id, note: w.note })) : account.fiatWithdrawals.filter((w) => w.created_at >= T0).map((w) => ({ id: String(w.id), note: w.note }));
+      const made =
+        kind === 'crypto'
+          ? account.withdrawals.filter((w) => w.created_at >= T0).map((w) => ({ id: w.id, note: w.note }))
+          : account.fiatWithdrawals.filter((w) => w.created_at >= T0).map((w) => ({ id: String(w.id), note: w.note }));
       expect(made).toEqual([{ id: expect.any(String), note: `desk ${request.id}-1` }]);
       const waited = await run(t, SETTLE_MS, (r) => r.state !== 'unknown', request.id);
       const done = (await t.engine.get(request.id))!;
@@ -125,7 +143,11 @@ describe('nothing made before our send is ours', () => {
     const input = cryptoInput(t.sandbox);
     const { request, send } = await requested(t, input);
     // Someone pays the same amount to the same address in the exchange's app, without a note.
-    const byHand = await t.app.createCryptoWithdrawal({ crypto_currency_id: input.cryptoCurrencyId, amount: input.amount, address_book_address_id: input.addressBookId });
+    const byHand = await t.app.createCryptoWithdrawal({
+      crypto_currency_id: input.cryptoCurrencyId,
+      amount: input.amount,
+      address_book_address_id: input.addressBookId,
+    });
     t.sandbox.control.advance(3_000);
     // The bot's send is dropped before the exchange acts on it.
     t.sandbox.control.addFault({ kind: 'drop', method: 'POST', path: '/crypto/withdrawals', times: 1 });
@@ -133,13 +155,20 @@ describe('nothing made before our send is ours', () => {
     await run(t, 2 * 60_000);
     const asked = (await t.engine.get(request.id))!;
     expect(asked.state).toBe('unknown');
-    expect(asked.execution!.inDoubt!.question).toMatchObject({ kind: 'unproven', candidates: [{ exchangeId: byHand.id, createdAt: byHand.created_at }] });
+    expect(asked.execution!.inDoubt!.question).toMatchObject({
+      kind: 'unproven',
+      candidates: [{ exchangeId: byHand.id, createdAt: byHand.created_at }],
+    });
     await run(t, SETTLE_MS);
     const later = (await t.engine.get(request.id))!;
     expect(later.state).toBe('unknown');
     expect(later.execution!.exchangeId).toBeNull();
     // The person says it is not ours: from then on it never counts, and the approved payment is still owed.
-    const decided = await t.engine.settle(request.id, DESK_PEOPLE.approvers[2], { action: 'choose', exchangeId: null, checked: 'Made by hand by Sam at 08:59:57, before our send.' });
+    const decided = await t.engine.settle(request.id, DESK_PEOPLE.approvers[2], {
+      action: 'choose',
+      exchangeId: null,
+      checked: 'Made by hand by Sam at 08:59:57, before our send.',
+    });
     expect(decided.ok).toBe(true);
     await t.engine.idle();
     expect((await t.engine.get(request.id))!.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
@@ -161,8 +190,15 @@ describe('an exchange that drops notes: terms and time are the fallback', () => 
     expect(ours.note).toBeNull();
     await run(t, 30_000);
     const asked = (await t.engine.get(request.id))!;
-    expect(asked.execution!.inDoubt!.question).toMatchObject({ kind: 'unproven', candidates: [{ exchangeId: ours.id }] });
-    const decided = await t.engine.settle(request.id, DESK_PEOPLE.approvers[2], { action: 'choose', exchangeId: ours.id, checked: 'The only one on the exchange, to the OTC partner at 09:00.' });
+    expect(asked.execution!.inDoubt!.question).toMatchObject({
+      kind: 'unproven',
+      candidates: [{ exchangeId: ours.id }],
+    });
+    const decided = await t.engine.settle(request.id, DESK_PEOPLE.approvers[2], {
+      action: 'choose',
+      exchangeId: ours.id,
+      checked: 'The only one on the exchange, to the OTC partner at 09:00.',
+    });
     expect(decided).toMatchObject({ ok: true, request: { state: 'submitted', execution: { exchangeId: ours.id } } });
     expect(sends(t, 'crypto')).toBe(1);
   }, 60_000);
@@ -170,7 +206,14 @@ describe('an exchange that drops notes: terms and time are the fallback', () => 
   it('committed a minute late without its note, alone: adopted by terms once the settle window has closed, never sent again', async () => {
     const t = await trial('drop-notes-late', [
       { kind: 'drop_notes', method: 'POST', path: '/crypto/withdrawals', times: 1 },
-      { kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: 60_000, answer: 'drop', times: 1 },
+      {
+        kind: 'late_commit',
+        method: 'POST',
+        path: '/crypto/withdrawals',
+        commitAfterMs: 60_000,
+        answer: 'drop',
+        times: 1,
+      },
     ]);
     const { request, send } = await requested(t, cryptoInput(t.sandbox));
     expect((await send()).state).toBe('unknown');
@@ -190,7 +233,12 @@ describe('searches that can end', () => {
     const t = await trial('fiat-history');
     const input = fiatInput(t.sandbox);
     // Two years of withdrawals made over the desk's life, some on the very same terms.
-    for (let i = 0; i < 2_100; i++) t.sandbox.control.injectFiatWithdrawal({ currency: 'USD', amount: i % 7 === 0 ? input.amount : String(100 + i), createdAt: T0 - (i + 1) * 8 * 3_600_000 });
+    for (let i = 0; i < 2_100; i++)
+      t.sandbox.control.injectFiatWithdrawal({
+        currency: 'USD',
+        amount: i % 7 === 0 ? input.amount : String(100 + i),
+        createdAt: T0 - (i + 1) * 8 * 3_600_000,
+      });
     const { request, send } = await requested(t, input);
     t.sandbox.control.addFault({ kind: 'drop', method: 'POST', path: '/fiat/withdrawals', times: 1 });
     const pagesBefore = t.fiatListPages();

@@ -26,9 +26,25 @@ import { createSigner, parsePrivateKey } from '../../src/bot/exchange/signer.js'
 import { startSandbox, type Sandbox } from '../../src/stand-ins/sandbox/index.js';
 import { approvalMessageFor, statusMessageFor } from '../../src/bot/slack/approvals/from-record.js';
 import type { SlackContext } from '../../src/bot/slack/kit/slack-context.js';
-import { loadCryptoForm, loadFiatForm, type CryptoFormData, type FiatFormData } from '../../src/bot/slack/withdrawals/withdraw-data.js';
-import { checkCryptoSubmission, checkFiatSubmission, renderWithdrawForm } from '../../src/bot/slack/withdrawals/withdraw-form.js';
-import { checkTradeSubmission, quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from '../../src/bot/slack/trades/trade-form.js';
+import {
+  loadCryptoForm,
+  loadFiatForm,
+  type CryptoFormData,
+  type FiatFormData,
+} from '../../src/bot/slack/withdrawals/withdraw-data.js';
+import {
+  checkCryptoSubmission,
+  checkFiatSubmission,
+  renderWithdrawForm,
+} from '../../src/bot/slack/withdrawals/withdraw-form.js';
+import {
+  checkTradeSubmission,
+  quoteTerms,
+  renderTradeForm,
+  termsKey,
+  tradeState,
+  type TradeMeta,
+} from '../../src/bot/slack/trades/trade-form.js';
 import { dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { COMMAND_LISTENERS } from '../../src/bot/slack/shell/registrations.js';
 import { checkAmount } from '../../src/bot/domain/amount.js';
@@ -37,7 +53,13 @@ import { makeFaultKey } from './support/keys.js';
 import { unsafeSequences } from './support/mrkdwn-scan.js';
 
 const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 1_500);
-const PEOPLE = { requester: 'U0REQ0001', approver: 'U0APP0001', approver2: 'U0APP0002', compliance: 'U0CMP0001', outsider: 'U0OUT0001' } as const;
+const PEOPLE = {
+  requester: 'U0REQ0001',
+  approver: 'U0APP0001',
+  approver2: 'U0APP0002',
+  compliance: 'U0CMP0001',
+  outsider: 'U0OUT0001',
+} as const;
 /** The desk's people may be mentioned, and the exchange's own explorer links linked (filled in beforeAll). */
 const ALLOW = { userIds: Object.values(PEOPLE) as string[], urls: [] as string[] };
 const HOSTILE_LABEL = '<!channel> Treasury <@U0BOSS001> *cold* <http://evil.example|click>';
@@ -47,20 +69,69 @@ const NOW = Date.UTC(2025, 0, 15, 9, 0, 0);
 
 /** Control sequences, formatting and odd characters a person (or an attacker) could type. */
 const SNIPPETS = [
-  '<!channel>', '<!here>', '<!everyone>', '<@U024BE7LH>', '<#C024BE7LR>', '<!subteam^S0123|@ops>', '<http://evil.example|Open me>', '<https://x.example>',
-  '<mailto:a@b.c|mail>', '&lt;!channel&gt;', '&amp;', '<', '>', '&', '*bold*', '_it_', '~s~', '`x`', '```', '\n', '\u202e', '\u0000', '😀', 'e', '%', ' ',
+  '<!channel>',
+  '<!here>',
+  '<!everyone>',
+  '<@U024BE7LH>',
+  '<#C024BE7LR>',
+  '<!subteam^S0123|@ops>',
+  '<http://evil.example|Open me>',
+  '<https://x.example>',
+  '<mailto:a@b.c|mail>',
+  '&lt;!channel&gt;',
+  '&amp;',
+  '<',
+  '>',
+  '&',
+  '*bold*',
+  '_it_',
+  '~s~',
+  '`x`',
+  '```',
+  '\n',
+  '\u202e',
+  '\u0000',
+  '😀',
+  'e',
+  '%',
+  ' ',
 ];
 const hostileText = fc.oneof(
   fc.string({ maxLength: 80 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.array(fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 6 })), { maxLength: 8 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 6 })), { maxLength: 8 })
+    .map((parts) => parts.join('')),
   fc.constant('x'.repeat(3_000)),
 );
 /** Things typed into an amount field: good decimals, near misses, and junk. */
 const amountText = fc.oneof(
   fc.stringMatching(/^\d{1,12}(\.\d{0,10})?$/),
   fc.stringMatching(/^\s*\.?\d{0,6}\.?\d{0,12}\s*$/),
-  fc.constantFrom('1e3', '1E-2', '-5', '+5', '0x10', '1,000', '1,000.50', '12,5', 'NaN', 'Infinity', '.', '..', '1.2.3', '١٢٣', '１２', '0', '0.000', '00012.5000', '9'.repeat(40), `0.${'0'.repeat(30)}1`, '1_000', '½'),
+  fc.constantFrom(
+    '1e3',
+    '1E-2',
+    '-5',
+    '+5',
+    '0x10',
+    '1,000',
+    '1,000.50',
+    '12,5',
+    'NaN',
+    'Infinity',
+    '.',
+    '..',
+    '1.2.3',
+    '١٢٣',
+    '１２',
+    '0',
+    '0.000',
+    '00012.5000',
+    '9'.repeat(40),
+    `0.${'0'.repeat(30)}1`,
+    '1_000',
+    '½',
+  ),
   fc.array(fc.constantFrom(...'0123456789.,-+eE x٫'), { maxLength: 14 }).map((c) => c.join('')),
   hostileText,
 );
@@ -72,12 +143,17 @@ const fieldAmount = fc.oneof(
   { weight: 2, arbitrary: amountText },
 );
 /** Mostly one of the form's own options (what Slack sends), sometimes anything (a forged payload). */
-const mostly = <T,>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: other });
+const mostly = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: other });
 /** Usually nothing, once in a while `arb`. */
-const seldom = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+const seldom = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 
 const text = (value: string | null) => ({ type: 'plain_text_input', value });
-const select = (value: string | null) => ({ type: 'static_select', selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value } });
+const select = (value: string | null) => ({
+  type: 'static_select',
+  selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value },
+});
 
 /** A form offers only entries with a precision (withdraw-data.ts). */
 function withPrecision(entry: CurrencyEntry): CurrencyEntry & { precision: number } {
@@ -98,19 +174,27 @@ let slack: SlackContext;
 
 beforeAll(async () => {
   const key = makeFaultKey();
-  sandbox = await startSandbox({ seed: 'bad-input', keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }] });
+  sandbox = await startSandbox({
+    seed: 'bad-input',
+    keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }],
+  });
   const account = sandbox.state.accounts.get('main')!;
   // The exchange side is user-typed too: labels and names come from people in the mobile app.
   account.addressBook.find((a) => a.label === 'OTC partner (TRC20)')!.label = HOSTILE_LABEL;
   account.bankAccounts[0]!.beneficiary_name = 'ACME <!here> <@U0BOSS001>';
-  const api = createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.hex)), rateLimit: false });
+  const api = createExchangeClient({
+    baseUrl: sandbox.url,
+    signer: createSigner(parsePrivateKey(key.hex)),
+    rateLimit: false,
+  });
   exchange = createExchangePort(api);
   entries = await exchange.currencyEntries();
   addresses = [];
   for await (const a of exchange.savedAddresses({ pageSize: 100 })) addresses.push(a);
   banks = [];
   for await (const b of exchange.bankAccounts(undefined, { pageSize: 100 })) banks.push(b);
-  for (const r of [...sandbox.control.withdrawals(), ...sandbox.control.deposits()]) if (r.link_explorer) ALLOW.urls.push(r.link_explorer);
+  for (const r of [...sandbox.control.withdrawals(), ...sandbox.control.deposits()])
+    if (r.link_explorer) ALLOW.urls.push(r.link_explorer);
   crypto = await loadCryptoForm(exchange);
   fiat = await loadFiatForm(exchange);
   const config = loadConfig({
@@ -181,32 +265,45 @@ describe('the scanner these properties rely on', () => {
     const payload = {
       text: 'hi <!here>',
       blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: 'a <@U0BAD0001> b &lt;!channel&gt; <@U0REQ0001>' }, fields: [{ type: 'mrkdwn', text: '<http://evil|x>' }] },
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: 'a <@U0BAD0001> b &lt;!channel&gt; <@U0REQ0001>' },
+          fields: [{ type: 'mrkdwn', text: '<http://evil|x>' }],
+        },
         { type: 'header', text: { type: 'plain_text', text: '<!channel>' } },
         { type: 'context', elements: [{ type: 'mrkdwn', text: '<!date^1700000000^{date_short}|Nov 14>' }] },
       ],
     };
-    expect(unsafeSequences(payload, { userIds: ['U0REQ0001'] })).toEqual(['<!here>', '<@U0BAD0001>', '<http://evil|x>']);
+    expect(unsafeSequences(payload, { userIds: ['U0REQ0001'] })).toEqual([
+      '<!here>',
+      '<@U0BAD0001>',
+      '<http://evil|x>',
+    ]);
   });
 });
 
 describe('amounts typed into any amount field', () => {
   it('are refused with a sentence, or kept as the exact decimal typed (no float, no exponent), with an exact total', () => {
     fc.assert(
-      fc.property(amountText, fc.integer({ min: 0, max: 18 }), fc.stringMatching(/^\d{1,4}(\.\d{1,8})?$/), (typed, precision, fee) => {
-        const r = checkAmount(typed, { currency: 'BTC', precision, fee, available: '1000000000000' });
-        if (!r.ok) {
-          expect(r.error.trim().length).toBeGreaterThan(0);
-          expect(unsafeSequences({ text: r.error })).toEqual([]);
-          return;
-        }
-        expect(r.amount).toMatch(/^\d+(\.\d+)?$/);
-        const meant = typedDecimal(typed);
-        expect(meant, `accepted ${JSON.stringify(typed)}`).toBeDefined();
-        expect(new Big(r.amount).eq(meant!)).toBe(true);
-        expect(new Big(r.total).eq(new Big(r.amount).plus(fee))).toBe(true);
-        expect(r.amount.split('.')[1]?.length ?? 0).toBeLessThanOrEqual(precision);
-      }),
+      fc.property(
+        amountText,
+        fc.integer({ min: 0, max: 18 }),
+        fc.stringMatching(/^\d{1,4}(\.\d{1,8})?$/),
+        (typed, precision, fee) => {
+          const r = checkAmount(typed, { currency: 'BTC', precision, fee, available: '1000000000000' });
+          if (!r.ok) {
+            expect(r.error.trim().length).toBeGreaterThan(0);
+            expect(unsafeSequences({ text: r.error })).toEqual([]);
+            return;
+          }
+          expect(r.amount).toMatch(/^\d+(\.\d+)?$/);
+          const meant = typedDecimal(typed);
+          expect(meant, `accepted ${JSON.stringify(typed)}`).toBeDefined();
+          expect(new Big(r.amount).eq(meant!)).toBe(true);
+          expect(new Big(r.total).eq(new Big(r.amount).plus(fee))).toBe(true);
+          expect(r.amount.split('.')[1]?.length ?? 0).toBeLessThanOrEqual(precision);
+        },
+      ),
       { numRuns: RUNS * 2 },
     );
   });
@@ -228,10 +325,13 @@ describe('crypto withdrawal form submissions', () => {
       fc.property(submission, (s) => {
         const entry = crypto.entries.find((e) => String(e.id) === s.entry);
         const destinations = entry ? (crypto.destinations[entry.id] ?? []) : [];
-        const destinationId = s.destinationJunk ?? destinations[s.destinationPick % Math.max(1, destinations.length)]?.id ?? null;
+        const destinationId =
+          s.destinationJunk ?? destinations[s.destinationPick % Math.max(1, destinations.length)]?.id ?? null;
         const values: StateValues = {
           [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: select(s.entry) },
-          ...(entry ? { [dynamicBlockId.withdrawDestination(entry.id)]: { [INPUT.withdrawDestination]: select(destinationId) } } : {}),
+          ...(entry
+            ? { [dynamicBlockId.withdrawDestination(entry.id)]: { [INPUT.withdrawDestination]: select(destinationId) } }
+            : {}),
           [INPUT.withdrawAmount]: { [INPUT.withdrawAmount]: text(s.amount) },
           [INPUT.withdrawNote]: { [INPUT.withdrawNote]: text(s.note) },
           [INPUT.withdrawPurpose]: { [INPUT.withdrawPurpose]: text(s.purpose) },
@@ -241,8 +341,18 @@ describe('crypto withdrawal form submissions', () => {
         const checked = checkCryptoSubmission(crypto, values, NOW);
         if (!checked.ok) {
           tally.errors++;
-          if (process.env.BAD_INPUT_DEBUG) for (const [k, v] of Object.entries(checked.errors)) console.log('crypto', k, v.slice(0, 50));
-          return expectClearErrors(checked.errors, isInput([INPUT.withdrawEntry, INPUT.withdrawDestination, INPUT.withdrawAmount, INPUT.withdrawNote, INPUT.withdrawPurpose]));
+          if (process.env.BAD_INPUT_DEBUG)
+            for (const [k, v] of Object.entries(checked.errors)) console.log('crypto', k, v.slice(0, 50));
+          return expectClearErrors(
+            checked.errors,
+            isInput([
+              INPUT.withdrawEntry,
+              INPUT.withdrawDestination,
+              INPUT.withdrawAmount,
+              INPUT.withdrawNote,
+              INPUT.withdrawPurpose,
+            ]),
+          );
         }
         const c = checked.value;
         expect(new Big(c.amount).eq(typedDecimal(s.amount)!)).toBe(true);
@@ -273,7 +383,12 @@ describe('fiat withdrawal form submissions', () => {
     const tally = { errors: 0, built: 0 };
     fc.assert(
       fc.property(
-        fc.record({ currency: mostly(fc.constantFrom(...currencies), hostileText), bankPick: fc.nat(), bankJunk: seldom(hostileText), amount: fieldAmount }),
+        fc.record({
+          currency: mostly(fc.constantFrom(...currencies), hostileText),
+          bankPick: fc.nat(),
+          bankJunk: seldom(hostileText),
+          amount: fieldAmount,
+        }),
         (s) => {
           const currency = fiat.currencies.find((c) => c.currency === s.currency);
           const options = currency ? (fiat.banks[currency.currency] ?? []) : [];
@@ -283,7 +398,12 @@ describe('fiat withdrawal form submissions', () => {
             ...(currency ? { [dynamicBlockId.fiatBank(currency.currency)]: { [INPUT.fiatBank]: select(bank) } } : {}),
             [INPUT.fiatAmount]: { [INPUT.fiatAmount]: text(s.amount) },
           };
-          expect(unsafeSequences(renderWithdrawForm(fiat, values, { now: NOW, sandbox: true, privateMetadata: '{}' }), ALLOW)).toEqual([]);
+          expect(
+            unsafeSequences(
+              renderWithdrawForm(fiat, values, { now: NOW, sandbox: true, privateMetadata: '{}' }),
+              ALLOW,
+            ),
+          ).toEqual([]);
           const checked = checkFiatSubmission(fiat, values);
           if (!checked.ok) {
             tally.errors++;
@@ -293,7 +413,16 @@ describe('fiat withdrawal form submissions', () => {
           expect(new Big(c.amount).eq(typedDecimal(s.amount)!)).toBe(true);
           const rules = fiat.currencies.find((x) => x.currency === c.currency)!;
           const account = banks.find((b) => b.id === c.bankAccountId)!;
-          const built = buildFiatWithdrawal({ currency: c.currency, fee: rules.fee, minimum: rules.minimum, maximum: rules.maximum, bankAccount: account }, { amount: c.amount });
+          const built = buildFiatWithdrawal(
+            {
+              currency: c.currency,
+              fee: rules.fee,
+              minimum: rules.minimum,
+              maximum: rules.maximum,
+              bankAccount: account,
+            },
+            { amount: c.amount },
+          );
           expect(built.ok).toBe(true);
           if (built.ok) for (const m of messagesFor(built.value)) expect(unsafeSequences(m, ALLOW)).toEqual([]);
           tally.built++;
@@ -314,12 +443,27 @@ describe('trade form submissions', () => {
       quantity: fieldAmount,
       quantityIn: fc.constantFrom('base', 'counter'),
       // A static select: Slack sends one of its option values (up to 150 characters), or a forged short one.
-      paymentMethod: fc.oneof(fc.constant('user_balance'), hostileText.map((t) => t.slice(0, 150))),
+      paymentMethod: fc.oneof(
+        fc.constant('user_balance'),
+        hostileText.map((t) => t.slice(0, 150)),
+      ),
       // Usually one of the two ways to give the worst price, sometimes both or neither.
       bound: fc.oneof(
         { weight: 4, arbitrary: fieldAmount.map((limit) => ({ limit, slippage: null as string | null })) },
-        { weight: 4, arbitrary: mostly(fc.stringMatching(/^\d{0,2}(\.\d{0,3})?\s?%?$/), hostileText).map((slippage) => ({ limit: null as string | null, slippage })) },
-        { weight: 1, arbitrary: fc.record({ limit: fc.option(fieldAmount, { nil: null }), slippage: fc.option(hostileText, { nil: null }) }) },
+        {
+          weight: 4,
+          arbitrary: mostly(fc.stringMatching(/^\d{0,2}(\.\d{0,3})?\s?%?$/), hostileText).map((slippage) => ({
+            limit: null as string | null,
+            slippage,
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            limit: fc.option(fieldAmount, { nil: null }),
+            slippage: fc.option(hostileText, { nil: null }),
+          }),
+        },
       ),
       price: fc.stringMatching(/^[1-9]\d{0,5}(\.\d{1,6})?$/),
       quoted: fc.boolean(),
@@ -341,13 +485,44 @@ describe('trade form submissions', () => {
         const terms = quoteTerms(state, pairs);
         const meta: TradeMeta =
           terms && s.quoted
-            ? { k: 'trade', q: { p: s.price, e: NOW + 2_500, t: termsKey(terms), s: { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, quantityCurrency: terms.quantityCurrency ?? '' } } }
+            ? {
+                k: 'trade',
+                q: {
+                  p: s.price,
+                  e: NOW + 2_500,
+                  t: termsKey(terms),
+                  s: {
+                    symbol: terms.symbol,
+                    side: terms.side,
+                    quantity: terms.quantity,
+                    quantityCurrency: terms.quantityCurrency ?? '',
+                  },
+                },
+              }
             : { k: 'trade' };
-        expect(unsafeSequences(renderTradeForm(state, meta, { knownPairs: pairs, paymentMethods: ['user_balance'], sandbox: true }), ALLOW)).toEqual([]);
+        expect(
+          unsafeSequences(
+            renderTradeForm(state, meta, { knownPairs: pairs, paymentMethods: ['user_balance'], sandbox: true }),
+            ALLOW,
+          ),
+        ).toEqual([]);
         const checked = checkTradeSubmission(state, meta, pairs);
         if (!checked.ok) tally.errors++;
-        if (!checked.ok && process.env.BAD_INPUT_DEBUG) for (const [k, v] of Object.entries(checked.errors)) console.log('trade', k, v.slice(0, 40));
-        if (!checked.ok) return expectClearErrors(checked.errors, isInput([INPUT.tradePair, INPUT.tradeSide, INPUT.tradeQuantity, INPUT.tradeQuantityCurrency, INPUT.tradePaymentMethod, INPUT.tradeLimitPrice, INPUT.tradeSlippage]));
+        if (!checked.ok && process.env.BAD_INPUT_DEBUG)
+          for (const [k, v] of Object.entries(checked.errors)) console.log('trade', k, v.slice(0, 40));
+        if (!checked.ok)
+          return expectClearErrors(
+            checked.errors,
+            isInput([
+              INPUT.tradePair,
+              INPUT.tradeSide,
+              INPUT.tradeQuantity,
+              INPUT.tradeQuantityCurrency,
+              INPUT.tradePaymentMethod,
+              INPUT.tradeLimitPrice,
+              INPUT.tradeSlippage,
+            ]),
+          );
         const c = checked.value;
         expect(new Big(c.quantity).eq(typedDecimal(s.quantity)!)).toBe(true);
         if (c.slippageBps === undefined) expect(new Big(c.limitPrice).eq(typedDecimal(s.bound.limit!)!)).toBe(true);
@@ -355,10 +530,22 @@ describe('trade form submissions', () => {
           // The limit is the quoted price moved by exactly the slippage: no float on the way.
           const factor = new Big(10_000).plus(c.side === 'buy' ? c.slippageBps : -c.slippageBps).div(10_000);
           expect(new Big(c.limitPrice).eq(new Big(s.price).times(factor))).toBe(true);
-          expect(new Big(c.slippageBps).eq(new Big(s.bound.slippage!.trim().replace(/\s*%$/, '').replace(/^\./, '0.').replace(/\.$/, '')).times(100))).toBe(true);
+          expect(
+            new Big(c.slippageBps).eq(
+              new Big(s.bound.slippage!.trim().replace(/\s*%$/, '').replace(/^\./, '0.').replace(/\.$/, '')).times(100),
+            ),
+          ).toBe(true);
         }
         const built = buildTrade(
-          { symbol: c.pair, side: c.side, quantity: c.quantity, quantityCurrency: c.quantityCurrency, paymentMethod: c.paymentMethod, limit: { price: c.limitPrice }, note: s.note },
+          {
+            symbol: c.pair,
+            side: c.side,
+            quantity: c.quantity,
+            quantityCurrency: c.quantityCurrency,
+            paymentMethod: c.paymentMethod,
+            limit: { price: c.limitPrice },
+            note: s.note,
+          },
           { quoteId: 'q-1', price: s.price, expiresAt: NOW + 2_500 },
         );
         if (!built.ok) {
@@ -380,16 +567,25 @@ describe('counterparty declarations', () => {
     const rare = seldom(hostileText);
     const fields: Record<(typeof DECLARATION_FIELDS)[number], fc.Arbitrary<string | undefined>> = {
       transactionId: fc.option(mostly(fc.uuid(), hostileText), { nil: undefined, freq: 10 }),
-      entityType: fc.option(mostly(fc.constantFrom('individual', 'entity', ' entity '), hostileText), { nil: undefined, freq: 10 }),
+      entityType: fc.option(mostly(fc.constantFrom('individual', 'entity', ' entity '), hostileText), {
+        nil: undefined,
+        freq: 10,
+      }),
       legalName: fc.option(hostileText, { nil: undefined, freq: 10 }),
-      ownership: fc.option(mostly(fc.constantFrom('first_party', 'third_party'), hostileText), { nil: undefined, freq: 10 }),
+      ownership: fc.option(mostly(fc.constantFrom('first_party', 'third_party'), hostileText), {
+        nil: undefined,
+        freq: 10,
+      }),
       documentNumber: free,
       address1: rare,
       address2: rare,
       postcode: rare,
       district: rare,
       region: rare,
-      countryCode: fc.option(mostly(fc.constantFrom('SG', 'gb', 'US', 'ZZ', 'UK'), hostileText), { nil: undefined, freq: 3 }),
+      countryCode: fc.option(mostly(fc.constantFrom('SG', 'gb', 'US', 'ZZ', 'UK'), hostileText), {
+        nil: undefined,
+        freq: 3,
+      }),
       walletId: seldom(fc.oneof(fc.uuid(), hostileText)),
       walletName: free,
     };
@@ -440,7 +636,16 @@ async function runCommand(command: string, commandText: string, userId: string):
   const listener = COMMAND_LISTENERS[command as keyof typeof COMMAND_LISTENERS](slack);
   try {
     await (listener as (args: unknown) => Promise<void>)({
-      command: { command, text: commandText, user_id: userId, channel_id: 'C0DESK001', trigger_id: 't.1', response_url: 'http://127.0.0.1:9/r', team_id: 'T0', user_name: 'u' },
+      command: {
+        command,
+        text: commandText,
+        user_id: userId,
+        channel_id: 'C0DESK001',
+        trigger_id: 't.1',
+        response_url: 'http://127.0.0.1:9/r',
+        team_id: 'T0',
+        user_name: 'u',
+      },
       ack: async (payload?: unknown) => void rec.acks.push(payload ?? null),
       respond: say,
       say,
@@ -459,24 +664,53 @@ describe('command texts', () => {
   it('every command, any text, any user: acknowledged once, answered safely, never a crash', async () => {
     const commands = Object.keys(COMMAND_LISTENERS);
     // Words that are object keys in JavaScript too: a lookup table must not answer to them.
-    const words = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'help', 'pending', 'status', 'withdrawals', 'deposits', 'orders', 'fiat', 'banks', 'remove-bank', 'crypto', 'BTC', 'btc-usd', 'R2345A', '1b4e28ba-2fa1-11d2-883f-0016d3cca427'];
+    const words = [
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'help',
+      'pending',
+      'status',
+      'withdrawals',
+      'deposits',
+      'orders',
+      'fiat',
+      'banks',
+      'remove-bank',
+      'crypto',
+      'BTC',
+      'btc-usd',
+      'R2345A',
+      '1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+    ];
     const commandText = fc.oneof(
       hostileText,
-      fc.array(fc.oneof(fc.constantFrom(...words), fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8 })), { maxLength: 4 }).map((w) => w.join(' ')),
+      fc
+        .array(fc.oneof(fc.constantFrom(...words), fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8 })), {
+          maxLength: 4,
+        })
+        .map((w) => w.join(' ')),
     );
     const tally = { errors: 0, built: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...commands), commandText, fc.constantFrom(...Object.values(PEOPLE)), async (command, t, user) => {
-        const r = await runCommand(command, t, user);
-        if (r.said.length > 0) tally.built++;
-        else tally.errors++;
-        expect(r.threw, `${command} ${JSON.stringify(t)}`).toBeUndefined();
-        expect(r.acks, `${command} ${JSON.stringify(t)} acknowledged`).toHaveLength(1);
-        // Either the acknowledgement says something (usage, refusal, help) or the bot acted.
-        const ack = r.acks[0] as { text?: string } | null;
-        expect((ack !== null && typeof ack.text === 'string' && ack.text.length > 0) || r.said.length > 0).toBe(true);
-        for (const payload of [...r.acks, ...r.said]) expect(unsafeSequences(payload, ALLOW), `${command} ${JSON.stringify(t)}`).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...commands),
+        commandText,
+        fc.constantFrom(...Object.values(PEOPLE)),
+        async (command, t, user) => {
+          const r = await runCommand(command, t, user);
+          if (r.said.length > 0) tally.built++;
+          else tally.errors++;
+          expect(r.threw, `${command} ${JSON.stringify(t)}`).toBeUndefined();
+          expect(r.acks, `${command} ${JSON.stringify(t)} acknowledged`).toHaveLength(1);
+          // Either the acknowledgement says something (usage, refusal, help) or the bot acted.
+          const ack = r.acks[0] as { text?: string } | null;
+          expect((ack !== null && typeof ack.text === 'string' && ack.text.length > 0) || r.said.length > 0).toBe(true);
+          for (const payload of [...r.acks, ...r.said])
+            expect(unsafeSequences(payload, ALLOW), `${command} ${JSON.stringify(t)}`).toEqual([]);
+        },
+      ),
       { numRuns: RUNS },
     );
     // Both usage answers and real actions (listings, balances, modals opened) were exercised.

@@ -18,7 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineConfigInput } from '../../src/bot/engine/engine-config.js';
-import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../../src/bot/domain/record-schema.js';
+import {
+  REQUEST_RECORD_SCHEMA,
+  REQUEST_STORE_NAME,
+  REQUEST_RECORD_VERSION,
+} from '../../src/bot/domain/record-schema.js';
 import { cmp } from '../../src/bot/domain/money.js';
 import { attemptKeys, isFinishedRequest, type RequestRecord } from '../../src/bot/domain/record.js';
 import { createRng, type Rng } from '../../src/stand-ins/sandbox/prng.js';
@@ -32,7 +36,8 @@ import { useShortLeases } from './support/leases.js';
 import { tagNote, withTag, type PlanItem } from './support/plan.js';
 
 /** Fixed by default so `npm test` is reproducible; CRASH_SEED=random explores a new seed each run. */
-const SEED = process.env.CRASH_SEED === 'random' ? `crash-${Date.now().toString(36)}` : (process.env.CRASH_SEED ?? 'crash-1');
+const SEED =
+  process.env.CRASH_SEED === 'random' ? `crash-${Date.now().toString(36)}` : (process.env.CRASH_SEED ?? 'crash-1');
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 24);
 const PARALLEL = 4;
 /** One life without a kill must settle within this (real time; withdrawals need no final status). */
@@ -93,7 +98,15 @@ function planTrial(index: number, rng: Rng, sandbox: Sandbox): TrialPlan {
     items.push(
       rng.next() < 0.65
         ? withTag(`w${k}`, { kind: 'crypto_withdrawal', ...target, amount: `1${k}.${cents}` })
-        : withTag(`t${k}`, { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: `0.0${k + 1}${cents}`, quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 500 } }),
+        : withTag(`t${k}`, {
+            kind: 'trade',
+            symbol: 'BTC-USD',
+            side: 'buy',
+            quantity: `0.0${k + 1}${cents}`,
+            quantityCurrency: 'BTC',
+            paymentMethod: 'user_balance',
+            limit: { slippageBps: 500 },
+          }),
     );
   }
   const p = () => Math.round((0.3 + rng.next() * 0.6) * 100) / 100;
@@ -137,7 +150,8 @@ async function runTrial(index: number): Promise<TrialResult> {
     seed: `${SEED}/sandbox/${index}`,
     keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }],
     onRequest: (entry) => {
-      if (entry.method === 'POST' && (entry.path.endsWith('/crypto/withdrawals') || entry.path.endsWith('/orders'))) killOnCommit?.();
+      if (entry.method === 'POST' && (entry.path.endsWith('/crypto/withdrawals') || entry.path.endsWith('/orders')))
+        killOnCommit?.();
     },
   });
   const plan = planTrial(index, rng, sandbox);
@@ -166,7 +180,8 @@ async function runTrial(index: number): Promise<TrialResult> {
       killOnCommit = kill?.mode === 'commit' ? () => (++commits === kill.nth ? child.kill() : undefined) : undefined;
       let timer: NodeJS.Timeout | undefined;
       // A delay counts from the engine's start (recovery done), not from the spawn.
-      if (kill?.mode === 'delay') void child.waitForEvent('started').then((e) => e && (timer = setTimeout(() => child.kill(), kill.ms)));
+      if (kill?.mode === 'delay')
+        void child.waitForEvent('started').then((e) => e && (timer = setTimeout(() => child.kill(), kill.ms)));
       // Whatever happens, no life outlives its budget.
       const guard = setTimeout(() => child.kill(), LAST_LIFE_MS + 3_000);
       const exit = await child.exited;
@@ -174,8 +189,11 @@ async function runTrial(index: number): Promise<TrialResult> {
       clearTimeout(guard);
       killOnCommit = undefined;
       const end = child.events.find((e) => e.event === 'settled' || e.event === 'deadline');
-      lives.push(`${kill ? JSON.stringify(kill) : 'last'} -> ${exit.signal ?? `exit ${String(exit.code)}`}${end ? ` (${String(end.event)}, ${String(end.steps)} steps)` : ''}`);
-      if (exit.signal === null && exit.code !== 0) problems.push(`life ended with exit ${String(exit.code)}: ${child.stderr().slice(-1500)}`);
+      lives.push(
+        `${kill ? JSON.stringify(kill) : 'last'} -> ${exit.signal ?? `exit ${String(exit.code)}`}${end ? ` (${String(end.event)}, ${String(end.steps)} steps)` : ''}`,
+      );
+      if (exit.signal === null && exit.code !== 0)
+        problems.push(`life ended with exit ${String(exit.code)}: ${child.stderr().slice(-1500)}`);
       if (exit.signal === null && exit.code === 0) break; // settled: the remaining kills have nothing left to hit
     }
     paths.drops = sandbox.control.requests().filter((r) => r.fault === 'drop_after_commit').length;
@@ -188,9 +206,21 @@ async function runTrial(index: number): Promise<TrialResult> {
 }
 
 /** Exactly once and nothing forgotten, from the sandbox's records and the bot's files. */
-async function checkTrial(sandbox: Sandbox, dataDir: string, plan: TrialPlan, startedAt: number, paths: Paths): Promise<string[]> {
+async function checkTrial(
+  sandbox: Sandbox,
+  dataDir: string,
+  plan: TrialPlan,
+  startedAt: number,
+  paths: Paths,
+): Promise<string[]> {
   const problems: string[] = [];
-  const repo = await openRepository({ dir: dataDir, name: REQUEST_STORE_NAME, schema: REQUEST_RECORD_SCHEMA, isFinished: isFinishedRequest, version: REQUEST_RECORD_VERSION });
+  const repo = await openRepository({
+    dir: dataDir,
+    name: REQUEST_STORE_NAME,
+    schema: REQUEST_RECORD_SCHEMA,
+    isFinished: isFinishedRequest,
+    version: REQUEST_RECORD_VERSION,
+  });
   const records: RequestRecord[] = [...(await repo.listLive()), ...(await repo.recentHistory(1_000))];
   await repo.close();
   const withdrawals = sandbox.control.withdrawals().filter((w) => w.created_at >= startedAt);
@@ -206,25 +236,33 @@ async function checkTrial(sandbox: Sandbox, dataDir: string, plan: TrialPlan, st
     paths.reconciled += attempts.filter((a) => a.outcome === 'reconciled').length;
     paths.resent += Math.max(0, attempts.length - new Set(attempts.map((a) => a.key)).size);
     paths.diedMidCall += attempts.filter((a) => a.message?.includes('process stopped')).length;
-    if (r.state !== 'submitted' && r.state !== 'completed') problems.push(`${item.tag}: ${r.state} (${r.failure?.reason ?? 'no failure'})`);
+    if (r.state !== 'submitted' && r.state !== 'completed')
+      problems.push(`${item.tag}: ${r.state} (${r.failure?.reason ?? 'no failure'})`);
     let executed: string[];
     if (item.input.kind === 'crypto_withdrawal') {
       const amount = item.input.amount;
       const destination = item.input.addressBookId;
-      executed = withdrawals.filter((w) => cmp(w.amount, amount) === 0 && w.address_book_address?.id === destination).map((w) => w.id);
+      executed = withdrawals
+        .filter((w) => cmp(w.amount, amount) === 0 && w.address_book_address?.id === destination)
+        .map((w) => w.id);
       const keys = attemptKeys(r);
       const foreign = withdrawals.filter((w) => executed.includes(w.id) && !keys.includes(w.request_id ?? ''));
       if (foreign.length) problems.push(`${item.tag}: withdrawal sent with a key the request does not know`);
     } else {
       const keys = attemptKeys(r);
-      executed = orders.filter((o) => typeof o.client_order_id === 'string' && keys.includes(o.client_order_id)).map((o) => String(o.id));
+      executed = orders
+        .filter((o) => typeof o.client_order_id === 'string' && keys.includes(o.client_order_id))
+        .map((o) => String(o.id));
     }
     if (executed.length !== 1) problems.push(`${item.tag}: executed ${executed.length} times on the exchange`);
-    else if (r.execution?.exchangeId !== executed[0]) problems.push(`${item.tag}: record tracks ${r.execution?.exchangeId}, exchange has ${executed[0]}`);
+    else if (r.execution?.exchangeId !== executed[0])
+      problems.push(`${item.tag}: record tracks ${r.execution?.exchangeId}, exchange has ${executed[0]}`);
   }
   const planned = (kind: string) => plan.items.filter((i) => i.input.kind === kind).length;
-  if (withdrawals.length !== planned('crypto_withdrawal')) problems.push(`${withdrawals.length} withdrawals created for ${planned('crypto_withdrawal')} planned`);
-  if (orders.length !== planned('trade')) problems.push(`${orders.length} orders placed for ${planned('trade')} planned`);
+  if (withdrawals.length !== planned('crypto_withdrawal'))
+    problems.push(`${withdrawals.length} withdrawals created for ${planned('crypto_withdrawal')} planned`);
+  if (orders.length !== planned('trade'))
+    problems.push(`${orders.length} orders placed for ${planned('trade')} planned`);
   const chain = await verifyAuditLog(join(dataDir, AUDIT_FILE_NAME));
   if (!chain.ok) problems.push(`audit chain broken: ${JSON.stringify(chain)}`);
   return problems;
@@ -240,11 +278,22 @@ describe(`crash trials (seed ${SEED})`, () => {
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     results.sort((a, b) => a.index - b.index);
     const kills = results.reduce((n, r) => n + r.lives.filter((l) => l.includes('SIGKILL')).length, 0);
-    if (process.env.CRASH_TRIALS_VERBOSE) for (const r of results) console.log(`trial ${r.index}: ${r.lives.join(' | ')} ${JSON.stringify(r.paths)}`);
+    if (process.env.CRASH_TRIALS_VERBOSE)
+      for (const r of results) console.log(`trial ${r.index}: ${r.lives.join(' | ')} ${JSON.stringify(r.paths)}`);
     const failed = results.filter((r) => r.problems.length > 0);
-    expect(failed.map((r) => `seed ${SEED} trial ${r.index}: ${r.problems.join('; ')} [lives: ${r.lives.join(' | ')}]`)).toEqual([]);
+    expect(
+      failed.map((r) => `seed ${SEED} trial ${r.index}: ${r.problems.join('; ')} [lives: ${r.lives.join(' | ')}]`),
+    ).toEqual([]);
     expect(results).toHaveLength(TRIALS);
-    const total = results.reduce((t, r) => ({ drops: t.drops + r.paths.drops, reconciled: t.reconciled + r.paths.reconciled, resent: t.resent + r.paths.resent, diedMidCall: t.diedMidCall + r.paths.diedMidCall }), { drops: 0, reconciled: 0, resent: 0, diedMidCall: 0 });
+    const total = results.reduce(
+      (t, r) => ({
+        drops: t.drops + r.paths.drops,
+        reconciled: t.reconciled + r.paths.reconciled,
+        resent: t.resent + r.paths.resent,
+        diedMidCall: t.diedMidCall + r.paths.diedMidCall,
+      }),
+      { drops: 0, reconciled: 0, resent: 0, diedMidCall: 0 },
+    );
     console.log(`crash trials: ${TRIALS} trials, ${kills} SIGKILLs, paths ${JSON.stringify(total)}`);
     // The trials must go where they claim: kills, dropped commits found again by reconcile.
     expect(kills).toBeGreaterThanOrEqual(TRIALS);

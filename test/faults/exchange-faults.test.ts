@@ -82,14 +82,21 @@ async function makeWorld(): Promise<World> {
     baseUrl: sandbox.url,
     signer: createSigner(parsePrivateKey(key.hex)),
     // Waits are recorded, then cut short.
-    clock: { now: () => exchangeClock.now(), sleep: (ms) => (clientSleeps.push(ms), new Promise((r) => setTimeout(r, Math.min(ms, 2)))) },
+    clock: {
+      now: () => exchangeClock.now(),
+      sleep: (ms) => (clientSleeps.push(ms), new Promise((r) => setTimeout(r, Math.min(ms, 2)))),
+    },
     timeoutMs: CLIENT_TIMEOUT_MS,
     rateLimit: false,
     retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
   });
   const errors: string[] = [];
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const logger = { info: () => {}, warn: () => {}, error: (m: string, d?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(d ?? {})}`) };
+  const logger = {
+    info: () => {},
+    warn: () => {},
+    error: (m: string, d?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(d ?? {})}`),
+  };
   const { engine, requests } = memoryEngine({ exchange, clock, config: ENGINE_CONFIG, logger });
   await engine.start();
   const plan = requestPlan(sandbox, ['crypto', 'fiat', 'trade', 'removal']);
@@ -99,7 +106,9 @@ async function makeWorld(): Promise<World> {
 /** Requests, approvals and ticks, the exchange's time moving a minute per tick. */
 async function drive(world: World, ticks: number): Promise<void> {
   for (let i = 0; i < ticks; i++) {
-    await advancePlan(world.engine, world.plan, (tag, message) => world.refusals.set(tag, [...(world.refusals.get(tag) ?? []), message]));
+    await advancePlan(world.engine, world.plan, (tag, message) =>
+      world.refusals.set(tag, [...(world.refusals.get(tag) ?? []), message]),
+    );
     await world.engine.tick();
     await world.engine.idle();
     world.sandbox.control.advance(TICK_MS);
@@ -112,7 +121,10 @@ async function settleByPerson(world: World): Promise<boolean> {
   for (const item of world.plan) {
     const record = await findTagged(world.engine, item.tag);
     if (record?.execution?.inDoubt?.question?.kind !== 'not_found') continue;
-    const result = await world.engine.settle(record.id, DESK_PEOPLE.approvers[0], { action: 'send_again', checked: 'Not in the exchange history.' });
+    const result = await world.engine.settle(record.id, DESK_PEOPLE.approvers[0], {
+      action: 'send_again',
+      checked: 'Not in the exchange history.',
+    });
     if (!result.ok) throw new Error(`${item.tag}: decision refused: ${result.message}`);
     decided = true;
   }
@@ -122,7 +134,12 @@ async function settleByPerson(world: World): Promise<boolean> {
 
 /** A sentence for people: not empty, no stack trace, no object dump. */
 function isPlain(text: string | null | undefined): boolean {
-  return typeof text === 'string' && text.trim().length > 0 && text.length < 600 && !/\n\s+at |\[object |undefined|\{"/.test(text);
+  return (
+    typeof text === 'string' &&
+    text.trim().length > 0 &&
+    text.length < 600 &&
+    !/\n\s+at |\[object |undefined|\{"/.test(text)
+  );
 }
 
 /** What the exchange executed for a request: withdrawals and orders it created, a bank account it removed. */
@@ -131,9 +148,13 @@ function executions(world: World, item: PlanItem): string[] {
   const input = item.input;
   switch (input.kind) {
     case 'crypto_withdrawal':
-      return account.withdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => w.id);
+      return account.withdrawals
+        .filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0)
+        .map((w) => w.id);
     case 'fiat_withdrawal':
-      return account.fiatWithdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => String(w.id));
+      return account.fiatWithdrawals
+        .filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0)
+        .map((w) => String(w.id));
     case 'trade':
       // The only trade of the world: every order on the account is one of its executions.
       return account.orders.map((o) => String(o.id));
@@ -146,16 +167,24 @@ function executions(world: World, item: PlanItem): string[] {
 function explainedProblems(world: World, record: RequestRecord | undefined, item: PlanItem): string[] {
   if (record === undefined) {
     const told = world.refusals.get(item.tag) ?? [];
-    return told.length > 0 && told.every(isPlain) ? [] : [`${item.tag}: never created, and no plain refusal (${JSON.stringify(told)})`];
+    return told.length > 0 && told.every(isPlain)
+      ? []
+      : [`${item.tag}: never created, and no plain refusal (${JSON.stringify(told)})`];
   }
   switch (record.state) {
     case 'submitted':
     case 'completed':
-      return record.execution?.exchangeId || record.kind === 'bank_account_removal' ? [] : [`${item.tag}: ${record.state} without an exchange id`];
+      return record.execution?.exchangeId || record.kind === 'bank_account_removal'
+        ? []
+        : [`${item.tag}: ${record.state} without an exchange id`];
     case 'failed':
-      return isPlain(record.failure?.reason) ? [] : [`${item.tag}: failed without a plain reason (${record.failure?.reason})`];
+      return isPlain(record.failure?.reason)
+        ? []
+        : [`${item.tag}: failed without a plain reason (${record.failure?.reason})`];
     case 'unknown':
-      return isPlain(record.execution?.attempts.at(-1)?.message) ? [] : [`${item.tag}: unknown without the error that made it so`];
+      return isPlain(record.execution?.attempts.at(-1)?.message)
+        ? []
+        : [`${item.tag}: unknown without the error that made it so`];
     default:
       return [`${item.tag}: left ${record.state} while the fault lasted, saying nothing`];
   }
@@ -196,8 +225,10 @@ async function scenario(kind: Kind, route: Route): Promise<string[]> {
     await drive(world, FAULTY_TICKS);
     const hits = world.sandbox.control.requests().filter((r) => r.fault === kind).length;
     if (hits === 0) problems.push('the fault never fired');
-    for (const item of world.plan) problems.push(...explainedProblems(world, await findTagged(world.engine, item.tag), item));
-    if (kind === 'rate_limit' && route.method === 'GET' && !world.clientSleeps.includes(1_000)) problems.push('Retry-After: 1 was not honoured on a read');
+    for (const item of world.plan)
+      problems.push(...explainedProblems(world, await findTagged(world.engine, item.tag), item));
+    if (kind === 'rate_limit' && route.method === 'GET' && !world.clientSleeps.includes(1_000))
+      problems.push('Retry-After: 1 was not honoured on a read');
 
     world.sandbox.control.clearFaults();
     await drive(world, RECOVERY_TICKS);
@@ -210,9 +241,11 @@ async function scenario(kind: Kind, route: Route): Promise<string[]> {
       else if (record.state === 'completed' || record.state === 'submitted') {
         if (done.length !== 1) problems.push(`${item.tag}: ${record.state} but executed ${done.length} times`);
       } else if (record.state === 'failed') {
-        if (done.length > 0 && record.failure?.stage !== 'final_status') problems.push(`${item.tag}: failed (${record.failure?.reason}) but executed ${done.length} times`);
+        if (done.length > 0 && record.failure?.stage !== 'final_status')
+          problems.push(`${item.tag}: failed (${record.failure?.reason}) but executed ${done.length} times`);
       } else problems.push(`${item.tag}: still ${record.state} after the exchange recovered`);
-      if (record !== undefined && !REQUEST_RECORD_SCHEMA.safeParse(record).success) problems.push(`${item.tag}: record breaks its schema`);
+      if (record !== undefined && !REQUEST_RECORD_SCHEMA.safeParse(record).success)
+        problems.push(`${item.tag}: record breaks its schema`);
     }
   } catch (err) {
     problems.push(`engine threw: ${(err as Error).stack ?? String(err)}`);
@@ -236,7 +269,17 @@ describe('exchange faults on every route the engine uses', () => {
     routes = routesOf(world.sandbox);
     // Creation reads, pre-execution checks, the four writes, and the polling lists at least.
     expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(['POST /crypto/withdrawals', 'POST /fiat/withdrawals', 'POST /order_quotes', 'POST /orders', 'DELETE /bank_accounts/:id', 'GET /crypto/withdrawals', 'GET /orders', 'GET /fiat/withdrawals', 'GET /accounts/balances']),
+      expect.arrayContaining([
+        'POST /crypto/withdrawals',
+        'POST /fiat/withdrawals',
+        'POST /order_quotes',
+        'POST /orders',
+        'DELETE /bank_accounts/:id',
+        'GET /crypto/withdrawals',
+        'GET /orders',
+        'GET /fiat/withdrawals',
+        'GET /accounts/balances',
+      ]),
     );
   });
 
@@ -250,7 +293,8 @@ describe('exchange faults on every route the engine uses', () => {
           const route = routes[next++]!;
           const t = performance.now();
           problems.push(...(await scenario(kind, route)));
-          if (process.env.FAULTS_VERBOSE) console.log(`${kind} ${route.method} ${route.path}: ${Math.round(performance.now() - t)} ms`);
+          if (process.env.FAULTS_VERBOSE)
+            console.log(`${kind} ${route.method} ${route.path}: ${Math.round(performance.now() - t)} ms`);
         }
       };
       await Promise.all(Array.from({ length: 8 }, worker));

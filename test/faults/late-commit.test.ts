@@ -29,7 +29,14 @@ async function trial(delayS: number): Promise<Trial> {
     startMs: T0,
     faults: [
       { kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: delayS * 1_000, times: 1 },
-      { kind: 'late_commit', method: 'POST', path: '/fiat/withdrawals', commitAfterMs: delayS * 1_000, answer: 'gateway_timeout', times: 1 },
+      {
+        kind: 'late_commit',
+        method: 'POST',
+        path: '/fiat/withdrawals',
+        commitAfterMs: delayS * 1_000,
+        answer: 'gateway_timeout',
+        times: 1,
+      },
       { kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: delayS * 1_000, answer: 'drop', times: 1 },
     ],
   });
@@ -40,8 +47,12 @@ async function trial(delayS: number): Promise<Trial> {
 function created(t: Trial, item: PlanItem): string[] {
   const account = t.sandbox.state.accounts.get('main')!;
   const input = item.input;
-  if (input.kind === 'crypto_withdrawal') return account.withdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => w.id);
-  if (input.kind === 'fiat_withdrawal') return account.fiatWithdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => String(w.id));
+  if (input.kind === 'crypto_withdrawal')
+    return account.withdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => w.id);
+  if (input.kind === 'fiat_withdrawal')
+    return account.fiatWithdrawals
+      .filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0)
+      .map((w) => String(w.id));
   return account.orders.map((o) => String(o.id));
 }
 
@@ -62,14 +73,21 @@ describe('a slow exchange commits what the bot gave up on', () => {
         const made = created(t, item);
         outcomes.push(`${item.tag}: ${record.state}, created ${made.length}`);
         expect(made.length, `${item.tag} created on the exchange`).toBeLessThanOrEqual(1);
-        const followed = ['submitted', 'completed'].includes(record.state) && made.length === 1 && record.execution?.exchangeId === made[0];
+        const followed =
+          ['submitted', 'completed'].includes(record.state) &&
+          made.length === 1 &&
+          record.execution?.exchangeId === made[0];
         const waiting = record.state === 'unknown' && record.execution?.inDoubt?.question !== null;
-        expect(followed || waiting, `${item.tag} ends ${record.state} (${JSON.stringify(record.execution?.inDoubt?.question ?? null)})`).toBe(true);
+        expect(
+          followed || waiting,
+          `${item.tag} ends ${record.state} (${JSON.stringify(record.execution?.inDoubt?.question ?? null)})`,
+        ).toBe(true);
       }
       // A withdrawal is sent once: never again without a person.
       expect(t.sends.get('createCryptoWithdrawal')).toBe(1);
       expect(t.sends.get('createFiatWithdrawal')).toBe(1);
-      if (process.env.FAULTS_VERBOSE) console.log(`late ${delayS} s: ${outcomes.join('; ')}; order sends ${t.sends.get('createOrder')}`);
+      if (process.env.FAULTS_VERBOSE)
+        console.log(`late ${delayS} s: ${outcomes.join('; ')}; order sends ${t.sends.get('createOrder')}`);
     }, 60_000);
   }
 });

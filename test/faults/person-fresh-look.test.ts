@@ -31,7 +31,14 @@ async function trial(kind: Extract<PlanKind, 'crypto' | 'fiat'>, dropNotes = fal
     startMs: T0,
     faults: [
       { kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: COMMIT_AFTER_MS, times: 1 },
-      { kind: 'late_commit', method: 'POST', path: '/fiat/withdrawals', commitAfterMs: COMMIT_AFTER_MS, answer: 'gateway_timeout', times: 1 },
+      {
+        kind: 'late_commit',
+        method: 'POST',
+        path: '/fiat/withdrawals',
+        commitAfterMs: COMMIT_AFTER_MS,
+        answer: 'gateway_timeout',
+        times: 1,
+      },
       ...(dropNotes ? [{ kind: 'drop_notes' as const, method: 'POST', path: `/${kind}/withdrawals`, times: 1 }] : []),
     ],
   });
@@ -43,8 +50,12 @@ async function trial(kind: Extract<PlanKind, 'crypto' | 'fiat'>, dropNotes = fal
 function created(t: Trial): string[] {
   const account = t.sandbox.state.accounts.get('main')!;
   const input = t.item.input;
-  if (input.kind === 'crypto_withdrawal') return account.withdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => w.id);
-  if (input.kind === 'fiat_withdrawal') return account.fiatWithdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => String(w.id));
+  if (input.kind === 'crypto_withdrawal')
+    return account.withdrawals.filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0).map((w) => w.id);
+  if (input.kind === 'fiat_withdrawal')
+    return account.fiatWithdrawals
+      .filter((w) => w.created_at >= T0 && cmp(w.amount, input.amount) === 0)
+      .map((w) => String(w.id));
   throw new Error('withdrawals only');
 }
 
@@ -80,7 +91,10 @@ describe('a person decides at 660 s on a withdrawal the exchange committed at 63
       expect(created(t)).toHaveLength(1);
 
       const approver = DESK_PEOPLE.approvers.find((a) => a !== before.requester)!;
-      const decided = await t.engine.settle(before.id, approver, { action: c.action, checked: 'Not in the exchange history when I looked.' });
+      const decided = await t.engine.settle(before.id, approver, {
+        action: c.action,
+        checked: 'Not in the exchange history when I looked.',
+      });
       await t.engine.idle();
       const after = (await t.engine.get(before.id))!;
       const made = created(t);
@@ -90,7 +104,9 @@ describe('a person decides at 660 s on a withdrawal the exchange committed at 63
       expect(after.state).not.toBe('failed');
       expect(after.state).not.toBe('executing');
       expect(decided.ok).toBe(true);
-      const notCarried = t.audit.entries.filter((e) => e.type === 'execution.person_decision_withheld' && e.requestId === before.id);
+      const notCarried = t.audit.entries.filter(
+        (e) => e.type === 'execution.person_decision_withheld' && e.requestId === before.id,
+      );
       if (!dropNotes) {
         // Its note carries our desk reference: ours, found by it, followed.
         expect(after.state).toBe('submitted');

@@ -35,7 +35,7 @@ function botEnv(): Record<string, string> {
 }
 
 describe('a crash restart on the file store', () => {
-  it('kill -9 and an immediate start: the new life starts, taking the dead one\'s leases over at once', async () => {
+  it("kill -9 and an immediate start: the new life starts, taking the dead one's leases over at once", async () => {
     const first = startChild(world.bundle, botEnv());
     expect(await first.waitFor(isBotStarted), first.stderr()).toBeDefined();
     first.kill();
@@ -47,9 +47,17 @@ describe('a crash restart on the file store', () => {
       expect(started, `the restart did not start: ${second.stderr()}`).toBeDefined();
       // Long before the dead life's leases could have run out: nothing waited for them.
       expect(Date.now() - restartedAt).toBeLessThan(LOCK_STALE_MS);
-      const takeovers = second.events.filter((e) => typeof e.msg === 'string' && /took over a lock whose holder \(pid \d+ .*no longer runs on this machine/.test(e.msg));
+      const takeovers = second.events.filter(
+        (e) =>
+          typeof e.msg === 'string' &&
+          /took over a lock whose holder \(pid \d+ .*no longer runs on this machine/.test(e.msg),
+      );
       expect(takeovers.map((e) => String(e.msg).split(':')[0])).toEqual(
-        expect.arrayContaining([join(world.dataDir, 'requests.lock'), join(world.dataDir, 'kv.lock'), join(world.dataDir, 'audit.jsonl.lock')]),
+        expect.arrayContaining([
+          join(world.dataDir, 'requests.lock'),
+          join(world.dataDir, 'kv.lock'),
+          join(world.dataDir, 'audit.jsonl.lock'),
+        ]),
       );
     } finally {
       second.kill();

@@ -14,7 +14,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SlackRequester, slackSignature, commandBody, FORM, stateOf, type StateValues } from '../../src/stand-ins/fake-slack/slack-requests.js';
+import {
+  SlackRequester,
+  slackSignature,
+  commandBody,
+  FORM,
+  stateOf,
+  type StateValues,
+} from '../../src/stand-ins/fake-slack/slack-requests.js';
 import { ACTION, CALLBACK, dynamicBlockId, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { blocksOf, buttonValue } from '../e2e/support/test-bot.js';
 import { until } from '../support/until.js';
@@ -107,17 +114,43 @@ describe('secrets during a whole run of the bot', () => {
         { kind: 'error', status: 401, method: 'GET', path: '/accounts/balances', times: 1 },
         { kind: 'error', status: 500, method: 'GET', path: '/accounts/balances', times: 1 },
       ]);
-      for (let i = 0; i < 3; i++) await slack.command({ command: '/balances', text: 'BTC', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl(`bal${i}`) });
-      await slack.command({ command: '/desk', text: 'withdrawals', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl('desk') });
+      for (let i = 0; i < 3; i++)
+        await slack.command({
+          command: '/balances',
+          text: 'BTC',
+          userId: PEOPLE.requester,
+          responseUrl: world.fake.responseUrl(`bal${i}`),
+        });
+      await slack.command({
+        command: '/desk',
+        text: 'withdrawals',
+        userId: PEOPLE.requester,
+        responseUrl: world.fake.responseUrl('desk'),
+      });
 
       // Requests Slack never signed, or signed with another secret.
-      const body = commandBody({ command: '/balances', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl('forged') });
-      expect((await slack.post(body, FORM, { signature: slackSignature('wrong-secret-0000000000', Math.floor(Date.now() / 1000), body) })).status).toBe(401);
+      const body = commandBody({
+        command: '/balances',
+        userId: PEOPLE.requester,
+        responseUrl: world.fake.responseUrl('forged'),
+      });
+      expect(
+        (
+          await slack.post(body, FORM, {
+            signature: slackSignature('wrong-secret-0000000000', Math.floor(Date.now() / 1000), body),
+          })
+        ).status,
+      ).toBe(401);
       expect((await slack.post(body, FORM, { unsigned: true })).status).toBe(401);
 
       // A withdrawal: form, an invalid submission, a valid one whose creation the exchange commits and drops.
       let mark = world.fake.calls.length;
-      await slack.command({ command: '/withdraw', text: 'crypto', userId: PEOPLE.requester, responseUrl: world.fake.responseUrl('w') });
+      await slack.command({
+        command: '/withdraw',
+        text: 'crypto',
+        userId: PEOPLE.requester,
+        responseUrl: world.fake.responseUrl('w'),
+      });
       const opened = await world.fake.waitFor((c) => c.method === 'views.open', { after: mark });
       const viewId = (opened.response.view as { id: string }).id;
       await world.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === viewId, { after: mark });
@@ -128,19 +161,47 @@ describe('secrets during a whole run of the bot', () => {
         [INPUT.withdrawAmount]: { [INPUT.withdrawAmount]: stateOf.text(amount) },
         [INPUT.withdrawNote]: { [INPUT.withdrawNote]: stateOf.text(`settlement ${BOT_TOKEN.slice(0, 5)}`) },
       });
-      await slack.viewSubmission({ userId: PEOPLE.requester, callbackId: CALLBACK.withdrawCrypto, viewId, privateMetadata: JSON.stringify({ k: 'crypto' }), values: values('1e9') });
-      world.sandbox.control.setFaults([{ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 }]);
+      await slack.viewSubmission({
+        userId: PEOPLE.requester,
+        callbackId: CALLBACK.withdrawCrypto,
+        viewId,
+        privateMetadata: JSON.stringify({ k: 'crypto' }),
+        values: values('1e9'),
+      });
+      world.sandbox.control.setFaults([
+        { kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 },
+      ]);
       world.fake.failNext('chat.postMessage', 'ratelimited');
       mark = world.fake.calls.length;
-      await slack.viewSubmission({ userId: PEOPLE.requester, callbackId: CALLBACK.withdrawCrypto, viewId, privateMetadata: JSON.stringify({ k: 'crypto' }), values: values('123.45') });
-      const posted = await world.fake.waitFor((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL && JSON.stringify(c.args.blocks ?? []).includes(ACTION.approve), { after: mark, timeoutMs: 10_000 });
+      await slack.viewSubmission({
+        userId: PEOPLE.requester,
+        callbackId: CALLBACK.withdrawCrypto,
+        viewId,
+        privateMetadata: JSON.stringify({ k: 'crypto' }),
+        values: values('123.45'),
+      });
+      const posted = await world.fake.waitFor(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.channel === CHANNEL &&
+          JSON.stringify(c.args.blocks ?? []).includes(ACTION.approve),
+        { after: mark, timeoutMs: 10_000 },
+      );
       const approve = buttonValue(blocksOf(posted), ACTION.approve);
       expect(approve, 'the approve button').toBeDefined();
       for (const user of [PEOPLE.approver1, PEOPLE.approver2]) {
-        await slack.blockAction({ userId: user, actionId: ACTION.approve, value: approve!, container: { type: 'message', channelId: CHANNEL, messageTs: String(posted.response.ts) }, responseUrl: world.fake.responseUrl(`a-${user}`) });
+        await slack.blockAction({
+          userId: user,
+          actionId: ACTION.approve,
+          value: approve!,
+          container: { type: 'message', channelId: CHANNEL, messageTs: String(posted.response.ts) },
+          responseUrl: world.fake.responseUrl(`a-${user}`),
+        });
       }
       // Executed once (reconciled after the dropped answer), then followed by polling.
-      await until('the withdrawal on the exchange', () => (world.sandbox.control.withdrawals().some((w) => w.amount === '123.45') ? true : undefined));
+      await until('the withdrawal on the exchange', () =>
+        world.sandbox.control.withdrawals().some((w) => w.amount === '123.45') ? true : undefined,
+      );
       await new Promise((r) => setTimeout(r, 1_500));
       expect(world.sandbox.control.withdrawals().filter((w) => w.amount === '123.45')).toHaveLength(1);
     } finally {
@@ -162,11 +223,15 @@ describe('secrets during a whole run of the bot', () => {
     expect(found).toEqual([]);
     // The logger's last guard should have had nothing to catch either: say so if it did.
     const redactions = (output.match(/\[redacted\]/g) ?? []).length;
-    if (redactions > 0) console.warn(`secrets: the log redactor replaced ${redactions} value(s); some code path tried to log a secret`);
+    if (redactions > 0)
+      console.warn(`secrets: the log redactor replaced ${redactions} value(s); some code path tried to log a secret`);
   }, 40_000);
 
   it('a start-up that fails on its configuration names the problem, not the secrets (app token included)', async () => {
-    const child = startChild(world.bundle, botEnv({ SLACK_APP_TOKEN: APP_TOKEN, REQUIRED_APPROVALS: '1', EXCHANGE_PRIVATE_KEY: `${key.pem}\ngarbage` }));
+    const child = startChild(
+      world.bundle,
+      botEnv({ SLACK_APP_TOKEN: APP_TOKEN, REQUIRED_APPROVALS: '1', EXCHANGE_PRIVATE_KEY: `${key.pem}\ngarbage` }),
+    );
     const exit = await child.exited;
     const output = child.events.map((e) => JSON.stringify(e)).join('\n') + '\n' + child.stderr();
     expect(exit.code).toBe(1);

@@ -7,10 +7,26 @@
  * requests correctly signed do act (so the refusals are the signature's doing).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackSignature, commandBody, FORM, appHomeOpened, blockActionPayload, viewSubmissionPayload, blockSuggestionPayload, stateOf } from '../../src/stand-ins/fake-slack/slack-requests.js';
+import {
+  slackSignature,
+  commandBody,
+  FORM,
+  appHomeOpened,
+  blockActionPayload,
+  viewSubmissionPayload,
+  blockSuggestionPayload,
+  stateOf,
+} from '../../src/stand-ins/fake-slack/slack-requests.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
 import { SIGNING_SECRET } from '../bot/slack/support/harness.js';
-import { approvalMessage, buttonValue, startTestBot, USERS, APPROVAL_CHANNEL, type TestBot } from '../e2e/support/test-bot.js';
+import {
+  approvalMessage,
+  buttonValue,
+  startTestBot,
+  USERS,
+  APPROVAL_CHANNEL,
+  type TestBot,
+} from '../e2e/support/test-bot.js';
 import { requestCrypto } from '../e2e/support/flows.js';
 
 let d: TestBot;
@@ -31,32 +47,73 @@ afterAll(async () => {
 
 /** One request per surface, as Slack would post it: body and content type. */
 function surfaces(): Array<{ name: string; body: string; contentType: string }> {
-  const form = (payload: Record<string, unknown>) => new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  const form = (payload: Record<string, unknown>) =>
+    new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
   return [
-    { name: 'slash command /balances', body: commandBody({ command: '/balances', userId: USERS.requester, responseUrl: d.fake.responseUrl('auth-cmd') }), contentType: FORM },
+    {
+      name: 'slash command /balances',
+      body: commandBody({ command: '/balances', userId: USERS.requester, responseUrl: d.fake.responseUrl('auth-cmd') }),
+      contentType: FORM,
+    },
     {
       name: 'Approve click',
-      body: form(blockActionPayload({ userId: USERS.approver1, actionId: ACTION.approve, value: approveValue, container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: ts }, responseUrl: d.fake.responseUrl('auth-click') })),
+      body: form(
+        blockActionPayload({
+          userId: USERS.approver1,
+          actionId: ACTION.approve,
+          value: approveValue,
+          container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: ts },
+          responseUrl: d.fake.responseUrl('auth-click'),
+        }),
+      ),
       contentType: FORM,
     },
     {
       name: 'reject reason submission',
-      body: form(viewSubmissionPayload({ userId: USERS.approver1, callbackId: CALLBACK.rejectReason, privateMetadata: JSON.stringify({ r: requestId }), values: { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text('forged rejection') } } })),
+      body: form(
+        viewSubmissionPayload({
+          userId: USERS.approver1,
+          callbackId: CALLBACK.rejectReason,
+          privateMetadata: JSON.stringify({ r: requestId }),
+          values: { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text('forged rejection') } },
+        }),
+      ),
       contentType: FORM,
     },
-    { name: 'wallet search options', body: form(blockSuggestionPayload({ userId: USERS.requester, actionId: INPUT.cpWallet, value: 'Bin', callbackId: CALLBACK.counterparty })), contentType: FORM },
-    { name: 'app_home_opened event', body: JSON.stringify(appHomeOpened(USERS.approver1)), contentType: 'application/json' },
+    {
+      name: 'wallet search options',
+      body: form(
+        blockSuggestionPayload({
+          userId: USERS.requester,
+          actionId: INPUT.cpWallet,
+          value: 'Bin',
+          callbackId: CALLBACK.counterparty,
+        }),
+      ),
+      contentType: FORM,
+    },
+    {
+      name: 'app_home_opened event',
+      body: JSON.stringify(appHomeOpened(USERS.approver1)),
+      contentType: 'application/json',
+    },
   ];
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const sign = (body: string, t = now(), secret = SIGNING_SECRET) => ({ 'x-slack-request-timestamp': String(t), 'x-slack-signature': slackSignature(secret, t, body) });
+const sign = (body: string, t = now(), secret = SIGNING_SECRET) => ({
+  'x-slack-request-timestamp': String(t),
+  'x-slack-signature': slackSignature(secret, t, body),
+});
 
 /** Ways to get the signature wrong: headers for a body (the body sent is always the one given). */
 const ATTACKS: Array<[string, (body: string) => Record<string, string>]> = [
   ['signed with another secret', (body) => sign(body, now(), 'not-the-signing-secret-0123456789')],
   ['signature of another body', (body) => sign(body.replace(/U0/g, 'U9'))],
-  ['signature of another timestamp', (body) => ({ ...sign(body, now() - 30), 'x-slack-request-timestamp': String(now()) })],
+  [
+    'signature of another timestamp',
+    (body) => ({ ...sign(body, now() - 30), 'x-slack-request-timestamp': String(now()) }),
+  ],
   ['correctly signed but 6 minutes old', (body) => sign(body, now() - 6 * 60)],
   ['correctly signed, an hour old (a replay)', (body) => sign(body, now() - 3_600)],
   ['correctly signed, an hour in the future (replayable for an hour)', (body) => sign(body, now() + 3_600)],
@@ -64,14 +121,24 @@ const ATTACKS: Array<[string, (body: string) => Record<string, string>]> = [
   ['no signature headers', () => ({})],
   ['timestamp without signature', () => ({ 'x-slack-request-timestamp': String(now()) })],
   ['signature without timestamp', (body) => ({ 'x-slack-signature': sign(body)['x-slack-signature'] })],
-  ['v1 scheme', (body) => ({ ...sign(body), 'x-slack-signature': sign(body)['x-slack-signature'].replace('v0=', 'v1=') })],
-  ['truncated signature', (body) => ({ ...sign(body), 'x-slack-signature': sign(body)['x-slack-signature'].slice(0, 40) })],
+  [
+    'v1 scheme',
+    (body) => ({ ...sign(body), 'x-slack-signature': sign(body)['x-slack-signature'].replace('v0=', 'v1=') }),
+  ],
+  [
+    'truncated signature',
+    (body) => ({ ...sign(body), 'x-slack-signature': sign(body)['x-slack-signature'].slice(0, 40) }),
+  ],
   ['empty signature', (body) => ({ ...sign(body), 'x-slack-signature': '' })],
   ['timestamp not a number', (body) => ({ ...sign(body), 'x-slack-request-timestamp': 'now' })],
 ];
 
 async function post(body: string, contentType: string, headers: Record<string, string>) {
-  const res = await fetch(d.slack.endpoint, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
+  const res = await fetch(d.slack.endpoint, {
+    method: 'POST',
+    headers: { 'content-type': contentType, ...headers },
+    body,
+  });
   return { status: res.status, text: await res.text() };
 }
 

@@ -14,12 +14,29 @@ import { cmp } from '../../src/bot/domain/money.js';
 import { createRng } from '../../src/stand-ins/sandbox/prng.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
 import { INTERNAL_ERROR_TEXT } from '../../src/bot/slack/kit/reply.js';
-import { approvalMessage, APPROVAL_CHANNEL, buttonValue, destinations, hasButtons, startTestBot, USERS, type TestBot } from '../e2e/support/test-bot.js';
+import {
+  approvalMessage,
+  APPROVAL_CHANNEL,
+  buttonValue,
+  destinations,
+  hasButtons,
+  startTestBot,
+  USERS,
+  type TestBot,
+} from '../e2e/support/test-bot.js';
 
 const SEED = process.env.STORM_SEED ?? 'storm-1';
 const CLICKS = 1_000;
 const REQUESTS = 4;
-const CLICKERS = [USERS.approver1, USERS.approver2, USERS.approver3, USERS.approver1, USERS.approver3, USERS.requester, USERS.outsider];
+const CLICKERS = [
+  USERS.approver1,
+  USERS.approver2,
+  USERS.approver3,
+  USERS.approver1,
+  USERS.approver3,
+  USERS.requester,
+  USERS.outsider,
+];
 const RETRY_REASONS = ['http_timeout', 'http_error', 'too_many_conns', 'unknown_error'];
 
 let d: TestBot;
@@ -30,11 +47,21 @@ beforeAll(async () => {
   const { ok } = await destinations(d.exchange);
   for (let i = 0; i < REQUESTS; i++) {
     const amount = `${200 + i}.5`;
-    const created = await d.bot.engine.request(USERS.requester, { kind: 'crypto_withdrawal', cryptoCurrencyId: ok.entry.id, addressBookId: ok.address.id, amount });
+    const created = await d.bot.engine.request(USERS.requester, {
+      kind: 'crypto_withdrawal',
+      cryptoCurrencyId: ok.entry.id,
+      addressBookId: ok.address.id,
+      amount,
+    });
     if (!created.ok) throw new Error(`storm set-up: ${created.message}`);
     await d.settle();
     const message = approvalMessage(d.fake, created.request.id);
-    requests.push({ id: created.request.id, amount, ts: message.ts, value: buttonValue(message.blocks, ACTION.approve)! });
+    requests.push({
+      id: created.request.id,
+      amount,
+      ts: message.ts,
+      value: buttonValue(message.blocks, ACTION.approve)!,
+    });
   }
 }, 30_000);
 afterAll(async () => {
@@ -57,7 +84,13 @@ describe(`approval storm (seed ${SEED})`, () => {
     const answers = await Promise.all(
       clicks.map((c) =>
         d.slack.blockAction(
-          { userId: c.userId, actionId: ACTION.approve, value: c.target.value, container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: c.target.ts }, responseUrl: d.fake.responseUrl(c.responseId) },
+          {
+            userId: c.userId,
+            actionId: ACTION.approve,
+            value: c.target.value,
+            container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: c.target.ts },
+            responseUrl: d.fake.responseUrl(c.responseId),
+          },
           c.retry ? { retry: c.retry } : {},
         ),
       ),
@@ -69,22 +102,31 @@ describe(`approval storm (seed ${SEED})`, () => {
     expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
     const p99 = answers.map((a) => a.elapsedMs).sort((a, b) => a - b)[Math.floor(answers.length * 0.99)]!;
     // Context only: the 1,000 senders, the bot and the fake Slack share this one process.
-    console.log(`storm: ${CLICKS} clicks (${clicks.filter((c) => c.retry).length} redelivered), all sent at once; slowest 1% answered after ${p99.toFixed(0)} ms`);
+    console.log(
+      `storm: ${CLICKS} clicks (${clicks.filter((c) => c.retry).length} redelivered), all sent at once; slowest 1% answered after ${p99.toFixed(0)} ms`,
+    );
 
     const withdrawals = d.sandbox.control.withdrawals();
-    const audit = (await import('node:fs')).readFileSync(d.audit.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; requestId?: string; actor: string });
+    const audit = (await import('node:fs'))
+      .readFileSync(d.audit.file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; requestId?: string; actor: string });
     for (const r of requests) {
       const record = (await d.requests.get(r.id))!;
       const approvers = record.approvals.map((a) => a.userId);
       expect(approvers, r.id).toHaveLength(record.requiredApprovals);
       expect(new Set(approvers).size, `${r.id}: nobody counts twice`).toBe(approvers.length);
-      for (const a of approvers) expect([USERS.approver1, USERS.approver2, USERS.approver3], `${r.id}: ${a} may approve`).toContain(a);
+      for (const a of approvers)
+        expect([USERS.approver1, USERS.approver2, USERS.approver3], `${r.id}: ${a} may approve`).toContain(a);
       expect(['submitted', 'completed'], r.id).toContain(record.state);
       const executed = withdrawals.filter((w) => cmp(w.amount, r.amount) === 0);
       expect(executed, `${r.id}: executed once`).toHaveLength(1);
       expect(record.execution?.exchangeId).toBe(executed[0]!.id);
       const lines = (type: string) => audit.filter((l) => l.type === type && l.requestId === r.id);
-      expect(lines('approval.counted'), `${r.id}: counted approvals in the audit log`).toHaveLength(record.requiredApprovals);
+      expect(lines('approval.counted'), `${r.id}: counted approvals in the audit log`).toHaveLength(
+        record.requiredApprovals,
+      );
       expect(lines('request.approved'), r.id).toHaveLength(1);
       expect(lines('execution.attempt'), r.id).toHaveLength(1);
       // Every other click on it was refused with a reason, and the refusal audited.

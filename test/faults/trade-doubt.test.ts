@@ -34,7 +34,11 @@ async function trial(seed: string, faults: FaultRule[]): Promise<Trial> {
 const orders = (t: Trial) => t.sandbox.state.accounts.get('main')!.orders;
 
 /** Ticks until the sandbox clock reaches `until` (ms after T0), calling `each` with the record after every tick. */
-async function runUntil(t: Trial, until: number, each: (record: RequestRecord, at: number) => void = () => {}): Promise<RequestRecord> {
+async function runUntil(
+  t: Trial,
+  until: number,
+  each: (record: RequestRecord, at: number) => void = () => {},
+): Promise<RequestRecord> {
   let record = (await findTagged(t.engine, t.item.tag))!;
   while (t.sandbox.clock.now() < T0 + until) {
     t.sandbox.control.advance(TICK_MS);
@@ -50,7 +54,9 @@ describe('a trade in doubt', () => {
   it('its order commits 14 minutes late while lists fail for 90 s and quotes for 5 minutes: never failed, found by its client_order_id and followed', async () => {
     const listsDown: FaultRule = { kind: 'error', status: 503, method: 'GET', path: '/orders' };
     const quotesDown: FaultRule = { kind: 'error', status: 503, method: 'POST', path: '/order_quotes' };
-    const t = await trial('trade-doubt-quotes-down', [{ kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: 840_000, answer: 'drop', times: 1 }]);
+    const t = await trial('trade-doubt-quotes-down', [
+      { kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: 840_000, answer: 'drop', times: 1 },
+    ]);
     await approvePlan(t.engine, [t.item]);
     expect((await findTagged(t.engine, t.item.tag))!.state).toBe('unknown');
     t.sandbox.control.setFaults([listsDown, quotesDown]);
@@ -68,7 +74,9 @@ describe('a trade in doubt', () => {
   }, 120_000);
 
   it('its re-quote refused as a duplicate and its late order refused: a person is asked after the settle window, and marking it not placed ends it on a fresh look', async () => {
-    const t = await trial('trade-doubt-stuck-duplicate', [{ kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: 300_000, answer: 'drop', times: 1 }]);
+    const t = await trial('trade-doubt-stuck-duplicate', [
+      { kind: 'late_commit', method: 'POST', path: '/orders', commitAfterMs: 300_000, answer: 'drop', times: 1 },
+    ]);
     await approvePlan(t.engine, [t.item]);
     const sends: string[] = [];
     await runUntil(t, 290_000, (r) => sends.push(...(r.execution?.attempts.map((a) => a.outcome) ?? [])));
@@ -81,16 +89,28 @@ describe('a trade in doubt', () => {
     expect(orders(t)).toHaveLength(0);
     expect(asked.state).toBe('unknown');
     expect(asked.execution?.inDoubt?.question).toMatchObject({ kind: 'not_found', candidates: [] });
-    expect(t.audit.entries.filter((e) => e.type === 'execution.needs_person' && e.requestId === asked.id)).toHaveLength(1);
+    expect(t.audit.entries.filter((e) => e.type === 'execution.needs_person' && e.requestId === asked.id)).toHaveLength(
+      1,
+    );
 
     const approver = DESK_PEOPLE.approvers.find((a) => a !== asked.requester)!;
-    expect(await t.engine.settle(asked.id, approver, { action: 'send_again', checked: 'No order.' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
-    const marked = await t.engine.settle(asked.id, approver, { action: 'mark_not_sent', checked: 'No order with its client order id in the history.' });
+    expect(await t.engine.settle(asked.id, approver, { action: 'send_again', checked: 'No order.' })).toMatchObject({
+      ok: false,
+      reason: 'not_waiting_for_person',
+    });
+    const marked = await t.engine.settle(asked.id, approver, {
+      action: 'mark_not_sent',
+      checked: 'No order with its client order id in the history.',
+    });
     expect(marked).toMatchObject({ ok: true, outcome: 'carried_out' });
     await t.engine.idle();
     const ended = (await t.engine.get(asked.id))!;
     expect(ended.state).toBe('failed');
     expect(ended.failure?.reason).toMatch(/^Marked as not placed by a person/);
-    expect(t.audit.entries.filter((e) => e.type === 'execution.person_decided' && e.requestId === asked.id).map((e) => e.actor)).toEqual([approver]);
+    expect(
+      t.audit.entries
+        .filter((e) => e.type === 'execution.person_decided' && e.requestId === asked.id)
+        .map((e) => e.actor),
+    ).toEqual([approver]);
   }, 120_000);
 });

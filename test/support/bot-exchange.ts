@@ -4,7 +4,11 @@
  */
 import { createExchangePort } from '../../src/bot/exchange/adapter/index.js';
 import { createExchangeListings } from '../../src/bot/exchange/adapter/listings.js';
-import { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from '../../src/bot/exchange/client.js';
+import {
+  createExchangeClient,
+  type ExchangeClient,
+  type ExchangeClientOptions,
+} from '../../src/bot/exchange/client.js';
 import { createSigner, parsePrivateKey } from '../../src/bot/exchange/signer.js';
 import type { ExchangeApi } from '../../src/bot/exchange/wire-api.js';
 import type { Clock } from '../../src/bot/ports/clock.js';
@@ -14,10 +18,20 @@ import { createSandboxClock, startSandbox, type FaultRule, type Sandbox } from '
 import { makeKey, type TestKey } from '../stand-ins/sandbox/support/sign.js';
 import { T0 } from '../stand-ins/sandbox/support/sandbox.js';
 
-
 /** The client production builds (runtime/connect-exchange.ts), signed with `privateKey`, tuned for tests: no rate cap, quick read retries. */
-export function testClient(baseUrl: string, privateKey: string, o: Partial<Omit<ExchangeClientOptions, 'baseUrl' | 'signer'>> = {}): ExchangeClient {
-  return createExchangeClient({ baseUrl, signer: createSigner(parsePrivateKey(privateKey)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 5_000, ...o });
+export function testClient(
+  baseUrl: string,
+  privateKey: string,
+  o: Partial<Omit<ExchangeClientOptions, 'baseUrl' | 'signer'>> = {},
+): ExchangeClient {
+  return createExchangeClient({
+    baseUrl,
+    signer: createSigner(parsePrivateKey(privateKey)),
+    rateLimit: false,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    timeoutMs: 5_000,
+    ...o,
+  });
 }
 
 export interface TestExchangeOptions {
@@ -59,7 +73,11 @@ export async function startTestExchange(o: TestExchangeOptions): Promise<TestExc
   const key = makeKey();
   const sandbox = await startSandbox({
     seed: o.seed,
-    clock: createSandboxClock({ startMs: o.startMs ?? T0, followRealTime: o.followRealTime ?? false, ...(o.wallNow ? { wallNow: o.wallNow } : {}) }),
+    clock: createSandboxClock({
+      startMs: o.startMs ?? T0,
+      followRealTime: o.followRealTime ?? false,
+      ...(o.wallNow ? { wallNow: o.wallNow } : {}),
+    }),
     keys: [{ publicKeyHex: key.compressedHex, scopes: ['read', 'transfer', 'trade'] }],
     ...(o.faults ? { faults: o.faults } : {}),
     ...(o.quoteLifetimeMs === undefined ? {} : { quoteLifetimeMs: o.quoteLifetimeMs }),
@@ -67,6 +85,14 @@ export async function startTestExchange(o: TestExchangeOptions): Promise<TestExc
   const client = testClient(sandbox.url, key.privateKeyHex, o.client);
   const api = o.wrap ? o.wrap(client) : client;
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-  return { sandbox, key, client, api, exchange: createExchangePort(api), listings: createExchangeListings(api), clock: { now: () => sandbox.clock.now(), sleep }, close: () => sandbox.close() };
+  return {
+    sandbox,
+    key,
+    client,
+    api,
+    exchange: createExchangePort(api),
+    listings: createExchangeListings(api),
+    clock: { now: () => sandbox.clock.now(), sleep },
+    close: () => sandbox.close(),
+  };
 }
-

@@ -38,7 +38,12 @@ const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** The Slack side of a test bot's environment: its token and secret, the fake at `apiUrl`, the desk's approval channel. */
 export function slackEnv(apiUrl: string): Record<string, string> {
-  return { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: apiUrl, APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL };
+  return {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: apiUrl,
+    APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
+  };
 }
 
 export interface BotOptions {

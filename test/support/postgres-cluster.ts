@@ -25,14 +25,18 @@ function findBin(): string | undefined {
   if (process.env.PG_BIN) return existsSync(join(process.env.PG_BIN, 'initdb')) ? process.env.PG_BIN : undefined;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const majors = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const majors = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   return majors.map((v) => join(root, v, 'bin')).find((bin) => existsSync(join(bin, 'initdb')));
 }
 
 const bin = findBin();
 
 /** Why the PostgreSQL tests are skipped, or undefined when they run. */
-export const noPostgresReason: string | undefined = bin ? undefined : 'no PostgreSQL server (apt-get install -y postgresql)';
+export const noPostgresReason: string | undefined = bin
+  ? undefined
+  : 'no PostgreSQL server (apt-get install -y postgresql)';
 
 /** Where a running cluster listens: what a test process needs to reach the run's cluster. */
 export interface PgAddress {
@@ -91,7 +95,12 @@ export function joinPostgres(address: PgAddress): PgCluster {
       created.push(name);
       return createDatabase(name);
     },
-    restart: () => Promise.reject(new Error("the run's shared PostgreSQL is not restarted by one file: usePostgres({ own: true }) starts a cluster of the file's own")),
+    restart: () =>
+      Promise.reject(
+        new Error(
+          "the run's shared PostgreSQL is not restarted by one file: usePostgres({ own: true }) starts a cluster of the file's own",
+        ),
+      ),
     async stop() {
       // Each empty database holds ~8 MB on disk; a run creates a few hundred.
       const admin = new pg.Client({ connectionString: url('postgres') });
@@ -116,17 +125,37 @@ export async function startPostgres(options: ClusterOptions = {}): Promise<PgClu
   writeFileSync(pwfile, password, { mode: 0o600 });
   if (asRoot) chownSync(pwfile, ...postgresIds());
   const data = join(dir, 'data');
-  const as = (tool: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args));
+  const as = (tool: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args);
 
   try {
-    await as('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '--no-sync', '-E', 'UTF8', '--locale=C']);
+    await as('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      `--pwfile=${pwfile}`,
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   const port = await freePort();
-  const serverOptions = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses='127.0.0.1'", `-c fsync=${options.fsync ? 'on' : 'off'}`, '-c max_connections=200'].join(' ');
-  const ctl = (...args: string[]) => as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', ...args]);
+  const serverOptions = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses='127.0.0.1'",
+    `-c fsync=${options.fsync ? 'on' : 'off'}`,
+    '-c max_connections=200',
+  ].join(' ');
+  const ctl = (...args: string[]) =>
+    as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', ...args]);
   try {
     await ctl('-o', serverOptions, 'start');
   } catch (err) {
@@ -137,7 +166,11 @@ export async function startPostgres(options: ClusterOptions = {}): Promise<PgClu
   // A test process that exits without its afterAll (a crash) must not leave a server running.
   const stopOnExit = () => {
     try {
-      execFileSync(asRoot ? 'runuser' : join(bin, 'pg_ctl'), [...(asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl')] : []), '-D', data, '-m', 'immediate', 'stop'], { stdio: 'ignore' });
+      execFileSync(
+        asRoot ? 'runuser' : join(bin, 'pg_ctl'),
+        [...(asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl')] : []), '-D', data, '-m', 'immediate', 'stop'],
+        { stdio: 'ignore' },
+      );
     } catch {
       // Already stopped.
     }

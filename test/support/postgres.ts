@@ -3,7 +3,13 @@
  * that asks, and a `describe` that skips with one line where no server is installed.
  */
 import { afterAll, beforeAll, describe, inject } from 'vitest';
-import { joinPostgres, noPostgresReason, startPostgres, type ClusterOptions, type PgCluster } from './postgres-cluster.js';
+import {
+  joinPostgres,
+  noPostgresReason,
+  startPostgres,
+  type ClusterOptions,
+  type PgCluster,
+} from './postgres-cluster.js';
 
 export { noPostgresReason, startPostgres, type ClusterOptions, type PgCluster };
 
@@ -35,7 +41,10 @@ export function usePostgres(options: UsePostgresOptions = {}): { readonly cluste
       return;
     }
     const shared = inject('postgres');
-    if (!shared) throw new Error('no shared PostgreSQL in this run: the file belongs to a vitest project with test/support/postgres-global.ts');
+    if (!shared)
+      throw new Error(
+        'no shared PostgreSQL in this run: the file belongs to a vitest project with test/support/postgres-global.ts',
+      );
     holder.cluster = joinPostgres(shared);
   }, 60_000);
   afterAll(async () => {

@@ -13,7 +13,10 @@ export function closeSlowSockets(): void {
 
 /** 'closed' if the server closed `c` within `ms`, else 'open'. */
 export function within(c: Raw, ms: number): Promise<'closed' | 'open'> {
-  return Promise.race([c.closed.then(() => 'closed' as const), new Promise<'open'>((r) => setTimeout(() => r('open'), ms))]);
+  return Promise.race([
+    c.closed.then(() => 'closed' as const),
+    new Promise<'open'>((r) => setTimeout(() => r('open'), ms)),
+  ]);
 }
 
 export interface Raw {
@@ -42,7 +45,11 @@ export async function open(port: number, head = ''): Promise<Raw> {
 }
 
 /** Request headers for an unsigned POST to `path` declaring `length` bytes. */
-export function postHead(path: string, length: number, type = 'application/x-www-form-urlencoded', host = '127.0.0.1'): string {
+export function postHead(
+  path: string,
+  length: number,
+  type = 'application/x-www-form-urlencoded',
+  host = '127.0.0.1',
+): string {
   return `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`;
 }
-

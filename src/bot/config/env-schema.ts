@@ -30,7 +30,14 @@ export const DEFAULT_QUOTE_SAFETY_MARGIN_MS = 500;
 export const DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES = 10;
 
 /** Variables whose values must never be echoed, even partly. */
-export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'EXCHANGE_PRIVATE_KEY', 'DATABASE_URL', 'HTTPS_PROXY'] as const;
+export const SECRET_VARIABLES = [
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'EXCHANGE_PRIVATE_KEY',
+  'DATABASE_URL',
+  'HTTPS_PROXY',
+] as const;
 
 /** `<NAME>_FILE` of a secret variable: the path of a file holding its value (secret-files.ts reads it). */
 const secretFile = () => optional(z.string().trim());
@@ -49,7 +56,12 @@ function wholeNumber(min: number, max: number, unit = '', belowMin?: string): z.
     .trim()
     .regex(/^\d{1,12}$/, range)
     .transform(Number)
-    .pipe(z.number().min(min, belowMin ?? range).max(max, range));
+    .pipe(
+      z
+        .number()
+        .min(min, belowMin ?? range)
+        .max(max, range),
+    );
 }
 
 function httpUrl(what: string): z.ZodType<string, string> {
@@ -68,19 +80,35 @@ function httpUrl(what: string): z.ZodType<string, string> {
 /** Comma separated Slack user ids; the message names the entries that are not ids. */
 const userIdList = z
   .string()
-  .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s !== ''))])
+  .transform((v) => [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ])
   .superRefine((ids, ctx) => {
     const bad = ids.filter((id) => !SLACK_USER_ID.test(id));
     if (bad.length > 0) {
-      const shown = bad.slice(0, 5).map((b) => JSON.stringify(b.slice(0, 30))).join(', ');
-      ctx.addIssue({ code: 'custom', message: `${shown} ${bad.length === 1 ? 'is not a Slack user id' : 'are not Slack user ids'} (like U0123ABCD or W0123ABCD; from a profile: ⋮ → Copy member ID)` });
+      const shown = bad
+        .slice(0, 5)
+        .map((b) => JSON.stringify(b.slice(0, 30)))
+        .join(', ');
+      ctx.addIssue({
+        code: 'custom',
+        message: `${shown} ${bad.length === 1 ? 'is not a Slack user id' : 'are not Slack user ids'} (like U0123ABCD or W0123ABCD; from a profile: ⋮ → Copy member ID)`,
+      });
     }
   });
 
 const channelId = z
   .string()
   .trim()
-  .regex(SLACK_CHANNEL_ID, 'must be a channel id like C0123ABCD (channel details → bottom of the About tab), not a name');
+  .regex(
+    SLACK_CHANNEL_ID,
+    'must be a channel id like C0123ABCD (channel details → bottom of the About tab), not a name',
+  );
 
 /** Shorter than any token Slack issues (theirs are tens of characters after the prefix). */
 const MIN_TOKEN_LENGTH = 14;
@@ -107,7 +135,10 @@ const token = (prefix: string, kind: string) =>
 const databaseUrl = z
   .string()
   .trim()
-  .refine((v) => parseDatabaseUrl(v) !== undefined, 'must be a PostgreSQL URL like postgres://user:password@host:5432/database (the value is not shown here: it may hold a password)')
+  .refine(
+    (v) => parseDatabaseUrl(v) !== undefined,
+    'must be a PostgreSQL URL like postgres://user:password@host:5432/database (the value is not shown here: it may hold a password)',
+  )
   .refine(
     (v) => databasePasswords(v).every((p) => p.length >= MIN_DATABASE_PASSWORD_LENGTH),
     `has a password shorter than ${MIN_DATABASE_PASSWORD_LENGTH} characters: the logs could not hide one that short without hiding ordinary words; use a longer one`,
@@ -121,10 +152,19 @@ const yesNo = z
   .transform((v) => v === 'true');
 
 export const envShape = {
-  SLACK_BOT_TOKEN: required(token('xoxb-', 'the bot token'), 'the bot token (xoxb-…) from OAuth & Permissions, or SLACK_BOT_TOKEN_FILE'),
+  SLACK_BOT_TOKEN: required(
+    token('xoxb-', 'the bot token'),
+    'the bot token (xoxb-…) from OAuth & Permissions, or SLACK_BOT_TOKEN_FILE',
+  ),
   SLACK_BOT_TOKEN_FILE: secretFile(),
   SLACK_SIGNING_SECRET: optional(
-    z.string().trim().refine((v) => v.length >= 16 && !/\s/.test(v), 'must be the signing secret from Basic Information (16 or more characters, no spaces)'),
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) => v.length >= 16 && !/\s/.test(v),
+        'must be the signing secret from Basic Information (16 or more characters, no spaces)',
+      ),
   ),
   SLACK_SIGNING_SECRET_FILE: secretFile(),
   SLACK_APP_TOKEN: optional(token('xapp-', 'an app-level token with connections:write')),
@@ -150,17 +190,33 @@ export const envShape = {
     z
       .string()
       .trim()
-      .refine((v) => isIP(v) !== 0 || v === 'localhost', 'must be an IP address to listen on, like 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)'),
+      .refine(
+        (v) => isIP(v) !== 0 || v === 'localhost',
+        'must be an IP address to listen on, like 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
+      ),
   ).transform((v) => v ?? DEFAULT_HEALTH_HOST),
   APPROVAL_CHANNEL_ID: required(channelId, 'the channel where requests are approved (C…)'),
   COMPLIANCE_CHANNEL_ID: optional(channelId),
   REQUESTER_USER_IDS: required(userIdList, 'who may ask for withdrawals and trades (comma separated user ids)'),
   APPROVER_USER_IDS: required(userIdList, 'who may approve (comma separated user ids)'),
   COMPLIANCE_USER_IDS: optional(userIdList).transform((v) => v ?? []),
-  REQUIRED_APPROVALS: optional(wholeNumber(MIN_REQUIRED_APPROVALS, 10, '', `must be at least ${MIN_REQUIRED_APPROVALS}: a request always needs two different approvers, neither of them the requester`)).transform((v) => v ?? DEFAULT_REQUIRED_APPROVALS),
+  REQUIRED_APPROVALS: optional(
+    wholeNumber(
+      MIN_REQUIRED_APPROVALS,
+      10,
+      '',
+      `must be at least ${MIN_REQUIRED_APPROVALS}: a request always needs two different approvers, neither of them the requester`,
+    ),
+  ).transform((v) => v ?? DEFAULT_REQUIRED_APPROVALS),
   EXCHANGE_BASE_URL: optional(httpUrl('the exchange')),
   EXCHANGE_API_KEY: optional(
-    z.string().trim().regex(/^(?:[0-9a-fA-F]{66}|[0-9a-fA-F]{130})$/, 'must be the public key in hex (66 digits compressed or 130 uncompressed)'),
+    z
+      .string()
+      .trim()
+      .regex(
+        /^(?:[0-9a-fA-F]{66}|[0-9a-fA-F]{130})$/,
+        'must be the public key in hex (66 digits compressed or 130 uncompressed)',
+      ),
   ),
   // Checked by parsePrivateKey in load-config.ts, which never quotes the key.
   EXCHANGE_PRIVATE_KEY: optional(z.string()),
@@ -170,7 +226,9 @@ export const envShape = {
   DATABASE_URL_FILE: secretFile(),
   SINGLE_REPLICA: optional(yesNo).transform((v) => v ?? false),
   // The lower bound depends on the exchange kind: load-config.ts checks it.
-  POLL_INTERVAL_MS: optional(wholeNumber(1, 3_600_000, ' (milliseconds)')).transform((v) => v ?? DEFAULT_POLL_INTERVAL_MS),
+  POLL_INTERVAL_MS: optional(wholeNumber(1, 3_600_000, ' (milliseconds)')).transform(
+    (v) => v ?? DEFAULT_POLL_INTERVAL_MS,
+  ),
   LOG_LEVEL: optional(
     z
       .string()
@@ -178,11 +236,19 @@ export const envShape = {
       .toLowerCase()
       .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
   ).transform((v) => v ?? 'info'),
-  WITHDRAWAL_EXPIRY_MINUTES: optional(wholeNumber(1, 43_200, ' (minutes)')).transform((v) => v ?? DEFAULT_WITHDRAWAL_EXPIRY_MINUTES),
-  TRADE_EXPIRY_MINUTES: optional(wholeNumber(1, 1_440, ' (minutes)')).transform((v) => v ?? DEFAULT_TRADE_EXPIRY_MINUTES),
-  QUOTE_SAFETY_MARGIN_MS: optional(wholeNumber(0, 60_000, ' (milliseconds)')).transform((v) => v ?? DEFAULT_QUOTE_SAFETY_MARGIN_MS),
+  WITHDRAWAL_EXPIRY_MINUTES: optional(wholeNumber(1, 43_200, ' (minutes)')).transform(
+    (v) => v ?? DEFAULT_WITHDRAWAL_EXPIRY_MINUTES,
+  ),
+  TRADE_EXPIRY_MINUTES: optional(wholeNumber(1, 1_440, ' (minutes)')).transform(
+    (v) => v ?? DEFAULT_TRADE_EXPIRY_MINUTES,
+  ),
+  QUOTE_SAFETY_MARGIN_MS: optional(wholeNumber(0, 60_000, ' (milliseconds)')).transform(
+    (v) => v ?? DEFAULT_QUOTE_SAFETY_MARGIN_MS,
+  ),
   // At least 1 minute: far longer than the client's 10 s timeout, so a slow exchange's late commit is seen.
-  UNKNOWN_OUTCOME_SETTLE_MINUTES: optional(wholeNumber(1, 1_440, ' (minutes)')).transform((v) => v ?? DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES),
+  UNKNOWN_OUTCOME_SETTLE_MINUTES: optional(wholeNumber(1, 1_440, ' (minutes)')).transform(
+    (v) => v ?? DEFAULT_UNKNOWN_OUTCOME_SETTLE_MINUTES,
+  ),
   EXCHANGE_RATE_LIMIT_PER_SECOND: optional(
     z
       .string()

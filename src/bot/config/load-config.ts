@@ -34,7 +34,8 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
   const problems: ConfigProblem[] = [...files.problems];
   const parsed: Partial<ParsedEnv> = {};
   /** Where a value came from: its file variable when it was read from one. */
-  const source = (name: EnvVariable): string => (files.fromFile.has(name as SecretVariable) ? fileVariable(name as SecretVariable) : name);
+  const source = (name: EnvVariable): string =>
+    files.fromFile.has(name as SecretVariable) ? fileVariable(name as SecretVariable) : name;
 
   for (const name of Object.keys(envShape) as EnvVariable[]) {
     const result = envShape[name].safeParse(env[name]);
@@ -45,7 +46,8 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     }
   }
   // A problem with a variable's file is a problem with the variable: no second message about it.
-  const has = (name: EnvVariable): boolean => !problems.some((p) => p.variable === name || p.variable === `${name}_FILE`);
+  const has = (name: EnvVariable): boolean =>
+    !problems.some((p) => p.variable === name || p.variable === `${name}_FILE`);
   const set = (name: EnvVariable): boolean => parsed[name] !== undefined;
   const problem = (variable: string, message: string) => problems.push({ variable, message });
 
@@ -53,25 +55,48 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
   // An app token given but refused still says Socket Mode was meant: no signing secret asked for.
   const meantSocketMode = socketMode || !has('SLACK_APP_TOKEN');
   if (!meantSocketMode && has('SLACK_SIGNING_SECRET') && !set('SLACK_SIGNING_SECRET')) {
-    problem('SLACK_SIGNING_SECRET', 'is required in HTTP mode (SLACK_APP_TOKEN unset): Slack signs every request with it');
+    problem(
+      'SLACK_SIGNING_SECRET',
+      'is required in HTTP mode (SLACK_APP_TOKEN unset): Slack signs every request with it',
+    );
   }
 
-  if (!socketMode && parsed.HEALTH_PORT !== undefined && parsed.HEALTH_PORT !== 0 && parsed.HEALTH_PORT === parsed.PORT) {
-    problem('HEALTH_PORT', `is PORT (${parsed.PORT}): the operations endpoints are never served on the port Slack reaches; set another port`);
+  if (
+    !socketMode &&
+    parsed.HEALTH_PORT !== undefined &&
+    parsed.HEALTH_PORT !== 0 &&
+    parsed.HEALTH_PORT === parsed.PORT
+  ) {
+    problem(
+      'HEALTH_PORT',
+      `is PORT (${parsed.PORT}): the operations endpoints are never served on the port Slack reaches; set another port`,
+    );
   }
 
   const approvers = parsed.APPROVER_USER_IDS;
   const requiredApprovals = parsed.REQUIRED_APPROVALS;
   if (approvers !== undefined && approvers.length === 0) problem('APPROVER_USER_IDS', 'lists nobody');
-  if (parsed.REQUESTER_USER_IDS !== undefined && parsed.REQUESTER_USER_IDS.length === 0) problem('REQUESTER_USER_IDS', 'lists nobody');
-  if (approvers !== undefined && approvers.length > 0 && requiredApprovals !== undefined && approvers.length < requiredApprovals) {
+  if (parsed.REQUESTER_USER_IDS !== undefined && parsed.REQUESTER_USER_IDS.length === 0)
+    problem('REQUESTER_USER_IDS', 'lists nobody');
+  if (
+    approvers !== undefined &&
+    approvers.length > 0 &&
+    requiredApprovals !== undefined &&
+    approvers.length < requiredApprovals
+  ) {
     problem(
       'APPROVER_USER_IDS',
       `lists ${approvers.length} ${approvers.length === 1 ? 'person' : 'people'} but REQUIRED_APPROVALS is ${requiredApprovals}: no request could ever be approved`,
     );
   }
   const requesters = parsed.REQUESTER_USER_IDS;
-  if (approvers !== undefined && requesters !== undefined && requiredApprovals !== undefined && approvers.length >= requiredApprovals && requesters.length > 0) {
+  if (
+    approvers !== undefined &&
+    requesters !== undefined &&
+    requiredApprovals !== undefined &&
+    approvers.length >= requiredApprovals &&
+    requesters.length > 0
+  ) {
     // The policy's own rule (a requester never counts), reported against the variable to fix.
     try {
       createPolicy({ requesters, approvers, requiredApprovals });
@@ -80,7 +105,12 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
       for (const message of err.problems) problem('REQUESTER_USER_IDS', message);
     }
   }
-  if (set('COMPLIANCE_CHANNEL_ID') && parsed.COMPLIANCE_USER_IDS !== undefined && parsed.COMPLIANCE_USER_IDS.length === 0 && has('COMPLIANCE_USER_IDS')) {
+  if (
+    set('COMPLIANCE_CHANNEL_ID') &&
+    parsed.COMPLIANCE_USER_IDS !== undefined &&
+    parsed.COMPLIANCE_USER_IDS.length === 0 &&
+    has('COMPLIANCE_USER_IDS')
+  ) {
     problem('COMPLIANCE_USER_IDS', 'is required when COMPLIANCE_CHANNEL_ID is set: nobody could declare a deposit');
   }
 
@@ -88,7 +118,10 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
   if (exchange !== undefined && parsed.POLL_INTERVAL_MS !== undefined) {
     const min = exchange.kind === 'remote' ? MIN_POLL_INTERVAL_MS_REMOTE : MIN_POLL_INTERVAL_MS_SANDBOX;
     if (parsed.POLL_INTERVAL_MS < min) {
-      problem('POLL_INTERVAL_MS', `must be at least ${min} ms ${exchange.kind === 'remote' ? 'against a real exchange' : 'with the sandbox'}`);
+      problem(
+        'POLL_INTERVAL_MS',
+        `must be at least ${min} ms ${exchange.kind === 'remote' ? 'against a real exchange' : 'with the sandbox'}`,
+      );
     }
   }
 
@@ -124,7 +157,8 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     },
     exchange,
     dataDir: resolve(cwd, p.DATA_DIR),
-    database: p.DATABASE_URL === undefined ? undefined : { url: new Secret(p.DATABASE_URL), singleReplica: p.SINGLE_REPLICA },
+    database:
+      p.DATABASE_URL === undefined ? undefined : { url: new Secret(p.DATABASE_URL), singleReplica: p.SINGLE_REPLICA },
     pollIntervalMs: p.POLL_INTERVAL_MS,
     logLevel: p.LOG_LEVEL,
     healthPort: p.HEALTH_PORT,
@@ -147,7 +181,11 @@ function exchangeConfig(parsed: Partial<ParsedEnv>, c: Checks): ExchangeConfig |
     if (!c.has('EXCHANGE_BASE_URL')) return undefined;
     // A key without a URL usually means a forgotten URL: refuse rather than run on the sandbox.
     for (const name of keyVars) {
-      if (c.set(name)) c.problem(c.source(name), 'is only used with a real exchange, but EXCHANGE_BASE_URL is unset (the embedded sandbox); set EXCHANGE_BASE_URL or remove it');
+      if (c.set(name))
+        c.problem(
+          c.source(name),
+          'is only used with a real exchange, but EXCHANGE_BASE_URL is unset (the embedded sandbox); set EXCHANGE_BASE_URL or remove it',
+        );
     }
     return rateLimitPerSecond === undefined ? undefined : { kind: 'sandbox', rateLimitPerSecond };
   }
@@ -157,7 +195,10 @@ function exchangeConfig(parsed: Partial<ParsedEnv>, c: Checks): ExchangeConfig |
   let privateKey: Secret<Uint8Array> | undefined;
   if (key === undefined) {
     if (c.has('EXCHANGE_PRIVATE_KEY')) {
-      c.problem('EXCHANGE_PRIVATE_KEY', 'or EXCHANGE_PRIVATE_KEY_FILE is required with EXCHANGE_BASE_URL (hex or PEM secp256k1 key)');
+      c.problem(
+        'EXCHANGE_PRIVATE_KEY',
+        'or EXCHANGE_PRIVATE_KEY_FILE is required with EXCHANGE_BASE_URL (hex or PEM secp256k1 key)',
+      );
     }
   } else {
     privateKey = parseKey(key, c.source('EXCHANGE_PRIVATE_KEY'), c);
@@ -167,11 +208,21 @@ function exchangeConfig(parsed: Partial<ParsedEnv>, c: Checks): ExchangeConfig |
   if (privateKey !== undefined && apiKey !== undefined) {
     const own = [publicKeyHex(privateKey, true), publicKeyHex(privateKey, false)];
     if (!own.includes(apiKey.toUpperCase())) {
-      c.problem('EXCHANGE_API_KEY', 'is not the public key of the configured private key (the exchange would refuse every signature)');
+      c.problem(
+        'EXCHANGE_API_KEY',
+        'is not the public key of the configured private key (the exchange would refuse every signature)',
+      );
     }
   }
-  if (privateKey === undefined || rateLimitPerSecond === undefined || parsed.EXCHANGE_BASE_URL === undefined) return undefined;
-  return { kind: 'remote', baseUrl: parsed.EXCHANGE_BASE_URL, apiKey: apiKey?.toUpperCase(), privateKey, rateLimitPerSecond };
+  if (privateKey === undefined || rateLimitPerSecond === undefined || parsed.EXCHANGE_BASE_URL === undefined)
+    return undefined;
+  return {
+    kind: 'remote',
+    baseUrl: parsed.EXCHANGE_BASE_URL,
+    apiKey: apiKey?.toUpperCase(),
+    privateKey,
+    rateLimitPerSecond,
+  };
 }
 
 function parseKey(text: string, variable: string, c: Checks): Secret<Uint8Array> | undefined {
@@ -191,5 +242,8 @@ function inVariableOrder(problems: ConfigProblem[]): ConfigProblem[] {
     const i = order.indexOf(p.variable);
     return i === -1 ? order.length : i;
   };
-  return problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map((x) => x.p);
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)
+    .map((x) => x.p);
 }

@@ -40,27 +40,36 @@ export function checkAmount(text: string | null | undefined, rules: AmountRules)
   if (t === '') return fail(`Enter ${what === 'amount' ? 'an' : 'a'} ${what}.`);
   if (t.length > MAX_INPUT) return fail('That is not a number: use digits and a point, e.g. 0.25.');
   if (/^[-−]/.test(t)) return fail(`The ${what} must be more than zero.`);
-  if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t) || /^\d+,\d+$/.test(t)) return fail(`Write the ${what} without commas: digits and a point, e.g. 1250.5.`);
+  if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t) || /^\d+,\d+$/.test(t))
+    return fail(`Write the ${what} without commas: digits and a point, e.g. 1250.5.`);
   const m = /^(\d*)(?:\.(\d*))?$/.exec(t);
-  if (!m || (m[1] === '' && (m[2] ?? '') === '')) return fail('That is not a number: use digits and a point, e.g. 0.25.');
+  if (!m || (m[1] === '' && (m[2] ?? '') === ''))
+    return fail('That is not a number: use digits and a point, e.g. 0.25.');
   const amount = normalize(`${m[1] || '0'}${m[2] ? `.${m[2]}` : ''}`);
   if (isZero(amount)) return fail(`The ${what} must be more than zero.`);
 
   const c = rules.currency;
   if (decimalPlaces(amount) > rules.precision) {
     const rounded = roundDown(amount, rules.precision);
-    const allowed = rules.precision === 0 ? 'whole amounts only' : `at most ${rules.precision} decimal${rules.precision === 1 ? '' : 's'}`;
+    const allowed =
+      rules.precision === 0
+        ? 'whole amounts only'
+        : `at most ${rules.precision} decimal${rules.precision === 1 ? '' : 's'}`;
     if (isZero(rounded)) return fail(`${c} takes ${allowed}; this rounds down to 0.`);
     return fail(`${c} takes ${allowed}. Did you mean ${rounded}? (rounded down)`);
   }
-  if (rules.minimum !== undefined && lt(amount, rules.minimum)) return fail(`The minimum is ${formatAmount(normalize(rules.minimum), c)}.`);
-  if (rules.maximum !== undefined && gt(amount, rules.maximum)) return fail(`The maximum is ${formatAmount(normalize(rules.maximum), c)}.`);
+  if (rules.minimum !== undefined && lt(amount, rules.minimum))
+    return fail(`The minimum is ${formatAmount(normalize(rules.minimum), c)}.`);
+  if (rules.maximum !== undefined && gt(amount, rules.maximum))
+    return fail(`The maximum is ${formatAmount(normalize(rules.maximum), c)}.`);
   const fee = rules.fee === undefined ? '0' : normalize(rules.fee);
   const total = add(amount, fee);
   if (rules.available !== undefined && gt(total, rules.available)) {
     const available = formatAmount(normalize(rules.available), c);
     if (isZero(fee)) return fail(`${formatAmount(amount, c)} is more than the ${available} available.`);
-    return fail(`${formatAmount(amount, c)} plus the ${formatAmount(fee, c)} fee is ${formatAmount(total, c)}, more than the ${available} available.`);
+    return fail(
+      `${formatAmount(amount, c)} plus the ${formatAmount(fee, c)} fee is ${formatAmount(total, c)}, more than the ${available} available.`,
+    );
   }
   return { ok: true, amount, fee, total };
 }

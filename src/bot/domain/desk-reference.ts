@@ -22,9 +22,19 @@ export function deskReferenceText(ref: DeskReference): string {
 
 /** On one line, without bidi/zero-width characters and backticks, so the line approvers see as code is exactly what is sent. */
 export function firstExchangeNote(note: string | null, requestId: string): string {
-  const clean = (note ?? '').replace(/[\p{Cf}]/gu, '').replace(/`/g, "'").replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  const clean = (note ?? '')
+    .replace(/[\p{Cf}]/gu, '')
+    .replace(/`/g, "'")
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim();
   const chars = Array.from(clean);
-  const text = chars.length > EXCHANGE_NOTE_TEXT_MAX ? `${chars.slice(0, EXCHANGE_NOTE_TEXT_MAX - 1).join('').trimEnd()}…` : clean;
+  const text =
+    chars.length > EXCHANGE_NOTE_TEXT_MAX
+      ? `${chars
+          .slice(0, EXCHANGE_NOTE_TEXT_MAX - 1)
+          .join('')
+          .trimEnd()}…`
+      : clean;
   const ref = deskReferenceText({ requestId, attempt: 1 });
   return text === '' ? ref : `${text}${SEPARATOR}${ref}`;
 }

@@ -82,7 +82,10 @@ export function toFixed(value: string, places: number): string {
 /** Up for a buy's ceiling (bps > 0), down for a sell's floor. @example applyBps('100', 50) // '100.5' */
 export function applyBps(price: string, bps: number): string {
   if (!Number.isInteger(bps)) throw new TypeError('basis points must be a whole number');
-  return big(price).times(new Big(10_000 + bps)).div(10_000).toString();
+  return big(price)
+    .times(new Big(10_000 + bps))
+    .div(10_000)
+    .toString();
 }
 
 /** The integer part grouped with commas, on the string: "-12345.5" -> "-12,345.5". For a signed decimal only. */

@@ -66,13 +66,15 @@ export function createPolicy(input: PolicyInput): Policy {
   const requiredApprovals = input.requiredApprovals ?? DEFAULT_REQUIRED_APPROVALS;
   checkCount('REQUIRED_APPROVALS', requiredApprovals, problems);
   for (const [kind, count] of Object.entries(input.approvalsByKind ?? {})) {
-    if (!(REQUEST_KINDS as readonly string[]).includes(kind)) problems.push(`approvals by kind: unknown kind "${kind}"`);
+    if (!(REQUEST_KINDS as readonly string[]).includes(kind))
+      problems.push(`approvals by kind: unknown kind "${kind}"`);
     checkCount(`approvals for ${kind}`, count, problems);
   }
   for (const [i, t] of (input.thresholds ?? []).entries()) checkThreshold(i, t, problems);
   const expiryMs = { ...DEFAULT_EXPIRY_MS, ...input.expiryMs };
   for (const [kind, ms] of Object.entries(expiryMs)) {
-    if (!Number.isSafeInteger(ms) || ms <= 0) problems.push(`expiry for ${kind} must be a positive number of milliseconds, got ${ms}`);
+    if (!Number.isSafeInteger(ms) || ms <= 0)
+      problems.push(`expiry for ${kind} must be a positive number of milliseconds, got ${ms}`);
   }
   const policy: Policy = {
     requesters,
@@ -83,15 +85,24 @@ export function createPolicy(input: PolicyInput): Policy {
     thresholds: [...(input.thresholds ?? [])],
     expiryMs,
   };
-  const highest = Math.max(requiredApprovals, ...Object.values(policy.approvalsByKind), ...policy.thresholds.map((t) => t.approvals));
-  if (approvers.size < highest) problems.push(`${approvers.size} approver(s) configured, but up to ${highest} approvals can be required: nothing could ever be approved`);
+  const highest = Math.max(
+    requiredApprovals,
+    ...Object.values(policy.approvalsByKind),
+    ...policy.thresholds.map((t) => t.approvals),
+  );
+  if (approvers.size < highest)
+    problems.push(
+      `${approvers.size} approver(s) configured, but up to ${highest} approvals can be required: nothing could ever be approved`,
+    );
   else {
     // The requester never counts: a requester who is also an approver has one fewer to ask. Every
     // request needs at least REQUIRED_APPROVALS (thresholds and kinds only raise it).
     for (const requester of requesters) {
       const others = [...approvers].filter((a) => a !== requester).length;
       if (others < requiredApprovals) {
-        problems.push(`requester ${requester} is also an approver, which leaves ${others} other approver(s), but every request needs ${requiredApprovals} approvals: their requests could never be approved`);
+        problems.push(
+          `requester ${requester} is also an approver, which leaves ${others} other approver(s), but every request needs ${requiredApprovals} approvals: their requests could never be approved`,
+        );
       }
     }
   }
@@ -111,12 +122,14 @@ function userSet(name: string, ids: Iterable<string>, problems: string[]): Reado
 
 function checkCount(name: string, count: number | undefined, problems: string[]): void {
   if (count === undefined || !Number.isInteger(count)) problems.push(`${name} must be a whole number, got ${count}`);
-  else if (count < MIN_APPROVALS) problems.push(`${name} is ${count}: money never moves with fewer than ${MIN_APPROVALS} approvals`);
+  else if (count < MIN_APPROVALS)
+    problems.push(`${name} is ${count}: money never moves with fewer than ${MIN_APPROVALS} approvals`);
 }
 
 function checkThreshold(i: number, t: AmountThreshold, problems: string[]): void {
   if (t.currency.trim() === '') problems.push(`threshold ${i + 1}: currency is empty`);
-  if (!isDecimal(t.atLeast)) problems.push(`threshold ${i + 1}: atLeast must be a decimal string, got ${JSON.stringify(t.atLeast)}`);
+  if (!isDecimal(t.atLeast))
+    problems.push(`threshold ${i + 1}: atLeast must be a decimal string, got ${JSON.stringify(t.atLeast)}`);
   checkCount(`threshold ${i + 1} approvals`, t.approvals, problems);
 }
 
@@ -143,7 +156,8 @@ export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number
   const moved = amountsMoved(snapshot);
   for (const t of policy.thresholds) {
     if (t.kinds && !t.kinds.includes(snapshot.kind)) continue;
-    if (moved.some((m) => m.currency === t.currency && gte(m.amount, t.atLeast))) required = Math.max(required, t.approvals);
+    if (moved.some((m) => m.currency === t.currency && gte(m.amount, t.atLeast)))
+      required = Math.max(required, t.approvals);
   }
   return required;
 }
@@ -169,7 +183,12 @@ export type ApprovalJudgement = { ok: true; count: number; required: number; las
  * Never the requester, one person once, only approvers, and only for the snapshot they saw
  * (`seenHash`): an approval of changed terms does not carry over.
  */
-export function judgeApproval(policy: Policy, request: ApprovalView, userId: string, seenHash: string): ApprovalJudgement {
+export function judgeApproval(
+  policy: Policy,
+  request: ApprovalView,
+  userId: string,
+  seenHash: string,
+): ApprovalJudgement {
   if (!awaitsVerdict(request.state)) return refuse('already_decided');
   if (userId === request.requester) return refuse('own_request');
   if (!isApprover(policy, userId)) return refuse('not_approver');
@@ -192,21 +211,33 @@ export function countingApprovals<A extends { userId: string; snapshotHash?: str
 ): A[] {
   const seen = new Set<string>();
   return request.approvals.filter((a) => {
-    const counts = a.userId !== request.requester && isApprover(policy, a.userId) && !seen.has(a.userId) && (a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash);
+    const counts =
+      a.userId !== request.requester &&
+      isApprover(policy, a.userId) &&
+      !seen.has(a.userId) &&
+      (a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash);
     seen.add(a.userId);
     return counts;
   });
 }
 
 /** True when the request's approvals still meet the policy as it is now (checked again before executing). */
-export function hasRequiredApprovals(policy: Policy, request: Pick<ApprovalView, 'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals'>): boolean {
+export function hasRequiredApprovals(
+  policy: Policy,
+  request: Pick<ApprovalView, 'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals'>,
+): boolean {
   return countingApprovals(policy, request).length >= approvalsNeeded(policy, request);
 }
 
 export type RejectJudgement = { ok: true; reason: string } | Refusal;
 
 /** Any approver may reject a request waiting for approvals, with a reason. */
-export function judgeReject(policy: Policy, request: Pick<ApprovalView, 'state'>, userId: string, reason: string): RejectJudgement {
+export function judgeReject(
+  policy: Policy,
+  request: Pick<ApprovalView, 'state'>,
+  userId: string,
+  reason: string,
+): RejectJudgement {
   if (!awaitsVerdict(request.state)) return refuse('already_decided');
   if (!isApprover(policy, userId)) return refuse('not_approver');
   const trimmed = reason.trim();

@@ -87,9 +87,18 @@ export const tradeSnapshotSchema = z.strictObject({
   note: nullableString,
 });
 
-export const bankRemovalSnapshotSchema = z.strictObject({ kind: z.literal('bank_account_removal'), bankAccount: bankAccountRefSchema, note: nullableString });
+export const bankRemovalSnapshotSchema = z.strictObject({
+  kind: z.literal('bank_account_removal'),
+  bankAccount: bankAccountRefSchema,
+  note: nullableString,
+});
 
-export const snapshotSchema = z.discriminatedUnion('kind', [cryptoWithdrawalSnapshotSchema, fiatWithdrawalSnapshotSchema, tradeSnapshotSchema, bankRemovalSnapshotSchema]);
+export const snapshotSchema = z.discriminatedUnion('kind', [
+  cryptoWithdrawalSnapshotSchema,
+  fiatWithdrawalSnapshotSchema,
+  tradeSnapshotSchema,
+  bankRemovalSnapshotSchema,
+]);
 
 // ---- the record around it ---------------------------------------------------------------------
 
@@ -104,7 +113,16 @@ export const approvalSchema = z.strictObject({
 export const verdictSchema = z.strictObject({ by: z.string(), at: int, reason: nullableString });
 
 /** `duplicate`: an order refused for its client_order_id, which means it exists (found later, or looked for). */
-export const attemptOutcomeSchema = z.enum(['in_flight', 'submitted', 'refused', 'unknown', 'duplicate', 'quote_unusable', 'reconciled', 'completed']);
+export const attemptOutcomeSchema = z.enum([
+  'in_flight',
+  'submitted',
+  'refused',
+  'unknown',
+  'duplicate',
+  'quote_unusable',
+  'reconciled',
+  'completed',
+]);
 
 /** One money-moving call, persisted (outcome `in_flight`) before it is sent. */
 export const attemptSchema = z.strictObject({
@@ -175,7 +193,6 @@ export const inDoubtSchema = z.strictObject({
   stoppedBecause: nullableString.default(null),
 });
 
-
 /**
  * The replica driving the execution: set in the write before the exchange call, renewed while it
  * runs, cleared with the outcome. Past `until` another replica takes over by looking, never sending.
@@ -221,7 +238,16 @@ export const remoteStatusSchema = z.strictObject({
   linkExplorer: nullableString,
 });
 
-export const REMOTE_RESULT_FIELDS = ['receiptId', 'price', 'fee', 'feeCurrency', 'netAmount', 'receivedCurrency', 'cancelReason', 'bankReference'] as const;
+export const REMOTE_RESULT_FIELDS = [
+  'receiptId',
+  'price',
+  'fee',
+  'feeCurrency',
+  'netAmount',
+  'receivedCurrency',
+  'cancelReason',
+  'bankReference',
+] as const;
 export type RemoteResultField = (typeof REMOTE_RESULT_FIELDS)[number];
 
 /** Older records kept the result under the exchange's field names: read under ours, written back on the next write. */
@@ -236,8 +262,16 @@ const RESULT_FIELDS_BEFORE: Record<string, RemoteResultField> = {
 
 /** What an order (or a fiat withdrawal) came to: the exchange's values, verbatim strings; a field it did not give is absent or null. */
 export const remoteResultSchema = z.preprocess(
-  (value) => (value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [RESULT_FIELDS_BEFORE[k] ?? k, v])) : value),
-  z.strictObject(Object.fromEntries(REMOTE_RESULT_FIELDS.map((f) => [f, nullableString.optional()])) as Record<RemoteResultField, z.ZodOptional<z.ZodNullable<z.ZodString>>>),
+  (value) =>
+    value !== null && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [RESULT_FIELDS_BEFORE[k] ?? k, v]))
+      : value,
+  z.strictObject(
+    Object.fromEntries(REMOTE_RESULT_FIELDS.map((f) => [f, nullableString.optional()])) as Record<
+      RemoteResultField,
+      z.ZodOptional<z.ZodNullable<z.ZodString>>
+    >,
+  ),
 );
 
 export const failureSchema = z.strictObject({
@@ -249,7 +283,13 @@ export const failureSchema = z.strictObject({
 });
 
 /** A finished approval round (a trade re-quoted beyond its limit starts a new one). */
-export const pastRoundSchema = z.strictObject({ round: int, snapshot: snapshotSchema, snapshotHash: z.string(), approvals: z.array(approvalSchema), endedAt: int });
+export const pastRoundSchema = z.strictObject({
+  round: int,
+  snapshot: snapshotSchema,
+  snapshotHash: z.string(),
+  approvals: z.array(approvalSchema),
+  endedAt: int,
+});
 
 export const requestRecordSchema = z.strictObject({
   /** Short human-typable id, e.g. R7K2QX. */
@@ -286,7 +326,10 @@ export type ExecutedRequest<S extends ExecutedState = ExecutedState> = Common & 
 export type RequestRecord = WaitingRequest | ExecutedRequest;
 
 /** An approved request (or any state after it) carries its execution: the record's union by state, checked on every read. */
-const checkedRequestSchema = requestRecordSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, { message: 'an approved request carries its execution', path: ['execution'] });
+const checkedRequestSchema = requestRecordSchema.refine((r) => !isExecutedState(r.state) || r.execution !== null, {
+  message: 'an approved request carries its execution',
+  path: ['execution'],
+});
 
 /** The schema typed as the record it parses to, for openRepository's `schema` option (its input may be an older form). */
 export const REQUEST_RECORD_SCHEMA = checkedRequestSchema as unknown as z.ZodType<RequestRecord>;

@@ -48,7 +48,13 @@ export function isExecuted(record: RequestRecord): record is ExecutedRequest {
 }
 
 /** A new pending request with its hash, required count and deadline. */
-export function newRequest(init: { id: string; requester: string; snapshot: Snapshot; now: number; policy: Policy }): RequestRecord {
+export function newRequest(init: {
+  id: string;
+  requester: string;
+  snapshot: Snapshot;
+  now: number;
+  policy: Policy;
+}): RequestRecord {
   const { id, requester, snapshot, now, policy } = init;
   return {
     id,
@@ -74,29 +80,46 @@ export function newRequest(init: { id: string; requester: string; snapshot: Snap
   };
 }
 
-export type AdvanceResult = { ok: true; record: RequestRecord } | { ok: false; reason: 'illegal_transition'; message: string };
+export type AdvanceResult =
+  { ok: true; record: RequestRecord } | { ok: false; reason: 'illegal_transition'; message: string };
 
 /** Fields a command may change besides the state; identity and creation are never changed. */
 export type RecordChanges = Partial<Omit<RequestRecord, 'id' | 'kind' | 'requester' | 'createdAt' | 'state'>>;
 
 /** Applies `command` if the state machine allows it, with the given field changes. */
-export function advance(record: RequestRecord, command: Command, now: number, changes: RecordChanges = {}): AdvanceResult {
+export function advance(
+  record: RequestRecord,
+  command: Command,
+  now: number,
+  changes: RecordChanges = {},
+): AdvanceResult {
   const t = transition(record.state, command);
   if (!t.ok) return t;
   const next = { ...record, ...changes, state: t.next, updatedAt: now };
-  if (isExecutedState(next.state) && next.execution === null) return { ok: false, reason: 'illegal_transition', message: `${record.state} --${command}--> ${next.state} without an execution` };
+  if (isExecutedState(next.state) && next.execution === null)
+    return {
+      ok: false,
+      reason: 'illegal_transition',
+      message: `${record.state} --${command}--> ${next.state} without an execution`,
+    };
   return { ok: true, record: next as RequestRecord };
 }
 
 /** Fields of the same state changed (no command); an approved or later request keeps its execution. */
 export function changeFields(record: RequestRecord, now: number, changes: RecordChanges): RequestRecord {
   const next = { ...record, ...changes, updatedAt: now };
-  if (isExecutedState(next.state) && next.execution === null) throw new Error(`request ${record.id}: a ${record.state} request cannot lose its execution`);
+  if (isExecutedState(next.state) && next.execution === null)
+    throw new Error(`request ${record.id}: a ${record.state} request cannot lose its execution`);
   return next as RequestRecord;
 }
 
 /** Like `advance`, for callers that already checked the state: an illegal move here is a bug. */
-export function mustAdvance(record: RequestRecord, command: Command, now: number, changes: RecordChanges = {}): RequestRecord {
+export function mustAdvance(
+  record: RequestRecord,
+  command: Command,
+  now: number,
+  changes: RecordChanges = {},
+): RequestRecord {
   const result = advance(record, command, now, changes);
   if (!result.ok) throw new Error(`request ${record.id}: ${result.message}`);
   return result.record;
@@ -105,7 +128,16 @@ export function mustAdvance(record: RequestRecord, command: Command, now: number
 /** A new approval round for changed terms (trade re-quoted beyond its limit): approvals reset. */
 export function newRound(record: RequestRecord, snapshot: Snapshot, now: number, policy: Policy): RecordChanges {
   return {
-    pastRounds: [...record.pastRounds, { round: record.round, snapshot: record.snapshot, snapshotHash: record.snapshotHash, approvals: record.approvals, endedAt: now }],
+    pastRounds: [
+      ...record.pastRounds,
+      {
+        round: record.round,
+        snapshot: record.snapshot,
+        snapshotHash: record.snapshotHash,
+        approvals: record.approvals,
+        endedAt: now,
+      },
+    ],
     snapshot,
     snapshotHash: snapshotHash(record.id, record.requester, snapshot),
     round: record.round + 1,
@@ -173,7 +205,12 @@ export function inDoubtKey(record: RequestRecord, except = 0): string | undefine
   const attempts = record.execution?.attempts ?? [];
   const key = attempts.at(-1)?.key;
   const earlier = attempts.slice(0, attempts.length - except);
-  return key !== undefined && earlier.some((a) => a.key === key && (a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight')) ? key : undefined;
+  return key !== undefined &&
+    earlier.some(
+      (a) => a.key === key && (a.outcome === 'unknown' || a.outcome === 'duplicate' || a.outcome === 'in_flight'),
+    )
+    ? key
+    : undefined;
 }
 
 /** When the current key was first sent: the start of the window a look searches. */

@@ -16,8 +16,10 @@ export const REFUSAL_MESSAGES = {
   own_request_decision: 'You requested this, so you cannot decide how its execution is settled; another approver must.',
   checked_required: 'Say what you checked on the exchange before deciding.',
   not_a_candidate: 'That record is not one of the candidates any more; look at the latest message.',
-  execution_busy: 'The bot is on the exchange for this request right now (sending it or looking for it); try again once that is done.',
-  twin_in_doubt: 'Another request with the same amount and destination is being settled; send this one again once that one is settled.',
+  execution_busy:
+    'The bot is on the exchange for this request right now (sending it or looking for it); try again once that is done.',
+  twin_in_doubt:
+    'Another request with the same amount and destination is being settled; send this one again once that one is settled.',
 } as const;
 
 export type RefusalReason = keyof typeof REFUSAL_MESSAGES;

@@ -35,7 +35,11 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 
 export type BuildResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
-const fieldError = (field: string, message: string): { ok: false; field: string; message: string } => ({ ok: false, field, message });
+const fieldError = (field: string, message: string): { ok: false; field: string; message: string } => ({
+  ok: false,
+  field,
+  message,
+});
 
 /** Includes the request id and requester, so an approval never carries over to another request or changed terms. */
 export function snapshotHash(requestId: string, requester: string, snapshot: Snapshot): string {
@@ -81,7 +85,11 @@ export interface CryptoWithdrawalFields {
 export type CryptoAmountFacts = Pick<CurrencyEntryFacts, 'asset' | 'precision' | 'withdrawalFee' | 'minimumWithdrawal'>;
 
 /** Precision (refused with the rounded-down value, never rounded), minimum, fee, total; with `available`, the total must fit. */
-export function cryptoWithdrawalAmount(entry: CryptoAmountFacts, text: string | null | undefined, available?: string): AmountCheck {
+export function cryptoWithdrawalAmount(
+  entry: CryptoAmountFacts,
+  text: string | null | undefined,
+  available?: string,
+): AmountCheck {
   return checkAmount(text, {
     currency: entry.asset,
     precision: entry.precision,
@@ -105,7 +113,11 @@ export function buildCryptoWithdrawal(
   // Only verification bars a request: a cooldown makes its execution wait (the engine's checks), not refuse it.
   const bar = destinationBar({ verified: destination.verified }, 0);
   if (bar) return fieldError('destination', destinationBarText(bar, 'This destination'));
-  if (entry.networkId !== null && destination.networkIds.length > 0 && !destination.networkIds.includes(entry.networkId)) {
+  if (
+    entry.networkId !== null &&
+    destination.networkIds.length > 0 &&
+    !destination.networkIds.includes(entry.networkId)
+  ) {
     return fieldError('destination', `This destination is not saved for the ${entry.network} network.`);
   }
   return {
@@ -119,7 +131,12 @@ export function buildCryptoWithdrawal(
       amount,
       fee,
       total,
-      destination: { id: destination.id, label: destination.label, address: destination.address, addressTag: destination.addressTag },
+      destination: {
+        id: destination.id,
+        label: destination.label,
+        address: destination.address,
+        addressTag: destination.addressTag,
+      },
       note: text.note,
       purpose: text.purpose,
     },
@@ -138,7 +155,11 @@ export interface FiatFacts {
 export type FiatAmountFacts = Pick<FiatFacts, 'currency' | 'fee' | 'minimum' | 'maximum'>;
 
 /** Two decimals (refused, never rounded), minimum and maximum, fee, total; with `available`, the total must fit. */
-export function fiatWithdrawalAmount(facts: FiatAmountFacts, text: string | null | undefined, available?: string): AmountCheck {
+export function fiatWithdrawalAmount(
+  facts: FiatAmountFacts,
+  text: string | null | undefined,
+  available?: string,
+): AmountCheck {
   return checkAmount(text, {
     currency: facts.currency,
     precision: FIAT_PRECISION,
@@ -150,7 +171,10 @@ export function fiatWithdrawalAmount(facts: FiatAmountFacts, text: string | null
 }
 
 /** Fiat withdrawal snapshot; the amount is checked by fiatWithdrawalAmount: within the limits, never rounded. */
-export function buildFiatWithdrawal(facts: FiatFacts, fields: { amount: string; note?: string | null }): BuildResult<FiatWithdrawalSnapshot> {
+export function buildFiatWithdrawal(
+  facts: FiatFacts,
+  fields: { amount: string; note?: string | null },
+): BuildResult<FiatWithdrawalSnapshot> {
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
   const checked = fiatWithdrawalAmount(facts, fields.amount);
@@ -190,8 +214,15 @@ export const MAX_SLIPPAGE_BPS = 5000;
 const SYMBOL = /^[A-Z0-9]+-[A-Z0-9]+$/;
 
 /** A trade's quantity: more than zero, at most TRADE_QUANTITY_PRECISION decimals (refused, never rounded). */
-export function checkTradeQuantity(text: string | null | undefined, quantityCurrency: string | null | undefined): AmountCheck {
-  return checkAmount(text, { currency: quantityCurrency || 'The quantity', precision: TRADE_QUANTITY_PRECISION, what: 'quantity' });
+export function checkTradeQuantity(
+  text: string | null | undefined,
+  quantityCurrency: string | null | undefined,
+): AmountCheck {
+  return checkAmount(text, {
+    currency: quantityCurrency || 'The quantity',
+    precision: TRADE_QUANTITY_PRECISION,
+    what: 'quantity',
+  });
 }
 
 /** A worst price given directly, in the pair's counter currency. */
@@ -213,7 +244,11 @@ export function checkTradeFields(fields: TradeFields): BuildResult<TradeFields> 
     const price = checkLimitPrice(fields.limit.price, fields.symbol.split('-')[1] ?? '');
     if (!price.ok) return fieldError('limit', price.error);
     limit = { price: price.amount };
-  } else if (!Number.isInteger(fields.limit.slippageBps) || fields.limit.slippageBps < 0 || fields.limit.slippageBps > MAX_SLIPPAGE_BPS) {
+  } else if (
+    !Number.isInteger(fields.limit.slippageBps) ||
+    fields.limit.slippageBps < 0 ||
+    fields.limit.slippageBps > MAX_SLIPPAGE_BPS
+  ) {
     return fieldError('limit', `Slippage must be a whole number of basis points from 0 to ${MAX_SLIPPAGE_BPS}.`);
   }
   return { ok: true, value: { ...fields, quantity: quantity.amount, limit } };
@@ -227,7 +262,10 @@ export function buildTrade(input: TradeFields, quote: IndicativeQuote): BuildRes
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
   const slippageBps = 'slippageBps' in fields.limit ? fields.limit.slippageBps : null;
-  const limitPrice = 'price' in fields.limit ? fields.limit.price : limitFromSlippage(fields.side, quote.price, fields.limit.slippageBps);
+  const limitPrice =
+    'price' in fields.limit
+      ? fields.limit.price
+      : limitFromSlippage(fields.side, quote.price, fields.limit.slippageBps);
   return {
     ok: true,
     value: {
@@ -263,14 +301,22 @@ export function quoteKey(s: Pick<TradeSnapshot, 'symbol' | 'quantity' | 'payment
   return [s.symbol, normalize(s.quantity), s.paymentMethod].join('|');
 }
 
-export function buildBankRemoval(bankAccount: BankAccountRef, fields: { note?: string | null }): BuildResult<BankRemovalSnapshot> {
+export function buildBankRemoval(
+  bankAccount: BankAccountRef,
+  fields: { note?: string | null },
+): BuildResult<BankRemovalSnapshot> {
   const text = checkNotes(fields.note, null);
   if (!text.ok) return text;
   return { ok: true, value: { kind: 'bank_account_removal', bankAccount, note: text.note } };
 }
 
 /** "DBS USD ••••6789 (ACME PTE LTD)": enough to recognise an account without its full number. */
-export function bankAccountDisplay(account: { bankName: string | null; currency: string | null; accountNumber: string; beneficiary: string }): string {
+export function bankAccountDisplay(account: {
+  bankName: string | null;
+  currency: string | null;
+  accountNumber: string;
+  beneficiary: string;
+}): string {
   const last4 = account.accountNumber.slice(-4);
   const parts = [account.bankName ?? 'Bank', account.currency ?? '', `••••${last4}`].filter((p) => p !== '');
   return `${parts.join(' ')} (${account.beneficiary})`;
@@ -301,13 +347,16 @@ function tradeAmounts(t: TradeSnapshot): { currency: string; amount: string }[] 
   ];
 }
 
-type NotesResult = { ok: true; note: string | null; purpose: string | null } | { ok: false; field: string; message: string };
+type NotesResult =
+  { ok: true; note: string | null; purpose: string | null } | { ok: false; field: string; message: string };
 
 function checkNotes(note: string | null | undefined, purpose: string | null | undefined): NotesResult {
   const n = emptyToNull(note);
   const p = emptyToNull(purpose);
-  if (n !== null && n.length > MAX_NOTE_LENGTH) return fieldError('note', `Note is longer than ${MAX_NOTE_LENGTH} characters.`);
-  if (p !== null && p.length > MAX_NOTE_LENGTH) return fieldError('purpose', `Purpose is longer than ${MAX_NOTE_LENGTH} characters.`);
+  if (n !== null && n.length > MAX_NOTE_LENGTH)
+    return fieldError('note', `Note is longer than ${MAX_NOTE_LENGTH} characters.`);
+  if (p !== null && p.length > MAX_NOTE_LENGTH)
+    return fieldError('purpose', `Purpose is longer than ${MAX_NOTE_LENGTH} characters.`);
   return { ok: true, note: n, purpose: p };
 }
 

@@ -15,12 +15,17 @@ export function safeForSecrets(url: URL): boolean {
  * Why a secret file is too open, as ssh judges a key: no group/other access, except group-read when
  * another user owns it (root-mounted container secrets). Undefined when fine or without POSIX owners.
  */
-export function secretFileExposure(path: string, file: { mode: number; uid: number }, processUid: number | undefined): string | undefined {
+export function secretFileExposure(
+  path: string,
+  file: { mode: number; uid: number },
+  processUid: number | undefined,
+): string | undefined {
   if (processUid === undefined) return undefined;
   const mode = (file.mode & 0o777).toString(8).padStart(3, '0');
   if (file.uid === processUid && (file.mode & 0o077) !== 0) {
     return `${path} can be read by group or others (mode ${mode}): a secret must be readable by its owner only; chmod 600 ${path}`;
   }
-  if ((file.mode & 0o007) !== 0) return `${path}: every user of this machine can read it (mode ${mode}); chmod o-rwx ${path}`;
+  if ((file.mode & 0o007) !== 0)
+    return `${path}: every user of this machine can read it (mode ${mode}); chmod o-rwx ${path}`;
   return undefined;
 }

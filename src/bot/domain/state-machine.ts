@@ -18,7 +18,14 @@ export const REQUEST_STATES = [
 export type RequestState = (typeof REQUEST_STATES)[number];
 
 /** The states a request reaches only through its last approval: in each it carries its execution (record.ts). */
-export const EXECUTED_STATES = ['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed'] as const satisfies readonly RequestState[];
+export const EXECUTED_STATES = [
+  'approved',
+  'executing',
+  'unknown',
+  'submitted',
+  'completed',
+  'failed',
+] as const satisfies readonly RequestState[];
 export type ExecutedState = (typeof EXECUTED_STATES)[number];
 
 export function isExecutedState(state: RequestState): state is ExecutedState {
@@ -60,12 +67,14 @@ const TRANSITIONS: Record<Command, Partial<Record<RequestState, RequestState>>> 
   fail: { approved: 'failed', executing: 'failed', unknown: 'failed', submitted: 'failed' },
 };
 
-export type TransitionResult = { ok: true; next: RequestState } | { ok: false; reason: 'illegal_transition'; message: string };
+export type TransitionResult =
+  { ok: true; next: RequestState } | { ok: false; reason: 'illegal_transition'; message: string };
 
 /** The next state, or a refusal naming the illegal pair. */
 export function transition(state: RequestState, command: Command): TransitionResult {
   const next = TRANSITIONS[command][state];
-  if (next === undefined) return { ok: false, reason: 'illegal_transition', message: `cannot ${command} a request that is ${state}` };
+  if (next === undefined)
+    return { ok: false, reason: 'illegal_transition', message: `cannot ${command} a request that is ${state}` };
   return { ok: true, next };
 }
 

@@ -20,7 +20,11 @@ export async function findFirst<T>(items: AsyncIterable<T>, predicate: (item: T)
  * newer item before the old one, and once an item is newer than the one before it the list is read
  * on to its bounds. Items without a time neither stop it nor count for the order.
  */
-export async function* untilOlderThan<T>(items: AsyncIterable<T>, from: number, createdAt: (item: T) => number | null): AsyncGenerator<T, void, undefined> {
+export async function* untilOlderThan<T>(
+  items: AsyncIterable<T>,
+  from: number,
+  createdAt: (item: T) => number | null,
+): AsyncGenerator<T, void, undefined> {
   let previous: number | undefined;
   let newestFirst = true;
   for await (const item of items) {

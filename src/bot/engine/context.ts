@@ -109,7 +109,13 @@ export function createContext(deps: EngineDeps, newNotices: (o: NoticesDeps) => 
     requestLocks: new KeyedLock(),
     termsLocks: new KeyedLock(),
     pollBudget: new TokenBucket(() => deps.clock.now(), config.poll.ratePerSecond, config.poll.burst),
-    notices: newNotices({ outbox: deps.requests.outbox, notifier: deps.notifier, clock: deps.clock, logger, leadership }),
+    notices: newNotices({
+      outbox: deps.requests.outbox,
+      notifier: deps.notifier,
+      clock: deps.clock,
+      logger,
+      leadership,
+    }),
     notifier: deps.notifier,
     lastRefreshAt: deps.clock.now(),
     background: new Background(logger),
@@ -151,7 +157,13 @@ export async function persistStep(
 }
 
 /** Appends an audit line (durable before it resolves). */
-export function audit(ctx: EngineContext, type: string, actor: string, requestId: string | undefined, data?: Record<string, unknown>): Promise<void> {
+export function audit(
+  ctx: EngineContext,
+  type: string,
+  actor: string,
+  requestId: string | undefined,
+  data?: Record<string, unknown>,
+): Promise<void> {
   const entry: Parameters<AuditLog['append']>[0] = { type, actor };
   if (requestId !== undefined) entry.requestId = requestId;
   if (data !== undefined) entry.data = data;

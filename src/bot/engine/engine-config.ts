@@ -134,11 +134,21 @@ export type EngineConfigInput = Partial<Omit<EngineConfig, 'poll'>> & { poll?: P
 
 /** The settings with their defaults; polling's rate and page size default to the exchange's limits. */
 export function resolveConfig(input: EngineConfigInput, limits: ExchangeLimits): EngineConfig {
-  const fromExchange = { ratePerSecond: limits.requestsPerSecond, burst: limits.requestsPerSecond, pageSize: limits.maxPageSize };
-  const config = { ...DEFAULT_ENGINE_CONFIG, ...input, poll: { ...DEFAULT_ENGINE_CONFIG.poll, ...fromExchange, ...input.poll } };
+  const fromExchange = {
+    ratePerSecond: limits.requestsPerSecond,
+    burst: limits.requestsPerSecond,
+    pageSize: limits.maxPageSize,
+  };
+  const config = {
+    ...DEFAULT_ENGINE_CONFIG,
+    ...input,
+    poll: { ...DEFAULT_ENGINE_CONFIG.poll, ...fromExchange, ...input.poll },
+  };
   // A lease renewed less than twice within its life is lost to the first renewal that fails.
   if (!(config.leaseRenewMs > 0 && config.leaseTtlMs >= 2 * config.leaseRenewMs)) {
-    throw new RangeError(`the execution lease must last at least two renewals (leaseTtlMs ${config.leaseTtlMs}, leaseRenewMs ${config.leaseRenewMs})`);
+    throw new RangeError(
+      `the execution lease must last at least two renewals (leaseTtlMs ${config.leaseTtlMs}, leaseRenewMs ${config.leaseRenewMs})`,
+    );
   }
   return config;
 }

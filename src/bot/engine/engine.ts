@@ -30,7 +30,16 @@ import { NoticeQueue } from './notices/notice-queue.js';
 import type { ComplianceNotices } from '../ports/notifier.js';
 
 export type { DeliveryProblem, Settlement, SettlementResult };
-export type { ApproveResult, VerdictResult, EngineDeps, QuoteTerms, RecoverySummary, RequestInput, RequestResult, TickSummary };
+export type {
+  ApproveResult,
+  VerdictResult,
+  EngineDeps,
+  QuoteTerms,
+  RecoverySummary,
+  RequestInput,
+  RequestResult,
+  TickSummary,
+};
 
 /** The commands, and the reads (request-reads.ts) over the same stores. */
 export interface Engine extends RequestReads {
@@ -93,7 +102,10 @@ export function createEngine(deps: EngineDeps): Engine {
     reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
     cancel: (requestId, userId) => cancel(ctx, requestId, userId),
     settle: (requestId, userId, settlement) => settleByPerson(ctx, requestId, userId, settlement),
-    tick: () => (ctx.leadership.isLeader() ? (ticking ??= tick(ctx).finally(() => (ticking = undefined))) : Promise.resolve(NOTHING_TICKED)),
+    tick: () =>
+      ctx.leadership.isLeader()
+        ? (ticking ??= tick(ctx).finally(() => (ticking = undefined)))
+        : Promise.resolve(NOTHING_TICKED),
     start,
     indicativeQuote: (terms) => takeQuote(ctx, terms),
     notices: { append: (events) => ctx.notices.append(events) },
@@ -109,7 +121,9 @@ export function createEngine(deps: EngineDeps): Engine {
       first: async () => {
         if (recovered) return;
         ctx.logger.info('leader: recovering what was in flight, then ticking');
-        await start().catch((err: unknown) => ctx.logger.error('recovery failed; the ticks reconcile what it missed', { error: errorText(err) }));
+        await start().catch((err: unknown) =>
+          ctx.logger.error('recovery failed; the ticks reconcile what it missed', { error: errorText(err) }),
+        );
       },
       round: track(() => engine.tick()),
     }),

@@ -6,7 +6,11 @@ import type { Leadership } from '../ports/leadership.js';
  * when that leadership ends or `signal` does; returns once `signal` aborts and the last term has
  * returned. `term` should stop soon after its signal aborts (runEvery does).
  */
-export async function whileLeader(leadership: Leadership, signal: AbortSignal, term: (termSignal: AbortSignal) => Promise<void>): Promise<void> {
+export async function whileLeader(
+  leadership: Leadership,
+  signal: AbortSignal,
+  term: (termSignal: AbortSignal) => Promise<void>,
+): Promise<void> {
   while (!signal.aborted) {
     await untilLeader(leadership, signal);
     if (signal.aborted) return;
@@ -19,7 +23,8 @@ export async function whileLeader(leadership: Leadership, signal: AbortSignal, t
     try {
       await term(ended.signal);
       // A term that returned early is not run again before the next leadership.
-      if (!ended.signal.aborted) await new Promise((resolve) => ended.signal.addEventListener('abort', resolve, { once: true }));
+      if (!ended.signal.aborted)
+        await new Promise((resolve) => ended.signal.addEventListener('abort', resolve, { once: true }));
     } finally {
       unsubscribe();
       signal.removeEventListener('abort', end);

@@ -23,7 +23,11 @@ export interface RequestReads {
   deliveryProblems(): Promise<DeliveryProblem[]>;
 }
 
-export function createRequestReads(deps: { requests: Repository<RequestRecord>; policy: Policy; clock: Pick<Clock, 'now'> }): RequestReads {
+export function createRequestReads(deps: {
+  requests: Repository<RequestRecord>;
+  policy: Policy;
+  clock: Pick<Clock, 'now'>;
+}): RequestReads {
   const { requests, policy, clock } = deps;
   return {
     get: (requestId) => requests.get(requestId),
@@ -34,7 +38,8 @@ export function createRequestReads(deps: { requests: Repository<RequestRecord>; 
         (r) =>
           r.requester !== userId &&
           isApprover(policy, userId) &&
-          ((awaitsVerdict(r.state) && !r.approvals.some((a) => a.userId === userId)) || (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
+          ((awaitsVerdict(r.state) && !r.approvals.some((a) => a.userId === userId)) ||
+            (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
       ),
     deliveryProblems: async () => deliveryProblemsOf(await requests.outbox.pending(), clock.now()),
   };
@@ -54,5 +59,12 @@ export interface DeliveryProblem {
 export function deliveryProblemsOf(pending: readonly OutboxEntry[], now: number): DeliveryProblem[] {
   return pending
     .filter((e) => isDeskEvent(e.event) && e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
-    .map((e) => ({ requestId: e.requestId, event: e.event.type, error: e.lastError ?? 'unknown', since: e.failingSince!, attempts: e.attempts, permanent: e.permanent }));
+    .map((e) => ({
+      requestId: e.requestId,
+      event: e.event.type,
+      error: e.lastError ?? 'unknown',
+      since: e.failingSince!,
+      attempts: e.attempts,
+      permanent: e.permanent,
+    }));
 }

@@ -42,24 +42,44 @@ export async function runScheduled(deps: SchedulerDeps, signal: AbortSignal, job
   const lastRoundAt = new Map<Job, number>();
   const loop = async (job: Job, until: AbortSignal) => {
     const logger = job.logger ?? deps.logger;
-    if (job.first) await job.first().catch((err: unknown) => logger.error(`${job.what}: its start failed; its rounds go on`, { error: errorText(err) }));
+    if (job.first)
+      await job
+        .first()
+        .catch((err: unknown) =>
+          logger.error(`${job.what}: its start failed; its rounds go on`, { error: errorText(err) }),
+        );
     const stepped = job.everyMs > LONGEST_SLEEP_MS;
-    await runEvery({ signal: until, clock: deps.clock, intervalMs: Math.min(job.everyMs, LONGEST_SLEEP_MS), what: job.what, logger }, async () => {
-      const last = lastRoundAt.get(job);
-      // Not due yet; a clock whose sleep returns at once (tests) must not spin without yielding.
-      if (stepped && last !== undefined && deps.clock.now() - last < job.everyMs) return new Promise((resolve) => setImmediate(resolve));
-      lastRoundAt.set(job, deps.clock.now());
-      await job.round();
-    });
+    await runEvery(
+      { signal: until, clock: deps.clock, intervalMs: Math.min(job.everyMs, LONGEST_SLEEP_MS), what: job.what, logger },
+      async () => {
+        const last = lastRoundAt.get(job);
+        // Not due yet; a clock whose sleep returns at once (tests) must not spin without yielding.
+        if (stepped && last !== undefined && deps.clock.now() - last < job.everyMs)
+          return new Promise((resolve) => setImmediate(resolve));
+        lastRoundAt.set(job, deps.clock.now());
+        await job.round();
+      },
+    );
   };
   const leaderJobs = jobs.filter((j) => j.on === 'leader');
   await Promise.all([
-    ...(leaderJobs.length > 0 ? [whileLeader(deps.leadership, signal, async (term) => void (await Promise.all(leaderJobs.map((j) => loop(j, term)))))] : []),
+    ...(leaderJobs.length > 0
+      ? [
+          whileLeader(
+            deps.leadership,
+            signal,
+            async (term) => void (await Promise.all(leaderJobs.map((j) => loop(j, term)))),
+          ),
+        ]
+      : []),
     ...jobs.filter((j) => j.on === 'every replica').map((j) => loop(j, signal)),
   ]);
 }
 
-async function runEvery(o: { signal: AbortSignal; clock: Clock; intervalMs: number; what: string; logger: Logger }, round: () => Promise<unknown>): Promise<void> {
+async function runEvery(
+  o: { signal: AbortSignal; clock: Clock; intervalMs: number; what: string; logger: Logger },
+  round: () => Promise<unknown>,
+): Promise<void> {
   while (!o.signal.aborted) {
     try {
       await round();

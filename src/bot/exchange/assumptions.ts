@@ -29,7 +29,15 @@ export const CREATED_AT_UNIT = 'ms' as const;
  * pending: Travel Rule check, funds locked; broadcasted: transaction_hash and link_explorer from here on;
  * completed: locked funds left; failed / rejected / cancelled: final, locked funds returned.
  */
-export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'broadcasted', 'completed', 'failed', 'rejected', 'cancelled'] as const;
+export const WITHDRAWAL_STATUSES = [
+  'pending',
+  'processing',
+  'broadcasted',
+  'completed',
+  'failed',
+  'rejected',
+  'cancelled',
+] as const;
 export const WITHDRAWAL_FINAL_STATUSES = ['completed', 'failed', 'rejected', 'cancelled'] as const;
 export const WITHDRAWAL_SUCCESS_STATUS = 'completed';
 
@@ -86,11 +94,15 @@ export const ADDRESS_VERIFIED_STATUS = 'verified';
 export const QUOTE_UNUSABLE_STATUS = 422;
 export const DUPLICATE_CLIENT_ORDER_ID_STATUS = 422;
 /** Message the sandbox uses for a repeated client_order_id (not shown), so the engine can tell it apart. */
-export const DUPLICATE_CLIENT_ORDER_ID_MESSAGE = 'client_order_id has already been used for another order of this account';
+export const DUPLICATE_CLIENT_ORDER_ID_MESSAGE =
+  'client_order_id has already been used for another order of this account';
 
 /** True when an order refusal says its client_order_id was used already (the order exists: find it). */
 export function isDuplicateClientOrderIdMessage(message: string): boolean {
-  return message === DUPLICATE_CLIENT_ORDER_ID_MESSAGE || (/client[_ ]order[_ ]id/i.test(message) && /(already|duplicate|taken|used)/i.test(message));
+  return (
+    message === DUPLICATE_CLIENT_ORDER_ID_MESSAGE ||
+    (/client[_ ]order[_ ]id/i.test(message) && /(already|duplicate|taken|used)/i.test(message))
+  );
 }
 
 /** Messages the sandbox uses for an unusable quote, and that the engine recognises to re-quote. */

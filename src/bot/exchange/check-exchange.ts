@@ -69,14 +69,18 @@ export async function checkExchange(env: CheckEnv, deps: CheckDeps = {}): Promis
   };
 
   const baseUrl = env.baseUrl?.trim();
-  if (!baseUrl) return fail('EXCHANGE_BASE_URL is not set: set it to the exchange address, for example https://exchange.example.');
+  if (!baseUrl)
+    return fail('EXCHANGE_BASE_URL is not set: set it to the exchange address, for example https://exchange.example.');
   const plain = plainHttpHost(baseUrl);
   if (plain !== undefined) {
     return fail(
       `EXCHANGE_BASE_URL is plain http:// to ${plain}: signed requests go only over https:// (plain http only to this machine: localhost, 127.0.0.1, [::1]), as the bot requires.`,
     );
   }
-  if (!hasKeyConfig(env)) return fail('No exchange key is configured: set EXCHANGE_PRIVATE_KEY (hex) or EXCHANGE_PRIVATE_KEY_FILE (hex or PEM).');
+  if (!hasKeyConfig(env))
+    return fail(
+      'No exchange key is configured: set EXCHANGE_PRIVATE_KEY (hex) or EXCHANGE_PRIVATE_KEY_FILE (hex or PEM).',
+    );
 
   let key;
   try {
@@ -158,7 +162,8 @@ export function balanceTable(balances: Balance[]): string {
   });
   const head = ['currency', 'available', 'locked', 'total'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

@@ -44,8 +44,12 @@ export const systemClock: Clock = {
 /** Create a client (the engine's ExchangePort, as runtime/connect-exchange.ts wires it), plus the unauthenticated `getSpotPrice`. */
 export function createExchangeClient(options: ExchangeClientOptions) {
   const clock = options.clock ?? systemClock;
-  const retry = options.retry === false ? { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 } : { ...DEFAULT_RETRY_POLICY, ...stripRandom(options.retry) };
-  const rate = options.rateLimit === false ? undefined : (options.rateLimit ?? { perSecond: DEFAULT_RATE_LIMIT_PER_SECOND });
+  const retry =
+    options.retry === false
+      ? { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 }
+      : { ...DEFAULT_RETRY_POLICY, ...stripRandom(options.retry) };
+  const rate =
+    options.rateLimit === false ? undefined : (options.rateLimit ?? { perSecond: DEFAULT_RATE_LIMIT_PER_SECOND });
   const transport = {
     baseUrl: normaliseBaseUrl(options.baseUrl),
     signer: options.signer,

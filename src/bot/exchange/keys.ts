@@ -29,8 +29,10 @@ export function hasKeyConfig(config: KeyConfig): boolean {
 export function loadExchangeKey(config: KeyConfig, readFile: (path: string) => string = readSecretFile): LoadedKey {
   const inline = config.privateKey?.trim() || undefined;
   const file = config.privateKeyFile?.trim() || undefined;
-  if (inline && file) throw new KeyError('set only one of EXCHANGE_PRIVATE_KEY and EXCHANGE_PRIVATE_KEY_FILE', 'invalid');
-  if (!inline && !file) throw new KeyError('no exchange key configured: set EXCHANGE_PRIVATE_KEY or EXCHANGE_PRIVATE_KEY_FILE', 'missing');
+  if (inline && file)
+    throw new KeyError('set only one of EXCHANGE_PRIVATE_KEY and EXCHANGE_PRIVATE_KEY_FILE', 'invalid');
+  if (!inline && !file)
+    throw new KeyError('no exchange key configured: set EXCHANGE_PRIVATE_KEY or EXCHANGE_PRIVATE_KEY_FILE', 'missing');
 
   const source = inline ? 'EXCHANGE_PRIVATE_KEY' : `EXCHANGE_PRIVATE_KEY_FILE (${file})`;
   const text = inline ?? readKeyFile(file!, readFile);
@@ -52,9 +54,13 @@ function readKeyFile(path: string, readFile: (path: string) => string): string {
   try {
     return readFile(path);
   } catch (e) {
-    if (e instanceof ExposedSecretFileError) throw new KeyError(`EXCHANGE_PRIVATE_KEY_FILE: ${e.message}`, 'unreadable');
+    if (e instanceof ExposedSecretFileError)
+      throw new KeyError(`EXCHANGE_PRIVATE_KEY_FILE: ${e.message}`, 'unreadable');
     const code = (e as { code?: unknown }).code;
-    throw new KeyError(`EXCHANGE_PRIVATE_KEY_FILE (${path}) could not be read${typeof code === 'string' ? ` (${code})` : ''}`, 'unreadable');
+    throw new KeyError(
+      `EXCHANGE_PRIVATE_KEY_FILE (${path}) could not be read${typeof code === 'string' ? ` (${code})` : ''}`,
+      'unreadable',
+    );
   }
 }
 

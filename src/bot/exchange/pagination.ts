@@ -32,14 +32,22 @@ function bounds(operation: string, opts: ListOptions | undefined): Bounds {
   const pageSize = Math.min(opts?.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE, maxItems);
   for (const [name, value] of Object.entries({ maxItems, maxPages, pageSize })) {
     if (!Number.isSafeInteger(value) || value < 1) {
-      throw new ExchangeError({ kind: 'unprocessable', operation, messages: [`Request not sent: ${name} must be a positive whole number`] });
+      throw new ExchangeError({
+        kind: 'unprocessable',
+        operation,
+        messages: [`Request not sent: ${name} must be a positive whole number`],
+      });
     }
   }
   return { maxItems, maxPages, pageSize };
 }
 
 /** `X-Next-Page` is sent as the next `page[cursor]`; an empty page with a cursor is followed (it proves nothing alone). */
-export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<T>, opts?: CursorListOptions): AsyncGenerator<T, void, undefined> {
+export async function* cursorItems<T>(
+  operation: string,
+  fetchPage: PageFetcher<T>,
+  opts?: CursorListOptions,
+): AsyncGenerator<T, void, undefined> {
   if (opts?.mode === 'offset') {
     yield* numberedItems(operation, fetchPage, opts, [['page[enable_offset]', true]]);
     return;
@@ -56,7 +64,12 @@ export async function* cursorItems<T>(operation: string, fetchPage: PageFetcher<
     const last = next === null || next === '';
     if (!(yield* pageWithin(res.data, last, seen, b.maxItems, opts)) || last) return;
     if (next === cursor) {
-      throw new ExchangeError({ kind: 'invalid_response', operation, status: res.status, detail: 'X-Next-Page repeats the cursor just used' });
+      throw new ExchangeError({
+        kind: 'invalid_response',
+        operation,
+        status: res.status,
+        detail: 'X-Next-Page repeats the cursor just used',
+      });
     }
     cursor = next;
   }
@@ -82,7 +95,13 @@ export async function* numberedItems<T>(
 }
 
 /** False when the item bound stopped the walk; `onTruncated` if more may follow (a full page at the bound may have a next). */
-function* pageWithin<T>(data: readonly T[], last: boolean, seen: { items: number }, maxItems: number, opts: ListOptions | undefined): Generator<T, boolean, undefined> {
+function* pageWithin<T>(
+  data: readonly T[],
+  last: boolean,
+  seen: { items: number },
+  maxItems: number,
+  opts: ListOptions | undefined,
+): Generator<T, boolean, undefined> {
   for (const [i, item] of data.entries()) {
     yield item;
     if (++seen.items >= maxItems) {
@@ -94,6 +113,9 @@ function* pageWithin<T>(data: readonly T[], last: boolean, seen: { items: number
 }
 
 /** An operation's own filters followed by the page parameters, as one ordered query. */
-export function withPage(query: Record<string, string | number | undefined>, page: PageQuery): Array<[string, string | number | boolean | undefined]> {
+export function withPage(
+  query: Record<string, string | number | undefined>,
+  page: PageQuery,
+): Array<[string, string | number | boolean | undefined]> {
   return [...Object.entries(query), ...page];
 }

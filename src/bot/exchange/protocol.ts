@@ -42,11 +42,21 @@ export interface SignatureInputParts {
  * // 'method=GET&target-uri=https://x/public_api/v1/accounts/balances&content-digest=E3B0...&created=1700000000000&alg=ecdsa-secp256k1-sha256'
  */
 export function signatureInput(p: SignatureInputParts): string {
-  return signatureInputFromDigest({ method: p.method, targetUri: p.targetUri, digest: contentDigest(p.body), timestampMs: p.timestampMs });
+  return signatureInputFromDigest({
+    method: p.method,
+    targetUri: p.targetUri,
+    digest: contentDigest(p.body),
+    timestampMs: p.timestampMs,
+  });
 }
 
 /** For the sandbox, which digests the raw body bytes it received and so cannot go through a string body. */
-export function signatureInputFromDigest(p: { method: string; targetUri: string; digest: string; timestampMs: number | string }): string {
+export function signatureInputFromDigest(p: {
+  method: string;
+  targetUri: string;
+  digest: string;
+  timestampMs: number | string;
+}): string {
   return [
     `method=${p.method.toUpperCase()}`,
     `target-uri=${p.targetUri}`,

@@ -14,7 +14,8 @@ export interface RateLimiter {
 
 /** A small guard widens the window so network jitter cannot put two sends one window apart into one second. */
 export function createRateLimiter(options: RateLimitOptions, clock: Clock): RateLimiter {
-  if (!Number.isInteger(options.perSecond) || options.perSecond < 1) throw new RangeError('rate limit perSecond must be a whole number of at least 1');
+  if (!Number.isInteger(options.perSecond) || options.perSecond < 1)
+    throw new RangeError('rate limit perSecond must be a whole number of at least 1');
   const window = new RateWindow(options.perSecond, 1_000 + JITTER_GUARD_MS);
   return {
     async acquire() {

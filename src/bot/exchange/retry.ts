@@ -19,9 +19,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 export type AttemptFailure =
-  | { kind: 'network' }
-  | { kind: 'timeout' }
-  | { kind: 'status'; status: number; retryAfter?: string | null };
+  { kind: 'network' } | { kind: 'timeout' } | { kind: 'status'; status: number; retryAfter?: string | null };
 
 export interface RetryInput {
   method: string;

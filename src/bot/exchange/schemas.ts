@@ -9,13 +9,19 @@ export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a dec
 /** A price: a decimal above zero. A zero or negative price from the exchange is malformed, never traded on. */
 export const priceString = decimalString.refine((v) => gt(v, '0'), 'expected a price above zero');
 /** Any 8-4-4-4-12 hex id; the exchange does not promise a UUID version. */
-export const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
+export const uuid = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const int = z.number().int();
 const optNullStr = z.string().nullable().optional();
 
 // ---- crypto withdrawal -----------------------------------------------------------------------
 
-export const networkRef = z.looseObject({ uuid: uuid.optional(), name: z.string().optional(), network_code: z.string().optional() });
+export const networkRef = z.looseObject({
+  uuid: uuid.optional(),
+  name: z.string().optional(),
+  network_code: z.string().optional(),
+});
 
 export const assetRef = z.looseObject({
   id: int.optional(),
@@ -48,7 +54,11 @@ export const walletIdentity = z.object({
   additional_info_provided: z.boolean().optional(),
 });
 
-export const cryptoWalletRef = z.object({ id: uuid.optional(), name: z.string().optional(), type: z.string().optional() });
+export const cryptoWalletRef = z.object({
+  id: uuid.optional(),
+  name: z.string().optional(),
+  type: z.string().optional(),
+});
 
 /** `address_book_address` inside withdrawals (open). */
 export const addressBookAddressRef = z.looseObject({
@@ -339,7 +349,11 @@ export const order = z.looseObject({
 });
 export type Order = z.infer<typeof order>;
 
-export const spotPrice = z.looseObject({ symbol: z.string().optional(), buy_price: priceString, sell_price: priceString });
+export const spotPrice = z.looseObject({
+  symbol: z.string().optional(),
+  buy_price: priceString,
+  sell_price: priceString,
+});
 export type SpotPrice = z.infer<typeof spotPrice>;
 
 // ---- errors ----------------------------------------------------------------------------------

@@ -1,6 +1,13 @@
 // Signs requests with a secp256k1 key that leaves its Secret only to be handed to noble, and never
 // enters an error message.
-import { createHash, createHmac, createPrivateKey, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  verify as cryptoVerify,
+  type KeyObject,
+} from 'node:crypto';
 import * as secp from '@noble/secp256k1';
 import { Secret } from './secret.js';
 import {
@@ -105,7 +112,12 @@ export function verifyInput(publicKey: Uint8Array, input: string, derHex: string
     return false;
   }
   try {
-    return cryptoVerify('sha256', Buffer.from(input, 'utf8'), { key: publicKeyObject(publicKey), dsaEncoding: 'der' }, der);
+    return cryptoVerify(
+      'sha256',
+      Buffer.from(input, 'utf8'),
+      { key: publicKeyObject(publicKey), dsaEncoding: 'der' },
+      der,
+    );
   } catch {
     return false;
   }
@@ -120,7 +132,12 @@ function publicKeyObject(point: Uint8Array): KeyObject {
   if (!key) {
     const raw = secp.Point.fromBytes(point).toBytes(false); // 04 || x || y
     key = createPublicKey({
-      key: { kty: 'EC', crv: 'secp256k1', x: Buffer.from(raw.subarray(1, 33)).toString('base64url'), y: Buffer.from(raw.subarray(33, 65)).toString('base64url') },
+      key: {
+        kty: 'EC',
+        crv: 'secp256k1',
+        x: Buffer.from(raw.subarray(1, 33)).toString('base64url'),
+        y: Buffer.from(raw.subarray(33, 65)).toString('base64url'),
+      },
       format: 'jwk',
     });
     publicKeyCache.set(id, key);

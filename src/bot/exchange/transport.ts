@@ -77,7 +77,10 @@ export async function request<T>(t: TransportOptions, spec: RequestSpec<T>): Pro
   const path = resolvePath(spec);
   const url = buildUrl(t.baseUrl, path, spec.query);
   // Serialised once: the digest is over exactly these bytes, on every attempt.
-  const body = spec.body === undefined ? undefined : JSON.stringify(parseOrThrow(spec.body.schema, spec.body.value, operation, 'unprocessable'));
+  const body =
+    spec.body === undefined
+      ? undefined
+      : JSON.stringify(parseOrThrow(spec.body.schema, spec.body.value, operation, 'unprocessable'));
   const logPath = API_PREFIX + path;
 
   for (let attempt = 1; ; attempt++) {
@@ -91,7 +94,16 @@ export async function request<T>(t: TransportOptions, spec: RequestSpec<T>): Pro
     const started = performance.now();
     const log = (status: number | undefined, kind: ExchangeErrorKind | undefined): void => {
       try {
-        t.logger?.({ operation, method, route: spec.path, path: logPath, attempt, ...(status === undefined ? {} : { status }), ...(kind ? { kind } : {}), durationMs: performance.now() - started });
+        t.logger?.({
+          operation,
+          method,
+          route: spec.path,
+          path: logPath,
+          attempt,
+          ...(status === undefined ? {} : { status }),
+          ...(kind ? { kind } : {}),
+          durationMs: performance.now() - started,
+        });
       } catch {
         // A broken logger must not turn a completed exchange call into a failure.
       }
@@ -136,7 +148,11 @@ function resolvePath(spec: RequestSpec<unknown>): string {
       if (value === undefined) throw new RangeError(`missing path parameter ${name}`);
       return pathParam(value);
     } catch (e) {
-      throw new ExchangeError({ kind: 'unprocessable', operation: spec.operation, messages: [`Request not sent: ${(e as Error).message}`] });
+      throw new ExchangeError({
+        kind: 'unprocessable',
+        operation: spec.operation,
+        messages: [`Request not sent: ${(e as Error).message}`],
+      });
     }
   });
 }
@@ -178,13 +194,23 @@ function parseSuccess<T>(spec: RequestSpec<T>, res: Response, text: string): T {
   if (spec.response === null) return undefined as T;
   const type = res.headers.get('content-type') ?? '';
   if (type !== '' && !JSON_MEDIA.test(type)) {
-    throw new ExchangeError({ kind: 'invalid_response', operation: spec.operation, status: res.status, detail: `unexpected content type ${type.slice(0, 60)}` });
+    throw new ExchangeError({
+      kind: 'invalid_response',
+      operation: spec.operation,
+      status: res.status,
+      detail: `unexpected content type ${type.slice(0, 60)}`,
+    });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ExchangeError({ kind: 'invalid_response', operation: spec.operation, status: res.status, detail: text === '' ? 'empty body' : 'body is not JSON' });
+    throw new ExchangeError({
+      kind: 'invalid_response',
+      operation: spec.operation,
+      status: res.status,
+      detail: text === '' ? 'empty body' : 'body is not JSON',
+    });
   }
   return parseOrThrow(spec.response, json, spec.operation, 'invalid_response', res.status);
 }
@@ -213,7 +239,11 @@ function errorFromResponse(operation: string, res: Response, text: string, nowMs
     messages: errorMessages(text),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     ...(Number.isNaN(date) ? {} : { serverTimeMs: date }),
-    ...(kind === 'invalid_response' ? { detail: `unexpected HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' redirect (check the base URL)' : ''}` } : {}),
+    ...(kind === 'invalid_response'
+      ? {
+          detail: `unexpected HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' redirect (check the base URL)' : ''}`,
+        }
+      : {}),
   });
 }
 

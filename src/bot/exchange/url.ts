@@ -45,6 +45,7 @@ export function buildUrl(normalisedBase: string, path: string, query?: Query): s
 /** `.` and `..` are refused: URL parsing resolves them (encoded or not) and the call would hit another resource. */
 export function pathParam(value: string | number): string {
   const text = String(value);
-  if (text === '' || text === '.' || text === '..') throw new RangeError(`invalid path parameter ${JSON.stringify(text)}`);
+  if (text === '' || text === '.' || text === '..')
+    throw new RangeError(`invalid path parameter ${JSON.stringify(text)}`);
   return encodeComponent(text);
 }

@@ -29,9 +29,15 @@ export interface ExchangeApi {
   listBalances(query?: { currency?: string }): Promise<Balance[]>;
   listBankAccounts(query?: { currency?: string }, opts?: ListOptions): AsyncIterable<BankAccount>;
   deleteBankAccount(id: string): Promise<void>;
-  listCryptoDeposits(query?: { created_at_after?: number; created_at_before?: number }, opts?: ListOptions): AsyncIterable<CryptoDeposit>;
+  listCryptoDeposits(
+    query?: { created_at_after?: number; created_at_before?: number },
+    opts?: ListOptions,
+  ): AsyncIterable<CryptoDeposit>;
   createCryptoWithdrawal(body: CreateCryptoWithdrawalBody): Promise<CryptoWithdrawal>;
-  listCryptoWithdrawals(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<CryptoWithdrawalListItem>;
+  listCryptoWithdrawals(
+    query?: { from_time?: number; to_time?: number },
+    opts?: ListOptions,
+  ): AsyncIterable<CryptoWithdrawalListItem>;
   getCryptoWithdrawal(id: string): Promise<CryptoWithdrawal>;
   listKnownWallets(query?: { name?: string }): Promise<KnownWallet[]>;
   listFiatDeposits(opts?: ListOptions): AsyncIterable<FiatDeposit>;

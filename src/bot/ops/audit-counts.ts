@@ -27,17 +27,40 @@ export function countingAuditLog(inner: AuditLog, registry: Registry): AuditLog 
 
 function auditCounters(registry: Registry): (entry: AuditEntryInput) => void {
   const registers = [registry];
-  const created = new Counter({ name: 'desk_requests_created_total', help: 'Requests made (audit request.created).', registers });
-  const counted = new Counter({ name: 'desk_approvals_counted_total', help: 'Approvals counted towards a request (audit approval.counted).', registers });
-  const refused = new Counter({ name: 'desk_approvals_refused_total', help: 'Approval clicks refused, by reason (audit approval.refused).', labelNames: ['reason'], registers });
-  const attempts = new Counter({ name: 'desk_execution_attempts_total', help: 'Sends of approved requests to the exchange (audit execution.attempt), retry true for a send again.', labelNames: ['retry'], registers });
+  const created = new Counter({
+    name: 'desk_requests_created_total',
+    help: 'Requests made (audit request.created).',
+    registers,
+  });
+  const counted = new Counter({
+    name: 'desk_approvals_counted_total',
+    help: 'Approvals counted towards a request (audit approval.counted).',
+    registers,
+  });
+  const refused = new Counter({
+    name: 'desk_approvals_refused_total',
+    help: 'Approval clicks refused, by reason (audit approval.refused).',
+    labelNames: ['reason'],
+    registers,
+  });
+  const attempts = new Counter({
+    name: 'desk_execution_attempts_total',
+    help: 'Sends of approved requests to the exchange (audit execution.attempt), retry true for a send again.',
+    labelNames: ['retry'],
+    registers,
+  });
   const executions = new Counter({
     name: 'desk_executions_total',
     help: 'How sends ended, by outcome: the exchange answer (submitted, refused, quote_unusable) or its absence (unknown, duplicate, refused_in_doubt); and unknown outcomes settled by looking on the exchange (reconciled, not_found).',
     labelNames: ['outcome'],
     registers,
   });
-  const finished = new Counter({ name: 'desk_requests_finished_total', help: 'Requests that reached a final state, by result.', labelNames: ['result'], registers });
+  const finished = new Counter({
+    name: 'desk_requests_finished_total',
+    help: 'Requests that reached a final state, by result.',
+    labelNames: ['result'],
+    registers,
+  });
 
   return (entry) => {
     const data = entry.data ?? {};

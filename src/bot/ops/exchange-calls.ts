@@ -47,7 +47,10 @@ export function exchangeCalls(registry: Registry, clock: Pick<Clock, 'now'>): Ex
     observe(a) {
       const answered = a.status !== undefined;
       if (answered) lastAnswer = clock.now();
-      duration.observe({ operation: `${a.method} ${a.route}`, status: answered ? String(a.status) : (a.kind ?? 'network') }, a.durationMs / 1000);
+      duration.observe(
+        { operation: `${a.method} ${a.route}`, status: answered ? String(a.status) : (a.kind ?? 'network') },
+        a.durationMs / 1000,
+      );
     },
     lastAnswerAt: () => lastAnswer,
   };

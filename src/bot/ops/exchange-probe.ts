@@ -6,7 +6,12 @@ import type { ExchangeCalls } from './exchange-calls.js';
 /** How often the probe looks, and how quiet the exchange must have been: well inside the one-minute window. */
 export const EXCHANGE_PROBE_MS = 15_000;
 
-export function probeWhenQuiet(o: { calls: Pick<ExchangeCalls, 'lastAnswerAt'>; clock: Pick<Clock, 'now'>; read: () => Promise<unknown>; quietMs?: number }): () => Promise<void> {
+export function probeWhenQuiet(o: {
+  calls: Pick<ExchangeCalls, 'lastAnswerAt'>;
+  clock: Pick<Clock, 'now'>;
+  read: () => Promise<unknown>;
+  quietMs?: number;
+}): () => Promise<void> {
   const quietMs = o.quietMs ?? EXCHANGE_PROBE_MS;
   return async () => {
     const last = o.calls.lastAnswerAt();

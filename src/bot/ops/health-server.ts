@@ -12,7 +12,12 @@ export interface HealthServer {
 }
 
 /** Listens on `host` (runBot: HEALTH_HOST); resolves once bound, rejects if it cannot bind. */
-export async function startHealthServer(o: { port: number; host: string; routes: readonly OpsRoute[]; maxConnections?: number }): Promise<HealthServer> {
+export async function startHealthServer(o: {
+  port: number;
+  host: string;
+  routes: readonly OpsRoute[];
+  maxConnections?: number;
+}): Promise<HealthServer> {
   const byPath = new Map(o.routes.map((r) => [r.path, r]));
   const server: Server = createServer(EDGE_SERVER_OPTIONS, (req, res) => {
     const found = byPath.get((req.url ?? '').split('?')[0]!);

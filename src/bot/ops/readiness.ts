@@ -42,7 +42,9 @@ export interface ReadinessSources {
 
 export async function checkReadiness(s: ReadinessSources): Promise<Readiness> {
   const checks: Record<CheckName, Check> = {
-    running: s.stopping() ? { ok: false, detail: 'stopping: finishing the work in flight' } : { ok: true, detail: 'not stopping' },
+    running: s.stopping()
+      ? { ok: false, detail: 'stopping: finishing the work in flight' }
+      : { ok: true, detail: 'not stopping' },
     store: await storeCheck(s.readStore),
     slack: slackCheck(s.slackAuthChecked(), s.slackConnected(), s.slackReached?.()),
     exchange: exchangeCheck(s.exchange.lastAnswerAt(), s.clock.now()),
@@ -52,9 +54,18 @@ export async function checkReadiness(s: ReadinessSources): Promise<Readiness> {
 }
 
 function slackCheck(authChecked: boolean, connected: boolean, reached: boolean | undefined): Check {
-  if (!authChecked && reached === false) return { ok: false, detail: 'auth.test has not succeeded: Slack could not be reached (the log says what was tried and how)' };
-  if (!authChecked) return { ok: false, detail: 'auth.test has not succeeded (token refused, or Slack not reached yet)' };
-  if (!connected) return { ok: false, detail: 'Slack cannot reach this replica (not listening yet, or the Socket Mode connection is down)' };
+  if (!authChecked && reached === false)
+    return {
+      ok: false,
+      detail: 'auth.test has not succeeded: Slack could not be reached (the log says what was tried and how)',
+    };
+  if (!authChecked)
+    return { ok: false, detail: 'auth.test has not succeeded (token refused, or Slack not reached yet)' };
+  if (!connected)
+    return {
+      ok: false,
+      detail: 'Slack cannot reach this replica (not listening yet, or the Socket Mode connection is down)',
+    };
   return { ok: true, detail: 'auth.test succeeded; Slack can reach this replica' };
 }
 
@@ -63,7 +74,9 @@ async function storeCheck(read: () => Promise<unknown>): Promise<Check> {
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STORE_CHECK_TIMEOUT_MS)));
   try {
     const answer = await Promise.race([read().then(() => 'read' as const), late]);
-    return answer === 'read' ? { ok: true, detail: 'read answered' } : { ok: false, detail: `read did not answer within ${STORE_CHECK_TIMEOUT_MS} ms` };
+    return answer === 'read'
+      ? { ok: true, detail: 'read answered' }
+      : { ok: false, detail: `read did not answer within ${STORE_CHECK_TIMEOUT_MS} ms` };
   } catch {
     return { ok: false, detail: 'read failed' };
   } finally {

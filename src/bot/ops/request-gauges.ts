@@ -9,13 +9,18 @@ import { FINAL_STATES, REQUEST_STATES } from '../domain/state-machine.js';
 /** Finished requests move to history; the open ones are all there is to count. */
 const OPEN_STATES = REQUEST_STATES.filter((s) => !FINAL_STATES.includes(s));
 
-export function requestGauges(registry: Registry, requests: Repository<RequestRecord>, clock: Pick<Clock, 'now'>): void {
+export function requestGauges(
+  registry: Registry,
+  requests: Repository<RequestRecord>,
+  clock: Pick<Clock, 'now'>,
+): void {
   const registers = [registry];
   // A backlog can be long (a day of Slack outage): no Math.min(...spread) over it.
   // prom-client collects every gauge of a scrape at once: they share one read of each under way.
   const live = sharedRead(() => requests.listLive());
   const pending = sharedRead(() => requests.outbox.pending());
-  const oldestAgeSeconds = (times: number[]) => (times.length === 0 ? 0 : Math.max(0, clock.now() - times.reduce((a, b) => Math.min(a, b))) / 1000);
+  const oldestAgeSeconds = (times: number[]) =>
+    times.length === 0 ? 0 : Math.max(0, clock.now() - times.reduce((a, b) => Math.min(a, b))) / 1000;
 
   new Gauge({
     name: 'desk_requests',
@@ -40,7 +45,13 @@ export function requestGauges(registry: Registry, requests: Repository<RequestRe
     help: 'How long the oldest open unknown outcome has been unknown; 0 when there is none.',
     registers,
     async collect() {
-      this.set(oldestAgeSeconds((await live()).flatMap((r) => (r.state === 'unknown' && r.execution?.unknownSince != null ? [r.execution.unknownSince] : []))));
+      this.set(
+        oldestAgeSeconds(
+          (await live()).flatMap((r) =>
+            r.state === 'unknown' && r.execution?.unknownSince != null ? [r.execution.unknownSince] : [],
+          ),
+        ),
+      );
     },
   });
   new Gauge({

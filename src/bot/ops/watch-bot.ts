@@ -67,6 +67,15 @@ export function watchBot(ops: BotOps, parts: BotWatchParts): WatchedBot {
 
 export function serveOps(ops: BotOps, parts: Pick<BotWatchParts, 'kv' | 'leadership'> & SlackWatchParts): ServedOps {
   const readiness = () =>
-    checkReadiness({ readStore: () => parts.kv.get(READINESS_PROBE_KEY), slackAuthChecked: parts.slackAuthChecked, slackConnected: parts.slackConnected, slackReached: parts.slackReached, exchange: ops.exchange, clock: ops.clock, leadership: parts.leadership, stopping: () => ops.isStopping() });
+    checkReadiness({
+      readStore: () => parts.kv.get(READINESS_PROBE_KEY),
+      slackAuthChecked: parts.slackAuthChecked,
+      slackConnected: parts.slackConnected,
+      slackReached: parts.slackReached,
+      exchange: ops.exchange,
+      clock: ops.clock,
+      leadership: parts.leadership,
+      stopping: () => ops.isStopping(),
+    });
   return { readiness, routes: opsRoutes({ registry: ops.registry, readiness }) };
 }

@@ -8,7 +8,14 @@
  * took are never repeated. "Reported once, never twice" also holds for status changes across
  * restarts, because polling compares against the persisted last-reported values.
  */
-import type { Candidate, RequestRecord, Failure, SettlementRecord, PersonQuestion, RemoteStatus } from '../domain/record.js';
+import type {
+  Candidate,
+  RequestRecord,
+  Failure,
+  SettlementRecord,
+  PersonQuestion,
+  RemoteStatus,
+} from '../domain/record.js';
 import type { RefusalReason } from '../domain/refusals.js';
 import type { Deposit } from '../ports/exchange-port.js';
 
@@ -33,8 +40,20 @@ export type RequestEvent =
   /** A withdrawal's destination is in its cooldown: execution waits until `executeAt`. */
   | (Base<'execution.scheduled'> & { executeAt: number; reason: string })
   | (Base<'execution.started'> & { attempt: number; idempotencyKey: string; retry: boolean })
-  | (Base<'trade.requoted'> & { reason: RequoteReason; oldPrice: string; newPrice: string; limitPrice: string; withinLimit: boolean; expiresAt: number })
-  | (Base<'trade.awaiting_reapproval'> & { price: string; oldLimitPrice: string; newLimitPrice: string; snapshotHash: string })
+  | (Base<'trade.requoted'> & {
+      reason: RequoteReason;
+      oldPrice: string;
+      newPrice: string;
+      limitPrice: string;
+      withinLimit: boolean;
+      expiresAt: number;
+    })
+  | (Base<'trade.awaiting_reapproval'> & {
+      price: string;
+      oldLimitPrice: string;
+      newLimitPrice: string;
+      snapshotHash: string;
+    })
   | (Base<'execution.submitted'> & { exchangeId: string })
   | (Base<'execution.outcome_unknown'> & { message: string })
   | (Base<'execution.reconciled'> & { found: boolean; exchangeId: string | null })
@@ -51,7 +70,11 @@ export type RequestEvent =
    * request's record (`found`: followed now), a record that may be ours (`appeared`, asked again
    * with them), or could not read the exchange (`unreadable`, asked again).
    */
-  | (Base<'execution.person_decision_withheld'> & { decision: SettlementRecord; reason: 'found' | 'appeared' | 'unreadable'; appeared: Candidate[] })
+  | (Base<'execution.person_decision_withheld'> & {
+      decision: SettlementRecord;
+      reason: 'found' | 'appeared' | 'unreadable';
+      appeared: Candidate[];
+    })
   | (Base<'status.changed'> & { changed: (keyof RemoteStatus)[] } & RemoteStatus)
   | (Base<'execution.failed'> & Failure)
   | Base<'request.completed'>
@@ -59,14 +82,20 @@ export type RequestEvent =
    * Polling gave up, after its maximum age or (`not_found`) after the exchange answered 404 past
    * the bound; the last known status stays as it was and the outcome is not settled.
    */
-  | (Base<'polling.stopped'> & { status: string | null } & ({ reason?: 'max_age' } | { reason: 'not_found'; exchangeMessage: string }))
+  | (Base<'polling.stopped'> & { status: string | null } & (
+        { reason?: 'max_age' } | { reason: 'not_found'; exchangeMessage: string }
+      ))
   /** No change: the request's message is posted if missing and brought up to date (on start, periodically). */
   | Base<'message.refresh'>;
 
 export type RequestEventType = RequestEvent['type'];
 
 /** Distributes Omit over the union, so each event keeps its own fields. */
-export type EventInput = RequestEvent extends infer E ? (E extends RequestEvent ? Omit<E, 'at' | 'requestId' | 'request'> : never) : never;
+export type EventInput = RequestEvent extends infer E
+  ? E extends RequestEvent
+    ? Omit<E, 'at' | 'requestId' | 'request'>
+    : never
+  : never;
 
 /** A status that moved, as `from` -> `to` (the Travel Rule status may be absent: null). */
 export interface Change<T> {
@@ -103,14 +132,15 @@ export interface DeclarationDone {
  * `requestId` is the outbox's ordering key: `deposit:<transaction id>` (depositKey), so one
  * deposit's notices keep their order and never wait on another's.
  */
-export type ComplianceEvent = { requestId: string; /** Engine clock when it was written, epoch ms. */ at: number } & (
+export type ComplianceEvent = { requestId: string; /** Engine clock when it was written, epoch ms. */ at: number } &
   /** A deposit seen for the first time. */
-  | { type: 'deposit.seen'; deposit: Deposit }
-  /** A tracked deposit's status or Travel Rule status moved; `deposit` is its latest form. */
-  | { type: 'deposit.changed'; deposit: Deposit; changes: DepositChanges }
-  /** The exchange accepted a declaration for `done.transactionId`. */
-  | { type: 'declaration.done'; done: DeclarationDone }
-);
+  (
+    | { type: 'deposit.seen'; deposit: Deposit }
+    /** A tracked deposit's status or Travel Rule status moved; `deposit` is its latest form. */
+    | { type: 'deposit.changed'; deposit: Deposit; changes: DepositChanges }
+    /** The exchange accepted a declaration for `done.transactionId`. */
+    | { type: 'declaration.done'; done: DeclarationDone }
+  );
 
 /** The outbox key of a deposit's notices. */
 export function depositKey(transactionId: string): string {

@@ -70,7 +70,18 @@ export class ExchangeError extends Error {
   /** The same error, read as `refusal` (the port's reading of the exchange's words). */
   as(refusal: ExchangeRefusal): ExchangeError {
     const { kind, operation, status, messages, fieldPath, retryAfterMs, serverTimeMs, detail } = this;
-    return new ExchangeError({ kind, operation, status, messages, fieldPath, retryAfterMs, serverTimeMs, detail, refusal, cause: this });
+    return new ExchangeError({
+      kind,
+      operation,
+      status,
+      messages,
+      fieldPath,
+      retryAfterMs,
+      serverTimeMs,
+      detail,
+      refusal,
+      cause: this,
+    });
   }
 
   /**

@@ -6,7 +6,13 @@
  * Writes are never retried inside; reads may be.
  */
 import type { RemoteResult, RemoteStatus } from '../domain/record.js';
-import type { BankAccountRef, CurrencyEntryFacts, DestinationFacts, IndicativeQuote, TradeSnapshot } from '../domain/request.js';
+import type {
+  BankAccountRef,
+  CurrencyEntryFacts,
+  DestinationFacts,
+  IndicativeQuote,
+  TradeSnapshot,
+} from '../domain/request.js';
 import type { ListOptions } from './list-options.js';
 
 // ---- lookups: what a request is built from and checked against again before it executes ------
@@ -130,7 +136,14 @@ export interface CounterpartyDeclaration {
   legalName: string;
   ownership: 'first_party' | 'third_party';
   documentNumber?: string;
-  address?: { countryCode: string; address1?: string; address2?: string; postcode?: string; district?: string; region?: string };
+  address?: {
+    countryCode: string;
+    address1?: string;
+    address2?: string;
+    postcode?: string;
+    district?: string;
+    region?: string;
+  };
   /** A known wallet by id, or a wallet named by us (which the exchange creates unverified). */
   wallet?: { id: string } | { name: string };
 }
@@ -146,7 +159,8 @@ export interface KnownWallet {
  * What a known wallet id looks like. The reference states 8-4-4-4-4-8 lowercase hex groups; real
  * ids are UUIDs (8-4-4-4-12). Both are accepted, lowercase only, as stated.
  */
-export const KNOWN_WALLET_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-(?:[0-9a-f]{12}|[0-9a-f]{4}-[0-9a-f]{8})$/;
+export const KNOWN_WALLET_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-(?:[0-9a-f]{12}|[0-9a-f]{4}-[0-9a-f]{8})$/;
 
 // ---- the port ---------------------------------------------------------------------------------
 
@@ -173,8 +187,14 @@ export interface ExchangePort {
 
   // the calls that move money or change the account, each with its idempotency key where the exchange takes one
   quote(terms: QuoteTerms): Promise<IndicativeQuote>;
-  withdrawCrypto(w: { cryptoCurrencyId: number; amount: string; destinationId: string; note: string | null; purpose: string | null }, requestId: string): Promise<RemoteView>;
-  withdrawFiat(w: { bankAccountId: number; currency: string; amount: string; note: string | null }, requestId: string): Promise<RemoteView>;
+  withdrawCrypto(
+    w: { cryptoCurrencyId: number; amount: string; destinationId: string; note: string | null; purpose: string | null },
+    requestId: string,
+  ): Promise<RemoteView>;
+  withdrawFiat(
+    w: { bankAccountId: number; currency: string; amount: string; note: string | null },
+    requestId: string,
+  ): Promise<RemoteView>;
   /** Refused with `refusal: 'duplicate_client_order_id'` or `'quote_unusable'` where the exchange's words say so. */
   placeOrder(quoteId: string, clientOrderId: string): Promise<RemoteView>;
   removeBankAccount(id: number): Promise<void>;

@@ -32,7 +32,9 @@ export interface OutboxEntry {
   done: string[];
 }
 
-export type OutboxChanges = Partial<Pick<OutboxEntry, 'attempts' | 'nextAt' | 'lastError' | 'permanent' | 'failingSince' | 'done'>>;
+export type OutboxChanges = Partial<
+  Pick<OutboxEntry, 'attempts' | 'nextAt' | 'lastError' | 'permanent' | 'failingSince' | 'done'>
+>;
 
 /** The durable outbox, in the same store (and the same writes) as the requests. */
 export interface Outbox {

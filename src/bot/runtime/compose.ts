@@ -117,10 +117,18 @@ export function composeBot(p: BotParts): ComposedBot {
   // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
   // their answer is shown to the officer in the modal.
   const complianceNotifier: ComplianceNotifier = channel
-    ? createSlackComplianceNotifier({ client, channel, kv, sandbox, logger: complianceLog, ...(p.notifierRetry ? { retry: p.notifierRetry } : {}) })
+    ? createSlackComplianceNotifier({
+        client,
+        channel,
+        kv,
+        sandbox,
+        logger: complianceLog,
+        ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
+      })
     : NO_DEPOSIT_CHANNEL;
   const notifier: Notifier<OutboxEvent> = {
-    notify: (event, progress) => (isDeskEvent(event) ? requestNotifier.notify(event, progress) : complianceNotifier.notify(event, progress)),
+    notify: (event, progress) =>
+      isDeskEvent(event) ? requestNotifier.notify(event, progress) : complianceNotifier.notify(event, progress),
   };
   const engine = createEngine({
     exchange,
@@ -142,18 +150,48 @@ export function composeBot(p: BotParts): ComposedBot {
     replica: p.replica ?? createReplicaId(),
   });
 
-  const declarations = createDeclarations({ exchange, kv, audit, notices: engine.notices, policy, clock, logger: complianceLog });
-  const depositWatch = channel ? createDepositWatch({ exchange, kv, audit, notices: engine.notices, clock, logger: complianceLog }) : undefined;
+  const declarations = createDeclarations({
+    exchange,
+    kv,
+    audit,
+    notices: engine.notices,
+    policy,
+    clock,
+    logger: complianceLog,
+  });
+  const depositWatch = channel
+    ? createDepositWatch({ exchange, kv, audit, notices: engine.notices, clock, logger: complianceLog })
+    : undefined;
 
   const slack = createSlackApp({
     config,
-    deps: { policy, exchange, listings: p.listings, clock, engine, homes, declarations, tradePairs: p.tradePairs ?? [], audit, kv },
+    deps: {
+      policy,
+      exchange,
+      listings: p.listings,
+      clock,
+      engine,
+      homes,
+      declarations,
+      tradePairs: p.tradePairs ?? [],
+      audit,
+      kv,
+    },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
     observeAck: watched.observeAck,
     transport,
   });
   // Readiness asks the Slack app, so it is served once the app exists.
-  const ops = { ...watched, ...serveOps(deskOps, { kv, leadership: () => leadership.role(), slackAuthChecked: () => slack.authChecked(), slackConnected: () => slack.connected(), slackReached: () => slack.reached() }) };
+  const ops = {
+    ...watched,
+    ...serveOps(deskOps, {
+      kv,
+      leadership: () => leadership.role(),
+      slackAuthChecked: () => slack.authChecked(),
+      slackConnected: () => slack.connected(),
+      slackReached: () => slack.reached(),
+    }),
+  };
 
   return {
     policy,

@@ -86,16 +86,25 @@ export async function connectExchange<S extends SandboxExchange>(
     return { exchange: createExchangePort(client), listings: createExchangeListings(client), close: async () => {} };
   }
 
-  if (!options.startSandbox) throw new Error('EXCHANGE_BASE_URL is unset and this entry point runs no sandbox: set EXCHANGE_BASE_URL and the key');
+  if (!options.startSandbox)
+    throw new Error(
+      'EXCHANGE_BASE_URL is unset and this entry point runs no sandbox: set EXCHANGE_BASE_URL and the key',
+    );
   const privateKey = new Secret(new Uint8Array(randomBytes(32)));
   const sandbox = await options.startSandbox({
     port: options.sandboxPort ?? 0,
     ...(options.sandboxSeed ? { seed: options.sandboxSeed } : {}),
     ...(options.sandboxQuoteLifetimeMs !== undefined ? { quoteLifetimeMs: options.sandboxQuoteLifetimeMs } : {}),
     keys: [{ publicKeyHex: publicKeyHex(privateKey), scopes: [...SCOPES] }],
-    ...(options.sandboxFiles ? { save: options.sandboxFiles.save, ...(options.sandboxFiles.restore !== undefined ? { restore: options.sandboxFiles.restore } : {}) } : {}),
+    ...(options.sandboxFiles
+      ? {
+          save: options.sandboxFiles.save,
+          ...(options.sandboxFiles.restore !== undefined ? { restore: options.sandboxFiles.restore } : {}),
+        }
+      : {}),
   });
-  if (options.sandboxFiles?.restore !== undefined) log.info('sandbox: continuing where the last run stopped', { now: new Date(sandbox.clock.now()).toISOString() });
+  if (options.sandboxFiles?.restore !== undefined)
+    log.info('sandbox: continuing where the last run stopped', { now: new Date(sandbox.clock.now()).toISOString() });
   const client = createExchangeClient({
     baseUrl: sandbox.url,
     signer: createSigner(privateKey),
@@ -104,7 +113,9 @@ export async function connectExchange<S extends SandboxExchange>(
     logger: requestLog,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  log.warn('SANDBOX: no EXCHANGE_BASE_URL, running on the embedded sandbox exchange; no real funds move', { url: sandbox.url });
+  log.warn('SANDBOX: no EXCHANGE_BASE_URL, running on the embedded sandbox exchange; no real funds move', {
+    url: sandbox.url,
+  });
   return {
     exchange: createExchangePort(client),
     listings: createExchangeListings(client),

@@ -11,7 +11,15 @@ import { webApi } from '@slack/bolt';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { checkExchange, CLOCK_SKEW_HINT_MS, readCheckEnv } from '../exchange/check-exchange.js';
 import type { FetchLike } from '../exchange/transport.js';
-import { exchangeChecks, runDoctor, slackChecks, storeCheck, type DoctorCheck, type ExchangeProbe, type StoreProbe } from '../ops/doctor/index.js';
+import {
+  exchangeChecks,
+  runDoctor,
+  slackChecks,
+  storeCheck,
+  type DoctorCheck,
+  type ExchangeProbe,
+  type StoreProbe,
+} from '../ops/doctor/index.js';
 import { slackTransport } from '../slack/shell/slack-transport.js';
 import { describeDatabase } from '../store/postgres/database.js';
 import { pendingMigrations } from '../store/postgres/migrate.js';
@@ -29,7 +37,9 @@ export interface DoctorDeps {
 export async function doctor(env: NodeJS.ProcessEnv, deps: DoctorDeps = {}): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
   if (wantsPreview(env)) {
-    out('[FAIL] configuration: nothing is configured (npm start would run the local preview). Fix: set the variables of .env.example for your workspace and exchange, then run the doctor again');
+    out(
+      '[FAIL] configuration: nothing is configured (npm start would run the local preview). Fix: set the variables of .env.example for your workspace and exchange, then run the doctor again',
+    );
     return 1;
   }
   let config: Config;
@@ -37,11 +47,18 @@ export async function doctor(env: NodeJS.ProcessEnv, deps: DoctorDeps = {}): Pro
     config = loadConfig(env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    for (const p of err.problems) out(`[FAIL] configuration ${p.variable}: ${p.message}. Fix: correct it (.env.example documents each variable)`);
-    out(`${err.problems.length} configuration problem${err.problems.length === 1 ? '' : 's'}: the bot would not start; the other checks need a valid configuration.`);
+    for (const p of err.problems)
+      out(`[FAIL] configuration ${p.variable}: ${p.message}. Fix: correct it (.env.example documents each variable)`);
+    out(
+      `${err.problems.length} configuration problem${err.problems.length === 1 ? '' : 's'}: the bot would not start; the other checks need a valid configuration.`,
+    );
     return 1;
   }
-  const checks: DoctorCheck[] = [...slackChecksOf(config), ...exchangeChecksOf(config, env, deps), storeCheck(storeProbeOf(config))];
+  const checks: DoctorCheck[] = [
+    ...slackChecksOf(config),
+    ...exchangeChecksOf(config, env, deps),
+    storeCheck(storeProbeOf(config)),
+  ];
   return runDoctor(checks, out);
 }
 
@@ -53,10 +70,19 @@ function slackChecksOf(config: Config): DoctorCheck[] {
     fetch: transport.fetch,
     retryConfig: { retries: 0 },
     timeout: 10_000,
-    logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, setLevel: () => {}, getLevel: () => webApi.LogLevel.ERROR, setName: () => {} },
+    logger: {
+      debug: () => {},
+      info: () => {},
+      warn: () => {},
+      error: () => {},
+      setLevel: () => {},
+      getLevel: () => webApi.LogLevel.ERROR,
+      setName: () => {},
+    },
   });
   const variables = new Map<string, string[]>();
-  const name = (ids: readonly string[], variable: string) => ids.forEach((id) => variables.set(id, [...(variables.get(id) ?? []), variable]));
+  const name = (ids: readonly string[], variable: string) =>
+    ids.forEach((id) => variables.set(id, [...(variables.get(id) ?? []), variable]));
   name(config.users.requesters, 'REQUESTER_USER_IDS');
   name(config.users.approvers, 'APPROVER_USER_IDS');
   name(config.users.compliance, 'COMPLIANCE_USER_IDS');
@@ -69,11 +95,16 @@ function slackChecksOf(config: Config): DoctorCheck[] {
 }
 
 function exchangeChecksOf(config: Config, env: NodeJS.ProcessEnv, deps: DoctorDeps): DoctorCheck[] {
-  if (config.exchange.kind !== 'remote') return exchangeChecks({ probe: undefined, maxClockOffsetMs: CLOCK_SKEW_HINT_MS });
+  if (config.exchange.kind !== 'remote')
+    return exchangeChecks({ probe: undefined, maxClockOffsetMs: CLOCK_SKEW_HINT_MS });
   const probe = async (): Promise<ExchangeProbe> => {
     const lines: string[] = [];
     let clockOffsetMs: number | undefined;
-    const code = await checkExchange(readCheckEnv(env), { out: (l) => void lines.push(l), clockOffset: (ms) => (clockOffsetMs = ms), ...(deps.exchangeFetch ? { fetch: deps.exchangeFetch } : {}) });
+    const code = await checkExchange(readCheckEnv(env), {
+      out: (l) => void lines.push(l),
+      clockOffset: (ms) => (clockOffsetMs = ms),
+      ...(deps.exchangeFetch ? { fetch: deps.exchangeFetch } : {}),
+    });
     return { code, lines, clockOffsetMs };
   };
   return exchangeChecks({ probe, maxClockOffsetMs: CLOCK_SKEW_HINT_MS });

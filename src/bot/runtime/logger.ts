@@ -42,7 +42,12 @@ export function createLogger(options: LoggerOptions): ProcessLogger {
 
   const emit = (at: LogLevelName, message: string, data?: Record<string, unknown>, name = options.name) => {
     if (RANK[at] < RANK[level]) return;
-    write(JSON.stringify({ t: new Date(now()).toISOString(), level: at, ...(name ? { name } : {}), msg: message, ...(data ?? {}) }, replacer));
+    write(
+      JSON.stringify(
+        { t: new Date(now()).toISOString(), level: at, ...(name ? { name } : {}), msg: message, ...(data ?? {}) },
+        replacer,
+      ),
+    );
   };
 
   const make = (name: string | undefined): ProcessLogger => ({
@@ -55,7 +60,12 @@ export function createLogger(options: LoggerOptions): ProcessLogger {
   });
 
   const boltAdapter = (name: string): BoltLogger => {
-    const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}` : safeJson(a, replacer))).join(' ');
+    const text = (args: unknown[]) =>
+      args
+        .map((a) =>
+          typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}` : safeJson(a, replacer),
+        )
+        .join(' ');
     return {
       debug: (...a: unknown[]) => emit('debug', text(a), undefined, name),
       info: (...a: unknown[]) => emit('info', text(a), undefined, name),
@@ -83,7 +93,8 @@ function redactingReplacer(redact: (text: string) => string): (key: string, valu
     if (value instanceof Error) return { name: value.name, message: value.message };
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const keys = Object.keys(value);
-      if (keys.some((k) => redact(k) !== k)) return Object.fromEntries(keys.map((k) => [redact(k), (value as Record<string, unknown>)[k]]));
+      if (keys.some((k) => redact(k) !== k))
+        return Object.fromEntries(keys.map((k) => [redact(k), (value as Record<string, unknown>)[k]]));
     }
     return value;
   };

@@ -82,10 +82,17 @@ export interface RunningBot<S extends SandboxExchange = SandboxExchange> {
 }
 
 /** Start the bot described by `config`. */
-export async function runBot<S extends SandboxExchange = SandboxExchange>(config: Config, options: RunOptions<S> = {}): Promise<RunningBot<S>> {
+export async function runBot<S extends SandboxExchange = SandboxExchange>(
+  config: Config,
+  options: RunOptions<S> = {},
+): Promise<RunningBot<S>> {
   const clock = options.clock ?? systemClock;
   const secrets = configSecrets(config);
-  const logger = createLogger({ level: config.logLevel, secrets, ...(options.logWrite ? { write: options.logWrite } : {}) });
+  const logger = createLogger({
+    level: config.logLevel,
+    secrets,
+    ...(options.logWrite ? { write: options.logWrite } : {}),
+  });
   // Who leads is known once the stores are open: compose.ts adds that side (watch-bot.ts).
   const ops = createBotOps({ clock, processMetrics: true });
 
@@ -143,13 +150,34 @@ export async function runBot<S extends SandboxExchange = SandboxExchange>(config
     // Each tick tracked: a tick polls what is submitted.
     engine.job(options.tickMs ?? 1_000, (tick) => desk.ops.polling.track('status', tick)),
     { what: 'pruning Slack references', everyMs: PRUNE_INTERVAL_MS, on: 'leader', round: pruneSlackKeys },
-    { what: 'exchange probe', everyMs: EXCHANGE_PROBE_MS, on: 'every replica', round: probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }) },
+    {
+      what: 'exchange probe',
+      everyMs: EXCHANGE_PROBE_MS,
+      on: 'every replica',
+      round: probeWhenQuiet({ calls: ops.exchange, clock, read: () => connected.exchange.balances() }),
+    },
   ];
   const watch = desk.depositWatch;
-  if (watch) jobs.push({ what: 'deposit poll', everyMs: config.pollIntervalMs, on: 'leader', logger: logger.child('compliance'), round: desk.ops.polling.track('deposits', () => watch.poll(), (summary) => summary.caughtUp) });
+  if (watch)
+    jobs.push({
+      what: 'deposit poll',
+      everyMs: config.pollIntervalMs,
+      on: 'leader',
+      logger: logger.child('compliance'),
+      round: desk.ops.polling.track(
+        'deposits',
+        () => watch.poll(),
+        (summary) => summary.caughtUp,
+      ),
+    });
   const background = runScheduled({ leadership, clock, logger: logger.child('engine') }, abort.signal, jobs);
   const roleChanges = leadership.onChange((role) => {
-    logger.info(role === 'leader' ? 'this replica is now the leader: background work starts' : 'this replica is now a follower: background work stops', { role });
+    logger.info(
+      role === 'leader'
+        ? 'this replica is now the leader: background work starts'
+        : 'this replica is now a follower: background work stops',
+      { role },
+    );
   });
 
   logger.info('desk bot started', {
@@ -183,7 +211,10 @@ export async function runBot<S extends SandboxExchange = SandboxExchange>(config
         const graceMs = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
         const inFlight = Promise.allSettled([desk.stop(), background]);
         if (!(await settlesWithin(inFlight, graceMs))) {
-          logger.warn('stopping without waiting longer for work in flight (a slow exchange or Slack); a restart reconciles whatever was cut off', { graceMs });
+          logger.warn(
+            'stopping without waiting longer for work in flight (a slow exchange or Slack); a restart reconciles whatever was cut off',
+            { graceMs },
+          );
         }
         await stores.close();
         await connected.close();
@@ -198,7 +229,11 @@ export async function runBot<S extends SandboxExchange = SandboxExchange>(config
  * never on PORT, listening before the desk starts so liveness answers during recovery and the
  * Socket Mode connection. Without it they are served nowhere, which is said once.
  */
-async function serveHealth(config: Config, routes: ComposedBot['ops']['routes'], logger: ProcessLogger): Promise<HealthServer | undefined> {
+async function serveHealth(
+  config: Config,
+  routes: ComposedBot['ops']['routes'],
+  logger: ProcessLogger,
+): Promise<HealthServer | undefined> {
   if (config.healthPort === undefined) {
     logger.warn('HEALTH_PORT is unset: /healthz, /readyz and /metrics are served nowhere');
     return undefined;
@@ -208,7 +243,11 @@ async function serveHealth(config: Config, routes: ComposedBot['ops']['routes'],
 
 /** Every secret value the configuration holds, for the redactors. */
 function configSecrets(config: Config): string[] {
-  const out = [config.slack.botToken.reveal(), config.slack.signingSecret?.reveal() ?? '', config.slack.appToken?.reveal() ?? ''];
+  const out = [
+    config.slack.botToken.reveal(),
+    config.slack.signingSecret?.reveal() ?? '',
+    config.slack.appToken?.reveal() ?? '',
+  ];
   if (config.exchange.kind === 'remote') out.push(Buffer.from(config.exchange.privateKey.reveal()).toString('hex'));
   if (config.database) out.push(...databaseUrlSecrets(config.database.url.reveal()));
   const proxyPassword = config.slack.proxy ? new URL(config.slack.proxy.url.reveal()).password : '';

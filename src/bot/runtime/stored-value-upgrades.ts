@@ -29,7 +29,8 @@ export async function upgradeStoredValues(kv: DurableKeyValueStore, log: Log): P
   const fromWire = await upgradeWatchState(kv);
   const watch = (await dropWatchDeliveryAttempts(kv)) || fromWire;
   const messages = await upgradeDepositMessages(kv);
-  if (watch || messages > 0) log.info('stored deposits brought to the current shape', { watchState: watch, depositMessages: messages });
+  if (watch || messages > 0)
+    log.info('stored deposits brought to the current shape', { watchState: watch, depositMessages: messages });
   const tokens = await freeRefusedSubmissionTokens(kv);
   if (tokens > 0) log.info('refused form submissions from before the shared store freed', { tokens });
 }
@@ -52,14 +53,22 @@ async function upgradeWatchState(kv: DurableKeyValueStore): Promise<boolean> {
   const state = await kv.get<Record<string, unknown> & { version?: unknown }>(WATCH_STATE_KEY);
   if (state?.version !== 1) return false;
   const tracked = state.tracked as Record<string, { deposit: unknown; firstSeenAt: number }>;
-  const outbox = state.outbox as { kind: string; deposit: unknown; changes?: { status?: unknown; travel_rule_status?: unknown }; attempts: number }[];
+  const outbox = state.outbox as {
+    kind: string;
+    deposit: unknown;
+    changes?: { status?: unknown; travel_rule_status?: unknown };
+    attempts: number;
+  }[];
   await kv.set(WATCH_STATE_KEY, {
     ...state,
     version: 2,
     tracked: Object.fromEntries(Object.entries(tracked).map(([id, t]) => [id, { ...t, deposit: fromWire(t.deposit) }])),
     outbox: outbox.map((entry) => {
       const moved = entry.changes;
-      const changes = moved && { ...(moved.status ? { status: moved.status } : {}), ...(moved.travel_rule_status ? { travelRuleStatus: moved.travel_rule_status } : {}) };
+      const changes = moved && {
+        ...(moved.status ? { status: moved.status } : {}),
+        ...(moved.travel_rule_status ? { travelRuleStatus: moved.travel_rule_status } : {}),
+      };
       return { ...entry, deposit: fromWire(entry.deposit), ...(changes ? { changes } : {}) };
     }),
   });
@@ -68,9 +77,15 @@ async function upgradeWatchState(kv: DurableKeyValueStore): Promise<boolean> {
 
 /** Version 2 of the deposit watch's state -> version 3: its notices kept, their attempts dropped. True when it upgraded. */
 async function dropWatchDeliveryAttempts(kv: DurableKeyValueStore): Promise<boolean> {
-  const state = await kv.get<Record<string, unknown> & { version?: unknown; outbox?: Record<string, unknown>[] }>(WATCH_STATE_KEY);
+  const state = await kv.get<Record<string, unknown> & { version?: unknown; outbox?: Record<string, unknown>[] }>(
+    WATCH_STATE_KEY,
+  );
   if (state?.version !== 2) return false;
-  await kv.set(WATCH_STATE_KEY, { ...state, version: 3, outbox: (state.outbox ?? []).map(({ attempts: _attempts, ...notice }) => notice) });
+  await kv.set(WATCH_STATE_KEY, {
+    ...state,
+    version: 3,
+    outbox: (state.outbox ?? []).map(({ attempts: _attempts, ...notice }) => notice),
+  });
   return true;
 }
 

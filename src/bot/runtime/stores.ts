@@ -52,17 +52,30 @@ export function storeLocation(config: Pick<Config, 'dataDir' | 'database'>): Sto
  * Opens every store at `location`; a corrupt or locked file, an unreachable database or a schema
  * this build cannot use throws with a message naming it. `secrets` are redacted from audit lines.
  */
-export async function openStores(location: StoreLocation, clock: Clock, secrets: readonly string[], logger: ProcessLogger): Promise<Stores> {
+export async function openStores(
+  location: StoreLocation,
+  clock: Clock,
+  secrets: readonly string[],
+  logger: ProcessLogger,
+): Promise<Stores> {
   const log = logger.child('store');
-  return typeof location === 'string' ? openFileStores(location, clock, secrets, log) : openDatabaseStores(location.databaseUrl, clock, secrets, log);
+  return typeof location === 'string'
+    ? openFileStores(location, clock, secrets, log)
+    : openDatabaseStores(location.databaseUrl, clock, secrets, log);
 }
 
-async function openFileStores(dir: string, clock: Clock, secrets: readonly string[], log: ProcessLogger): Promise<Stores> {
+async function openFileStores(
+  dir: string,
+  clock: Clock,
+  secrets: readonly string[],
+  log: ProcessLogger,
+): Promise<Stores> {
   // Only the bot's own user may read the requests and the audit log (their files are 0600 too).
   await mkdir(dir, { recursive: true, mode: DIR_MODE });
   const warn = (message: string) => log.warn(message);
   const { mode } = await stat(dir);
-  if ((mode & 0o077) !== 0) warn(`${dir} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 700 it`);
+  if ((mode & 0o077) !== 0)
+    warn(`${dir} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 700 it`);
   const requests = await openRepository<RequestRecord>({
     dir,
     name: REQUEST_STORE_NAME,
@@ -85,7 +98,12 @@ async function openFileStores(dir: string, clock: Clock, secrets: readonly strin
   };
 }
 
-async function openDatabaseStores(url: string, clock: Clock, secrets: readonly string[], log: ProcessLogger): Promise<Stores> {
+async function openDatabaseStores(
+  url: string,
+  clock: Clock,
+  secrets: readonly string[],
+  log: ProcessLogger,
+): Promise<Stores> {
   const db = await openDatabase({ url, warn: (message) => log.warn(message) });
   if (db.migrated.length > 0) log.info('database schema migrated', { database: db.where, applied: db.migrated });
   try {

@@ -56,11 +56,17 @@ export async function runAuditCli(argv: string[], io: CliIo, env: NodeJS.Process
     return 0;
   }
   const [command, ...extra] = parsed.positionals;
-  if (extra.length > 0 || (command !== 'verify' && command !== 'export') || (parsed.values.file && parsed.values['database-url'])) {
+  if (
+    extra.length > 0 ||
+    (command !== 'verify' && command !== 'export') ||
+    (parsed.values.file && parsed.values['database-url'])
+  ) {
     io.err(USAGE);
     return 2;
   }
-  const target = parsed.values.file ? undefined : databaseTarget({ name: '--database-url', value: parsed.values['database-url'] }, env);
+  const target = parsed.values.file
+    ? undefined
+    : databaseTarget({ name: '--database-url', value: parsed.values['database-url'] }, env);
   if (target !== undefined && 'problem' in target) {
     io.err(target.problem);
     return 2;
@@ -76,7 +82,8 @@ export async function runAuditCli(argv: string[], io: CliIo, env: NodeJS.Process
     if (command === 'verify') {
       if (result.ok) io.out(`${source.where}: ok, ${result.entries} entries, last hash ${result.lastHash}\n`);
       else io.err(describeFailure(source.where, result));
-      if (result.incompleteLastLine) io.err(`${source.where}: the last line is incomplete (an append a crash interrupted); ignored\n`);
+      if (result.incompleteLastLine)
+        io.err(`${source.where}: the last line is incomplete (an append a crash interrupted); ignored\n`);
       return result.ok ? 0 : 1;
     }
     const csv = await exportAudit(source, { from: parsed.values.from, to: parsed.values.to });
@@ -93,13 +100,18 @@ export async function runAuditCli(argv: string[], io: CliIo, env: NodeJS.Process
 }
 
 /** The audit lines to read, or why there are none. */
-function openSource(file: string | undefined, url: string | undefined, env: NodeJS.ProcessEnv): { source: AuditLines; close: () => Promise<void> } | string {
+function openSource(
+  file: string | undefined,
+  url: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { source: AuditLines; close: () => Promise<void> } | string {
   if (url !== undefined) {
     const pool = createPool({ url, warn: () => {}, max: 1 });
     return { source: pgAuditLines(pool, describeDatabase(url)), close: () => pool.end() };
   }
   const path = file ?? defaultAuditFile(env);
-  if (!existsSync(path)) return `no audit log at ${path} (set DATA_DIR or DATABASE_URL, or pass --file or --database-url)\n`;
+  if (!existsSync(path))
+    return `no audit log at ${path} (set DATA_DIR or DATABASE_URL, or pass --file or --database-url)\n`;
   return { source: fileAuditLines(path), close: async () => {} };
 }
 

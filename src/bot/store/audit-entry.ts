@@ -61,9 +61,12 @@ export interface ChainHead {
 
 /** Checked, made plain JSON and redacted: every audit log builds its entries with this. */
 export function auditBody(input: AuditEntryInput, redact: (value: unknown) => unknown): AuditBody {
-  if (typeof input.type !== 'string' || input.type.length === 0) throw new TypeError('audit entry: type must be a non-empty string');
+  if (typeof input.type !== 'string' || input.type.length === 0)
+    throw new TypeError('audit entry: type must be a non-empty string');
   if (typeof input.actor !== 'string') throw new TypeError('audit entry: actor must be a string');
-  return redact(toPlainJson({ type: input.type, actor: input.actor, requestId: input.requestId, data: input.data })) as AuditBody;
+  return redact(
+    toPlainJson({ type: input.type, actor: input.actor, requestId: input.requestId, data: input.data }),
+  ) as AuditBody;
 }
 
 /** The entry that follows `head`, and its line (JSON, no newline). */

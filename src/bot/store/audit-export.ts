@@ -40,7 +40,16 @@ export async function exportAudit(source: AuditLines, range: AuditExportRange = 
     const e = parsed.data;
     const ts = Date.parse(e.ts);
     if (ts < from || ts >= to) return;
-    rows.push([String(e.seq), e.ts, e.type, e.actor, e.requestId ?? '', e.data === undefined ? '' : canonicalJson(e.data), e.prev, e.hash]);
+    rows.push([
+      String(e.seq),
+      e.ts,
+      e.type,
+      e.actor,
+      e.requestId ?? '',
+      e.data === undefined ? '' : canonicalJson(e.data),
+      e.prev,
+      e.hash,
+    ]);
   });
   return csvRows(rows);
 }
@@ -51,7 +60,9 @@ function toMillis(value: string | Date | undefined, name: string): number | unde
   if (value === undefined) return undefined;
   // Without an offset JavaScript reads a date-time as local time: refuse rather than guess.
   if (typeof value === 'string' && !ZONED_OR_DATE.test(value)) {
-    throw new RangeError(`export range: ${name} must be a date (2025-01-31) or a date-time with Z or an offset, got ${value}`);
+    throw new RangeError(
+      `export range: ${name} must be a date (2025-01-31) or a date-time with Z or an offset, got ${value}`,
+    );
   }
   const ms = value instanceof Date ? value.getTime() : Date.parse(value);
   if (Number.isNaN(ms)) throw new RangeError(`export range: ${name} is not a date: ${String(value)}`);

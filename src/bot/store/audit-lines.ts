@@ -22,7 +22,9 @@ export function fileAuditLines(file: string): AuditLines {
   return {
     where: file,
     async scan(visit) {
-      const result = await scanLines(file, (line) => visit({ text: line.text, lineNo: line.lineNo, label: `line ${line.lineNo}` }));
+      const result = await scanLines(file, (line) =>
+        visit({ text: line.text, lineNo: line.lineNo, label: `line ${line.lineNo}` }),
+      );
       return { incompleteTail: result.size > result.completeEnd };
     },
   };

@@ -110,7 +110,11 @@ export async function openAuditLog(options: AuditLogOptions): Promise<DurableAud
   const stale = lock.takenOver;
   if (stale) {
     try {
-      await log.append({ type: 'store.lock_taken_over', actor: 'system', data: { lock: lock.path, pid: stale.pid, host: stale.host, since: stale.since, reason: stale.reason } });
+      await log.append({
+        type: 'store.lock_taken_over',
+        actor: 'system',
+        data: { lock: lock.path, pid: stale.pid, host: stale.host, since: stale.since, reason: stale.reason },
+      });
     } catch (err) {
       await log.close();
       throw err;

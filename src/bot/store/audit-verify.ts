@@ -39,7 +39,16 @@ export async function verifyAudit(source: AuditLines): Promise<AuditVerifyResult
     }
   });
   const incomplete = scan.incompleteTail ? { incompleteLastLine: true } : {};
-  if (bad) return { ok: false, entries, lastHash: prev, firstBadLine: bad.line, firstBadAt: bad.at, reason: bad.reason, ...incomplete };
+  if (bad)
+    return {
+      ok: false,
+      entries,
+      lastHash: prev,
+      firstBadLine: bad.line,
+      firstBadAt: bad.at,
+      reason: bad.reason,
+      ...incomplete,
+    };
   return { ok: true, entries, lastHash: prev, ...incomplete };
 }
 

@@ -3,7 +3,13 @@
 import { existsSync } from 'node:fs';
 
 /** Any of these set switches the embedded default off: the configuration is then validated as for production. */
-export const CONFIGURING_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'EXCHANGE_BASE_URL', 'APPROVAL_CHANNEL_ID'] as const;
+export const CONFIGURING_VARIABLES = [
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'EXCHANGE_BASE_URL',
+  'APPROVAL_CHANNEL_ID',
+] as const;
 
 /** A configured desk's folder when DATA_DIR is unset (the same default as config/env-schema.ts, which cannot import the store). */
 export const CONFIGURED_DATA_DIR = './data';

@@ -13,7 +13,10 @@ export const DATABASE_TARGET_HELP =
 export type DatabaseTarget = { url: string } | { problem: string } | undefined;
 
 /** The database URL from `flag` (its name and value) or the environment; undefined when none is given. */
-export function databaseTarget(flag: { name: string; value: string | undefined }, env: NodeJS.ProcessEnv): DatabaseTarget {
+export function databaseTarget(
+  flag: { name: string; value: string | undefined },
+  env: NodeJS.ProcessEnv,
+): DatabaseTarget {
   if (flag.value !== undefined) return fromFlag(flag.name, flag.value, env);
   const inline = env.DATABASE_URL?.trim() || undefined;
   const file = env.DATABASE_URL_FILE?.trim() || undefined;
@@ -23,7 +26,11 @@ export function databaseTarget(flag: { name: string; value: string | undefined }
   const path = resolve(file);
   try {
     // A file written by `echo` or an editor ends with a newline that is not part of the URL.
-    return { url: readSecretFile(path).replace(/\r?\n$/, '').trim() };
+    return {
+      url: readSecretFile(path)
+        .replace(/\r?\n$/, '')
+        .trim(),
+    };
   } catch (err) {
     if (err instanceof ExposedSecretFileError) return { problem: `DATABASE_URL_FILE: ${err.message}\n` };
     const code = (err as NodeJS.ErrnoException).code;

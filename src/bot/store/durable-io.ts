@@ -2,7 +2,17 @@
 // thread (fastest); group commits, the key-value file and the audit log on the thread pool, so Slack
 // acks keep flowing in a burst. Measurements: docs/store.md "Where fsync runs".
 import { randomBytes } from 'node:crypto';
-import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasync,
+  fdatasyncSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  write,
+  writeSync,
+} from 'node:fs';
 import { promisify } from 'node:util';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

@@ -47,7 +47,8 @@ export class HistoryFile<R extends { id: string }> {
           throw new StoreCorruptError(path, `not valid JSON (${(err as Error).message})`, line.lineNo);
         }
         const checked = parse(value);
-        if (!checked.ok) throw new StoreCorruptError(path, `record does not match the schema: ${checked.problem}`, line.lineNo);
+        if (!checked.ok)
+          throw new StoreCorruptError(path, `record does not match the schema: ${checked.problem}`, line.lineNo);
         entries.push({ id: checked.value.id, offset: line.offset, length: line.length });
       });
     } catch (err) {

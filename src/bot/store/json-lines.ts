@@ -54,7 +54,8 @@ export async function* lineChunks(path: string): AsyncGenerator<Line[], ScanResu
       const { bytesRead } = await handle.read(chunk, 0, CHUNK, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      const data = carry.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      const data =
+        carry.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
       const lines: Line[] = [];
       let start = 0;
       for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
@@ -89,7 +90,11 @@ function readBytesAt(fd: number, offset: number, length: number): Buffer {
 }
 
 /** Reads backwards: the audit log grows for years, and opening it must not read it all. */
-export function readLastLine(path: string): { size: number; completeEnd: number; last?: { text: string; offset: number } } {
+export function readLastLine(path: string): {
+  size: number;
+  completeEnd: number;
+  last?: { text: string; offset: number };
+} {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;

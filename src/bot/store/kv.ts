@@ -108,19 +108,32 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
         assertOpen();
         // Copied now, as JSON: a caller changing its object afterwards cannot change what is stored.
         const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
-        return new Promise<void>((resolve, reject) => commits.add({ key, value: json, onlyIfAbsent: false, resolve: () => resolve(), reject }));
+        return new Promise<void>((resolve, reject) =>
+          commits.add({ key, value: json, onlyIfAbsent: false, resolve: () => resolve(), reject }),
+        );
       },
       async setIfAbsent<T>(key: string, value: T): Promise<boolean> {
         assertOpen();
         const json = JSON.parse(JSON.stringify(value)) as unknown;
         // Judged in its turn among the writes (in the commit), not against what get() sees now:
         // a set queued just before it is already there.
-        return new Promise<boolean>((resolve, reject) => commits.add({ key, value: json, onlyIfAbsent: true, resolve: (stored) => resolve(stored === 1), reject }));
+        return new Promise<boolean>((resolve, reject) =>
+          commits.add({ key, value: json, onlyIfAbsent: true, resolve: (stored) => resolve(stored === 1), reject }),
+        );
       },
       async deleteIf<T>(key: string, expected: T): Promise<boolean> {
         assertOpen();
         const ifValue = canonicalJson(JSON.parse(JSON.stringify(expected)));
-        return new Promise<boolean>((resolve, reject) => commits.add({ key, value: undefined, onlyIfAbsent: false, ifValue, resolve: (deleted) => resolve(deleted === 1), reject }));
+        return new Promise<boolean>((resolve, reject) =>
+          commits.add({
+            key,
+            value: undefined,
+            onlyIfAbsent: false,
+            ifValue,
+            resolve: (deleted) => resolve(deleted === 1),
+            reject,
+          }),
+        );
       },
       async keys(prefix: string): Promise<string[]> {
         assertOpen();
@@ -144,15 +157,24 @@ export async function openKeyValueStore(options: KeyValueOptions): Promise<FileK
 }
 
 /** Resolves with keys pruned, or 1 when stored (0: set-if-absent found it taken, delete-if found another value). */
-type Pending = ({ key: string; value: unknown; onlyIfAbsent: boolean; ifValue?: string } | { drop: (key: string, value: unknown) => boolean }) & {
+type Pending = (
+  | { key: string; value: unknown; onlyIfAbsent: boolean; ifValue?: string }
+  | { drop: (key: string, value: unknown) => boolean }
+) & {
   resolve: (count: number) => void;
   reject: (reason: unknown) => void;
 };
 
 function validate(file: string, raw: unknown): KvFile {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new StoreCorruptError(file, 'expected an object {version, values}');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new StoreCorruptError(file, 'expected an object {version, values}');
   const { version, values } = raw as { version?: unknown; values?: unknown };
-  if (version !== KV_VERSION) throw new StoreCorruptError(file, `unknown version ${JSON.stringify(version)} (this build reads version ${KV_VERSION})`);
-  if (values === null || typeof values !== 'object' || Array.isArray(values)) throw new StoreCorruptError(file, '"values" is not an object');
+  if (version !== KV_VERSION)
+    throw new StoreCorruptError(
+      file,
+      `unknown version ${JSON.stringify(version)} (this build reads version ${KV_VERSION})`,
+    );
+  if (values === null || typeof values !== 'object' || Array.isArray(values))
+    throw new StoreCorruptError(file, '"values" is not an object');
   return { version, values: values as Record<string, unknown> };
 }

@@ -2,7 +2,18 @@
 // is atomic), taken over at once from a dead local owner, else only after it goes stale; `assertHeld`
 // before each write stops a paused holder. The argument: docs/store.md "The file lease".
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FILE_MODE } from './durable-io.js';
@@ -67,7 +78,8 @@ const held = new Map<string, () => void>();
 /** At once when free or its holder is gone from this machine, after it runs out when uncheckable; StoreLockedError if renewed. */
 export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<FileLock> {
   const path = resolve(lockPath);
-  if (held.has(path)) throw new StoreLockedError(path, `${path}: this store is already open in this process (one instance per file)`);
+  if (held.has(path))
+    throw new StoreLockedError(path, `${path}: this store is already open in this process (one instance per file)`);
   refuseOldFormat(path);
   let takenOver: StaleOwner | undefined;
   let watched: Lease | undefined;
@@ -76,9 +88,11 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     if (owner !== undefined) return hold(path, owner, takenOver, options);
     const lease = inspect(path);
     if (lease === undefined) continue; // released meanwhile: try again
-    const why = lease.stat.mtimeMs < Date.now() - timing.staleMs ? 'expired' : holderGone(lease.owner) ? 'gone' : undefined;
+    const why =
+      lease.stat.mtimeMs < Date.now() - timing.staleMs ? 'expired' : holderGone(lease.owner) ? 'gone' : undefined;
     if (why !== undefined) {
-      if (removeIfStill(path, lease, why)) takenOver = { ...(lease.owner ?? { pid: 0, host: 'unknown', since: 'unknown' }), reason: why };
+      if (removeIfStill(path, lease, why))
+        takenOver = { ...(lease.owner ?? { pid: 0, host: 'unknown', since: 'unknown' }), reason: why };
       continue;
     }
     if (watched === undefined) {
@@ -164,7 +178,10 @@ function hold(path: string, ownerText: string, takenOver: StaleOwner | undefined
     if (now === undefined) return { why: 'the lease directory is gone' };
     if (now.ownerText !== ownerText) return { why: `another process holds the lease now (${who(now.owner)})` };
     const ageMs = Date.now() - now.stat.mtimeMs;
-    if (ageMs > timing.staleMs) return { why: `the lease was last renewed ${seconds(ageMs)} ago (this process was paused or blocked), so another start may hold it` };
+    if (ageMs > timing.staleMs)
+      return {
+        why: `the lease was last renewed ${seconds(ageMs)} ago (this process was paused or blocked), so another start may hold it`,
+      };
     return { ageMs };
   };
   /** Renews the lease if it is still ours; the reason it is not, otherwise. */
@@ -268,7 +285,10 @@ function removeIfStill(path: string, judged: Lease, why: StaleOwner['reason']): 
 /** This machine's boot and this process's pid namespace; undefined off Linux. */
 function machineSession(): { boot: string; pidNamespace: string } | undefined {
   try {
-    return { boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), pidNamespace: readlinkSync('/proc/self/ns/pid') };
+    return {
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidNamespace: readlinkSync('/proc/self/ns/pid'),
+    };
   } catch {
     return undefined;
   }
@@ -303,7 +323,12 @@ function ownerOfThisProcess(): OwnerFile {
 /** The owner ran on this host, this boot and in this pid namespace: its pid means a process here. */
 function ranHere(owner: LeaseOwner): boolean {
   const here = machineSession();
-  return here !== undefined && owner.host === hostname() && owner.boot === here.boot && owner.pidNamespace === here.pidNamespace;
+  return (
+    here !== undefined &&
+    owner.host === hostname() &&
+    owner.boot === here.boot &&
+    owner.pidNamespace === here.pidNamespace
+  );
 }
 
 /** Only when the owner ran here (its pid means the same process) and is gone: no pid, a zombie, or another process's. */
@@ -340,7 +365,9 @@ function parseOwner(text: string | undefined): LeaseOwner | undefined {
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 const who = (owner: LeaseOwner | undefined) =>
-  owner === undefined ? 'another process (its owner is not recorded)' : `pid ${owner.pid} on ${owner.host}, since ${owner.since}`;
+  owner === undefined
+    ? 'another process (its owner is not recorded)'
+    : `pid ${owner.pid} on ${owner.host}, since ${owner.since}`;
 
 function describeWait(path: string, lease: Lease): string {
   const owner = lease.owner;

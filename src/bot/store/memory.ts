@@ -32,7 +32,8 @@ export function memoryRepository<R extends { id: string }>(isFinished: (record: 
     outbox: {
       pending: () => queue.run(async () => outbox.map(viaJson)),
       append: (events) => queue.run(async () => enqueue(events)),
-      update: (seq, changes) => queue.run(async () => void (outbox = outbox.map((e) => (e.seq === seq ? { ...e, ...viaJson(changes) } : e)))),
+      update: (seq, changes) =>
+        queue.run(async () => void (outbox = outbox.map((e) => (e.seq === seq ? { ...e, ...viaJson(changes) } : e)))),
       remove: (seq) => queue.run(async () => void (outbox = outbox.filter((e) => e.seq !== seq))),
     },
     async get(id) {

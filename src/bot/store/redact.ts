@@ -31,11 +31,10 @@ export function makeRedactor(secrets: readonly SecretLike[] = []): (value: unkno
 
 /** Run it before serialising: inside JSON a secret holding `"` or `\` is escaped and no longer matches. */
 export function makeTextRedactor(secrets: readonly SecretLike[] = []): (text: string) => string {
-  const known = secrets
-    .map((s) => (typeof s === 'string' ? s : s.reveal()))
-    .filter((s) => s.length > 0);
+  const known = secrets.map((s) => (typeof s === 'string' ? s : s.reveal())).filter((s) => s.length > 0);
   for (const s of known) {
-    if (s.length < MIN_SECRET_LENGTH) throw new Error(`redact: refusing a secret shorter than ${MIN_SECRET_LENGTH} characters`);
+    if (s.length < MIN_SECRET_LENGTH)
+      throw new Error(`redact: refusing a secret shorter than ${MIN_SECRET_LENGTH} characters`);
   }
   const patterns = [
     ...SECRET_SHAPES,

@@ -79,7 +79,9 @@ export function repositoryFiles(dir: string, name: string): RepositoryFiles {
  * finishes a move to history a crash interrupted.
  * @example openRepository({ dir: 'data', name: 'requests', schema: RequestSchema, isFinished: (r) => FINAL_STATES.has(r.state), version: 1 })
  */
-export async function openRepository<R extends { id: string }>(options: RepositoryOptions<R>): Promise<DurableRepository<R>> {
+export async function openRepository<R extends { id: string }>(
+  options: RepositoryOptions<R>,
+): Promise<DurableRepository<R>> {
   mkdirSync(options.dir, { recursive: true, mode: DIR_MODE });
   const files = repositoryFiles(options.dir, options.name);
   const lock = await acquireLock(files.lock, options.warn ? { warn: options.warn } : {});
@@ -175,7 +177,9 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   async mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
     // Checked on arrival: close() lets the mutations queued before it finish.
     this.#assertOpen();
-    return new Promise<T>((resolve, reject) => this.#commits.add({ id, fn, resolve: resolve as (value: unknown) => void, reject }));
+    return new Promise<T>((resolve, reject) =>
+      this.#commits.add({ id, fn, resolve: resolve as (value: unknown) => void, reject }),
+    );
   }
 
   /** The outbox lives in the live file: every change to it goes through the same queue and write. */
@@ -184,14 +188,25 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
       this.#assertOpen();
       return structuredClone(this.#outbox);
     },
-    append: (events: OutboxEvent[]) => this.#outboxChange((outbox, lastSeq) => ({ outbox: [...outbox, ...newOutboxEntries(lastSeq, events)], lastSeq: lastSeq + events.length })),
-    update: (seq, changes) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.map((e) => (e.seq === seq ? { ...e, ...structuredClone(changes) } : e)), lastSeq })),
-    remove: (seq) => this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.filter((e) => e.seq !== seq), lastSeq })),
+    append: (events: OutboxEvent[]) =>
+      this.#outboxChange((outbox, lastSeq) => ({
+        outbox: [...outbox, ...newOutboxEntries(lastSeq, events)],
+        lastSeq: lastSeq + events.length,
+      })),
+    update: (seq, changes) =>
+      this.#outboxChange((outbox, lastSeq) => ({
+        outbox: outbox.map((e) => (e.seq === seq ? { ...e, ...structuredClone(changes) } : e)),
+        lastSeq,
+      })),
+    remove: (seq) =>
+      this.#outboxChange((outbox, lastSeq) => ({ outbox: outbox.filter((e) => e.seq !== seq), lastSeq })),
   };
 
   #outboxChange(op: NonNullable<PendingMutation<R>['outboxOp']>): Promise<void> {
     this.#assertOpen();
-    return new Promise<void>((resolve, reject) => this.#commits.add({ id: '', fn: () => ({ result: undefined }), outboxOp: op, resolve: () => resolve(), reject }));
+    return new Promise<void>((resolve, reject) =>
+      this.#commits.add({ id: '', fn: () => ({ result: undefined }), outboxOp: op, resolve: () => resolve(), reject }),
+    );
   }
 
   async close(): Promise<void> {
@@ -226,7 +241,11 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
           continue;
         }
         const applied = this.#apply(working, item.id, item.fn);
-        if (applied.events.length > 0) outbox = { outbox: [...outbox.outbox, ...newOutboxEntries(outbox.lastSeq, applied.events)], lastSeq: outbox.lastSeq + applied.events.length };
+        if (applied.events.length > 0)
+          outbox = {
+            outbox: [...outbox.outbox, ...newOutboxEntries(outbox.lastSeq, applied.events)],
+            lastSeq: outbox.lastSeq + applied.events.length,
+          };
         if (applied.liveChanged || applied.events.length > 0) liveChanged = true;
         if (applied.finished) finished.push(applied.finished);
         settled.push({ item, result: applied.result });
@@ -265,7 +284,11 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
   }
 
   /** Applies one mutation to `working`; refusals throw and leave `working` untouched. */
-  #apply<T>(working: Map<string, R>, id: string, fn: (current: R | undefined) => Mutation<R, T>): { result: T; liveChanged: boolean; finished?: R; events: OutboxEvent[] } {
+  #apply<T>(
+    working: Map<string, R>,
+    id: string,
+    fn: (current: R | undefined) => Mutation<R, T>,
+  ): { result: T; liveChanged: boolean; finished?: R; events: OutboxEvent[] } {
     const fromLive = working.get(id);
     const current = fromLive !== undefined ? structuredClone(fromLive) : this.#history.get(id);
     const { next, result, outbox } = fn(current);
@@ -273,7 +296,8 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     if (next === undefined) return { result, liveChanged: false, events };
 
     const checked = check(this.#options.schema, next);
-    if (!checked.ok) throw new Error(`refusing to store record ${id}: it does not match the schema: ${checked.problem}`);
+    if (!checked.ok)
+      throw new Error(`refusing to store record ${id}: it does not match the schema: ${checked.problem}`);
     // A copy: parts the schema passes through (z.unknown) would otherwise stay shared with the caller.
     const record = structuredClone(checked.value);
     if (record.id !== id) throw new Error(`refusing to store record ${id}: the new record has id ${record.id}`);
@@ -336,8 +360,12 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     for (const id of [...stale, ...moved]) live.delete(id);
     await this.#writeLive(live, this.#outbox, this.#outboxSeq);
     this.#live = live;
-    if (stale.length) warn(`${this.files.live}: dropped ${stale.length} record(s) already finished in history (a move a crash interrupted): ${stale.join(', ')}`);
-    if (moved.length) warn(`${this.files.live}: moved ${moved.length} finished record(s) to history: ${moved.join(', ')}`);
+    if (stale.length)
+      warn(
+        `${this.files.live}: dropped ${stale.length} record(s) already finished in history (a move a crash interrupted): ${stale.join(', ')}`,
+      );
+    if (moved.length)
+      warn(`${this.files.live}: moved ${moved.length} finished record(s) to history: ${moved.join(', ')}`);
   }
 
   #assertOpen(): void {
@@ -357,7 +385,10 @@ async function ensureFiles(files: RepositoryFiles, version: number): Promise<voi
     );
   }
   if (liveExists && !historyExists) {
-    throw new StoreCorruptError(files.history, `the history file is missing while ${files.live} exists; restore it from a backup`);
+    throw new StoreCorruptError(
+      files.history,
+      `the history file is missing while ${files.live} exists; restore it from a backup`,
+    );
   }
   if (!historyExists) {
     closeSync(openSync(files.history, 'wx', 0o600));
@@ -373,7 +404,13 @@ function validateOutbox(file: string, raw: unknown): { entries: OutboxEntry[]; s
   if (!Array.isArray(outbox)) throw new StoreCorruptError(file, '"outbox" is not an array');
   for (const [i, e] of outbox.entries()) {
     const entry = e as Partial<OutboxEntry> | null;
-    if (!entry || typeof entry.seq !== 'number' || typeof entry.requestId !== 'string' || typeof entry.event !== 'object' || !Array.isArray(entry.done)) {
+    if (
+      !entry ||
+      typeof entry.seq !== 'number' ||
+      typeof entry.requestId !== 'string' ||
+      typeof entry.event !== 'object' ||
+      !Array.isArray(entry.done)
+    ) {
       throw new StoreCorruptError(file, `outbox entry ${i} is not an outbox entry`);
     }
   }

@@ -11,13 +11,18 @@ import { copyFileStoreToPostgres, CopyVerificationError, type CopyCounts } from 
 import { describeDatabase } from './postgres/database.js';
 import { DATABASE_TARGET_HELP, databaseTarget } from './database-target.js';
 
-const USAGE = 'usage: npm run store -- copy [--to postgres://user@host:5432/database] [--from DATA_DIR]\n' + DATABASE_TARGET_HELP;
+const USAGE =
+  'usage: npm run store -- copy [--to postgres://user@host:5432/database] [--from DATA_DIR]\n' + DATABASE_TARGET_HELP;
 
 /** Runs the tool on `argv` (without node and script) and returns the exit code. */
 export async function runStoreCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -41,7 +46,15 @@ export async function runStoreCli(argv: string[], io: CliIo, env: NodeJS.Process
   const warnings: string[] = [];
   try {
     const counts = await copyFileStoreToPostgres(
-      { dataDir: from, repository: { name: REQUEST_STORE_NAME, schema: REQUEST_RECORD_SCHEMA, isFinished: isFinishedRequest, version: REQUEST_RECORD_VERSION } },
+      {
+        dataDir: from,
+        repository: {
+          name: REQUEST_STORE_NAME,
+          schema: REQUEST_RECORD_SCHEMA,
+          isFinished: isFinishedRequest,
+          version: REQUEST_RECORD_VERSION,
+        },
+      },
       url,
       (m) => warnings.push(m),
     );

@@ -21,7 +21,8 @@ async function main(): Promise<number> {
   return 0;
 }
 
-const USAGE = 'usage: npm run demo   (plays the desk story on this machine and prints what each person sees in Slack; exit 0 when every step happened)';
+const USAGE =
+  'usage: npm run demo   (plays the desk story on this machine and prints what each person sees in Slack; exit 0 when every step happened)';
 
 if (['--help', '-h'].some((a) => process.argv.includes(a))) {
   console.log(USAGE);

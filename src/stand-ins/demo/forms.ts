@@ -36,9 +36,17 @@ export function cryptoWithdrawalValues(f: CryptoWithdrawalInput): StateValues {
   const entryId = Number(f.entry.value);
   return {
     [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: stateOf.select(f.entry.value) },
-    ...(f.destination ? { [dynamicBlockId.withdrawDestination(entryId)]: { [INPUT.withdrawDestination]: stateOf.select(f.destination.value) } } : {}),
+    ...(f.destination
+      ? {
+          [dynamicBlockId.withdrawDestination(entryId)]: {
+            [INPUT.withdrawDestination]: stateOf.select(f.destination.value),
+          },
+        }
+      : {}),
     ...(f.amount !== undefined ? { [INPUT.withdrawAmount]: { [INPUT.withdrawAmount]: stateOf.text(f.amount) } } : {}),
-    ...(f.purpose !== undefined ? { [INPUT.withdrawPurpose]: { [INPUT.withdrawPurpose]: stateOf.text(f.purpose) } } : {}),
+    ...(f.purpose !== undefined
+      ? { [INPUT.withdrawPurpose]: { [INPUT.withdrawPurpose]: stateOf.text(f.purpose) } }
+      : {}),
     ...(f.note !== undefined ? { [INPUT.withdrawNote]: { [INPUT.withdrawNote]: stateOf.text(f.note) } } : {}),
   };
 }
@@ -71,8 +79,12 @@ export function tradeValues(t: TradeInput): StateValues {
     [INPUT.tradeQuantity]: { [INPUT.tradeQuantity]: stateOf.text(t.quantity) },
     [INPUT.tradeQuantityCurrency]: { [INPUT.tradeQuantityCurrency]: stateOf.radio(t.quantityIn) },
     [INPUT.tradePaymentMethod]: { [INPUT.tradePaymentMethod]: stateOf.select(t.paymentMethod) },
-    ...(t.limitPrice !== undefined ? { [INPUT.tradeLimitPrice]: { [INPUT.tradeLimitPrice]: stateOf.text(t.limitPrice) } } : {}),
-    ...(t.slippagePercent !== undefined ? { [INPUT.tradeSlippage]: { [INPUT.tradeSlippage]: stateOf.text(t.slippagePercent) } } : {}),
+    ...(t.limitPrice !== undefined
+      ? { [INPUT.tradeLimitPrice]: { [INPUT.tradeLimitPrice]: stateOf.text(t.limitPrice) } }
+      : {}),
+    ...(t.slippagePercent !== undefined
+      ? { [INPUT.tradeSlippage]: { [INPUT.tradeSlippage]: stateOf.text(t.slippagePercent) } }
+      : {}),
   };
 }
 

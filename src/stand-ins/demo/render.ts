@@ -58,14 +58,28 @@ export function formatSlackDate(epochSec: number, tokenFormat: string, ctx: Rend
 /** mrkdwn -> plain text: mentions, links, dates, bold/italic markers, emoji, entities. */
 export function mrkdwnToText(text: string, ctx: RenderContext): string {
   let out = text.replace(/<([^<>]+)>/g, (_, inner: string) => token(inner, ctx));
-  out = out.replace(/```([\s\S]*?)```/g, (_, body: string) => `\n${body.replace(/^\n/, '').split('\n').map((l) => `    ${l}`).join('\n')}\n`);
+  out = out.replace(
+    /```([\s\S]*?)```/g,
+    (_, body: string) =>
+      `\n${body
+        .replace(/^\n/, '')
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n')}\n`,
+  );
   out = out.replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?])/gm, '$1$2');
   out = out.replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,:;!?])/gm, '$1$2');
   // A raw ">" starts a quote; an escaped one (&gt;) is someone's text and stays a character.
   out = out.replace(/^>\s?/gm, '│ ');
   out = out.replace(/:([a-z0-9_+-]+):/g, (all, name: string) => EMOJI[name] ?? all);
   // Trim blank lines only: a code block's first line keeps its indent.
-  return out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/\n{3,}/g, '\n\n').replace(/^\s*\n/, '').trimEnd();
+  return out
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\s*\n/, '')
+    .trimEnd();
 }
 
 function token(inner: string, ctx: RenderContext): string {
@@ -109,13 +123,18 @@ export function elementText(el: unknown, ctx: RenderContext, filled?: string): s
       const chosen = filled ?? (isObject(el.initial_option) ? textOf(el.initial_option.text, ctx) : undefined);
       if (chosen !== undefined) return `[${chosen} ▾]`;
       const options = Array.isArray(el.options) ? el.options.filter(isObject).map((o) => textOf(o.text, ctx)) : [];
-      const shown = options.length > 0 ? ` (${options.slice(0, 6).join(' | ')}${options.length > 6 ? ` | …${options.length - 6} more` : ''})` : '';
+      const shown =
+        options.length > 0
+          ? ` (${options.slice(0, 6).join(' | ')}${options.length > 6 ? ` | …${options.length - 6} more` : ''})`
+          : '';
       return `[${textOf(el.placeholder, ctx) || 'Choose'} ▾]${shown}`;
     }
     case 'radio_buttons': {
       const options = Array.isArray(el.options) ? el.options.filter(isObject) : [];
       const selected = filled ?? (isObject(el.initial_option) ? textOf(el.initial_option.text, ctx) : undefined);
-      return options.map((o) => `${textOf(o.text, ctx) === selected ? '(•)' : '( )'} ${textOf(o.text, ctx)}`).join('  ');
+      return options
+        .map((o) => `${textOf(o.text, ctx) === selected ? '(•)' : '( )'} ${textOf(o.text, ctx)}`)
+        .join('  ');
     }
     case 'plain_text_input': {
       const value = filled ?? (typeof el.initial_value === 'string' ? el.initial_value : undefined);
@@ -152,7 +171,9 @@ export function renderBlocks(blocks: readonly unknown[], ctx: RenderContext, fil
         break;
       }
       case 'context': {
-        const parts = Array.isArray(b.elements) ? b.elements.map((e) => (isObject(e) && e.type === 'image' ? '' : textOf(e, ctx))).filter(Boolean) : [];
+        const parts = Array.isArray(b.elements)
+          ? b.elements.map((e) => (isObject(e) && e.type === 'image' ? '' : textOf(e, ctx))).filter(Boolean)
+          : [];
         if (parts.length > 0) lines.push(...parts.join(' · ').split('\n'));
         break;
       }
@@ -190,16 +211,28 @@ function fieldLine(field: string): string {
 
 /** A message (blocks when present, else its text) as lines. `hide` drops blocks by block_id (the repeated sandbox banner). */
 export function renderMessage(args: Json, ctx: RenderContext, hide: ReadonlySet<string> = new Set()): string[] {
-  const blocks = Array.isArray(args.blocks) ? args.blocks.filter((b) => !(isObject(b) && typeof b.block_id === 'string' && hide.has(b.block_id))) : [];
+  const blocks = Array.isArray(args.blocks)
+    ? args.blocks.filter((b) => !(isObject(b) && typeof b.block_id === 'string' && hide.has(b.block_id)))
+    : [];
   if (blocks.length > 0) return renderBlocks(blocks, ctx);
   return typeof args.text === 'string' ? mrkdwnToText(args.text, ctx).split('\n') : [];
 }
 
 /** A modal as lines: its blocks, then its buttons (`[Cancel] [Ask for approval]`). */
-export function renderView(view: Json, ctx: RenderContext, filled?: FilledValues, hide: ReadonlySet<string> = new Set()): string[] {
-  const blocks = Array.isArray(view.blocks) ? view.blocks.filter((b) => !(isObject(b) && typeof b.block_id === 'string' && hide.has(b.block_id))) : [];
+export function renderView(
+  view: Json,
+  ctx: RenderContext,
+  filled?: FilledValues,
+  hide: ReadonlySet<string> = new Set(),
+): string[] {
+  const blocks = Array.isArray(view.blocks)
+    ? view.blocks.filter((b) => !(isObject(b) && typeof b.block_id === 'string' && hide.has(b.block_id)))
+    : [];
   const lines = renderBlocks(blocks, ctx, filled);
-  const buttons = [view.close ? `[${textOf(view.close, ctx)}]` : '', view.submit ? `[${textOf(view.submit, ctx)}]` : ''].filter(Boolean);
+  const buttons = [
+    view.close ? `[${textOf(view.close, ctx)}]` : '',
+    view.submit ? `[${textOf(view.submit, ctx)}]` : '',
+  ].filter(Boolean);
   if (buttons.length > 0) lines.push(`${' '.repeat(20)}${buttons.join(' ')}`);
   return lines;
 }

@@ -88,7 +88,10 @@ export class Scene {
     await this.stage.settle();
     const calls = slack.calls.filter((c) => c.seq > mark);
     // Always read (the screens remember messages to show later updates as changes), not always written.
-    const seen = this.screens.seen({ userId: who?.id ?? '' }, ack, calls, { ...(beat.viewId ? { viewId: beat.viewId } : {}), ...(beat.filled ? { filled: beat.filled } : {}) });
+    const seen = this.screens.seen({ userId: who?.id ?? '' }, ack, calls, {
+      ...(beat.viewId ? { viewId: beat.viewId } : {}),
+      ...(beat.filled ? { filled: beat.filled } : {}),
+    });
     if (beat.show ?? true) for (const s of seen) this.transcript.shows(s.heading, s.body);
     return { ack, calls, sign };
   }

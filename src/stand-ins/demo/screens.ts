@@ -19,7 +19,8 @@ export interface Actor {
   userId: string;
 }
 
-type Shown = { kind: 'message'; seen: Seen } | { kind: 'view'; viewId: string; owner: string; view: Record<string, unknown> };
+type Shown =
+  { kind: 'message'; seen: Seen } | { kind: 'view'; viewId: string; owner: string; view: Record<string, unknown> };
 
 export class Screens {
   /** Last rendering of each message, by "channel ts", to show an update as what changed. */
@@ -49,7 +50,12 @@ export class Screens {
   }
 
   /** Everything `actor`'s action made visible: the body Slack got back, then the calls in order. */
-  seen(actor: Actor, ack: SlackResponse | undefined, calls: readonly FakeSlackCall[], o: { viewId?: string; filled?: FilledValues } = {}): Seen[] {
+  seen(
+    actor: Actor,
+    ack: SlackResponse | undefined,
+    calls: readonly FakeSlackCall[],
+    o: { viewId?: string; filled?: FilledValues } = {},
+  ): Seen[] {
     const shown: Shown[] = [];
     if (ack) shown.push(...this.#fromAck(actor, ack, o.viewId));
     for (const call of calls) shown.push(...this.#fromCall(actor, call));
@@ -68,12 +74,29 @@ export class Screens {
   #fromAck(actor: Actor, ack: SlackResponse, viewId: string | undefined): Shown[] {
     const body = ack.json;
     if (!isObject(body)) return [];
-    if (body.response_action === 'update' && isObject(body.view)) return [{ kind: 'view', viewId: viewId ?? 'submitted', owner: actor.userId, view: body.view }];
+    if (body.response_action === 'update' && isObject(body.view))
+      return [{ kind: 'view', viewId: viewId ?? 'submitted', owner: actor.userId, view: body.view }];
     if (body.response_action === 'errors' && isObject(body.errors)) {
-      return [{ kind: 'message', seen: { heading: `${this.#name(actor.userId)}'s modal: errors`, body: Object.entries(body.errors).map(([field, e]) => `${field}: ${String(e)}`) } }];
+      return [
+        {
+          kind: 'message',
+          seen: {
+            heading: `${this.#name(actor.userId)}'s modal: errors`,
+            body: Object.entries(body.errors).map(([field, e]) => `${field}: ${String(e)}`),
+          },
+        },
+      ];
     }
     if (typeof body.text === 'string' || Array.isArray(body.blocks)) {
-      return [{ kind: 'message', seen: { heading: `${this.#name(actor.userId)} (only you)`, body: renderMessage(body, this.ctx, HIDDEN_BLOCKS) } }];
+      return [
+        {
+          kind: 'message',
+          seen: {
+            heading: `${this.#name(actor.userId)} (only you)`,
+            body: renderMessage(body, this.ctx, HIDDEN_BLOCKS),
+          },
+        },
+      ];
     }
     return [];
   }
@@ -87,7 +110,11 @@ export class Screens {
         const lines = this.#render(a);
         this.#messages.set(`${channel} ${String(call.response.ts)}`, lines);
         const dm = this.#dmOwner(channel);
-        const heading = dm ? `DM to ${this.#name(dm)}` : a.thread_ts ? `thread in ${this.#channel(channel)}` : `${this.#channel(channel)} · everyone`;
+        const heading = dm
+          ? `DM to ${this.#name(dm)}`
+          : a.thread_ts
+            ? `thread in ${this.#channel(channel)}`
+            : `${this.#channel(channel)} · everyone`;
         return [{ kind: 'message', seen: { heading, body: lines } }];
       }
       case 'chat.update': {
@@ -102,10 +129,18 @@ export class Screens {
         return body.length === 0 ? [] : [{ kind: 'message', seen: { heading, body } }];
       }
       case 'chat.postEphemeral':
-        return [{ kind: 'message', seen: { heading: `${this.#name(String(a.user))} (only you)`, body: this.#render(a) } }];
+        return [
+          { kind: 'message', seen: { heading: `${this.#name(String(a.user))} (only you)`, body: this.#render(a) } },
+        ];
       case 'response_url': {
         const owner = (call.responseUrlId ?? '').split('.')[0] ?? actor.userId;
-        if (a.delete_original) return [{ kind: 'message', seen: { heading: `${this.#name(owner)} (only you)`, body: ['(the message is removed)'] } }];
+        if (a.delete_original)
+          return [
+            {
+              kind: 'message',
+              seen: { heading: `${this.#name(owner)} (only you)`, body: ['(the message is removed)'] },
+            },
+          ];
         return [{ kind: 'message', seen: { heading: `${this.#name(owner)} (only you)`, body: this.#render(a) } }];
       }
       case 'views.open':

@@ -44,7 +44,12 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
   const signingSecret = randomBytes(16).toString('hex');
   const slack = await startFakeSlackApi({
     expectedToken: botToken,
-    users: Object.values(PEOPLE).map((p) => ({ id: p.id, real_name: p.name, tz: DESK_TIME_ZONE.tz, tz_offset: DESK_TIME_ZONE.tzOffsetSeconds })),
+    users: Object.values(PEOPLE).map((p) => ({
+      id: p.id,
+      real_name: p.name,
+      tz: DESK_TIME_ZONE.tz,
+      tz_offset: DESK_TIME_ZONE.tzOffsetSeconds,
+    })),
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-demo-'));
   const cleanup = async () => {
@@ -70,7 +75,8 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
       POLL_INTERVAL_MS: String(o.pollIntervalMs ?? 200),
       LOG_LEVEL: 'warn',
     });
-    desk = await runBot<Sandbox>(config, { startSandbox,
+    desk = await runBot<Sandbox>(config, {
+      startSandbox,
       clock,
       tickMs: 100,
       logWrite: (line) => void logs.push(line),

@@ -3,7 +3,14 @@
 import type { FakeSlackCall } from '../fake-slack/fake-slack-api.js';
 import { CALLBACK, ACTION, INPUT } from '../../bot/slack/kit/slack-ids.js';
 import { SANDBOX_TIMINGS } from '../sandbox/index.js';
-import { cryptoWithdrawalShown, cryptoWithdrawalValues, pickOption, tradeShown, tradeValues, type TradeInput } from './forms.js';
+import {
+  cryptoWithdrawalShown,
+  cryptoWithdrawalValues,
+  pickOption,
+  tradeShown,
+  tradeValues,
+  type TradeInput,
+} from './forms.js';
 import { CHANNELS, channelsById, DESK_TIME_ZONE, namesById, PEOPLE, type Person } from './people.js';
 import { formatSlackDate, isObject, type RenderContext } from './render.js';
 import { Scene } from './scene.js';
@@ -33,15 +40,29 @@ export class StoryFailed extends Error {
 }
 
 const WITHDRAW_AMOUNT = '0.05';
-const TRADE: TradeInput = { pair: 'BTC-USD', side: 'buy', quantity: '0.1', quantityIn: 'base', paymentMethod: 'user_balance', slippagePercent: '0.5' };
+const TRADE: TradeInput = {
+  pair: 'BTC-USD',
+  side: 'buy',
+  quantity: '0.1',
+  quantityIn: 'base',
+  paymentMethod: 'user_balance',
+  slippagePercent: '0.5',
+};
 
 /** Play the whole story into `transcript`. Resolves when it is over; rejects with StoryFailed. */
 export async function playStory(transcript: Transcript, o: StoryOptions = {}): Promise<void> {
-  const stage = await startStage({ ...(o.quoteLifetimeMs !== undefined ? { quoteLifetimeMs: o.quoteLifetimeMs } : {}) });
+  const stage = await startStage({
+    ...(o.quoteLifetimeMs !== undefined ? { quoteLifetimeMs: o.quoteLifetimeMs } : {}),
+  });
   try {
     await stage.settle(400);
     await earlierDepositsPosted(stage);
-    const ctx: RenderContext = { names: namesById(), channels: channelsById(), tzOffsetSeconds: DESK_TIME_ZONE.tzOffsetSeconds, now: () => stage.clock.now() };
+    const ctx: RenderContext = {
+      names: namesById(),
+      channels: channelsById(),
+      tzOffsetSeconds: DESK_TIME_ZONE.tzOffsetSeconds,
+      now: () => stage.clock.now(),
+    };
     const screens = new Screens(ctx);
     // What was posted while the bot started (earlier deposits in #compliance) is known, not retold.
     screens.seen({ userId: '' }, undefined, stage.slack.calls);
@@ -66,44 +87,84 @@ export async function playStory(transcript: Transcript, o: StoryOptions = {}): P
 /** The bot posts the sandbox's deposits awaiting a declaration when it starts; on a busy machine that can come after a quiet spell. */
 async function earlierDepositsPosted(stage: Stage, maxMs = 10_000): Promise<void> {
   const awaiting = stage.sandbox.control.deposits().filter((d) => d.travel_rule_status === 'required').length;
-  const posted = () => stage.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === CHANNELS.compliance.id && c.args.thread_ts === undefined).length;
+  const posted = () =>
+    stage.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.args.channel === CHANNELS.compliance.id && c.args.thread_ts === undefined).length;
   const deadline = Date.now() + maxMs;
   while (posted() < awaiting && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await stage.settle(150);
 }
 
 function intro(t: Transcript, stage: Stage): void {
-  t.banner(`SANDBOX · the exchange is the embedded sandbox at ${stage.sandbox.url} and Slack is a local stand-in: no workspace, no exchange keys, no real funds.`);
+  t.banner(
+    `SANDBOX · the exchange is the embedded sandbox at ${stage.sandbox.url} and Slack is a local stand-in: no workspace, no exchange keys, no real funds.`,
+  );
   t.banner('Every bot post in Slack also carries a 🧪 SANDBOX banner; the transcript leaves it out.');
   const cast = Object.values(PEOPLE)
     .map((p: Person) => `${p.name} (${p.role})`)
     .join(', ');
-  t.banner(`Cast: ${cast}. Channels: #${CHANNELS.approvals.name}, #${CHANNELS.compliance.name}. Times are the desk's (${DESK_TIME_ZONE.tz}).`);
-  const earlier = stage.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === CHANNELS.compliance.id && c.args.thread_ts === undefined).length;
-  if (earlier > 0) t.banner(`Before the story: the bot posted ${earlier} earlier deposit${earlier === 1 ? '' : 's'} needing counterparty details to #${CHANNELS.compliance.name} (not shown).`);
+  t.banner(
+    `Cast: ${cast}. Channels: #${CHANNELS.approvals.name}, #${CHANNELS.compliance.name}. Times are the desk's (${DESK_TIME_ZONE.tz}).`,
+  );
+  const earlier = stage.slack
+    .callsTo('chat.postMessage')
+    .filter((c) => c.args.channel === CHANNELS.compliance.id && c.args.thread_ts === undefined).length;
+  if (earlier > 0)
+    t.banner(
+      `Before the story: the bot posted ${earlier} earlier deposit${earlier === 1 ? '' : 's'} needing counterparty details to #${CHANNELS.compliance.name} (not shown).`,
+    );
 }
 
 // ---- signs that a beat took effect -----------------------------------------------------------
 
-const answeredTo = (p: Person) => (c: FakeSlackCall) => c.method === 'response_url' && (c.responseUrlId ?? '').startsWith(`${p.id}.`);
+const answeredTo = (p: Person) => (c: FakeSlackCall) =>
+  c.method === 'response_url' && (c.responseUrlId ?? '').startsWith(`${p.id}.`);
 const viewUpdated = (viewId: string, callbackId?: string) => (c: FakeSlackCall) =>
-  c.method === 'views.update' && c.args.view_id === viewId && (callbackId === undefined || (isObject(c.args.view) && c.args.view.callback_id === callbackId));
-const postedIn = (channel: string) => (c: FakeSlackCall) => c.method === 'chat.postMessage' && c.args.channel === channel && c.args.thread_ts === undefined;
-const inThread = (ts: string, includes: string) => (c: FakeSlackCall) => c.method === 'chat.postMessage' && c.args.thread_ts === ts && String(c.args.text).includes(includes);
+  c.method === 'views.update' &&
+  c.args.view_id === viewId &&
+  (callbackId === undefined || (isObject(c.args.view) && c.args.view.callback_id === callbackId));
+const postedIn = (channel: string) => (c: FakeSlackCall) =>
+  c.method === 'chat.postMessage' && c.args.channel === channel && c.args.thread_ts === undefined;
+const inThread = (ts: string, includes: string) => (c: FakeSlackCall) =>
+  c.method === 'chat.postMessage' && c.args.thread_ts === ts && String(c.args.text).includes(includes);
 const updated = (ts: string) => (c: FakeSlackCall) => c.method === 'chat.update' && c.args.ts === ts;
 
-function viewOf(call: FakeSlackCall | undefined): { id: string; hash: string; private_metadata: string; callback_id: string; view: Record<string, unknown> } {
+function viewOf(call: FakeSlackCall | undefined): {
+  id: string;
+  hash: string;
+  private_metadata: string;
+  callback_id: string;
+  view: Record<string, unknown>;
+} {
   const view = call && (isObject(call.response.view) ? call.response.view : undefined);
   if (!view) throw new Error('the bot showed no modal');
-  return { id: String(view.id), hash: String(view.hash), private_metadata: String(view.private_metadata ?? ''), callback_id: String(view.callback_id ?? ''), view };
+  return {
+    id: String(view.id),
+    hash: String(view.hash),
+    private_metadata: String(view.private_metadata ?? ''),
+    callback_id: String(view.callback_id ?? ''),
+    view,
+  };
 }
 
 // ---- 1. balances ---------------------------------------------------------------------------------
 
 async function balances(scene: Scene): Promise<void> {
   scene.transcript.step('Tara checks the balances');
-  await scene.act(PEOPLE.tara, { does: `Tara types /balances in #${CHANNELS.commands.name}`, until: { call: answeredTo(PEOPLE.tara), what: "the balances (Tara's ephemeral answer)" } }, (cue) =>
-    scene.stage.requester.command({ command: '/balances', userId: PEOPLE.tara.id, channelId: CHANNELS.commands.id, responseUrl: cue.responseUrl }),
+  await scene.act(
+    PEOPLE.tara,
+    {
+      does: `Tara types /balances in #${CHANNELS.commands.name}`,
+      until: { call: answeredTo(PEOPLE.tara), what: "the balances (Tara's ephemeral answer)" },
+    },
+    (cue) =>
+      scene.stage.requester.command({
+        command: '/balances',
+        userId: PEOPLE.tara.id,
+        channelId: CHANNELS.commands.id,
+        responseUrl: cue.responseUrl,
+      }),
   );
 }
 
@@ -123,22 +184,49 @@ async function askWithdrawal(scene: Scene): Promise<Approvable> {
 
   const opened = await scene.act(
     tara,
-    { does: 'Tara types /withdraw crypto: a modal opens at once and fills in when the exchange has answered', until: { call: (c) => c.method === 'views.update' && isObject(c.args.view) && c.args.view.callback_id === CALLBACK.withdrawCrypto, what: 'the filled withdrawal form' } },
-    (cue) => requester.command({ command: '/withdraw', text: 'crypto', userId: tara.id, channelId: CHANNELS.commands.id, responseUrl: cue.responseUrl }),
+    {
+      does: 'Tara types /withdraw crypto: a modal opens at once and fills in when the exchange has answered',
+      until: {
+        call: (c) =>
+          c.method === 'views.update' && isObject(c.args.view) && c.args.view.callback_id === CALLBACK.withdrawCrypto,
+        what: 'the filled withdrawal form',
+      },
+    },
+    (cue) =>
+      requester.command({
+        command: '/withdraw',
+        text: 'crypto',
+        userId: tara.id,
+        channelId: CHANNELS.commands.id,
+        responseUrl: cue.responseUrl,
+      }),
   );
   let form = viewOf(opened.sign);
 
   const entry = pickOption(form.view, INPUT.withdrawEntry, 'BTC');
   const choseEntry = await scene.act(
     tara,
-    { does: `Tara picks "${entry.text}"`, show: false, until: { call: viewUpdated(form.id), what: 'the form with the BTC destinations' } },
+    {
+      does: `Tara picks "${entry.text}"`,
+      show: false,
+      until: { call: viewUpdated(form.id), what: 'the form with the BTC destinations' },
+    },
     () =>
       requester.blockAction({
         userId: tara.id,
         actionId: INPUT.withdrawEntry,
         blockId: INPUT.withdrawEntry,
         selectedValue: entry.value,
-        container: { type: 'view', viewId: form.id, view: { hash: form.hash, private_metadata: form.private_metadata, callback_id: form.callback_id, state: { values: cryptoWithdrawalValues({ entry }) } } },
+        container: {
+          type: 'view',
+          viewId: form.id,
+          view: {
+            hash: form.hash,
+            private_metadata: form.private_metadata,
+            callback_id: form.callback_id,
+            state: { values: cryptoWithdrawalValues({ entry }) },
+          },
+        },
       }),
   );
   form = viewOf(choseEntry.sign);
@@ -147,22 +235,51 @@ async function askWithdrawal(scene: Scene): Promise<Approvable> {
   const typed = { entry, destination, amount: WITHDRAW_AMOUNT };
   const summed = await scene.act(
     tara,
-    { does: `Tara picks the verified "${destination.text}" address, types ${WITHDRAW_AMOUNT} and presses Enter`, filled: cryptoWithdrawalShown(typed), until: { call: viewUpdated(form.id), what: 'the fee and total in the form' } },
+    {
+      does: `Tara picks the verified "${destination.text}" address, types ${WITHDRAW_AMOUNT} and presses Enter`,
+      filled: cryptoWithdrawalShown(typed),
+      until: { call: viewUpdated(form.id), what: 'the fee and total in the form' },
+    },
     () =>
       requester.blockAction({
         userId: tara.id,
         actionId: INPUT.withdrawAmount,
         blockId: INPUT.withdrawAmount,
-        container: { type: 'view', viewId: form.id, view: { hash: form.hash, private_metadata: form.private_metadata, callback_id: form.callback_id, state: { values: cryptoWithdrawalValues(typed) } } },
+        container: {
+          type: 'view',
+          viewId: form.id,
+          view: {
+            hash: form.hash,
+            private_metadata: form.private_metadata,
+            callback_id: form.callback_id,
+            state: { values: cryptoWithdrawalValues(typed) },
+          },
+        },
       }),
   );
   form = viewOf(summed.sign);
 
-  const filled = { ...typed, purpose: 'Treasury rebalancing', note: 'Sweep to cold storage after the Friday OTC settlement & fees' };
+  const filled = {
+    ...typed,
+    purpose: 'Treasury rebalancing',
+    note: 'Sweep to cold storage after the Friday OTC settlement & fees',
+  };
   const submitted = await scene.act(
     tara,
-    { does: 'Tara adds a purpose and a note for the approvers and clicks Ask for approval', viewId: form.id, until: { call: postedIn(CHANNELS.approvals.id), what: `the approval message in #${CHANNELS.approvals.name}` } },
-    () => requester.viewSubmission({ userId: tara.id, callbackId: CALLBACK.withdrawCrypto, viewId: form.id, privateMetadata: form.private_metadata, hash: form.hash, values: cryptoWithdrawalValues(filled) }),
+    {
+      does: 'Tara adds a purpose and a note for the approvers and clicks Ask for approval',
+      viewId: form.id,
+      until: { call: postedIn(CHANNELS.approvals.id), what: `the approval message in #${CHANNELS.approvals.name}` },
+    },
+    () =>
+      requester.viewSubmission({
+        userId: tara.id,
+        callbackId: CALLBACK.withdrawCrypto,
+        viewId: form.id,
+        privateMetadata: form.private_metadata,
+        hash: form.hash,
+        values: cryptoWithdrawalValues(filled),
+      }),
   );
   return approvable(submitted.sign!);
 }
@@ -170,7 +287,9 @@ async function askWithdrawal(scene: Scene): Promise<Approvable> {
 function approvable(post: FakeSlackCall): Approvable {
   const blocks = Array.isArray(post.args.blocks) ? post.args.blocks.filter(isObject) : [];
   const value = (actionId: string): string | undefined => {
-    for (const b of blocks) for (const e of Array.isArray(b.elements) ? b.elements.filter(isObject) : []) if (e.action_id === actionId) return String(e.value);
+    for (const b of blocks)
+      for (const e of Array.isArray(b.elements) ? b.elements.filter(isObject) : [])
+        if (e.action_id === actionId) return String(e.value);
     return undefined;
   };
   const approveValue = value(ACTION.approve);
@@ -196,20 +315,50 @@ function clickApprove(scene: Scene, who: Person, a: Approvable, beat: Parameters
 async function approveWithdrawal(scene: Scene, w: Approvable): Promise<void> {
   const { tara, ana, ben } = PEOPLE;
   scene.transcript.step('Two approvals, and the withdrawal goes out');
-  await clickApprove(scene, tara, w, { does: 'Tara clicks Approve on her own request', until: { call: answeredTo(tara), what: "the refusal (Tara's ephemeral answer)" } });
-  await clickApprove(scene, ana, w, { does: 'Ana clicks Approve (and confirms)', until: { call: updated(w.ts), what: 'the approval message updated with 1 of 2 approvals' } });
-  await clickApprove(scene, ana, w, { does: 'Ana clicks Approve again', until: { call: answeredTo(ana), what: "the refusal (Ana's ephemeral answer)" } });
-  await clickApprove(scene, ben, w, { does: 'Ben clicks Approve: the second approval', until: { call: inThread(w.ts, 'Sent to the exchange'), what: 'the withdrawal sent to the exchange (thread post)' } });
+  await clickApprove(scene, tara, w, {
+    does: 'Tara clicks Approve on her own request',
+    until: { call: answeredTo(tara), what: "the refusal (Tara's ephemeral answer)" },
+  });
+  await clickApprove(scene, ana, w, {
+    does: 'Ana clicks Approve (and confirms)',
+    until: { call: updated(w.ts), what: 'the approval message updated with 1 of 2 approvals' },
+  });
+  await clickApprove(scene, ana, w, {
+    does: 'Ana clicks Approve again',
+    until: { call: answeredTo(ana), what: "the refusal (Ana's ephemeral answer)" },
+  });
+  await clickApprove(scene, ben, w, {
+    does: 'Ben clicks Approve: the second approval',
+    until: { call: inThread(w.ts, 'Sent to the exchange'), what: 'the withdrawal sent to the exchange (thread post)' },
+  });
 
   const [pending, processing, broadcasted, completed] = SANDBOX_TIMINGS.WITHDRAWAL_TIMELINE;
   const moves: { ms: number; to: string; sign: string; why: string }[] = [
-    { ms: processing!.afterMs - pending!.afterMs, to: 'processing', sign: '*processing*', why: 'the Travel Rule check clears' },
-    { ms: broadcasted!.afterMs - processing!.afterMs, to: 'broadcasted', sign: '*broadcasted*', why: 'the transaction goes on chain' },
-    { ms: completed!.afterMs - broadcasted!.afterMs, to: 'completed', sign: '*Completed.*', why: 'the network confirms it' },
+    {
+      ms: processing!.afterMs - pending!.afterMs,
+      to: 'processing',
+      sign: '*processing*',
+      why: 'the Travel Rule check clears',
+    },
+    {
+      ms: broadcasted!.afterMs - processing!.afterMs,
+      to: 'broadcasted',
+      sign: '*broadcasted*',
+      why: 'the transaction goes on chain',
+    },
+    {
+      ms: completed!.afterMs - broadcasted!.afterMs,
+      to: 'completed',
+      sign: '*Completed.*',
+      why: 'the network confirms it',
+    },
   ];
   for (const m of moves) {
     await scene.happen(
-      { does: `${m.ms / 1000} s pass on the sandbox exchange (its clock is moved forward): ${m.why}; the bot's polling sees it`, until: { call: inThread(w.ts, m.sign), what: `the ${m.to} status in the thread` } },
+      {
+        does: `${m.ms / 1000} s pass on the sandbox exchange (its clock is moved forward): ${m.why}; the bot's polling sees it`,
+        until: { call: inThread(w.ts, m.sign), what: `the ${m.to} status in the thread` },
+      },
       () => scene.stage.advance(m.ms),
     );
   }
@@ -222,8 +371,20 @@ async function trade(scene: Scene, stage: Stage, ctx: RenderContext, afterExpiry
   const { requester } = stage;
   scene.transcript.step(`Tara buys ${TRADE.quantity} BTC with USD, at most ${TRADE.slippagePercent}% above the quote`);
 
-  const opened = await scene.act(tara, { does: `Tara types /trade ${TRADE.pair}`, until: { call: (c) => c.method === 'views.open', what: 'the trade form' } }, (cue) =>
-    requester.command({ command: '/trade', text: TRADE.pair, userId: tara.id, channelId: CHANNELS.commands.id, responseUrl: cue.responseUrl }),
+  const opened = await scene.act(
+    tara,
+    {
+      does: `Tara types /trade ${TRADE.pair}`,
+      until: { call: (c) => c.method === 'views.open', what: 'the trade form' },
+    },
+    (cue) =>
+      requester.command({
+        command: '/trade',
+        text: TRADE.pair,
+        userId: tara.id,
+        channelId: CHANNELS.commands.id,
+        responseUrl: cue.responseUrl,
+      }),
   );
   let form = viewOf(opened.sign);
   const values = tradeValues(TRADE);
@@ -240,29 +401,71 @@ async function trade(scene: Scene, stage: Stage, ctx: RenderContext, afterExpiry
         userId: tara.id,
         actionId: INPUT.tradeQuantity,
         blockId: INPUT.tradeQuantity,
-        action: { type: 'plain_text_input', action_id: INPUT.tradeQuantity, block_id: INPUT.tradeQuantity, value: TRADE.quantity, action_ts: String(Date.now() / 1000) },
-        container: { type: 'view', viewId: form.id, view: { hash: form.hash, private_metadata: form.private_metadata, callback_id: form.callback_id, state: { values } } },
+        action: {
+          type: 'plain_text_input',
+          action_id: INPUT.tradeQuantity,
+          block_id: INPUT.tradeQuantity,
+          value: TRADE.quantity,
+          action_ts: String(Date.now() / 1000),
+        },
+        container: {
+          type: 'view',
+          viewId: form.id,
+          view: {
+            hash: form.hash,
+            private_metadata: form.private_metadata,
+            callback_id: form.callback_id,
+            state: { values },
+          },
+        },
       }),
   );
   form = viewOf(quoted.sign);
 
   const submitted = await scene.act(
     tara,
-    { does: 'Tara clicks Ask for approval: the bot takes the quote the approvers will see and sets the limit from it', viewId: form.id, until: { call: postedIn(CHANNELS.approvals.id), what: `the trade's approval message in #${CHANNELS.approvals.name}` } },
-    () => requester.viewSubmission({ userId: tara.id, callbackId: CALLBACK.trade, viewId: form.id, privateMetadata: form.private_metadata, hash: form.hash, values }),
+    {
+      does: 'Tara clicks Ask for approval: the bot takes the quote the approvers will see and sets the limit from it',
+      viewId: form.id,
+      until: {
+        call: postedIn(CHANNELS.approvals.id),
+        what: `the trade's approval message in #${CHANNELS.approvals.name}`,
+      },
+    },
+    () =>
+      requester.viewSubmission({
+        userId: tara.id,
+        callbackId: CALLBACK.trade,
+        viewId: form.id,
+        privateMetadata: form.private_metadata,
+        hash: form.hash,
+        values,
+      }),
   );
   const t = approvable(submitted.sign!);
 
-  await clickApprove(scene, ana, t, { does: 'Ana approves the trade', until: { call: updated(t.ts), what: 'the trade message updated with 1 of 2 approvals' } });
+  await clickApprove(scene, ana, t, {
+    does: 'Ana approves the trade',
+    until: { call: updated(t.ts), what: 'the trade message updated with 1 of 2 approvals' },
+  });
 
   const expiresAt = await quoteExpiry(stage, t.requestId);
   const wait = Math.max(0, expiresAt - stage.clock.now()) + afterExpiryMs;
   const expiry = formatSlackDate(expiresAt / 1000, '{time_secs}', ctx);
-  await scene.happen({ does: `${(wait / 1000).toFixed(1)} s pass before Ben gets to it: the approvers' quote ran out at ${expiry}` }, () => new Promise((r) => setTimeout(r, wait)));
-
-  await clickApprove(scene, ben, t, { does: 'Ben approves: the quote has expired, so the bot re-quotes and checks the new price against the limit', until: { call: inThread(t.ts, 're-quoted'), what: 'the re-quote in the thread' } });
   await scene.happen(
-    { does: `${SANDBOX_TIMINGS.ORDER_COMPLETE_AFTER_MS / 1000} s pass on the sandbox exchange: the order fills`, until: { call: inThread(t.ts, '*Completed.*'), what: 'the completed order in the thread' } },
+    { does: `${(wait / 1000).toFixed(1)} s pass before Ben gets to it: the approvers' quote ran out at ${expiry}` },
+    () => new Promise((r) => setTimeout(r, wait)),
+  );
+
+  await clickApprove(scene, ben, t, {
+    does: 'Ben approves: the quote has expired, so the bot re-quotes and checks the new price against the limit',
+    until: { call: inThread(t.ts, 're-quoted'), what: 'the re-quote in the thread' },
+  });
+  await scene.happen(
+    {
+      does: `${SANDBOX_TIMINGS.ORDER_COMPLETE_AFTER_MS / 1000} s pass on the sandbox exchange: the order fills`,
+      until: { call: inThread(t.ts, '*Completed.*'), what: 'the completed order in the thread' },
+    },
     () => stage.advance(SANDBOX_TIMINGS.ORDER_COMPLETE_AFTER_MS),
   );
 }
@@ -282,21 +485,31 @@ async function deposit(scene: Scene): Promise<void> {
   const { cleo } = PEOPLE;
   scene.transcript.step('A deposit arrives that compliance must declare');
   const seen = await scene.happen(
-    { does: '0.8 BTC arrives from outside (injected in the sandbox); the exchange holds it until someone declares who sent it', until: { call: postedIn(CHANNELS.compliance.id), what: `the deposit in #${CHANNELS.compliance.name}` } },
-    () => void scene.stage.sandbox.control.injectDeposit({ currencyId: 101, amount: '0.8', needsCounterpartyInfo: true }),
+    {
+      does: '0.8 BTC arrives from outside (injected in the sandbox); the exchange holds it until someone declares who sent it',
+      until: { call: postedIn(CHANNELS.compliance.id), what: `the deposit in #${CHANNELS.compliance.name}` },
+    },
+    () =>
+      void scene.stage.sandbox.control.injectDeposit({ currencyId: 101, amount: '0.8', needsCounterpartyInfo: true }),
   );
   const post = seen.sign!;
   const button = (Array.isArray(post.args.blocks) ? post.args.blocks.filter(isObject) : [])
     .flatMap((b) => (Array.isArray(b.elements) ? b.elements.filter(isObject) : []))
     .find((e) => e.action_id === ACTION.declareCounterparty);
   if (!button) throw new Error('the deposit message has no Declare counterparty button');
-  await scene.act(cleo, { does: 'Cleo clicks Declare counterparty', until: { call: (c) => c.method === 'views.open', what: "Cleo's declaration form" } }, (cue) =>
-    scene.stage.requester.blockAction({
-      userId: cleo.id,
-      actionId: ACTION.declareCounterparty,
-      value: String(button.value),
-      container: { type: 'message', channelId: CHANNELS.compliance.id, messageTs: String(post.response.ts) },
-      responseUrl: cue.responseUrl,
-    }),
+  await scene.act(
+    cleo,
+    {
+      does: 'Cleo clicks Declare counterparty',
+      until: { call: (c) => c.method === 'views.open', what: "Cleo's declaration form" },
+    },
+    (cue) =>
+      scene.stage.requester.blockAction({
+        userId: cleo.id,
+        actionId: ACTION.declareCounterparty,
+        value: String(button.value),
+        container: { type: 'message', channelId: CHANNELS.compliance.id, messageTs: String(post.response.ts) },
+        responseUrl: cue.responseUrl,
+      }),
   );
 }

@@ -164,7 +164,11 @@ export class FakeSlackApi {
       const timer = setTimeout(() => {
         this.#waiters = this.#waiters.filter((w) => w !== waiter);
         const seen = this.calls.filter((c) => c.seq > after).map((c) => c.method);
-        reject(new Error(`no matching Slack call within ${opts.timeoutMs ?? 2_000} ms; calls since: ${seen.join(', ') || 'none'}`));
+        reject(
+          new Error(
+            `no matching Slack call within ${opts.timeoutMs ?? 2_000} ms; calls since: ${seen.join(', ') || 'none'}`,
+          ),
+        );
       }, opts.timeoutMs ?? 2_000);
       this.#waiters.push(waiter);
     });
@@ -249,11 +253,18 @@ export class FakeSlackApi {
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
     let args: Record<string, unknown>;
     try {
-      args = contentType === 'application/json' ? (raw ? (JSON.parse(raw) as Record<string, unknown>) : {}) : decodeForm(raw);
+      args =
+        contentType === 'application/json'
+          ? raw
+            ? (JSON.parse(raw) as Record<string, unknown>)
+            : {}
+          : decodeForm(raw);
     } catch {
       return send(res, 200, { ok: false, error: 'invalid_json' });
     }
-    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
+    const bearer =
+      /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ??
+      (typeof args.token === 'string' ? args.token : undefined);
     delete args.token;
     const expected = this.options.expectedToken;
     const tokenMatched = expected === undefined ? undefined : bearer === expected;
@@ -301,7 +312,12 @@ export class FakeSlackApi {
     send(res, 200, response);
   }
 
-  #answer(method: string, args: Record<string, unknown>, authorized: boolean, tokenMatched: boolean | undefined): Record<string, unknown> {
+  #answer(
+    method: string,
+    args: Record<string, unknown>,
+    authorized: boolean,
+    tokenMatched: boolean | undefined,
+  ): Record<string, unknown> {
     if (!authorized) return { ok: false, error: 'not_authed' };
     if (tokenMatched === false) return { ok: false, error: 'invalid_auth' };
     const failure = this.#failures.get(method)?.shift();
@@ -337,23 +353,41 @@ export class FakeSlackApi {
   /** users.info as Slack answers it: `deleted` and `is_bot` always present. */
   #usersInfo(id: string): Record<string, unknown> {
     // Any well-formed id is a user (in UTC) unless registered with setUser or forgotten.
-    const user = this.#users.get(id) ?? (/^[UW][A-Z0-9]+$/.test(id) && !this.#unknownUsers.has(id) ? { id } : undefined);
+    const user =
+      this.#users.get(id) ?? (/^[UW][A-Z0-9]+$/.test(id) && !this.#unknownUsers.has(id) ? { id } : undefined);
     if (!user) return { ok: false, error: 'user_not_found' };
     return {
       ok: true,
-      user: { id: user.id, real_name: user.real_name ?? user.id, tz: user.tz ?? 'UTC', tz_offset: user.tz_offset ?? 0, deleted: user.deleted ?? false, is_bot: user.is_bot ?? false },
+      user: {
+        id: user.id,
+        real_name: user.real_name ?? user.id,
+        tz: user.tz ?? 'UTC',
+        tz_offset: user.tz_offset ?? 0,
+        deleted: user.deleted ?? false,
+        is_bot: user.is_bot ?? false,
+      },
     };
   }
 
   /** conversations.info as Slack answers a bot token: the channel with `is_member`, or channel_not_found. */
   #conversationsInfo(id: string): Record<string, unknown> {
     const set = this.#channels.get(id);
-    if (set === 'unknown' || (set === undefined && !/^[CG][A-Z0-9]+$/.test(id))) return { ok: false, error: 'channel_not_found' };
+    if (set === 'unknown' || (set === undefined && !/^[CG][A-Z0-9]+$/.test(id)))
+      return { ok: false, error: 'channel_not_found' };
     const c: FakeChannel = set ?? { id };
     const isPrivate = c.is_private ?? false;
     return {
       ok: true,
-      channel: { id: c.id, name: c.name ?? c.id.toLowerCase(), is_channel: !isPrivate, is_group: isPrivate, is_im: false, is_private: isPrivate, is_archived: c.is_archived ?? false, is_member: c.is_member ?? true },
+      channel: {
+        id: c.id,
+        name: c.name ?? c.id.toLowerCase(),
+        is_channel: !isPrivate,
+        is_group: isPrivate,
+        is_im: false,
+        is_private: isPrivate,
+        is_archived: c.is_archived ?? false,
+        is_member: c.is_member ?? true,
+      },
     };
   }
 
@@ -381,33 +415,72 @@ export class FakeSlackApi {
         if (!a.text && !a.blocks) return { ok: false, error: 'no_text' };
         const ts = this.#nextTs();
         const channel = channelOf(a.channel);
-        return { ok: true, channel, ts, message: { type: 'message', text: a.text, blocks: a.blocks, ts, ...(a.thread_ts ? { thread_ts: a.thread_ts } : {}) } };
+        return {
+          ok: true,
+          channel,
+          ts,
+          message: {
+            type: 'message',
+            text: a.text,
+            blocks: a.blocks,
+            ts,
+            ...(a.thread_ts ? { thread_ts: a.thread_ts } : {}),
+          },
+        };
       },
       'chat.update': (a) => {
         if (!a.channel || !a.ts) return { ok: false, error: 'message_not_found' };
         if (duplicateIds(a.blocks)) return { ok: false, error: 'invalid_blocks' };
         return { ok: true, channel: a.channel, ts: a.ts, text: a.text, message: { text: a.text, blocks: a.blocks } };
       },
-      'chat.delete': (a) => (a.channel && a.ts ? { ok: true, channel: a.channel, ts: a.ts } : { ok: false, error: 'message_not_found' }),
+      'chat.delete': (a) =>
+        a.channel && a.ts ? { ok: true, channel: a.channel, ts: a.ts } : { ok: false, error: 'message_not_found' },
       'chat.postEphemeral': (a) => {
         if (!a.channel || !a.user) return { ok: false, error: 'user_not_in_channel' };
         return { ok: true, message_ts: this.#nextTs() };
       },
-      'chat.getPermalink': (a) => ({ ok: true, channel: a.channel, permalink: `https://fake.slack.test/archives/${String(a.channel)}/p${String(a.message_ts).replace('.', '')}` }),
-      'views.open': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
-      'views.push': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.trigger_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_trigger_id' }),
+      'chat.getPermalink': (a) => ({
+        ok: true,
+        channel: a.channel,
+        permalink: `https://fake.slack.test/archives/${String(a.channel)}/p${String(a.message_ts).replace('.', '')}`,
+      }),
+      'views.open': (a) =>
+        duplicateIds(viewBlocks(a))
+          ? { ok: false, error: 'invalid_blocks' }
+          : a.trigger_id
+            ? { ok: true, view: this.#storeView(a) }
+            : { ok: false, error: 'invalid_trigger_id' },
+      'views.push': (a) =>
+        duplicateIds(viewBlocks(a))
+          ? { ok: false, error: 'invalid_blocks' }
+          : a.trigger_id
+            ? { ok: true, view: this.#storeView(a) }
+            : { ok: false, error: 'invalid_trigger_id' },
       'views.update': (a) => {
-        const id = typeof a.view_id === 'string' ? a.view_id : typeof a.external_id === 'string' ? this.#viewIdOfExternal(a.external_id) : undefined;
+        const id =
+          typeof a.view_id === 'string'
+            ? a.view_id
+            : typeof a.external_id === 'string'
+              ? this.#viewIdOfExternal(a.external_id)
+              : undefined;
         const existing = id ? this.#views.get(id) : undefined;
         if (!id || !existing) return { ok: false, error: 'not_found' };
         if (duplicateIds(viewBlocks(a))) return { ok: false, error: 'invalid_blocks' };
         if (typeof a.hash === 'string' && a.hash !== existing.hash) return { ok: false, error: 'hash_conflict' };
         return { ok: true, view: this.#storeView(a, id) };
       },
-      'views.publish': (a) => (duplicateIds(viewBlocks(a)) ? { ok: false, error: 'invalid_blocks' } : a.user_id ? { ok: true, view: this.#storeView(a) } : { ok: false, error: 'invalid_arguments' }),
+      'views.publish': (a) =>
+        duplicateIds(viewBlocks(a))
+          ? { ok: false, error: 'invalid_blocks' }
+          : a.user_id
+            ? { ok: true, view: this.#storeView(a) }
+            : { ok: false, error: 'invalid_arguments' },
       'conversations.open': (a) => {
-        const users = String(a.users ?? '').split(',').filter(Boolean);
-        if (users.length !== 1) return { ok: false, error: users.length === 0 ? 'users_list_not_supplied' : 'not_supported' };
+        const users = String(a.users ?? '')
+          .split(',')
+          .filter(Boolean);
+        if (users.length !== 1)
+          return { ok: false, error: users.length === 0 ? 'users_list_not_supplied' : 'not_supported' };
         return { ok: true, channel: { id: dmChannelOf(users[0]!) } };
       },
       'users.info': (a) => this.#usersInfo(String(a.user ?? '')),
@@ -424,12 +497,18 @@ function viewBlocks(a: Record<string, unknown>): unknown {
 export function duplicateIds(blocks: unknown): boolean {
   if (!Array.isArray(blocks)) return false;
   const blockIds = new Set<string>();
-  for (const block of blocks as Array<{ block_id?: string; elements?: Array<{ action_id?: string }>; accessory?: { action_id?: string } }>) {
+  for (const block of blocks as Array<{
+    block_id?: string;
+    elements?: Array<{ action_id?: string }>;
+    accessory?: { action_id?: string };
+  }>) {
     if (block.block_id !== undefined) {
       if (blockIds.has(block.block_id)) return true;
       blockIds.add(block.block_id);
     }
-    const actionIds = [...(block.elements ?? []), ...(block.accessory ? [block.accessory] : [])].map((e) => e.action_id).filter((id): id is string => id !== undefined);
+    const actionIds = [...(block.elements ?? []), ...(block.accessory ? [block.accessory] : [])]
+      .map((e) => e.action_id)
+      .filter((id): id is string => id !== undefined);
     if (new Set(actionIds).size !== actionIds.length) return true;
   }
   return false;

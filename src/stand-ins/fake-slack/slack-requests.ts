@@ -21,7 +21,12 @@ export function slackSignature(signingSecret: string, timestampSec: number, body
   return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestampSec}:${body}`).digest('hex')}`;
 }
 
-export function signedHeaders(signingSecret: string, body: string, contentType: string, opts: SignOptions = {}): Record<string, string> {
+export function signedHeaders(
+  signingSecret: string,
+  body: string,
+  contentType: string,
+  opts: SignOptions = {},
+): Record<string, string> {
   const ts = opts.timestampSec ?? Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = { 'content-type': contentType };
   if (!opts.unsigned) {
@@ -85,7 +90,14 @@ export interface BlockActionInput {
   selectedValue?: string;
   /** Where the button was: a message in a channel, or a view (modal or home). */
   container:
-    | { type: 'message'; channelId: string; messageTs: string; isEphemeral?: boolean; threadTs?: string; channelName?: string }
+    | {
+        type: 'message';
+        channelId: string;
+        messageTs: string;
+        isEphemeral?: boolean;
+        threadTs?: string;
+        channelName?: string;
+      }
     | { type: 'view'; viewId: string; view?: Record<string, unknown> };
   responseUrl?: string;
   triggerId?: string;
@@ -103,8 +115,15 @@ export function blockActionPayload(a: BlockActionInput): Record<string, unknown>
     block_id: a.blockId ?? 'block',
     action_ts: `${Date.now() / 1000}`,
     ...(a.selectedValue !== undefined
-      ? { type: 'static_select', selected_option: { text: { type: 'plain_text', text: a.selectedValue }, value: a.selectedValue } }
-      : { type: 'button', text: { type: 'plain_text', text: 'Button' }, ...(a.value !== undefined ? { value: a.value } : {}) }),
+      ? {
+          type: 'static_select',
+          selected_option: { text: { type: 'plain_text', text: a.selectedValue }, value: a.selectedValue },
+        }
+      : {
+          type: 'button',
+          text: { type: 'plain_text', text: 'Button' },
+          ...(a.value !== undefined ? { value: a.value } : {}),
+        }),
   };
   const base = {
     type: 'block_actions',
@@ -127,12 +146,24 @@ export function blockActionPayload(a: BlockActionInput): Record<string, unknown>
         ...(threadTs ? { thread_ts: threadTs } : {}),
       },
       channel: { id: a.container.channelId, name: a.container.channelName ?? 'desk' },
-      message: { ts: a.container.messageTs, type: 'message', ...(threadTs ? { thread_ts: threadTs } : {}), ...(a.message ?? {}) },
+      message: {
+        ts: a.container.messageTs,
+        type: 'message',
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        ...(a.message ?? {}),
+      },
       ...(a.state ? { state: { values: a.state } } : {}),
       ...(a.responseUrl ? { response_url: a.responseUrl } : {}),
     };
   }
-  const view: Record<string, unknown> = { id: a.container.viewId, type: 'modal', hash: 'h0', private_metadata: '', callback_id: '', ...(a.container.view ?? {}) };
+  const view: Record<string, unknown> = {
+    id: a.container.viewId,
+    type: 'modal',
+    hash: 'h0',
+    private_metadata: '',
+    callback_id: '',
+    ...(a.container.view ?? {}),
+  };
   return {
     ...base,
     container: { type: 'view', view_id: a.container.viewId },
@@ -145,9 +176,18 @@ export type StateValues = Record<string, Record<string, Record<string, unknown>>
 
 export const stateOf = {
   text: (value: string | null) => ({ type: 'plain_text_input', value }),
-  select: (value: string | null) => ({ type: 'static_select', selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value } }),
-  radio: (value: string | null) => ({ type: 'radio_buttons', selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value } }),
-  external: (value: string | null) => ({ type: 'external_select', selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value } }),
+  select: (value: string | null) => ({
+    type: 'static_select',
+    selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value },
+  }),
+  radio: (value: string | null) => ({
+    type: 'radio_buttons',
+    selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value },
+  }),
+  external: (value: string | null) => ({
+    type: 'external_select',
+    selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value },
+  }),
 };
 
 export interface ViewSubmissionInput {
@@ -206,7 +246,14 @@ export function blockSuggestionPayload(s: BlockSuggestionInput): Record<string, 
     block_id: s.blockId ?? s.actionId,
     value: s.value,
     container: { type: 'view', view_id: s.viewId ?? 'V00000001' },
-    view: { type: 'modal', private_metadata: '', state: { values: {} }, ...(s.view ?? {}), id: s.viewId ?? 'V00000001', callback_id: s.callbackId ?? (s.view?.callback_id as string | undefined) ?? '' },
+    view: {
+      type: 'modal',
+      private_metadata: '',
+      state: { values: {} },
+      ...(s.view ?? {}),
+      id: s.viewId ?? 'V00000001',
+      callback_id: s.callbackId ?? (s.view?.callback_id as string | undefined) ?? '',
+    },
   };
 }
 
@@ -259,7 +306,11 @@ export class SlackRequester {
   /** Post a raw body with the given content type, signed unless told otherwise. */
   async post(body: string, contentType: string, opts: SignOptions = {}): Promise<SlackResponse> {
     const started = performance.now();
-    const res = await fetch(this.endpoint, { method: 'POST', headers: signedHeaders(this.signingSecret, body, contentType, opts), body });
+    const res = await fetch(this.endpoint, {
+      method: 'POST',
+      headers: signedHeaders(this.signingSecret, body, contentType, opts),
+      body,
+    });
     const text = await res.text();
     let json: unknown;
     try {

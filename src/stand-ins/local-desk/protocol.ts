@@ -73,7 +73,8 @@ export interface Snapshot {
 /** view.state.values: { [block_id]: { [action_id]: element state } }, as Slack sends it. */
 export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
 
-export type ActionContainer = { type: 'message'; channel: string; ts: string } | { type: 'view'; viewId: string } | { type: 'home' };
+export type ActionContainer =
+  { type: 'message'; channel: string; ts: string } | { type: 'view'; viewId: string } | { type: 'home' };
 
 /**
  * POST /desk/api/<name>, each with `as`. 200 with Answers; 400 a bad body or missing control; 409 a view or

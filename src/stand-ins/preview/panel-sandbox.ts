@@ -36,8 +36,17 @@ export function panelSandbox(control: SandboxControl): PanelSandbox {
     advance: ({ ms }) => void control.advance(ms),
     deposit: (op: SandboxOps['deposit']) => {
       const entry = currencies().find((c) => c.label === op.currency);
-      if (!entry) throw new Error(`No currency ${op.currency} on the sandbox; one of ${currencies().map((c) => c.label).join(', ')}`);
-      control.injectDeposit({ currencyId: entry.id, amount: op.amount, needsCounterpartyInfo: op.needsCounterpartyInfo });
+      if (!entry)
+        throw new Error(
+          `No currency ${op.currency} on the sandbox; one of ${currencies()
+            .map((c) => c.label)
+            .join(', ')}`,
+        );
+      control.injectDeposit({
+        currencyId: entry.id,
+        amount: op.amount,
+        needsCounterpartyInfo: op.needsCounterpartyInfo,
+      });
     },
     price: ({ symbol, price }) => void control.setPrice({ symbol, price }),
     fault: ({ fault, on, times }) => {
@@ -45,7 +54,12 @@ export function panelSandbox(control: SandboxControl): PanelSandbox {
       const target = TARGETS[on];
       const method = target.method ?? (writesOnly ? 'POST' : undefined);
       for (const path of target.paths) {
-        control.addFault({ ...rule, ...(method ? { method } : {}), ...(path ? { path } : {}), ...(times !== undefined ? { times } : {}) });
+        control.addFault({
+          ...rule,
+          ...(method ? { method } : {}),
+          ...(path ? { path } : {}),
+          ...(times !== undefined ? { times } : {}),
+        });
       }
     },
     clearFaults: () => control.clearFaults(),
@@ -62,6 +76,13 @@ const KIND_WORDS: Partial<Record<FaultRule['kind'], (r: FaultRule) => string>> =
 /** One line per rule: "lost answer on POST /crypto/withdrawals, next 1". */
 export function describeFault(r: FaultRule): string {
   const what = KIND_WORDS[r.kind]?.(r) ?? r.kind.replaceAll('_', ' ');
-  const where = r.method && r.path ? `${r.method} ${r.path}` : r.path ? `every ${r.path}` : r.method ? `every ${r.method}` : 'every call';
+  const where =
+    r.method && r.path
+      ? `${r.method} ${r.path}`
+      : r.path
+        ? `every ${r.path}`
+        : r.method
+          ? `every ${r.method}`
+          : 'every call';
   return `${what} on ${where}${r.times !== undefined ? `, next ${r.times}` : ''}`;
 }

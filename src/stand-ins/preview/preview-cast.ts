@@ -31,9 +31,24 @@ export const PREVIEW_PEOPLE: readonly Person[] = [
 export const PREVIEW_CAST: Cast = {
   people: [...PREVIEW_PEOPLE],
   channels: [
-    { id: PREVIEW_IDS.commandChannel, name: DESK_CHANNEL_NAMES.commands, kind: 'channel', purpose: 'Type slash commands here: /withdraw, /trade, /balances, /desk, /counterparty' },
-    { id: PREVIEW_IDS.approvalChannel, name: DESK_CHANNEL_NAMES.approvals, kind: 'channel', purpose: 'Every request, its approvals and its outcome, one thread each' },
-    { id: PREVIEW_IDS.complianceChannel, name: DESK_CHANNEL_NAMES.compliance, kind: 'channel', purpose: 'Incoming deposits that need counterparty information' },
+    {
+      id: PREVIEW_IDS.commandChannel,
+      name: DESK_CHANNEL_NAMES.commands,
+      kind: 'channel',
+      purpose: 'Type slash commands here: /withdraw, /trade, /balances, /desk, /counterparty',
+    },
+    {
+      id: PREVIEW_IDS.approvalChannel,
+      name: DESK_CHANNEL_NAMES.approvals,
+      kind: 'channel',
+      purpose: 'Every request, its approvals and its outcome, one thread each',
+    },
+    {
+      id: PREVIEW_IDS.complianceChannel,
+      name: DESK_CHANNEL_NAMES.compliance,
+      kind: 'channel',
+      purpose: 'Incoming deposits that need counterparty information',
+    },
   ],
   commandChannel: PREVIEW_IDS.commandChannel,
   botName: 'Desk Bot',

@@ -34,7 +34,8 @@ export interface PreviewFiles {
   keepSlack(slack: FakeSlackApi, ws: Workspace): () => Promise<void>;
 }
 
-const FRESH_HINT = 'to start the local preview over, run `npm start -- --fresh` (it erases the preview\'s requests, sandbox and workspace)';
+const FRESH_HINT =
+  "to start the local preview over, run `npm start -- --fresh` (it erases the preview's requests, sandbox and workspace)";
 
 /** Reads what the last run saved in `dir` (nothing yet: a first run). A file that does not parse stops the start, naming it. */
 export function openPreviewFiles(dir: string): PreviewFiles {
@@ -47,7 +48,10 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     try {
       decodeSandbox(sandbox);
     } catch (err) {
-      throw new StoreCorruptError(sandboxFile, `the saved sandbox cannot be read (${(err as Error).message}); ${FRESH_HINT}`);
+      throw new StoreCorruptError(
+        sandboxFile,
+        `the saved sandbox cannot be read (${(err as Error).message}); ${FRESH_HINT}`,
+      );
     }
   }
   let slack: SavedSlack | undefined;
@@ -59,7 +63,11 @@ export function openPreviewFiles(dir: string): PreviewFiles {
     }
     // The file's own word, not the type the parse was cast to: an old or foreign file says another version.
     const version: unknown = slack.version;
-    if (version !== SAVED_SLACK_VERSION) throw new StoreCorruptError(slackFile, `it is version ${String(version)}, this build reads ${SAVED_SLACK_VERSION}; ${FRESH_HINT}`);
+    if (version !== SAVED_SLACK_VERSION)
+      throw new StoreCorruptError(
+        slackFile,
+        `it is version ${String(version)}, this build reads ${SAVED_SLACK_VERSION}; ${FRESH_HINT}`,
+      );
   }
   // Requests without the sandbox they were sent to: a folder from a build that did not save it.
   const orphaned = sandbox === undefined && existsSync(repositoryFiles(dir, REQUEST_STORE_NAME).live);
@@ -84,11 +92,17 @@ export function openPreviewFiles(dir: string): PreviewFiles {
         const key = keyOf(slack);
         if (key === saved) return saving;
         saved = key;
-        const text = JSON.stringify({ version: SAVED_SLACK_VERSION, slack, workspace: ws.saved() } satisfies SavedSlack);
-        saving = saving.then(() => replaceFileDurably(slackFile, text)).catch((err: unknown) => {
-          saved = undefined;
-          process.emitWarning(`the local desk's workspace was not saved to ${slackFile}: ${(err as Error).message}`);
-        });
+        const text = JSON.stringify({
+          version: SAVED_SLACK_VERSION,
+          slack,
+          workspace: ws.saved(),
+        } satisfies SavedSlack);
+        saving = saving
+          .then(() => replaceFileDurably(slackFile, text))
+          .catch((err: unknown) => {
+            saved = undefined;
+            process.emitWarning(`the local desk's workspace was not saved to ${slackFile}: ${(err as Error).message}`);
+          });
         return saving;
       };
       // The bot hears a Slack call's answer once what it changed is on disk (the desk folds a call before this runs).

@@ -28,7 +28,11 @@ export const LOOPBACK = '127.0.0.1';
 export interface Preview {
   env: NodeJS.ProcessEnv;
   /** Loopback only, a free port (PORT is the local desk's), on the sandbox's clock. */
-  runOptions: { receiverOptions: { host: string; port: number }; clock: Clock; sandboxFiles: { restore?: string; save: (text: string) => Promise<void> } };
+  runOptions: {
+    receiverOptions: { host: string; port: number };
+    clock: Clock;
+    sandboxFiles: { restore?: string; save: (text: string) => Promise<void> };
+  };
   slack: FakeSlackApi;
   /** What the last run saved, and where this one saves (the data folder's sandbox.json and slack-workspace.json). */
   files: PreviewFiles;
@@ -49,7 +53,12 @@ export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean
   const erased = o.fresh ? await startOver(dataDir) : [];
   const files = openPreviewFiles(dataDir);
   const { clock, link } = sandboxLinkedClock();
-  const slack = await startFakeSlackApi({ expectedToken: botToken, users: previewSlackUsers(), now: () => clock.now(), ...(files.slack ? { restore: files.slack.slack } : {}) });
+  const slack = await startFakeSlackApi({
+    expectedToken: botToken,
+    users: previewSlackUsers(),
+    now: () => clock.now(),
+    ...(files.slack ? { restore: files.slack.slack } : {}),
+  });
   const env: NodeJS.ProcessEnv = {
     ...base,
     SLACK_BOT_TOKEN: botToken,
@@ -62,6 +71,18 @@ export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean
     COMPLIANCE_USER_IDS: PREVIEW_DESK.compliance,
     DATA_DIR: dataDir,
   };
-  const sandboxFiles = { ...(files.sandbox !== undefined ? { restore: files.sandbox } : {}), save: (text: string) => files.saveSandbox(text) };
-  return { env, slack, files, erased, signingSecret, runOptions: { receiverOptions: { host: LOOPBACK, port: 0 }, clock, sandboxFiles }, link, close: () => slack.stop() };
+  const sandboxFiles = {
+    ...(files.sandbox !== undefined ? { restore: files.sandbox } : {}),
+    save: (text: string) => files.saveSandbox(text),
+  };
+  return {
+    env,
+    slack,
+    files,
+    erased,
+    signingSecret,
+    runOptions: { receiverOptions: { host: LOOPBACK, port: 0 }, clock, sandboxFiles },
+    link,
+    close: () => slack.stop(),
+  };
 }

@@ -39,7 +39,10 @@ export async function serveLocalDesk(preview: Preview, port: number, o: ServeOpt
     };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`the local desk cannot listen on ${LOOPBACK}:${port}: something else is using that port. Stop it, or choose another port: PORT=${port + 1} npm start`, { cause: err });
+      throw new Error(
+        `the local desk cannot listen on ${LOOPBACK}:${port}: something else is using that port. Stop it, or choose another port: PORT=${port + 1} npm start`,
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -64,13 +67,22 @@ export interface PreviewRun {
 export async function runPreview(
   preview: Preview,
   config: Config,
-  o: { onServed?: (url: string) => void; runOptions?: Omit<RunOptions<Sandbox>, 'clock' | 'receiverOptions'>; serve?: ServeOptions } = {},
+  o: {
+    onServed?: (url: string) => void;
+    runOptions?: Omit<RunOptions<Sandbox>, 'clock' | 'receiverOptions'>;
+    serve?: ServeOptions;
+  } = {},
 ): Promise<PreviewRun> {
   const localDesk = await serveLocalDesk(preview, config.slack.port, o.serve);
   o.onServed?.(localDesk.url);
   let desk: RunningBot<Sandbox>;
   try {
-    desk = await runBot<Sandbox>(config, { startSandbox, ...o.runOptions, ...preview.runOptions, onSandbox: (sandbox) => preview.link(sandbox) });
+    desk = await runBot<Sandbox>(config, {
+      startSandbox,
+      ...o.runOptions,
+      ...preview.runOptions,
+      onSandbox: (sandbox) => preview.link(sandbox),
+    });
   } catch (err) {
     await localDesk.close();
     throw err;

@@ -31,10 +31,18 @@ export interface ApiRequest {
   rawBody: Buffer;
 }
 
-const refuse = (status: number, message: string, extra?: Record<string, unknown>): SandboxResponse => ({ status, body: errorBody(message, extra) });
+const refuse = (status: number, message: string, extra?: Record<string, unknown>): SandboxResponse => ({
+  status,
+  body: errorBody(message, extra),
+});
 
 /** Serve one request of the public API; `account` is set once the key is known (for the log). `dropNotes`: the drop_notes fault (faults.ts). */
-export function serveApi(deps: ApiDeps, req: ApiRequest, receivedAt?: number, dropNotes = false): { response: SandboxResponse; account?: string } {
+export function serveApi(
+  deps: ApiDeps,
+  req: ApiRequest,
+  receivedAt?: number,
+  dropNotes = false,
+): { response: SandboxResponse; account?: string } {
   if (!req.path.startsWith(`${API_PREFIX}/`)) return { response: refuse(404, `No such path ${req.path}`) };
   const match = matchRoute(ROUTES, req.method, req.path.slice(API_PREFIX.length));
   if (!match) return { response: refuse(404, `No operation at ${req.path}`) };
@@ -50,7 +58,10 @@ export function serveApi(deps: ApiDeps, req: ApiRequest, receivedAt?: number, dr
     const auth = authenticate(req, deps.keys, deps.authNow(), deps.timestampWindowMs);
     if (!auth.ok) return { response: refuse(401, auth.message, auth.extra) };
     if (route.scope && !auth.key.scopes.has(route.scope)) {
-      return { response: refuse(SCOPE_FAILURE_STATUS, `API key lacks the '${route.scope}' scope this operation needs`), account: auth.key.account };
+      return {
+        response: refuse(SCOPE_FAILURE_STATUS, `API key lacks the '${route.scope}' scope this operation needs`),
+        account: auth.key.account,
+      };
     }
     accountName = auth.key.account;
   }
@@ -65,10 +76,24 @@ export function serveApi(deps: ApiDeps, req: ApiRequest, receivedAt?: number, dr
     }
   }
   try {
-    const response = route.handler({ state, account, now, ...(receivedAt !== undefined ? { receivedAt } : {}), params, query: req.query, body, settings: { quoteLifetimeMs: deps.quoteLifetimeMs }, dropNotes });
+    const response = route.handler({
+      state,
+      account,
+      now,
+      ...(receivedAt !== undefined ? { receivedAt } : {}),
+      params,
+      query: req.query,
+      body,
+      settings: { quoteLifetimeMs: deps.quoteLifetimeMs },
+      dropNotes,
+    });
     return { response, account: accountName };
   } catch (e) {
-    if (e instanceof HttpError) return { response: { status: e.status, body: errorBody(e.message, e.extra), headers: e.headers }, account: accountName };
+    if (e instanceof HttpError)
+      return {
+        response: { status: e.status, body: errorBody(e.message, e.extra), headers: e.headers },
+        account: accountName,
+      };
     throw e;
   }
 }

@@ -1,7 +1,14 @@
 // Authentication exactly as the reference describes it (1-7), in the order a developer would debug it,
 // each refusal naming its check. The signed string is rebuilt with exchange/protocol.ts from the wire bytes.
 import type { IncomingHttpHeaders } from 'node:http';
-import { contentDigest, derToCompact, fromHex, HEADER, SIGNATURE_ALGORITHM, signatureInputFromDigest } from '../../bot/exchange/protocol.js';
+import {
+  contentDigest,
+  derToCompact,
+  fromHex,
+  HEADER,
+  SIGNATURE_ALGORITHM,
+  signatureInputFromDigest,
+} from '../../bot/exchange/protocol.js';
 import { verifyInput } from '../../bot/exchange/signer.js';
 import type { KeyRegistry, RegisteredKey } from './keys.js';
 
@@ -14,15 +21,18 @@ export interface IncomingSigned {
 }
 
 export type AuthOutcome =
-  | { ok: true; key: RegisteredKey }
-  | { ok: false; message: string; extra?: Record<string, unknown> };
+  { ok: true; key: RegisteredKey } | { ok: false; message: string; extra?: Record<string, unknown> };
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v.join(',') : v;
 }
 
-const refuse = (message: string, extra?: Record<string, unknown>): AuthOutcome => ({ ok: false, message, ...(extra ? { extra } : {}) });
+const refuse = (message: string, extra?: Record<string, unknown>): AuthOutcome => ({
+  ok: false,
+  message,
+  ...(extra ? { extra } : {}),
+});
 
 /** Check key, algorithm, timestamp window and signature; `nowMs` is the verifier's wall clock. */
 export function authenticate(req: IncomingSigned, registry: KeyRegistry, nowMs: number, windowMs: number): AuthOutcome {
@@ -39,7 +49,8 @@ export function authenticate(req: IncomingSigned, registry: KeyRegistry, nowMs: 
   if (algorithm !== SIGNATURE_ALGORITHM) return refuse(`Unsupported X-API-Algorithm: expected ${SIGNATURE_ALGORITHM}`);
 
   if (!timestamp) return refuse('Missing X-API-Timestamp header');
-  if (!/^\d{1,16}$/.test(timestamp)) return refuse('Invalid X-API-Timestamp: expected Unix time in milliseconds (digits only)');
+  if (!/^\d{1,16}$/.test(timestamp))
+    return refuse('Invalid X-API-Timestamp: expected Unix time in milliseconds (digits only)');
   const skew = nowMs - Number(timestamp);
   if (Math.abs(skew) > windowMs) {
     const hint = timestamp.length <= 10 ? ' (it looks like seconds, not milliseconds)' : '';
@@ -62,9 +73,12 @@ export function authenticate(req: IncomingSigned, registry: KeyRegistry, nowMs: 
   if (!verifyInput(key.point, input, signature)) {
     // The string we verified is no secret (method, URL, digest, time): showing it makes a
     // client's signing bug a one-line diff instead of an afternoon.
-    return refuse('Invalid signature: it does not match the method, full URL, body digest and timestamp of this request', {
-      signature_input: input,
-    });
+    return refuse(
+      'Invalid signature: it does not match the method, full URL, body digest and timestamp of this request',
+      {
+        signature_input: input,
+      },
+    );
   }
   return { ok: true, key };
 }

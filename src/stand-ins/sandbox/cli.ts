@@ -12,9 +12,13 @@ import { startSandbox, type Sandbox } from './server.js';
 export { SANDBOX_BANNER };
 
 /** Start the sandbox from environment values; `print` receives every line meant for people. */
-export async function runSandboxCli(env: Record<string, string | undefined>, print: (line: string) => void): Promise<Sandbox> {
+export async function runSandboxCli(
+  env: Record<string, string | undefined>,
+  print: (line: string) => void,
+): Promise<Sandbox> {
   const portText = env.SANDBOX_PORT ?? '8080';
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new Error(`SANDBOX_PORT must be a port number, got ${JSON.stringify(portText)}`);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    throw new Error(`SANDBOX_PORT must be a port number, got ${JSON.stringify(portText)}`);
   const seed = env.SANDBOX_SEED ?? 'sandbox';
 
   let publicKey = env.SANDBOX_PUBLIC_KEY?.trim();
@@ -28,7 +32,10 @@ export async function runSandboxCli(env: Record<string, string | undefined>, pri
     port: Number(portText),
     seed,
     keys: [{ publicKeyHex: publicKey, scopes: SCOPES }],
-    onRequest: (e) => print(`[sandbox] ${e.method} ${e.path} ${e.status === 0 ? '(no answer)' : e.status} ${e.durationMs}ms${e.fault ? ` fault=${e.fault}` : ''}`),
+    onRequest: (e) =>
+      print(
+        `[sandbox] ${e.method} ${e.path} ${e.status === 0 ? '(no answer)' : e.status} ${e.durationMs}ms${e.fault ? ` fault=${e.fault}` : ''}`,
+      ),
   });
 
   print(SANDBOX_BANNER);

@@ -34,10 +34,17 @@ const priceBody = z.strictObject({
 const endBody = z.strictObject({ status: z.enum(['failed', 'rejected', 'cancelled']), account: z.string().optional() });
 const withdrawalStatusBody = z.strictObject({ status: z.enum(WITHDRAWAL_STATUSES), account: z.string().optional() });
 const redateBody = z.strictObject({ created_at: z.number().int().min(0), account: z.string().optional() });
-const orderStatusBody = z.strictObject({ status: z.enum(['pending', 'open', 'completed', 'cancelled']), account: z.string().optional() });
+const orderStatusBody = z.strictObject({
+  status: z.enum(['pending', 'open', 'completed', 'cancelled']),
+  account: z.string().optional(),
+});
 const cancelBody = z.strictObject({ reason: z.string().optional(), account: z.string().optional() });
 const faultsBody = z.strictObject({ faults: z.array(faultRule) });
-const keyBody = z.strictObject({ public_key: z.string(), scopes: z.array(z.enum(SCOPES)), account: z.string().optional() });
+const keyBody = z.strictObject({
+  public_key: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  account: z.string().optional(),
+});
 const addressBody = z.strictObject({
   status: z.string().optional(),
   display_status: z.string().nullable().optional(),
@@ -55,7 +62,13 @@ const addressBody = z.strictObject({
 });
 
 /** Serve one control request; `path` is below CONTROL_PREFIX (e.g. `/clock/advance`). */
-export function handleControl(control: SandboxControl, method: string, path: string, query: URLSearchParams, body: unknown): SandboxResponse {
+export function handleControl(
+  control: SandboxControl,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: unknown,
+): SandboxResponse {
   const acct = accountQuery(query);
   const seg = path.split('/').filter(Boolean);
   // The second segment of these collections is a record id: /withdrawals/{id}/end and so on.
@@ -115,7 +128,7 @@ export function handleControl(control: SandboxControl, method: string, path: str
           ...(b.currency_id !== undefined ? { currencyId: b.currency_id } : {}),
           ...(b.needs_counterparty_info !== undefined ? { needsCounterpartyInfo: b.needs_counterparty_info } : {}),
           ...(b.confirmed !== undefined ? { confirmed: b.confirmed } : {}),
-          ...(b.account ?? acct ? { account: (b.account ?? acct)! } : {}),
+          ...((b.account ?? acct) ? { account: (b.account ?? acct)! } : {}),
         }),
       );
     }
@@ -129,7 +142,7 @@ export function handleControl(control: SandboxControl, method: string, path: str
       return ok(control.balances(acct));
     case 'PUT /balances': {
       const b = validate(balanceBody, body);
-      return ok(control.setBalance({ ...b, ...(b.account ?? acct ? { account: (b.account ?? acct)! } : {}) }));
+      return ok(control.setBalance({ ...b, ...((b.account ?? acct) ? { account: (b.account ?? acct)! } : {}) }));
     }
     case 'PUT /prices': {
       const b = validate(priceBody, body);
@@ -155,7 +168,13 @@ export function handleControl(control: SandboxControl, method: string, path: str
       return noContent();
     case 'POST /keys': {
       const b = validate(keyBody, body);
-      return created(control.registerKey({ publicKeyHex: b.public_key, scopes: b.scopes, ...(b.account ? { account: b.account } : {}) }));
+      return created(
+        control.registerKey({
+          publicKeyHex: b.public_key,
+          scopes: b.scopes,
+          ...(b.account ? { account: b.account } : {}),
+        }),
+      );
     }
     case 'GET /requests':
       return ok(control.requests());

@@ -7,11 +7,27 @@ import type { FaultRule, FaultSet } from './faults.js';
 import type { KeyRegistry, RegisteredKey } from './keys.js';
 import { cancelOrder, endWithdrawal, moveOrder, moveWithdrawal, settle } from './lifecycle.js';
 import { creditRegular } from './ledger.js';
-import { presentAddress, presentBalance, presentDeposit, presentFiatWithdrawal, presentOrder, presentQuote, presentWithdrawal } from './present.js';
+import {
+  presentAddress,
+  presentBalance,
+  presentDeposit,
+  presentFiatWithdrawal,
+  presentOrder,
+  presentQuote,
+  presentWithdrawal,
+} from './present.js';
 import { midPrice, setPrice } from './prices.js';
 import { HttpError } from './router.js';
 import { addAccount, chainAddress, DEFAULT_ACCOUNT, seedState, txHash } from './seed.js';
-import { balanceOf, entryById, networkByUuid, type AccountState, type CryptoDepositRecord, type SandboxState, type WalletIdentityRecord } from './state.js';
+import {
+  balanceOf,
+  entryById,
+  networkByUuid,
+  type AccountState,
+  type CryptoDepositRecord,
+  type SandboxState,
+  type WalletIdentityRecord,
+} from './state.js';
 import type { SandboxClock } from './sandbox-clock.js';
 import { DEPOSIT_CONFIRM_MS, FIAT_WITHDRAWAL_TIMELINE, type WITHDRAWAL_TIMELINE } from './timings.js';
 
@@ -59,7 +75,8 @@ export interface ControlDeps {
 }
 
 /** A status the control surface may put a crypto withdrawal in: along its timeline, or ended. */
-export type WithdrawalControlStatus = (typeof WITHDRAWAL_TIMELINE)[number]['status'] | 'failed' | 'rejected' | 'cancelled';
+export type WithdrawalControlStatus =
+  (typeof WITHDRAWAL_TIMELINE)[number]['status'] | 'failed' | 'rejected' | 'cancelled';
 
 export function createControl(deps: ControlDeps) {
   const state = () => {
@@ -115,11 +132,26 @@ export function createControl(deps: ControlDeps) {
     withdrawals: (name?: string) => {
       const a = account(name);
       // What the exchange stores, request_id included (the API never lists it).
-      return a.withdrawals.map((w) => ({ ...presentWithdrawal(deps.getState(), a.addressBook, w), request_id: w.request_id, held: w.held }));
+      return a.withdrawals.map((w) => ({
+        ...presentWithdrawal(deps.getState(), a.addressBook, w),
+        request_id: w.request_id,
+        held: w.held,
+      }));
     },
-    fiatWithdrawals: (name?: string) => account(name).fiatWithdrawals.map((w) => ({ ...presentFiatWithdrawal(w, 'listed'), request_id: w.request_id, held: w.held })),
+    fiatWithdrawals: (name?: string) =>
+      account(name).fiatWithdrawals.map((w) => ({
+        ...presentFiatWithdrawal(w, 'listed'),
+        request_id: w.request_id,
+        held: w.held,
+      })),
     /** A completed fiat withdrawal made outside the bot, to the account's first bank account in that currency: history for tests and demo. */
-    injectFiatWithdrawal(input: { currency: 'USD' | 'SGD'; amount: string; createdAt: number; note?: string | null; account?: string }) {
+    injectFiatWithdrawal(input: {
+      currency: 'USD' | 'SGD';
+      amount: string;
+      createdAt: number;
+      note?: string | null;
+      account?: string;
+    }) {
       const s = state();
       const a = account(input.account);
       const bank = a.bankAccounts.find((b) => b.currency === input.currency);
@@ -147,7 +179,11 @@ export function createControl(deps: ControlDeps) {
     },
     orders: (name?: string) => account(name).orders.map(presentOrder),
     quotes: (name?: string) =>
-      account(name).quotes.map((q) => ({ ...presentQuote(q), superseded_by: q.supersededBy, used_by_order: q.usedByOrder })),
+      account(name).quotes.map((q) => ({
+        ...presentQuote(q),
+        superseded_by: q.supersededBy,
+        used_by_order: q.usedByOrder,
+      })),
     counterpartySubmissions: (name?: string) => account(name).counterparty.map((c) => ({ ...c })),
     deposits: (name?: string) => account(name).deposits.map((d) => presentDeposit(deps.getState(), d)),
     addresses: (name?: string) => account(name).addressBook.map((x) => presentAddress(deps.getState(), x)),
@@ -159,13 +195,21 @@ export function createControl(deps: ControlDeps) {
         ...presentBalance(symbol, b),
         held_by_withdrawals: [
           ...a.withdrawals.filter((w) => w.held && entryById(s, w.entryId)!.assetSymbol === symbol).map((w) => w.total),
-          ...a.fiatWithdrawals.filter((w) => w.held && w.currency === symbol).map((w) => add(w.amount, w.withdrawal_fee)),
+          ...a.fiatWithdrawals
+            .filter((w) => w.held && w.currency === symbol)
+            .map((w) => add(w.amount, w.withdrawal_fee)),
         ],
       }));
     },
 
     /** Set parts of a balance directly (decimal strings). */
-    setBalance(input: { currency: string; regular?: string; orders?: string; alternative_products?: string; account?: string }) {
+    setBalance(input: {
+      currency: string;
+      regular?: string;
+      orders?: string;
+      alternative_products?: string;
+      account?: string;
+    }) {
       const b = balanceOf(account(input.account), input.currency.toUpperCase());
       for (const part of ['regular', 'orders', 'alternative_products'] as const) {
         const v = input[part];
@@ -225,7 +269,8 @@ export function createControl(deps: ControlDeps) {
     redateWithdrawal(id: string, createdAt: number, name?: string) {
       const a = account(name);
       const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
-      if (!Number.isSafeInteger(createdAt) || createdAt < 0) throw new HttpError(422, 'created_at must be epoch milliseconds');
+      if (!Number.isSafeInteger(createdAt) || createdAt < 0)
+        throw new HttpError(422, 'created_at must be epoch milliseconds');
       w.created_at = createdAt;
       return presentWithdrawal(deps.getState(), a.addressBook, w);
     },
@@ -247,9 +292,11 @@ export function createControl(deps: ControlDeps) {
       const addr = a.addressBook.find((x) => x.id === id) ?? notFound('Address');
       if (change.status !== undefined) addr.status = change.status;
       if (change.display_status !== undefined) addr.display_status = change.display_status;
-      if (change.withdrawal_cooldown_until !== undefined) addr.withdrawal_cooldown_until = change.withdrawal_cooldown_until;
+      if (change.withdrawal_cooldown_until !== undefined)
+        addr.withdrawal_cooldown_until = change.withdrawal_cooldown_until;
       if (change.wallet_identity !== undefined) {
-        addr.wallet_identity = change.wallet_identity === null ? null : { id: deps.getState().rng.uuid(), ...change.wallet_identity };
+        addr.wallet_identity =
+          change.wallet_identity === null ? null : { id: deps.getState().rng.uuid(), ...change.wallet_identity };
       }
       return presentAddress(deps.getState(), addr);
     },
@@ -271,7 +318,10 @@ export function createControl(deps: ControlDeps) {
     },
     prices: () => {
       const s = state();
-      return [...s.prices.pairs.keys()].map((symbol) => ({ symbol, mid: midPrice(s.prices, symbol, deps.clock.now()) }));
+      return [...s.prices.pairs.keys()].map((symbol) => ({
+        symbol,
+        mid: midPrice(s.prices, symbol, deps.clock.now()),
+      }));
     },
     /** The crypto currency entries deposits can arrive in (id, code, name; USDT is there once per network). */
     cryptoCurrencies: () => state().currencies.map((c) => ({ id: c.id, code: c.code, name: c.name })),

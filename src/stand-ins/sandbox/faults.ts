@@ -5,7 +5,19 @@ import { z } from 'zod';
 import { API_PREFIX } from '../../bot/exchange/protocol.js';
 import { createRng, type Rng } from './prng.js';
 
-export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'hang', 'drop', 'drop_after_commit', 'malformed_json', 'schema_break', 'late_commit', 'drop_notes', 'short_pages'] as const;
+export const FAULT_KINDS = [
+  'latency',
+  'error',
+  'rate_limit',
+  'hang',
+  'drop',
+  'drop_after_commit',
+  'malformed_json',
+  'schema_break',
+  'late_commit',
+  'drop_notes',
+  'short_pages',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const faultRule = z.strictObject({
@@ -96,7 +108,8 @@ export class FaultSet {
       entry.left--;
       if (rule.kind === 'latency') decision.latencyMs += rule.latencyMs ?? 0;
       else if (rule.kind === 'drop_notes') decision.dropNotes = true;
-      else if (rule.kind === 'short_pages') decision.pageSizeCap = Math.min(decision.pageSizeCap ?? Infinity, rule.pageSize ?? 1);
+      else if (rule.kind === 'short_pages')
+        decision.pageSizeCap = Math.min(decision.pageSizeCap ?? Infinity, rule.pageSize ?? 1);
       else decision.fault = rule;
     }
     this.rules = this.rules.filter((r) => r.left > 0);

@@ -40,7 +40,12 @@ export class KeyRegistry {
     if (!point) throw new Error('publicKeyHex is not a secp256k1 public key in hex (33 or 65 bytes)');
     for (const s of spec.scopes) if (!(SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope ${s}`);
     const id = Buffer.from(point).toString('hex').toUpperCase();
-    const key: RegisteredKey = { id, point, scopes: new Set(spec.scopes), account: spec.account ?? this.defaultAccount };
+    const key: RegisteredKey = {
+      id,
+      point,
+      scopes: new Set(spec.scopes),
+      account: spec.account ?? this.defaultAccount,
+    };
     this.keys.set(id, key);
     return key;
   }

@@ -25,7 +25,14 @@ export function createLateCommits(saved: readonly LateCommit[] = []) {
   return {
     /** Takes a write to commit `commitAfterMs` after `receivedAt`. */
     take(o: Omit<LateCommit, 'dueAt' | 'clientOrderId'> & { commitAfterMs: number }): LateCommit {
-      const commit: LateCommit = { request: o.request, account: o.account, receivedAt: o.receivedAt, receivedAuthMs: o.receivedAuthMs, dueAt: o.receivedAt + o.commitAfterMs, ...(o.dropNotes ? { dropNotes: true } : {}) };
+      const commit: LateCommit = {
+        request: o.request,
+        account: o.account,
+        receivedAt: o.receivedAt,
+        receivedAuthMs: o.receivedAuthMs,
+        dueAt: o.receivedAt + o.commitAfterMs,
+        ...(o.dropNotes ? { dropNotes: true } : {}),
+      };
       const id = clientOrderIdOf(o.request.rawBody);
       if (id !== undefined) commit.clientOrderId = id;
       pending.push(commit);

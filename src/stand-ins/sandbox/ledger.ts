@@ -32,7 +32,12 @@ export function lockForOrder(account: AccountState, symbol: string, amount: stri
 }
 
 /** A completed order spends its lock; a cancelled one returns it to regular. */
-export function releaseOrderLock(account: AccountState, symbol: string, amount: string, returnToRegular: boolean): void {
+export function releaseOrderLock(
+  account: AccountState,
+  symbol: string,
+  amount: string,
+  returnToRegular: boolean,
+): void {
   const b = balanceOf(account, symbol);
   b.orders = take(b.orders, amount, `${symbol} orders lock`);
   if (returnToRegular) b.regular = add(b.regular, amount);

@@ -29,7 +29,8 @@ function isFinal(status: string): boolean {
 
 function settleWithdrawal(state: SandboxState, w: CryptoWithdrawalRecord, now: number): void {
   if (w.stage < 0 || w.pinned || isFinal(w.status)) return;
-  while (w.stage + 1 < WITHDRAWAL_TIMELINE.length && now >= w.created_at + WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs) nextStage(state, w);
+  while (w.stage + 1 < WITHDRAWAL_TIMELINE.length && now >= w.created_at + WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs)
+    nextStage(state, w);
 }
 
 function nextStage(state: SandboxState, w: CryptoWithdrawalRecord): void {
@@ -49,15 +50,25 @@ function nextStage(state: SandboxState, w: CryptoWithdrawalRecord): void {
 }
 
 /** Control: move a live withdrawal forward along its timeline to `status` and keep it there; never back, never off a final status. */
-export function moveWithdrawal(state: SandboxState, w: CryptoWithdrawalRecord, status: (typeof WITHDRAWAL_TIMELINE)[number]['status']): void {
+export function moveWithdrawal(
+  state: SandboxState,
+  w: CryptoWithdrawalRecord,
+  status: (typeof WITHDRAWAL_TIMELINE)[number]['status'],
+): void {
   const target = WITHDRAWAL_TIMELINE.findIndex((s) => s.status === status);
-  if (w.stage < 0 || isFinal(w.status) || target < w.stage) throw new Error(`withdrawal ${w.id} is ${w.status}; it cannot become ${status}`);
+  if (w.stage < 0 || isFinal(w.status) || target < w.stage)
+    throw new Error(`withdrawal ${w.id} is ${w.status}; it cannot become ${status}`);
   while (w.stage < target) nextStage(state, w);
   w.pinned = true;
 }
 
 /** Failed, rejected or cancelled from the control surface; amount plus fee return to regular. */
-export function endWithdrawal(state: SandboxState, account: AccountState, w: CryptoWithdrawalRecord, status: 'failed' | 'rejected' | 'cancelled'): void {
+export function endWithdrawal(
+  state: SandboxState,
+  account: AccountState,
+  w: CryptoWithdrawalRecord,
+  status: 'failed' | 'rejected' | 'cancelled',
+): void {
   if (isFinal(w.status)) throw new Error(`withdrawal ${w.id} is already ${w.status}`);
   const entry = state.currencies.find((c) => c.id === w.entryId)!;
   w.status = status;
@@ -69,8 +80,10 @@ export function endWithdrawal(state: SandboxState, account: AccountState, w: Cry
 }
 
 function settleOrder(account: AccountState, o: OrderRecord, now: number): void {
-  if (o.status === 'pending' && !o.pinned && now >= o.created_at + ORDER_OPEN_AFTER_MS) openOrder(o, o.created_at + ORDER_OPEN_AFTER_MS);
-  if (o.status === 'open' && !o.pinned && now >= o.created_at + ORDER_COMPLETE_AFTER_MS) completeOrder(account, o, o.created_at + ORDER_COMPLETE_AFTER_MS);
+  if (o.status === 'pending' && !o.pinned && now >= o.created_at + ORDER_OPEN_AFTER_MS)
+    openOrder(o, o.created_at + ORDER_OPEN_AFTER_MS);
+  if (o.status === 'open' && !o.pinned && now >= o.created_at + ORDER_COMPLETE_AFTER_MS)
+    completeOrder(account, o, o.created_at + ORDER_COMPLETE_AFTER_MS);
   if (o.status === 'cancelling' && now >= o.statusSince + ORDER_CANCELLING_MS) {
     o.status = 'cancelled';
     o.statusSince += ORDER_CANCELLING_MS;
@@ -91,10 +104,16 @@ function completeOrder(account: AccountState, o: OrderRecord, at: number): void 
 }
 
 /** Control: move a live order forward (Pending, Open, Completed and settled) to `status` and keep it there; never back. */
-export function moveOrder(account: AccountState, o: OrderRecord, now: number, status: 'pending' | 'open' | 'completed'): void {
+export function moveOrder(
+  account: AccountState,
+  o: OrderRecord,
+  now: number,
+  status: 'pending' | 'open' | 'completed',
+): void {
   const path = ['pending', 'open', 'completed'] as const;
   const at = path.indexOf(o.status as (typeof path)[number]);
-  if (at < 0 || o.status === 'completed' || path.indexOf(status) < at) throw new Error(`order ${o.id} is ${o.status}; it cannot become ${status}`);
+  if (at < 0 || o.status === 'completed' || path.indexOf(status) < at)
+    throw new Error(`order ${o.id} is ${o.status}; it cannot become ${status}`);
   if (o.status === 'pending' && status !== 'pending') openOrder(o, now);
   if (status === 'completed') completeOrder(account, o, now);
   o.pinned = true;
@@ -132,7 +151,10 @@ export function startDepositReview(account: AccountState, transactionUuid: strin
 function settleFiatWithdrawals(account: AccountState, now: number): void {
   for (const w of account.fiatWithdrawals) {
     if (w.stage < 0) continue;
-    while (w.stage + 1 < FIAT_WITHDRAWAL_TIMELINE.length && now >= w.created_at + FIAT_WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs) {
+    while (
+      w.stage + 1 < FIAT_WITHDRAWAL_TIMELINE.length &&
+      now >= w.created_at + FIAT_WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs
+    ) {
       w.stage++;
       w.status = FIAT_WITHDRAWAL_TIMELINE[w.stage]!.status;
     }

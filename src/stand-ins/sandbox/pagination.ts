@@ -9,7 +9,12 @@ function positiveInt(query: URLSearchParams, name: string, fallback: number, max
   if (raw === null) return fallback;
   const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > max) {
-    fail(422, max === Number.MAX_SAFE_INTEGER ? `${name} must be a positive integer` : `${name} must be an integer from 1 to ${max}`);
+    fail(
+      422,
+      max === Number.MAX_SAFE_INTEGER
+        ? `${name} must be a positive integer`
+        : `${name} must be an integer from 1 to ${max}`,
+    );
   }
   return n;
 }
@@ -32,7 +37,8 @@ export interface Page<T> {
 export function cursorPage<T>(items: readonly T[], query: URLSearchParams, idOf: (item: T) => string): Page<T> {
   const size = positiveInt(query, 'page[size]', DEFAULT_CURSOR_PAGE_SIZE, MAX_PAGE_SIZE);
   const offsetMode = query.get('page[enable_offset]');
-  if (offsetMode !== null && offsetMode !== 'true' && offsetMode !== 'false') fail(422, 'page[enable_offset] must be true or false');
+  if (offsetMode !== null && offsetMode !== 'true' && offsetMode !== 'false')
+    fail(422, 'page[enable_offset] must be true or false');
   if (offsetMode === 'true') {
     const number = positiveInt(query, 'page[number]', 1);
     return { items: items.slice((number - 1) * size, number * size), headers: {} };
@@ -47,7 +53,8 @@ export function cursorPage<T>(items: readonly T[], query: URLSearchParams, idOf:
   }
   const page = items.slice(start, start + size);
   const headers: Record<string, string> = {};
-  if (start + size < items.length && page.length > 0) headers[HEADER.nextPage] = cursorFor(idOf(page[page.length - 1]!));
+  if (start + size < items.length && page.length > 0)
+    headers[HEADER.nextPage] = cursorFor(idOf(page[page.length - 1]!));
   return { items: page, headers };
 }
 
@@ -63,11 +70,15 @@ export function timeParam(query: URLSearchParams, name: string): number | undefi
   const raw = query.get(name);
   if (raw === null) return undefined;
   const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n)) fail(422, `Invalid time parameter ${name}: expected epoch milliseconds as a non-negative integer`);
+  if (!Number.isSafeInteger(n))
+    fail(422, `Invalid time parameter ${name}: expected epoch milliseconds as a non-negative integer`);
   return n;
 }
 
 /** Newest first, ties broken by id so pages are stable. */
-export function newestFirst<T extends { created_at: number }>(items: readonly T[], idOf: (item: T) => string | number): T[] {
+export function newestFirst<T extends { created_at: number }>(
+  items: readonly T[],
+  idOf: (item: T) => string | number,
+): T[] {
   return [...items].sort((a, b) => b.created_at - a.created_at || String(idOf(a)).localeCompare(String(idOf(b))));
 }

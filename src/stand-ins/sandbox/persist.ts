@@ -41,7 +41,13 @@ export function encodeSandbox(body: string, clock: ClockReading): string {
 export function decodeSandbox(text: string): SavedSandbox {
   const saved = JSON.parse(text, (_key, value: unknown) => {
     if (value === null || typeof value !== 'object') return value;
-    const tagged = value as { $map?: [unknown, unknown][]; $rng?: { seed: string; at: number }; $query?: string; type?: unknown; data?: unknown };
+    const tagged = value as {
+      $map?: [unknown, unknown][];
+      $rng?: { seed: string; at: number };
+      $query?: string;
+      type?: unknown;
+      data?: unknown;
+    };
     if (tagged.$map) return new Map(tagged.$map);
     if (tagged.$rng) return createRng(tagged.$rng.seed, tagged.$rng.at);
     if (tagged.$query !== undefined) return new URLSearchParams(tagged.$query);
@@ -49,6 +55,7 @@ export function decodeSandbox(text: string): SavedSandbox {
     if (tagged.type === 'Buffer' && Array.isArray(tagged.data)) return Buffer.from(tagged.data as number[]);
     return value;
   }) as { version: unknown; clock: ClockReading; body: SandboxBody };
-  if (saved.version !== SAVED_SANDBOX_VERSION) throw new Error(`the saved sandbox is version ${String(saved.version)}; this build reads ${SAVED_SANDBOX_VERSION}`);
+  if (saved.version !== SAVED_SANDBOX_VERSION)
+    throw new Error(`the saved sandbox is version ${String(saved.version)}; this build reads ${SAVED_SANDBOX_VERSION}`);
   return { version: SAVED_SANDBOX_VERSION, clock: saved.clock, ...saved.body };
 }

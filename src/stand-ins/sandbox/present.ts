@@ -46,12 +46,22 @@ export function presentCurrencyRef(state: SandboxState, e: CurrencyEntry) {
     network_id: e.networkUuid,
     has_address_tag: e.has_address_tag,
     network: presentNetwork(network),
-    asset: { id: asset.id, name: asset.name, symbol: asset.symbol, icon_url: asset.icon_url, asset_type: asset.asset_type },
+    asset: {
+      id: asset.id,
+      name: asset.name,
+      symbol: asset.symbol,
+      icon_url: asset.icon_url,
+      asset_type: asset.asset_type,
+    },
   };
 }
 
 export function presentCurrencyEntry(state: SandboxState, e: CurrencyEntry) {
-  return { ...presentCurrencyRef(state, e), withdrawal_fee: e.withdrawal_fee, minimum_withdrawal: e.minimum_withdrawal };
+  return {
+    ...presentCurrencyRef(state, e),
+    withdrawal_fee: e.withdrawal_fee,
+    minimum_withdrawal: e.minimum_withdrawal,
+  };
 }
 
 /** `address_book_address` as inside a withdrawal. */
@@ -76,7 +86,11 @@ export function presentAddress(state: SandboxState, a: AddressRecord) {
 }
 
 /** A crypto withdrawal in its create/get form (the list form accepts the same fields). */
-export function presentWithdrawal(state: SandboxState, addressBook: readonly AddressRecord[], w: CryptoWithdrawalRecord) {
+export function presentWithdrawal(
+  state: SandboxState,
+  addressBook: readonly AddressRecord[],
+  w: CryptoWithdrawalRecord,
+) {
   const entry = state.currencies.find((c) => c.id === w.entryId)!;
   const address = addressBook.find((a) => a.id === w.addressId);
   return {
@@ -163,7 +177,11 @@ export function presentQuote(q: QuoteRecord) {
 }
 
 const STAGE = { pending: 0, open: 1, completed: 2, cancelling: 3, cancelled: 4 } as const;
-const CASES: ReadonlyArray<(s: string) => string> = [(s) => s.charAt(0).toUpperCase() + s.slice(1), (s) => s, (s) => s.toUpperCase()];
+const CASES: ReadonlyArray<(s: string) => string> = [
+  (s) => s.charAt(0).toUpperCase() + s.slice(1),
+  (s) => s,
+  (s) => s.toUpperCase(),
+];
 
 /** The reference warns of varying case ("Completed", "completed"): varied per order and stage so case-sensitive code fails fast. */
 export function orderStatusOnWire(o: OrderRecord): string {

@@ -77,7 +77,9 @@ export function quotedPrice(book: PriceBook, symbol: string, side: 'buy' | 'sell
   if (!walk) throw new Error(`unknown pair ${symbol}`);
   const mid = midPrice(book, symbol, now);
   const p = walk.spec.pricePrecision;
-  return side === 'buy' ? roundUp(applyBps(mid, walk.spec.spreadBps), p) : roundDown(applyBps(mid, -walk.spec.spreadBps), p);
+  return side === 'buy'
+    ? roundUp(applyBps(mid, walk.spec.spreadBps), p)
+    : roundDown(applyBps(mid, -walk.spec.spreadBps), p);
 }
 
 /** Control: set the mid price now, and optionally a drift (bps per step) and volatility. */

@@ -19,7 +19,6 @@ function mulberry32Step(state: number): { state: number; value: number } {
   return { state: a, value: ((t ^ (t >>> 14)) >>> 0) / 4294967296 };
 }
 
-
 export interface Rng {
   /** Float in [0, 1). */
   next(): number;

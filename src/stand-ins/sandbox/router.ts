@@ -28,11 +28,18 @@ export function fail(status: number, message: string, extra?: Record<string, unk
   throw new HttpError(status, message, extra);
 }
 
-export function errorBody(message: string, extra: Record<string, unknown> = {}): { errors: Array<Record<string, unknown>> } {
+export function errorBody(
+  message: string,
+  extra: Record<string, unknown> = {},
+): { errors: Array<Record<string, unknown>> } {
   return { errors: [{ message, ...extra }] };
 }
 
-export const ok = (body: unknown, headers?: Record<string, string>): SandboxResponse => ({ status: 200, body, ...(headers ? { headers } : {}) });
+export const ok = (body: unknown, headers?: Record<string, string>): SandboxResponse => ({
+  status: 200,
+  body,
+  ...(headers ? { headers } : {}),
+});
 export const created = (body: unknown): SandboxResponse => ({ status: 201, body });
 export const noContent = (): SandboxResponse => ({ status: 204 });
 

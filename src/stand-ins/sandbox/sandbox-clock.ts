@@ -32,7 +32,9 @@ export function createSandboxClock(options: SandboxClockOptions = {}): SandboxCl
   const createdAt = wallNow();
   const resume = options.resume;
   const follow = resume ? resume.aheadMs !== null : (options.followRealTime ?? true);
-  const start = resume ? Math.max(resume.now, resume.aheadMs === null ? resume.now : createdAt + resume.aheadMs) : (options.startMs ?? createdAt);
+  const start = resume
+    ? Math.max(resume.now, resume.aheadMs === null ? resume.now : createdAt + resume.aheadMs)
+    : (options.startMs ?? createdAt);
   let offset = 0;
   return {
     now: () => start + offset + (follow ? wallNow() - createdAt : 0),
@@ -40,6 +42,9 @@ export function createSandboxClock(options: SandboxClockOptions = {}): SandboxCl
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the sandbox clock only moves forward (ms >= 0)');
       offset += ms;
     },
-    reading: () => ({ now: start + offset + (follow ? wallNow() - createdAt : 0), aheadMs: follow ? start + offset - createdAt : null }),
+    reading: () => ({
+      now: start + offset + (follow ? wallNow() - createdAt : 0),
+      aheadMs: follow ? start + offset - createdAt : null,
+    }),
   };
 }

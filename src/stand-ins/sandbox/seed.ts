@@ -54,7 +54,11 @@ export function addAccount(state: SandboxState, name: string, now: number): Acco
     const w = state.wallets.find((x) => x.name === name)!;
     return { id: w.id, name: w.name, type: w.type };
   };
-  const identity = (entity_name: string, entity_type: 'individual' | 'entity', ownership: 'first_party' | 'third_party'): WalletIdentityRecord => ({
+  const identity = (
+    entity_name: string,
+    entity_type: 'individual' | 'entity',
+    ownership: 'first_party' | 'third_party',
+  ): WalletIdentityRecord => ({
     id: rng.uuid(),
     entity_name,
     entity_type,
@@ -150,7 +154,12 @@ export function addAccount(state: SandboxState, name: string, now: number): Acco
   ];
 
   const finalStage = WITHDRAWAL_TIMELINE.length - 1;
-  const pastWithdrawal = (entryId: number, addr: AddressRecord, amount: string, ago: number): CryptoWithdrawalRecord => {
+  const pastWithdrawal = (
+    entryId: number,
+    addr: AddressRecord,
+    amount: string,
+    ago: number,
+  ): CryptoWithdrawalRecord => {
     const entry = state.currencies.find((c) => c.id === entryId)!;
     const network = state.networks.find((n) => n.uuid === entry.networkUuid)!;
     const hash = txHash(rng, network.network_code as NetworkCode);
@@ -197,7 +206,14 @@ export function addAccount(state: SandboxState, name: string, now: number): Acco
         beneficiary_name: 'Sandbox Trading Pte. Ltd.',
         last_used_at: now - 5 * DAY,
         verified: true,
-        bank: { name: 'DBS Bank Ltd', swift_code: 'DBSSSGSG', bic_code: 'DBSSSGSGXXX', branch_name: 'Marina Bay', branch_code: '001', address: '12 Marina Boulevard, Singapore' },
+        bank: {
+          name: 'DBS Bank Ltd',
+          swift_code: 'DBSSSGSG',
+          bic_code: 'DBSSSGSGXXX',
+          branch_name: 'Marina Bay',
+          branch_code: '001',
+          address: '12 Marina Boulevard, Singapore',
+        },
       },
       {
         id: ++c.bankAccount,
@@ -206,7 +222,14 @@ export function addAccount(state: SandboxState, name: string, now: number): Acco
         beneficiary_name: 'Sandbox Trading Pte. Ltd.',
         last_used_at: null,
         verified: false,
-        bank: { name: 'OCBC Bank', swift_code: 'OCBCSGSG', bic_code: null, branch_name: null, branch_code: null, address: null },
+        bank: {
+          name: 'OCBC Bank',
+          swift_code: 'OCBCSGSG',
+          bic_code: null,
+          branch_name: null,
+          branch_code: null,
+          address: null,
+        },
       },
       {
         id: ++c.bankAccount,
@@ -215,15 +238,43 @@ export function addAccount(state: SandboxState, name: string, now: number): Acco
         beneficiary_name: 'Sandbox Trading Pte. Ltd.',
         last_used_at: now - 2 * DAY,
         verified: true,
-        bank: { name: 'United Overseas Bank', swift_code: 'UOVBSGSG', bic_code: 'UOVBSGSGXXX', branch_name: 'Raffles Place', branch_code: '030', address: '80 Raffles Place, Singapore' },
+        bank: {
+          name: 'United Overseas Bank',
+          swift_code: 'UOVBSGSG',
+          bic_code: 'UOVBSGSGXXX',
+          branch_name: 'Raffles Place',
+          branch_code: '030',
+          address: '80 Raffles Place, Singapore',
+        },
       },
     ],
     deposits,
     withdrawals,
     fiatDeposits: [
-      { id: ++c.fiatDeposit, currency: 'USD', amount: '250000', status: 'completed', created_at: now - 20 * DAY, bank_reference: `SBX-FD-${rng.chars(ALPHABET.upper, 6)}` },
-      { id: ++c.fiatDeposit, currency: 'SGD', amount: '100000', status: 'completed', created_at: now - 15 * DAY, bank_reference: `SBX-FD-${rng.chars(ALPHABET.upper, 6)}` },
-      { id: ++c.fiatDeposit, currency: 'USD', amount: '50000', status: 'completed', created_at: now - DAY, bank_reference: `SBX-FD-${rng.chars(ALPHABET.upper, 6)}` },
+      {
+        id: ++c.fiatDeposit,
+        currency: 'USD',
+        amount: '250000',
+        status: 'completed',
+        created_at: now - 20 * DAY,
+        bank_reference: `SBX-FD-${rng.chars(ALPHABET.upper, 6)}`,
+      },
+      {
+        id: ++c.fiatDeposit,
+        currency: 'SGD',
+        amount: '100000',
+        status: 'completed',
+        created_at: now - 15 * DAY,
+        bank_reference: `SBX-FD-${rng.chars(ALPHABET.upper, 6)}`,
+      },
+      {
+        id: ++c.fiatDeposit,
+        currency: 'USD',
+        amount: '50000',
+        status: 'completed',
+        created_at: now - DAY,
+        bank_reference: `SBX-FD-${rng.chars(ALPHABET.upper, 6)}`,
+      },
     ],
     fiatWithdrawals: [],
     quotes: [],
@@ -231,8 +282,36 @@ export function addAccount(state: SandboxState, name: string, now: number): Acco
     counterparty: [],
   };
   account.fiatWithdrawals.push(
-    { id: ++c.fiatWithdrawal, currency: 'USD', amount: '10000', withdrawal_fee: '25', status: 'completed', bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`, bank_account_id: account.bankAccounts[0]!.id, created_at: now - 5 * DAY, transactionUuid: rng.uuid(), request_id: null, note: null, stage: 2, held: false },
-    { id: ++c.fiatWithdrawal, currency: 'SGD', amount: '2500', withdrawal_fee: '5', status: 'completed', bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`, bank_account_id: account.bankAccounts[2]!.id, created_at: now - 2 * DAY, transactionUuid: rng.uuid(), request_id: null, note: null, stage: 2, held: false },
+    {
+      id: ++c.fiatWithdrawal,
+      currency: 'USD',
+      amount: '10000',
+      withdrawal_fee: '25',
+      status: 'completed',
+      bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`,
+      bank_account_id: account.bankAccounts[0]!.id,
+      created_at: now - 5 * DAY,
+      transactionUuid: rng.uuid(),
+      request_id: null,
+      note: null,
+      stage: 2,
+      held: false,
+    },
+    {
+      id: ++c.fiatWithdrawal,
+      currency: 'SGD',
+      amount: '2500',
+      withdrawal_fee: '5',
+      status: 'completed',
+      bank_reference: `SBX-FW-${rng.chars(ALPHABET.upper, 6)}`,
+      bank_account_id: account.bankAccounts[2]!.id,
+      created_at: now - 2 * DAY,
+      transactionUuid: rng.uuid(),
+      request_id: null,
+      note: null,
+      stage: 2,
+      held: false,
+    },
   );
   state.accounts.set(name, account);
   return account;

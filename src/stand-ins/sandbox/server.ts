@@ -110,7 +110,8 @@ function afterEachCall<T extends object>(target: T, after: () => void): T {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const saved = options.restore === undefined ? undefined : decodeSandbox(options.restore);
   const seed = saved?.state.seed ?? options.seed ?? 'sandbox';
-  const clock = options.clock ?? createSandboxClock(saved ? { resume: saved.clock } : { followRealTime: options.realTime ?? true });
+  const clock =
+    options.clock ?? createSandboxClock(saved ? { resume: saved.clock } : { followRealTime: options.realTime ?? true });
   const keys = new KeyRegistry(DEFAULT_ACCOUNT);
   for (const k of [...(saved?.keys ?? []), ...(options.keys ?? [])]) keys.register(k);
   let state = saved?.state ?? seedState(seed, clock.now(), keys.accounts());
@@ -142,13 +143,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
     return saving;
   };
-  const saveInBackground = () => void saveIfChanged().catch((e: unknown) => process.emitWarning(`sandbox: not saved: ${(e as Error).message}`));
+  const saveInBackground = () =>
+    void saveIfChanged().catch((e: unknown) => process.emitWarning(`sandbox: not saved: ${(e as Error).message}`));
   // A new sandbox is saved at once: its seeded state and clock are what a restart continues from.
   saveInBackground();
   // Moving the clock in process (control.advance) commits what has come due, as a request would.
   let afterClockMoved = () => {};
   const control = afterEachCall(
-    createControl({ getState: () => state, setState: (s) => (state = s), clock, faults, keys, seed, accessLog, afterClockMoved: () => afterClockMoved() }),
+    createControl({
+      getState: () => state,
+      setState: (s) => (state = s),
+      clock,
+      faults,
+      keys,
+      seed,
+      accessLog,
+      afterClockMoved: () => afterClockMoved(),
+    }),
     saveInBackground,
   );
   const apiDeps = {
@@ -170,7 +181,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const send = (res: ServerResponse, r: SandboxResponse, rawText?: string) => {
     // The exchange's own clock, as a real exchange's Date header would show it (not the machine's).
-    const headers: Record<string, string> = { 'x-sandbox': '1', date: new Date(clock.now()).toUTCString(), ...r.headers };
+    const headers: Record<string, string> = {
+      'x-sandbox': '1',
+      date: new Date(clock.now()).toUTCString(),
+      ...r.headers,
+    };
     if (r.status === 204 || (r.body === undefined && rawText === undefined)) {
       res.writeHead(r.status, headers).end();
       return;
@@ -195,11 +210,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const due = late.due(clock.now());
     for (const pending of due) {
       const account = state.accounts.get(pending.account);
-      if (account && pending.clientOrderId !== undefined) account.lateClientOrderIds = (account.lateClientOrderIds ?? []).filter((id) => id !== pending.clientOrderId);
+      if (account && pending.clientOrderId !== undefined)
+        account.lateClientOrderIds = (account.lateClientOrderIds ?? []).filter((id) => id !== pending.clientOrderId);
       // Authenticated as it was when the exchange took it; committed at its due time.
-      const deps = { ...apiDeps, authNow: () => pending.receivedAuthMs, clock: { now: () => pending.dueAt, advance: () => undefined, reading: () => clock.reading() } };
+      const deps = {
+        ...apiDeps,
+        authNow: () => pending.receivedAuthMs,
+        clock: { now: () => pending.dueAt, advance: () => undefined, reading: () => clock.reading() },
+      };
       const { response } = serveApi(deps, pending.request, pending.receivedAt, pending.dropNotes === true);
-      record({ at: Date.now(), method: pending.request.method, path: pending.request.path, status: response.status, durationMs: 0, fault: 'late_commit:committed', account: pending.account });
+      record({
+        at: Date.now(),
+        method: pending.request.method,
+        path: pending.request.path,
+        status: response.status,
+        durationMs: 0,
+        fault: 'late_commit:committed',
+        account: pending.account,
+      });
     }
     if (due.length > 0) saveInBackground();
   }
@@ -223,7 +251,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       rawBody = await readBody(req);
     } catch (e) {
       const status = e instanceof HttpError ? e.status : 400;
-      if (!res.headersSent && !res.destroyed) send(res, { status, body: errorBody(e instanceof HttpError ? e.message : 'Could not read the request body') });
+      if (!res.headersSent && !res.destroyed)
+        send(res, { status, body: errorBody(e instanceof HttpError ? e.message : 'Could not read the request body') });
       log(status);
       return;
     }
@@ -233,14 +262,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (req.headers[HEADER.apiKey] !== undefined) {
         r = { status: 403, body: errorBody('The sandbox control surface does not accept exchange API keys') };
       } else if (!isFromThisMachine(req.headers, port)) {
-        r = { status: 403, body: errorBody('The sandbox control surface answers only requests to 127.0.0.1 from this machine (Host and Origin must be its own)') };
+        r = {
+          status: 403,
+          body: errorBody(
+            'The sandbox control surface answers only requests to 127.0.0.1 from this machine (Host and Origin must be its own)',
+          ),
+        };
       } else {
         try {
           const body = rawBody.length ? (JSON.parse(rawBody.toString('utf8')) as unknown) : undefined;
           r = handleControl(control, method, path.slice(CONTROL_PREFIX.length), query, body);
         } catch (e) {
           if (e instanceof HttpError) r = { status: e.status, body: errorBody(e.message, e.extra) };
-          else if (e instanceof SyntaxError || e instanceof URIError) r = { status: 400, body: errorBody(`Bad control request: ${e.message}`) };
+          else if (e instanceof SyntaxError || e instanceof URIError)
+            r = { status: 400, body: errorBody(`Bad control request: ${e.message}`) };
           else throw e;
         }
       }
@@ -263,7 +298,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       case 'rate_limit': {
         const retryAfter = String(fault.retryAfterSeconds ?? 1);
-        send(res, { status: 429, body: errorBody('Too many requests (sandbox fault injection)'), headers: { [HEADER.retryAfter]: retryAfter } });
+        send(res, {
+          status: 429,
+          body: errorBody('Too many requests (sandbox fault injection)'),
+          headers: { [HEADER.retryAfter]: retryAfter },
+        });
         return log(429, { fault: fault.kind });
       }
       case 'hang':
@@ -275,8 +314,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case 'late_commit': {
         const apiKey = req.headers[HEADER.apiKey];
         const account = (typeof apiKey === 'string' ? keys.lookup(apiKey)?.account : undefined) ?? DEFAULT_ACCOUNT;
-        const request = { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody };
-        const pending = late.take({ request, account, receivedAt: clock.now(), receivedAuthMs: apiDeps.authNow(), commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS, dropNotes: decision.dropNotes });
+        const request = {
+          method,
+          path,
+          query,
+          fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`,
+          headers: req.headers,
+          rawBody,
+        };
+        const pending = late.take({
+          request,
+          account,
+          receivedAt: clock.now(),
+          receivedAuthMs: apiDeps.authNow(),
+          commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS,
+          dropNotes: decision.dropNotes,
+        });
         // A repeat of this client_order_id is refused from now on, as the exchange would once it has the order.
         if (pending.clientOrderId !== undefined) {
           const owner = state.accounts.get(account);
@@ -284,7 +337,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         await saveIfChanged();
         if (fault.answer === 'drop') req.socket.destroy();
-        else if (fault.answer === 'gateway_timeout') send(res, { status: 504, body: errorBody('Gateway timeout (sandbox fault injection)') });
+        else if (fault.answer === 'gateway_timeout')
+          send(res, { status: 504, body: errorBody('Gateway timeout (sandbox fault injection)') });
         return log(fault.answer === 'gateway_timeout' ? 504 : 0, { fault: fault.kind, account });
       }
     }
@@ -292,7 +346,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (decision.pageSizeCap !== undefined) capPageSize(query, decision.pageSizeCap);
     let served: ReturnType<typeof serveApi>;
     try {
-      served = serveApi(apiDeps, { method, path, query, fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`, headers: req.headers, rawBody }, undefined, decision.dropNotes);
+      served = serveApi(
+        apiDeps,
+        {
+          method,
+          path,
+          query,
+          fullUrl: `http://${req.headers.host ?? `127.0.0.1:${port}`}${target}`,
+          headers: req.headers,
+          rawBody,
+        },
+        undefined,
+        decision.dropNotes,
+      );
     } catch (e) {
       // A sandbox bug, not a client error: say so plainly (without request details).
       process.emitWarning(`sandbox: unhandled error on ${method} ${path}: ${(e as Error).stack ?? String(e)}`);
@@ -302,7 +368,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const { response, account } = served;
     // Committed before anyone hears of it: a restart keeps what this answer says was done.
     await saveIfChanged();
-    const meta = { ...(account ? { account } : {}), ...(fault ? { fault: fault.kind } : decision.dropNotes ? { fault: 'drop_notes' } : {}) };
+    const meta = {
+      ...(account ? { account } : {}),
+      ...(fault ? { fault: fault.kind } : decision.dropNotes ? { fault: 'drop_notes' } : {}),
+    };
     switch (fault?.kind) {
       case 'drop_after_commit':
         // The work is done (a withdrawal exists, an order is placed); the caller never hears.

@@ -72,7 +72,14 @@ export interface BankAccountRecord {
   beneficiary_name: string;
   last_used_at: number | null;
   verified: boolean;
-  bank: { name: string; swift_code: string | null; bic_code: string | null; branch_name: string | null; branch_code: string | null; address: string | null };
+  bank: {
+    name: string;
+    swift_code: string | null;
+    bic_code: string | null;
+    branch_name: string | null;
+    branch_code: string | null;
+    address: string | null;
+  };
 }
 
 export interface CryptoDepositRecord {

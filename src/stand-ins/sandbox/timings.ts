@@ -1,7 +1,12 @@
 // Which status comes when as the clock advances (values from assumptions.ts). A withdrawal's amount plus
 // fee leaves `regular` at creation and is held outside the balance listing (whose `locked` must equal
 // orders + alternative_products) until final: gone on completed, back on failed/rejected/cancelled.
-import type { FIAT_WITHDRAWAL_STATUSES, PENDING_REASONS, TRAVEL_RULE_STATUSES, WITHDRAWAL_STATUSES } from '../../bot/exchange/assumptions.js';
+import type {
+  FIAT_WITHDRAWAL_STATUSES,
+  PENDING_REASONS,
+  TRAVEL_RULE_STATUSES,
+  WITHDRAWAL_STATUSES,
+} from '../../bot/exchange/assumptions.js';
 
 export interface WithdrawalStage {
   /** Time after creation at which this stage is entered. */
@@ -22,7 +27,10 @@ export const WITHDRAWAL_TIMELINE: readonly WithdrawalStage[] = [
 ];
 
 /** Fiat withdrawal: pending 30 s, processing until 2 min, then completed. */
-export const FIAT_WITHDRAWAL_TIMELINE: readonly { afterMs: number; status: (typeof FIAT_WITHDRAWAL_STATUSES)[number] }[] = [
+export const FIAT_WITHDRAWAL_TIMELINE: readonly {
+  afterMs: number;
+  status: (typeof FIAT_WITHDRAWAL_STATUSES)[number];
+}[] = [
   { afterMs: 0, status: 'pending' },
   { afterMs: 30_000, status: 'processing' },
   { afterMs: 120_000, status: 'completed' },

@@ -19,7 +19,13 @@ const NAME = new RegExp(
 
 /** The comments of a TypeScript or JavaScript source, each once. */
 export function commentsOf(fileName: string, text: string): string[] {
-  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const seen = new Map<number, string>();
   const take = (ranges: ts.CommentRange[] | undefined) => {
     for (const r of ranges ?? []) seen.set(r.pos, text.slice(r.pos, r.end));
@@ -74,7 +80,11 @@ export function resolves(name: string, known: KnownNames): boolean {
 }
 
 /** Every path and folder of a list of files, whole and by every run of its parts ("ports/store.ts", "store.ts", "engine"). */
-export function pathIndex(files: readonly string[], paths = new Set<string>(), suffixes = new Set<string>()): { paths: Set<string>; suffixes: Set<string> } {
+export function pathIndex(
+  files: readonly string[],
+  paths = new Set<string>(),
+  suffixes = new Set<string>(),
+): { paths: Set<string>; suffixes: Set<string> } {
   for (const file of files) {
     const parts = file.split('/');
     for (let end = parts.length; end > 0; end--) paths.add(parts.slice(0, end).join('/'));

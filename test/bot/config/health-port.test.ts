@@ -29,10 +29,19 @@ describe('HEALTH_PORT', () => {
   });
 
   it('refuses what is not a port, and PORT itself in HTTP mode (it is served there already)', () => {
-    expect(problems({ ...base, HEALTH_PORT: 'ninety' })).toEqual(['HEALTH_PORT: must be a whole number from 0 to 65535']);
-    expect(problems({ ...base, PORT: '8080', HEALTH_PORT: '8080' })).toEqual([expect.stringMatching(/^HEALTH_PORT: is PORT \(8080\): the operations endpoints are never served on the port Slack reaches/)]);
+    expect(problems({ ...base, HEALTH_PORT: 'ninety' })).toEqual([
+      'HEALTH_PORT: must be a whole number from 0 to 65535',
+    ]);
+    expect(problems({ ...base, PORT: '8080', HEALTH_PORT: '8080' })).toEqual([
+      expect.stringMatching(
+        /^HEALTH_PORT: is PORT \(8080\): the operations endpoints are never served on the port Slack reaches/,
+      ),
+    ]);
     // Socket Mode has no PORT to clash with.
-    expect(loadConfig({ ...base, SLACK_APP_TOKEN: 'xapp-1-A000-SECRETAPPTOKENVALUE', PORT: '8080', HEALTH_PORT: '8080' }).healthPort).toBe(8080);
+    expect(
+      loadConfig({ ...base, SLACK_APP_TOKEN: 'xapp-1-A000-SECRETAPPTOKENVALUE', PORT: '8080', HEALTH_PORT: '8080' })
+        .healthPort,
+    ).toBe(8080);
   });
 });
 
@@ -45,6 +54,8 @@ describe('HEALTH_HOST', () => {
   });
 
   it('refuses what is not an address to listen on', () => {
-    expect(problems({ ...base, HEALTH_HOST: 'health.example.com' })).toEqual([expect.stringMatching(/^HEALTH_HOST: must be an IP address to listen on/)]);
+    expect(problems({ ...base, HEALTH_HOST: 'health.example.com' })).toEqual([
+      expect.stringMatching(/^HEALTH_HOST: must be an IP address to listen on/),
+    ]);
   });
 });

@@ -36,7 +36,13 @@ describe('loadConfig', () => {
     expect(c.slack.mode).toBe('http');
     expect(c.slack.apiUrl).toBe('https://slack.com/api/');
     expect(c.slack.port).toBe(3000);
-    expect(c.approvals).toEqual({ required: 2, withdrawalExpiryMs: 1440 * 60_000, tradeExpiryMs: 15 * 60_000, quoteSafetyMarginMs: 500, unknownSettleWindowMs: 600_000 });
+    expect(c.approvals).toEqual({
+      required: 2,
+      withdrawalExpiryMs: 1440 * 60_000,
+      tradeExpiryMs: 15 * 60_000,
+      quoteSafetyMarginMs: 500,
+      unknownSettleWindowMs: 600_000,
+    });
     expect(c.exchange).toEqual({ kind: 'sandbox', rateLimitPerSecond: 5 });
     expect(c.dataDir).toBe('/srv/bot/data');
     expect(c.pollIntervalMs).toBe(10_000);
@@ -57,11 +63,15 @@ describe('loadConfig', () => {
     const c = loadConfig({ ...base, SLACK_SIGNING_SECRET: undefined, SLACK_APP_TOKEN: APP_TOKEN });
     expect(c.slack.mode).toBe('socket');
     expect(c.slack.signingSecret).toBeUndefined();
-    expect(problemsOf({ ...base, SLACK_SIGNING_SECRET: undefined }).map((p) => p.variable)).toEqual(['SLACK_SIGNING_SECRET']);
+    expect(problemsOf({ ...base, SLACK_SIGNING_SECRET: undefined }).map((p) => p.variable)).toEqual([
+      'SLACK_SIGNING_SECRET',
+    ]);
   });
 
   it('adds the trailing slash the Web API client expects', () => {
-    expect(loadConfig({ ...base, SLACK_API_URL: 'http://127.0.0.1:4567/api' }).slack.apiUrl).toBe('http://127.0.0.1:4567/api/');
+    expect(loadConfig({ ...base, SLACK_API_URL: 'http://127.0.0.1:4567/api' }).slack.apiUrl).toBe(
+      'http://127.0.0.1:4567/api/',
+    );
     expect(problemsOf({ ...base, SLACK_API_URL: 'http://proxy.internal/api' })[0]?.variable).toBe('SLACK_API_URL');
   });
 
@@ -100,7 +110,8 @@ describe('loadConfig', () => {
     ]);
     expect(message).toContain('(10 problems)');
     expect(message).toContain('"alice" is not a Slack user id');
-    for (const secret of ['SECRETUSERTOKEN', 'SECRETSIGN', 'SECRETAPPNOPREFIX', 'SECRETKEYMATERIAL']) expect(message).not.toContain(secret);
+    for (const secret of ['SECRETUSERTOKEN', 'SECRETSIGN', 'SECRETAPPNOPREFIX', 'SECRETKEYMATERIAL'])
+      expect(message).not.toContain(secret);
   });
 
   it('needs as many approvers as approvals', () => {
@@ -109,9 +120,22 @@ describe('loadConfig', () => {
   });
 
   it('refuses a requester left without enough approvers besides themself, naming them', () => {
-    const p = problemsOf({ ...base, REQUESTER_USER_IDS: 'U0000001', APPROVER_USER_IDS: 'U0000001,U0000002', REQUIRED_APPROVALS: '2' });
-    expect(p).toEqual([{ variable: 'REQUESTER_USER_IDS', message: expect.stringMatching(/requester U0000001 is also an approver, which leaves 1 other approver/) }]);
-    expect(loadConfig({ ...base, REQUESTER_USER_IDS: 'U0000001', APPROVER_USER_IDS: 'U0000001,U0000002,U0000003' }).users.requesters).toEqual(['U0000001']);
+    const p = problemsOf({
+      ...base,
+      REQUESTER_USER_IDS: 'U0000001',
+      APPROVER_USER_IDS: 'U0000001,U0000002',
+      REQUIRED_APPROVALS: '2',
+    });
+    expect(p).toEqual([
+      {
+        variable: 'REQUESTER_USER_IDS',
+        message: expect.stringMatching(/requester U0000001 is also an approver, which leaves 1 other approver/),
+      },
+    ]);
+    expect(
+      loadConfig({ ...base, REQUESTER_USER_IDS: 'U0000001', APPROVER_USER_IDS: 'U0000001,U0000002,U0000003' }).users
+        .requesters,
+    ).toEqual(['U0000001']);
   });
 
   it('reports missing required variables by name', () => {
@@ -125,7 +149,9 @@ describe('loadConfig', () => {
   });
 
   it('requires compliance officers when a compliance channel is set', () => {
-    expect(problemsOf({ ...base, COMPLIANCE_CHANNEL_ID: 'C0456EFGH' }).map((p) => p.variable)).toEqual(['COMPLIANCE_USER_IDS']);
+    expect(problemsOf({ ...base, COMPLIANCE_CHANNEL_ID: 'C0456EFGH' }).map((p) => p.variable)).toEqual([
+      'COMPLIANCE_USER_IDS',
+    ]);
     const c = loadConfig({ ...base, COMPLIANCE_CHANNEL_ID: 'C0456EFGH', COMPLIANCE_USER_IDS: 'U0000009' });
     expect(c.channels.compliance).toBe('C0456EFGH');
     expect(c.users.compliance).toEqual(['U0000009']);
@@ -135,7 +161,9 @@ describe('loadConfig', () => {
     const remote = { ...base, EXCHANGE_BASE_URL: 'https://exchange.example' };
 
     it('refuses key variables without EXCHANGE_BASE_URL rather than silently using the sandbox', () => {
-      expect(problemsOf({ ...base, EXCHANGE_PRIVATE_KEY: HEX_KEY }).map((p) => p.variable)).toEqual(['EXCHANGE_PRIVATE_KEY']);
+      expect(problemsOf({ ...base, EXCHANGE_PRIVATE_KEY: HEX_KEY }).map((p) => p.variable)).toEqual([
+        'EXCHANGE_PRIVATE_KEY',
+      ]);
     });
 
     it('needs exactly one of the key and the key file with a real exchange', () => {
@@ -180,7 +208,10 @@ describe('loadConfig', () => {
       writeFileSync(path, HEX_KEY);
       chmodSync(path, 0o644);
       expect(problemsOf({ ...remote, EXCHANGE_PRIVATE_KEY_FILE: path })).toEqual([
-        { variable: 'EXCHANGE_PRIVATE_KEY_FILE', message: `${path} can be read by group or others (mode 644): a secret must be readable by its owner only; chmod 600 ${path}` },
+        {
+          variable: 'EXCHANGE_PRIVATE_KEY_FILE',
+          message: `${path} can be read by group or others (mode 644): a secret must be readable by its owner only; chmod 600 ${path}`,
+        },
       ]);
       chmodSync(path, 0o600);
       expect(loadConfig({ ...remote, EXCHANGE_PRIVATE_KEY_FILE: path }).exchange.kind).toBe('remote');
@@ -190,22 +221,33 @@ describe('loadConfig', () => {
       const c = loadConfig({ ...remote, EXCHANGE_PRIVATE_KEY: HEX_KEY });
       if (c.exchange.kind !== 'remote') throw new Error('unreachable');
       const own = publicKeyHex(c.exchange.privateKey);
-      expect(loadConfig({ ...remote, EXCHANGE_PRIVATE_KEY: HEX_KEY, EXCHANGE_API_KEY: own.toLowerCase() }).exchange).toMatchObject({ apiKey: own });
+      expect(
+        loadConfig({ ...remote, EXCHANGE_PRIVATE_KEY: HEX_KEY, EXCHANGE_API_KEY: own.toLowerCase() }).exchange,
+      ).toMatchObject({ apiKey: own });
       const other = `02${'11'.repeat(32)}`;
-      expect(problemsOf({ ...remote, EXCHANGE_PRIVATE_KEY: HEX_KEY, EXCHANGE_API_KEY: other }).map((p) => p.variable)).toEqual(['EXCHANGE_API_KEY']);
+      expect(
+        problemsOf({ ...remote, EXCHANGE_PRIVATE_KEY: HEX_KEY, EXCHANGE_API_KEY: other }).map((p) => p.variable),
+      ).toEqual(['EXCHANGE_API_KEY']);
     });
 
     it('polls a real exchange no faster than once a second, the sandbox as fast as the demo likes', () => {
-      expect(problemsOf({ ...remote, EXCHANGE_PRIVATE_KEY: HEX_KEY, POLL_INTERVAL_MS: '200' }).map((p) => p.variable)).toEqual(['POLL_INTERVAL_MS']);
+      expect(
+        problemsOf({ ...remote, EXCHANGE_PRIVATE_KEY: HEX_KEY, POLL_INTERVAL_MS: '200' }).map((p) => p.variable),
+      ).toEqual(['POLL_INTERVAL_MS']);
       expect(loadConfig({ ...base, POLL_INTERVAL_MS: '200' }).pollIntervalMs).toBe(200);
       expect(problemsOf({ ...base, POLL_INTERVAL_MS: '10' }).map((p) => p.variable)).toEqual(['POLL_INTERVAL_MS']);
     });
 
     it('accepts plain http only for a loopback exchange', () => {
-      expect(problemsOf({ ...base, EXCHANGE_BASE_URL: 'http://exchange.example', EXCHANGE_PRIVATE_KEY: HEX_KEY }).map((p) => p.variable)).toEqual([
-        'EXCHANGE_BASE_URL',
-      ]);
-      expect(loadConfig({ ...base, EXCHANGE_BASE_URL: 'http://127.0.0.1:8080', EXCHANGE_PRIVATE_KEY: HEX_KEY }).exchange.kind).toBe('remote');
+      expect(
+        problemsOf({ ...base, EXCHANGE_BASE_URL: 'http://exchange.example', EXCHANGE_PRIVATE_KEY: HEX_KEY }).map(
+          (p) => p.variable,
+        ),
+      ).toEqual(['EXCHANGE_BASE_URL']);
+      expect(
+        loadConfig({ ...base, EXCHANGE_BASE_URL: 'http://127.0.0.1:8080', EXCHANGE_PRIVATE_KEY: HEX_KEY }).exchange
+          .kind,
+      ).toBe('remote');
     });
   });
 
@@ -227,17 +269,29 @@ describe('loadConfig', () => {
     });
 
     it('refuses what is not a PostgreSQL URL, or a password too short to hide, without quoting it', () => {
-      for (const value of ['mysql://desk:SECRETDB-long-enough@db/desk', 'desk:SECRETDB-long-enough@db', 'postgres://desk:SECRETD@db/desk', 'postgres://desk@db/desk?password=SECRETD']) {
+      for (const value of [
+        'mysql://desk:SECRETDB-long-enough@db/desk',
+        'desk:SECRETDB-long-enough@db',
+        'postgres://desk:SECRETD@db/desk',
+        'postgres://desk@db/desk?password=SECRETD',
+      ]) {
         const p = problemsOf({ ...remote, DATABASE_URL: value });
-        expect(p.map((x) => x.variable), value).toEqual(['DATABASE_URL']);
+        expect(
+          p.map((x) => x.variable),
+          value,
+        ).toEqual(['DATABASE_URL']);
         expect(JSON.stringify(p)).not.toContain('SECRETD');
       }
-      expect(loadConfig({ ...remote, DATABASE_URL: 'postgresql://desk@db.internal/desk' }).database?.url.reveal()).toBe('postgresql://desk@db.internal/desk');
+      expect(loadConfig({ ...remote, DATABASE_URL: 'postgresql://desk@db.internal/desk' }).database?.url.reveal()).toBe(
+        'postgresql://desk@db.internal/desk',
+      );
     });
 
     it('refuses the embedded sandbox with DATABASE_URL unless told this is the only replica', () => {
       const p = problemsOf({ ...base, DATABASE_URL: DB_URL });
-      expect(p).toEqual([{ variable: 'DATABASE_URL', message: expect.stringMatching(/EXCHANGE_BASE_URL is unset.*SINGLE_REPLICA=true/) }]);
+      expect(p).toEqual([
+        { variable: 'DATABASE_URL', message: expect.stringMatching(/EXCHANGE_BASE_URL is unset.*SINGLE_REPLICA=true/) },
+      ]);
       expect(JSON.stringify(p)).not.toContain('SECRETDB');
       const single = loadConfig({ ...base, DATABASE_URL: DB_URL, SINGLE_REPLICA: 'true' });
       expect(single.exchange.kind).toBe('sandbox');

@@ -15,7 +15,11 @@ const APP_TOKEN = 'xapp-1-A000-SECRETAPPTOKENVALUE';
 const DATABASE_URL = 'postgres://desk:SECRETDBPASSWORD@db:5432/desk';
 const HEX_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 
-const people = { APPROVAL_CHANNEL_ID: 'C0123ABCD', REQUESTER_USER_IDS: 'U0000001', APPROVER_USER_IDS: 'U0000002,U0000003' };
+const people = {
+  APPROVAL_CHANNEL_ID: 'C0123ABCD',
+  REQUESTER_USER_IDS: 'U0000001',
+  APPROVER_USER_IDS: 'U0000002,U0000003',
+};
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -41,7 +45,13 @@ function problemsOf(env: Record<string, string | undefined>, cwd?: string): { va
 
 describe('secrets from files (<NAME>_FILE)', () => {
   it('reads every secret from its file, without the trailing newline, and never prints it', () => {
-    const dir = secretsDir({ bot: `${BOT_TOKEN}\n`, signing: `${SIGNING}\r\n`, app: APP_TOKEN, db: `${DATABASE_URL}\n`, key: `${HEX_KEY}\n` });
+    const dir = secretsDir({
+      bot: `${BOT_TOKEN}\n`,
+      signing: `${SIGNING}\r\n`,
+      app: APP_TOKEN,
+      db: `${DATABASE_URL}\n`,
+      key: `${HEX_KEY}\n`,
+    });
     const c = loadConfig(
       {
         ...people,
@@ -61,7 +71,8 @@ describe('secrets from files (<NAME>_FILE)', () => {
     expect(c.database?.url.reveal()).toBe(DATABASE_URL);
     expect(c.exchange.kind === 'remote' && Buffer.from(c.exchange.privateKey.reveal()).toString('hex')).toBe(HEX_KEY);
     const printed = JSON.stringify(c);
-    for (const secret of ['SECRETBOTTOKENVALUE', SIGNING, 'SECRETAPPTOKENVALUE', 'SECRETDBPASSWORD', HEX_KEY]) expect(printed).not.toContain(secret);
+    for (const secret of ['SECRETBOTTOKENVALUE', SIGNING, 'SECRETAPPTOKENVALUE', 'SECRETDBPASSWORD', HEX_KEY])
+      expect(printed).not.toContain(secret);
   });
 
   it('a token given as a file is a configured bot: npm start does not run the local preview', () => {
@@ -72,7 +83,13 @@ describe('secrets from files (<NAME>_FILE)', () => {
   it('refuses a variable set both ways, an unreadable file and an empty one, each against the variable to fix', () => {
     const dir = secretsDir({ empty: '\n', bot: BOT_TOKEN });
     const problems = problemsOf(
-      { ...people, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_BOT_TOKEN_FILE: join(dir, 'bot'), SLACK_SIGNING_SECRET_FILE: join(dir, 'missing'), DATABASE_URL_FILE: join(dir, 'empty') },
+      {
+        ...people,
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_BOT_TOKEN_FILE: join(dir, 'bot'),
+        SLACK_SIGNING_SECRET_FILE: join(dir, 'missing'),
+        DATABASE_URL_FILE: join(dir, 'empty'),
+      },
       dir,
     );
     expect(problems).toEqual([
@@ -85,7 +102,12 @@ describe('secrets from files (<NAME>_FILE)', () => {
 
   it("names the file variable when the file's content is not valid, without quoting it", () => {
     const dir = secretsDir({ bot: 'xoxp-SECRETUSERTOKEN-123456', db: 'mysql://SECRETDB@x/y' });
-    const problems = problemsOf({ ...people, SLACK_SIGNING_SECRET: SIGNING, SLACK_BOT_TOKEN_FILE: join(dir, 'bot'), DATABASE_URL_FILE: join(dir, 'db') });
+    const problems = problemsOf({
+      ...people,
+      SLACK_SIGNING_SECRET: SIGNING,
+      SLACK_BOT_TOKEN_FILE: join(dir, 'bot'),
+      DATABASE_URL_FILE: join(dir, 'db'),
+    });
     expect(problems.map((p) => p.variable)).toEqual(['SLACK_BOT_TOKEN_FILE', 'DATABASE_URL_FILE']);
     expect(JSON.stringify(problems)).not.toMatch(/SECRET/);
   });
@@ -95,7 +117,9 @@ describe('Slack tokens', () => {
   const withToken = (token: string) => problemsOf({ ...people, SLACK_SIGNING_SECRET: SIGNING, SLACK_BOT_TOKEN: token });
 
   it('a truncated paste is too short, not a wrong prefix', () => {
-    expect(withToken('xoxb-123')).toEqual([{ variable: 'SLACK_BOT_TOKEN', message: expect.stringContaining('is too short to be the bot token') }]);
+    expect(withToken('xoxb-123')).toEqual([
+      { variable: 'SLACK_BOT_TOKEN', message: expect.stringContaining('is too short to be the bot token') },
+    ]);
     expect(withToken('xoxb-123')[0]!.message).not.toContain('does not start');
   });
 

@@ -31,7 +31,9 @@ describe('checkAmount', () => {
   it('shows the rounded value when there are too many decimals', () => {
     expect(err('1.123456789')).toBe('BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)');
     expect(err('0.000000001')).toBe('BTC takes at most 8 decimals; this rounds down to 0.');
-    expect(err('10.5', { currency: 'JPY', precision: 0 })).toBe('JPY takes whole amounts only. Did you mean 10? (rounded down)');
+    expect(err('10.5', { currency: 'JPY', precision: 0 })).toBe(
+      'JPY takes whole amounts only. Did you mean 10? (rounded down)',
+    );
   });
 
   it('checks the minimum, the maximum and the balance including the fee, with the numbers', () => {
@@ -47,7 +49,9 @@ describe('checkAmount', () => {
     const inputs = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 80 }),
       fc.stringMatching(/^[0-9.,\- e+]{0,30}$/),
-      fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.bigInt({ min: 0n, max: 10n ** 20n })).map(([a, b]) => `${a}.${b}`),
+      fc
+        .tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.bigInt({ min: 0n, max: 10n ** 20n }))
+        .map(([a, b]) => `${a}.${b}`),
     );
     fc.assert(
       fc.property(inputs, fc.integer({ min: 0, max: 18 }), (text, precision) => {

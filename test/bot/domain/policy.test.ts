@@ -45,8 +45,12 @@ describe('policy configuration', () => {
   });
 
   it.each([0, 1, -3, 1.5])('refuses REQUIRED_APPROVALS=%s with a clear message', (n) => {
-    expect(() => createPolicy({ requesters: ['R'], approvers: ['A1', 'A2'], requiredApprovals: n })).toThrow(PolicyConfigError);
-    expect(() => createPolicy({ requesters: ['R'], approvers: ['A1', 'A2'], requiredApprovals: n })).toThrow(/REQUIRED_APPROVALS/);
+    expect(() => createPolicy({ requesters: ['R'], approvers: ['A1', 'A2'], requiredApprovals: n })).toThrow(
+      PolicyConfigError,
+    );
+    expect(() => createPolicy({ requesters: ['R'], approvers: ['A1', 'A2'], requiredApprovals: n })).toThrow(
+      /REQUIRED_APPROVALS/,
+    );
   });
 
   it('refuses lower counts by kind or threshold, and lists every problem at once', () => {
@@ -69,8 +73,12 @@ describe('policy configuration', () => {
   });
 
   it('refuses a requester who is also an approver when the others are too few', () => {
-    expect(() => createPolicy({ requesters: ['R', 'A1'], approvers: ['A1', 'A2'], requiredApprovals: 2 })).toThrow(/requester A1 is also an approver, which leaves 1 other/);
-    expect(createPolicy({ requesters: ['R', 'A1'], approvers: ['A1', 'A2', 'A3'], requiredApprovals: 2 }).approvers.size).toBe(3);
+    expect(() => createPolicy({ requesters: ['R', 'A1'], approvers: ['A1', 'A2'], requiredApprovals: 2 })).toThrow(
+      /requester A1 is also an approver, which leaves 1 other/,
+    );
+    expect(
+      createPolicy({ requesters: ['R', 'A1'], approvers: ['A1', 'A2', 'A3'], requiredApprovals: 2 }).approvers.size,
+    ).toBe(3);
   });
 
   it('raises the count by kind and by amount threshold', () => {
@@ -83,11 +91,21 @@ describe('policy configuration', () => {
     expect(requiredApprovalsFor(p, crypto)).toBe(2);
     expect(requiredApprovalsFor(p, { ...crypto, total: '1000' })).toBe(4);
     expect(requiredApprovalsFor(p, { ...crypto, asset: 'BTC', total: '1000' })).toBe(2);
-    expect(requiredApprovalsFor(p, { kind: 'bank_account_removal', bankAccount: { id: 1, currency: 'USD', display: 'x' }, note: null })).toBe(3);
+    expect(
+      requiredApprovalsFor(p, {
+        kind: 'bank_account_removal',
+        bankAccount: { id: 1, currency: 'USD', display: 'x' },
+        note: null,
+      }),
+    ).toBe(3);
   });
 
   it('counts the counter leg of a trade quoted in base currency against thresholds', () => {
-    const p = createPolicy({ requesters: ['R'], approvers: ['A1', 'A2', 'A3'], thresholds: [{ currency: 'USD', atLeast: '50000', approvals: 3 }] });
+    const p = createPolicy({
+      requesters: ['R'],
+      approvers: ['A1', 'A2', 'A3'],
+      thresholds: [{ currency: 'USD', atLeast: '50000', approvals: 3 }],
+    });
     const trade: Snapshot = {
       kind: 'trade',
       symbol: 'BTC-USD',
@@ -107,7 +125,11 @@ describe('policy configuration', () => {
 
 describe('approval decisions', () => {
   it('the requester never counts, even when an approver', () => {
-    expect(judgeApproval(policy, view({ requester: 'A1' }), 'A1', 'h1')).toMatchObject({ ok: false, reason: 'own_request', message: 'You requested this, so your approval cannot count.' });
+    expect(judgeApproval(policy, view({ requester: 'A1' }), 'A1', 'h1')).toMatchObject({
+      ok: false,
+      reason: 'own_request',
+      message: 'You requested this, so your approval cannot count.',
+    });
   });
 
   it('an outsider never counts', () => {
@@ -126,13 +148,21 @@ describe('approval decisions', () => {
 
   it('decided requests refuse with already_decided', () => {
     for (const state of REQUEST_STATES.filter((s) => s !== 'pending' && s !== 'awaiting_reapproval')) {
-      expect(judgeApproval(policy, view({ state }), 'A2', 'h1')).toMatchObject({ ok: false, reason: 'already_decided' });
+      expect(judgeApproval(policy, view({ state }), 'A2', 'h1')).toMatchObject({
+        ok: false,
+        reason: 'already_decided',
+      });
     }
   });
 
   it('a policy raised after the request raises its count', () => {
     const raised = createPolicy({ requesters: ['R'], approvers: ['A1', 'A2', 'A3'], requiredApprovals: 3 });
-    expect(judgeApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1')).toEqual({ ok: true, count: 2, required: 3, last: false });
+    expect(judgeApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1')).toEqual({
+      ok: true,
+      count: 2,
+      required: 3,
+      last: false,
+    });
   });
 
   it('approvals from removed approvers, the requester or old snapshots do not count toward the total', () => {
@@ -173,7 +203,10 @@ describe('reject, cancel, expiry', () => {
     expect(judgeReject(policy, view(), 'A2', '  ')).toMatchObject({ ok: false, reason: 'reason_required' });
     expect(judgeReject(policy, view(), 'C', 'no')).toMatchObject({ ok: false, reason: 'not_approver' });
     expect(judgeReject(policy, view(), 'A2', ' wrong address ')).toEqual({ ok: true, reason: 'wrong address' });
-    expect(judgeReject(policy, view({ state: 'executing' }), 'A2', 'x')).toMatchObject({ ok: false, reason: 'already_decided' });
+    expect(judgeReject(policy, view({ state: 'executing' }), 'A2', 'x')).toMatchObject({
+      ok: false,
+      reason: 'already_decided',
+    });
   });
 
   it('only the requester cancels, only while waiting', () => {

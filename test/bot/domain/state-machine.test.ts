@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, REQUEST_STATES, isFinalState, transition, type Command, type RequestState } from '../../../src/bot/domain/state-machine.js';
+import {
+  COMMANDS,
+  REQUEST_STATES,
+  isFinalState,
+  transition,
+  type Command,
+  type RequestState,
+} from '../../../src/bot/domain/state-machine.js';
 
 // The whole table, written out by hand: every (state, command) pair not listed must be refused.
 const ALLOWED: Record<RequestState, Partial<Record<Command, RequestState>>> = {
@@ -11,8 +18,20 @@ const ALLOWED: Record<RequestState, Partial<Record<Command, RequestState>>> = {
     cancel: 'cancelled',
     expire: 'expired',
   },
-  approved: { schedule: 'approved', ask_reapproval: 'awaiting_reapproval', execute: 'executing', fail: 'failed', outcome_unknown: 'unknown' },
-  executing: { requote: 'approved', submitted: 'submitted', outcome_unknown: 'unknown', complete: 'completed', fail: 'failed' },
+  approved: {
+    schedule: 'approved',
+    ask_reapproval: 'awaiting_reapproval',
+    execute: 'executing',
+    fail: 'failed',
+    outcome_unknown: 'unknown',
+  },
+  executing: {
+    requote: 'approved',
+    submitted: 'submitted',
+    outcome_unknown: 'unknown',
+    complete: 'completed',
+    fail: 'failed',
+  },
   unknown: { execute: 'executing', requote: 'approved', submitted: 'submitted', complete: 'completed', fail: 'failed' },
   submitted: { status_changed: 'submitted', complete: 'completed', fail: 'failed' },
   completed: {},
@@ -33,7 +52,11 @@ describe('state machine', () => {
     const expected = ALLOWED[state][command];
     const result = transition(state, command);
     if (expected === undefined) {
-      expect(result).toEqual({ ok: false, reason: 'illegal_transition', message: `cannot ${command} a request that is ${state}` });
+      expect(result).toEqual({
+        ok: false,
+        reason: 'illegal_transition',
+        message: `cannot ${command} a request that is ${state}`,
+      });
     } else {
       expect(result).toEqual({ ok: true, next: expected });
     }
@@ -43,6 +66,12 @@ describe('state machine', () => {
     for (const state of REQUEST_STATES.filter(isFinalState)) {
       expect(COMMANDS.filter((c) => transition(state, c).ok)).toEqual([]);
     }
-    expect(REQUEST_STATES.filter(isFinalState).sort()).toEqual(['cancelled', 'completed', 'expired', 'failed', 'rejected']);
+    expect(REQUEST_STATES.filter(isFinalState).sort()).toEqual([
+      'cancelled',
+      'completed',
+      'expired',
+      'failed',
+      'rejected',
+    ]);
   });
 });

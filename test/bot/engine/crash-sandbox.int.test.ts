@@ -68,7 +68,13 @@ class Process {
       policy,
       // Each life is a new process with a new replica id: the one after a crash waits for the dead
       // one's lease to run out (4 s here, two of settle()'s ticks), then takes it over by looking.
-      config: { firstLookAfterMs: 2_000, unknownSettleWindowMs: 10_000, leaseTtlMs: 4_000, leaseRenewMs: 2_000, poll: { intervalMs: 1_000 } },
+      config: {
+        firstLookAfterMs: 2_000,
+        unknownSettleWindowMs: 10_000,
+        leaseTtlMs: 4_000,
+        leaseRenewMs: 2_000,
+        poll: { intervalMs: 1_000 },
+      },
       logger: { info: () => {}, warn: () => {}, error: () => {} },
     });
     await this.engine.start();
@@ -149,7 +155,11 @@ async function settle(process: Process, id: string): Promise<RequestRecord | und
   return process.engine.get(id);
 }
 
-async function crashTrials(kind: string, input: (trial: number) => RequestInput, executions: (trialInput: RequestInput, record: RequestRecord) => string[]) {
+async function crashTrials(
+  kind: string,
+  input: (trial: number) => RequestInput,
+  executions: (trialInput: RequestInput, record: RequestRecord) => string[],
+) {
   const outcomes: string[] = [];
   for (let k = 1; ; k++) {
     const trialInput = input(k);
@@ -171,7 +181,10 @@ async function crashTrials(kind: string, input: (trial: number) => RequestInput,
       record = await settle(after, id);
       // A withdrawal that never reached the exchange is not sent again on the bot's own: a person decides.
       if (record?.state === 'unknown' && record.execution?.inDoubt?.question?.kind === 'not_found') {
-        const decided = await after.engine.settle(id, 'U_A1', { action: 'send_again', checked: 'Not in the exchange history.' });
+        const decided = await after.engine.settle(id, 'U_A1', {
+          action: 'send_again',
+          checked: 'Not in the exchange history.',
+        });
         expect(decided.ok).toBe(true);
         await after.engine.idle();
         record = await settle(after, id);
@@ -179,7 +192,9 @@ async function crashTrials(kind: string, input: (trial: number) => RequestInput,
     }
     await after.stop();
     const found = record ? executions(trialInput, record) : [];
-    outcomes.push(`${kind} crash after write ${k}: ${crashed ? 'crashed' : 'ran through'}, ${record?.state}, executed ${found.length}x`);
+    outcomes.push(
+      `${kind} crash after write ${k}: ${crashed ? 'crashed' : 'ran through'}, ${record?.state}, executed ${found.length}x`,
+    );
     if (process.env.CRASH_TRIALS_VERBOSE) console.log(outcomes.at(-1));
     expect(found, `${kind} crash after write ${k}`).toHaveLength(record ? 1 : 0);
     if (record) {
@@ -195,14 +210,25 @@ describe('crash at every persisted step, against the sandbox dropping the connec
   it('crypto withdrawal: executed exactly once whatever the step the process died at', async () => {
     const book = await collect(api.listAddressBook({ pageSize: 100 }));
     const entries = await api.listCryptoCurrencies();
-    const target = book.find((a) => a.status === 'verified' && a.wallet_identity && !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > sandbox.clock.now()))!;
-    const entry = entries.find((e) => target.crypto_currency_networks.some((n) => n.uuid === e.network_id) && e.precision !== undefined)!;
+    const target = book.find(
+      (a) =>
+        a.status === 'verified' &&
+        a.wallet_identity &&
+        !(a.withdrawal_cooldown_until && a.withdrawal_cooldown_until > sandbox.clock.now()),
+    )!;
+    const entry = entries.find(
+      (e) => target.crypto_currency_networks.some((n) => n.uuid === e.network_id) && e.precision !== undefined,
+    )!;
     sandbox.control.setFaults([{ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals' }]);
     const amount = (k: number) => `0.00${100 + k}`;
     const outcomes = await crashTrials(
       'withdrawal',
       (k) => ({ kind: 'crypto_withdrawal', cryptoCurrencyId: entry.id, addressBookId: target.id, amount: amount(k) }),
-      (_input, record) => sandbox.control.withdrawals().filter((w) => record.snapshot.kind === 'crypto_withdrawal' && w.amount === record.snapshot.amount).map((w) => w.id),
+      (_input, record) =>
+        sandbox.control
+          .withdrawals()
+          .filter((w) => record.snapshot.kind === 'crypto_withdrawal' && w.amount === record.snapshot.amount)
+          .map((w) => w.id),
     );
     expect(outcomes.length).toBeGreaterThanOrEqual(6);
     sandbox.control.clearFaults();
@@ -213,10 +239,21 @@ describe('crash at every persisted step, against the sandbox dropping the connec
     const quantity = (k: number) => `0.00${100 + k}`;
     const outcomes = await crashTrials(
       'trade',
-      (k) => ({ kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: quantity(k), quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 500 } }),
+      (k) => ({
+        kind: 'trade',
+        symbol: 'BTC-USD',
+        side: 'buy',
+        quantity: quantity(k),
+        quantityCurrency: 'BTC',
+        paymentMethod: 'user_balance',
+        limit: { slippageBps: 500 },
+      }),
       (_input, record) => {
         const keys = new Set(record.execution?.attempts.map((a) => a.key));
-        return sandbox.control.orders().filter((o) => o.client_order_id && keys.has(o.client_order_id)).map((o) => String(o.id));
+        return sandbox.control
+          .orders()
+          .filter((o) => o.client_order_id && keys.has(o.client_order_id))
+          .map((o) => String(o.id));
       },
     );
     expect(outcomes.length).toBeGreaterThanOrEqual(6);

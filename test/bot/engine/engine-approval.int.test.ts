@@ -29,7 +29,14 @@ async function onSandbox(options: WorldOptions = {}): Promise<World> {
   return made.world;
 }
 const cryptoInput = (amount?: string) => sandbox.cryptoInput(amount);
-const btcTo = (addressBookId: string, amount: string): RequestInput => ({ kind: 'crypto_withdrawal', cryptoCurrencyId: BTC_ENTRY, addressBookId, amount, note: 'OTC settlement', purpose: 'settlement' });
+const btcTo = (addressBookId: string, amount: string): RequestInput => ({
+  kind: 'crypto_withdrawal',
+  cryptoCurrencyId: BTC_ENTRY,
+  addressBookId,
+  amount,
+  note: 'OTC settlement',
+  purpose: 'settlement',
+});
 /** Withdrawals the sandbox made (beyond its 3 seeded ones). */
 const commits = () => sandbox.sandbox.control.withdrawals().filter((w) => w.request_id !== null);
 const quotes = () => sandbox.sandbox.control.quotes();
@@ -59,13 +66,21 @@ describe('requests', () => {
     expect(request.expiresAt - request.createdAt).toBe(24 * 3_600_000);
     await world.engine.idle();
     expect(world.eventsOf('request.created')).toHaveLength(1);
-    expect(world.auditOf('request.created', request.id)[0]).toMatchObject({ actor: REQUESTER, data: { snapshotHash: request.snapshotHash } });
+    expect(world.auditOf('request.created', request.id)[0]).toMatchObject({
+      actor: REQUESTER,
+      data: { snapshotHash: request.snapshotHash },
+    });
   });
 
   it('refuses an amount with more decimals than the asset takes, whoever sends it (never rounds money away)', async () => {
     const world = await onSandbox();
     const r = await world.engine.request(REQUESTER, cryptoInput('250.1234567'));
-    expect(r).toMatchObject({ ok: false, reason: 'invalid_input', field: 'amount', message: 'USDT takes at most 6 decimals. Did you mean 250.123456? (rounded down)' });
+    expect(r).toMatchObject({
+      ok: false,
+      reason: 'invalid_input',
+      field: 'amount',
+      message: 'USDT takes at most 6 decimals. Did you mean 250.123456? (rounded down)',
+    });
     expect(await world.engine.listLive()).toEqual([]);
   });
 
@@ -76,12 +91,22 @@ describe('requests', () => {
     sandbox.sandbox.control.updateAddress(TREASURY_BTC_ADDRESS, { withdrawal_cooldown_until: null });
     const btc = (amount: string) => btcTo(TREASURY_BTC_ADDRESS, amount);
     const r = await world.engine.request(REQUESTER, btc('1.123456789'));
-    expect(r).toEqual({ ok: false, reason: 'invalid_input', field: 'amount', message: 'BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)' });
+    expect(r).toEqual({
+      ok: false,
+      reason: 'invalid_input',
+      field: 'amount',
+      message: 'BTC takes at most 8 decimals. Did you mean 1.12345678? (rounded down)',
+    });
     expect(await world.engine.listLive()).toEqual([]);
-    expect(world.auditOf('request.refused')).toMatchObject([{ actor: REQUESTER, data: { field: 'amount', message: expect.stringContaining('Did you mean 1.12345678?') } }]);
+    expect(world.auditOf('request.refused')).toMatchObject([
+      { actor: REQUESTER, data: { field: 'amount', message: expect.stringContaining('Did you mean 1.12345678?') } },
+    ]);
     // The value offered is accepted as it is, with the entry's fee added.
     const ok = await world.engine.request(REQUESTER, btc('1.12345678'));
-    expect(ok).toMatchObject({ ok: true, request: { snapshot: { asset: 'BTC', amount: '1.12345678', fee: '0.0002', total: '1.12365678' } } });
+    expect(ok).toMatchObject({
+      ok: true,
+      request: { snapshot: { asset: 'BTC', amount: '1.12345678', fee: '0.0002', total: '1.12365678' } },
+    });
     expect(commits()).toHaveLength(0);
   });
 
@@ -112,12 +137,26 @@ describe('requests', () => {
 
   it('refuses non-requesters, bad input and exchange errors with reasons, and audits them', async () => {
     const world = await onSandbox();
-    expect(await world.engine.request(OUTSIDER, cryptoInput())).toMatchObject({ ok: false, reason: 'not_allowed_to_request' });
-    expect(await world.engine.request(REQUESTER, cryptoInput('0.0000001'))).toMatchObject({ ok: false, reason: 'invalid_input', field: 'amount' });
-    expect(await world.engine.request(REQUESTER, btcTo(UNVERIFIED_BTC_ADDRESS, '0.001'))).toMatchObject({ ok: false, field: 'destination' });
+    expect(await world.engine.request(OUTSIDER, cryptoInput())).toMatchObject({
+      ok: false,
+      reason: 'not_allowed_to_request',
+    });
+    expect(await world.engine.request(REQUESTER, cryptoInput('0.0000001'))).toMatchObject({
+      ok: false,
+      reason: 'invalid_input',
+      field: 'amount',
+    });
+    expect(await world.engine.request(REQUESTER, btcTo(UNVERIFIED_BTC_ADDRESS, '0.001'))).toMatchObject({
+      ok: false,
+      field: 'destination',
+    });
     // Every read answers 502 (the client's retries too): the exchange's own message reaches the requester.
     sandbox.sandbox.control.setFaults([{ kind: 'error', method: 'GET', status: 502 }]);
-    expect(await world.engine.request(REQUESTER, cryptoInput())).toMatchObject({ ok: false, reason: 'exchange_error', message: 'Internal server error (sandbox fault injection)' });
+    expect(await world.engine.request(REQUESTER, cryptoInput())).toMatchObject({
+      ok: false,
+      reason: 'exchange_error',
+      message: 'Internal server error (sandbox fault injection)',
+    });
     sandbox.sandbox.control.clearFaults();
     expect(world.auditOf('request.refused')).toHaveLength(4);
     expect(await world.requests.listLive()).toEqual([]);
@@ -126,7 +165,10 @@ describe('requests', () => {
   it('a trade request takes an indicative quote and derives the limit from the slippage', async () => {
     const world = await onSandbox();
     const r = await world.engine.request(REQUESTER, tradeInput());
-    expect(r).toMatchObject({ ok: true, request: { snapshot: { quote: { price: '60060' }, limitPrice: '60360.3', slippageBps: 50 } } });
+    expect(r).toMatchObject({
+      ok: true,
+      request: { snapshot: { quote: { price: '60060' }, limitPrice: '60360.3', slippageBps: 50 } },
+    });
     expect(r.ok && r.request.expiresAt - r.request.createdAt).toBe(15 * 60_000);
   });
 });
@@ -143,7 +185,9 @@ describe('approvals', () => {
     expect((await world.record(request.id)).state).toBe('submitted');
     expect(commits()).toHaveLength(1);
     await world.engine.idle();
-    expect(world.eventsOf('approval.counted').map((e) => (e.type === 'approval.counted' ? [e.by, e.count, e.required] : []))).toEqual([
+    expect(
+      world.eventsOf('approval.counted').map((e) => (e.type === 'approval.counted' ? [e.by, e.count, e.required] : [])),
+    ).toEqual([
       ['U_A2', 1, 2],
       ['U_A3', 2, 2],
     ]);
@@ -160,12 +204,23 @@ describe('approvals', () => {
       await world.engine.approve(request.id, 'U_A2', request.snapshotHash),
       await world.engine.approve('NOPE', 'U_A2', request.snapshotHash),
     ];
-    expect(refusals.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['own_request', 'not_approver', 'stale_snapshot', 'ok', 'already_approved', 'not_found']);
+    expect(refusals.map((r) => (r.ok ? 'ok' : r.reason))).toEqual([
+      'own_request',
+      'not_approver',
+      'stale_snapshot',
+      'ok',
+      'already_approved',
+      'not_found',
+    ]);
     expect(refusals[0]).toMatchObject({ message: 'You requested this, so your approval cannot count.' });
     expect(refusals[1]).toMatchObject({ message: 'You are not an approver.' });
     expect(refusals[4]).toMatchObject({ message: 'You already approved this.' });
     await world.engine.reject(request.id, 'U_A3', 'wrong wallet');
-    expect(await world.engine.approve(request.id, 'U_A3', request.snapshotHash)).toMatchObject({ ok: false, reason: 'already_decided', message: 'This request is already decided.' });
+    expect(await world.engine.approve(request.id, 'U_A3', request.snapshotHash)).toMatchObject({
+      ok: false,
+      reason: 'already_decided',
+      message: 'This request is already decided.',
+    });
     expect(world.auditOf('approval.refused', request.id)).toHaveLength(5);
     await world.engine.idle();
     expect(world.eventsOf('approval.refused')).toHaveLength(5);
@@ -176,7 +231,10 @@ describe('approvals', () => {
     const world = await onSandbox();
     const own = await world.engine.request('U_A1', cryptoInput());
     if (!own.ok) throw new Error('fixture');
-    expect(await world.engine.approve(own.request.id, 'U_A1', own.request.snapshotHash)).toMatchObject({ ok: false, reason: 'own_request' });
+    expect(await world.engine.approve(own.request.id, 'U_A1', own.request.snapshotHash)).toMatchObject({
+      ok: false,
+      reason: 'own_request',
+    });
     const other = await pending(world);
     expect(await world.engine.approve(other.id, 'U_A1', other.snapshotHash)).toMatchObject({ ok: true, count: 1 });
   });
@@ -184,7 +242,9 @@ describe('approvals', () => {
   it('concurrent and redelivered approvals count once and execute once', async () => {
     const world = await onSandbox();
     const request = await pending(world);
-    const clicks = [...APPROVERS, ...APPROVERS, 'U_A2', REQUESTER, OUTSIDER].map((user) => world.engine.approve(request.id, user, request.snapshotHash));
+    const clicks = [...APPROVERS, ...APPROVERS, 'U_A2', REQUESTER, OUTSIDER].map((user) =>
+      world.engine.approve(request.id, user, request.snapshotHash),
+    );
     const results = await Promise.all(clicks);
     await world.engine.idle();
     expect(results.filter((r) => r.ok)).toHaveLength(2);
@@ -212,9 +272,18 @@ describe('reject, cancel, expire', () => {
     expect(await world.engine.reject(request.id, 'U_A2', '')).toMatchObject({ ok: false, reason: 'reason_required' });
     expect(await world.engine.reject(request.id, OUTSIDER, 'no')).toMatchObject({ ok: false, reason: 'not_approver' });
     const r = await world.engine.reject(request.id, 'U_A2', 'wrong wallet');
-    expect(r).toMatchObject({ ok: true, request: { state: 'rejected', decision: { by: 'U_A2', reason: 'wrong wallet' } } });
-    expect(await world.engine.reject(request.id, 'U_A3', 'again')).toMatchObject({ ok: false, reason: 'already_decided' });
-    expect(world.auditOf('request.rejected', request.id)[0]).toMatchObject({ actor: 'U_A2', data: { reason: 'wrong wallet' } });
+    expect(r).toMatchObject({
+      ok: true,
+      request: { state: 'rejected', decision: { by: 'U_A2', reason: 'wrong wallet' } },
+    });
+    expect(await world.engine.reject(request.id, 'U_A3', 'again')).toMatchObject({
+      ok: false,
+      reason: 'already_decided',
+    });
+    expect(world.auditOf('request.rejected', request.id)[0]).toMatchObject({
+      actor: 'U_A2',
+      data: { reason: 'wrong wallet' },
+    });
     expect(await world.requests.listLive()).toEqual([]);
     expect(await world.engine.recent(5)).toHaveLength(1);
   });
@@ -223,7 +292,10 @@ describe('reject, cancel, expire', () => {
     const world = await onSandbox();
     const request = await pending(world);
     expect(await world.engine.cancel(request.id, 'U_A2')).toMatchObject({ ok: false, reason: 'not_requester' });
-    expect(await world.engine.cancel(request.id, REQUESTER)).toMatchObject({ ok: true, request: { state: 'cancelled' } });
+    expect(await world.engine.cancel(request.id, REQUESTER)).toMatchObject({
+      ok: true,
+      request: { state: 'cancelled' },
+    });
     expect(await world.engine.cancel(request.id, REQUESTER)).toMatchObject({ ok: false, reason: 'already_decided' });
   });
 
@@ -235,7 +307,11 @@ describe('reject, cancel, expire', () => {
     await world.engine.tick();
     expect((await world.record(a.id)).state).toBe('pending');
     world.clock.advance(1);
-    expect(await world.engine.approve(b.id, 'U_A2', b.snapshotHash)).toMatchObject({ ok: false, reason: 'already_decided', message: 'This request has expired.' });
+    expect(await world.engine.approve(b.id, 'U_A2', b.snapshotHash)).toMatchObject({
+      ok: false,
+      reason: 'already_decided',
+      message: 'This request has expired.',
+    });
     expect(await world.engine.tick()).toMatchObject({ expired: 1 });
     expect((await world.record(a.id)).state).toBe('expired');
     expect((await world.record(b.id)).state).toBe('expired');

@@ -84,7 +84,10 @@ describe('a dead quote after a crash before the order left', () => {
     expect(waiting.execution!.attempts.at(-1)).toMatchObject({ outcome: 'refused', message: 'Insufficient balance' });
     for (let i = 0; i < 24; i++) await world.advanceAndTick(30_000);
     const asked = await world.record(stuck.id);
-    expect(asked).toMatchObject({ state: 'unknown', execution: { inDoubt: { question: { kind: 'not_found', candidates: [] } } } });
+    expect(asked).toMatchObject({
+      state: 'unknown',
+      execution: { inDoubt: { question: { kind: 'not_found', candidates: [] } } },
+    });
     expect(orderCalls(world)).toBe(1);
     expect(world.exchange.orders).toHaveLength(0);
   });
@@ -104,7 +107,9 @@ describe('a dead quote after a crash before the order left', () => {
     expect(world.exchange.orders[0]!.client_order_id).toBe(firstKey);
     expect(done.execution!.attempts.map((a) => a.outcome)).toEqual(['unknown', 'submitted']);
     expect(done.execution!.attempts[1]!.quote!.quoteId).not.toBe(quote.quoteId);
-    expect(world.auditOf('execution.reconciled', stuck.id).at(-1)).toMatchObject({ data: { found: false, action: 'requote' } });
+    expect(world.auditOf('execution.reconciled', stuck.id).at(-1)).toMatchObject({
+      data: { found: false, action: 'requote' },
+    });
   });
 
   it('sends of the key exhausted: waits within the skew margin, re-quotes once the quote is dead (not after 24 h)', async () => {
@@ -134,7 +139,9 @@ describe('a dead quote after a crash before the order left', () => {
     const done = await world.record(stuck.id);
     // The bot cannot know the order never left: a round rejected or expired would end a request whose order may fill.
     expect(done).toMatchObject({ state: 'unknown', round: 1 });
-    expect(world.auditOf('execution.back_in_doubt', stuck.id).at(-1)).toMatchObject({ data: { instead: 'reapproval', clientOrderId: stuck.execution!.attempts[0]!.key } });
+    expect(world.auditOf('execution.back_in_doubt', stuck.id).at(-1)).toMatchObject({
+      data: { instead: 'reapproval', clientOrderId: stuck.execution!.attempts[0]!.key },
+    });
     expect(orderCalls(world)).toBe(0);
   });
 

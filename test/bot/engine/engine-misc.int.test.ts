@@ -12,7 +12,7 @@ import { cryptoInput, tradeInput } from './support/requests.js';
 import { REQUESTER, World } from './support/world.js';
 
 describe('engine edges', () => {
-  it('a notifier that throws: the engine goes on; the event is kept and tried again with backoff, the request\'s later events wait their turn', async () => {
+  it("a notifier that throws: the engine goes on; the event is kept and tried again with backoff, the request's later events wait their turn", async () => {
     const clock = new FakeClock();
     const sandbox = await sandboxForEngine('engine-misc', clock);
     onTestFinished(() => sandbox.close());
@@ -46,12 +46,27 @@ describe('engine edges', () => {
     expect((await engine.get(r.request.id))?.state).toBe('submitted');
     expect(seen).toEqual(['request.created']);
     expect(warnings[0]).toBe('a message did not reach Slack; it is kept and tried again');
-    expect((await requests.outbox.pending()).map((e) => e.event.type)).toEqual(['approval.counted', 'approval.counted', 'request.approved', 'execution.started', 'execution.submitted', 'status.changed']);
+    expect((await requests.outbox.pending()).map((e) => e.event.type)).toEqual([
+      'approval.counted',
+      'approval.counted',
+      'request.approved',
+      'execution.started',
+      'execution.submitted',
+      'status.changed',
+    ]);
     down = false;
     clock.advance(2_000);
     await engine.tick();
     await engine.idle();
-    expect(seen).toEqual(['request.created', 'approval.counted', 'approval.counted', 'request.approved', 'execution.started', 'execution.submitted', 'status.changed']);
+    expect(seen).toEqual([
+      'request.created',
+      'approval.counted',
+      'approval.counted',
+      'request.approved',
+      'execution.started',
+      'execution.submitted',
+      'status.changed',
+    ]);
     expect(await requests.outbox.pending()).toEqual([]);
   });
 
@@ -75,7 +90,13 @@ describe('engine edges', () => {
     const world = new World();
     const res = await world.engine.request(REQUESTER, tradeInput());
     if (!res.ok) throw new Error('fixture');
-    const preview = await world.engine.indicativeQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '1', quantityCurrency: 'BTC', paymentMethod: 'user_balance' });
+    const preview = await world.engine.indicativeQuote({
+      symbol: 'BTC-USD',
+      side: 'buy',
+      quantity: '1',
+      quantityCurrency: 'BTC',
+      paymentMethod: 'user_balance',
+    });
     expect(preview).toMatchObject({ price: '60000', quoteId: expect.any(String) });
     await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
     await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
@@ -95,7 +116,10 @@ describe('engine edges', () => {
     expect((await world.record(res.request.id)).state).toBe('approved');
     await world.restart({ requiredApprovals: 3, requesters: [REQUESTER] });
     await world.engine.idle();
-    expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { stage: 'checks', reason: expect.stringMatching(/no longer meet/) } });
+    expect(await world.record(res.request.id)).toMatchObject({
+      state: 'failed',
+      failure: { stage: 'checks', reason: expect.stringMatching(/no longer meet/) },
+    });
     expect(world.exchange.commits).toHaveLength(0);
   });
 
@@ -129,7 +153,12 @@ describe('engine edges', () => {
 
   it('a bank account removal already open is not requested twice', async () => {
     const world = new World();
-    expect(await world.engine.request(REQUESTER, { kind: 'bank_account_removal', bankAccountId: 102 })).toMatchObject({ ok: true });
-    expect(await world.engine.request(REQUESTER, { kind: 'bank_account_removal', bankAccountId: 102 })).toMatchObject({ ok: false, field: 'bank_account' });
+    expect(await world.engine.request(REQUESTER, { kind: 'bank_account_removal', bankAccountId: 102 })).toMatchObject({
+      ok: true,
+    });
+    expect(await world.engine.request(REQUESTER, { kind: 'bank_account_removal', bankAccountId: 102 })).toMatchObject({
+      ok: false,
+      field: 'bank_account',
+    });
   });
 });

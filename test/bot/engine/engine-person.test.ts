@@ -34,14 +34,24 @@ function strangerLike(world: World, like: RequestRecord, createdAt: number): str
   const s = like.snapshot;
   if (s.kind !== 'crypto_withdrawal' || template === undefined) throw new Error('fixture');
   const id = `stranger-${createdAt}`;
-  world.exchange.withdrawals.push({ ...template, id, created_at: createdAt, amount: s.amount, request_id: 'made-by-hand', note: null });
+  world.exchange.withdrawals.push({
+    ...template,
+    id,
+    created_at: createdAt,
+    amount: s.amount,
+    request_id: 'made-by-hand',
+    note: null,
+  });
   return id;
 }
 
 /** Our send of `like`, committed late by a slow exchange: its request_id (not listed) and, unless the exchange drops notes, its note. */
 function oursLate(world: World, like: RequestRecord, createdAt: number): string {
   const id = strangerLike(world, like, createdAt);
-  Object.assign(world.exchange.withdrawals.at(-1)!, { request_id: like.execution!.attempts[0]!.key, note: world.exchange.keepNotes ? exchangeNoteOf(like.snapshot, 1) : null });
+  Object.assign(world.exchange.withdrawals.at(-1)!, {
+    request_id: like.execution!.attempts[0]!.key,
+    note: world.exchange.keepNotes ? exchangeNoteOf(like.snapshot, 1) : null,
+  });
   return id;
 }
 
@@ -60,10 +70,21 @@ describe('who may settle an unknown outcome', () => {
   it('the requester and outsiders may not send again, mark as not sent or choose; a blank "checked" is refused', async () => {
     const world = new World();
     const r = await waitingForPerson(world);
-    expect(await world.engine.settle(r.id, 'U_REQ', { action: 'send_again', checked: 'looked' })).toMatchObject({ ok: false, reason: 'own_request_decision' });
-    expect(await world.engine.settle(r.id, 'U_OUT', { action: 'mark_not_sent', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_approver' });
-    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: '   ' })).toMatchObject({ ok: false, reason: 'checked_required' });
-    expect(await world.engine.settle(r.id, 'U_A2', { action: 'choose', exchangeId: 'nope', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_a_candidate' });
+    expect(await world.engine.settle(r.id, 'U_REQ', { action: 'send_again', checked: 'looked' })).toMatchObject({
+      ok: false,
+      reason: 'own_request_decision',
+    });
+    expect(await world.engine.settle(r.id, 'U_OUT', { action: 'mark_not_sent', checked: 'looked' })).toMatchObject({
+      ok: false,
+      reason: 'not_approver',
+    });
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: '   ' })).toMatchObject({
+      ok: false,
+      reason: 'checked_required',
+    });
+    expect(
+      await world.engine.settle(r.id, 'U_A2', { action: 'choose', exchangeId: 'nope', checked: 'looked' }),
+    ).toMatchObject({ ok: false, reason: 'not_a_candidate' });
     expect(sends(world)).toBe(2);
     expect(world.auditOf('execution.decision_refused', r.id)).toHaveLength(4);
     // The requester may ask to look again.
@@ -73,21 +94,36 @@ describe('who may settle an unknown outcome', () => {
   it('send again: persisted with who and what they checked, audited, sent once with a new key, then followed', async () => {
     const world = new World();
     const r = await waitingForPerson(world);
-    const decided = await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'No 100 USDT withdrawal in the history since 09:00.' });
+    const decided = await world.engine.settle(r.id, 'U_A2', {
+      action: 'send_again',
+      checked: 'No 100 USDT withdrawal in the history since 09:00.',
+    });
     expect(decided).toMatchObject({ ok: true, request: { state: 'executing' } });
     await world.engine.idle();
     const done = await world.record(r.id);
     expect(done.state).toBe('submitted');
     expect(sends(world)).toBe(3);
     expect(new Set(done.execution!.attempts.map((a) => a.key)).size).toBe(2);
-    expect(done.execution!.decisions).toEqual([expect.objectContaining({ by: 'U_A2', action: 'send_again', checked: 'No 100 USDT withdrawal in the history since 09:00.' })]);
-    expect(world.auditOf('execution.person_decided', r.id)[0]).toMatchObject({ actor: 'U_A2', data: { action: 'send_again' } });
+    expect(done.execution!.decisions).toEqual([
+      expect.objectContaining({
+        by: 'U_A2',
+        action: 'send_again',
+        checked: 'No 100 USDT withdrawal in the history since 09:00.',
+      }),
+    ]);
+    expect(world.auditOf('execution.person_decided', r.id)[0]).toMatchObject({
+      actor: 'U_A2',
+      data: { action: 'send_again' },
+    });
     expect(world.eventsOf('execution.person_decided', r.id)).toHaveLength(1);
     // A second click on the old buttons finds nothing to decide.
-    expect(await world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'again' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    expect(await world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'again' })).toMatchObject({
+      ok: false,
+      reason: 'not_waiting_for_person',
+    });
   });
 
-  it("send again waits for the terms claim: a request in doubt from before the claim (it holds none) whose twin took the claim meanwhile is refused twin_in_doubt, nothing sent", async () => {
+  it('send again waits for the terms claim: a request in doubt from before the claim (it holds none) whose twin took the claim meanwhile is refused twin_in_doubt, nothing sent', async () => {
     const world = new World();
     const r = await waitingForPerson(world);
     expect(await world.kv.get(termsClaimKey(r))).toBe(r.id);
@@ -96,8 +132,12 @@ describe('who may settle an unknown outcome', () => {
     const lookAlike = await requestAndApprove(world, cryptoInput('100'));
     expect(lookAlike.state).toBe('approved');
     expect(await world.kv.get(termsClaimKey(r))).toBe(lookAlike.id);
-    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'Not in the history.' })).toMatchObject({ ok: false, reason: 'twin_in_doubt' });
-    expect(world.auditOf('execution.decision_refused', r.id)).toEqual([expect.objectContaining({ data: { action: 'send_again', reason: 'twin_in_doubt' } })]);
+    expect(
+      await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'Not in the history.' }),
+    ).toMatchObject({ ok: false, reason: 'twin_in_doubt' });
+    expect(world.auditOf('execution.decision_refused', r.id)).toEqual([
+      expect.objectContaining({ data: { action: 'send_again', reason: 'twin_in_doubt' } }),
+    ]);
     expect(sends(world)).toBe(2);
     expect((await world.record(r.id)).state).toBe('unknown');
   });
@@ -105,9 +145,17 @@ describe('who may settle an unknown outcome', () => {
   it('mark as not sent ends the request as failed, audited, and nothing more is sent', async () => {
     const world = new World();
     const r = await waitingForPerson(world);
-    expect(await world.engine.settle(r.id, 'U_A2', { action: 'mark_not_sent', checked: 'Support confirmed nothing was created.' })).toMatchObject({ ok: true, request: { state: 'failed' } });
+    expect(
+      await world.engine.settle(r.id, 'U_A2', {
+        action: 'mark_not_sent',
+        checked: 'Support confirmed nothing was created.',
+      }),
+    ).toMatchObject({ ok: true, request: { state: 'failed' } });
     const done = await world.record(r.id);
-    expect(done.failure).toMatchObject({ stage: 'reconcile', reason: expect.stringContaining('Support confirmed nothing was created.') });
+    expect(done.failure).toMatchObject({
+      stage: 'reconcile',
+      reason: expect.stringContaining('Support confirmed nothing was created.'),
+    });
     for (let i = 0; i < 5; i++) await world.advanceAndTick(120_000);
     expect(sends(world)).toBe(2);
   });
@@ -135,7 +183,11 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     const first = await requestAndApprove(world, cryptoInput('20'));
     expect(first.state).toBe('submitted');
     world.clock.advance(120_000);
-    const stranger = strangerLike(world, { ...first, snapshot: { ...first.snapshot, amount: '100' } as RequestRecord['snapshot'] }, world.clock.now() - 30_000);
+    const stranger = strangerLike(
+      world,
+      { ...first, snapshot: { ...first.snapshot, amount: '100' } as RequestRecord['snapshot'] },
+      world.clock.now() - 30_000,
+    );
     world.exchange.fail('createCryptoWithdrawal', committedThenLost);
     const r = await requestAndApprove(world, cryptoInput('100'));
     const done = await world.record(r.id);
@@ -152,7 +204,9 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     await world.advanceAndTick(15_000);
     const now = await world.record(r.id);
     expect(now).toMatchObject({ state: 'submitted', execution: { exchangeId: ours } });
-    expect(world.auditOf('execution.reconciled', r.id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ matchedBy: 'reference' }) })]);
+    expect(world.auditOf('execution.reconciled', r.id)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ matchedBy: 'reference' }) }),
+    ]);
     expect(now.execution!.exchangeId).not.toBe(stranger);
   });
 
@@ -166,8 +220,12 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     const now = await world.record(r.id);
     expect(now.state).toBe('unknown');
     expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'ambiguous' });
-    expect(now.execution!.inDoubt!.question!.candidates.map((c) => c.exchangeId).sort()).toEqual([first, second].sort());
-    expect(world.logs.some((l) => l.level === 'error' && /more than one withdrawal on the exchange carries/.test(l.message))).toBe(true);
+    expect(now.execution!.inDoubt!.question!.candidates.map((c) => c.exchangeId).sort()).toEqual(
+      [first, second].sort(),
+    );
+    expect(
+      world.logs.some((l) => l.level === 'error' && /more than one withdrawal on the exchange carries/.test(l.message)),
+    ).toBe(true);
   });
 
   it('an exchange that drops notes, ours committed late and a look-alike after our send: both are shown, an approver says which; the stranger cancelling changes nothing', async () => {
@@ -182,9 +240,15 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     let now = await world.record(r.id);
     expect(now.state).toBe('unknown');
     expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'ambiguous' });
-    expect(now.execution!.inDoubt!.question!.candidates.map((c) => c.exchangeId).sort()).toEqual([ours, stranger].sort());
+    expect(now.execution!.inDoubt!.question!.candidates.map((c) => c.exchangeId).sort()).toEqual(
+      [ours, stranger].sort(),
+    );
     expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
-    const decided = await world.engine.settle(r.id, 'U_A1', { action: 'choose', exchangeId: ours, checked: 'Ours went to the cold wallet at 09:01; the other was made in the app by Sam.' });
+    const decided = await world.engine.settle(r.id, 'U_A1', {
+      action: 'choose',
+      exchangeId: ours,
+      checked: 'Ours went to the cold wallet at 09:01; the other was made in the app by Sam.',
+    });
     expect(decided).toMatchObject({ ok: true, request: { state: 'submitted' } });
     world.exchange.setWithdrawal(stranger, { status: 'cancelled' });
     world.exchange.setWithdrawal(ours, { status: 'completed' });
@@ -202,7 +266,13 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     const b = strangerLike(world, r, world.clock.now());
     for (let i = 0; i < 3; i++) await world.advanceAndTick(15_000);
     expect((await world.record(r.id)).execution!.inDoubt!.question!.kind).toBe('ambiguous');
-    expect(await world.engine.settle(r.id, 'U_A2', { action: 'choose', exchangeId: null, checked: 'Both were made by hand by Sam.' })).toMatchObject({ ok: true });
+    expect(
+      await world.engine.settle(r.id, 'U_A2', {
+        action: 'choose',
+        exchangeId: null,
+        checked: 'Both were made by hand by Sam.',
+      }),
+    ).toMatchObject({ ok: true });
     await world.engine.idle();
     const now = await world.record(r.id);
     expect(now.execution!.inDoubt).toMatchObject({ excluded: [a, b], question: { kind: 'not_found', candidates: [] } });

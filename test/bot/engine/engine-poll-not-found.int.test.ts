@@ -48,8 +48,11 @@ async function vanished(world: World): Promise<string> {
   return r.id;
 }
 
-const singleReads = (_world?: World) => sandbox!.sandbox.control.requests().filter((c) => c.method === 'GET' && /\/crypto\/withdrawals\/[^/]+$/.test(c.path)).length;
-const stops = (world: World, id: string) => world.eventsOf('polling.stopped', id) as Extract<RequestEvent, { type: 'polling.stopped' }>[];
+const singleReads = (_world?: World) =>
+  sandbox!.sandbox.control.requests().filter((c) => c.method === 'GET' && /\/crypto\/withdrawals\/[^/]+$/.test(c.path))
+    .length;
+const stops = (world: World, id: string) =>
+  world.eventsOf('polling.stopped', id) as Extract<RequestEvent, { type: 'polling.stopped' }>[];
 
 describe('polling a record the exchange says does not exist', () => {
   it('backs off until the bound, then stops, keeps the request submitted and tells a person in the thread, audited', async () => {
@@ -63,7 +66,8 @@ describe('polling a record the exchange says does not exist', () => {
     expect(stops(world, id)).toEqual([]);
     expect((await world.record(id)).pollingStoppedAt).toBeNull();
 
-    while (stops(world, id).length === 0 && world.clock.now() - started < 10 * 60_000) await world.advanceAndTick(10_000);
+    while (stops(world, id).length === 0 && world.clock.now() - started < 10 * 60_000)
+      await world.advanceAndTick(10_000);
     const [stopped] = stops(world, id);
     expect(stopped).toMatchObject({ reason: 'not_found', exchangeMessage: expect.stringContaining('not_found 404') });
     expect(world.clock.now() - started).toBeGreaterThanOrEqual(BOUND.notFoundForMs);
@@ -73,7 +77,11 @@ describe('polling a record the exchange says does not exist', () => {
     expect(world.eventsOf('execution.failed', id)).toEqual([]);
     expect(world.eventsOf('request.completed', id)).toEqual([]);
     const [audited] = world.auditOf('polling.stopped', id);
-    expect(audited?.data).toMatchObject({ reason: 'not_found', notFoundReads: expect.any(Number), exchangeMessage: expect.stringContaining('not_found 404') });
+    expect(audited?.data).toMatchObject({
+      reason: 'not_found',
+      notFoundReads: expect.any(Number),
+      exchangeMessage: expect.stringContaining('not_found 404'),
+    });
     expect((audited!.data as { notFoundReads: number }).notFoundReads).toBeGreaterThanOrEqual(BOUND.notFoundReads);
 
     // Told once, and not read again: also not after a restart.
@@ -101,13 +109,19 @@ describe('polling a record the exchange says does not exist', () => {
     const again = world.clock.now();
     while (world.clock.now() - again < 4 * 60_000) await world.advanceAndTick(10_000);
     expect(stops(world, r.id)).toEqual([]);
-    while (stops(world, r.id).length === 0 && world.clock.now() - again < 10 * 60_000) await world.advanceAndTick(10_000);
+    while (stops(world, r.id).length === 0 && world.clock.now() - again < 10 * 60_000)
+      await world.advanceAndTick(10_000);
     expect(stops(world, r.id)).toHaveLength(1);
     expect(world.clock.now() - again).toBeGreaterThanOrEqual(BOUND.notFoundForMs);
   });
 
-  it("the thread says what the reference says a 404 means, and that the outcome is unknown", () => {
-    const post = threadPost({ type: 'polling_stopped', at: 0, status: 'pending', notFound: { what: 'withdrawal', exchangeMessage: 'getCryptoWithdrawal failed (not_found 404): Not found' } });
+  it('the thread says what the reference says a 404 means, and that the outcome is unknown', () => {
+    const post = threadPost({
+      type: 'polling_stopped',
+      at: 0,
+      status: 'pending',
+      notFound: { what: 'withdrawal', exchangeMessage: 'getCryptoWithdrawal failed (not_found 404): Not found' },
+    });
     const text = JSON.stringify(post);
     expect(text).toContain('does not exist');
     expect(text).toContain('belongs to another user');

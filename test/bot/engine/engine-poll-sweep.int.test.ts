@@ -70,7 +70,9 @@ describe('polling more than one cycle can list', () => {
     // Pages of 10 asked, 6 served: 9 pages to list 50, never more than the 2 a second allowed.
     const world = await onSandbox({ poll: { pageSize: 10, ratePerSecond: 2, burst: 2 } });
     const ids = await inFlight(world, 50);
-    sandbox!.sandbox.control.setFaults([{ kind: 'short_pages', method: 'GET', path: '/crypto/withdrawals', pageSize: 6 }]);
+    sandbox!.sandbox.control.setFaults([
+      { kind: 'short_pages', method: 'GET', path: '/crypto/withdrawals', pageSize: 6 },
+    ]);
     world.clock.advance(10_000);
     const fetched: number[] = [];
     for (let i = 0; i < 6; i++) {
@@ -91,7 +93,9 @@ describe('polling more than one cycle can list', () => {
   });
 
   it('keeps sweeping at that cost, cycle after cycle, while they stay in flight', async () => {
-    const world = await onSandbox({ poll: { pageSize: 10, ratePerSecond: 2, burst: 2, intervalMs: 5_000, backoffFactor: 1 } });
+    const world = await onSandbox({
+      poll: { pageSize: 10, ratePerSecond: 2, burst: 2, intervalMs: 5_000, backoffFactor: 1 },
+    });
     await inFlight(world, 50);
     const pagesBefore = pages();
     const reads = new Map<string, number>();
@@ -132,6 +136,8 @@ describe('polling more than one cycle can list', () => {
     }
     expect(singleReads()).toBe(2);
     expect(pages() - pagesBefore).toBe(2);
-    expect((await world.engine.listLive()).find((r) => r.execution?.exchangeId === lost.id)?.remote?.status).toBe('broadcasted');
+    expect((await world.engine.listLive()).find((r) => r.execution?.exchangeId === lost.id)?.remote?.status).toBe(
+      'broadcasted',
+    );
   });
 });

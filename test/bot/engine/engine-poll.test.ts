@@ -8,7 +8,13 @@ import { World } from './support/world.js';
 const statusEvents = (world: World, id: string) =>
   world.eventsOf('status.changed', id).map((e) => {
     const s = e as Extract<RequestEvent, { type: 'status.changed' }>;
-    return { changed: s.changed, status: s.status, travelRuleStatus: s.travelRuleStatus, pendingReason: s.pendingReason, transactionHash: s.transactionHash };
+    return {
+      changed: s.changed,
+      status: s.status,
+      travelRuleStatus: s.travelRuleStatus,
+      pendingReason: s.pendingReason,
+      transactionHash: s.transactionHash,
+    };
   });
 
 describe('polling', () => {
@@ -23,19 +29,56 @@ describe('polling', () => {
     await world.advanceAndTick(30_000);
     world.exchange.setWithdrawal(id, { status: 'held_for_review' });
     await world.advanceAndTick(60_000);
-    world.exchange.setWithdrawal(id, { status: 'broadcasted', transaction_hash: '0xabc', link_explorer: 'https://tronscan.org/#/transaction/0xabc' });
+    world.exchange.setWithdrawal(id, {
+      status: 'broadcasted',
+      transaction_hash: '0xabc',
+      link_explorer: 'https://tronscan.org/#/transaction/0xabc',
+    });
     await world.advanceAndTick(300_000);
     world.exchange.setWithdrawal(id, { status: 'completed' });
     await world.advanceAndTick(300_000);
     await world.advanceAndTick(300_000);
     expect(statusEvents(world, r.id)).toEqual([
-      { changed: ['status', 'travelRuleStatus', 'pendingReason'], status: 'pending', travelRuleStatus: 'pending', pendingReason: 'travel_rule_check', transactionHash: null },
-      { changed: ['travelRuleStatus', 'pendingReason'], status: 'pending', travelRuleStatus: 'approved', pendingReason: null, transactionHash: null },
-      { changed: ['status'], status: 'held_for_review', travelRuleStatus: 'approved', pendingReason: null, transactionHash: null },
-      { changed: ['status', 'transactionHash', 'linkExplorer'], status: 'broadcasted', travelRuleStatus: 'approved', pendingReason: null, transactionHash: '0xabc' },
-      { changed: ['status'], status: 'completed', travelRuleStatus: 'approved', pendingReason: null, transactionHash: '0xabc' },
+      {
+        changed: ['status', 'travelRuleStatus', 'pendingReason'],
+        status: 'pending',
+        travelRuleStatus: 'pending',
+        pendingReason: 'travel_rule_check',
+        transactionHash: null,
+      },
+      {
+        changed: ['travelRuleStatus', 'pendingReason'],
+        status: 'pending',
+        travelRuleStatus: 'approved',
+        pendingReason: null,
+        transactionHash: null,
+      },
+      {
+        changed: ['status'],
+        status: 'held_for_review',
+        travelRuleStatus: 'approved',
+        pendingReason: null,
+        transactionHash: null,
+      },
+      {
+        changed: ['status', 'transactionHash', 'linkExplorer'],
+        status: 'broadcasted',
+        travelRuleStatus: 'approved',
+        pendingReason: null,
+        transactionHash: '0xabc',
+      },
+      {
+        changed: ['status'],
+        status: 'completed',
+        travelRuleStatus: 'approved',
+        pendingReason: null,
+        transactionHash: '0xabc',
+      },
     ]);
-    expect(await world.record(r.id)).toMatchObject({ state: 'completed', remote: { linkExplorer: 'https://tronscan.org/#/transaction/0xabc' } });
+    expect(await world.record(r.id)).toMatchObject({
+      state: 'completed',
+      remote: { linkExplorer: 'https://tronscan.org/#/transaction/0xabc' },
+    });
     expect(world.eventsOf('request.completed', r.id)).toHaveLength(1);
     expect(world.auditOf('status.changed', r.id)).toHaveLength(5);
   });
@@ -102,9 +145,17 @@ describe('polling', () => {
   it('orders: followed through listOrders until Completed, with the result kept', async () => {
     const world = new World();
     const r = await requestAndApprove(world, tradeInput());
-    world.exchange.setOrderStatus(r.execution!.exchangeId!, 'Completed', { net_amount: '0.999', fee: '0.001', fee_currency: 'BTC' });
+    world.exchange.setOrderStatus(r.execution!.exchangeId!, 'Completed', {
+      net_amount: '0.999',
+      fee: '0.001',
+      fee_currency: 'BTC',
+    });
     await world.advanceAndTick(10_000);
-    expect(await world.record(r.id)).toMatchObject({ state: 'completed', remote: { status: 'Completed' }, result: { netAmount: '0.999', feeCurrency: 'BTC' } });
+    expect(await world.record(r.id)).toMatchObject({
+      state: 'completed',
+      remote: { status: 'Completed' },
+      result: { netAmount: '0.999', feeCurrency: 'BTC' },
+    });
     expect(world.exchange.calls.filter((c) => c.op === 'getOrder')).toHaveLength(0);
   });
 
@@ -113,7 +164,10 @@ describe('polling', () => {
     const r = await requestAndApprove(world, tradeInput());
     world.exchange.setOrderStatus(r.execution!.exchangeId!, 'cancelled', { cancel_reason: 'Insufficient balance' });
     await world.advanceAndTick(10_000);
-    expect(await world.record(r.id)).toMatchObject({ state: 'failed', failure: { stage: 'final_status', exchangeMessage: 'Insufficient balance' } });
+    expect(await world.record(r.id)).toMatchObject({
+      state: 'failed',
+      failure: { stage: 'final_status', exchangeMessage: 'Insufficient balance' },
+    });
   });
 
   it('fiat: followed through the page-numbered list', async () => {
@@ -125,7 +179,9 @@ describe('polling', () => {
   });
 
   it('backs off while nothing changes, and stops after the maximum age', async () => {
-    const world = new World({ config: { poll: { intervalMs: 1_000, backoffFactor: 2, maxIntervalMs: 8_000, maxAgeMs: 60_000 } } });
+    const world = new World({
+      config: { poll: { intervalMs: 1_000, backoffFactor: 2, maxIntervalMs: 8_000, maxAgeMs: 60_000 } },
+    });
     const r = await requestAndApprove(world, cryptoInput());
     const reads = () => world.exchange.calls.filter((c) => c.op === 'listCryptoWithdrawals').length;
     for (let t = 0; t < 30; t++) await world.advanceAndTick(1_000);
@@ -147,7 +203,8 @@ describe('polling', () => {
     const b = await requestAndApprove(world, cryptoInput('21'));
     world.clock.advance(1_000);
     // Two withdrawals made outside the desk (the exchange's app), newer: the list serves them first.
-    for (const amount of ['30', '31']) await world.exchange.createCryptoWithdrawal({ crypto_currency_id: 1, amount, address_book_address_id: ADDR_OK });
+    for (const amount of ['30', '31'])
+      await world.exchange.createCryptoWithdrawal({ crypto_currency_id: 1, amount, address_book_address_id: ADDR_OK });
     world.exchange.setWithdrawal(a.execution!.exchangeId!, { status: 'processing' });
     world.exchange.setWithdrawal(b.execution!.exchangeId!, { status: 'processing' });
     const pages = world.exchange.pages;

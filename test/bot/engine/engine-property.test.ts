@@ -54,29 +54,69 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       t: fc.constant('approve' as const),
       req: fc.constantFrom(0, 0, 0, 1, 2),
       // Mostly approvers; the requester and an outsider now and then; duplicates are clicks redelivered.
-      users: fc.oneof(fc.constant<number[]>([1, 2]), fc.constant<number[]>([2, 3, 3]), fc.array(fc.constantFrom(1, 2, 3, 0, 4), { minLength: 1, maxLength: 4 })),
+      users: fc.oneof(
+        fc.constant<number[]>([1, 2]),
+        fc.constant<number[]>([2, 3, 3]),
+        fc.array(fc.constantFrom(1, 2, 3, 0, 4), { minLength: 1, maxLength: 4 }),
+      ),
       stale: fc.constantFrom(false, false, false, true),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('reject' as const), req: fc.nat(3), user: fc.nat(USERS.length - 1), reason: fc.constantFrom('', 'wrong address') }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), req: fc.nat(3), user: fc.nat(USERS.length - 1) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('time' as const), ms: fc.constantFrom(100, 3_000, 5_000, 30_000, 16 * 60_000, 25 * 3_600_000) }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('price' as const), price: fc.constantFrom('59800', '60000', '60250', '60400', '61000') }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('crash' as const), afterWrites: fc.integer({ min: 1, max: 6 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant('reject' as const),
+      req: fc.nat(3),
+      user: fc.nat(USERS.length - 1),
+      reason: fc.constantFrom('', 'wrong address'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant('cancel' as const), req: fc.nat(3), user: fc.nat(USERS.length - 1) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('time' as const),
+      ms: fc.constantFrom(100, 3_000, 5_000, 30_000, 16 * 60_000, 25 * 3_600_000),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('price' as const),
+      price: fc.constantFrom('59800', '60000', '60250', '60400', '61000'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant('crash' as const), afterWrites: fc.integer({ min: 1, max: 6 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('restart' as const) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('progress' as const), req: fc.nat(3), status: fc.constantFrom('processing', 'broadcasted', 'completed', 'failed', 'Open', 'Completed', 'Cancelled') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant('progress' as const),
+      req: fc.nat(3),
+      status: fc.constantFrom('processing', 'broadcasted', 'completed', 'failed', 'Open', 'Completed', 'Cancelled'),
+    }),
+  },
 );
 
 const scenario = fc.record({
   actions: fc.array(action, { minLength: 4, maxLength: 50, size: 'large' }),
   writeFaults: fc.array(fc.constantFrom(...FAULTS), { maxLength: 30, size: 'medium' }),
-  readFaults: fc.array(fc.constantFrom<Fault | 'ok'>('ok', 'ok', 'ok', 'ok', { when: 'before', error: 'server' }), { maxLength: 30 }),
+  readFaults: fc.array(fc.constantFrom<Fault | 'ok'>('ok', 'ok', 'ok', 'ok', { when: 'before', error: 'server' }), {
+    maxLength: 30,
+  }),
 });
 
 const inputs = [
   (v: number) => cryptoInput(['250', '99.5', '250'][v]),
   (v: number) => fiatInput(['1000', '250', '1000'][v]),
-  (v: number) => tradeInput(v === 1 ? { limit: { price: '60100' } } : v === 2 ? { side: 'sell', limit: { slippageBps: 30 } } : {}),
+  (v: number) =>
+    tradeInput(v === 1 ? { limit: { price: '60100' } } : v === 2 ? { side: 'sell', limit: { slippageBps: 30 } } : {}),
   (v: number) => removalInput(v === 1 ? 101 : 102),
 ];
 
@@ -90,16 +130,22 @@ function checkCommit(world: World, ledger: Ledger, commit: Commit): void {
   const live = world.requests.dump().live;
   const owner = live.find((r) =>
     commit.op === 'deleteBankAccount'
-      ? r.state === 'executing' && r.snapshot.kind === 'bank_account_removal' && String(r.snapshot.bankAccount.id) === commit.key
+      ? r.state === 'executing' &&
+        r.snapshot.kind === 'bank_account_removal' &&
+        String(r.snapshot.bankAccount.id) === commit.key
       : r.execution?.attempts.some((a) => a.key === commit.key),
   );
   if (!owner) return void ledger.violations.push(`commit ${commit.op} ${commit.key} belongs to no request`);
   ledger.commitsByRequest.set(owner.id, [...(ledger.commitsByRequest.get(owner.id) ?? []), commit]);
-  if (owner.state !== 'executing') ledger.violations.push(`${owner.id}: executed while ${owner.state}, not persisted as executing`);
+  if (owner.state !== 'executing')
+    ledger.violations.push(`${owner.id}: executed while ${owner.state}, not persisted as executing`);
   const counting = countingApprovals(world.policy, owner);
-  if (counting.length !== owner.approvals.length) ledger.violations.push(`${owner.id}: stored approvals that do not count`);
-  if (counting.length < approvalsNeeded(world.policy, owner)) ledger.violations.push(`${owner.id}: executed with ${counting.length} approvals`);
-  if (counting.some((a) => a.userId === owner.requester || a.snapshotHash !== owner.snapshotHash)) ledger.violations.push(`${owner.id}: approval not bound`);
+  if (counting.length !== owner.approvals.length)
+    ledger.violations.push(`${owner.id}: stored approvals that do not count`);
+  if (counting.length < approvalsNeeded(world.policy, owner))
+    ledger.violations.push(`${owner.id}: executed with ${counting.length} approvals`);
+  if (counting.some((a) => a.userId === owner.requester || a.snapshotHash !== owner.snapshotHash))
+    ledger.violations.push(`${owner.id}: approval not bound`);
   checkBody(world, ledger, owner, commit);
 }
 
@@ -107,12 +153,30 @@ function checkBody(world: World, ledger: Ledger, owner: RequestRecord, commit: C
   const s = owner.snapshot;
   const body = commit.body as Record<string, unknown>;
   const bad = (what: string) => ledger.violations.push(`${owner.id}: executed ${what} differs from the snapshot`);
-  if (s.kind === 'crypto_withdrawal' && (body.amount !== s.amount || body.address_book_address_id !== s.destination.id || body.crypto_currency_id !== s.cryptoCurrencyId)) bad('withdrawal');
-  if (s.kind === 'fiat_withdrawal' && (body.amount !== s.amount || body.bank_account_id !== s.bankAccount.id || body.currency !== s.currency)) bad('fiat withdrawal');
+  if (
+    s.kind === 'crypto_withdrawal' &&
+    (body.amount !== s.amount ||
+      body.address_book_address_id !== s.destination.id ||
+      body.crypto_currency_id !== s.cryptoCurrencyId)
+  )
+    bad('withdrawal');
+  if (
+    s.kind === 'fiat_withdrawal' &&
+    (body.amount !== s.amount || body.bank_account_id !== s.bankAccount.id || body.currency !== s.currency)
+  )
+    bad('fiat withdrawal');
   if (s.kind === 'trade') {
     const quote = world.exchange.quotes.get(String(body.order_quote_id));
-    if (!quote || quote.body.symbol !== s.symbol || quote.body.side !== s.side || quote.body.quantity !== s.quantity || quote.body.payment_method !== s.paymentMethod) bad('order terms');
-    else if (!withinLimit(s.side, quote.price, s.limitPrice)) ledger.violations.push(`${owner.id}: ordered at ${quote.price} beyond the limit ${s.limitPrice}`);
+    if (
+      !quote ||
+      quote.body.symbol !== s.symbol ||
+      quote.body.side !== s.side ||
+      quote.body.quantity !== s.quantity ||
+      quote.body.payment_method !== s.paymentMethod
+    )
+      bad('order terms');
+    else if (!withinLimit(s.side, quote.price, s.limitPrice))
+      ledger.violations.push(`${owner.id}: ordered at ${quote.price} beyond the limit ${s.limitPrice}`);
   }
 }
 
@@ -175,9 +239,11 @@ async function step(world: World, a: Action, created: { id: string; hash: string
       const r = target && (await world.requests.get(target.id));
       const exchangeId = r?.execution?.exchangeId;
       if (!r || !exchangeId) return;
-      if (r.kind === 'crypto_withdrawal' && /^[a-z]/.test(a.status)) world.exchange.setWithdrawal(exchangeId, { status: a.status });
+      if (r.kind === 'crypto_withdrawal' && /^[a-z]/.test(a.status))
+        world.exchange.setWithdrawal(exchangeId, { status: a.status });
       if (r.kind === 'trade' && /^[A-Z]/.test(a.status)) world.exchange.setOrderStatus(exchangeId, a.status);
-      if (r.kind === 'fiat_withdrawal' && (a.status === 'completed' || a.status === 'processing')) world.exchange.setFiatStatus(exchangeId, a.status);
+      if (r.kind === 'fiat_withdrawal' && (a.status === 'completed' || a.status === 'processing'))
+        world.exchange.setFiatStatus(exchangeId, a.status);
       return;
     }
   }
@@ -199,7 +265,10 @@ async function settle(world: World): Promise<void> {
   for (const r of await world.engine.listLive()) {
     if (r.execution?.inDoubt?.question?.kind !== 'not_found') continue;
     const approver = APPROVERS.find((a) => a !== r.requester)!;
-    const decided = await world.engine.settle(r.id, approver, { action: 'send_again', checked: 'not in the exchange history' });
+    const decided = await world.engine.settle(r.id, approver, {
+      action: 'send_again',
+      checked: 'not in the exchange history',
+    });
     if (!decided.ok) throw new Error(`decision refused: ${decided.message}`);
   }
   await world.engine.idle();
@@ -217,26 +286,36 @@ function checkEnd(world: World, ledger: Ledger): void {
   }
   const all = new Map<string, RequestRecord>([...history, ...live].map((r) => [r.id, r]));
   for (const r of live) {
-    if (['executing', 'unknown', 'approved'].includes(r.state)) ledger.violations.push(`${r.id}: left ${r.state} after settling (forgotten)`);
+    if (['executing', 'unknown', 'approved'].includes(r.state))
+      ledger.violations.push(`${r.id}: left ${r.state} after settling (forgotten)`);
   }
   for (const [id, commits] of ledger.commitsByRequest) {
     if (commits.length > 1) ledger.violations.push(`${id}: executed ${commits.length} times`);
     const r = all.get(id)!;
-    const fine = r.state === 'completed' || (r.state === 'failed' && r.failure?.stage === 'final_status') || r.state === 'submitted';
+    const fine =
+      r.state === 'completed' ||
+      (r.state === 'failed' && r.failure?.stage === 'final_status') ||
+      r.state === 'submitted';
     if (!fine) ledger.violations.push(`${id}: executed on the exchange but ended ${r.state} (${r.failure?.stage})`);
-    if (r.kind !== 'bank_account_removal' && r.execution?.exchangeId !== commits[0]!.exchangeId) ledger.violations.push(`${id}: tracks ${r.execution?.exchangeId}, executed ${commits[0]!.exchangeId}`);
+    if (r.kind !== 'bank_account_removal' && r.execution?.exchangeId !== commits[0]!.exchangeId)
+      ledger.violations.push(`${id}: tracks ${r.execution?.exchangeId}, executed ${commits[0]!.exchangeId}`);
   }
   const trackers = new Map<string, string>();
   for (const r of all.values()) {
-    if ((r.state === 'completed' || r.state === 'submitted') && !ledger.commitsByRequest.has(r.id)) ledger.violations.push(`${r.id}: ${r.state} without an execution`);
+    if ((r.state === 'completed' || r.state === 'submitted') && !ledger.commitsByRequest.has(r.id))
+      ledger.violations.push(`${r.id}: ${r.state} without an execution`);
     const exchangeId = r.execution?.exchangeId;
-    if (exchangeId && trackers.has(exchangeId)) ledger.violations.push(`${r.id} and ${trackers.get(exchangeId)} both track ${exchangeId}`);
+    if (exchangeId && trackers.has(exchangeId))
+      ledger.violations.push(`${r.id} and ${trackers.get(exchangeId)} both track ${exchangeId}`);
     if (exchangeId) trackers.set(exchangeId, r.id);
   }
   const lastReported = new Map<string, string>();
-  for (const e of world.events.filter((x): x is Extract<RequestEvent, { type: 'status.changed' }> & { generation: number } => x.type === 'status.changed')) {
+  for (const e of world.events.filter(
+    (x): x is Extract<RequestEvent, { type: 'status.changed' }> & { generation: number } => x.type === 'status.changed',
+  )) {
     const value = JSON.stringify([e.status, e.travelRuleStatus, e.pendingReason, e.transactionHash, e.linkExplorer]);
-    if (lastReported.get(e.requestId) === value) ledger.violations.push(`${e.requestId}: status ${value} reported twice`);
+    if (lastReported.get(e.requestId) === value)
+      ledger.violations.push(`${e.requestId}: status ${value} reported twice`);
     lastReported.set(e.requestId, value);
   }
 }

@@ -13,45 +13,53 @@ describe('unknown outcomes are reconciled before anything else', () => {
     ['crypto', cryptoInput(), 'createCryptoWithdrawal'],
     ['fiat', fiatInput(), 'createFiatWithdrawal'],
     ['order', tradeInput(), 'createOrder'],
-  ] as const)('%s: committed then the connection dropped -> found by reconcile, never sent twice', async (_name, input, op) => {
-    const world = new World();
-    world.exchange.fail(op, committedThenLost);
-    const r = await requestAndApprove(world, input);
-    expect(r.state).toBe('submitted');
-    expect(world.exchange.commits).toHaveLength(1);
-    expect(world.exchange.calls.filter((c) => c.op === op)).toHaveLength(1);
-    expect(r.execution!.exchangeId).toBe(world.exchange.commits[0]!.exchangeId);
-    expect(r.execution!.attempts[0]).toMatchObject({ outcome: 'reconciled' });
-    expect(world.eventsOf('execution.outcome_unknown', r.id)).toHaveLength(1);
-    expect(world.eventsOf('execution.reconciled', r.id)[0]).toMatchObject({ found: true });
-  });
+  ] as const)(
+    '%s: committed then the connection dropped -> found by reconcile, never sent twice',
+    async (_name, input, op) => {
+      const world = new World();
+      world.exchange.fail(op, committedThenLost);
+      const r = await requestAndApprove(world, input);
+      expect(r.state).toBe('submitted');
+      expect(world.exchange.commits).toHaveLength(1);
+      expect(world.exchange.calls.filter((c) => c.op === op)).toHaveLength(1);
+      expect(r.execution!.exchangeId).toBe(world.exchange.commits[0]!.exchangeId);
+      expect(r.execution!.attempts[0]).toMatchObject({ outcome: 'reconciled' });
+      expect(world.eventsOf('execution.outcome_unknown', r.id)).toHaveLength(1);
+      expect(world.eventsOf('execution.reconciled', r.id)[0]).toMatchObject({ found: true });
+    },
+  );
 
   it.each([
     ['crypto', cryptoInput(), 'createCryptoWithdrawal'],
     ['fiat', fiatInput(), 'createFiatWithdrawal'],
-  ] as const)('%s: nothing happened -> keeps looking through the settle window, never sends again on its own, then asks a person', async (_name, input, op) => {
-    const world = new World();
-    world.exchange.fail(op, lostBefore);
-    const r = await requestAndApprove(world, input);
-    expect(r.state).toBe('unknown');
-    const looksBefore = world.exchange.calls.filter((c) => c.op.startsWith('list')).length;
-    // 9 minutes 45 s: still inside the 10-minute window; it looked at least every 30 s and asked nobody.
-    for (let i = 0; i < 39; i++) await world.advanceAndTick(15_000);
-    let now = await world.record(r.id);
-    expect(now.state).toBe('unknown');
-    expect(now.execution!.inDoubt!.question).toBeNull();
-    expect(world.exchange.calls.filter((c) => c.op.startsWith('list')).length - looksBefore).toBeGreaterThanOrEqual(19);
-    expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(0);
-    await world.advanceAndTick(15_000);
-    now = await world.record(r.id);
-    expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found', candidates: [] });
-    expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
-    // Waiting for a person it keeps looking, less often, and asks only once.
-    for (let i = 0; i < 10; i++) await world.advanceAndTick(60_000);
-    expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
-    expect(world.exchange.calls.filter((c) => c.op === op)).toHaveLength(1);
-    expect(world.exchange.commits).toHaveLength(0);
-  });
+  ] as const)(
+    '%s: nothing happened -> keeps looking through the settle window, never sends again on its own, then asks a person',
+    async (_name, input, op) => {
+      const world = new World();
+      world.exchange.fail(op, lostBefore);
+      const r = await requestAndApprove(world, input);
+      expect(r.state).toBe('unknown');
+      const looksBefore = world.exchange.calls.filter((c) => c.op.startsWith('list')).length;
+      // 9 minutes 45 s: still inside the 10-minute window; it looked at least every 30 s and asked nobody.
+      for (let i = 0; i < 39; i++) await world.advanceAndTick(15_000);
+      let now = await world.record(r.id);
+      expect(now.state).toBe('unknown');
+      expect(now.execution!.inDoubt!.question).toBeNull();
+      expect(world.exchange.calls.filter((c) => c.op.startsWith('list')).length - looksBefore).toBeGreaterThanOrEqual(
+        19,
+      );
+      expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(0);
+      await world.advanceAndTick(15_000);
+      now = await world.record(r.id);
+      expect(now.execution!.inDoubt!.question).toMatchObject({ kind: 'not_found', candidates: [] });
+      expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
+      // Waiting for a person it keeps looking, less often, and asks only once.
+      for (let i = 0; i < 10; i++) await world.advanceAndTick(60_000);
+      expect(world.eventsOf('execution.needs_person', r.id)).toHaveLength(1);
+      expect(world.exchange.calls.filter((c) => c.op === op)).toHaveLength(1);
+      expect(world.exchange.commits).toHaveLength(0);
+    },
+  );
 
   it('order: nothing happened and the quote expired meanwhile -> the resend is refused, looked for, then re-quoted', async () => {
     const world = new World();
@@ -112,7 +120,10 @@ describe('unknown outcomes are reconciled before anything else', () => {
     for (let i = 0; i < 41; i++) await world.advanceAndTick(15_000);
     expect((await world.record(first.id)).execution!.inDoubt!.question).not.toBeNull();
     expect((await world.record(second.id)).state).toBe('approved');
-    const decided = await world.engine.settle(first.id, 'U_A2', { action: 'mark_not_sent', checked: 'No withdrawal of 100 in the exchange history.' });
+    const decided = await world.engine.settle(first.id, 'U_A2', {
+      action: 'mark_not_sent',
+      checked: 'No withdrawal of 100 in the exchange history.',
+    });
     expect(decided).toMatchObject({ ok: true, request: { state: 'failed' } });
     await world.advanceAndTick(5_000);
     const done = await world.record(second.id);
@@ -196,10 +207,19 @@ describe('recovery on start', () => {
     for (let i = 0; i < 7; i++) await world.advanceAndTick(100_000);
     // Past the settle window, but nothing was proven: a person is asked to check (never "not found"), nothing is sent.
     expect((await world.record(r.id)).state).toBe('unknown');
-    expect((await world.record(r.id)).execution!.inDoubt!.question).toMatchObject({ kind: 'unreadable', candidates: [], message: expect.stringContaining('more than 2,000') });
-    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'looked' })).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    expect((await world.record(r.id)).execution!.inDoubt!.question).toMatchObject({
+      kind: 'unreadable',
+      candidates: [],
+      message: expect.stringContaining('more than 2,000'),
+    });
+    expect(await world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'looked' })).toMatchObject({
+      ok: false,
+      reason: 'not_waiting_for_person',
+    });
     expect(world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal')).toHaveLength(2);
-    expect(world.logs.some((l) => l.level === 'error' && /cannot prove what is on the exchange/.test(l.message))).toBe(true);
+    expect(world.logs.some((l) => l.level === 'error' && /cannot prove what is on the exchange/.test(l.message))).toBe(
+      true,
+    );
     // Once the window can be read to its end, absence is proven: a person is asked, nothing is sent.
     world.exchange.withdrawals.splice(1);
     await world.advanceAndTick(30_000);

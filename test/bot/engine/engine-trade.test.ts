@@ -9,7 +9,11 @@ describe('trade execution', () => {
     const world = new World();
     const r = await requestAndApprove(world, tradeInput());
     expect(world.exchange.calls.filter((c) => c.op === 'createQuote')).toHaveLength(1);
-    expect(world.exchange.commits[0]!.body).toEqual({ execution_type: 'rfq', order_quote_id: r.snapshot.kind === 'trade' && r.snapshot.quote.quoteId, client_order_id: r.execution!.attempts[0]!.key });
+    expect(world.exchange.commits[0]!.body).toEqual({
+      execution_type: 'rfq',
+      order_quote_id: r.snapshot.kind === 'trade' && r.snapshot.quote.quoteId,
+      client_order_id: r.execution!.attempts[0]!.key,
+    });
     expect(r).toMatchObject({ state: 'submitted', remote: { status: 'Pending' } });
     expect(world.eventsOf('trade.requoted')).toHaveLength(0);
   });
@@ -27,7 +31,13 @@ describe('trade execution', () => {
     const r = await world.record(res.request.id);
     expect(r.state).toBe('submitted');
     expect(r.execution!.attempts[0]!.quote).toMatchObject({ price: '60200' });
-    expect(world.eventsOf('trade.requoted', r.id)[0]).toMatchObject({ reason: 'expiring', oldPrice: '60000', newPrice: '60200', limitPrice: '60300', withinLimit: true });
+    expect(world.eventsOf('trade.requoted', r.id)[0]).toMatchObject({
+      reason: 'expiring',
+      oldPrice: '60000',
+      newPrice: '60200',
+      limitPrice: '60300',
+      withinLimit: true,
+    });
     expect(world.events.filter((e) => e.requestId === r.id).map((e) => e.type)).toEqual([
       'request.created',
       'approval.counted',
@@ -39,7 +49,9 @@ describe('trade execution', () => {
       'status.changed',
     ]);
     // One write took the request from pending to executing, with the order's key, before the order left.
-    expect(world.auditOf('execution.attempt', r.id)[0]).toMatchObject({ data: { quoteNote: 're-quoted: expiring', price: '60200' } });
+    expect(world.auditOf('execution.attempt', r.id)[0]).toMatchObject({
+      data: { quoteNote: 're-quoted: expiring', price: '60200' },
+    });
     // The snapshot the approvers approved is unchanged: the limit, not the price, is what they bound.
     expect(r.snapshotHash).toBe(res.request.snapshotHash);
   });
@@ -55,14 +67,28 @@ describe('trade execution', () => {
     await world.engine.idle();
     const r = await world.record(res.request.id);
     expect(world.exchange.orders).toHaveLength(0);
-    expect(r).toMatchObject({ state: 'awaiting_reapproval', round: 2, approvals: [], snapshot: { quote: { price: '61000' }, limitPrice: '61305' } });
+    expect(r).toMatchObject({
+      state: 'awaiting_reapproval',
+      round: 2,
+      approvals: [],
+      snapshot: { quote: { price: '61000' }, limitPrice: '61305' },
+    });
     expect(r.snapshotHash).not.toBe(res.request.snapshotHash);
     expect(r.pastRounds[0]).toMatchObject({ round: 1, snapshotHash: res.request.snapshotHash });
     expect(world.eventsOf('trade.requoted', r.id)[0]).toMatchObject({ reason: 'expired', withinLimit: false });
-    expect(world.eventsOf('trade.awaiting_reapproval', r.id)[0]).toMatchObject({ price: '61000', oldLimitPrice: '60100', newLimitPrice: '61305' });
+    expect(world.eventsOf('trade.awaiting_reapproval', r.id)[0]).toMatchObject({
+      price: '61000',
+      oldLimitPrice: '60100',
+      newLimitPrice: '61305',
+    });
     // The approval that completed round 1 is audited against round 1's hash, with its approvers.
-    expect(world.auditOf('approval.counted', r.id).map((e) => e.data?.snapshotHash)).toEqual([res.request.snapshotHash, res.request.snapshotHash]);
-    expect(world.auditOf('request.approved', r.id)[0]).toMatchObject({ data: { approvers: ['U_A2', 'U_A3'], snapshotHash: res.request.snapshotHash } });
+    expect(world.auditOf('approval.counted', r.id).map((e) => e.data?.snapshotHash)).toEqual([
+      res.request.snapshotHash,
+      res.request.snapshotHash,
+    ]);
+    expect(world.auditOf('request.approved', r.id)[0]).toMatchObject({
+      data: { approvers: ['U_A2', 'U_A3'], snapshotHash: res.request.snapshotHash },
+    });
     expect(world.events.filter((e) => e.requestId === r.id).map((e) => e.type)).toEqual([
       'request.created',
       'approval.counted',
@@ -73,7 +99,10 @@ describe('trade execution', () => {
     ]);
 
     // Old approvals and old-hash clicks do not carry over; the new round executes.
-    expect(await world.engine.approve(r.id, 'U_A2', res.request.snapshotHash)).toMatchObject({ ok: false, reason: 'stale_snapshot' });
+    expect(await world.engine.approve(r.id, 'U_A2', res.request.snapshotHash)).toMatchObject({
+      ok: false,
+      reason: 'stale_snapshot',
+    });
     await world.engine.approve(r.id, 'U_A2', r.snapshotHash);
     const last = await world.engine.approve(r.id, 'U_A3', r.snapshotHash);
     await (last.ok && last.execution);
@@ -100,7 +129,10 @@ describe('trade execution', () => {
     world.exchange.prices.set('BTC-USD', '60002');
     await requestApprovals(world, other.request.id, other.request.snapshotHash);
     expect(await world.engine.cancel(other.request.id, 'U_A2')).toMatchObject({ ok: false, reason: 'not_requester' });
-    expect(await world.engine.cancel(other.request.id, REQUESTER)).toMatchObject({ ok: true, request: { state: 'cancelled' } });
+    expect(await world.engine.cancel(other.request.id, REQUESTER)).toMatchObject({
+      ok: true,
+      request: { state: 'cancelled' },
+    });
     expect(world.exchange.orders).toHaveLength(0);
   });
 
@@ -109,16 +141,26 @@ describe('trade execution', () => {
     const unusable = { when: 'before' as const, error: { status: 422, message: QUOTE_UNUSABLE_MESSAGES.superseded } };
     world.exchange.fail('createOrder', unusable, unusable, unusable, unusable);
     const r = await requestAndApprove(world, tradeInput());
-    expect(r).toMatchObject({ state: 'failed', failure: { stage: 'quote', exchangeMessage: QUOTE_UNUSABLE_MESSAGES.superseded } });
+    expect(r).toMatchObject({
+      state: 'failed',
+      failure: { stage: 'quote', exchangeMessage: QUOTE_UNUSABLE_MESSAGES.superseded },
+    });
     expect(r.execution!.attempts).toHaveLength(4);
     expect(new Set(r.execution!.attempts.map((a) => a.key)).size).toBe(4);
     expect(world.exchange.calls.filter((c) => c.op === 'createQuote')).toHaveLength(4);
-    expect(world.eventsOf('trade.requoted', r.id).map((e) => e.type === 'trade.requoted' && e.reason)).toEqual(['unusable', 'unusable', 'unusable']);
+    expect(world.eventsOf('trade.requoted', r.id).map((e) => e.type === 'trade.requoted' && e.reason)).toEqual([
+      'unusable',
+      'unusable',
+      'unusable',
+    ]);
   });
 
   it('an unusable quote once, then an order on the re-quote', async () => {
     const world = new World();
-    world.exchange.fail('createOrder', { when: 'before', error: { status: 422, message: QUOTE_UNUSABLE_MESSAGES.expired } });
+    world.exchange.fail('createOrder', {
+      when: 'before',
+      error: { status: 422, message: QUOTE_UNUSABLE_MESSAGES.expired },
+    });
     const r = await requestAndApprove(world, tradeInput());
     expect(r.state).toBe('submitted');
     expect(r.execution!.unusableRequotes).toBe(1);
@@ -176,7 +218,10 @@ describe('trade execution', () => {
     world.clock.advance(60_000);
     world.exchange.fail('createQuote', { when: 'before', error: { status: 422, message: 'Risk assessment required' } });
     await requestApprovals(world, res.request.id, res.request.snapshotHash);
-    expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { stage: 'quote', exchangeMessage: 'Risk assessment required' } });
+    expect(await world.record(res.request.id)).toMatchObject({
+      state: 'failed',
+      failure: { stage: 'quote', exchangeMessage: 'Risk assessment required' },
+    });
   });
 });
 

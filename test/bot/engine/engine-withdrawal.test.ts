@@ -24,19 +24,34 @@ describe('crypto withdrawal execution', () => {
       note: `OTC settlement <!channel> · desk ${r.id}-1`,
       transaction_purpose: 'settlement',
     });
-    expect(r.snapshot).toMatchObject({ note: 'OTC settlement <!channel>', exchangeNote: `OTC settlement <!channel> · desk ${r.id}-1` });
+    expect(r.snapshot).toMatchObject({
+      note: 'OTC settlement <!channel>',
+      exchangeNote: `OTC settlement <!channel> · desk ${r.id}-1`,
+    });
     expect(r).toMatchObject({ state: 'submitted', execution: { exchangeId: world.exchange.withdrawals[0]!.id } });
-    expect(r.remote).toMatchObject({ status: 'pending', travelRuleStatus: 'pending', pendingReason: 'travel_rule_check' });
-    expect(world.auditOf('execution.attempt', r.id)[0]).toMatchObject({ data: { idempotencyKey: r.execution!.attempts[0]!.key, approvers: ['U_A2', 'U_A3'] } });
+    expect(r.remote).toMatchObject({
+      status: 'pending',
+      travelRuleStatus: 'pending',
+      pendingReason: 'travel_rule_check',
+    });
+    expect(world.auditOf('execution.attempt', r.id)[0]).toMatchObject({
+      data: { idempotencyKey: r.execution!.attempts[0]!.key, approvers: ['U_A2', 'U_A3'] },
+    });
     expect(world.eventsOf('execution.submitted', r.id)).toHaveLength(1);
     expect(world.eventsOf('status.changed', r.id)).toHaveLength(1);
   });
 
   it('a 4xx fails the request with the exchange message kept', async () => {
     const world = new World();
-    world.exchange.fail('createCryptoWithdrawal', { when: 'before', error: { status: 422, message: 'Recipient information is missing' } });
+    world.exchange.fail('createCryptoWithdrawal', {
+      when: 'before',
+      error: { status: 422, message: 'Recipient information is missing' },
+    });
     const r = await requestAndApprove(world, cryptoInput());
-    expect(r).toMatchObject({ state: 'failed', failure: { stage: 'exchange', exchangeMessage: 'Recipient information is missing' } });
+    expect(r).toMatchObject({
+      state: 'failed',
+      failure: { stage: 'exchange', exchangeMessage: 'Recipient information is missing' },
+    });
     expect(r.execution!.attempts[0]).toMatchObject({ outcome: 'refused', message: 'Recipient information is missing' });
     const failed = world.eventsOf('execution.failed', r.id)[0];
     expect(failed).toMatchObject({ exchangeMessage: 'Recipient information is missing' });
@@ -44,25 +59,44 @@ describe('crypto withdrawal execution', () => {
 
   it('a 422 for missing recipient details tells the requester what to do; other refusals get no advice', async () => {
     const missing = new World();
-    missing.exchange.fail('createCryptoWithdrawal', { when: 'before', error: { status: 422, message: 'Recipient information is missing.' } });
+    missing.exchange.fail('createCryptoWithdrawal', {
+      when: 'before',
+      error: { status: 422, message: 'Recipient information is missing.' },
+    });
     const r = await requestAndApprove(missing, cryptoInput());
-    expect(r.failure).toEqual({ stage: 'exchange', reason: `The exchange refused: Recipient information is missing. ${RECIPIENT_DETAILS_ADVICE}`, exchangeMessage: 'Recipient information is missing.' });
-    expect(missing.eventsOf('execution.failed', r.id)[0]).toMatchObject({ reason: expect.stringContaining(RECIPIENT_DETAILS_ADVICE) });
+    expect(r.failure).toEqual({
+      stage: 'exchange',
+      reason: `The exchange refused: Recipient information is missing. ${RECIPIENT_DETAILS_ADVICE}`,
+      exchangeMessage: 'Recipient information is missing.',
+    });
+    expect(missing.eventsOf('execution.failed', r.id)[0]).toMatchObject({
+      reason: expect.stringContaining(RECIPIENT_DETAILS_ADVICE),
+    });
 
     const other = new World();
-    other.exchange.fail('createCryptoWithdrawal', { when: 'before', error: { status: 422, message: 'Address is not verified' } });
+    other.exchange.fail('createCryptoWithdrawal', {
+      when: 'before',
+      error: { status: 422, message: 'Address is not verified' },
+    });
     const o = await requestAndApprove(other, cryptoInput());
     expect(o.failure?.reason).toBe('The exchange refused: Address is not verified');
 
     // The same words on another status are not the missing-details refusal the advice is for.
     const forbidden = new World();
-    forbidden.exchange.fail('createCryptoWithdrawal', { when: 'before', error: { status: 403, message: 'Recipient information is missing' } });
+    forbidden.exchange.fail('createCryptoWithdrawal', {
+      when: 'before',
+      error: { status: 403, message: 'Recipient information is missing' },
+    });
     const f = await requestAndApprove(forbidden, cryptoInput());
     expect(f.failure?.reason).not.toContain(RECIPIENT_DETAILS_ADVICE);
   });
 
   it.each([
-    ['balance', (w: World) => w.exchange.balances.set('USDT', '251.12345'), /available USDT balance \(251.12345\) does not cover the amount plus fee \(251.123456\)/],
+    [
+      'balance',
+      (w: World) => w.exchange.balances.set('USDT', '251.12345'),
+      /available USDT balance \(251.12345\) does not cover the amount plus fee \(251.123456\)/,
+    ],
     ['unverified', (w: World) => (w.exchange.addresses[0]!.status = 'pending'), /not verified/],
     ['removed', (w: World) => w.exchange.addresses.splice(0, 1), /no longer in the address book/],
     ['fee', (w: World) => (w.exchange.entries[0]!.withdrawal_fee = '2'), /fee rose from 1 to 2/],
@@ -116,8 +150,19 @@ describe('fiat withdrawal and bank account removal', () => {
   it('fiat: limits, fee and balance are checked, and the body carries the request_id and the desk reference', async () => {
     const world = new World();
     const r = await requestAndApprove(world, fiatInput('1000.50'));
-    expect(r.snapshot).toMatchObject({ amount: '1000.5', fee: '20', total: '1020.5', bankAccount: { display: 'DBS USD ••••5678 (ACME PTE LTD)' } });
-    expect(world.exchange.commits[0]!.body).toEqual({ bank_account_id: 101, currency: 'USD', amount: '1000.5', request_id: r.execution!.attempts[0]!.key, note: `desk ${r.id}-1` });
+    expect(r.snapshot).toMatchObject({
+      amount: '1000.5',
+      fee: '20',
+      total: '1020.5',
+      bankAccount: { display: 'DBS USD ••••5678 (ACME PTE LTD)' },
+    });
+    expect(world.exchange.commits[0]!.body).toEqual({
+      bank_account_id: 101,
+      currency: 'USD',
+      amount: '1000.5',
+      request_id: r.execution!.attempts[0]!.key,
+      note: `desk ${r.id}-1`,
+    });
     expect(r.state).toBe('submitted');
   });
 
@@ -129,13 +174,28 @@ describe('fiat withdrawal and bank account removal', () => {
     await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
     await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
     await world.engine.idle();
-    expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { reason: expect.stringMatching(/above the maximum of 500/) } });
+    expect(await world.record(res.request.id)).toMatchObject({
+      state: 'failed',
+      failure: { reason: expect.stringMatching(/above the maximum of 500/) },
+    });
   });
 
   it.each([
-    ['the saved address got another tag/memo', (w: World): void => void (w.exchange.addresses[0]!.address_tag = '12345'), /another tag\/memo/],
-    ['the bank account got another account number', (w: World): void => void (w.exchange.bankAccounts[0]!.account_number = '0099999999'), /another account number/],
-    ['the bank account moved to another currency', (w: World): void => void (w.exchange.bankAccounts[0]!.currency = 'SGD'), /no longer exists|now in SGD/],
+    [
+      'the saved address got another tag/memo',
+      (w: World): void => void (w.exchange.addresses[0]!.address_tag = '12345'),
+      /another tag\/memo/,
+    ],
+    [
+      'the bank account got another account number',
+      (w: World): void => void (w.exchange.bankAccounts[0]!.account_number = '0099999999'),
+      /another account number/,
+    ],
+    [
+      'the bank account moved to another currency',
+      (w: World): void => void (w.exchange.bankAccounts[0]!.currency = 'SGD'),
+      /no longer exists|now in SGD/,
+    ],
   ] as const)('changed after approval, %s: failed before anything is sent', async (what, change, reason) => {
     const world = new World();
     const input = what.startsWith('the saved') ? cryptoInput() : fiatInput('1000');
@@ -145,7 +205,10 @@ describe('fiat withdrawal and bank account removal', () => {
     await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
     await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
     await world.engine.idle();
-    expect(await world.record(res.request.id)).toMatchObject({ state: 'failed', failure: { stage: 'checks', reason: expect.stringMatching(reason) } });
+    expect(await world.record(res.request.id)).toMatchObject({
+      state: 'failed',
+      failure: { stage: 'checks', reason: expect.stringMatching(reason) },
+    });
     expect(world.exchange.commits).toHaveLength(0);
   });
 

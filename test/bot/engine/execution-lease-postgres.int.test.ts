@@ -19,7 +19,10 @@ import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { holdSends, startLeaseWorld, type LeaseStores, type LeaseWorld } from './support/lease-replicas.js';
 
 const TTL = DEFAULT_ENGINE_CONFIG.leaseTtlMs;
-const wallClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()) };
+const wallClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
+};
 const quiet = createLogger({ level: 'error', secrets: [], write: () => {} });
 /** Distinct amounts, as the engine keeps them (no trailing zero). */
 const amountOf = (i: number) => `0.04560${i + 1}1`;
@@ -47,13 +50,19 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
 
   /** The stores of one replica: its own pool on the database (through `via` when given). */
   async function pool(via?: TcpProxy): Promise<LeaseStores> {
-    const stores = await openStores({ databaseUrl: via ? url.replace(`:${pg.cluster.port}/`, `:${via.port}/`) : url }, wallClock, [], quiet);
+    const stores = await openStores(
+      { databaseUrl: via ? url.replace(`:${pg.cluster.port}/`, `:${via.port}/`) : url },
+      wallClock,
+      [],
+      quiet,
+    );
     opened.push(stores);
     const tee: AuditLog = { append: async (entry) => (await stores.audit.append(entry), void audited.push(entry)) };
     return { requests: stores.requests, kv: stores.kv, audit: tee };
   }
 
-  const linesOf = (type: string, requestId: string) => audited.filter((e) => e.type === type && e.requestId === requestId);
+  const linesOf = (type: string, requestId: string) =>
+    audited.filter((e) => e.type === type && e.requestId === requestId);
   const get = async (id: string): Promise<RequestRecord> => (await opened[0]!.requests.get(id))!;
 
   it('racing the same approved requests, each replica checks every one of them and each is sent exactly once', async () => {
@@ -66,17 +75,19 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
     const barrier = new Promise<void>((resolve) => (open = resolve));
     const checks = { a: 0, b: 0 };
     let racing = false;
-    const checking = (who: 'a' | 'b') => (port: ExchangePort): ExchangePort => ({
-      ...port,
-      // Making a request reads the currency entries too: only the checks before a send count.
-      currencyEntries: async () => {
-        if (!racing) return port.currencyEntries();
-        checks[who]++;
-        if (++arrived === 2 * N) open();
-        await Promise.race([barrier, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-        return port.currencyEntries();
-      },
-    });
+    const checking =
+      (who: 'a' | 'b') =>
+      (port: ExchangePort): ExchangePort => ({
+        ...port,
+        // Making a request reads the currency entries too: only the checks before a send count.
+        currencyEntries: async () => {
+          if (!racing) return port.currencyEntries();
+          checks[who]++;
+          if (++arrived === 2 * N) open();
+          await Promise.race([barrier, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+          return port.currencyEntries();
+        },
+      });
     const a = w.replica('replica-a', { role: 'follower', exchange: checking('a') });
     const b = w.replica('replica-b', { role: 'follower', stores: two, exchange: checking('b') });
     const ids: string[] = [];
@@ -130,12 +141,17 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
     expect(await get(id)).toMatchObject({ state: 'submitted', execution: { exchangeId: sent[0]!.id, lease: null } });
     const takeovers = linesOf('lease.taken_over', id);
     expect(takeovers).toHaveLength(1);
-    expect(takeovers[0]!.data).toMatchObject({ previousHolder: 'replica-dead', holder: expect.stringMatching(/^replica-[ab]$/) });
+    expect(takeovers[0]!.data).toMatchObject({
+      previousHolder: 'replica-dead',
+      holder: expect.stringMatching(/^replica-[ab]$/),
+    });
     expect(w.withdrawalCalls().posts).toBe(1);
 
     held.release();
     await dead.engine.idle();
-    expect(linesOf('lease.lost', id).map((e) => e.data)).toEqual([{ holder: 'replica-dead', heldBy: null, state: 'submitted' }]);
+    expect(linesOf('lease.lost', id).map((e) => e.data)).toEqual([
+      { holder: 'replica-dead', heldBy: null, state: 'submitted' },
+    ]);
     expect(w.withdrawalCalls().posts).toBe(1);
   });
 
@@ -163,7 +179,12 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
     await a.engine.idle();
     cutOff.cutWhen = undefined;
     expect(cut).toBe(1);
-    expect(a.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/lost the answer to a write; read back, it landed: going on/) }));
+    expect(a.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: expect.stringMatching(/lost the answer to a write; read back, it landed: going on/),
+      }),
+    );
     expect(await get(id)).toMatchObject({ state: 'submitted', execution: { lease: null } });
     expect(w.sandbox.control.withdrawals().filter((x) => x.amount === '0.04560201')).toHaveLength(1);
     expect(w.withdrawalCalls().posts).toBe(1);
@@ -171,11 +192,24 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
   for (const action of ['send_again', 'mark_not_sent'] as const) {
     it(`${action} decided on another replica after the withdrawal appeared late: that replica looks under its lease first, finds it and follows it; nothing is sent again or failed`, async () => {
       const [one, two] = [await pool(), await pool()];
-      w = await startLeaseWorld({ seed: `lease-pg-decision-${action}`, stores: one, config: { unknownSettleWindowMs: 20_000 } });
+      w = await startLeaseWorld({
+        seed: `lease-pg-decision-${action}`,
+        stores: one,
+        config: { unknownSettleWindowMs: 20_000 },
+      });
       const a = w.replica('replica-a');
       const b = w.replica('replica-b', { role: 'follower', stores: two });
       // The exchange takes the withdrawal, answers 504, and commits it 40 s later.
-      w.sandbox.control.setFaults([{ kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: 40_000, answer: 'gateway_timeout', times: 1 }]);
+      w.sandbox.control.setFaults([
+        {
+          kind: 'late_commit',
+          method: 'POST',
+          path: '/crypto/withdrawals',
+          commitAfterMs: 40_000,
+          answer: 'gateway_timeout',
+          times: 1,
+        },
+      ]);
       const { id } = await w.approve(a, '0.04560301');
       await a.engine.idle();
       for (let i = 0; i < 2; i++) {
@@ -186,12 +220,17 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
       expect((await get(id)).execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
       // Committed meanwhile (before the leader's next look, two minutes on).
       await w.advance(15_000);
-      expect(await b.engine.settle(id, 'U_A1', { action, checked: 'Not in the exchange history.' })).toMatchObject({ ok: true, outcome: 'withheld' });
+      expect(await b.engine.settle(id, 'U_A1', { action, checked: 'Not in the exchange history.' })).toMatchObject({
+        ok: true,
+        outcome: 'withheld',
+      });
       await b.engine.idle();
       const sent = w.sandbox.control.withdrawals().filter((x) => x.amount === '0.04560301');
       expect(sent).toHaveLength(1);
       expect(await get(id)).toMatchObject({ state: 'submitted', execution: { exchangeId: sent[0]!.id, lease: null } });
-      expect(linesOf('execution.person_decision_withheld', id).map((e) => e.data)).toEqual([{ action, by: 'U_A1', reason: 'found', appeared: [] }]);
+      expect(linesOf('execution.person_decision_withheld', id).map((e) => e.data)).toEqual([
+        { action, by: 'U_A1', reason: 'found', appeared: [] },
+      ]);
     });
   }
 });

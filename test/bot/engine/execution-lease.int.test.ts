@@ -33,7 +33,8 @@ afterEach(async () => {
 });
 
 const record = async (id: string): Promise<RequestRecord> => (await requests.get(id))!;
-const audited = (type: string, requestId: string) => audit.entries.filter((e) => e.type === type && e.requestId === requestId).map((e) => ({ actor: e.actor, ...e.data }));
+const audited = (type: string, requestId: string) =>
+  audit.entries.filter((e) => e.type === type && e.requestId === requestId).map((e) => ({ actor: e.actor, ...e.data }));
 const withdrawalsOf = (amount: string) => w.sandbox.control.withdrawals().filter((x) => x.amount === amount);
 
 describe('the execution lease across replicas', () => {
@@ -44,8 +45,13 @@ describe('the execution lease across replicas', () => {
     const b = w.replica('replica-b', { role: 'follower' });
     const { id } = await w.approve(a, '0.01230001');
     await held.committed;
-    expect(await record(id)).toMatchObject({ state: 'executing', execution: { lease: { holder: 'replica-a', until: T0 + TTL } } });
-    expect(audited('lease.claimed', id)).toEqual([{ actor: 'system', holder: 'replica-a', until: T0 + TTL, idempotencyKey: expect.any(String) }]);
+    expect(await record(id)).toMatchObject({
+      state: 'executing',
+      execution: { lease: { holder: 'replica-a', until: T0 + TTL } },
+    });
+    expect(audited('lease.claimed', id)).toEqual([
+      { actor: 'system', holder: 'replica-a', until: T0 + TTL, idempotencyKey: expect.any(String) },
+    ]);
 
     // A is gone (frozen: no renewal ever); B becomes leader and recovers. A's lease is live: B keeps off.
     a.leadership.set('follower');
@@ -69,15 +75,23 @@ describe('the execution lease across replicas', () => {
     expect(withdrawalsOf('0.01230001')).toHaveLength(1);
     expect(w.withdrawalCalls().posts).toBe(1);
     expect(w.withdrawalCalls().reads).toBeGreaterThan(before.reads);
-    expect(audited('lease.taken_over', id)).toEqual([{ actor: 'system', holder: 'replica-b', previousHolder: 'replica-a', expiredForMs: 0, state: 'executing' }]);
-    expect(audited('execution.reconciled', id)).toEqual([expect.objectContaining({ outcome: 'submitted', exchangeId: sent!.id })]);
+    expect(audited('lease.taken_over', id)).toEqual([
+      { actor: 'system', holder: 'replica-b', previousHolder: 'replica-a', expiredForMs: 0, state: 'executing' },
+    ]);
+    expect(audited('execution.reconciled', id)).toEqual([
+      expect.objectContaining({ outcome: 'submitted', exchangeId: sent!.id }),
+    ]);
 
     // A's answer arrives at last: the request is B's work, and A records nothing over it.
     held.release();
     await a.engine.idle();
     expect(await record(id)).toEqual(taken);
-    expect(audited('lease.lost', id)).toEqual([{ actor: 'system', holder: 'replica-a', heldBy: null, state: 'submitted' }]);
-    expect(a.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/^lease lost/) }));
+    expect(audited('lease.lost', id)).toEqual([
+      { actor: 'system', holder: 'replica-a', heldBy: null, state: 'submitted' },
+    ]);
+    expect(a.logs).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: expect.stringMatching(/^lease lost/) }),
+    );
     expect(w.withdrawalCalls().posts).toBe(1);
   });
 
@@ -94,7 +108,13 @@ describe('the execution lease across replicas', () => {
         async mutate(id, fn) {
           if (!renewed) {
             renewed = true;
-            await inner.mutate(id, (current) => ({ next: { ...current!, execution: { ...current!.execution!, lease: { holder: 'replica-a', until: w.clock.now() + TTL } } }, result: null }));
+            await inner.mutate(id, (current) => ({
+              next: {
+                ...current!,
+                execution: { ...current!.execution!, lease: { holder: 'replica-a', until: w.clock.now() + TTL } },
+              },
+              result: null,
+            }));
           }
           return inner.mutate(id, fn);
         },
@@ -108,7 +128,10 @@ describe('the execution lease across replicas', () => {
     await b.engine.tick();
     await b.engine.idle();
     expect(renewed).toBe(true);
-    expect(await record(id)).toMatchObject({ state: 'executing', execution: { lease: { holder: 'replica-a', until: T0 + TTL + 1_000 + TTL } } });
+    expect(await record(id)).toMatchObject({
+      state: 'executing',
+      execution: { lease: { holder: 'replica-a', until: T0 + TTL + 1_000 + TTL } },
+    });
     expect(audited('lease.taken_over', id)).toEqual([]);
     expect(w.withdrawalCalls().reads).toBe(reads);
     held.release();
@@ -145,7 +168,11 @@ describe('the execution lease across replicas', () => {
     let cut = false;
     const a = w.replica('replica-a', {
       exchange: () => held.port,
-      requests: (inner) => ({ ...inner, mutate: (id, fn) => (cut ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) : inner.mutate(id, fn)) }),
+      requests: (inner) => ({
+        ...inner,
+        mutate: (id, fn) =>
+          cut ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) : inner.mutate(id, fn),
+      }),
     });
     const b = w.replica('replica-b', { role: 'follower' });
     const { id } = await w.approve(a, '0.01230003');
@@ -158,12 +185,17 @@ describe('the execution lease across replicas', () => {
     held.release();
     await a.engine.idle();
     expect(await record(id)).toEqual(stuck);
-    expect(audited('lease.lost', id)).toEqual([{ actor: 'system', holder: 'replica-a', reason: 'ran_out', until: T0 + TTL, effect: 'send', state: 'executing' }]);
+    expect(audited('lease.lost', id)).toEqual([
+      { actor: 'system', holder: 'replica-a', reason: 'ran_out', until: T0 + TTL, effect: 'send', state: 'executing' },
+    ]);
 
     b.leadership.set('leader');
     await b.engine.tick();
     await b.engine.idle();
-    expect(await record(id)).toMatchObject({ state: 'submitted', execution: { exchangeId: withdrawalsOf('0.01230003')[0]!.id } });
+    expect(await record(id)).toMatchObject({
+      state: 'submitted',
+      execution: { exchangeId: withdrawalsOf('0.01230003')[0]!.id },
+    });
     expect(withdrawalsOf('0.01230003')).toHaveLength(1);
     expect(audited('lease.taken_over', id)).toHaveLength(1);
   });
@@ -204,14 +236,18 @@ describe('the execution lease across replicas', () => {
     const tick = a.engine.tick();
     await lookStarted;
     expect((await record(id)).execution!.lease).toMatchObject({ holder: 'replica-a' });
-    expect(await b.engine.settle(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' })).toMatchObject({ ok: false, reason: 'execution_busy' });
+    expect(
+      await b.engine.settle(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' }),
+    ).toMatchObject({ ok: false, reason: 'execution_busy' });
     expect((await record(id)).state).toBe('unknown');
 
     release();
     await tick;
     await a.engine.idle();
     expect((await record(id)).execution!.lease).toBeNull();
-    expect(await b.engine.settle(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' })).toMatchObject({ ok: true });
+    expect(
+      await b.engine.settle(id, 'U_A1', { action: 'mark_not_sent', checked: 'Not in the exchange history.' }),
+    ).toMatchObject({ ok: true });
     await b.engine.idle();
     expect(await record(id)).toMatchObject({ state: 'failed', execution: { lease: null } });
     expect(w.withdrawalCalls().posts).toBe(1);
@@ -246,7 +282,9 @@ describe('the execution lease across replicas', () => {
       await a.engine.idle();
       expect(await record(id)).toMatchObject({ state: 'submitted', execution: { lease: null } });
       expect(withdrawalsOf('0.01230005')).toHaveLength(1);
-      expect(a.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/it landed: going on/) }));
+      expect(a.logs).toContainEqual(
+        expect.objectContaining({ level: 'warn', message: expect.stringMatching(/it landed: going on/) }),
+      );
     });
 
     it('the claim did not land: nothing is sent, the request stays approved, and the next tick sends it once', async () => {
@@ -256,7 +294,9 @@ describe('the execution lease across replicas', () => {
       await a.engine.idle();
       expect(await record(id)).toMatchObject({ state: 'approved', execution: { lease: null } });
       expect(w.withdrawalCalls().posts).toBe(0);
-      expect(a.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/did not land/) }));
+      expect(a.logs).toContainEqual(
+        expect.objectContaining({ level: 'warn', message: expect.stringMatching(/did not land/) }),
+      );
       await a.engine.tick();
       await a.engine.idle();
       expect(await record(id)).toMatchObject({ state: 'submitted' });

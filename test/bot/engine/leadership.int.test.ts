@@ -100,14 +100,24 @@ describe('leadership across two replicas on one store', () => {
     expect(b.delivered).toEqual([]);
     expect(await b.engine.tick()).toEqual({ expired: 0, driven: 0, polled: 0, calls: 0, changed: 0, stopped: 0 });
     // Its events wait in the shared outbox for the leader.
-    expect((await w.requests.outbox.pending()).map((e) => e.event.type)).toEqual(['request.created', 'approval.counted', 'approval.counted', 'request.approved']);
+    expect((await w.requests.outbox.pending()).map((e) => e.event.type)).toEqual([
+      'request.created',
+      'approval.counted',
+      'approval.counted',
+      'request.approved',
+    ]);
 
     // The leader (never started its loop here) delivers and executes on its tick.
     await a.engine.tick();
     await a.engine.idle();
     expect((await w.requests.get(id))!.state).toBe('submitted');
     expect(w.writes()).toBe(1);
-    expect(a.delivered.map((e) => e.type).slice(0, 4)).toEqual(['request.created', 'approval.counted', 'approval.counted', 'request.approved']);
+    expect(a.delivered.map((e) => e.type).slice(0, 4)).toEqual([
+      'request.created',
+      'approval.counted',
+      'approval.counted',
+      'request.approved',
+    ]);
     expect(b.delivered).toEqual([]);
 
     // Leadership moves to B: its loop recovers and ticks without the clock moving a whole tick.
@@ -115,7 +125,11 @@ describe('leadership across two replicas on one store', () => {
     const readsBefore = w.reads();
     const started = w.audit.entries.filter((e) => e.type === 'engine.started').length;
     b.leadership.set('leader');
-    await until('the new leader to recover', () => (w.audit.entries.filter((e) => e.type === 'engine.started').length > started ? true : undefined), 2_000);
+    await until(
+      'the new leader to recover',
+      () => (w.audit.entries.filter((e) => e.type === 'engine.started').length > started ? true : undefined),
+      2_000,
+    );
     // Polling: the next status read is due a poll interval after the submission, read by B.
     for (let i = 0; i < POLL_MS / TICK_MS + 1; i++) {
       w.clock.advance(TICK_MS);

@@ -35,7 +35,17 @@ const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2']
 
 async function life(dir: string, notifier: Notifier): Promise<{ engine: Engine; stores: Stores }> {
   const stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [], write: () => {} }));
-  const engine = createEngine({ exchange: sandbox.exchange, requests: stores.requests, kv: stores.kv, audit: stores.audit, notifier, clock, ids: new SequentialIds(), policy, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+  const engine = createEngine({
+    exchange: sandbox.exchange,
+    requests: stores.requests,
+    kv: stores.kv,
+    audit: stores.audit,
+    notifier,
+    clock,
+    ids: new SequentialIds(),
+    policy,
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
+  });
   await engine.start();
   return { engine, stores };
 }

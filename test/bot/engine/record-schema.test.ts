@@ -6,13 +6,38 @@ import { advance, newExecution, newRequest } from '../../../src/bot/domain/recor
 import { tradeSnapshot } from './support/snapshots.js';
 
 const policy = createPolicy({ requesters: ['R'], approvers: ['A', 'B'] });
-const trade = newRequest({ id: 'RTRADE', requester: 'R', snapshot: tradeSnapshot({ quoteId: 'q1', price: '100', expiresAt: 2_000 }, '101'), now: 1_000, policy });
+const trade = newRequest({
+  id: 'RTRADE',
+  requester: 'R',
+  snapshot: tradeSnapshot({ quoteId: 'q1', price: '100', expiresAt: 2_000 }, '101'),
+  now: 1_000,
+  policy,
+});
 
 describe('the request record schema', () => {
   it('reads an order result stored under the exchange field names (before the port spoke the engine terms) under the new names', () => {
-    const stored = { ...trade, result: { order_receipt_id: 'RCPT-1', price: '100', fee: '0.1', fee_currency: 'USD', net_amount: '0.0099', received_currency: 'BTC', cancel_reason: null } };
+    const stored = {
+      ...trade,
+      result: {
+        order_receipt_id: 'RCPT-1',
+        price: '100',
+        fee: '0.1',
+        fee_currency: 'USD',
+        net_amount: '0.0099',
+        received_currency: 'BTC',
+        cancel_reason: null,
+      },
+    };
     const parsed = REQUEST_RECORD_SCHEMA.parse(stored);
-    expect(parsed.result).toEqual({ receiptId: 'RCPT-1', price: '100', fee: '0.1', feeCurrency: 'USD', netAmount: '0.0099', receivedCurrency: 'BTC', cancelReason: null });
+    expect(parsed.result).toEqual({
+      receiptId: 'RCPT-1',
+      price: '100',
+      fee: '0.1',
+      feeCurrency: 'USD',
+      netAmount: '0.0099',
+      receivedCurrency: 'BTC',
+      cancelReason: null,
+    });
   });
 
   it('keeps a result in the new names as it is, and refuses a field it does not know', () => {
@@ -24,7 +49,9 @@ describe('the request record schema', () => {
   it('the record is a union by state: an approved or later request without its execution is refused, by the schema and by advance', () => {
     for (const state of ['approved', 'executing', 'unknown', 'submitted', 'completed', 'failed']) {
       expect(REQUEST_RECORD_SCHEMA.safeParse({ ...trade, state, execution: null }).success, state).toBe(false);
-      expect(REQUEST_RECORD_SCHEMA.safeParse({ ...trade, state, execution: newExecution(1_500) }).success, state).toBe(true);
+      expect(REQUEST_RECORD_SCHEMA.safeParse({ ...trade, state, execution: newExecution(1_500) }).success, state).toBe(
+        true,
+      );
     }
     expect(REQUEST_RECORD_SCHEMA.safeParse({ ...trade, state: 'pending', execution: null }).success).toBe(true);
     expect(advance(trade, 'approve_last', 1_600)).toMatchObject({ ok: false, reason: 'illegal_transition' });
@@ -32,8 +59,27 @@ describe('the request record schema', () => {
   });
 
   it('reads pending decisions and stopped trades as absent in a doubt stored before them', () => {
-    const { pendingDecision: _p, stoppedBecause: _s, ...before } = { since: 1, window: { from: 0, to: 2 }, settleUntil: 2, looks: 0, lastLookAt: null, nextLookAt: 1, question: null, excluded: [], pendingDecision: null, stoppedBecause: null };
-    const parsed = REQUEST_RECORD_SCHEMA.parse({ ...trade, state: 'unknown', execution: { ...newExecution(1_500), inDoubt: before } });
+    const {
+      pendingDecision: _p,
+      stoppedBecause: _s,
+      ...before
+    } = {
+      since: 1,
+      window: { from: 0, to: 2 },
+      settleUntil: 2,
+      looks: 0,
+      lastLookAt: null,
+      nextLookAt: 1,
+      question: null,
+      excluded: [],
+      pendingDecision: null,
+      stoppedBecause: null,
+    };
+    const parsed = REQUEST_RECORD_SCHEMA.parse({
+      ...trade,
+      state: 'unknown',
+      execution: { ...newExecution(1_500), inDoubt: before },
+    });
     expect(parsed.execution?.inDoubt).toMatchObject({ pendingDecision: null, stoppedBecause: null });
   });
 
@@ -42,7 +88,12 @@ describe('the request record schema', () => {
     const executing = { ...trade, state: 'executing', execution: before };
     expect(REQUEST_RECORD_SCHEMA.parse(executing).execution?.lease).toBeNull();
     const lease = { holder: 'host-42-0a1b2c3d', until: 16_500 };
-    expect(REQUEST_RECORD_SCHEMA.parse({ ...executing, execution: { ...before, lease } }).execution?.lease).toEqual(lease);
-    expect(REQUEST_RECORD_SCHEMA.safeParse({ ...executing, execution: { ...before, lease: { holder: '', until: 1 } } }).success).toBe(false);
+    expect(REQUEST_RECORD_SCHEMA.parse({ ...executing, execution: { ...before, lease } }).execution?.lease).toEqual(
+      lease,
+    );
+    expect(
+      REQUEST_RECORD_SCHEMA.safeParse({ ...executing, execution: { ...before, lease: { holder: '', until: 1 } } })
+        .success,
+    ).toBe(false);
   });
 });

@@ -19,7 +19,13 @@ describe('runScheduled', () => {
     const ran: string[] = [];
     const stop = new AbortController();
     const done = runScheduled({ leadership, clock, logger: quiet }, stop.signal, [
-      { what: 'tick', everyMs: 1_000, on: 'leader', first: async () => void ran.push('recover'), round: async () => void ran.push('tick') },
+      {
+        what: 'tick',
+        everyMs: 1_000,
+        on: 'leader',
+        first: async () => void ran.push('recover'),
+        round: async () => void ran.push('tick'),
+      },
       { what: 'prune', everyMs: 3_600_000, on: 'leader', round: async () => void ran.push('prune') },
       { what: 'probe', everyMs: 15_000, on: 'every replica', round: async () => void ran.push('probe') },
     ]);

@@ -28,7 +28,15 @@ afterEach(async () => {
 });
 
 const withdrawalsOf = (amount: string) => w.sandbox.control.withdrawals().filter((x) => x.amount === amount);
-const inDoubt = async (amount: string) => (await requests.listLive()).filter((r) => (r.state === 'executing' || r.state === 'unknown') && r.snapshot.kind === 'crypto_withdrawal' && r.snapshot.amount === amount).map((r) => r.id);
+const inDoubt = async (amount: string) =>
+  (await requests.listLive())
+    .filter(
+      (r) =>
+        (r.state === 'executing' || r.state === 'unknown') &&
+        r.snapshot.kind === 'crypto_withdrawal' &&
+        r.snapshot.amount === amount,
+    )
+    .map((r) => r.id);
 
 /**
  * Both replicas' first write from `approved` (a send's or a wait's) waits until both have arrived
@@ -40,20 +48,22 @@ function raceGate(amount: string) {
   let open!: () => void;
   const barrier = new Promise<void>((resolve) => (open = resolve));
   const watch = { most: 0 };
-  const wrap = (name: string) => (inner: Repository<RequestRecord>): Repository<RequestRecord> => ({
-    ...inner,
-    async mutate(id, fn) {
-      const current = await inner.get(id);
-      if (current?.state === 'approved' && !arrived.has(name)) {
-        arrived.add(name);
-        if (arrived.size === 2) open();
-        await Promise.race([barrier, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-      }
-      const result = await inner.mutate(id, fn);
-      watch.most = Math.max(watch.most, (await inDoubt(amount)).length);
-      return result;
-    },
-  });
+  const wrap =
+    (name: string) =>
+    (inner: Repository<RequestRecord>): Repository<RequestRecord> => ({
+      ...inner,
+      async mutate(id, fn) {
+        const current = await inner.get(id);
+        if (current?.state === 'approved' && !arrived.has(name)) {
+          arrived.add(name);
+          if (arrived.size === 2) open();
+          await Promise.race([barrier, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+        }
+        const result = await inner.mutate(id, fn);
+        watch.most = Math.max(watch.most, (await inDoubt(amount)).length);
+        return result;
+      },
+    });
   return { wrap, watch, arrived };
 }
 
@@ -76,7 +86,12 @@ describe('the terms claim across replicas', () => {
     const [sent, waiting] = first.state === 'submitted' ? [first, second] : [second, first];
     expect(sent.state).toBe('submitted');
     expect(waiting).toMatchObject({ state: 'approved', execution: { retry: { nextAt: expect.any(Number) } } });
-    expect([...a.logs, ...b.logs]).toContainEqual(expect.objectContaining({ message: 'waiting for a look-alike request in doubt to settle', data: { requestId: waiting.id, lookAlike: sent.id } }));
+    expect([...a.logs, ...b.logs]).toContainEqual(
+      expect.objectContaining({
+        message: 'waiting for a look-alike request in doubt to settle',
+        data: { requestId: waiting.id, lookAlike: sent.id },
+      }),
+    );
     // The first is out of doubt: its claim is gone, and the look-alike goes at its next try.
     expect(await kv.get(termsClaimKey(sent))).toBeUndefined();
     await w.advance(DEFAULT_ENGINE_CONFIG.firstLookAfterMs);
@@ -86,7 +101,9 @@ describe('the terms claim across replicas', () => {
     expect(gate.watch.most).toBe(1);
     const withdrawals = withdrawalsOf(amount);
     expect(withdrawals).toHaveLength(2);
-    expect(new Set([(await requests.get(r.id))!.execution!.exchangeId, (await requests.get(t.id))!.execution!.exchangeId])).toEqual(new Set(withdrawals.map((x) => x.id)));
+    expect(
+      new Set([(await requests.get(r.id))!.execution!.exchangeId, (await requests.get(t.id))!.execution!.exchangeId]),
+    ).toEqual(new Set(withdrawals.map((x) => x.id)));
     expect(await kv.get(termsClaimKey(sent))).toBeUndefined();
   });
 
@@ -107,7 +124,13 @@ describe('the terms claim across replicas', () => {
     await leader.engine.tick();
     await leader.engine.idle();
     expect((await requests.get(lookAlike.id))!.state).toBe('submitted');
-    expect(leader.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/^removed a stale terms claim/), data: { key: termsClaimKey(lookAlike), holder: done.id, state: 'submitted' } }));
+    expect(leader.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: expect.stringMatching(/^removed a stale terms claim/),
+        data: { key: termsClaimKey(lookAlike), holder: done.id, state: 'submitted' },
+      }),
+    );
     expect(withdrawalsOf(amount)).toHaveLength(2);
     expect(await kv.get(termsClaimKey(lookAlike))).toBeUndefined();
   });
@@ -121,12 +144,23 @@ describe('the terms claim across replicas', () => {
     const second = await w.approve(follower, amount);
     // The first claimed its terms and is waiting for a retry (an unreadable check, say).
     await kv.set(termsClaimKey(first), first.id);
-    await requests.mutate(first.id, (current) => ({ result: null, next: { ...current!, execution: { ...current!.execution!, retry: { nextAt: w.clock.now() + 10_000, failures: 1 } } } }));
+    await requests.mutate(first.id, (current) => ({
+      result: null,
+      next: {
+        ...current!,
+        execution: { ...current!.execution!, retry: { nextAt: w.clock.now() + 10_000, failures: 1 } },
+      },
+    }));
     await leader.engine.tick();
     await leader.engine.idle();
     expect(withdrawalsOf(amount)).toHaveLength(0);
     expect(await kv.get(termsClaimKey(first))).toBe(first.id);
-    expect(leader.logs).toContainEqual(expect.objectContaining({ message: 'waiting for a look-alike request in doubt to settle', data: { requestId: second.id, lookAlike: first.id } }));
+    expect(leader.logs).toContainEqual(
+      expect.objectContaining({
+        message: 'waiting for a look-alike request in doubt to settle',
+        data: { requestId: second.id, lookAlike: first.id },
+      }),
+    );
     // Once the first is due it goes (its claim held by itself), then the second, each once.
     await w.advance(Math.max(10_000, DEFAULT_ENGINE_CONFIG.firstLookAfterMs));
     await leader.engine.tick();

@@ -25,7 +25,13 @@ async function refusal(call: Promise<unknown>): Promise<ExchangeError> {
   return err;
 }
 
-const terms = { symbol: 'BTC-USD', side: 'buy' as const, quantity: '0.01', quantityCurrency: null, paymentMethod: 'user_balance' };
+const terms = {
+  symbol: 'BTC-USD',
+  side: 'buy' as const,
+  quantity: '0.01',
+  quantityCurrency: null,
+  paymentMethod: 'user_balance',
+};
 
 describe('the exchange port reads refusals into the engine terms', () => {
   it('an order on a used client_order_id is "duplicate_client_order_id": it exists, find it', async () => {
@@ -62,14 +68,31 @@ describe('records in the engine terms', () => {
   it('deposits carry what their statuses mean for compliance', async () => {
     const injected = sx.sandbox.control.injectDeposit({ amount: '2.5', needsCounterpartyInfo: true });
     const found = [];
-    for await (const d of sx.exchange.cryptoDeposits({ createdAfter: injected.created_at - 1 }, { pageSize: 100, maxItems: 100 })) found.push(d);
+    for await (const d of sx.exchange.cryptoDeposits(
+      { createdAfter: injected.created_at - 1 },
+      { pageSize: 100, maxItems: 100 },
+    ))
+      found.push(d);
     const d = found.find((x) => x.id === injected.id)!;
-    expect(d).toMatchObject({ transactionId: injected.transaction.uuid, amount: '2.5', final: false, needsDeclaration: true, acceptsDeclaration: true, reviewOpen: true });
+    expect(d).toMatchObject({
+      transactionId: injected.transaction.uuid,
+      amount: '2.5',
+      final: false,
+      needsDeclaration: true,
+      acceptsDeclaration: true,
+      reviewOpen: true,
+    });
   });
 
   it('a fiat list item keeps an amount only when it is a decimal, and is left out without an id', () => {
-    expect(listedFiatWithdrawal({ id: 7, amount: '1e3', status: 'pending' })).toMatchObject({ exchangeId: '7', amount: null, final: null });
-    expect(listedFiatWithdrawal({ id: 8, amount: '1000.50', status: 'Completed', created_at: '2026-11-24T00:00:00Z' })).toMatchObject({ amount: '1000.50', final: 'completed', createdAt: Date.parse('2026-11-24T00:00:00Z') });
+    expect(listedFiatWithdrawal({ id: 7, amount: '1e3', status: 'pending' })).toMatchObject({
+      exchangeId: '7',
+      amount: null,
+      final: null,
+    });
+    expect(
+      listedFiatWithdrawal({ id: 8, amount: '1000.50', status: 'Completed', created_at: '2026-11-24T00:00:00Z' }),
+    ).toMatchObject({ amount: '1000.50', final: 'completed', createdAt: Date.parse('2026-11-24T00:00:00Z') });
     expect(listedFiatWithdrawal({ amount: '5', status: 'pending' })).toBeUndefined();
   });
 

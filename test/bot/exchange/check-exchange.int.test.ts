@@ -21,7 +21,16 @@ async function run(e: Parameters<typeof checkExchange>[0], clockStart = SERVER_N
 describe('check-exchange', () => {
   it('prints balances as a table, locked summed from locked_balance', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).reply(200, [balanceBTC, { ...balanceBTC, currency: 'USDT', regular: '10', locked: '0', locked_balance: { orders: '0', alternative_products: '0' } }]);
+    h.scope.get(`${API}/accounts/balances`).reply(200, [
+      balanceBTC,
+      {
+        ...balanceBTC,
+        currency: 'USDT',
+        regular: '10',
+        locked: '0',
+        locked_balance: { orders: '0', alternative_products: '0' },
+      },
+    ]);
     const { code, text } = await run(env);
     expect(code).toBe(0);
     h.rec.expectAllSigned();
@@ -34,9 +43,17 @@ describe('check-exchange', () => {
   it.each([
     ['no base URL', { privateKey: TEST_PRIVATE_KEY_HEX }, /^EXCHANGE_BASE_URL is not set/],
     ['no key', { baseUrl: ORIGIN }, /^No exchange key is configured/],
-    ['a broken key', { baseUrl: ORIGIN, privateKey: TEST_PRIVATE_KEY_HEX.slice(2) }, /^The exchange key cannot be used: EXCHANGE_PRIVATE_KEY: /],
+    [
+      'a broken key',
+      { baseUrl: ORIGIN, privateKey: TEST_PRIVATE_KEY_HEX.slice(2) },
+      /^The exchange key cannot be used: EXCHANGE_PRIVATE_KEY: /,
+    ],
     ['a bad base URL', { baseUrl: 'not a url', privateKey: TEST_PRIVATE_KEY_HEX }, /^EXCHANGE_BASE_URL is not usable/],
-    ['plain HTTP to another host', { baseUrl: 'http://exchange.example', privateKey: TEST_PRIVATE_KEY_HEX }, /^EXCHANGE_BASE_URL is plain http:\/\/ to exchange\.example: signed requests go only over https:\/\/ \(plain http only to this machine/],
+    [
+      'plain HTTP to another host',
+      { baseUrl: 'http://exchange.example', privateKey: TEST_PRIVATE_KEY_HEX },
+      /^EXCHANGE_BASE_URL is plain http:\/\/ to exchange\.example: signed requests go only over https:\/\/ \(plain http only to this machine/,
+    ],
   ])('says one sentence for %s, and exits non-zero', async (_n, e, sentence) => {
     const { code, text } = await run(e);
     expect(code).toBe(1);
@@ -52,10 +69,16 @@ describe('check-exchange', () => {
       throw new Error('no network here');
     }) as unknown as typeof globalThis.fetch;
     const lines: string[] = [];
-    const refused = await checkExchange({ baseUrl: 'http://exchange.example:8080', privateKey: TEST_PRIVATE_KEY_HEX }, { fetch, clock: fakeClock(SERVER_NOW), out: (l) => lines.push(l) });
+    const refused = await checkExchange(
+      { baseUrl: 'http://exchange.example:8080', privateKey: TEST_PRIVATE_KEY_HEX },
+      { fetch, clock: fakeClock(SERVER_NOW), out: (l) => lines.push(l) },
+    );
     expect(refused).toBe(1);
     expect(sent).toBe(0);
-    const local = await checkExchange({ baseUrl: 'http://127.0.0.1:9', privateKey: TEST_PRIVATE_KEY_HEX }, { fetch, clock: fakeClock(SERVER_NOW), out: (l) => lines.push(l) });
+    const local = await checkExchange(
+      { baseUrl: 'http://127.0.0.1:9', privateKey: TEST_PRIVATE_KEY_HEX },
+      { fetch, clock: fakeClock(SERVER_NOW), out: (l) => lines.push(l) },
+    );
     expect(local).toBe(1);
     expect(sent).toBeGreaterThan(0);
     expect(lines.at(-1)).toMatch(/could not be reached/);
@@ -63,31 +86,51 @@ describe('check-exchange', () => {
 
   it('tells clock skew from the server Date header on a 401', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).reply(401, { errors: [{ message: 'Unauthorized' }] }, { Date: new Date(SERVER_NOW).toUTCString() });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .reply(401, { errors: [{ message: 'Unauthorized' }] }, { Date: new Date(SERVER_NOW).toUTCString() });
     const { code, text } = await run(env, SERVER_NOW + 95_000);
     expect(code).toBe(1);
-    expect(text).toBe("The exchange refused the request and this machine's clock is 95 s ahead of the exchange's: fix the clock (NTP) and try again.");
+    expect(text).toBe(
+      "The exchange refused the request and this machine's clock is 95 s ahead of the exchange's: fix the clock (NTP) and try again.",
+    );
   });
 
   it('says the key was not accepted on a 401 with clocks in step', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).reply(401, { errors: [{ message: 'Unauthorized' }] }, { Date: new Date(SERVER_NOW).toUTCString() });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .reply(401, { errors: [{ message: 'Unauthorized' }] }, { Date: new Date(SERVER_NOW).toUTCString() });
     const { code, text } = await run(env, SERVER_NOW + 1_000);
     expect(code).toBe(1);
-    expect(text).toMatch(/^The exchange did not accept the key \(401\): check that public key 03[0-9A-F]{64} is registered/);
+    expect(text).toMatch(
+      /^The exchange did not accept the key \(401\): check that public key 03[0-9A-F]{64} is registered/,
+    );
   });
 
   it('says the network is unreachable after the reads are retried', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).times(3).replyWithError({ ...DROP, code: 'ECONNREFUSED' });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .times(3)
+      .replyWithError({ ...DROP, code: 'ECONNREFUSED' });
     const { code, text } = await run(env);
     expect(code).toBe(1);
-    expect(text).toBe(`The exchange at ${ORIGIN} could not be reached (ECONNREFUSED): check EXCHANGE_BASE_URL and the network.`);
+    expect(text).toBe(
+      `The exchange at ${ORIGIN} could not be reached (ECONNREFUSED): check EXCHANGE_BASE_URL and the network.`,
+    );
     expect(h.rec.requests).toHaveLength(3);
   });
 
   it('reads the four variables from the environment', () => {
-    expect(readCheckEnv({ EXCHANGE_BASE_URL: 'u', EXCHANGE_PRIVATE_KEY: 'k', EXCHANGE_PRIVATE_KEY_FILE: 'f', EXCHANGE_API_KEY: 'a' })).toEqual({ baseUrl: 'u', privateKey: 'k', privateKeyFile: 'f', apiKey: 'a' });
+    expect(
+      readCheckEnv({
+        EXCHANGE_BASE_URL: 'u',
+        EXCHANGE_PRIVATE_KEY: 'k',
+        EXCHANGE_PRIVATE_KEY_FILE: 'f',
+        EXCHANGE_API_KEY: 'a',
+      }),
+    ).toEqual({ baseUrl: 'u', privateKey: 'k', privateKeyFile: 'f', apiKey: 'a' });
   });
 
   it('--help prints the usage (what it reads, the rules on the URL and the key file) and exits 0 without configuration', async () => {
@@ -104,7 +147,11 @@ describe('check-exchange', () => {
   });
 
   it('runs as a script: one sentence and exit code 1 without configuration', async () => {
-    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/bot/exchange/check-exchange.ts'], { env: { PATH: process.env.PATH ?? '' } }).then(
+    const result = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/bot/exchange/check-exchange.ts'],
+      { env: { PATH: process.env.PATH ?? '' } },
+    ).then(
       () => ({ code: 0, stdout: '' }),
       (e: { code: number; stdout: string }) => e,
     );

@@ -26,7 +26,10 @@ const withParams = `-----BEGIN EC PARAMETERS-----\nBgUrgQQACg==\n-----END EC PAR
 /** Anything that would give the key away: hex in either case, PEM base64 lines. */
 function leaks(text: string): boolean {
   const pemLines = [...sec1.split('\n'), ...pkcs8.split('\n')].filter((l) => l.length > 20 && !l.startsWith('-----'));
-  return text.toLowerCase().includes(TEST_PRIVATE_KEY_HEX) || pemLines.some((l) => text.includes(l) || text.includes(l.slice(5, 25)));
+  return (
+    text.toLowerCase().includes(TEST_PRIVATE_KEY_HEX) ||
+    pemLines.some((l) => text.includes(l) || text.includes(l.slice(5, 25)))
+  );
 }
 
 function expectNoLeak(value: unknown): void {
@@ -56,22 +59,66 @@ describe('loadExchangeKey', () => {
     const loaded = loadExchangeKey({ privateKey: TEST_PRIVATE_KEY_HEX, apiKey: '' });
     expect(loaded.apiKey).toBe(API_KEY);
     const uncompressed = publicKeyHex(loaded.privateKey, false).toLowerCase();
-    expect(loadExchangeKey({ privateKey: TEST_PRIVATE_KEY_HEX, apiKey: uncompressed }).signer.apiKey).toBe(uncompressed);
+    expect(loadExchangeKey({ privateKey: TEST_PRIVATE_KEY_HEX, apiKey: uncompressed }).signer.apiKey).toBe(
+      uncompressed,
+    );
   });
 
   it.each([
     ['nothing configured', {}, 'missing', /no exchange key configured/],
     ['blank values', { privateKey: '  ', privateKeyFile: '' }, 'missing', /no exchange key configured/],
     ['both configured', { privateKey: TEST_PRIVATE_KEY_HEX, privateKeyFile: '/x' }, 'invalid', /only one/],
-    ['63 hex digits', { privateKey: TEST_PRIVATE_KEY_HEX.slice(1) }, 'invalid', /EXCHANGE_PRIVATE_KEY: private key is neither/],
+    [
+      '63 hex digits',
+      { privateKey: TEST_PRIVATE_KEY_HEX.slice(1) },
+      'invalid',
+      /EXCHANGE_PRIVATE_KEY: private key is neither/,
+    ],
     ['zero scalar', { privateKey: '0'.repeat(64) }, 'invalid', /not a valid secp256k1 scalar/],
     ['a missing file', { privateKeyFile: join(dir, 'nope.pem') }, 'unreadable', /could not be read \(ENOENT\)/],
-    ['a key file others can read', { privateKeyFile: file('open.pem', sec1, 0o644) }, 'unreadable', /open\.pem can be read by group or others \(mode 644\).*chmod 600 .*open\.pem/],
-    ['a key file its group can read', { privateKeyFile: file('group.hex', TEST_PRIVATE_KEY_HEX, 0o640) }, 'unreadable', /chmod 600 .*group\.hex/],
-    ['a P-256 PEM', { privateKeyFile: file('p256.pem', generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()) }, 'invalid', /not on the secp256k1 curve/],
-    ['a truncated PEM', { privateKeyFile: file('cut.pem', sec1.slice(0, 80) + sec1.slice(-30)) }, 'invalid', /could not be read/],
-    ['an API key of another key', { privateKey: TEST_PRIVATE_KEY_HEX, apiKey: expectedApiKey('22'.repeat(32)) }, 'invalid', /not the public key/],
-    ['an API key that is not hex', { privateKey: TEST_PRIVATE_KEY_HEX, apiKey: 'my-key' }, 'invalid', /must be the public key in hex/],
+    [
+      'a key file others can read',
+      { privateKeyFile: file('open.pem', sec1, 0o644) },
+      'unreadable',
+      /open\.pem can be read by group or others \(mode 644\).*chmod 600 .*open\.pem/,
+    ],
+    [
+      'a key file its group can read',
+      { privateKeyFile: file('group.hex', TEST_PRIVATE_KEY_HEX, 0o640) },
+      'unreadable',
+      /chmod 600 .*group\.hex/,
+    ],
+    [
+      'a P-256 PEM',
+      {
+        privateKeyFile: file(
+          'p256.pem',
+          generateKeyPairSync('ec', { namedCurve: 'P-256' })
+            .privateKey.export({ type: 'pkcs8', format: 'pem' })
+            .toString(),
+        ),
+      },
+      'invalid',
+      /not on the secp256k1 curve/,
+    ],
+    [
+      'a truncated PEM',
+      { privateKeyFile: file('cut.pem', sec1.slice(0, 80) + sec1.slice(-30)) },
+      'invalid',
+      /could not be read/,
+    ],
+    [
+      'an API key of another key',
+      { privateKey: TEST_PRIVATE_KEY_HEX, apiKey: expectedApiKey('22'.repeat(32)) },
+      'invalid',
+      /not the public key/,
+    ],
+    [
+      'an API key that is not hex',
+      { privateKey: TEST_PRIVATE_KEY_HEX, apiKey: 'my-key' },
+      'invalid',
+      /must be the public key in hex/,
+    ],
   ])('refuses %s with a KeyError that holds no key material', (_name, config, reason, message) => {
     let caught: unknown;
     try {

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, DEFAULT_RETRY_POLICY, parseRetryAfter, shouldRetry, type AttemptFailure } from '../../../src/bot/exchange/retry.js';
+import {
+  backoffMs,
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  shouldRetry,
+  type AttemptFailure,
+} from '../../../src/bot/exchange/retry.js';
 import { createRateLimiter } from '../../../src/bot/exchange/rate-limit.js';
 import { fakeClock } from './support/clock.js';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 const half = () => 0.5;
-const decide = (method: string, attempt: number, failure: AttemptFailure, random = half) => shouldRetry({ method, attempt, failure, nowMs: NOW, random });
+const decide = (method: string, attempt: number, failure: AttemptFailure, random = half) =>
+  shouldRetry({ method, attempt, failure, nowMs: NOW, random });
 
 describe('shouldRetry', () => {
   it.each<[string, AttemptFailure]>([
@@ -24,7 +31,12 @@ describe('shouldRetry', () => {
   });
 
   it.each(['POST', 'DELETE', 'post'])('never retries %s, whatever happened', (method) => {
-    for (const failure of [{ kind: 'network' }, { kind: 'timeout' }, { kind: 'status', status: 503 }, { kind: 'status', status: 429, retryAfter: '1' }] as AttemptFailure[]) {
+    for (const failure of [
+      { kind: 'network' },
+      { kind: 'timeout' },
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 429, retryAfter: '1' },
+    ] as AttemptFailure[]) {
       expect(decide(method, 1, failure).retry).toBe(false);
     }
   });
@@ -39,18 +51,35 @@ describe('shouldRetry', () => {
     expect([1, 2, 3, 4, 5].map((a) => backoffMs(a, policy, () => 0))).toEqual([50, 100, 200, 400, 500]);
     expect([1, 2, 3, 4, 5].map((a) => backoffMs(a, policy, () => 0.999999))).toEqual([100, 200, 400, 800, 1_000]);
     expect(decide('GET', 1, { kind: 'network' }, () => 0.5).delayMs).toBe(188); // 125 + 62.5
-    expect(decide('GET', 1, { kind: 'network' }, () => 0).delayMs).not.toBe(decide('GET', 1, { kind: 'network' }, () => 0.9).delayMs);
+    expect(decide('GET', 1, { kind: 'network' }, () => 0).delayMs).not.toBe(
+      decide('GET', 1, { kind: 'network' }, () => 0.9).delayMs,
+    );
   });
 
   it('honours Retry-After in seconds and as an HTTP date', () => {
     expect(decide('GET', 1, { kind: 'status', status: 429, retryAfter: '3' })).toEqual({ retry: true, delayMs: 3_000 });
-    expect(decide('GET', 1, { kind: 'status', status: 503, retryAfter: 'Wed, 01 May 2024 12:00:07 GMT' })).toEqual({ retry: true, delayMs: 7_000 });
-    expect(decide('GET', 1, { kind: 'status', status: 503, retryAfter: 'Wed, 01 May 2024 11:59:00 GMT' })).toEqual({ retry: true, delayMs: 0 });
+    expect(decide('GET', 1, { kind: 'status', status: 503, retryAfter: 'Wed, 01 May 2024 12:00:07 GMT' })).toEqual({
+      retry: true,
+      delayMs: 7_000,
+    });
+    expect(decide('GET', 1, { kind: 'status', status: 503, retryAfter: 'Wed, 01 May 2024 11:59:00 GMT' })).toEqual({
+      retry: true,
+      delayMs: 0,
+    });
   });
 
   it('falls back to backoff on an unreadable Retry-After, and gives up on one beyond the cap', () => {
-    expect(decide('GET', 1, { kind: 'status', status: 429, retryAfter: 'soon' })).toEqual({ retry: true, delayMs: 188 });
-    expect(decide('GET', 1, { kind: 'status', status: 429, retryAfter: String(DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000 + 1) }).retry).toBe(false);
+    expect(decide('GET', 1, { kind: 'status', status: 429, retryAfter: 'soon' })).toEqual({
+      retry: true,
+      delayMs: 188,
+    });
+    expect(
+      decide('GET', 1, {
+        kind: 'status',
+        status: 429,
+        retryAfter: String(DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000 + 1),
+      }).retry,
+    ).toBe(false);
   });
 });
 

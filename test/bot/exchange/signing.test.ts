@@ -6,7 +6,13 @@ import { verify } from 'node:crypto';
 import * as secp from '@noble/secp256k1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactToDer, contentDigest, derToCompact, signatureHash, signatureInput } from '../../../src/bot/exchange/protocol.js';
+import {
+  compactToDer,
+  contentDigest,
+  derToCompact,
+  signatureHash,
+  signatureInput,
+} from '../../../src/bot/exchange/protocol.js';
 import { createSigner, parsePrivateKey, publicKeyHex, signInput } from '../../../src/bot/exchange/signer.js';
 import { API, harness, TEST_API_KEY, useNock } from './support/client.js';
 import { fakeClock } from './support/clock.js';
@@ -31,7 +37,8 @@ describe('golden vectors (fixed key, fixed time, fixed request)', () => {
     '&content-digest=E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855&created=1700000000000&alg=ecdsa-secp256k1-sha256';
   const getSignature =
     '30450221008A3537DF488E7967F82F3990FFF6D524A15A53DD0E3A5B3684202C167C6EE92D02205CEF282BD08D4AF68A425EC22905C4ADC368D416F03ADD20D63E9788BC7B08F6';
-  const postBody = '{"crypto_currency_id":42,"amount":"0.1","address_book_address_id":"5d0c6a1e-1f2b-4c3d-8e9f-0a1b2c3d4e5f","request_id":"r-1"}';
+  const postBody =
+    '{"crypto_currency_id":42,"amount":"0.1","address_book_address_id":"5d0c6a1e-1f2b-4c3d-8e9f-0a1b2c3d4e5f","request_id":"r-1"}';
   const postDigest = '3D404B383B1A4C0161A1408793301B7A950E07CE50F7BFA6A67BA8CEF4A49680';
   const postInput = `method=POST&target-uri=https://exchange.test/public_api/v1/crypto/withdrawals&content-digest=${postDigest}&created=1700000000123&alg=ecdsa-secp256k1-sha256`;
 
@@ -54,7 +61,12 @@ describe('golden vectors (fixed key, fixed time, fixed request)', () => {
   });
 
   it('POST with a body: exact input string, signature verified by OpenSSL', () => {
-    const input = signatureInput({ method: 'POST', targetUri: `${ORIGIN}/public_api/v1/crypto/withdrawals`, body: postBody, timestampMs: 1_700_000_000_123 });
+    const input = signatureInput({
+      method: 'POST',
+      targetUri: `${ORIGIN}/public_api/v1/crypto/withdrawals`,
+      body: postBody,
+      timestampMs: 1_700_000_000_123,
+    });
     expect(input).toBe(postInput);
     expect(signInput(KEY, input)).toBe(
       '304402204DA9A922D5ACFB47CECEEB93B8B5896823F719B6844FC24039B0158CA3D364CE02204866588BCE1E4E08ACD6C114B0094CB15A3E066247FD04F014EB9E9EFF1A54C1',
@@ -69,7 +81,10 @@ describe('golden vectors (fixed key, fixed time, fixed request)', () => {
 
   it('the client sends exactly the golden GET: same URL, timestamp, headers and signature', async () => {
     const h = harness({ clock: fakeClock(1_700_000_000_000) });
-    h.scope.get(`${API}/crypto/withdrawals`).query(true).reply(200, [cryptoWithdrawalItem], { 'X-Next-Page': 'abc+/=' });
+    h.scope
+      .get(`${API}/crypto/withdrawals`)
+      .query(true)
+      .reply(200, [cryptoWithdrawalItem], { 'X-Next-Page': 'abc+/=' });
     h.scope.get(`${API}/crypto/withdrawals`).query(true).reply(200, []);
     const items = h.client.listCryptoWithdrawals({ from_time: 1_699_990_000_000 });
     for await (const _ of items) void _;
@@ -112,11 +127,30 @@ describe('the test verifier itself can fail', () => {
 
   it('flags a signature whose target-uri differs from the wire URL by encoding alone', () => {
     const signedUrl = `${ORIGIN}${API}/x?page[cursor]=a`;
-    const sig = signInput(KEY, signatureInput({ method: 'GET', targetUri: signedUrl, body: undefined, timestampMs: 1_700_000_000_000 }));
-    const headers = { 'x-api-key': TEST_API_KEY, 'x-api-algorithm': 'ecdsa-secp256k1-sha256', 'x-api-timestamp': '1700000000000', 'x-api-signature': sig };
-    expect(checkSignedRequest(PUBLIC, TEST_API_KEY, { method: 'GET', url: signedUrl, headers, body: '' })).toBeUndefined();
-    expect(checkSignedRequest(PUBLIC, TEST_API_KEY, { method: 'GET', url: `${ORIGIN}${API}/x?page%5Bcursor%5D=a`, headers, body: '' })).toMatch(/rejects/);
-    expect(checkSignedRequest(PUBLIC, TEST_API_KEY, { method: 'GET', url: signedUrl, headers, body: '{}' })).toMatch(/rejects/);
+    const sig = signInput(
+      KEY,
+      signatureInput({ method: 'GET', targetUri: signedUrl, body: undefined, timestampMs: 1_700_000_000_000 }),
+    );
+    const headers = {
+      'x-api-key': TEST_API_KEY,
+      'x-api-algorithm': 'ecdsa-secp256k1-sha256',
+      'x-api-timestamp': '1700000000000',
+      'x-api-signature': sig,
+    };
+    expect(
+      checkSignedRequest(PUBLIC, TEST_API_KEY, { method: 'GET', url: signedUrl, headers, body: '' }),
+    ).toBeUndefined();
+    expect(
+      checkSignedRequest(PUBLIC, TEST_API_KEY, {
+        method: 'GET',
+        url: `${ORIGIN}${API}/x?page%5Bcursor%5D=a`,
+        headers,
+        body: '',
+      }),
+    ).toMatch(/rejects/);
+    expect(checkSignedRequest(PUBLIC, TEST_API_KEY, { method: 'GET', url: signedUrl, headers, body: '{}' })).toMatch(
+      /rejects/,
+    );
   });
 });
 
@@ -135,12 +169,14 @@ function referenceDer(compact: Uint8Array): string {
 }
 
 /** A 32-byte value with `zeros` leading zero bytes and, optionally, the top bit of the first non-zero byte set. */
-const scalarBytes = fc.tuple(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.integer({ min: 0, max: 32 }), fc.boolean()).map(([bytes, zeros, high]) => {
-  const out = Uint8Array.from(bytes);
-  out.fill(0, 0, zeros);
-  if (zeros < 32) out[zeros] = high ? out[zeros]! | 0x80 : out[zeros]! & 0x7f;
-  return out;
-});
+const scalarBytes = fc
+  .tuple(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.integer({ min: 0, max: 32 }), fc.boolean())
+  .map(([bytes, zeros, high]) => {
+    const out = Uint8Array.from(bytes);
+    out.fill(0, 0, zeros);
+    if (zeros < 32) out[zeros] = high ? out[zeros]! | 0x80 : out[zeros]! & 0x7f;
+    return out;
+  });
 const compactSig = fc.tuple(scalarBytes, scalarBytes).map(([r, s]) => Uint8Array.from([...r, ...s]));
 
 describe('DER encoding', () => {
@@ -200,7 +236,12 @@ describe('DER encoding', () => {
     const rLen = good[3]!;
     const sStart = 4 + rLen;
     const s = good.subarray(sStart + 2);
-    const bad = Buffer.concat([Buffer.from([0x30, good[1]! + 1]), good.subarray(2, sStart), Buffer.from([0x02, s.length + 1, 0x00]), s]);
+    const bad = Buffer.concat([
+      Buffer.from([0x30, good[1]! + 1]),
+      good.subarray(2, sStart),
+      Buffer.from([0x02, s.length + 1, 0x00]),
+      s,
+    ]);
     expect(nodeVerifies(input, good.toString('hex'))).toBe(true);
     expect(nodeVerifies(input, bad.toString('hex'))).toBe(false);
     expect(() => derToCompact(bad)).toThrow(/non-minimal/);

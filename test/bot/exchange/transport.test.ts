@@ -11,7 +11,12 @@ import { TEST_PRIVATE_KEY_HEX } from './support/keys.js';
 
 useNock();
 
-const withdrawalBody = { crypto_currency_id: 42, amount: '0.1', address_book_address_id: '5d0c6a1e-1f2b-4c3d-8e9f-0a1b2c3d4e5f', request_id: 'r-9' };
+const withdrawalBody = {
+  crypto_currency_id: 42,
+  amount: '0.1',
+  address_book_address_id: '5d0c6a1e-1f2b-4c3d-8e9f-0a1b2c3d4e5f',
+  request_id: 'r-9',
+};
 
 async function failure(p: Promise<unknown>): Promise<ExchangeError> {
   const e = await p.then(
@@ -30,7 +35,9 @@ describe('URLs: signed exactly as sent', () => {
     h.scope.get(`${API}/address_book/addresses`).query(true).reply(200, []);
     await collect(h.client.listAddressBook());
     h.rec.expectAllSigned();
-    expect(h.rec.requests[1]!.path).toBe(`${API}/address_book/addresses?page%5Bsize%5D=100&page%5Bcursor%5D=it%27s%20a%2Bb%2F%C3%BC%3D%5Bx%5D`);
+    expect(h.rec.requests[1]!.path).toBe(
+      `${API}/address_book/addresses?page%5Bsize%5D=100&page%5Bcursor%5D=it%27s%20a%2Bb%2F%C3%BC%3D%5Bx%5D`,
+    );
   });
 
   it('keeps a path prefix of the base URL and drops its trailing slash', async () => {
@@ -53,7 +60,10 @@ describe('request bodies', () => {
     expect(err).toMatchObject({ kind: 'unprocessable', status: undefined, fieldPath: 'amount' });
     expect(err.outcomeUnknown).toBe(false);
     const extra = { ...withdrawalBody, wallet_identity_attributes: {} } as unknown as typeof withdrawalBody;
-    expect(await failure(h.client.createCryptoWithdrawal(extra))).toMatchObject({ kind: 'unprocessable', fieldPath: 'wallet_identity_attributes' });
+    expect(await failure(h.client.createCryptoWithdrawal(extra))).toMatchObject({
+      kind: 'unprocessable',
+      fieldPath: 'wallet_identity_attributes',
+    });
     expect(h.rec.requests).toHaveLength(0);
   });
 });
@@ -63,7 +73,12 @@ describe('error answers', () => {
     const h = harness();
     h.scope.post(`${API}/crypto/withdrawals`).reply(422, { errors: [{ message: 'Recipient information is missing' }] });
     const err = await failure(h.client.createCryptoWithdrawal(withdrawalBody));
-    expect(err).toMatchObject({ kind: 'unprocessable', status: 422, operation: 'createCryptoWithdrawal', messages: ['Recipient information is missing'] });
+    expect(err).toMatchObject({
+      kind: 'unprocessable',
+      status: 422,
+      operation: 'createCryptoWithdrawal',
+      messages: ['Recipient information is missing'],
+    });
     expect(err.message).toBe('createCryptoWithdrawal failed (unprocessable 422): Recipient information is missing');
     h.rec.expectAllSigned();
   });
@@ -75,15 +90,28 @@ describe('error answers', () => {
     h.scope.get(`${API}/accounts/balances`).reply(403, { error: 'Key lacks scope' });
     h.scope.get(`${API}/accounts/balances`).reply(404, '');
     expect(await failure(h.client.listBalances())).toMatchObject({ kind: 'server', status: 502, messages: [] });
-    expect(await failure(h.client.listBalances())).toMatchObject({ kind: 'unprocessable', status: 400, messages: ['first'] });
-    expect(await failure(h.client.listBalances())).toMatchObject({ kind: 'forbidden', status: 403, messages: ['Key lacks scope'] });
+    expect(await failure(h.client.listBalances())).toMatchObject({
+      kind: 'unprocessable',
+      status: 400,
+      messages: ['first'],
+    });
+    expect(await failure(h.client.listBalances())).toMatchObject({
+      kind: 'forbidden',
+      status: 403,
+      messages: ['Key lacks scope'],
+    });
     expect(await failure(h.client.listBalances())).toMatchObject({ kind: 'not_found', status: 404, messages: [] });
   });
 
   it('keeps the server time of a 401 so clock skew can be told apart', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).reply(401, { errors: [{ message: 'Unauthorized' }] }, { Date: 'Tue, 14 Nov 2023 22:13:20 GMT' });
-    expect(await failure(h.client.listBalances())).toMatchObject({ kind: 'unauthorized', serverTimeMs: Date.parse('Tue, 14 Nov 2023 22:13:20 GMT') });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .reply(401, { errors: [{ message: 'Unauthorized' }] }, { Date: 'Tue, 14 Nov 2023 22:13:20 GMT' });
+    expect(await failure(h.client.listBalances())).toMatchObject({
+      kind: 'unauthorized',
+      serverTimeMs: Date.parse('Tue, 14 Nov 2023 22:13:20 GMT'),
+    });
   });
 
   it('does not follow a redirect to a URL that was not signed', async () => {
@@ -110,7 +138,9 @@ describe('2xx bodies', () => {
 
   it('accepts application/vnd.api+json and charset parameters as JSON', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).reply(200, JSON.stringify([balanceBTC]), { 'content-type': 'application/vnd.api+json; charset=utf-8' });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .reply(200, JSON.stringify([balanceBTC]), { 'content-type': 'application/vnd.api+json; charset=utf-8' });
     await expect(h.client.listBalances()).resolves.toEqual([balanceBTC]);
   });
 });
@@ -132,9 +162,17 @@ describe('retries', () => {
 
   it('waits what Retry-After says on 429 and reports rate_limited once attempts run out', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).times(3).reply(429, { errors: [{ message: 'Too many requests' }] }, { 'Retry-After': '2' });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .times(3)
+      .reply(429, { errors: [{ message: 'Too many requests' }] }, { 'Retry-After': '2' });
     const err = await failure(h.client.listBalances());
-    expect(err).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 2_000, messages: ['Too many requests'] });
+    expect(err).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterMs: 2_000,
+      messages: ['Too many requests'],
+    });
     expect(h.clock.sleeps).toEqual([2_000, 2_000]);
     expect(h.rec.requests).toHaveLength(3);
     h.rec.expectAllSigned();
@@ -177,7 +215,9 @@ describe('retries', () => {
     h.scope.post(`${API}/orders`).once().reply(500);
     h.scope.post(`${API}/order_quotes`).once().replyWithError(DROP);
     await failure(h.client.createOrder({ execution_type: 'rfq', order_quote_id: 'q-1', client_order_id: 'c-1' }));
-    await failure(h.client.createQuote({ symbol: 'BTC-SGD', side: 'buy', quantity: '100', payment_method: 'user_balance' }));
+    await failure(
+      h.client.createQuote({ symbol: 'BTC-SGD', side: 'buy', quantity: '100', payment_method: 'user_balance' }),
+    );
     expect(h.rec.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
   });
 });
@@ -222,8 +262,23 @@ describe('logging and secrecy', () => {
     h.scope.get(`${API}/bank_accounts`).query(true).reply(200, []);
     await collect(h.client.listBankAccounts({ currency: 'SGD' }));
     expect(entries.map(({ durationMs: _d, ...rest }) => rest)).toEqual([
-      { operation: 'listBankAccounts', method: 'GET', route: '/bank_accounts', path: `${API}/bank_accounts`, attempt: 1, status: 500, kind: 'server' },
-      { operation: 'listBankAccounts', method: 'GET', route: '/bank_accounts', path: `${API}/bank_accounts`, attempt: 2, status: 200 },
+      {
+        operation: 'listBankAccounts',
+        method: 'GET',
+        route: '/bank_accounts',
+        path: `${API}/bank_accounts`,
+        attempt: 1,
+        status: 500,
+        kind: 'server',
+      },
+      {
+        operation: 'listBankAccounts',
+        method: 'GET',
+        route: '/bank_accounts',
+        path: `${API}/bank_accounts`,
+        attempt: 2,
+        status: 200,
+      },
     ]);
     expect(entries.every((e) => e.durationMs >= 0)).toBe(true);
     const text = JSON.stringify(entries);
@@ -254,7 +309,12 @@ describe('logging and secrecy', () => {
     expect(errors.map((e) => e.kind)).toEqual(['unauthorized', 'network', 'timeout', 'invalid_response', 'network']);
     const signatures = h.rec.requests.map((r) => r.headers['x-api-signature']!);
     for (const err of errors) {
-      for (const text of [err.message, err.stack ?? '', JSON.stringify(err), inspect(err, { depth: 10, showHidden: true })]) {
+      for (const text of [
+        err.message,
+        err.stack ?? '',
+        JSON.stringify(err),
+        inspect(err, { depth: 10, showHidden: true }),
+      ]) {
         expect(text.toLowerCase()).not.toContain(TEST_PRIVATE_KEY_HEX);
         expect(text).not.toMatch(/x-api-signature/i);
         for (const s of signatures) expect(text).not.toContain(s);
@@ -269,7 +329,9 @@ describe("the exchange's clock offset, from its Date header", () => {
     expect(h.client.clockOffsetMs()).toBeUndefined();
     // Our clock reads T; the exchange says T + 42 s (to the second).
     const ours = h.clock.now();
-    h.scope.get(`${API}/accounts/balances`).reply(200, [balanceBTC], { Date: new Date(Math.floor((ours + 42_000) / 1000) * 1000).toUTCString() });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .reply(200, [balanceBTC], { Date: new Date(Math.floor((ours + 42_000) / 1000) * 1000).toUTCString() });
     await h.client.listBalances();
     const offset = h.client.clockOffsetMs()!;
     expect(Math.abs(offset - 42_000)).toBeLessThanOrEqual(1_000);

@@ -48,14 +48,20 @@ describe('the operations endpoints, on a port of their own', () => {
     expect(health).toMatchObject({ status: 200, type: expect.stringContaining('application/json') });
     expect(JSON.parse(health.text)).toEqual({ status: 'ok' });
     // The port Slack reaches serves /slack/events only.
-    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${d.origin}${path}`)).status).toBe(404);
+    for (const path of ['/healthz', '/readyz', '/metrics'])
+      expect((await fetch(`${d.origin}${path}`)).status).toBe(404);
 
     const requestId = await requestAndApprove(d);
     expect((await d.bot.engine.get(requestId))!.state).toBe('submitted');
 
     const ready = await get(d, '/readyz');
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.text)).toMatchObject({ ready: true, role: 'leader', failing: [], checks: { store: { ok: true }, slack: { ok: true }, exchange: { ok: true } } });
+    expect(JSON.parse(ready.text)).toMatchObject({
+      ready: true,
+      role: 'leader',
+      failing: [],
+      checks: { store: { ok: true }, slack: { ok: true }, exchange: { ok: true } },
+    });
 
     const metrics = await get(d, '/metrics');
     expect(metrics.status).toBe(200);
@@ -73,23 +79,37 @@ describe('the operations endpoints, on a port of their own', () => {
     expect(m.value('desk_outbox_pending')).toBe(0);
     expect(m.value('desk_leader')).toBe(1);
     expect(m.types.get('desk_exchange_request_duration_seconds')).toBe('histogram');
-    expect(m.value('desk_exchange_request_duration_seconds_count', { operation: 'POST /crypto/withdrawals', status: '201' })).toBe(1);
-    expect(m.find('desk_exchange_request_duration_seconds_count', { operation: 'GET /address_book/addresses', status: '200' })[0]!.value).toBeGreaterThan(0);
+    expect(
+      m.value('desk_exchange_request_duration_seconds_count', { operation: 'POST /crypto/withdrawals', status: '201' }),
+    ).toBe(1);
+    expect(
+      m.find('desk_exchange_request_duration_seconds_count', {
+        operation: 'GET /address_book/addresses',
+        status: '200',
+      })[0]!.value,
+    ).toBeGreaterThan(0);
     // Operations are route templates: no request id, exchange id or query in any label.
     const operations = new Set(m.find('desk_exchange_request_duration_seconds_count').map((s) => s.labels.operation!));
     for (const op of operations) expect(op).toMatch(/^(GET|POST|DELETE) (\/[a-z_]+|\/\{[a-z_]+\})+$/);
     // The command, the form submission and the three clicks were each acknowledged.
     expect(m.value('desk_slack_ack_duration_seconds_count')).toBeGreaterThanOrEqual(5);
-    expect(m.value('desk_slack_ack_duration_seconds_bucket', { le: '3' })).toBe(m.value('desk_slack_ack_duration_seconds_count'));
+    expect(m.value('desk_slack_ack_duration_seconds_bucket', { le: '3' })).toBe(
+      m.value('desk_slack_ack_duration_seconds_count'),
+    );
 
     // A minute and a second of the desk's clock with no exchange call: not ready, and it says why.
     d.sandbox.control.advance(61_000);
     const quiet = await get(d, '/readyz');
     expect(quiet.status).toBe(503);
-    const body = JSON.parse(quiet.text) as { failing: string[]; checks: Record<string, { ok: boolean; detail: string }> };
+    const body = JSON.parse(quiet.text) as {
+      failing: string[];
+      checks: Record<string, { ok: boolean; detail: string }>;
+    };
     expect(body.failing).toEqual(['exchange']);
     expect(body.checks.exchange!.detail).toMatch(/no answer for 61 s/);
-    expect(parseExposition((await get(d, '/metrics')).text).value('desk_exchange_last_answer_age_seconds')).toBeGreaterThanOrEqual(61);
+    expect(
+      parseExposition((await get(d, '/metrics')).text).value('desk_exchange_last_answer_age_seconds'),
+    ).toBeGreaterThanOrEqual(61);
     for (const secret of [BOT_TOKEN, SIGNING_SECRET]) expect(quiet.text + metrics.text).not.toContain(secret);
 
     // The next poll of the submitted withdrawal is an answer: ready again.

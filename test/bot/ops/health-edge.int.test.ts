@@ -19,14 +19,22 @@ afterEach(async () => {
 
 async function start(maxConnections?: number): Promise<HealthServer> {
   const readiness = async () => ({ ready: true, role: 'leader' as const, failing: [], checks: {} as never });
-  server = await startHealthServer({ port: 0, host: '127.0.0.1', routes: opsRoutes({ registry: new Registry(), readiness }), ...(maxConnections ? { maxConnections } : {}) });
+  server = await startHealthServer({
+    port: 0,
+    host: '127.0.0.1',
+    routes: opsRoutes({ registry: new Registry(), readiness }),
+    ...(maxConnections ? { maxConnections } : {}),
+  });
   return server;
 }
 
 describe('the health server edge', () => {
   it('cuts off clients that stall in the headers or the body within the request timeout', async () => {
     const { port } = await start();
-    const stalls = await Promise.all([open(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow'), open(port, postHead('/healthz', 10_000) + 'x'.repeat(100))]);
+    const stalls = await Promise.all([
+      open(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow'),
+      open(port, postHead('/healthz', 10_000) + 'x'.repeat(100)),
+    ]);
     const bound = HTTP_EDGE.requestTimeoutMs + 3 * HTTP_EDGE.checkEveryMs;
     expect(await Promise.all(stalls.map((s) => within(s, bound)))).toEqual(['closed', 'closed']);
   }, 20_000);

@@ -14,7 +14,10 @@ function setup() {
   let role: Role = 'leader';
   const registry = new Registry();
   const rounds = pollingRounds(registry, { now: () => now }, () => role);
-  const lag = async (loop: string) => parseExposition(await registry.metrics()).find('desk_polling_lag_seconds', { loop }).map((s) => s.value);
+  const lag = async (loop: string) =>
+    parseExposition(await registry.metrics())
+      .find('desk_polling_lag_seconds', { loop })
+      .map((s) => s.value);
   return { rounds, lag, advance: (ms: number) => void (now += ms), follow: () => void (role = 'follower') };
 }
 
@@ -41,7 +44,11 @@ describe('polling lag', () => {
   it('counts a deposit round that did not catch up as behind', async () => {
     const t = setup();
     let caughtUp = false;
-    const poll = t.rounds.track('deposits', async () => ({ caughtUp }), (s) => s.caughtUp);
+    const poll = t.rounds.track(
+      'deposits',
+      async () => ({ caughtUp }),
+      (s) => s.caughtUp,
+    );
     t.advance(20_000);
     await poll();
     expect(await t.lag('deposits')).toEqual([20]);

@@ -43,9 +43,15 @@ interface Started {
  * The bot on a fresh sandbox and fake Slack; `env` adds to (or overrides) its environment. The
  * fake expects `slack.token` (default the bot's) and answers after `slack.delayMs`.
  */
-async function startBot(env: Record<string, string> = {}, slack: { token?: string; delayMs?: number } = {}): Promise<Started> {
+async function startBot(
+  env: Record<string, string> = {},
+  slack: { token?: string; delayMs?: number } = {},
+): Promise<Started> {
   const key = makeKey();
-  const fake = await startFakeSlackApi({ expectedToken: slack.token ?? BOT_TOKEN, ...(slack.delayMs ? { delayMs: slack.delayMs } : {}) });
+  const fake = await startFakeSlackApi({
+    expectedToken: slack.token ?? BOT_TOKEN,
+    ...(slack.delayMs ? { delayMs: slack.delayMs } : {}),
+  });
   cleanup.push(() => fake.stop());
   const sandbox = await startSandbox({ seed: 'ops', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
   cleanup.push(() => sandbox.close());
@@ -59,7 +65,12 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
     LOG_LEVEL: 'error',
     ...env,
   });
-  const desk = await runBot(config, { startSandbox, receiverOptions: { port: 0, retryConfig: { retries: 0 } }, shutdownGraceMs: 300, logWrite: () => {} });
+  const desk = await runBot(config, {
+    startSandbox,
+    receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+    shutdownGraceMs: 300,
+    logWrite: () => {},
+  });
   let stopped = false;
   cleanup.push(() => (stopped ? undefined : desk.stop()));
   const stop = desk.stop.bind(desk);
@@ -70,19 +81,24 @@ async function startBot(env: Record<string, string> = {}, slack: { token?: strin
   return { desk, fake, key };
 }
 
-
 async function get(port: number, path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, init);
   return { status: res.status, text: await res.text() };
 }
 
 /** GETs `path` every 20 ms (nothing listening yet counts as not yet) until `done` holds of the answer; returns that answer. */
-async function poll(port: number, path: string, done: (a: { status: number; text: string }) => boolean, timeoutMs = 5_000): Promise<{ status: number; text: string }> {
+async function poll(
+  port: number,
+  path: string,
+  done: (a: { status: number; text: string }) => boolean,
+  timeoutMs = 5_000,
+): Promise<{ status: number; text: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await get(port, path).catch(() => undefined);
     if (answer !== undefined && done(answer)) return answer;
-    if (Date.now() > deadline) throw new Error(`${path} never as expected; last ${answer ? `${answer.status} ${answer.text}` : 'no answer'}`);
+    if (Date.now() > deadline)
+      throw new Error(`${path} never as expected; last ${answer ? `${answer.status} ${answer.text}` : 'no answer'}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -102,7 +118,9 @@ describe('the running bot in HTTP mode', () => {
 
     const m = parseExposition((await get(healthPort, '/metrics')).text);
     // Nothing but the probe reads the exchange on an idle start.
-    expect(m.value('desk_exchange_request_duration_seconds_count', { operation: 'GET /accounts/balances', status: '200' })).toBe(1);
+    expect(
+      m.value('desk_exchange_request_duration_seconds_count', { operation: 'GET /accounts/balances', status: '200' }),
+    ).toBe(1);
     expect(m.value('desk_polling_lag_seconds', { loop: 'status' })).toBeLessThan(5);
     expect(m.find('desk_polling_lag_seconds', { loop: 'deposits' })).toEqual([]);
     expect(m.value('desk_leader')).toBe(1);
@@ -123,17 +141,26 @@ describe('the running bot in HTTP mode', () => {
     const starting = startBot({ HEALTH_PORT: String(healthPort) }, { delayMs: 1_000 });
     cleanup.push(() => starting.catch(() => undefined));
     const waiting = await poll(healthPort, '/readyz', (a) => a.status === 503);
-    const body = JSON.parse(waiting.text) as { ready: boolean; failing: string[]; checks: Record<string, { ok: boolean; detail: string }> };
+    const body = JSON.parse(waiting.text) as {
+      ready: boolean;
+      failing: string[];
+      checks: Record<string, { ok: boolean; detail: string }>;
+    };
     expect(body.failing).toContain('slack');
     expect(body.checks.slack).toEqual({ ok: false, detail: expect.stringContaining('auth.test') });
     for (const secret of [BOT_TOKEN, SIGNING_SECRET]) expect(waiting.text).not.toContain(secret);
     await starting;
-    expect(JSON.parse((await poll(healthPort, '/readyz', (a) => a.status === 200, 10_000)).text).checks.slack.ok).toBe(true);
+    expect(JSON.parse((await poll(healthPort, '/readyz', (a) => a.status === 200, 10_000)).text).checks.slack.ok).toBe(
+      true,
+    );
   });
 
   it('does not start on a bot token Slack refuses, says why without the token, and closes the health port', async () => {
     const healthPort = await freePort();
-    const refused = await startBot({ HEALTH_PORT: String(healthPort) }, { token: 'xoxb-test-000000000-ANOTHERBOTTOKEN' }).then(
+    const refused = await startBot(
+      { HEALTH_PORT: String(healthPort) },
+      { token: 'xoxb-test-000000000-ANOTHERBOTTOKEN' },
+    ).then(
       () => undefined,
       (err: unknown) => err as Error,
     );
@@ -171,10 +198,20 @@ describe('the running bot in Socket Mode', () => {
         type: 'event_callback',
         event_id: 'Ev0OPS0001',
         event_time: 1_700_000_000,
-        event: { type: 'app_home_opened', user: 'U0OUT0001', channel: 'D0OPS0001', tab: 'home', event_ts: '1700000000.000100' },
+        event: {
+          type: 'app_home_opened',
+          user: 'U0OUT0001',
+          channel: 'D0OPS0001',
+          tab: 'home',
+          event_ts: '1700000000.000100',
+        },
       },
     });
-    const acked = await poll(healthPort, '/metrics', (a) => parseExposition(a.text).value('desk_slack_ack_duration_seconds_count') === 1);
+    const acked = await poll(
+      healthPort,
+      '/metrics',
+      (a) => parseExposition(a.text).value('desk_slack_ack_duration_seconds_count') === 1,
+    );
     expect(server.received.map((r) => r.envelope_id)).toContain('env-ops-0001');
     expect(parseExposition(acked.text).value('desk_slack_ack_duration_seconds_bucket', { le: '3' })).toBe(1);
     expect(acked.text).not.toContain(APP_TOKEN);

@@ -19,7 +19,10 @@ type Service = {
   secrets?: string[];
   ports?: string[];
 };
-const compose = parse(text, { merge: true }) as { services: Record<string, Service>; secrets: Record<string, { file?: string; environment?: string }> };
+const compose = parse(text, { merge: true }) as {
+  services: Record<string, Service>;
+  secrets: Record<string, { file?: string; environment?: string }>;
+};
 const bots = Object.entries(compose.services).filter(([, s]) => s.environment?.SLACK_BOT_TOKEN_FILE !== undefined);
 
 describe('compose.yaml (an example)', () => {
@@ -39,7 +42,8 @@ describe('compose.yaml (an example)', () => {
   });
 
   it('sets only variables the bot reads', () => {
-    for (const [, bot] of bots) for (const name of Object.keys(bot.environment ?? {})) expect(Object.keys(envShape), name).toContain(name);
+    for (const [, bot] of bots)
+      for (const name of Object.keys(bot.environment ?? {})) expect(Object.keys(envShape), name).toContain(name);
   });
 
   it('passes every secret as a file: no secret variable in the environment, none written in the file', () => {

@@ -8,7 +8,17 @@
  * command of package.json answers --help.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -32,16 +42,22 @@ function runtimeStage(): { env: Record<string, string>; copied: string[]; cmd: s
   const lines = dockerfile.replace(/\\\n\s*/g, ' ').split('\n');
   const stage = lines.slice(lines.findLastIndex((l) => /^FROM\s/.test(l)));
   const env: Record<string, string> = {};
-  for (const l of stage.filter((l) => /^ENV\s/.test(l))) for (const m of l.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)) env[m[1]!] = m[2]!;
+  for (const l of stage.filter((l) => /^ENV\s/.test(l)))
+    for (const m of l.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)) env[m[1]!] = m[2]!;
   const copied = stage
     .filter((l) => /^COPY\s/.test(l))
     .flatMap((l) => {
-      const args = l.split(/\s+/).slice(1).filter((a) => !a.startsWith('--'));
+      const args = l
+        .split(/\s+/)
+        .slice(1)
+        .filter((a) => !a.startsWith('--'));
       const dest = args.pop()!;
       return dest === './' ? args.map((a) => basename(a)) : [basename(dest)];
     });
   const cmd = JSON.parse(stage.find((l) => /^CMD\s/.test(l))!.replace(/^CMD\s+/, '')) as string[];
-  const healthcheck = JSON.parse(/^HEALTHCHECK\s.*?\sCMD\s+(\[.*\])$/.exec(stage.find((l) => /^HEALTHCHECK\s/.test(l))!)![1]!) as string[];
+  const healthcheck = JSON.parse(
+    /^HEALTHCHECK\s.*?\sCMD\s+(\[.*\])$/.exec(stage.find((l) => /^HEALTHCHECK\s/.test(l))!)![1]!,
+  ) as string[];
   return { env, copied, cmd, healthcheck };
 }
 
@@ -55,12 +71,22 @@ function freePort(): Promise<number> {
 }
 
 /** What npm and node need, without the npm_* variables of the `npm test` running this. */
-const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}) };
-const run = (cwd: string, command: string, args: string[]) => execFileSync(command, args, { cwd, env: baseEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const baseEnv = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? tmpdir(),
+  ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
+};
+const run = (cwd: string, command: string, args: string[]) =>
+  execFileSync(command, args, { cwd, env: baseEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** The project's own files, as a clone has them (tracked and new, not ignored). */
 function copyProject(to: string): void {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((f) => f && existsSync(join(ROOT, f)));
   for (const f of files) {
     mkdirSync(dirname(join(to, f)), { recursive: true });
     cpSync(join(ROOT, f), join(to, f));
@@ -99,7 +125,11 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
     expect(existsSync(join(dir, 'dist/stand-ins/local-desk/app.js'))).toBe(true);
     const later = new Date(builtAt + 2_000);
     utimesSync(join(dir, 'src/bot/config/env-schema.ts'), later, later);
-    const pruned = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, env: baseEnv, encoding: 'utf8' });
+    const pruned = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], {
+      cwd: dir,
+      env: baseEnv,
+      encoding: 'utf8',
+    });
     expect(pruned.status).toBe(0);
     expect(pruned.stderr).toContain('there are no build tools here to rebuild it: running what was built');
     expect(statSync(join(dir, 'dist/main.js')).mtimeMs).toBe(builtAt);
@@ -107,18 +137,36 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
 
   it('holds no build tool: typescript, tsx, esbuild, preact, our @types and the test tools are gone', () => {
     // (@slack/bolt itself depends on @types/node, @types/express and others: those stay.)
-    for (const name of ['typescript', 'tsx', 'esbuild', 'preact', '@types/big.js', '@types/pg', 'vitest', 'playwright-core']) expect(existsSync(join(dir, 'node_modules', name)), name).toBe(false);
-    for (const name of ['@slack/bolt', 'pg', 'zod', 'big.js']) expect(existsSync(join(dir, 'node_modules', name)), name).toBe(true);
+    for (const name of [
+      'typescript',
+      'tsx',
+      'esbuild',
+      'preact',
+      '@types/big.js',
+      '@types/pg',
+      'vitest',
+      'playwright-core',
+    ])
+      expect(existsSync(join(dir, 'node_modules', name)), name).toBe(false);
+    for (const name of ['@slack/bolt', 'pg', 'zod', 'big.js'])
+      expect(existsSync(join(dir, 'node_modules', name)), name).toBe(true);
   });
 
   describe('cut down to the runtime stage', () => {
     const stage = runtimeStage();
     beforeAll(() => {
-      for (const entry of readdirSync(dir)) if (!stage.copied.includes(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
+      for (const entry of readdirSync(dir))
+        if (!stage.copied.includes(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
     });
 
     it('the runtime stage copies dist/, the production dependencies and package.json, and runs node on dist/main.js', () => {
-      expect([...stage.copied].sort()).toEqual(['dist', 'manifests', 'node_modules', 'package-lock.json', 'package.json']);
+      expect([...stage.copied].sort()).toEqual([
+        'dist',
+        'manifests',
+        'node_modules',
+        'package-lock.json',
+        'package.json',
+      ]);
       expect(stage.cmd).toEqual(['node', 'dist/main.js']);
       expect(stage.env.NODE_ENV).toBe('production');
       expect(readdirSync(dir).sort()).toEqual([...stage.copied].sort());
@@ -128,7 +176,11 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
       const [port, healthPort] = [await freePort(), await freePort()];
       const [command, ...args] = stage.cmd;
       const env = { ...baseEnv, ...stage.env, PORT: String(port), HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn' };
-      const bot = spawn(command === 'node' ? process.execPath : command!, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const bot = spawn(command === 'node' ? process.execPath : command!, args, {
+        cwd: dir,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       bot.stdout.setEncoding('utf8').on('data', (t: string) => (output += t));
       bot.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
@@ -143,7 +195,12 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
         expect(health?.status, output).toBe(200);
         // The image's HEALTHCHECK, as Docker runs it in the container.
         const [probe, ...probeArgs] = stage.healthcheck;
-        const check = spawnSync(probe === 'node' ? process.execPath : probe!, probeArgs, { cwd: dir, env, encoding: 'utf8', timeout: 10_000 });
+        const check = spawnSync(probe === 'node' ? process.execPath : probe!, probeArgs, {
+          cwd: dir,
+          env,
+          encoding: 'utf8',
+          timeout: 10_000,
+        });
         expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
         const page = await fetch(`http://127.0.0.1:${port}${ROUTES.page}`);
         expect(page.status).toBe(200);
@@ -158,11 +215,18 @@ describe('the image tree (npm ci, build, npm prune --omit=dev, only what the run
       }
       expect(await exited, output).toBe(0);
       const [probe, ...probeArgs] = stage.healthcheck;
-      expect(spawnSync(probe === 'node' ? process.execPath : probe!, probeArgs, { cwd: dir, env, timeout: 10_000 }).status).toBe(1);
+      expect(
+        spawnSync(probe === 'node' ? process.execPath : probe!, probeArgs, { cwd: dir, env, timeout: 10_000 }).status,
+      ).toBe(1);
     }, 90_000);
 
     it.each(distScripts.filter((s) => s.name !== 'start'))('npm run $name: node $entry --help', ({ entry }) => {
-      const result = spawnSync(process.execPath, [entry, '--help'], { cwd: dir, env: { ...baseEnv, ...stage.env }, encoding: 'utf8', timeout: 30_000 });
+      const result = spawnSync(process.execPath, [entry, '--help'], {
+        cwd: dir,
+        env: { ...baseEnv, ...stage.env },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       const output = `${result.stdout}${result.stderr}`;
       expect(output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
       expect(result.status, output).toBe(0);

@@ -45,7 +45,9 @@ interface Started {
 }
 
 /** The bot on a fresh sandbox and fake Slack; `prepare` may put files in the data folder first. */
-async function startDesk(o: { prepare?: (dataDir: string) => void; env?: Record<string, string>; leadership?: Leadership } = {}): Promise<Started> {
+async function startDesk(
+  o: { prepare?: (dataDir: string) => void; env?: Record<string, string>; leadership?: Leadership } = {},
+): Promise<Started> {
   const key = makeKey();
   // Cleanup runs in reverse: the exchange goes first, so work the stop cut off (a listener waiting
   // on a hung exchange) ends and answers while the fake Slack still listens, and no call of it is
@@ -53,7 +55,10 @@ async function startDesk(o: { prepare?: (dataDir: string) => void; env?: Record<
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
   cleanup.push(() => fake.stop());
   cleanup.push(() => new Promise((r) => setTimeout(r, 200)));
-  const sandbox = await startSandbox({ seed: 'lifecycle', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
+  const sandbox = await startSandbox({
+    seed: 'lifecycle',
+    keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }],
+  });
   cleanup.push(() => sandbox.close());
   const dataDir = mkdtempSync(join(tmpdir(), 'lifecycle-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -73,7 +78,8 @@ async function startDesk(o: { prepare?: (dataDir: string) => void; env?: Record<
     LOG_LEVEL: 'info',
     ...o.env,
   });
-  const desk = await runBot(config, { startSandbox,
+  const desk = await runBot(config, {
+    startSandbox,
     receiverOptions: { port: 0, retryConfig: { retries: 0 } },
     shutdownGraceMs: GRACE_MS,
     logWrite: (line) => void logs.push(line),
@@ -99,10 +105,18 @@ describe('stopping the bot', () => {
     const { desk, sandbox, fake, dataDir, logs, stop } = await startDesk();
     sandbox.control.setFaults([{ kind: 'hang' }]);
     const slack = new SlackRequester(`http://127.0.0.1:${desk.port}${EVENTS_PATH}`, SIGNING_SECRET);
-    const answer = await slack.command({ command: '/balances', userId: TRADER, responseUrl: fake.responseUrl('shutdown') });
+    const answer = await slack.command({
+      command: '/balances',
+      userId: TRADER,
+      responseUrl: fake.responseUrl('shutdown'),
+    });
     expect(answer.status).toBe(200);
     // The listener is now waiting on the exchange, which never answers.
-    await until('the listener to call the exchange', () => (sandbox.control.requests().some((r) => r.path.includes('/balances')) ? true : undefined), 5_000);
+    await until(
+      'the listener to call the exchange',
+      () => (sandbox.control.requests().some((r) => r.path.includes('/balances')) ? true : undefined),
+      5_000,
+    );
     expect(readdirSync(dataDir).some((f) => f.endsWith('.lock'))).toBe(true);
 
     const started = performance.now();
@@ -121,13 +135,20 @@ describe('starting the bot', () => {
   it('prunes Slack references past their retention from the key-value file, and keeps the rest', async () => {
     const now = Date.now();
     const values = {
-      [`${SUBMISSION_KEY_PREFIX}VOLD`]: { state: 'created', requestId: 'R1', at: now - SUBMISSION_RETENTION_MS - 60_000 },
+      [`${SUBMISSION_KEY_PREFIX}VOLD`]: {
+        state: 'created',
+        requestId: 'R1',
+        at: now - SUBMISSION_RETENTION_MS - 60_000,
+      },
       [`${SUBMISSION_KEY_PREFIX}VNEW`]: { state: 'created', requestId: 'R2', at: now - 60_000 },
       'compliance:other': { at: 0 },
     };
-    const { logs, dataDir, stop } = await startDesk({ prepare: (dir) => writeFileSync(join(dir, 'kv.json'), JSON.stringify({ version: 1, values })) });
+    const { logs, dataDir, stop } = await startDesk({
+      prepare: (dir) => writeFileSync(join(dir, 'kv.json'), JSON.stringify({ version: 1, values })),
+    });
     await stop();
-    const kept = (JSON.parse(readFileSync(join(dataDir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values;
+    const kept = (JSON.parse(readFileSync(join(dataDir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> })
+      .values;
     expect(Object.keys(kept).sort()).toEqual(['compliance:other', `${SUBMISSION_KEY_PREFIX}VNEW`]);
     expect(logs.some((l) => l.includes('pruned Slack references') && l.includes('"keys":1'))).toBe(true);
   });
@@ -136,7 +157,13 @@ describe('starting the bot', () => {
 describe('leadership', () => {
   it('a follower runs no background loop (deposit watch, pruning) until it becomes leader; then they start at once, and stop again when it is not', async () => {
     const POLL_MS = 1_000;
-    const expired = { [`${SUBMISSION_KEY_PREFIX}VOLD`]: { state: 'created', requestId: 'R1', at: Date.now() - SUBMISSION_RETENTION_MS - 60_000 } };
+    const expired = {
+      [`${SUBMISSION_KEY_PREFIX}VOLD`]: {
+        state: 'created',
+        requestId: 'R1',
+        at: Date.now() - SUBMISSION_RETENTION_MS - 60_000,
+      },
+    };
     const leadership = new LeadershipState('follower');
     const { desk, sandbox, logs, dataDir } = await startDesk({
       prepare: (dir) => writeFileSync(join(dir, 'kv.json'), JSON.stringify({ version: 1, values: expired })),
@@ -145,7 +172,8 @@ describe('leadership', () => {
     });
     expect(desk.leadership.role()).toBe('follower');
     const depositPolls = () => sandbox.control.requests().filter((r) => r.path.includes('/crypto/deposits')).length;
-    const kvValues = () => (JSON.parse(readFileSync(join(dataDir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values;
+    const kvValues = () =>
+      (JSON.parse(readFileSync(join(dataDir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values;
 
     await new Promise((r) => setTimeout(r, POLL_MS + 300));
     expect(depositPolls()).toBe(0);
@@ -156,7 +184,11 @@ describe('leadership', () => {
     await until('the deposit watch to poll', () => (depositPolls() > 0 ? true : undefined), 5_000);
     // At once: well before a poll interval has passed.
     expect(performance.now() - became).toBeLessThan(POLL_MS);
-    await until('the new leader to prune', () => (kvValues()[`${SUBMISSION_KEY_PREFIX}VOLD`] === undefined ? true : undefined), 5_000);
+    await until(
+      'the new leader to prune',
+      () => (kvValues()[`${SUBMISSION_KEY_PREFIX}VOLD`] === undefined ? true : undefined),
+      5_000,
+    );
     expect(logs.some((l) => l.includes('this replica is now the leader'))).toBe(true);
 
     leadership.set('follower');

@@ -33,7 +33,11 @@ describe('process logger', () => {
     const asWritten = String.raw`Pa\"ss\\word-2024`;
     for (const secret of [asWritten, String.raw`Pa"ss\word-2024`, 'quote"only-secret', String.raw`back\slash-secret`]) {
       const { logger, lines } = capture('debug', [secret]);
-      logger.error(`login failed for ${secret}`, { error: new Error(`password authentication failed: ${secret}`), url: `postgres://u:${secret}@db/x`, [`key ${secret}`]: 1 });
+      logger.error(`login failed for ${secret}`, {
+        error: new Error(`password authentication failed: ${secret}`),
+        url: `postgres://u:${secret}@db/x`,
+        [`key ${secret}`]: 1,
+      });
       logger.bolt().warn('bolt says', { password: secret });
       const all = lines.join('\n');
       expect(all).not.toContain(JSON.stringify(secret).slice(1, -1));

@@ -43,14 +43,23 @@ describePostgres('the bot with DATABASE_URL', () => {
     fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
     const url = await pg.cluster.createDatabase();
     const logs: string[] = [];
-    desk = await runBot(loadConfig(env(url, { SINGLE_REPLICA: 'true' })), { startSandbox, receiverOptions: { port: 0, retryConfig: { retries: 0 } }, logWrite: (l) => void logs.push(l), tickMs: 50 });
+    desk = await runBot(loadConfig(env(url, { SINGLE_REPLICA: 'true' })), {
+      startSandbox,
+      receiverOptions: { port: 0, retryConfig: { retries: 0 } },
+      logWrite: (l) => void logs.push(l),
+      tickMs: 50,
+    });
     const started = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'desk bot started');
     expect(started?.store).toBe(`PostgreSQL ${url.split('/').pop()} on 127.0.0.1:${pg.cluster.port} as postgres`);
     expect(logs.some((l) => l.includes('database schema migrated'))).toBe(true);
 
     await pg.cluster.restart();
     // Every session ended: the leader's lock with it. The bot steps down, says so, and leads again.
-    await until('the bot to lead again', () => (logs.some((l) => l.includes('leadership: the database session')) && desk!.leadership.isLeader() ? true : undefined));
+    await until('the bot to lead again', () =>
+      logs.some((l) => l.includes('leadership: the database session')) && desk!.leadership.isLeader()
+        ? true
+        : undefined,
+    );
     expect(await desk.engine.get('R0NOTHERE')).toBeUndefined();
     // A tick that ran while the server was down failed and said so; once it leads again, none does.
     const back = logs.length;
@@ -64,6 +73,8 @@ describePostgres('the bot with DATABASE_URL', () => {
   it('refuses the embedded sandbox with DATABASE_URL unless SINGLE_REPLICA=true', async () => {
     fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
     expect(() => loadConfig(env(pg.cluster.url('any')))).toThrow(ConfigError);
-    expect(() => loadConfig(env(pg.cluster.url('any')))).toThrow(/DATABASE_URL: is set, so replicas may share this database, but EXCHANGE_BASE_URL is unset/);
+    expect(() => loadConfig(env(pg.cluster.url('any')))).toThrow(
+      /DATABASE_URL: is set, so replicas may share this database, but EXCHANGE_BASE_URL is unset/,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPreviewFiles, SANDBOX_FILE_NAME, SLACK_FILE_NAME, startOver } from '../../../src/stand-ins/preview/preview-files.js';
+import {
+  openPreviewFiles,
+  SANDBOX_FILE_NAME,
+  SLACK_FILE_NAME,
+  startOver,
+} from '../../../src/stand-ins/preview/preview-files.js';
 import { StoreCorruptError, StoreLockedError } from '../../../src/bot/store/errors.js';
 import { acquireLock } from '../../../src/bot/store/lock.js';
 
@@ -53,7 +58,15 @@ describe("the preview's files", () => {
 
   it('--fresh erases the preview files (and the debris of an interrupted write), nothing else', async () => {
     const dir = folder();
-    const preview = ['requests.json', 'requests.history.jsonl', 'kv.json', 'audit.jsonl', SANDBOX_FILE_NAME, SLACK_FILE_NAME, '.sandbox.json.123.ab12cd34.tmp'];
+    const preview = [
+      'requests.json',
+      'requests.history.jsonl',
+      'kv.json',
+      'audit.jsonl',
+      SANDBOX_FILE_NAME,
+      SLACK_FILE_NAME,
+      '.sandbox.json.123.ab12cd34.tmp',
+    ];
     for (const name of [...preview, 'notes.txt']) writeFileSync(join(dir, name), '{}');
     expect((await startOver(dir)).sort()).toEqual([...preview].sort());
     expect(readdirSync(dir).filter((n) => !n.startsWith('requests.lock'))).toEqual(['notes.txt']);

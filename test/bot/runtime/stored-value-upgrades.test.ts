@@ -49,7 +49,12 @@ describe('migrateStoredValues', () => {
       refreshCeiling: null,
       outbox: [
         { kind: 'seen', deposit: wire, attempts: 2 },
-        { kind: 'changed', deposit: { ...wire, travel_rule_status: 'submitted' }, changes: { travel_rule_status: { from: 'required', to: 'submitted' } }, attempts: 0 },
+        {
+          kind: 'changed',
+          deposit: { ...wire, travel_rule_status: 'submitted' },
+          changes: { travel_rule_status: { from: 'required', to: 'submitted' } },
+          attempts: 0,
+        },
       ],
     });
     await upgradeStoredValues(kv, log);
@@ -76,7 +81,11 @@ describe('migrateStoredValues', () => {
     });
     expect(state.outbox.map((e) => e.kind)).toEqual(['seen', 'changed']);
     expect(state.outbox.every((e) => !('attempts' in e))).toBe(true);
-    expect(state.outbox[1]).toMatchObject({ kind: 'changed', changes: { travelRuleStatus: { from: 'required', to: 'submitted' } }, deposit: { travelRuleStatus: 'submitted', acceptsDeclaration: false } });
+    expect(state.outbox[1]).toMatchObject({
+      kind: 'changed',
+      changes: { travelRuleStatus: { from: 'required', to: 'submitted' } },
+      deposit: { travelRuleStatus: 'submitted', acceptsDeclaration: false },
+    });
     expect(logs).toHaveLength(1);
 
     await upgradeStoredValues(kv, log);
@@ -85,10 +94,20 @@ describe('migrateStoredValues', () => {
   });
 
   it('turns each deposit message reference holding an exchange body into one holding the record, keeping the rest', async () => {
-    await kv.set(depositMessageKey(TX), { channel: 'C2', ts: '1764000000.000100', deposit: wire, declaration: { userId: 'U0CMP0001', at: 1 } });
+    await kv.set(depositMessageKey(TX), {
+      channel: 'C2',
+      ts: '1764000000.000100',
+      deposit: wire,
+      declaration: { userId: 'U0CMP0001', at: 1 },
+    });
     await upgradeStoredValues(kv, log);
     const ref = await kv.get<Record<string, unknown>>(depositMessageKey(TX));
-    expect(ref).toMatchObject({ channel: 'C2', ts: '1764000000.000100', declaration: { userId: 'U0CMP0001', at: 1 }, deposit: { transactionId: TX, needsDeclaration: true } });
+    expect(ref).toMatchObject({
+      channel: 'C2',
+      ts: '1764000000.000100',
+      declaration: { userId: 'U0CMP0001', at: 1 },
+      deposit: { transactionId: TX, needsDeclaration: true },
+    });
     await upgradeStoredValues(kv, log);
     expect(await kv.get(depositMessageKey(TX))).toEqual(ref);
   });
@@ -99,7 +118,7 @@ describe('migrateStoredValues', () => {
     expect(await kv.get(depositMessageKey(TX))).toEqual({ channel: 'C2', ts: '1.2', deposit: { id: 'x' } });
   });
 
-  it('frees form tokens an older version left `refused`, and keeps created ones, running claims and refused claims\' answers', async () => {
+  it("frees form tokens an older version left `refused`, and keeps created ones, running claims and refused claims' answers", async () => {
     const answer = `${submissionKey('V2')}:refused:c1`;
     await kv.set(submissionKey('V1'), { state: 'refused', at: 1 });
     await kv.set(submissionKey('V2'), { state: 'created', requestId: 'R2', at: 1 });
@@ -107,7 +126,9 @@ describe('migrateStoredValues', () => {
     await kv.set(answer, { state: 'refused', refusal: { ok: false, reason: 'invalid_input', message: 'no' }, at: 1 });
     await upgradeStoredValues(kv, log);
     expect(await kv.get(submissionKey('V1'))).toBeUndefined();
-    expect((await kv.keys('slack:submission:')).sort()).toEqual([submissionKey('V2'), answer, submissionKey('V3')].sort());
+    expect((await kv.keys('slack:submission:')).sort()).toEqual(
+      [submissionKey('V2'), answer, submissionKey('V3')].sort(),
+    );
     expect(logs).toEqual([expect.stringContaining('freed')]);
   });
 });

@@ -53,7 +53,11 @@ describe('audit CLI', () => {
     const { file, dir } = await dataDirWithLog(5);
     const out = join(dir, 'out.csv');
     const t = io();
-    const code = await runAuditCli(['export', '--file', file, '--from', '2025-05-01T00:02:00Z', '--to', '2025-05-01T00:04:00Z', '--out', out], t.io, {});
+    const code = await runAuditCli(
+      ['export', '--file', file, '--from', '2025-05-01T00:02:00Z', '--to', '2025-05-01T00:04:00Z', '--out', out],
+      t.io,
+      {},
+    );
     expect(code).toBe(0);
     const rows = readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(rows.map((r) => r.split(',')[4])).toEqual(['requestId', 'R1', 'R2']);
@@ -67,7 +71,9 @@ describe('audit CLI', () => {
     mkdirSync(join(empty, 'data'));
     expect(await runAuditCli(['verify'], t.io, { DATA_DIR: join(empty, 'data') })).toBe(2);
     expect(t.err.join('')).toMatch(/usage/);
-    expect(t.err.join('')).toMatch(/no audit log at .*audit\.jsonl \(set DATA_DIR or DATABASE_URL, or pass --file or --database-url\)/);
+    expect(t.err.join('')).toMatch(
+      /no audit log at .*audit\.jsonl \(set DATA_DIR or DATABASE_URL, or pass --file or --database-url\)/,
+    );
   });
 
   it('--help prints the usage (how to give the database without a password on the command line) and exits 0', async () => {
@@ -85,13 +91,23 @@ describe('audit CLI', () => {
 
   it('refuses a password on the command line (visible to every user in ps), without repeating it', async () => {
     const t = io();
-    expect(await runAuditCli(['verify', '--database-url', 'postgres://desk:Cmd-line-secret-9@127.0.0.1:1/desk'], t.io, {})).toBe(2);
+    expect(
+      await runAuditCli(['verify', '--database-url', 'postgres://desk:Cmd-line-secret-9@127.0.0.1:1/desk'], t.io, {}),
+    ).toBe(2);
     const text = t.err.join('');
-    expect(text).toMatch(/--database-url carries a password: a command line is visible to every user of this machine \(ps\)/);
+    expect(text).toMatch(
+      /--database-url carries a password: a command line is visible to every user of this machine \(ps\)/,
+    );
     expect(text).toMatch(/PGPASSWORD.*DATABASE_URL.*DATABASE_URL_FILE/);
     expect(text).not.toContain('Cmd-line-secret-9');
     const asParameter = io();
-    expect(await runAuditCli(['verify', '--database-url', 'postgres://desk@127.0.0.1:1/desk?password=Cmd-line-secret-9'], asParameter.io, {})).toBe(2);
+    expect(
+      await runAuditCli(
+        ['verify', '--database-url', 'postgres://desk@127.0.0.1:1/desk?password=Cmd-line-secret-9'],
+        asParameter.io,
+        {},
+      ),
+    ).toBe(2);
     expect(asParameter.err.join('')).toMatch(/carries a password/);
     expect(asParameter.err.join('')).not.toContain('Cmd-line-secret-9');
   });
@@ -103,11 +119,17 @@ describe('audit CLI', () => {
     chmodSync(file, 0o644);
     const open = io();
     expect(await runAuditCli(['verify'], open.io, { DATABASE_URL_FILE: file })).toBe(2);
-    expect(open.err.join('')).toMatch(/DATABASE_URL_FILE: .*database-url can be read by group or others \(mode 644\).*chmod 600/);
+    expect(open.err.join('')).toMatch(
+      /DATABASE_URL_FILE: .*database-url can be read by group or others \(mode 644\).*chmod 600/,
+    );
     const both = io();
-    expect(await runAuditCli(['verify'], both.io, { DATABASE_URL_FILE: file, DATABASE_URL: 'postgres://desk@127.0.0.1:1/desk' })).toBe(2);
+    expect(
+      await runAuditCli(['verify'], both.io, {
+        DATABASE_URL_FILE: file,
+        DATABASE_URL: 'postgres://desk@127.0.0.1:1/desk',
+      }),
+    ).toBe(2);
     expect(both.err.join('')).toMatch(/DATABASE_URL and DATABASE_URL_FILE are both set: keep one/);
     expect(open.err.join('') + both.err.join('')).not.toContain('File-secret-123');
   });
 });
-

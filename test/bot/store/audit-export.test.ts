@@ -17,8 +17,7 @@ function parseCsv(text: string): string[][] {
       if (c === '"' && text[i + 1] === '"') {
         cell += '"';
         i++;
-      }
-      else if (c === '"') quoted = false;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
     else if (c === ',') {
@@ -30,13 +29,15 @@ function parseCsv(text: string): string[][] {
       row = [];
       cell = '';
       i++;
-    }
-    else cell += c;
+    } else cell += c;
   }
   return rows;
 }
 
-async function logAt(times: string[], entry: (i: number) => { type: string; actor: string; requestId?: string; data?: Record<string, unknown> }) {
+async function logAt(
+  times: string[],
+  entry: (i: number) => { type: string; actor: string; requestId?: string; data?: Record<string, unknown> },
+) {
   const file = join(tempDir(), 'audit.jsonl');
   let i = 0;
   const log = await openAuditLog({ file, clock: { now: () => Date.parse(times[i]!) } });
@@ -47,13 +48,20 @@ async function logAt(times: string[], entry: (i: number) => { type: string; acto
 
 describe('exportAuditCsv', () => {
   it('exports from <= ts < to, with a header row and CRLF rows', async () => {
-    const file = await logAt(['2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z', '2025-01-03T00:00:00.000Z'], (i) => ({ type: `t${i}`, actor: 'system' }));
+    const file = await logAt(
+      ['2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z', '2025-01-03T00:00:00.000Z'],
+      (i) => ({ type: `t${i}`, actor: 'system' }),
+    );
     const csv = await exportAuditCsv(file, { from: '2025-01-02T00:00:00Z', to: '2025-01-03T00:00:00Z' });
     const rows = parseCsv(csv);
     expect(rows[0]).toEqual(['seq', 'ts', 'type', 'actor', 'requestId', 'data', 'prev', 'hash']);
     expect(rows.slice(1).map((r) => r[2])).toEqual(['t1']);
     expect(csv.endsWith('\r\n')).toBe(true);
-    expect(parseCsv(await exportAuditCsv(file, { from: '2025-01-02' })).slice(1).map((r) => r[2])).toEqual(['t1', 't2']);
+    expect(
+      parseCsv(await exportAuditCsv(file, { from: '2025-01-02' }))
+        .slice(1)
+        .map((r) => r[2]),
+    ).toEqual(['t1', 't2']);
     expect(parseCsv(await exportAuditCsv(file)).length).toBe(4);
   });
 

@@ -19,7 +19,8 @@ function steppingClock() {
 async function writeLog(n: number) {
   const file = join(tempDir(), 'audit.jsonl');
   const log = await openAuditLog({ file, clock: steppingClock() });
-  for (let i = 1; i <= n; i++) await log.append({ type: 'approval.counted', actor: `U${i}`, requestId: 'R1', data: { i } });
+  for (let i = 1; i <= n; i++)
+    await log.append({ type: 'approval.counted', actor: `U${i}`, requestId: 'R1', data: { i } });
   await log.close();
   return file;
 }
@@ -32,7 +33,13 @@ describe('openAuditLog: the chain', () => {
     const file = await writeLog(3);
     const entries = lines(file).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map((e) => e.seq)).toEqual([1, 2, 3]);
-    expect(entries[0]).toMatchObject({ ts: '2025-03-01T12:00:00.000Z', type: 'approval.counted', actor: 'U1', requestId: 'R1', data: { i: 1 } });
+    expect(entries[0]).toMatchObject({
+      ts: '2025-03-01T12:00:00.000Z',
+      type: 'approval.counted',
+      actor: 'U1',
+      requestId: 'R1',
+      data: { i: 1 },
+    });
     expect(entries[0]!.prev).toBe(GENESIS_HASH);
     expect(entries[1]!.prev).toBe(entries[0]!.hash);
     expect(entries[2]!.prev).toBe(entries[1]!.hash);
@@ -54,7 +61,9 @@ describe('openAuditLog: the chain', () => {
     const log = await openAuditLog({ file, clock: steppingClock() });
     await Promise.all(Array.from({ length: 50 }, (_, i) => log.append({ type: 't', actor: 'system', data: { i } })));
     await log.close();
-    expect(lines(file).map((l) => (JSON.parse(l) as { data: { i: number } }).data.i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(lines(file).map((l) => (JSON.parse(l) as { data: { i: number } }).data.i)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     expect(await verifyAuditLog(file)).toMatchObject({ ok: true, entries: 50 });
   });
 
@@ -67,7 +76,10 @@ describe('openAuditLog: the chain', () => {
     await expect(log.append({ type: 't', actor: 'x', data: cyclic })).rejects.toThrow();
     await log.append({ type: 't', actor: 'x', data: { big: 10n ** 30n, at: new Date(0), gone: undefined } });
     await log.close();
-    expect(JSON.parse(lines(file)[0]!).data).toEqual({ big: '1000000000000000000000000000000', at: '1970-01-01T00:00:00.000Z' });
+    expect(JSON.parse(lines(file)[0]!).data).toEqual({
+      big: '1000000000000000000000000000000',
+      at: '1970-01-01T00:00:00.000Z',
+    });
     expect(await verifyAuditLog(file)).toMatchObject({ ok: true, entries: 1 });
   });
 });
@@ -78,7 +90,12 @@ describe('verifyAuditLog: tampering', () => {
     const ls = lines(file);
     ls[2] = ls[2]!.replace('"actor":"U3"', '"actor":"U9"');
     writeLines(file, ls);
-    expect(await verifyAuditLog(file)).toMatchObject({ ok: false, entries: 2, firstBadLine: 3, reason: expect.stringMatching(/was changed/) });
+    expect(await verifyAuditLog(file)).toMatchObject({
+      ok: false,
+      entries: 2,
+      firstBadLine: 3,
+      reason: expect.stringMatching(/was changed/),
+    });
   });
 
   it('detects a changed line whose hash was recomputed, at the next line', async () => {
@@ -89,7 +106,11 @@ describe('verifyAuditLog: tampering', () => {
     e.hash = hashOfLine(e);
     ls[2] = JSON.stringify(e);
     writeLines(file, ls);
-    expect(await verifyAuditLog(file)).toMatchObject({ ok: false, firstBadLine: 4, reason: expect.stringMatching(/prev does not match/) });
+    expect(await verifyAuditLog(file)).toMatchObject({
+      ok: false,
+      firstBadLine: 4,
+      reason: expect.stringMatching(/prev does not match/),
+    });
   });
 
   it('detects a member added to a line', async () => {
@@ -105,7 +126,12 @@ describe('verifyAuditLog: tampering', () => {
     const ls = lines(file);
     ls.splice(1, 1);
     writeLines(file, ls);
-    expect(await verifyAuditLog(file)).toMatchObject({ ok: false, entries: 1, firstBadLine: 2, reason: expect.stringMatching(/seq 3 where 2/) });
+    expect(await verifyAuditLog(file)).toMatchObject({
+      ok: false,
+      entries: 1,
+      firstBadLine: 2,
+      reason: expect.stringMatching(/seq 3 where 2/),
+    });
   });
 
   it('detects an inserted line (a copy of a genuine one)', async () => {
@@ -129,7 +155,11 @@ describe('verifyAuditLog: tampering', () => {
     const ls = lines(file);
     ls[1] = ls[1]!.slice(0, -1);
     writeLines(file, ls);
-    expect(await verifyAuditLog(file)).toMatchObject({ ok: false, firstBadLine: 2, reason: expect.stringMatching(/not valid JSON/) });
+    expect(await verifyAuditLog(file)).toMatchObject({
+      ok: false,
+      firstBadLine: 2,
+      reason: expect.stringMatching(/not valid JSON/),
+    });
   });
 });
 
@@ -154,7 +184,9 @@ describe('openAuditLog: crashes and damage', () => {
     writeLines(file, ls);
     const before = readFileSync(file);
     await expect(openAuditLog({ file, clock: steppingClock() })).rejects.toBeInstanceOf(StoreCorruptError);
-    await expect(openAuditLog({ file, clock: steppingClock() })).rejects.toThrow(/hash does not match.*npm run audit -- verify/);
+    await expect(openAuditLog({ file, clock: steppingClock() })).rejects.toThrow(
+      /hash does not match.*npm run audit -- verify/,
+    );
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 
@@ -172,7 +204,11 @@ describe('openAuditLog: redaction', () => {
 
   it('replaces known secrets (any case, keys too) and secret-shaped values before hashing', async () => {
     const file = join(tempDir(), 'audit.jsonl');
-    const log = await openAuditLog({ file, clock: steppingClock(), redact: [KEY, new Secret('signing-secret-123'), ''] });
+    const log = await openAuditLog({
+      file,
+      clock: steppingClock(),
+      redact: [KEY, new Secret('signing-secret-123'), ''],
+    });
     await log.append({
       type: 'exchange.answer',
       actor: 'system',
@@ -187,7 +223,8 @@ describe('openAuditLog: redaction', () => {
     });
     await log.close();
     const text = readFileSync(file, 'utf8');
-    for (const s of [KEY, KEY.toUpperCase(), 'signing-secret-123', TOKEN, 'xoxp-', 'xapp-', 'MHcCAQEE', 'never']) expect(text).not.toContain(s);
+    for (const s of [KEY, KEY.toUpperCase(), 'signing-secret-123', TOKEN, 'xoxp-', 'xapp-', 'MHcCAQEE', 'never'])
+      expect(text).not.toContain(s);
     expect(JSON.parse(text).data).toEqual({
       error: 'bad key [redacted]',
       '[redacted]': 1,
@@ -200,14 +237,19 @@ describe('openAuditLog: redaction', () => {
   });
 
   it('refuses a "secret" so short it would redact ordinary words', async () => {
-    await expect(openAuditLog({ file: join(tempDir(), 'a.jsonl'), clock: steppingClock(), redact: ['abc'] })).rejects.toThrow(/shorter than 8/);
+    await expect(
+      openAuditLog({ file: join(tempDir(), 'a.jsonl'), clock: steppingClock(), redact: ['abc'] }),
+    ).rejects.toThrow(/shorter than 8/);
   });
 });
 
 describe('memoryAuditLog', () => {
   it('records entries in call order as the file would keep them', async () => {
     const log = memoryAuditLog({ clock: steppingClock() });
-    await Promise.all([log.append({ type: 'a', actor: 'U1', data: { s: new Secret('x'), u: undefined } }), log.append({ type: 'b', actor: 'U2' })]);
+    await Promise.all([
+      log.append({ type: 'a', actor: 'U1', data: { s: new Secret('x'), u: undefined } }),
+      log.append({ type: 'b', actor: 'U2' }),
+    ]);
     expect(log.entries).toEqual([
       { seq: 1, ts: '2025-03-01T12:00:00.000Z', type: 'a', actor: 'U1', data: { s: '[redacted]' } },
       { seq: 2, ts: '2025-03-01T12:00:01.000Z', type: 'b', actor: 'U2' },

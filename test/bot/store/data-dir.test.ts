@@ -22,7 +22,12 @@ describe('DATA_DIR', () => {
     mkdirSync(dir);
     chmodSync(dir, 0o755);
     const lines: string[] = [];
-    const stores = await openStores(dir, clock, [], createLogger({ level: 'warn', secrets: [], write: (l) => lines.push(l) }));
+    const stores = await openStores(
+      dir,
+      clock,
+      [],
+      createLogger({ level: 'warn', secrets: [], write: (l) => lines.push(l) }),
+    );
     await stores.close();
     expect(statSync(dir).mode & 0o777).toBe(0o755);
     expect(lines.join('\n')).toMatch(/can be read by other users \(mode 755\); chmod 700 it/);

@@ -11,7 +11,9 @@ describe('group commit', () => {
     await repo.mutate('A', () => ({ next: rec('A'), result: undefined }));
     const before = repo.liveWrites;
     const seen = await Promise.all(
-      Array.from({ length: 50 }, () => repo.mutate('A', (cur) => ({ next: { ...cur!, count: cur!.count + 1 }, result: cur!.count }))),
+      Array.from({ length: 50 }, () =>
+        repo.mutate('A', (cur) => ({ next: { ...cur!, count: cur!.count + 1 }, result: cur!.count })),
+      ),
     );
     // Serial: every mutation saw the one before it, none saw the same count.
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
@@ -60,7 +62,13 @@ describe('group commit', () => {
   it('key-value sets that arrive together are all durable, the last one of a key winning', async () => {
     const dir = tempDir();
     const kv = await openKeyValueStore({ dir });
-    await Promise.all([kv.set('x', 1), kv.set('y', { a: 1 }), kv.set('x', 2), kv.set('z', 'gone'), kv.set('z', undefined)]);
+    await Promise.all([
+      kv.set('x', 1),
+      kv.set('y', { a: 1 }),
+      kv.set('x', 2),
+      kv.set('z', 'gone'),
+      kv.set('z', undefined),
+    ]);
     await kv.close();
     const again = await openKeyValueStore({ dir });
     expect([await again.get('x'), await again.get('y'), await again.get('z')]).toEqual([2, { a: 1 }, undefined]);

@@ -10,48 +10,51 @@ import { tempDir } from './support/temp.js';
 describe.each([
   ['file', async () => openKeyValueStore({ dir: tempDir() })],
   ['memory', async () => Object.assign(memoryKv(), { close: async () => {} })],
-] as Array<[string, () => Promise<KeyValueStore & { close(): Promise<void> }>]>)('KeyValueStore contract: %s', (_name, make) => {
-  it('sets, gets JSON copies, deletes with undefined', async () => {
-    const kv = await make();
-    const cursor = { after: 'abc', at: 5 };
-    await kv.set('poll.orders', cursor);
-    cursor.at = 6;
-    const got = await kv.get<typeof cursor>('poll.orders');
-    expect(got).toEqual({ after: 'abc', at: 5 });
-    got!.at = 7;
-    expect(await kv.get('poll.orders')).toEqual({ after: 'abc', at: 5 });
-    await kv.set('poll.orders', undefined);
-    expect(await kv.get('poll.orders')).toBeUndefined();
-    await kv.close();
-  });
+] as Array<[string, () => Promise<KeyValueStore & { close(): Promise<void> }>]>)(
+  'KeyValueStore contract: %s',
+  (_name, make) => {
+    it('sets, gets JSON copies, deletes with undefined', async () => {
+      const kv = await make();
+      const cursor = { after: 'abc', at: 5 };
+      await kv.set('poll.orders', cursor);
+      cursor.at = 6;
+      const got = await kv.get<typeof cursor>('poll.orders');
+      expect(got).toEqual({ after: 'abc', at: 5 });
+      got!.at = 7;
+      expect(await kv.get('poll.orders')).toEqual({ after: 'abc', at: 5 });
+      await kv.set('poll.orders', undefined);
+      expect(await kv.get('poll.orders')).toBeUndefined();
+      await kv.close();
+    });
 
-  it('concurrent sets land in call order (one queue)', async () => {
-    const kv = await make();
-    await Promise.all(Array.from({ length: 20 }, (_, i) => kv.set('n', i)));
-    expect(await kv.get('n')).toBe(19);
-    await kv.close();
-  });
+    it('concurrent sets land in call order (one queue)', async () => {
+      const kv = await make();
+      await Promise.all(Array.from({ length: 20 }, (_, i) => kv.set('n', i)));
+      expect(await kv.get('n')).toBe(19);
+      await kv.close();
+    });
 
-  it('setIfAbsent: of 20 concurrent claims exactly one stores its value, the first in call order', async () => {
-    const kv = await make();
-    const stored = await Promise.all(Array.from({ length: 20 }, (_, i) => kv.setIfAbsent('claim', { by: i })));
-    expect(stored.filter(Boolean)).toHaveLength(1);
-    expect(stored[0]).toBe(true);
-    expect(await kv.get('claim')).toEqual({ by: 0 });
-    await kv.close();
-  });
+    it('setIfAbsent: of 20 concurrent claims exactly one stores its value, the first in call order', async () => {
+      const kv = await make();
+      const stored = await Promise.all(Array.from({ length: 20 }, (_, i) => kv.setIfAbsent('claim', { by: i })));
+      expect(stored.filter(Boolean)).toHaveLength(1);
+      expect(stored[0]).toBe(true);
+      expect(await kv.get('claim')).toEqual({ by: 0 });
+      await kv.close();
+    });
 
-  it('setIfAbsent judges a set queued just before it, and a deleted key is free again', async () => {
-    const kv = await make();
-    const [, first] = await Promise.all([kv.set('k', 'set'), kv.setIfAbsent('k', 'claimed')]);
-    expect(first).toBe(false);
-    expect(await kv.get('k')).toBe('set');
-    await kv.set('k', undefined);
-    expect(await kv.setIfAbsent('k', 'claimed')).toBe(true);
-    expect(await kv.get('k')).toBe('claimed');
-    await kv.close();
-  });
-});
+    it('setIfAbsent judges a set queued just before it, and a deleted key is free again', async () => {
+      const kv = await make();
+      const [, first] = await Promise.all([kv.set('k', 'set'), kv.setIfAbsent('k', 'claimed')]);
+      expect(first).toBe(false);
+      expect(await kv.get('k')).toBe('set');
+      await kv.set('k', undefined);
+      expect(await kv.setIfAbsent('k', 'claimed')).toBe(true);
+      expect(await kv.get('k')).toBe('claimed');
+      await kv.close();
+    });
+  },
+);
 
 describe('openKeyValueStore (file)', () => {
   it('keeps values across a reopen, in {version, values}', async () => {
@@ -59,7 +62,10 @@ describe('openKeyValueStore (file)', () => {
     const kv = await openKeyValueStore({ dir });
     await kv.set('a', { b: [1, 2] });
     await kv.close();
-    expect(JSON.parse(readFileSync(join(dir, 'kv.json'), 'utf8'))).toEqual({ version: 1, values: { a: { b: [1, 2] } } });
+    expect(JSON.parse(readFileSync(join(dir, 'kv.json'), 'utf8'))).toEqual({
+      version: 1,
+      values: { a: { b: [1, 2] } },
+    });
     const again = await openKeyValueStore({ dir });
     expect(await again.get('a')).toEqual({ b: [1, 2] });
     await again.close();
@@ -84,11 +90,18 @@ describe('openKeyValueStore (file)', () => {
     const kv = await openKeyValueStore({ dir });
     await Promise.all([kv.set('old:1', { at: 1 }), kv.set('old:2', { at: 2 }), kv.set('keep', { at: 3 })]);
     // Set in the same turn as the prune, before it: the new value is the one judged, and kept.
-    const [, pruned] = await Promise.all([kv.set('old:2', { at: 99 }), kv.prune((key, value) => key.startsWith('old:') && (value as { at: number }).at < 50)]);
+    const [, pruned] = await Promise.all([
+      kv.set('old:2', { at: 99 }),
+      kv.prune((key, value) => key.startsWith('old:') && (value as { at: number }).at < 50),
+    ]);
     expect(pruned).toBe(1);
     await kv.close();
     const again = await openKeyValueStore({ dir });
-    expect([await again.get('old:1'), await again.get('old:2'), await again.get('keep')]).toEqual([undefined, { at: 99 }, { at: 3 }]);
+    expect([await again.get('old:1'), await again.get('old:2'), await again.get('keep')]).toEqual([
+      undefined,
+      { at: 99 },
+      { at: 3 },
+    ]);
     await again.close();
   });
 

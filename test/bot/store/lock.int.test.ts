@@ -98,8 +98,12 @@ describe('the store lease', () => {
     const warnings: string[] = [];
     const refused = await acquireLock(path, { warn: (m) => warnings.push(m) }).catch((err: unknown) => err as Error);
     expect(refused).toBeInstanceOf(StoreLockedError);
-    expect((refused as Error).message).toMatch(new RegExp(`held by pid ${holder.child.pid} on .*renewed its lease .*alive`));
-    expect(warnings.join('\n')).toMatch(new RegExp(`pid ${holder.child.pid} runs on this machine.*Waiting up to \\d+ s`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(`held by pid ${holder.child.pid} on .*renewed its lease .*alive`),
+    );
+    expect(warnings.join('\n')).toMatch(
+      new RegExp(`pid ${holder.child.pid} runs on this machine.*Waiting up to \\d+ s`),
+    );
     holder.child.stdin.end();
     expect(await holder.exited).toBe(0);
     expect(existsSync(path)).toBe(false);
@@ -112,7 +116,10 @@ describe('the store lease', () => {
     const lock = await acquireLock(path, { warn: (m) => warnings.push(m) });
     expect(lock.takenOver).toMatchObject({ pid: 4242, host: 'gone-host', reason: 'expired' });
     expect(warnings.join('\n')).toMatch(/took over a lock whose holder \(pid 4242 on gone-host.*stopped renewing it/);
-    expect(JSON.parse(readFileSync(join(path, 'owner.json'), 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(JSON.parse(readFileSync(join(path, 'owner.json'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
     lock.release();
     expect(existsSync(path)).toBe(false);
   });
@@ -146,7 +153,11 @@ describe('the store lease', () => {
     // Taken while the dead holder's lease had not run out: nobody waited for it.
     expect(Date.now()).toBeLessThan(renewed + STALE_MS);
     expect(lock.takenOver).toMatchObject({ pid: holder.child.pid, reason: 'gone' });
-    expect(warnings).toEqual([expect.stringMatching(new RegExp(`took over a lock whose holder \\(pid ${holder.child.pid} .*no longer runs on this machine`))]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`took over a lock whose holder \\(pid ${holder.child.pid} .*no longer runs on this machine`),
+      ),
+    ]);
     lock.release();
   }, 20_000);
 
@@ -167,7 +178,9 @@ describe('the store lease', () => {
     const lock = await acquireLock(path, { warn: (m) => warnings.push(m) });
     expect(Date.now()).toBeGreaterThanOrEqual(renewed + STALE_MS);
     expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/held by pid 4242 on other-host.*another machine, boot or container.*Waiting up to 2 s for the lease to run out/);
+    expect(warnings[0]).toMatch(
+      /held by pid 4242 on other-host.*another machine, boot or container.*Waiting up to 2 s for the lease to run out/,
+    );
     expect(warnings[1]).toMatch(/took over a lock whose holder \(pid 4242 on other-host.*stopped renewing it/);
     expect(lock.takenOver).toMatchObject({ pid: 4242, reason: 'expired' });
     lock.release();
@@ -176,7 +189,10 @@ describe('the store lease', () => {
   it('a lease of the version that wrote its owner beside it is waited for, naming that owner, then taken over', async () => {
     const path = join(tempDir(), 'x.lock');
     mkdirSync(path);
-    writeFileSync(`${path}-owner.json`, JSON.stringify({ pid: 4343, host: 'old-build-host', since: '2025-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      `${path}-owner.json`,
+      JSON.stringify({ pid: 4343, host: 'old-build-host', since: '2025-01-01T00:00:00.000Z' }),
+    );
     const warnings: string[] = [];
     const lock = await acquireLock(path, { warn: (m) => warnings.push(m) });
     expect(warnings[0]).toMatch(/held by pid 4343 on old-build-host.*Waiting up to/);
@@ -194,7 +210,7 @@ describe('the store lease', () => {
   }, 10_000);
 
   for (const kind of ['expired', 'gone'] as const) {
-    it(`four processes racing for one ${kind === 'expired' ? 'stale lease' : 'dead holder\'s lease'}: exactly one ends up holding it, the others are refused`, async () => {
+    it(`four processes racing for one ${kind === 'expired' ? 'stale lease' : "dead holder's lease"}: exactly one ends up holding it, the others are refused`, async () => {
       const path = join(tempDir(), 'x.lock');
       if (kind === 'expired') deadLease(path);
       else leaseOf(path, hereOwner(deadPid()), 0);
@@ -219,12 +235,15 @@ describe('the store lease', () => {
  */
 describe('a holder paused past the stale time', () => {
   function writer(dir: string) {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(STALE_MS)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(STALE_MS)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     return { child, ...watchLines(child), stderr: () => stderr };
   }
-  const stored = (dir: string) => (JSON.parse(readFileSync(join(dir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values.writer;
+  const stored = (dir: string) =>
+    (JSON.parse(readFileSync(join(dir, 'kv.json'), 'utf8')) as { values: Record<string, unknown> }).values.writer;
 
   /** Stops the writer right after a write landed (so none is under way), as its value on disk shows. */
   async function pauseAfterAWrite(w: ReturnType<typeof writer>, dir: string): Promise<unknown> {
@@ -262,7 +281,9 @@ describe('a holder paused past the stale time', () => {
       const warnings: string[] = [];
       const kv = await openKeyValueStore({ dir, warn: (m) => warnings.push(m) });
       try {
-        expect(warnings.join('\n')).toMatch(new RegExp(`pid ${w.child.pid} runs on this machine.*Waiting.*took over`, 's'));
+        expect(warnings.join('\n')).toMatch(
+          new RegExp(`pid ${w.child.pid} runs on this machine.*Waiting.*took over`, 's'),
+        );
         await kv.set('writer', 'the new holder');
         const wrote = w.lines.length;
         w.child.kill('SIGCONT');
@@ -290,37 +311,42 @@ describe('two bots in separate pid namespaces on one data folder', () => {
   // --kill-child: killing the unshare process kills the namespace's pid 1, as stopping a container does.
   const unshare = ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc'];
   const canUnshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
-  const name = 'one runs, the other is refused with a message naming the holder; after the holder dies, a new one waits for its lease, then takes over';
+  const name =
+    'one runs, the other is refused with a message naming the holder; after the holder dies, a new one waits for its lease, then takes over';
 
-  it.skipIf(!canUnshare)(canUnshare ? name : `${name} (skipped: unshare --pid needs util-linux and root here)`, async () => {
-    const path = join(tempDir(), 'requests.lock');
-    const first = lockChild(path, unshare);
-    await first.waitFor(() => first.lines.includes('ready'));
-    first.child.stdin.write('go\n');
-    await first.waitFor(() => first.outcome() !== undefined);
-    const owner = JSON.parse(readFileSync(join(path, 'owner.json'), 'utf8')) as { pid: number };
-    // Inside its own namespace the holder is pid 1 (or near it): a pid check from here would be meaningless.
-    expect(owner.pid).toBeLessThan(10);
-    const second = lockChild(path, unshare);
-    await second.waitFor(() => second.lines.includes('ready'));
-    second.child.stdin.write('go\n');
-    await second.waitFor(() => second.outcome() !== undefined);
-    expect(second.outcome()).toBe('refused StoreLockedError');
-    expect(second.lines.join('\n')).toMatch(new RegExp(`held by pid ${owner.pid} on .*alive`));
-    second.child.stdin.end();
-    await second.exited;
-    first.child.kill('SIGKILL');
-    await first.exited;
-    // Restarted at once, as a container runtime would.
-    const third = lockChild(path, unshare);
-    await third.waitFor(() => third.lines.includes('ready'));
-    third.child.stdin.write('go\n');
-    await third.waitFor(() => third.outcome() !== undefined);
-    expect(third.outcome()).toBe('got takeover');
-    expect(third.lines.join('\n')).toMatch(/another machine, boot or container.*Waiting up to \d+ s/);
-    third.child.stdin.end();
-    await third.exited;
-  }, 30_000);
+  it.skipIf(!canUnshare)(
+    canUnshare ? name : `${name} (skipped: unshare --pid needs util-linux and root here)`,
+    async () => {
+      const path = join(tempDir(), 'requests.lock');
+      const first = lockChild(path, unshare);
+      await first.waitFor(() => first.lines.includes('ready'));
+      first.child.stdin.write('go\n');
+      await first.waitFor(() => first.outcome() !== undefined);
+      const owner = JSON.parse(readFileSync(join(path, 'owner.json'), 'utf8')) as { pid: number };
+      // Inside its own namespace the holder is pid 1 (or near it): a pid check from here would be meaningless.
+      expect(owner.pid).toBeLessThan(10);
+      const second = lockChild(path, unshare);
+      await second.waitFor(() => second.lines.includes('ready'));
+      second.child.stdin.write('go\n');
+      await second.waitFor(() => second.outcome() !== undefined);
+      expect(second.outcome()).toBe('refused StoreLockedError');
+      expect(second.lines.join('\n')).toMatch(new RegExp(`held by pid ${owner.pid} on .*alive`));
+      second.child.stdin.end();
+      await second.exited;
+      first.child.kill('SIGKILL');
+      await first.exited;
+      // Restarted at once, as a container runtime would.
+      const third = lockChild(path, unshare);
+      await third.waitFor(() => third.lines.includes('ready'));
+      third.child.stdin.write('go\n');
+      await third.waitFor(() => third.outcome() !== undefined);
+      expect(third.outcome()).toBe('got takeover');
+      expect(third.lines.join('\n')).toMatch(/another machine, boot or container.*Waiting up to \d+ s/);
+      third.child.stdin.end();
+      await third.exited;
+    },
+    30_000,
+  );
 });
 
 describe('stores reopened after a crash', () => {
@@ -330,9 +356,16 @@ describe('stores reopened after a crash', () => {
     deadLease(`${file}.lock`, 10 * STALE_MS, 777);
     const log = await openAuditLog({ file, clock: { now: () => Date.UTC(2025, 0, 1) } });
     await log.close();
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ type: 'store.lock_taken_over', actor: 'system', data: { pid: 777, reason: 'expired' } });
+    expect(lines[0]).toMatchObject({
+      type: 'store.lock_taken_over',
+      actor: 'system',
+      data: { pid: 777, reason: 'expired' },
+    });
     expect((await verifyAuditLog(file)).ok).toBe(true);
   });
 

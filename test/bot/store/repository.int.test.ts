@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +16,8 @@ import { StoreCorruptError, StoreFailedError } from '../../../src/bot/store/erro
 import { openRepository, repositoryFiles } from '../../../src/bot/store/repository.js';
 import { rec, tempDir, testRepoOptions, type TestRecord } from './support/temp.js';
 
-const liveIds = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { records: TestRecord[] }).records.map((r) => r.id);
+const liveIds = (file: string) =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { records: TestRecord[] }).records.map((r) => r.id);
 const historyLines = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -34,11 +44,13 @@ describe('openRepository: reading and writing', () => {
     await repo.mutate('A', () => ({ next: rec('A', 'completed'), result: null }));
     const liveBefore = readFileSync(files.live);
     const historyBefore = readFileSync(files.history);
-    await expect(repo.mutate('B', () => ({ next: { ...rec('B'), count: 'one' } as never, result: null }))).rejects.toThrow(
-      /refusing to store record B: .*count/,
-    );
+    await expect(
+      repo.mutate('B', () => ({ next: { ...rec('B'), count: 'one' } as never, result: null })),
+    ).rejects.toThrow(/refusing to store record B: .*count/);
     await expect(repo.mutate('B', () => ({ next: rec('C'), result: null }))).rejects.toThrow(/has id C/);
-    await expect(repo.mutate('A', (cur) => ({ next: { ...cur!, state: 'pending' }, result: null }))).rejects.toThrow(/reopen/);
+    await expect(repo.mutate('A', (cur) => ({ next: { ...cur!, state: 'pending' }, result: null }))).rejects.toThrow(
+      /reopen/,
+    );
     expect(readFileSync(files.live).equals(liveBefore)).toBe(true);
     expect(readFileSync(files.history).equals(historyBefore)).toBe(true);
     await repo.close();
@@ -128,18 +140,38 @@ describe('openRepository: history', () => {
 
 describe('openRepository: validation on load (files never touched)', () => {
   const cases: Array<[string, (files: ReturnType<typeof repositoryFiles>) => void, RegExp]> = [
-    ['unparseable live JSON', (f) => writeFileSync(f.live, '{"version":1,"records":[{"id":'), /requests\.json: not valid JSON/],
-    ['an unknown version', (f) => writeFileSync(f.live, JSON.stringify({ version: 2, records: [] })), /unknown version 2 \(this build reads version 1\)/],
+    [
+      'unparseable live JSON',
+      (f) => writeFileSync(f.live, '{"version":1,"records":[{"id":'),
+      /requests\.json: not valid JSON/,
+    ],
+    [
+      'an unknown version',
+      (f) => writeFileSync(f.live, JSON.stringify({ version: 2, records: [] })),
+      /unknown version 2 \(this build reads version 1\)/,
+    ],
     ['no version at all', (f) => writeFileSync(f.live, JSON.stringify({ records: [] })), /unknown version undefined/],
     [
       'a live record failing the schema',
-      (f) => writeFileSync(f.live, JSON.stringify({ version: 1, records: [rec('A'), { id: 'B', state: 'weird', count: 0 }] })),
+      (f) =>
+        writeFileSync(
+          f.live,
+          JSON.stringify({ version: 1, records: [rec('A'), { id: 'B', state: 'weird', count: 0 }] }),
+        ),
       /record 1 does not match the schema: state/,
     ],
-    ['a duplicated live id', (f) => writeFileSync(f.live, JSON.stringify({ version: 1, records: [rec('A'), rec('A')] })), /id A appears twice/],
+    [
+      'a duplicated live id',
+      (f) => writeFileSync(f.live, JSON.stringify({ version: 1, records: [rec('A'), rec('A')] })),
+      /id A appears twice/,
+    ],
     [
       'a history line that is not JSON',
-      (f) => writeFileSync(f.history, JSON.stringify(rec('A', 'completed')) + '\n{oops\n' + JSON.stringify(rec('B', 'completed')) + '\n'),
+      (f) =>
+        writeFileSync(
+          f.history,
+          JSON.stringify(rec('A', 'completed')) + '\n{oops\n' + JSON.stringify(rec('B', 'completed')) + '\n',
+        ),
       /requests\.history\.jsonl, line 2: not valid JSON/,
     ],
     [
@@ -185,7 +217,11 @@ describe('openRepository: one instance per file', () => {
     const dir = tempDir();
     const repo = await openRepository(testRepoOptions(dir));
     // Not spawnSync: the child waits to see the lease renewed, and this process must keep renewing it.
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/open-child.ts', import.meta.url)), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./support/open-child.ts', import.meta.url)), dir],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     await new Promise((resolve) => child.on('exit', resolve));
@@ -228,9 +264,13 @@ describe('openRepository: failed writes', () => {
     rmSync(files.live);
     mkdirSync(files.live);
     writeFileSync(join(files.live, 'x'), '');
-    await expect(repo.mutate('A', (c) => ({ next: { ...c!, count: 1 }, result: null }))).rejects.toBeInstanceOf(StoreFailedError);
+    await expect(repo.mutate('A', (c) => ({ next: { ...c!, count: 1 }, result: null }))).rejects.toBeInstanceOf(
+      StoreFailedError,
+    );
     rmSync(files.live, { recursive: true });
-    await expect(repo.mutate('A', (c) => ({ next: { ...c!, count: 2 }, result: null }))).rejects.toThrow(/refuses further writes/);
+    await expect(repo.mutate('A', (c) => ({ next: { ...c!, count: 2 }, result: null }))).rejects.toThrow(
+      /refuses further writes/,
+    );
     await repo.close();
   });
 });

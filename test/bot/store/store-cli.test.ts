@@ -21,7 +21,13 @@ describe('store CLI, without a database', () => {
 
   it('refuses a password in --to, without repeating it, before touching anything', async () => {
     const t = io();
-    expect(await runStoreCli(['copy', '--to', 'postgres://desk:Cmd-line-secret-9@127.0.0.1:1/desk', '--from', tempDir()], t.io, {})).toBe(2);
+    expect(
+      await runStoreCli(
+        ['copy', '--to', 'postgres://desk:Cmd-line-secret-9@127.0.0.1:1/desk', '--from', tempDir()],
+        t.io,
+        {},
+      ),
+    ).toBe(2);
     const text = t.err.join('');
     expect(text).toMatch(/--to carries a password: a command line is visible to every user of this machine \(ps\)/);
     expect(text).not.toContain('Cmd-line-secret-9');

@@ -17,7 +17,10 @@ export function localDeskPage(page: Page) {
 
   /** The option of a native select whose text starts with `start`, as shown. */
   async function optionText(select: Locator, start: string): Promise<string> {
-    const text = await select.getByRole('option', { name: new RegExp(`^${literal(start)}`) }).first().textContent();
+    const text = await select
+      .getByRole('option', { name: new RegExp(`^${literal(start)}`) })
+      .first()
+      .textContent();
     if (!text) throw new Error(`no option starting with ${start}`);
     return text;
   }
@@ -30,7 +33,10 @@ export function localDeskPage(page: Page) {
     optionText,
     openChannel: (name: string) => nav().getByRole('button', { name, exact: true }).click(),
     /** The message in #desk-approvals whose header is `headline`. */
-    request: (headline: string) => log('#desk-approvals').getByRole('article').filter({ has: page.getByRole('heading', { name: headline }) }),
+    request: (headline: string) =>
+      log('#desk-approvals')
+        .getByRole('article')
+        .filter({ has: page.getByRole('heading', { name: headline }) }),
 
     /** Be someone else: the people switcher, then their own live view (their name in the top bar). */
     async actAs(who: { name: string; role: string }): Promise<void> {
@@ -41,7 +47,10 @@ export function localDeskPage(page: Page) {
     /** Approve, and confirm in the bot's confirm dialog. */
     async approve(message: Locator): Promise<void> {
       await message.getByRole('button', { name: 'Approve', exact: true }).click();
-      await page.getByRole('alertdialog', { name: 'Approve this request?' }).getByRole('button', { name: 'Approve', exact: true }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Approve this request?' })
+        .getByRole('button', { name: 'Approve', exact: true })
+        .click();
     },
 
     /** Type a line in the open channel's message box and press Enter. */
@@ -55,7 +64,10 @@ export function localDeskPage(page: Page) {
     /** Move the sandbox's clock on with the panel's button (`+1 min` …). */
     async moveTimeOn(step: string): Promise<void> {
       await panel().getByRole('button', { name: step, exact: true }).click();
-      await panel().getByRole('status').filter({ hasText: `Moved on ${step.slice(1)}.` }).waitFor();
+      await panel()
+        .getByRole('status')
+        .filter({ hasText: `Moved on ${step.slice(1)}.` })
+        .waitFor();
     },
 
     /**
@@ -73,7 +85,9 @@ export function localDeskPage(page: Page) {
       const amountBox = form.getByRole('textbox', { name: 'Amount', exact: true });
       await amountBox.fill(amount);
       await amountBox.press('Enter');
-      await form.getByText(new RegExp(`^Amount ${literal(amount)} BTC \\+ fee [\\d.]+ BTC = total [\\d.]+ BTC`)).waitFor();
+      await form
+        .getByText(new RegExp(`^Amount ${literal(amount)} BTC \\+ fee [\\d.]+ BTC = total [\\d.]+ BTC`))
+        .waitFor();
       await form.getByRole('textbox', { name: 'Purpose' }).fill('Treasury rebalancing');
       await form.getByRole('textbox', { name: 'Note for the approvers' }).fill(note);
       await filled?.();

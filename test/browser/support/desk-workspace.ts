@@ -28,7 +28,12 @@ const bot = { kind: 'bot' } as const;
 const DONE_EVENTS: ThreadEvent[] = [
   { type: 'executing', at: AT - 3_000_000 },
   { type: 'submitted', at: AT - 2_990_000, exchangeId: 'wd_8f3a', status: 'processing' },
-  { type: 'completed', at: AT - 2_400_000, explorerUrl: 'https://explorer.example/tx/0xabc', transactionHash: '0x9f8e7d6c5b4a39281706f5e4d3c2b1a0' },
+  {
+    type: 'completed',
+    at: AT - 2_400_000,
+    explorerUrl: 'https://explorer.example/tx/0xabc',
+    transactionHash: '0x9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+  },
 ];
 
 /** A request approved an hour ago and completed, with its thread. */
@@ -46,7 +51,13 @@ function completedRequest(): LocalDeskMessage[] {
   });
   return [
     { channel: CHANNELS.approvals.id, ts: DONE_TS, ...main, edited: true, author: bot },
-    ...DONE_EVENTS.map((e, i) => ({ channel: CHANNELS.approvals.id, ts: tsAt(e.at, 2 + i), threadTs: DONE_TS, ...threadPost(e), author: bot })),
+    ...DONE_EVENTS.map((e, i) => ({
+      channel: CHANNELS.approvals.id,
+      ts: tsAt(e.at, 2 + i),
+      threadTs: DONE_TS,
+      ...threadPost(e),
+      author: bot,
+    })),
   ];
 }
 
@@ -59,9 +70,25 @@ export function traderSnapshot(): Omit<Snapshot, 'version'> {
     messages: [
       ...completedRequest(),
       { channel: CHANNELS.approvals.id, ts: PENDING_TS, ...pendingApproval(), author: bot },
-      { channel: CHANNELS.approvals.id, ts: tsAt(AT + 60_000, 1), text: refusalReply('You cannot approve your own request.'), ephemeral: true, author: bot },
-      { channel: CHANNELS.desk.id, ts: tsAt(AT - 4_000_000), text: '/withdraw crypto', author: { kind: 'person', id: PEOPLE.trader.id } },
-      { channel: CHANNELS.dm.id, ts: tsAt(AT - 2_400_000), text: ':white_check_mark: Your crypto withdrawal `R2DONE` *completed*. <https://explorer.example/tx/0xabc|View on the explorer>', author: bot },
+      {
+        channel: CHANNELS.approvals.id,
+        ts: tsAt(AT + 60_000, 1),
+        text: refusalReply('You cannot approve your own request.'),
+        ephemeral: true,
+        author: bot,
+      },
+      {
+        channel: CHANNELS.desk.id,
+        ts: tsAt(AT - 4_000_000),
+        text: '/withdraw crypto',
+        author: { kind: 'person', id: PEOPLE.trader.id },
+      },
+      {
+        channel: CHANNELS.dm.id,
+        ts: tsAt(AT - 2_400_000),
+        text: ':white_check_mark: Your crypto withdrawal `R2DONE` *completed*. <https://explorer.example/tx/0xabc|View on the explorer>',
+        author: bot,
+      },
     ],
     modals: [],
     undrawn: [],
@@ -75,7 +102,17 @@ export function approverSnapshot(): Omit<Snapshot, 'version'> {
     messages: traderSnapshot().messages.filter((m) => !m.ephemeral),
     home: homeView({
       userId: PEOPLE.approver1.id,
-      waitingForMe: [{ requestId: 'R7K2QX', requesterId: PEOPLE.trader.id, createdAt: AT, request: PENDING_REQUEST, snapshotHash: '3f2a9c', requiredApprovals: 2, approvals: [] }],
+      waitingForMe: [
+        {
+          requestId: 'R7K2QX',
+          requesterId: PEOPLE.trader.id,
+          createdAt: AT,
+          request: PENDING_REQUEST,
+          snapshotHash: '3f2a9c',
+          requiredApprovals: 2,
+          approvals: [],
+        },
+      ],
       myOpen: [],
       recent: [],
       isApprover: true,
@@ -90,7 +127,15 @@ export function outsiderSnapshot(): Omit<Snapshot, 'version'> {
   return {
     ...traderSnapshot(),
     me: PEOPLE.outsider.id,
-    messages: [{ channel: CHANNELS.desk.id, ts: tsAt(AT), text: refusalReply("This is for the desk's members only."), ephemeral: true, author: bot }],
+    messages: [
+      {
+        channel: CHANNELS.desk.id,
+        ts: tsAt(AT),
+        text: refusalReply("This is for the desk's members only."),
+        ephemeral: true,
+        author: bot,
+      },
+    ],
   };
 }
 

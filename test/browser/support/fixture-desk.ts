@@ -89,14 +89,21 @@ export async function startFixtureLocalDesk(defaultPerson: string, sandbox: Sand
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method === 'GET' && url.pathname === ROUTES.page) return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
-    if (req.method === 'GET' && url.pathname === ROUTES.bundle) return send(res, 200, 'text/javascript; charset=utf-8', bundle.js);
-    if (req.method === 'GET' && url.pathname === ROUTES.styles) return send(res, 200, 'text/css; charset=utf-8', bundle.css);
+    if (req.method === 'GET' && url.pathname === ROUTES.page)
+      return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
+    if (req.method === 'GET' && url.pathname === ROUTES.bundle)
+      return send(res, 200, 'text/javascript; charset=utf-8', bundle.js);
+    if (req.method === 'GET' && url.pathname === ROUTES.styles)
+      return send(res, 200, 'text/css; charset=utf-8', bundle.css);
     if (req.method === 'GET' && url.pathname === ROUTES.events) {
       const as = url.searchParams.get('as') ?? '';
       desk.connections.push(as);
       const person = as || defaultPerson;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       res.write('retry: 300\n\n');
       const set = streams.get(person) ?? new Set();
       streams.set(person, set.add(res));
@@ -104,9 +111,13 @@ export async function startFixtureLocalDesk(defaultPerson: string, sandbox: Sand
       push(person);
       return;
     }
-    if (req.method === 'GET' && url.pathname === ROUTES.sandbox) return send(res, 200, 'application/json', JSON.stringify(desk.sandbox));
+    if (req.method === 'GET' && url.pathname === ROUTES.sandbox)
+      return send(res, 200, 'application/json', JSON.stringify(desk.sandbox));
     if (req.method === 'POST' && url.pathname.startsWith(ROUTES.api)) {
-      const post: Post = { name: url.pathname.slice(ROUTES.api.length), body: JSON.parse(await readBody(req)) as Record<string, unknown> };
+      const post: Post = {
+        name: url.pathname.slice(ROUTES.api.length),
+        body: JSON.parse(await readBody(req)) as Record<string, unknown>,
+      };
       desk.posts.push(post);
       return send(res, 200, 'application/json', JSON.stringify(desk.answer(post) ?? { ok: true }));
     }

@@ -5,25 +5,49 @@ import { stateOf, type SignOptions, type StateValues } from '../../bot/slack/sup
 import { APPROVAL_CHANNEL, approvalMessage, buttonValue, destinations, USERS, type AnyTestBot } from './test-bot.js';
 
 /** /withdraw <kind> as `userId`: the loading view opens, then the filled form replaces it. */
-export async function openWithdrawForm(d: AnyTestBot, kind: 'crypto' | 'fiat', userId: string = USERS.requester): Promise<{ id: string }> {
+export async function openWithdrawForm(
+  d: AnyTestBot,
+  kind: 'crypto' | 'fiat',
+  userId: string = USERS.requester,
+): Promise<{ id: string }> {
   const mark = d.fake.calls.length;
   const res = await d.slack.command({ command: '/withdraw', text: kind, userId, responseUrl: d.fake.responseUrl('w') });
   expect(res.status).toBe(200);
   const opened = await d.fake.waitFor((c) => c.method === 'views.open', { after: mark });
   const id = (opened.response.view as { id: string }).id;
   const callback = kind === 'crypto' ? CALLBACK.withdrawCrypto : CALLBACK.withdrawFiat;
-  await d.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === id && (c.args.view as { callback_id: string }).callback_id === callback, { after: mark });
+  await d.fake.waitFor(
+    (c) =>
+      c.method === 'views.update' &&
+      c.args.view_id === id &&
+      (c.args.view as { callback_id: string }).callback_id === callback,
+    { after: mark },
+  );
   return { id };
 }
 
-export async function submitView(d: AnyTestBot, callbackId: string, viewId: string, values: StateValues, o: { userId?: string; privateMetadata?: string; sign?: SignOptions } = {}) {
+export async function submitView(
+  d: AnyTestBot,
+  callbackId: string,
+  viewId: string,
+  values: StateValues,
+  o: { userId?: string; privateMetadata?: string; sign?: SignOptions } = {},
+) {
   const mark = d.fake.calls.length;
-  const res = await d.slack.viewSubmission({ userId: o.userId ?? USERS.requester, callbackId, viewId, privateMetadata: o.privateMetadata ?? '', values }, o.sign);
+  const res = await d.slack.viewSubmission(
+    { userId: o.userId ?? USERS.requester, callbackId, viewId, privateMetadata: o.privateMetadata ?? '', values },
+    o.sign,
+  );
   expect(res.status).toBe(200);
   return { res, mark };
 }
 
-export function cryptoValues(entryId: number, destinationId: string, amount: string, note = 'OTC settlement <!channel> & co'): StateValues {
+export function cryptoValues(
+  entryId: number,
+  destinationId: string,
+  amount: string,
+  note = 'OTC settlement <!channel> & co',
+): StateValues {
   return {
     [INPUT.withdrawEntry]: { [INPUT.withdrawEntry]: stateOf.select(String(entryId)) },
     [dynamicBlockId.withdrawDestination(entryId)]: { [INPUT.withdrawDestination]: stateOf.select(destinationId) },
@@ -34,26 +58,51 @@ export function cryptoValues(entryId: number, destinationId: string, amount: str
 
 /** The request id the modal shows once the request is created. */
 export async function createdRequestId(d: AnyTestBot, viewId: string, after: number): Promise<string> {
-  const done = await d.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === viewId && JSON.stringify(c.args.view).includes('waiting for approval'), { after });
+  const done = await d.fake.waitFor(
+    (c) =>
+      c.method === 'views.update' &&
+      c.args.view_id === viewId &&
+      JSON.stringify(c.args.view).includes('waiting for approval'),
+    { after },
+  );
   await d.settle();
   return /`(R[A-Z0-9]+)`/.exec(JSON.stringify(done.args.view))![1]!;
 }
 
 /** A valid crypto withdrawal form submitted by `userId`; resolves once its approval message is posted. */
-export async function requestCrypto(d: AnyTestBot, o: { destination?: 'ok' | 'noRecipient'; amount?: string; userId?: string } = {}) {
+export async function requestCrypto(
+  d: AnyTestBot,
+  o: { destination?: 'ok' | 'noRecipient'; amount?: string; userId?: string } = {},
+) {
   const dest = (await destinations(d.exchange))[o.destination ?? 'ok'];
   const form = await openWithdrawForm(d, 'crypto', o.userId);
   const values = cryptoValues(dest.entry.id, dest.address.id, o.amount ?? '150.12');
-  const { res, mark } = await submitView(d, CALLBACK.withdrawCrypto, form.id, values, { ...(o.userId ? { userId: o.userId } : {}), privateMetadata: JSON.stringify({ k: 'crypto' }) });
+  const { res, mark } = await submitView(d, CALLBACK.withdrawCrypto, form.id, values, {
+    ...(o.userId ? { userId: o.userId } : {}),
+    privateMetadata: JSON.stringify({ k: 'crypto' }),
+  });
   expect(res.json).toMatchObject({ response_action: 'update' });
   const requestId = await createdRequestId(d, form.id, mark);
   return { requestId, form, dest, values };
 }
 
 /** A button click on the approval message at `ts`; waits for what it set off. */
-export async function click(d: AnyTestBot, userId: string, actionId: string, value: string, ts: string, o: { responseId?: string; sign?: SignOptions } = {}) {
+export async function click(
+  d: AnyTestBot,
+  userId: string,
+  actionId: string,
+  value: string,
+  ts: string,
+  o: { responseId?: string; sign?: SignOptions } = {},
+) {
   const res = await d.slack.blockAction(
-    { userId, actionId, value, container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: ts }, responseUrl: d.fake.responseUrl(o.responseId ?? `${actionId}-${userId}`) },
+    {
+      userId,
+      actionId,
+      value,
+      container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: ts },
+      responseUrl: d.fake.responseUrl(o.responseId ?? `${actionId}-${userId}`),
+    },
     o.sign,
   );
   expect(res.status).toBe(200);
@@ -94,8 +143,18 @@ export async function requestTrade(d: AnyTestBot, t: TradeForm, userId: string =
   if (t.slippage) {
     // The form's quote: Refresh, then the refreshed view's metadata carries the price shown.
     mark = d.fake.calls.length;
-    await d.slack.blockAction({ userId, actionId: INPUT.tradeQuantity, container: { type: 'view', viewId: view.id, view: { hash: view.hash, private_metadata: view.private_metadata, state: { values } } } });
-    const refreshed = await d.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, { after: mark });
+    await d.slack.blockAction({
+      userId,
+      actionId: INPUT.tradeQuantity,
+      container: {
+        type: 'view',
+        viewId: view.id,
+        view: { hash: view.hash, private_metadata: view.private_metadata, state: { values } },
+      },
+    });
+    const refreshed = await d.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, {
+      after: mark,
+    });
     privateMetadata = (refreshed.args.view as { private_metadata: string }).private_metadata;
   }
   const { res, mark: after } = await submitView(d, CALLBACK.trade, view.id, values, { userId, privateMetadata });

@@ -17,7 +17,11 @@ import { type Leadership, LeadershipState } from '../../../src/bot/ports/leaders
 import type { Logger } from '../../../src/bot/ports/logger.js';
 import type { ExchangeApi } from '../../../src/bot/exchange/wire-api.js';
 import type { Config } from '../../../src/bot/config/index.js';
-import { startFakeSlackApi, type FakeSlackApi, type FakeSlackCall } from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
+import {
+  startFakeSlackApi,
+  type FakeSlackApi,
+  type FakeSlackCall,
+} from '../../../src/stand-ins/fake-slack/fake-slack-api.js';
 import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import type { AddressBookAddress, CryptoCurrencyEntry } from '../../../src/bot/exchange/schemas.js';
 import type { Sandbox } from '../../../src/stand-ins/sandbox/index.js';
@@ -107,8 +111,12 @@ export type AnyTestBot = TestBot<TestBotStores>;
 
 export function startTestBot(o?: TestBotOptions): Promise<TestBot>;
 /** The bot on stores the test opens (on the engine's clock), e.g. PostgreSQL; closed by stop(). */
-export function startTestBot<S extends TestBotStores>(o: TestBotOptions & { stores: (clock: Clock) => Promise<S> }): Promise<TestBot<S>>;
-export async function startTestBot(o: TestBotOptions & { stores?: (clock: Clock) => Promise<TestBotStores> } = {}): Promise<TestBot<TestBotStores>> {
+export function startTestBot<S extends TestBotStores>(
+  o: TestBotOptions & { stores: (clock: Clock) => Promise<S> },
+): Promise<TestBot<S>>;
+export async function startTestBot(
+  o: TestBotOptions & { stores?: (clock: Clock) => Promise<TestBotStores> } = {},
+): Promise<TestBot<TestBotStores>> {
   const leadership = o.leadership ?? new LeadershipState('leader');
   // The first desk's operations side; the exchange client (shared by the replicas) reports to it.
   const observed: { ops?: BotOps } = {};
@@ -185,7 +193,14 @@ export async function startTestBot(o: TestBotOptions & { stores?: (clock: Clock)
     leadership,
     async replica(replicaLeadership) {
       const started = await startDesk(replicaLeadership);
-      return { ...deskBot, bot: started.bot.desk, slack: started.bot.slack, origin: started.bot.origin, healthOrigin: started.healthOrigin, leadership: replicaLeadership };
+      return {
+        ...deskBot,
+        bot: started.bot.desk,
+        slack: started.bot.slack,
+        origin: started.bot.origin,
+        healthOrigin: started.healthOrigin,
+        leadership: replicaLeadership,
+      };
     },
     idle,
     async settle() {
@@ -219,10 +234,17 @@ export async function startTestBot(o: TestBotOptions & { stores?: (clock: Clock)
 
 // ---- reading what the bot said ----------------------------------------------------------------
 
-export type Block = { type: string; block_id?: string; text?: { text: string }; fields?: { text: string }[]; elements?: Record<string, any>[] };
+export type Block = {
+  type: string;
+  block_id?: string;
+  text?: { text: string };
+  fields?: { text: string }[];
+  elements?: Record<string, any>[];
+};
 
 export const blocksOf = (call: FakeSlackCall): Block[] => (call.args.blocks as Block[] | undefined) ?? [];
-export const textOf = (call: FakeSlackCall): string => `${String(call.args.text ?? '')}\n${JSON.stringify(call.args.blocks ?? [])}`;
+export const textOf = (call: FakeSlackCall): string =>
+  `${String(call.args.text ?? '')}\n${JSON.stringify(call.args.blocks ?? [])}`;
 
 /** What Slack reads as mrkdwn in a call (its fallback text and every mrkdwn text object): where a token like <!channel> would act. */
 export function mrkdwnOf(call: FakeSlackCall): string {
@@ -251,12 +273,19 @@ export function hasButtons(blocks: Block[]): boolean {
 
 /** Top-level posts in the approval channel. */
 export function approvalPosts(fake: FakeSlackApi): FakeSlackCall[] {
-  return fake.callsTo('chat.postMessage').filter((c) => c.args.channel === APPROVAL_CHANNEL && c.args.thread_ts === undefined);
+  return fake
+    .callsTo('chat.postMessage')
+    .filter((c) => c.args.channel === APPROVAL_CHANNEL && c.args.thread_ts === undefined);
 }
 
 /** The approval message of a request: its ts and its latest content (post or last update). */
-export function approvalMessage(fake: FakeSlackApi, requestId: string): { ts: string; blocks: Block[]; updates: FakeSlackCall[] } {
-  const post = approvalPosts(fake).find((c) => buttonValue(blocksOf(c), ACTION.cancel) === requestId || textOf(c).includes(requestId));
+export function approvalMessage(
+  fake: FakeSlackApi,
+  requestId: string,
+): { ts: string; blocks: Block[]; updates: FakeSlackCall[] } {
+  const post = approvalPosts(fake).find(
+    (c) => buttonValue(blocksOf(c), ACTION.cancel) === requestId || textOf(c).includes(requestId),
+  );
   if (!post) throw new Error(`no approval message for ${requestId}`);
   const ts = post.response.ts as string;
   const updates = fake.callsTo('chat.update').filter((c) => c.args.ts === ts);
@@ -265,22 +294,35 @@ export function approvalMessage(fake: FakeSlackApi, requestId: string): { ts: st
 
 /** Posts in a request's thread, as text. */
 export function threadTexts(fake: FakeSlackApi, ts: string): string[] {
-  return fake.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === ts).map((c) => String(c.args.text));
+  return fake
+    .callsTo('chat.postMessage')
+    .filter((c) => c.args.thread_ts === ts)
+    .map((c) => String(c.args.text));
 }
 
 /** Direct messages to a user: posted to the user id (Slack puts them in the bot's DM with them). */
 export function dmsTo(fake: FakeSlackApi, userId: string): string[] {
-  return fake.callsTo('chat.postMessage').filter((c) => c.args.channel === userId).map((c) => String(c.args.text));
+  return fake
+    .callsTo('chat.postMessage')
+    .filter((c) => c.args.channel === userId)
+    .map((c) => String(c.args.text));
 }
 
 /** The sandbox's seeded destinations: a usable one and the one without recipient details. */
-export async function destinations(exchange: ExchangeApi): Promise<{ ok: { address: AddressBookAddress; entry: CryptoCurrencyEntry }; noRecipient: { address: AddressBookAddress; entry: CryptoCurrencyEntry } }> {
+export async function destinations(exchange: ExchangeApi): Promise<{
+  ok: { address: AddressBookAddress; entry: CryptoCurrencyEntry };
+  noRecipient: { address: AddressBookAddress; entry: CryptoCurrencyEntry };
+}> {
   const book: AddressBookAddress[] = [];
   for await (const a of exchange.listAddressBook({ pageSize: 100 })) book.push(a);
   const entries = await exchange.listCryptoCurrencies();
   const pick = (label: string, asset: string) => {
     const address = book.find((a) => a.label === label)!;
-    const entry = entries.find((e) => address.crypto_currency_networks.some((n) => n.uuid === e.network_id) && (e.code ?? '').toUpperCase().includes(asset))!;
+    const entry = entries.find(
+      (e) =>
+        address.crypto_currency_networks.some((n) => n.uuid === e.network_id) &&
+        (e.code ?? '').toUpperCase().includes(asset),
+    )!;
     if (!address || !entry) throw new Error(`fixture: no ${label} / ${asset}`);
     return { address, entry };
   };

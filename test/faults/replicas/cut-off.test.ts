@@ -20,8 +20,23 @@ import { REFUSAL_MESSAGES } from '../../../src/bot/domain/refusals.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { checkExactlyOnce } from './support/exactly-once.js';
 import { readStore, type StoreReader } from './support/records.js';
-import { bundleReplicas, DESK_PEOPLE, sendsWithdrawal, startReplicaSet, type Replica, type ReplicaBundles, type ReplicaSet } from './support/replica-set.js';
-import { approvalMessage, approveUntilCounted, clickApprove, repliesTo, requestWithdrawal, withdrawalValues } from './support/slack-flows.js';
+import {
+  bundleReplicas,
+  DESK_PEOPLE,
+  sendsWithdrawal,
+  startReplicaSet,
+  type Replica,
+  type ReplicaBundles,
+  type ReplicaSet,
+} from './support/replica-set.js';
+import {
+  approvalMessage,
+  approveUntilCounted,
+  clickApprove,
+  repliesTo,
+  requestWithdrawal,
+  withdrawalValues,
+} from './support/slack-flows.js';
 import { leaderOf, poll } from './support/watch.js';
 
 describePostgres('a replica cut off from the database', () => {
@@ -50,8 +65,11 @@ describePostgres('a replica cut off from the database', () => {
     // Before the cut: one withdrawal executed and followed by A, one waiting for its last approval.
     const followed = await requestWithdrawal(set, a, '700.10');
     const followedMessage = await approvalMessage(fake, followed);
-    for (const user of DESK_PEOPLE.approvers.slice(0, 2)) await approveUntilCounted(set, read, followedMessage, user, [b]);
-    await poll('the first withdrawal submitted by A', async () => ((await read(followed))?.state === 'submitted' ? true : undefined));
+    for (const user of DESK_PEOPLE.approvers.slice(0, 2))
+      await approveUntilCounted(set, read, followedMessage, user, [b]);
+    await poll('the first withdrawal submitted by A', async () =>
+      (await read(followed))?.state === 'submitted' ? true : undefined,
+    );
     const waiting = await requestWithdrawal(set, b, '700.20');
     const waitingMessage = await approvalMessage(fake, waiting);
     await approveUntilCounted(set, read, waitingMessage, DESK_PEOPLE.approvers[0], [b]);
@@ -60,10 +78,24 @@ describePostgres('a replica cut off from the database', () => {
     await approveUntilCounted(set, read, approvedAtCutMessage, DESK_PEOPLE.approvers[0], [b]);
     // A form opened on B, to be submitted to A while it is cut off.
     const formMark = fake.calls.length;
-    await b.slack.command({ command: '/withdraw', text: 'crypto', userId: DESK_PEOPLE.requester, responseUrl: fake.responseUrl('form'), triggerId: 'trigger.cut-off.form' });
-    const form = await fake.waitFor((c) => c.method === 'views.open' && c.args.trigger_id === 'trigger.cut-off.form', { after: formMark });
+    await b.slack.command({
+      command: '/withdraw',
+      text: 'crypto',
+      userId: DESK_PEOPLE.requester,
+      responseUrl: fake.responseUrl('form'),
+      triggerId: 'trigger.cut-off.form',
+    });
+    const form = await fake.waitFor((c) => c.method === 'views.open' && c.args.trigger_id === 'trigger.cut-off.form', {
+      after: formMark,
+    });
     const formViewId = (form.response.view as { id: string }).id;
-    await fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === formViewId && (c.args.view as { callback_id?: string }).callback_id === CALLBACK.withdrawCrypto, { after: formMark });
+    await fake.waitFor(
+      (c) =>
+        c.method === 'views.update' &&
+        c.args.view_id === formViewId &&
+        (c.args.view as { callback_id?: string }).callback_id === CALLBACK.withdrawCrypto,
+      { after: formMark },
+    );
 
     const callMark = a.exchangeCalls.length;
     const logMark = a.logs().length;
@@ -80,12 +112,20 @@ describePostgres('a replica cut off from the database', () => {
     expect(click.text).toBe('');
     // The form, submitted to A: no acknowledgement within Slack's 3 s (Bolt answers 404 after them).
     const values = withdrawalValues(set, '700.30');
-    const submitted = await a.slack.viewSubmission({ userId: DESK_PEOPLE.requester, callbackId: CALLBACK.withdrawCrypto, viewId: formViewId, privateMetadata: JSON.stringify({ k: 'crypto' }), values });
+    const submitted = await a.slack.viewSubmission({
+      userId: DESK_PEOPLE.requester,
+      callbackId: CALLBACK.withdrawCrypto,
+      viewId: formViewId,
+      privateMetadata: JSON.stringify({ k: 'crypto' }),
+      values,
+    });
     expect(submitted.status).not.toBe(200);
     expect(submitted.elapsedMs).toBeGreaterThanOrEqual(2_900);
 
     // A steps down (its own line says when): a follower, not ready.
-    const stepped = await a.child!.waitFor((e) => a.logs().indexOf(e) >= logMark && e.msg === 'this replica is now a follower: background work stops');
+    const stepped = await a.child!.waitFor(
+      (e) => a.logs().indexOf(e) >= logMark && e.msg === 'this replica is now a follower: background work stops',
+    );
     const steppedDownMs = Date.parse(String(stepped?.t)) - cutAt;
     const stepDown = await poll('A to say it is not ready', async () => {
       const r = await a.readyz();
@@ -95,20 +135,45 @@ describePostgres('a replica cut off from the database', () => {
     // B takes over once the server has ended A's session, and executes what was approved at the cut.
     await poll('B to lead', async () => ((await b.readyz())?.role === 'leader' ? true : undefined), 20_000);
     const takeoverMs = Date.now() - cutAt;
-    const executedAtCut = await poll('B to execute what was approved at the cut', async () => b.exchangeCalls.find((c) => c.at > cutAt && sendsWithdrawal(c)), 20_000);
+    const executedAtCut = await poll(
+      'B to execute what was approved at the cut',
+      async () => b.exchangeCalls.find((c) => c.at > cutAt && sendsWithdrawal(c)),
+      20_000,
+    );
 
     // The person sees no approval counted, clicks again: the load balancer (A is not ready) sends it to B.
     expect((await read(waiting))?.approvals.map((x) => x.userId)).toEqual([DESK_PEOPLE.approvers[0]]);
     await approveUntilCounted(set, read, waitingMessage, DESK_PEOPLE.approvers[1], [b]);
     // And submits the form again, to B: one request.
     const resubmitMark = fake.calls.length;
-    const resubmitted = await b.slack.viewSubmission({ userId: DESK_PEOPLE.requester, callbackId: CALLBACK.withdrawCrypto, viewId: formViewId, privateMetadata: JSON.stringify({ k: 'crypto' }), values });
+    const resubmitted = await b.slack.viewSubmission({
+      userId: DESK_PEOPLE.requester,
+      callbackId: CALLBACK.withdrawCrypto,
+      viewId: formViewId,
+      privateMetadata: JSON.stringify({ k: 'crypto' }),
+      values,
+    });
     expect(resubmitted.status).toBe(200);
-    const made = await fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === formViewId && JSON.stringify(c.args.view).includes('waiting for approval'), { after: resubmitMark });
+    const made = await fake.waitFor(
+      (c) =>
+        c.method === 'views.update' &&
+        c.args.view_id === formViewId &&
+        JSON.stringify(c.args.view).includes('waiting for approval'),
+      { after: resubmitMark },
+    );
     const formRequest = /`(R[A-Z0-9]+)`/.exec(JSON.stringify(made.args.view))![1]!;
     const formMessage = await approvalMessage(fake, formRequest);
     for (const user of DESK_PEOPLE.approvers.slice(1, 3)) await approveUntilCounted(set, read, formMessage, user, [b]);
-    await poll('B to execute all three', async () => ((await Promise.all([read(approvedAtCut), read(waiting), read(formRequest)])).every((r) => r?.state === 'submitted') ? true : undefined), 20_000);
+    await poll(
+      'B to execute all three',
+      async () =>
+        (await Promise.all([read(approvedAtCut), read(waiting), read(formRequest)])).every(
+          (r) => r?.state === 'submitted',
+        )
+          ? true
+          : undefined,
+      20_000,
+    );
     expect(b.exchangeCalls.filter((c) => c.at > cutAt && sendsWithdrawal(c))).toHaveLength(3);
     // Nothing money-moving left A while it was cut off.
     expect(a.exchangeCalls.slice(callMark).filter((c) => c.line.startsWith('POST '))).toEqual([]);
@@ -122,26 +187,47 @@ describePostgres('a replica cut off from the database', () => {
     const after = await requestWithdrawal(set, a, '700.40');
     const afterMessage = await approvalMessage(fake, after);
     for (const user of DESK_PEOPLE.approvers.slice(0, 2)) await approveUntilCounted(set, read, afterMessage, user, [a]);
-    await poll('the request made on A executed', async () => ((await read(after))?.state === 'submitted' ? true : undefined));
+    await poll('the request made on A executed', async () =>
+      (await read(after))?.state === 'submitted' ? true : undefined,
+    );
 
     // What A answered the click it could not store: an error, or (its hung write failing only at the
     // heal and tried again then) the refusal of an approval already counted or a request already
     // decided; never a success.
     await new Promise((r) => setTimeout(r, 500));
     const answers = repliesTo(fake, 'click-on-a');
-    for (const text of answers) expect([INTERNAL_ERROR_TEXT, refusalReply(REFUSAL_MESSAGES.already_approved), refusalReply(REFUSAL_MESSAGES.already_decided)]).toContain(text);
+    for (const text of answers)
+      expect([
+        INTERNAL_ERROR_TEXT,
+        refusalReply(REFUSAL_MESSAGES.already_approved),
+        refusalReply(REFUSAL_MESSAGES.already_decided),
+      ]).toContain(text);
 
     const ids = [followed, waiting, approvedAtCut, formRequest, after];
     await set.sandbox.advance(61_000);
-    await poll('every request completed', async () => ((await store.all()).filter((r) => ids.includes(r.id)).every((r) => r.state === 'completed') ? true : undefined), 20_000).catch(() => undefined);
-    const once = checkExactlyOnce(ids, await store.all(), (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)));
+    await poll(
+      'every request completed',
+      async () =>
+        (await store.all()).filter((r) => ids.includes(r.id)).every((r) => r.state === 'completed') ? true : undefined,
+      20_000,
+    ).catch(() => undefined);
+    const once = checkExactlyOnce(
+      ids,
+      await store.all(),
+      (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)),
+    );
     expect(once.problems).toEqual([]);
     expect(once.duplicates).toBe(0);
     expect(once.notExecuted).toEqual([]);
     expect(once.unfinished).toEqual([]);
     // The form made one request, the click one approval.
-    expect((await store.all()).filter((r) => r.snapshot.kind === 'crypto_withdrawal' && r.snapshot.amount === '700.3')).toHaveLength(1);
-    expect((await read(waiting))?.approvals.map((x) => x.userId)).toEqual([DESK_PEOPLE.approvers[0], DESK_PEOPLE.approvers[1]]);
+    expect(
+      (await store.all()).filter((r) => r.snapshot.kind === 'crypto_withdrawal' && r.snapshot.amount === '700.3'),
+    ).toHaveLength(1);
+    expect((await read(waiting))?.approvals.map((x) => x.userId)).toEqual([
+      DESK_PEOPLE.approvers[0],
+      DESK_PEOPLE.approvers[1],
+    ]);
     console.log(
       `cut off from the database: A stepped down ${steppedDownMs} ms after the cut, B led ${takeoverMs} ms after it and executed what was approved at the cut ${executedAtCut.at - cutAt} ms after it; ` +
         `A's click answered ${answers.length ? answers.map((t) => JSON.stringify(t.slice(0, 40))).join(', ') : 'nothing'}, its form ${submitted.status} after ${Math.round(submitted.elapsedMs)} ms; A ready again ${backMs} ms after the heal`,

@@ -14,7 +14,10 @@ import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { runLostAnswerTrials } from './support/lost-answer.js';
 import { bundleReplicas, startReplicaSet, type ReplicaBundles, type ReplicaSet } from './support/replica-set.js';
 
-const SEED = process.env.REPLICA_SEED === 'random' ? `replicas-${Date.now().toString(36)}` : (process.env.REPLICA_SEED ?? 'replicas-1');
+const SEED =
+  process.env.REPLICA_SEED === 'random'
+    ? `replicas-${Date.now().toString(36)}`
+    : (process.env.REPLICA_SEED ?? 'replicas-1');
 const TRIALS = Number(process.env.REPLICA_TRIALS ?? 20);
 
 describePostgres('a replica killed right after the exchange committed its withdrawal', () => {
@@ -31,7 +34,11 @@ describePostgres('a replica killed right after the exchange committed its withdr
   }, 30_000);
 
   it(`${TRIALS} seeded trials (REPLICA_SEED=${SEED}): no duplicate withdrawal, every request settled by the survivor and completed`, async () => {
-    const run = await runLostAnswerTrials(set, { seed: SEED, trials: TRIALS, ...(process.env.REPLICA_VERBOSE ? { log: (l: string) => console.log(l) } : {}) });
+    const run = await runLostAnswerTrials(set, {
+      seed: SEED,
+      trials: TRIALS,
+      ...(process.env.REPLICA_VERBOSE ? { log: (l: string) => console.log(l) } : {}),
+    });
     const { once } = run;
     const takeovers = run.trials.flatMap((t) => (t.takeoverMs === undefined ? [] : [t.takeoverMs]));
     console.log(
@@ -39,7 +46,9 @@ describePostgres('a replica killed right after the exchange committed its withdr
         `${run.trials.filter((t) => t.holderLed).length} holders were the leader; duplicates ${once.duplicates}, not executed ${once.notExecuted.length}, unfinished ${once.unfinished.length}, ` +
         `person path ${once.personPath.length}; takeover max ${Math.max(...takeovers)} ms, settled max ${Math.max(...run.trials.map((t) => t.settledMs ?? Infinity))} ms`,
     );
-    expect(run.trials.flatMap((t) => t.problems.map((p) => `trial ${t.index} (${t.fault}, holder ${t.holder}): ${p}`))).toEqual([]);
+    expect(
+      run.trials.flatMap((t) => t.problems.map((p) => `trial ${t.index} (${t.fault}, holder ${t.holder}): ${p}`)),
+    ).toEqual([]);
     expect(once.problems).toEqual([]);
     expect(once.duplicates).toBe(0);
     expect(once.notExecuted).toEqual([]);
@@ -47,6 +56,8 @@ describePostgres('a replica killed right after the exchange committed its withdr
     expect(once.requests).toBe(TRIALS);
     // Every trial killed the process that sent the withdrawal; both faults were met.
     expect(run.trials.every((t) => t.holder !== undefined && t.settledMs !== undefined)).toBe(true);
-    expect(new Set(run.trials.map((t) => t.fault)).size).toBe(TRIALS >= 4 ? 2 : new Set(run.trials.map((t) => t.fault)).size);
+    expect(new Set(run.trials.map((t) => t.fault)).size).toBe(
+      TRIALS >= 4 ? 2 : new Set(run.trials.map((t) => t.fault)).size,
+    );
   }, 240_000);
 });

@@ -12,7 +12,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { checkExactlyOnce } from './support/exactly-once.js';
 import { readStore, type StoreReader } from './support/records.js';
-import { bundleReplicas, DESK_PEOPLE, startReplicaSet, type Replica, type ReplicaBundles, type ReplicaSet } from './support/replica-set.js';
+import {
+  bundleReplicas,
+  DESK_PEOPLE,
+  startReplicaSet,
+  type Replica,
+  type ReplicaBundles,
+  type ReplicaSet,
+} from './support/replica-set.js';
 import { approvalMessage, approveUntilCounted, requestWithdrawal } from './support/slack-flows.js';
 import { leaderOf, poll } from './support/watch.js';
 
@@ -56,14 +63,16 @@ describePostgres('PostgreSQL restarted under two replicas', () => {
     const messages = await Promise.all(ids.map((id) => approvalMessage(set.fake, id)));
     const read = (id: string) => store.get(id);
     // Half are approved, executed and followed before the restart.
-    for (const m of messages.slice(0, BEFORE / 2)) for (const user of DESK_PEOPLE.approvers.slice(0, 2)) await approveUntilCounted(set, read, m, user, [a, b]);
+    for (const m of messages.slice(0, BEFORE / 2))
+      for (const user of DESK_PEOPLE.approvers.slice(0, 2)) await approveUntilCounted(set, read, m, user, [a, b]);
 
     // The rest are approved one click after another on both replicas while the server restarts,
     // and new requests are asked for meanwhile.
     const approving = Promise.all(
       messages.slice(BEFORE / 2).map(async (m, k) => {
         let clicks = 0;
-        for (const user of DESK_PEOPLE.approvers.slice(1, 3)) clicks += await approveUntilCounted(set, read, m, user, k % 2 ? [b, a] : [a, b]);
+        for (const user of DESK_PEOPLE.approvers.slice(1, 3))
+          clicks += await approveUntilCounted(set, read, m, user, k % 2 ? [b, a] : [a, b]);
         return clicks;
       }),
     ).then((counts) => counts.reduce((x, y) => x + y, 0));
@@ -73,8 +82,13 @@ describePostgres('PostgreSQL restarted under two replicas', () => {
       for (let i = 0; i < DURING; i++) {
         const id = await askUntilConfirmed(`${400 + i}.75`, i % 2 ? [b, a] : [a, b]);
         made.push(id);
-        const m = await poll(`the approval message of ${id}`, async () => approvalMessage(set.fake, id, 1_000).catch(() => undefined), 20_000);
-        for (const user of DESK_PEOPLE.approvers.slice(0, 2)) askingClicks += await approveUntilCounted(set, read, m, user, i % 2 ? [a, b] : [b, a]);
+        const m = await poll(
+          `the approval message of ${id}`,
+          async () => approvalMessage(set.fake, id, 1_000).catch(() => undefined),
+          20_000,
+        );
+        for (const user of DESK_PEOPLE.approvers.slice(0, 2))
+          askingClicks += await approveUntilCounted(set, read, m, user, i % 2 ? [a, b] : [b, a]);
       }
       return made;
     })();
@@ -87,16 +101,40 @@ describePostgres('PostgreSQL restarted under two replicas', () => {
     ids.push(...made);
 
     // Both replicas reconnect: ready, one of them leading.
-    await poll('both replicas ready', async () => ((await Promise.all([a.readyz(), b.readyz()])).every((r) => r?.ready) ? true : undefined), 20_000);
+    await poll(
+      'both replicas ready',
+      async () => ((await Promise.all([a.readyz(), b.readyz()])).every((r) => r?.ready) ? true : undefined),
+      20_000,
+    );
     await leaderOf([a, b]);
     const backMs = Date.now() - restartedAt;
-    await poll('every request submitted', async () => ((await store.all()).filter((r) => ids.includes(r.id)).every((r) => r.state === 'submitted' || r.state === 'completed') ? true : undefined), 20_000);
+    await poll(
+      'every request submitted',
+      async () =>
+        (await store.all())
+          .filter((r) => ids.includes(r.id))
+          .every((r) => r.state === 'submitted' || r.state === 'completed')
+          ? true
+          : undefined,
+      20_000,
+    );
     await set.sandbox.advance(61_000);
-    await poll('every request completed', async () => ((await store.all()).filter((r) => ids.includes(r.id)).every((r) => r.state === 'completed') ? true : undefined), 20_000).catch(() => undefined);
+    await poll(
+      'every request completed',
+      async () =>
+        (await store.all()).filter((r) => ids.includes(r.id)).every((r) => r.state === 'completed') ? true : undefined,
+      20_000,
+    ).catch(() => undefined);
 
-    const once = checkExactlyOnce(ids, await store.all(), (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)));
+    const once = checkExactlyOnce(
+      ids,
+      await store.all(),
+      (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)),
+    );
     const since = (r: Replica, k: number) => r.logs().slice(logMarks[k]);
-    const restartLines = [a, b].map((r, k) => since(r, k).filter((l) => String(l.msg).includes('leadership: the database session')).length);
+    const restartLines = [a, b].map(
+      (r, k) => since(r, k).filter((l) => String(l.msg).includes('leadership: the database session')).length,
+    );
     const errors = [a, b].flatMap((r, k) => since(r, k).filter((l) => l.level === 'error'));
     console.log(
       `PostgreSQL restart: server back in ${serverBackMs} ms, both replicas ready with one leader ${backMs} ms after the restart began; ` +
@@ -114,7 +152,9 @@ describePostgres('PostgreSQL restarted under two replicas', () => {
     const unaudited: string[] = [];
     for (const r of (await store.all()).filter((x) => ids.includes(x.id))) {
       const lines = await store.auditOf(r.id);
-      for (const { userId } of r.approvals) if (!lines.some((l) => l.type === 'approval.counted' && l.actor === userId)) unaudited.push(`${r.id} approved by ${userId}`);
+      for (const { userId } of r.approvals)
+        if (!lines.some((l) => l.type === 'approval.counted' && l.actor === userId))
+          unaudited.push(`${r.id} approved by ${userId}`);
     }
     expect(unaudited).toEqual([]);
     expect(await store.verifyAudit()).toMatchObject({ ok: true });

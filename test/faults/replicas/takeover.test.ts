@@ -32,7 +32,9 @@ describePostgres('the leader killed', () => {
     const before = new Set((await set.sandbox.withdrawals()).map((w) => w.id));
     const run = await measureTakeovers(set, KILLS);
     const worst = (pick: (t: (typeof run.takeovers)[number]) => number) => Math.max(...run.takeovers.map(pick));
-    console.log(`takeover after SIGKILL of the leader (${KILLS} kills, ms from the kill): ${run.takeovers.map((t) => `${t.killed}->${t.survivor} leads ${t.leaderMs} (readyz ${t.readyzLeaderMs}), executes ${t.executedMs}, polls ${t.polledMs}`).join('; ')}`);
+    console.log(
+      `takeover after SIGKILL of the leader (${KILLS} kills, ms from the kill): ${run.takeovers.map((t) => `${t.killed}->${t.survivor} leads ${t.leaderMs} (readyz ${t.readyzLeaderMs}), executes ${t.executedMs}, polls ${t.polledMs}`).join('; ')}`,
+    );
     expect(run.takeovers).toHaveLength(KILLS);
     expect(worst((t) => t.leaderMs)).toBeLessThan(LIMIT_MS);
     expect(worst((t) => t.readyzLeaderMs)).toBeLessThan(LIMIT_MS);
@@ -41,7 +43,11 @@ describePostgres('the leader killed', () => {
 
     const store = await readStore(set.databaseUrl);
     try {
-      const once = checkExactlyOnce(run.requestIds, await store.all(), (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)));
+      const once = checkExactlyOnce(
+        run.requestIds,
+        await store.all(),
+        (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)),
+      );
       expect(once.problems).toEqual([]);
       expect(once.duplicates).toBe(0);
       expect(once.notExecuted).toEqual([]);

@@ -24,7 +24,10 @@ export function useBotWorld(options: { seed: string; key: FaultKey; botToken: st
   beforeAll(async () => {
     [world.bundle, world.sandbox, world.fake] = await Promise.all([
       bundleEntry('../../../src/main.ts'),
-      startSandbox({ seed: options.seed, keys: [{ publicKeyHex: options.key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }] }),
+      startSandbox({
+        seed: options.seed,
+        keys: [{ publicKeyHex: options.key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }],
+      }),
       startFakeSlackApi({ expectedToken: options.botToken }),
     ]);
     world.dataDir = mkdtempSync(join(tmpdir(), `${options.seed}-`));

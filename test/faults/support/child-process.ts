@@ -51,13 +51,20 @@ export interface RunningChild {
 export const isBotStarted = (event: Record<string, unknown>): boolean => event.msg === 'desk bot started';
 
 /** Starts `node [nodeArgs] <bundle>` with `env` added to a minimal environment. */
-export function startChild(bundle: Bundle, env: Record<string, string>, nodeArgs: readonly string[] = []): RunningChild {
+export function startChild(
+  bundle: Bundle,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): RunningChild {
   const proc = spawn(process.execPath, [...nodeArgs, bundle.file], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const events: Array<Record<string, unknown>> = [];
-  const waiters: Array<{ match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown> | undefined) => void }> = [];
+  const waiters: Array<{
+    match: (e: Record<string, unknown>) => boolean;
+    resolve: (e: Record<string, unknown> | undefined) => void;
+  }> = [];
   let err = '';
   let buffered = '';
   proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -61,9 +61,18 @@ export interface FaultBot {
 /** Opens the stores in `dataDir`, builds the client and the engine, and runs recovery (engine.start). */
 export async function openFaultBot(o: FaultBotOptions): Promise<FaultBot> {
   const clock = o.clock ?? systemClock;
-  const stores = await fileStores(clock, { dir: o.dataDir, warn: o.warn ?? (() => {}), ...(o.redact ? { redact: o.redact } : {}) });
+  const stores = await fileStores(clock, {
+    dir: o.dataDir,
+    warn: o.warn ?? (() => {}),
+    ...(o.redact ? { redact: o.redact } : {}),
+  });
   const { requests, kv, audit } = stores;
-  const exchange = testClient(o.sandboxUrl, o.privateKey, { clock, retry: { baseDelayMs: 5, maxDelayMs: 50 }, timeoutMs: 3_000, ...o.client });
+  const exchange = testClient(o.sandboxUrl, o.privateKey, {
+    clock,
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    timeoutMs: 3_000,
+    ...o.client,
+  });
   const w = o.wrap ?? {};
   const engine = createEngine({
     exchange: createExchangePort(w.exchange ? w.exchange(exchange) : exchange),

@@ -26,7 +26,8 @@ export interface ChildConfig {
 
 const config = JSON.parse(process.env.FAULT_CHILD_CONFIG ?? '{}') as ChildConfig;
 const emit = (event: Record<string, unknown>) => process.stdout.write(JSON.stringify(event) + '\n');
-const log = (level: string) => (message: string, data?: Record<string, unknown>) => process.stderr.write(`${level}: ${message} ${data ? JSON.stringify(data) : ''}\n`);
+const log = (level: string) => (message: string, data?: Record<string, unknown>) =>
+  process.stderr.write(`${level}: ${message} ${data ? JSON.stringify(data) : ''}\n`);
 const kill = new KillSwitch(config.killAtStep);
 
 // A supervisor restarts a killed bot at once, and the new life takes the killed one's store leases at once.
@@ -39,10 +40,24 @@ const desk = await openFaultBot({
   client: { timeoutMs: config.clientTimeoutMs ?? 2_000 },
   logger: { info: () => {}, warn: log('warn'), error: log('error') },
   warn: log('store'),
-  wrap: { exchange: (p) => kill.wrap(p), requests: (p) => kill.wrap(p), kv: (p) => kill.wrap(p), audit: (p) => kill.wrap(p) },
+  wrap: {
+    exchange: (p) => kill.wrap(p),
+    requests: (p) => kill.wrap(p),
+    kv: (p) => kill.wrap(p),
+    audit: (p) => kill.wrap(p),
+  },
 });
 emit({ event: 'started', pid: process.pid });
-const outcome = await runPlan(desk.engine, config.plan, Date.now() + config.deadlineMs, () => new Promise((r) => setTimeout(r, 40)));
-emit({ event: outcome.settled ? 'settled' : 'deadline', steps: kill.steps, states: outcome.records.map((r) => [r.id, r.state]) });
+const outcome = await runPlan(
+  desk.engine,
+  config.plan,
+  Date.now() + config.deadlineMs,
+  () => new Promise((r) => setTimeout(r, 40)),
+);
+emit({
+  event: outcome.settled ? 'settled' : 'deadline',
+  steps: kill.steps,
+  states: outcome.records.map((r) => [r.id, r.state]),
+});
 await desk.close();
 process.exit(outcome.settled ? 0 : 3);

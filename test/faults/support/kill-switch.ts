@@ -7,7 +7,10 @@ export class KillSwitch {
   #steps = 0;
 
   /** `at`: the step to die at (1-based); undefined: never. */
-  constructor(private readonly at: number | undefined, private readonly die: () => void = () => process.kill(process.pid, 'SIGKILL')) {}
+  constructor(
+    private readonly at: number | undefined,
+    private readonly die: () => void = () => process.kill(process.pid, 'SIGKILL'),
+  ) {}
 
   get steps(): number {
     return this.#steps;

@@ -18,7 +18,11 @@ import { DESK_PEOPLE } from './desk.js';
 import { withTag, type PlanItem } from './plan.js';
 
 /** `exchange`: the client; the engine gets the port over it. */
-export function memoryEngine(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): { engine: Engine; requests: MemoryRepository<RequestRecord>; audit: MemoryAuditLog } {
+export function memoryEngine(o: { exchange: ExchangeApi; clock: Clock; config: EngineConfigInput; logger?: Logger }): {
+  engine: Engine;
+  requests: MemoryRepository<RequestRecord>;
+  audit: MemoryAuditLog;
+} {
   const { requests, kv, audit } = memoryStores(o.clock);
   const engine = createEngine({
     exchange: createExchangePort(o.exchange),
@@ -44,9 +48,22 @@ export function requestPlan(sandbox: Sandbox, kinds: readonly PlanKind[]): PlanI
   const usd = account.bankAccounts.find((b) => b.currency === 'USD')!;
   const unverifiedSgd = account.bankAccounts.find((b) => b.currency === 'SGD' && !b.verified)!;
   const all: Record<PlanKind, PlanItem> = {
-    crypto: withTag('crypto', { kind: 'crypto_withdrawal', cryptoCurrencyId: 104, addressBookId: address.id, amount: '123.45' }),
+    crypto: withTag('crypto', {
+      kind: 'crypto_withdrawal',
+      cryptoCurrencyId: 104,
+      addressBookId: address.id,
+      amount: '123.45',
+    }),
     fiat: withTag('fiat', { kind: 'fiat_withdrawal', currency: 'USD', bankAccountId: usd.id, amount: '1500.5' }),
-    trade: withTag('trade', { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.015', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limit: { slippageBps: 1000 } }),
+    trade: withTag('trade', {
+      kind: 'trade',
+      symbol: 'BTC-USD',
+      side: 'buy',
+      quantity: '0.015',
+      quantityCurrency: 'BTC',
+      paymentMethod: 'user_balance',
+      limit: { slippageBps: 1000 },
+    }),
     removal: withTag('removal', { kind: 'bank_account_removal', bankAccountId: unverifiedSgd.id }),
   };
   return kinds.map((k) => all[k]);

@@ -5,7 +5,18 @@
  */
 
 /** Keys whose strings Slack never renders as mrkdwn. */
-const NOT_RENDERED = new Set(['private_metadata', 'value', 'action_id', 'block_id', 'callback_id', 'url', 'initial_value', 'external_id', 'image_url', 'alt_text']);
+const NOT_RENDERED = new Set([
+  'private_metadata',
+  'value',
+  'action_id',
+  'block_id',
+  'callback_id',
+  'url',
+  'initial_value',
+  'external_id',
+  'image_url',
+  'alt_text',
+]);
 
 /** Every string of `payload` that Slack renders as mrkdwn. */
 export function mrkdwnTexts(payload: unknown): string[] {

@@ -12,7 +12,14 @@ import { DESK_PEOPLE } from './desk.js';
 export type PlanItem = { tag: string; input: RequestInput };
 
 /** States a settled request may be in: final, or handed to the exchange and followed. */
-export const SETTLED_STATES: readonly RequestRecord['state'][] = ['submitted', 'completed', 'failed', 'rejected', 'cancelled', 'expired'];
+export const SETTLED_STATES: readonly RequestRecord['state'][] = [
+  'submitted',
+  'completed',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+];
 
 export const tagNote = (tag: string): string => `fault-plan ${tag}`;
 
@@ -31,7 +38,11 @@ export async function findTagged(engine: Engine, tag: string): Promise<RequestRe
  * Creates what is missing and approves what waits; returns the ids by tag. A refused creation
  * (exchange unreadable) is told to `refused` and tried again on the next pass.
  */
-export async function advancePlan(engine: Engine, plan: readonly PlanItem[], refused?: (tag: string, message: string) => void): Promise<Map<string, string>> {
+export async function advancePlan(
+  engine: Engine,
+  plan: readonly PlanItem[],
+  refused?: (tag: string, message: string) => void,
+): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   for (const item of plan) {
     let record = await findTagged(engine, item.tag);
@@ -75,12 +86,19 @@ export async function approvePlan(engine: Engine, plan: readonly PlanItem[], tri
  * Runs the plan until every item is stored and settled, or `deadline` (epoch ms) passes.
  * `pause` waits between rounds (real time in a child process).
  */
-export async function runPlan(engine: Engine, plan: readonly PlanItem[], deadline: number, pause: () => Promise<void>): Promise<{ settled: boolean; records: RequestRecord[] }> {
+export async function runPlan(
+  engine: Engine,
+  plan: readonly PlanItem[],
+  deadline: number,
+  pause: () => Promise<void>,
+): Promise<{ settled: boolean; records: RequestRecord[] }> {
   for (;;) {
     const ids = await advancePlan(engine, plan);
     await engine.tick();
     await engine.idle();
-    const records = (await Promise.all([...ids.values()].map((id) => engine.get(id)))).filter((r): r is RequestRecord => r !== undefined);
+    const records = (await Promise.all([...ids.values()].map((id) => engine.get(id)))).filter(
+      (r): r is RequestRecord => r !== undefined,
+    );
     const settled = records.length === plan.length && records.every((r) => SETTLED_STATES.includes(r.state));
     if (settled || Date.now() > deadline) return { settled, records };
     await pause();

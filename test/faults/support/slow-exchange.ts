@@ -29,15 +29,30 @@ afterAll(async () => {
 });
 
 /** A sandbox whose clock stands at `startMs` until a test advances it; closed after the file's tests. */
-export async function frozenSandbox(o: { seed: string; startMs: number; keys: KeySpec[]; faults?: FaultRule[] }): Promise<Sandbox> {
+export async function frozenSandbox(o: {
+  seed: string;
+  startMs: number;
+  keys: KeySpec[];
+  faults?: FaultRule[];
+}): Promise<Sandbox> {
   const clock = createSandboxClock({ startMs: o.startMs, followRealTime: false });
-  const sandbox = await startSandbox({ seed: o.seed, clock, authNow: () => clock.now(), keys: o.keys, ...(o.faults ? { faults: o.faults } : {}) });
+  const sandbox = await startSandbox({
+    seed: o.seed,
+    clock,
+    authNow: () => clock.now(),
+    keys: o.keys,
+    ...(o.faults ? { faults: o.faults } : {}),
+  });
   sandboxes.push(sandbox);
   return sandbox;
 }
 
 /** The real client for `key` on the sandbox's clock: sleeps cut short, a read tried twice, writes never retried. */
-export function sandboxClient(sandbox: Sandbox, clientKey: FaultKey, o: { timeoutMs: number; logger?: ExchangeClientOptions['logger'] }) {
+export function sandboxClient(
+  sandbox: Sandbox,
+  clientKey: FaultKey,
+  o: { timeoutMs: number; logger?: ExchangeClientOptions['logger'] },
+) {
   return testClient(sandbox.url, clientKey.hex, {
     clock: { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))) },
     timeoutMs: o.timeoutMs,
@@ -47,8 +62,15 @@ export function sandboxClient(sandbox: Sandbox, clientKey: FaultKey, o: { timeou
 }
 
 /** A started engine against a sandbox seeded with `seed`, starting at `startMs` with `faults`. */
-export async function slowExchangeBot(o: { seed: string; startMs: number; faults: FaultRule[] }): Promise<SlowExchangeBot> {
-  const sandbox = await frozenSandbox({ ...o, keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }] });
+export async function slowExchangeBot(o: {
+  seed: string;
+  startMs: number;
+  faults: FaultRule[];
+}): Promise<SlowExchangeBot> {
+  const sandbox = await frozenSandbox({
+    ...o,
+    keys: [{ publicKeyHex: key.publicKeyHex, scopes: ['read', 'transfer', 'trade'] }],
+  });
   const sends = new Map<string, number>();
   const exchange = sandboxClient(sandbox, key, {
     timeoutMs: 150,
@@ -57,7 +79,11 @@ export async function slowExchangeBot(o: { seed: string; startMs: number; faults
     },
   });
   const clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
-  const { engine, audit } = memoryEngine({ exchange, clock, config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } } });
+  const { engine, audit } = memoryEngine({
+    exchange,
+    clock,
+    config: { poll: { intervalMs: 10_000, maxIntervalMs: 60_000 } },
+  });
   await engine.start();
   return { sandbox, engine, audit, sends };
 }

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { formatSlackDate, type RenderContext } from '../../../src/stand-ins/demo/render.js';
 
 const T0 = Date.UTC(2024, 4, 1, 23, 30, 15); // 2024-05-01 23:30:15 UTC
-const ctx = (tzOffsetSeconds: number, nowMs = T0): RenderContext => ({ names: new Map(), channels: new Map(), tzOffsetSeconds, now: () => nowMs });
+const ctx = (tzOffsetSeconds: number, nowMs = T0): RenderContext => ({
+  names: new Map(),
+  channels: new Map(),
+  tzOffsetSeconds,
+  now: () => nowMs,
+});
 
 describe('formatSlackDate', () => {
   it('fills the time and date tokens in the reader zone, across a day boundary', () => {

@@ -11,7 +11,11 @@ afterEach(async () => {
 });
 
 async function call(fake: FakeSlackApi, method: string, args: Record<string, unknown>): Promise<Record<string, any>> {
-  const res = await fetch(`${fake.apiUrl}${method}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer xoxb-test' }, body: JSON.stringify(args) });
+  const res = await fetch(`${fake.apiUrl}${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer xoxb-test' },
+    body: JSON.stringify(args),
+  });
   return (await res.json()) as Record<string, any>;
 }
 
@@ -20,16 +24,26 @@ describe('the Slack stand-in, restarted from its saved state', () => {
     const first = await startFakeSlackApi();
     running.push(first);
     const posted = await call(first, 'chat.postMessage', { channel: 'C1', text: 'before' });
-    const opened = await call(first, 'views.open', { trigger_id: 't1', view: { type: 'modal', title: { type: 'plain_text', text: 'A' }, blocks: [] } });
+    const opened = await call(first, 'views.open', {
+      trigger_id: 't1',
+      view: { type: 'modal', title: { type: 'plain_text', text: 'A' }, blocks: [] },
+    });
     const saved = first.saved();
 
     const second = await startFakeSlackApi({ restore: JSON.parse(JSON.stringify(saved)) });
     running.push(second);
     const next = await call(second, 'chat.postMessage', { channel: 'C1', text: 'after' });
     expect(Number(next.ts)).toBeGreaterThan(Number(posted.ts));
-    const updated = await call(second, 'views.update', { view_id: opened.view.id, hash: opened.view.hash, view: { type: 'modal', title: { type: 'plain_text', text: 'B' }, blocks: [] } });
+    const updated = await call(second, 'views.update', {
+      view_id: opened.view.id,
+      hash: opened.view.hash,
+      view: { type: 'modal', title: { type: 'plain_text', text: 'B' }, blocks: [] },
+    });
     expect(updated).toMatchObject({ ok: true, view: { id: opened.view.id } });
-    const another = await call(second, 'views.open', { trigger_id: 't2', view: { type: 'modal', title: { type: 'plain_text', text: 'C' }, blocks: [] } });
+    const another = await call(second, 'views.open', {
+      trigger_id: 't2',
+      view: { type: 'modal', title: { type: 'plain_text', text: 'C' }, blocks: [] },
+    });
     expect(another.view.id).not.toBe(opened.view.id);
   });
 });

@@ -86,7 +86,9 @@ describe('the local desk over HTTP', () => {
       expect(first.people.map((p) => p.name)).toContain('Tara Trader');
       expect(first.channels.map((c) => c.name)).toEqual(['desk', 'desk-approvals', 'compliance', 'Desk Bot']);
 
-      expect((await d.api('command', { as: WHO.trader, channel: WHO.deskChannel, text: '/balances' })).json).toEqual({ ok: true });
+      expect((await d.api('command', { as: WHO.trader, channel: WHO.deskChannel, text: '/balances' })).json).toEqual({
+        ok: true,
+      });
       const answered = await events.next((s) => s.messages.some((m) => m.ephemeral && said(m).includes('BTC')));
       expect(answered.version).toBeGreaterThan(first.version);
     } finally {
@@ -129,17 +131,43 @@ describe('the local desk over HTTP', () => {
 
     const priced = await d.post(`${ROUTES.sandbox}/price`, { symbol: 'BTC-USD', price: '70000' });
     expect(priced.status).toBe(200);
-    expect(Number((priced.json as SandboxState).prices.find((p) => p.symbol === 'BTC-USD')!.price)).toBeCloseTo(70_000, -2);
+    expect(Number((priced.json as SandboxState).prices.find((p) => p.symbol === 'BTC-USD')!.price)).toBeCloseTo(
+      70_000,
+      -2,
+    );
 
-    const faulted = await d.post(`${ROUTES.sandbox}/fault`, { fault: 'lost_answer' satisfies keyof typeof PANEL_FAULTS, on: 'withdrawals', times: 1 });
-    expect((faulted.json as SandboxState).faults).toEqual(['lost answer on POST /crypto/withdrawals, next 1', 'lost answer on POST /fiat/withdrawals, next 1']);
+    const faulted = await d.post(`${ROUTES.sandbox}/fault`, {
+      fault: 'lost_answer' satisfies keyof typeof PANEL_FAULTS,
+      on: 'withdrawals',
+      times: 1,
+    });
+    expect((faulted.json as SandboxState).faults).toEqual([
+      'lost answer on POST /crypto/withdrawals, next 1',
+      'lost answer on POST /fiat/withdrawals, next 1',
+    ]);
     expect(((await d.post(`${ROUTES.sandbox}/clear-faults`, {})).json as SandboxState).faults).toEqual([]);
 
     const before = d.snapshot(WHO.compliance).messages.filter((m) => m.channel === WHO.complianceChannel).length;
-    expect((await d.post(`${ROUTES.sandbox}/deposit`, { currency: 'USDT (TRC20)', amount: '4321', needsCounterpartyInfo: true })).status).toBe(200);
-    await d.until(WHO.compliance, (s) => s.messages.filter((m) => m.channel === WHO.complianceChannel).length > before && s.messages.some((m) => said(m).includes('4,321')), 'the deposit in #compliance');
+    expect(
+      (
+        await d.post(`${ROUTES.sandbox}/deposit`, {
+          currency: 'USDT (TRC20)',
+          amount: '4321',
+          needsCounterpartyInfo: true,
+        })
+      ).status,
+    ).toBe(200);
+    await d.until(
+      WHO.compliance,
+      (s) =>
+        s.messages.filter((m) => m.channel === WHO.complianceChannel).length > before &&
+        s.messages.some((m) => said(m).includes('4,321')),
+      'the deposit in #compliance',
+    );
 
-    expect(await d.post(`${ROUTES.sandbox}/deposit`, { currency: 'DOGE', amount: '1', needsCounterpartyInfo: false })).toMatchObject({ status: 422, json: { ok: false, error: expect.stringContaining('No currency DOGE') } });
+    expect(
+      await d.post(`${ROUTES.sandbox}/deposit`, { currency: 'DOGE', amount: '1', needsCounterpartyInfo: false }),
+    ).toMatchObject({ status: 422, json: { ok: false, error: expect.stringContaining('No currency DOGE') } });
     expect(await d.post(`${ROUTES.sandbox}/advance`, { ms: -5 })).toMatchObject({ status: 400, json: { ok: false } });
     expect(await d.post(`${ROUTES.sandbox}/teleport`, {})).toMatchObject({ status: 404 });
   });
@@ -153,14 +181,34 @@ describe('the local desk over HTTP', () => {
     const before = clock();
     const attempts: { path: string; method: string; headers: Record<string, string>; body?: string }[] = [
       // DNS rebinding: the right address under a name the desk is not.
-      { path: `${ROUTES.sandbox}/advance`, method: 'POST', headers: { ...json, host: `evil.example:${port}` }, body: advance },
-      { path: `${ROUTES.api}command`, method: 'POST', headers: { ...json, host: `evil.example:${port}` }, body: command },
+      {
+        path: `${ROUTES.sandbox}/advance`,
+        method: 'POST',
+        headers: { ...json, host: `evil.example:${port}` },
+        body: advance,
+      },
+      {
+        path: `${ROUTES.api}command`,
+        method: 'POST',
+        headers: { ...json, host: `evil.example:${port}` },
+        body: command,
+      },
       { path: ROUTES.sandbox, method: 'GET', headers: { host: `evil.example:${port}` } },
       { path: `${ROUTES.events}?as=${WHO.trader}`, method: 'GET', headers: { host: `evil.example:${port}` } },
       { path: ROUTES.page, method: 'GET', headers: { host: `127.0.0.1:${port + 1}` } },
       // Another web page open on this machine: its Origin.
-      { path: `${ROUTES.sandbox}/advance`, method: 'POST', headers: { ...json, origin: 'http://evil.example' }, body: advance },
-      { path: `${ROUTES.api}command`, method: 'POST', headers: { ...json, origin: `http://127.0.0.1:${port + 1}` }, body: command },
+      {
+        path: `${ROUTES.sandbox}/advance`,
+        method: 'POST',
+        headers: { ...json, origin: 'http://evil.example' },
+        body: advance,
+      },
+      {
+        path: `${ROUTES.api}command`,
+        method: 'POST',
+        headers: { ...json, origin: `http://127.0.0.1:${port + 1}` },
+        body: command,
+      },
       { path: `${ROUTES.events}?as=${WHO.trader}`, method: 'GET', headers: { origin: 'null' } },
     ];
     for (const a of attempts) {
@@ -168,7 +216,11 @@ describe('the local desk over HTTP', () => {
       expect({ ...a, status: res.status }).toEqual({ ...a, status: 403 });
     }
     // A form post from anywhere is not JSON: refused before anything happens.
-    const form = await rawRequest(d.origin, `${ROUTES.sandbox}/advance`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: advance });
+    const form = await rawRequest(d.origin, `${ROUTES.sandbox}/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: advance,
+    });
     expect(form.status).toBe(415);
     // Nothing moved: the sandbox clock went on with real time only.
     expect(clock() - before).toBeLessThan(60_000);
@@ -180,15 +232,26 @@ describe('the local desk over HTTP', () => {
   it("the Slack stand-in's users.info answers the desk's people by name and time zone", async () => {
     const res = await fetch(`${d.preview.slack.apiUrl}users.info`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${d.preview.env.SLACK_BOT_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${d.preview.env.SLACK_BOT_TOKEN}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: `user=${WHO.ben}`,
     });
-    expect(((await res.json()) as { user: unknown }).user).toMatchObject({ id: WHO.ben, real_name: 'Ben Approver', tz: 'America/New_York', tz_offset: expect.any(Number) });
+    expect(((await res.json()) as { user: unknown }).user).toMatchObject({
+      id: WHO.ben,
+      real_name: 'Ben Approver',
+      tz: 'America/New_York',
+      tz_offset: expect.any(Number),
+    });
   });
 
   it('cuts off a client that stalls in its body within the request timeout (the HTTP edge of every server)', async () => {
     const port = Number(new URL(d.origin).port);
-    const stalled = await open(port, postHead(`${ROUTES.api}command`, 5_000, 'application/json', `127.0.0.1:${port}`) + '{"as":');
+    const stalled = await open(
+      port,
+      postHead(`${ROUTES.api}command`, 5_000, 'application/json', `127.0.0.1:${port}`) + '{"as":',
+    );
     expect(await within(stalled, HTTP_EDGE.requestTimeoutMs + 3 * HTTP_EDGE.checkEveryMs)).toBe('closed');
     expect(stalled.received()).toMatch(/^HTTP\/1\.1 408 /);
     closeSlowSockets();

@@ -25,7 +25,11 @@ afterAll(async () => {
 const inChannel = (s: Snapshot, channel: string) => s.messages.filter((m) => m.channel === channel);
 
 function approve(as: string, m: LocalDeskMessage) {
-  return d.api('action', { as, container: { type: 'message', channel: m.channel, ts: m.ts }, action: { action_id: ACTION.approve } });
+  return d.api('action', {
+    as,
+    container: { type: 'message', channel: m.channel, ts: m.ts },
+    action: { action_id: ACTION.approve },
+  });
 }
 
 describe('the local desk, with the real bot behind it', () => {
@@ -34,8 +38,12 @@ describe('the local desk, with the real bot behind it', () => {
     expect(modal.view.type).toBe('modal');
     expect((modal.view.title as { text: string }).text).toBe('Crypto withdrawal');
     for (const other of [WHO.ana, WHO.compliance, WHO.outsider]) expect(d.snapshot(other).modals).toEqual([]);
-    const typed = (s: Snapshot) => s.messages.filter((m) => m.author.kind === 'person' && m.text === '/withdraw crypto');
-    expect(typed(d.snapshot(WHO.trader)).at(-1)).toMatchObject({ channel: WHO.deskChannel, author: { kind: 'person', id: WHO.trader } });
+    const typed = (s: Snapshot) =>
+      s.messages.filter((m) => m.author.kind === 'person' && m.text === '/withdraw crypto');
+    expect(typed(d.snapshot(WHO.trader)).at(-1)).toMatchObject({
+      channel: WHO.deskChannel,
+      author: { kind: 'person', id: WHO.trader },
+    });
     expect(typed(d.snapshot(WHO.ana))).toEqual([]);
     // Closing it: gone from the stack.
     expect((await d.api('close', { as: WHO.trader, viewId: modal.id })).json).toEqual({ ok: true });
@@ -60,14 +68,19 @@ describe('the local desk, with the real bot behind it', () => {
     expect(approvalMessages(d.snapshot(WHO.outsider)).at(-1)?.ts).toBe(request.ts);
 
     expect((await approve(WHO.trader, request)).json).toEqual({ ok: true });
-    const refusal = (s: Snapshot) => s.messages.find((m) => m.ephemeral && said(m).includes(REFUSAL_MESSAGES.own_request));
+    const refusal = (s: Snapshot) =>
+      s.messages.find((m) => m.ephemeral && said(m).includes(REFUSAL_MESSAGES.own_request));
     const seen = await d.until(WHO.trader, (s) => refusal(s) !== undefined, "the trader's refusal");
     expect(refusal(seen)).toMatchObject({ channel: WHO.approvalChannel, ephemeral: true, author: { kind: 'bot' } });
     for (const other of [WHO.ana, WHO.ben, WHO.outsider]) expect(refusal(d.snapshot(other))).toBeUndefined();
 
     await approve(WHO.ana, request);
     await approve(WHO.ben, request);
-    const thread = (s: Snapshot) => s.messages.filter((m) => m.threadTs === request.ts).map(said).join('\n');
+    const thread = (s: Snapshot) =>
+      s.messages
+        .filter((m) => m.threadTs === request.ts)
+        .map(said)
+        .join('\n');
     await d.until(WHO.ana, (s) => thread(s).includes('Sent to the exchange'), 'the withdrawal sent (thread)');
 
     // The sandbox panel moves the exchange's clock, and the bot's polling (on the same clock) follows.
@@ -84,39 +97,81 @@ describe('the local desk, with the real bot behind it', () => {
 
   it("an outsider's command gets the bot's refusal, to them alone; an unknown command is refused as Slack does", async () => {
     await d.api('command', { as: WHO.outsider, channel: WHO.deskChannel, text: '/withdraw crypto' });
-    const refused = (s: Snapshot) => s.messages.find((m) => m.ephemeral && m.channel === WHO.deskChannel && said(m).includes(refusalText('not_requester')));
+    const refused = (s: Snapshot) =>
+      s.messages.find(
+        (m) => m.ephemeral && m.channel === WHO.deskChannel && said(m).includes(refusalText('not_requester')),
+      );
     const s = await d.until(WHO.outsider, (x) => refused(x) !== undefined, "the outsider's refusal");
     expect(s.modals).toEqual([]);
     expect(d.snapshot(WHO.trader).messages.filter((m) => m.ts === refused(s)!.ts)).toEqual([]);
 
     const unknown = await d.api('command', { as: WHO.trader, channel: WHO.deskChannel, text: '/launch rockets' });
-    expect(unknown).toEqual({ status: 200, json: { ok: false, error: expect.stringContaining('/launch is not a valid command') } });
+    expect(unknown).toEqual({
+      status: 200,
+      json: { ok: false, error: expect.stringContaining('/launch is not a valid command') },
+    });
   });
 
   it("compliance's Declare button opens the declaration on their screen; the wallet search answers suggestions; an outsider's Declare is refused to them alone", async () => {
-    const deposit = (s: Snapshot) => s.messages.find((m) => m.channel === WHO.complianceChannel && m.threadTs === undefined && said(m).includes(ACTION.declareCounterparty));
-    const posted = await d.until(WHO.compliance, (s) => deposit(s) !== undefined, 'a deposit to declare in #compliance');
+    const deposit = (s: Snapshot) =>
+      s.messages.find(
+        (m) =>
+          m.channel === WHO.complianceChannel &&
+          m.threadTs === undefined &&
+          said(m).includes(ACTION.declareCounterparty),
+      );
+    const posted = await d.until(
+      WHO.compliance,
+      (s) => deposit(s) !== undefined,
+      'a deposit to declare in #compliance',
+    );
     const message = deposit(posted)!;
-    const declare = (as: string) => d.api('action', { as, container: { type: 'message', channel: message.channel, ts: message.ts }, action: { action_id: ACTION.declareCounterparty } });
+    const declare = (as: string) =>
+      d.api('action', {
+        as,
+        container: { type: 'message', channel: message.channel, ts: message.ts },
+        action: { action_id: ACTION.declareCounterparty },
+      });
 
     expect((await declare(WHO.compliance)).json).toEqual({ ok: true });
-    const s = await d.until(WHO.compliance, (x) => callbackOf(topModal(x)) === CALLBACK.counterparty, 'the declaration modal');
+    const s = await d.until(
+      WHO.compliance,
+      (x) => callbackOf(topModal(x)) === CALLBACK.counterparty,
+      'the declaration modal',
+    );
     const modal = topModal(s)!;
-    const suggested = await d.api('suggest', { as: WHO.compliance, viewId: modal.id, blockId: INPUT.cpWallet, actionId: INPUT.cpWallet, value: 'Bin' });
+    const suggested = await d.api('suggest', {
+      as: WHO.compliance,
+      viewId: modal.id,
+      blockId: INPUT.cpWallet,
+      actionId: INPUT.cpWallet,
+      value: 'Bin',
+    });
     expect(suggested.json.ok).toBe(true);
     expect(suggested.json.options.map((o: { text: { text: string } }) => o.text.text)).toContain('Binance');
     // Only for the modal on top of one's own stack.
-    expect((await d.api('suggest', { as: WHO.ana, viewId: modal.id, blockId: INPUT.cpWallet, actionId: INPUT.cpWallet, value: 'Bin' })).status).toBe(409);
+    expect(
+      (
+        await d.api('suggest', {
+          as: WHO.ana,
+          viewId: modal.id,
+          blockId: INPUT.cpWallet,
+          actionId: INPUT.cpWallet,
+          value: 'Bin',
+        })
+      ).status,
+    ).toBe(409);
     await d.api('close', { as: WHO.compliance, viewId: modal.id });
 
     await declare(WHO.outsider);
-    const refusal = (x: Snapshot) => x.messages.find((m) => m.ephemeral && said(m).includes(refusalText('not_compliance')));
+    const refusal = (x: Snapshot) =>
+      x.messages.find((m) => m.ephemeral && said(m).includes(refusalText('not_compliance')));
     await d.until(WHO.outsider, (x) => refusal(x) !== undefined, "the outsider's refusal");
     expect(d.snapshot(WHO.outsider).modals).toEqual([]);
     expect(refusal(d.snapshot(WHO.compliance))).toBeUndefined();
   });
 
-  it('App Home: opening it publishes that person\'s home, shown to them only', async () => {
+  it("App Home: opening it publishes that person's home, shown to them only", async () => {
     expect((await d.api('home', { as: WHO.ana })).json).toEqual({ ok: true });
     const s = await d.until(WHO.ana, (x) => x.home !== undefined, "Ana's App Home");
     expect(s.home?.type).toBe('home');
@@ -124,11 +179,27 @@ describe('the local desk, with the real bot behind it', () => {
   });
 
   it('refuses what a person cannot do in Slack: act as no one, on a modal not open, on a control not there', async () => {
-    expect(await d.api('command', { as: 'UNOBODY0001', channel: WHO.deskChannel, text: '/balances' })).toMatchObject({ status: 400, json: { ok: false } });
-    expect(await d.api('submit', { as: WHO.ana, viewId: 'V99999999', values: {} })).toMatchObject({ status: 409, json: { ok: false } });
+    expect(await d.api('command', { as: 'UNOBODY0001', channel: WHO.deskChannel, text: '/balances' })).toMatchObject({
+      status: 400,
+      json: { ok: false },
+    });
+    expect(await d.api('submit', { as: WHO.ana, viewId: 'V99999999', values: {} })).toMatchObject({
+      status: 409,
+      json: { ok: false },
+    });
     const request = inChannel(d.snapshot(WHO.ana), WHO.approvalChannel).find((m) => m.threadTs === undefined)!;
-    const forged = await d.api('action', { as: WHO.ana, container: { type: 'message', channel: request.channel, ts: request.ts }, action: { action_id: 'launch_rockets' } });
-    expect(forged).toMatchObject({ status: 400, json: { ok: false, error: expect.stringContaining('launch_rockets') } });
-    expect(await d.api('command', { as: WHO.trader, channel: WHO.deskChannel })).toMatchObject({ status: 400, json: { ok: false } });
+    const forged = await d.api('action', {
+      as: WHO.ana,
+      container: { type: 'message', channel: request.channel, ts: request.ts },
+      action: { action_id: 'launch_rockets' },
+    });
+    expect(forged).toMatchObject({
+      status: 400,
+      json: { ok: false, error: expect.stringContaining('launch_rockets') },
+    });
+    expect(await d.api('command', { as: WHO.trader, channel: WHO.deskChannel })).toMatchObject({
+      status: 400,
+      json: { ok: false },
+    });
   });
 });

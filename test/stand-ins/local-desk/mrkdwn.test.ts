@@ -28,7 +28,13 @@ describe('inline formatting', () => {
       { type: 'code', text: 'R7K2QX' },
     ]);
     expect(line('*bold _and italic_*')).toEqual([
-      { type: 'bold', children: [{ type: 'text', text: 'bold ' }, { type: 'italic', children: [{ type: 'text', text: 'and italic' }] }] },
+      {
+        type: 'bold',
+        children: [
+          { type: 'text', text: 'bold ' },
+          { type: 'italic', children: [{ type: 'text', text: 'and italic' }] },
+        ],
+      },
     ]);
   });
 
@@ -36,7 +42,11 @@ describe('inline formatting', () => {
     expect(line('snake_case_name and 2*3*4')).toEqual([{ type: 'text', text: 'snake_case_name and 2*3*4' }]);
     expect(line('a * b * c')).toEqual([{ type: 'text', text: 'a * b * c' }]);
     expect(line('*unclosed')).toEqual([{ type: 'text', text: '*unclosed' }]);
-    expect(line('(*yes*)')).toEqual([{ type: 'text', text: '(' }, { type: 'bold', children: [{ type: 'text', text: 'yes' }] }, { type: 'text', text: ')' }]);
+    expect(line('(*yes*)')).toEqual([
+      { type: 'text', text: '(' },
+      { type: 'bold', children: [{ type: 'text', text: 'yes' }] },
+      { type: 'text', text: ')' },
+    ]);
   });
 
   it('unescapes &amp; &lt; &gt; in text and code, never reading them as tokens', () => {
@@ -54,14 +64,18 @@ describe('inline formatting', () => {
     expect(line(link('https://explorer.example/tx/0xabc?a=1&b=2', 'View on explorer'))).toEqual([
       { type: 'link', url: 'https://explorer.example/tx/0xabc?a=1&b=2', text: 'View on explorer' },
     ]);
-    expect(line('<https://example.com>')).toEqual([{ type: 'link', url: 'https://example.com', text: 'https://example.com' }]);
+    expect(line('<https://example.com>')).toEqual([
+      { type: 'link', url: 'https://example.com', text: 'https://example.com' },
+    ]);
     expect(line('<javascript:alert(1)|click>')).toEqual([{ type: 'text', text: 'click' }]);
     expect(line('see https://example.com/x.')).toEqual([
       { type: 'text', text: 'see ' },
       { type: 'link', url: 'https://example.com/x', text: 'https://example.com/x' },
       { type: 'text', text: '.' },
     ]);
-    expect(line('see https://example.com', { ...ctx, verbatim: true })).toEqual([{ type: 'text', text: 'see https://example.com' }]);
+    expect(line('see https://example.com', { ...ctx, verbatim: true })).toEqual([
+      { type: 'text', text: 'see https://example.com' },
+    ]);
   });
 
   it('names people and channels from the snapshot, and broadcasts', () => {
@@ -87,17 +101,21 @@ describe('inline formatting', () => {
   });
 });
 
-describe('dates in the reader\'s time zone', () => {
-  it('draws the bot\'s slackDate token in Singapore and New York, not the UTC fallback', () => {
+describe("dates in the reader's time zone", () => {
+  it("draws the bot's slackDate token in Singapore and New York, not the UTC fallback", () => {
     const token = slackDate(NOW);
     expect(token).toContain(utcText(NOW));
     // The local desk names the zone after a clock time, so readers in different zones agree on one expiry.
     expect(line(token)).toEqual([{ type: 'date', text: 'Today 10:03 PM GMT+8', iso: '2024-05-01T14:03:00.000Z' }]);
-    expect(line(token, { ...ctx, timeZone: 'America/New_York' })).toEqual([{ type: 'date', text: 'Today 10:03 AM EDT', iso: '2024-05-01T14:03:00.000Z' }]);
-    expect(line(token, { ...ctx, timeZone: 'Europe/London' })).toEqual([{ type: 'date', text: 'Today 3:03 PM GMT+1', iso: '2024-05-01T14:03:00.000Z' }]);
+    expect(line(token, { ...ctx, timeZone: 'America/New_York' })).toEqual([
+      { type: 'date', text: 'Today 10:03 AM EDT', iso: '2024-05-01T14:03:00.000Z' },
+    ]);
+    expect(line(token, { ...ctx, timeZone: 'Europe/London' })).toEqual([
+      { type: 'date', text: 'Today 3:03 PM GMT+1', iso: '2024-05-01T14:03:00.000Z' },
+    ]);
   });
 
-  it('knows Slack\'s tokens', () => {
+  it("knows Slack's tokens", () => {
     const at = Math.floor(Date.UTC(2024, 1, 18, 6, 39, 42) / 1000); // Sun 18 Feb 2024 06:39:42 UTC
     const utc = { ...ctx, timeZone: 'UTC' };
     const draw = (format: string) => (line(`<!date^${at}^${format}|fallback>`, utc)[0] as { text: string }).text;
@@ -112,17 +130,23 @@ describe('dates in the reader\'s time zone', () => {
     expect(draw('{unknown} {date_num}')).toBe('{unknown} 2024-02-18');
   });
 
-  it('says yesterday and tomorrow by the reader\'s calendar, lower case after the start', () => {
+  it("says yesterday and tomorrow by the reader's calendar, lower case after the start", () => {
     const yesterday = Math.floor((NOW - 86_400_000) / 1000);
-    expect(line(`<!date^${yesterday}^since {date_pretty}|x>`)).toMatchObject([{ type: 'date', text: 'since yesterday' }]);
+    expect(line(`<!date^${yesterday}^since {date_pretty}|x>`)).toMatchObject([
+      { type: 'date', text: 'since yesterday' },
+    ]);
     // 15:30 UTC is already the next day in Singapore (UTC+8).
     const lateUtc = Math.floor(Date.UTC(2024, 4, 1, 16, 30) / 1000);
     expect(line(`<!date^${lateUtc}^{date_short_pretty}|x>`)).toMatchObject([{ type: 'date', text: 'Tomorrow' }]);
   });
 
   it('shows the fallback for a token it cannot read, and links a date with a link', () => {
-    expect(line('<!date^notanumber^{date}|2024-05-01 14:03 UTC>')).toEqual([{ type: 'text', text: '2024-05-01 14:03 UTC' }]);
-    expect(line(`<!date^${NOW / 1000}^{time}^https://example.com/t|x>`)).toMatchObject([{ type: 'date', text: '10:03 PM GMT+8', url: 'https://example.com/t' }]);
+    expect(line('<!date^notanumber^{date}|2024-05-01 14:03 UTC>')).toEqual([
+      { type: 'text', text: '2024-05-01 14:03 UTC' },
+    ]);
+    expect(line(`<!date^${NOW / 1000}^{time}^https://example.com/t|x>`)).toMatchObject([
+      { type: 'date', text: '10:03 PM GMT+8', url: 'https://example.com/t' },
+    ]);
   });
 });
 
@@ -130,8 +154,23 @@ describe('blocks of text', () => {
   it('keeps line breaks, quotes > lines and leaves code fences unformatted', () => {
     const text = '*Rejected* by <@U0APPROVE>\n>too *big*\n>for today\n```\n*not bold* &lt;x&gt;\n```\nafter';
     expect(parseMrkdwn(text, ctx)).toEqual([
-      { type: 'paragraph', children: [{ type: 'bold', children: [{ type: 'text', text: 'Rejected' }] }, { type: 'text', text: ' by ' }, { type: 'mention', kind: 'user', id: 'U0APPROVE', text: '@Alex Approver' }] },
-      { type: 'quote', children: [{ type: 'text', text: 'too ' }, { type: 'bold', children: [{ type: 'text', text: 'big' }] }, { type: 'break' }, { type: 'text', text: 'for today' }] },
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'bold', children: [{ type: 'text', text: 'Rejected' }] },
+          { type: 'text', text: ' by ' },
+          { type: 'mention', kind: 'user', id: 'U0APPROVE', text: '@Alex Approver' },
+        ],
+      },
+      {
+        type: 'quote',
+        children: [
+          { type: 'text', text: 'too ' },
+          { type: 'bold', children: [{ type: 'text', text: 'big' }] },
+          { type: 'break' },
+          { type: 'text', text: 'for today' },
+        ],
+      },
       { type: 'pre', text: '*not bold* <x>' },
       { type: 'paragraph', children: [{ type: 'text', text: 'after' }] },
     ]);

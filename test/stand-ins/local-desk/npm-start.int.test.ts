@@ -32,7 +32,9 @@ describe('npm start', () => {
     const port = await freePort();
     const run = runMain({ PORT: String(port) }, (l) => l.includes('/slack/events'));
     const lines = await run.ready;
-    expect(lines[0]).toBe(`Local desk: http://127.0.0.1:${port}/  (open it in a browser: be the trader, an approver, compliance or an outsider)`);
+    expect(lines[0]).toBe(
+      `Local desk: http://127.0.0.1:${port}/  (open it in a browser: be the trader, an approver, compliance or an outsider)`,
+    );
     const page = await fetch(`http://127.0.0.1:${port}${ROUTES.page}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="app"></div>');
@@ -44,7 +46,19 @@ describe('npm start', () => {
     const port = await freePort();
     // The bot checks its token with auth.test before it listens: a Slack stand-in answers it.
     const slack = await startFakeSlackApi({ expectedToken: 'xoxb-test-not-real' });
-    const run = runMain({ PORT: String(port), SLACK_BOT_TOKEN: 'xoxb-test-not-real', SLACK_SIGNING_SECRET: 'a'.repeat(32), APPROVAL_CHANNEL_ID: 'C0TEST0001', REQUESTER_USER_IDS: 'U0TEST0001', APPROVER_USER_IDS: 'U0TEST0002,U0TEST0003', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' }, (l) => l.includes('desk bot started'));
+    const run = runMain(
+      {
+        PORT: String(port),
+        SLACK_BOT_TOKEN: 'xoxb-test-not-real',
+        SLACK_SIGNING_SECRET: 'a'.repeat(32),
+        APPROVAL_CHANNEL_ID: 'C0TEST0001',
+        REQUESTER_USER_IDS: 'U0TEST0001',
+        APPROVER_USER_IDS: 'U0TEST0002,U0TEST0003',
+        SLACK_API_URL: slack.apiUrl,
+        LOG_LEVEL: 'info',
+      },
+      (l) => l.includes('desk bot started'),
+    );
     const lines = await run.ready;
     expect(lines.join('\n')).not.toContain('Local desk');
     // The bot itself has PORT: no page there.
@@ -56,7 +70,9 @@ describe('npm start', () => {
   });
 
   it('--fresh outside the preview is refused: it would erase real requests', async () => {
-    const run = runMain({ PORT: String(await freePort()), SLACK_BOT_TOKEN: 'xoxb-test-not-real' }, () => false, ['--fresh']);
+    const run = runMain({ PORT: String(await freePort()), SLACK_BOT_TOKEN: 'xoxb-test-not-real' }, () => false, [
+      '--fresh',
+    ]);
     expect(await run.exited).toBe(1);
     expect(run.stderr.join('')).toContain('--fresh starts the local preview over');
   });

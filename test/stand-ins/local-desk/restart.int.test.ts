@@ -35,8 +35,17 @@ async function stop(d: TestLocalDesk): Promise<void> {
   await d.stop();
 }
 
-const approve = (d: TestLocalDesk, as: string, m: LocalDeskMessage) => d.api('action', { as, container: { type: 'message', channel: m.channel, ts: m.ts }, action: { action_id: ACTION.approve } });
-const thread = (s: Snapshot, ts: string) => s.messages.filter((m) => m.threadTs === ts).map(said).join('\n');
+const approve = (d: TestLocalDesk, as: string, m: LocalDeskMessage) =>
+  d.api('action', {
+    as,
+    container: { type: 'message', channel: m.channel, ts: m.ts },
+    action: { action_id: ACTION.approve },
+  });
+const thread = (s: Snapshot, ts: string) =>
+  s.messages
+    .filter((m) => m.threadTs === ts)
+    .map(said)
+    .join('\n');
 const homeText = (s: Snapshot) => JSON.stringify(s.home ?? {});
 
 describe('the local preview, stopped and started again on the same data', () => {
@@ -49,12 +58,22 @@ describe('the local preview, stopped and started again on the same data', () => 
     await closeWaitingView(d);
     await approve(d, WHO.ana, request);
     await approve(d, WHO.ben, request);
-    await d.until(WHO.ana, (s) => thread(s, request.ts).includes('Sent to the exchange'), 'the withdrawal sent (thread)');
+    await d.until(
+      WHO.ana,
+      (s) => thread(s, request.ts).includes('Sent to the exchange'),
+      'the withdrawal sent (thread)',
+    );
     await d.api('home', { as: WHO.trader });
-    await d.until(WHO.trader, (s) => homeText(s).includes('Your open requests (1)') && homeText(s).includes('0.07'), "the trader's App Home with the withdrawal open");
+    await d.until(
+      WHO.trader,
+      (s) => homeText(s).includes('Your open requests (1)') && homeText(s).includes('0.07'),
+      "the trader's App Home with the withdrawal open",
+    );
     stoppedAt = (await d.get(ROUTES.sandbox)).json.now as number;
     await stop(d);
-    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining([SANDBOX_FILE_NAME, SLACK_FILE_NAME, 'audit.jsonl', 'requests.json']));
+    expect(readdirSync(dataDir)).toEqual(
+      expect.arrayContaining([SANDBOX_FILE_NAME, SLACK_FILE_NAME, 'audit.jsonl', 'requests.json']),
+    );
   }, 30_000);
 
   it('second run: the request, its thread and App Home are there; the exchange knows the withdrawal, and it completes in place', async () => {
@@ -68,12 +87,21 @@ describe('the local preview, stopped and started again on the same data', () => 
     expect((await d.get(ROUTES.sandbox)).json.now).toBeGreaterThanOrEqual(stoppedAt);
 
     await d.post(`${ROUTES.sandbox}/advance`, { ms: SANDBOX_TIMINGS.WITHDRAWAL_TIMELINE.at(-1)!.afterMs });
-    const done = await d.until(WHO.ben, (s) => thread(s, request.ts).includes('*Completed.*'), 'the completed withdrawal in the thread', 15_000);
+    const done = await d.until(
+      WHO.ben,
+      (s) => thread(s, request.ts).includes('*Completed.*'),
+      'the completed withdrawal in the thread',
+      15_000,
+    );
     expect(done.messages.find((m) => m.ts === request.ts)?.edited).toBe(true);
     expect(done.undrawn).toEqual([]);
     // App Home follows: the request is no longer open.
     await d.api('home', { as: WHO.trader });
-    await d.until(WHO.trader, (s) => homeText(s).includes('Your open requests (0)'), "the trader's App Home with nothing open");
+    await d.until(
+      WHO.trader,
+      (s) => homeText(s).includes('Your open requests (0)'),
+      "the trader's App Home with nothing open",
+    );
     expect(d.logs.join('\n')).not.toMatch(/not_found/);
     await stop(d);
   }, 30_000);
@@ -84,7 +112,9 @@ describe('the local preview, stopped and started again on the same data', () => 
     const s = d.snapshot(WHO.ana);
     expect(s.messages.filter((m) => m.channel === WHO.approvalChannel)).toEqual([]);
     expect(s.home).toBeUndefined();
-    expect(d.bot.sandbox!.control.withdrawals()).toEqual(expect.not.arrayContaining([expect.objectContaining({ amount: '0.07' })]));
+    expect(d.bot.sandbox!.control.withdrawals()).toEqual(
+      expect.not.arrayContaining([expect.objectContaining({ amount: '0.07' })]),
+    );
     await stop(d);
   }, 30_000);
 });

@@ -9,7 +9,9 @@ describe('access log', () => {
     try {
       await t.api('GET', `${V1}/crypto/withdrawals?page[size]=1`);
       await t.api('GET', `${V1}/accounts/balances`, { headers: { 'X-API-Timestamp': '1' } });
-      await t.api('POST', `${V1}/order_quotes`, { body: { symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' } });
+      await t.api('POST', `${V1}/order_quotes`, {
+        body: { symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' },
+      });
       expect(entries.map((e) => [e.method, e.path, e.status])).toEqual([
         ['GET', `${V1}/crypto/withdrawals`, 200],
         ['GET', `${V1}/accounts/balances`, 401],

@@ -39,7 +39,9 @@ describe('authentication', () => {
     expect(a.body).toHaveLength(1);
     const b = await t.api('GET', `${V1}/crypto/withdrawals?page[size]=1`);
     expect(b.status).toBe(200);
-    const c = await t.api('POST', `${V1}/order_quotes`, { body: { symbol: 'BTC-USD', side: 'buy', quantity: '1000', payment_method: 'user_balance' } });
+    const c = await t.api('POST', `${V1}/order_quotes`, {
+      body: { symbol: 'BTC-USD', side: 'buy', quantity: '1000', payment_method: 'user_balance' },
+    });
     expect(c.status).toBe(201);
   });
 
@@ -47,7 +49,9 @@ describe('authentication', () => {
     const signer = createSigner(parsePrivateKey(t.key.privateKeyHex));
     expect(signer.apiKey).toBe(t.key.compressedHex);
     const url = t.sandbox.url + BALANCES;
-    const res = await fetch(url, { headers: signer.headers({ method: 'GET', targetUri: url, body: undefined, timestampMs: Date.now() }) });
+    const res = await fetch(url, {
+      headers: signer.headers({ method: 'GET', targetUri: url, body: undefined, timestampMs: Date.now() }),
+    });
     expect(res.status).toBe(200);
   });
 
@@ -70,16 +74,23 @@ describe('authentication', () => {
   });
 
   it('refuses a tampered query (the full URL is signed)', async () => {
-    const a = await t.api('GET', `${V1}/crypto/withdrawals?page[size]=3`, { signUrl: `${t.sandbox.url}${V1}/crypto/withdrawals?page[size]=1` });
+    const a = await t.api('GET', `${V1}/crypto/withdrawals?page[size]=3`, {
+      signUrl: `${t.sandbox.url}${V1}/crypto/withdrawals?page[size]=1`,
+    });
     expect(refusal(a)).toMatch(/^Invalid signature/);
     // Encoding is part of the bytes: %5B signed, [ sent is a different URL.
-    const b = await t.api('GET', `${V1}/crypto/withdrawals?page[size]=1`, { signUrl: `${t.sandbox.url}${V1}/crypto/withdrawals?page%5Bsize%5D=1` });
+    const b = await t.api('GET', `${V1}/crypto/withdrawals?page[size]=1`, {
+      signUrl: `${t.sandbox.url}${V1}/crypto/withdrawals?page%5Bsize%5D=1`,
+    });
     expect(refusal(b)).toMatch(/^Invalid signature/);
   });
 
   it('refuses a tampered timestamp (inside the window, but not the one signed)', async () => {
     const signedAt = String(Date.now());
-    const a = await t.api('GET', BALANCES, { timestamp: signedAt, headers: { 'X-API-Timestamp': String(Number(signedAt) + 1) } });
+    const a = await t.api('GET', BALANCES, {
+      timestamp: signedAt,
+      headers: { 'X-API-Timestamp': String(Number(signedAt) + 1) },
+    });
     expect(refusal(a)).toMatch(/^Invalid signature/);
   });
 
@@ -133,18 +144,38 @@ describe('authentication', () => {
     const tradeOnly = makeKey();
     t.sandbox.keys.register({ publicKeyHex: readOnly.compressedHex, scopes: ['read'] });
     t.sandbox.keys.register({ publicKeyHex: tradeOnly.uncompressedHex, scopes: ['trade'] });
-    const w = await t.api('POST', `${V1}/crypto/withdrawals`, { key: readOnly, body: { crypto_currency_id: 101, amount: '0.01', address_book_address_id: '00000000-0000-4000-8000-000000000000' } });
+    const w = await t.api('POST', `${V1}/crypto/withdrawals`, {
+      key: readOnly,
+      body: {
+        crypto_currency_id: 101,
+        amount: '0.01',
+        address_book_address_id: '00000000-0000-4000-8000-000000000000',
+      },
+    });
     expect(w.status).toBe(SCOPE_FAILURE_STATUS);
     expect(w.body.errors[0].message).toMatch(/'transfer' scope/);
-    const f = await t.api('POST', `${V1}/fiat/withdrawals`, { key: tradeOnly, body: { bank_account_id: 1, currency: 'USD', amount: '100' } });
+    const f = await t.api('POST', `${V1}/fiat/withdrawals`, {
+      key: tradeOnly,
+      body: { bank_account_id: 1, currency: 'USD', amount: '100' },
+    });
     expect(f.status).toBe(SCOPE_FAILURE_STATUS);
-    const q = await t.api('POST', `${V1}/order_quotes`, { key: readOnly, body: { symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' } });
+    const q = await t.api('POST', `${V1}/order_quotes`, {
+      key: readOnly,
+      body: { symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' },
+    });
     expect(q.status).toBe(SCOPE_FAILURE_STATUS);
     expect(q.body.errors[0].message).toMatch(/'trade' scope/);
     expect((await t.api('GET', `${V1}/orders`, { key: readOnly })).status).toBe(SCOPE_FAILURE_STATUS);
     // Reads need only a registered key.
     expect((await t.api('GET', BALANCES, { key: readOnly })).status).toBe(200);
-    expect((await t.api('POST', `${V1}/order_quotes`, { key: tradeOnly, body: { symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' } })).status).toBe(201);
+    expect(
+      (
+        await t.api('POST', `${V1}/order_quotes`, {
+          key: tradeOnly,
+          body: { symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('serves the spot price without any key', async () => {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sub } from '../../../src/bot/domain/money.js';
-import { bankAccount, fiatDeposit, fiatWithdrawal, fiatWithdrawalFee, fiatWithdrawalLimit } from '../../../src/bot/exchange/schemas.js';
+import {
+  bankAccount,
+  fiatDeposit,
+  fiatWithdrawal,
+  fiatWithdrawalFee,
+  fiatWithdrawalLimit,
+} from '../../../src/bot/exchange/schemas.js';
 import { FIAT_WITHDRAWAL_TIMELINE } from '../../../src/stand-ins/sandbox/timings.js';
 import { expectSchema, startTestSandbox, V1, type TestSandbox } from './support/sandbox.js';
 
@@ -8,7 +14,9 @@ let t: TestSandbox;
 let banks: Array<{ id: number; currency: string; verified: boolean }>;
 beforeAll(async () => {
   t = await startTestSandbox();
-  banks = (await t.api('GET', `${V1}/bank_accounts?page[size]=10`)).body.map((b: unknown) => expectSchema(bankAccount, b));
+  banks = (await t.api('GET', `${V1}/bank_accounts?page[size]=10`)).body.map((b: unknown) =>
+    expectSchema(bankAccount, b),
+  );
 });
 afterAll(() => t.close());
 
@@ -34,14 +42,20 @@ describe('bank accounts', () => {
     expect(a.body).toBeUndefined();
     expect((await t.api('DELETE', `${V1}/bank_accounts/${id}`)).status).toBe(404);
     expect((await t.api('DELETE', `${V1}/bank_accounts/999999`)).status).toBe(404);
-    expect((await t.api('GET', `${V1}/bank_accounts?page[size]=10`)).body.map((b: { id: number }) => b.id)).not.toContain(id);
+    expect(
+      (await t.api('GET', `${V1}/bank_accounts?page[size]=10`)).body.map((b: { id: number }) => b.id),
+    ).not.toContain(id);
   });
 });
 
 describe('fiat', () => {
   it('lists fees, limits and deposits in the client shapes', async () => {
-    const fees = (await t.api('GET', `${V1}/fiat/withdrawal_fees`)).body.map((x: unknown) => expectSchema(fiatWithdrawalFee, x));
-    const limits = (await t.api('GET', `${V1}/fiat/withdrawal_limits`)).body.map((x: unknown) => expectSchema(fiatWithdrawalLimit, x));
+    const fees = (await t.api('GET', `${V1}/fiat/withdrawal_fees`)).body.map((x: unknown) =>
+      expectSchema(fiatWithdrawalFee, x),
+    );
+    const limits = (await t.api('GET', `${V1}/fiat/withdrawal_limits`)).body.map((x: unknown) =>
+      expectSchema(fiatWithdrawalLimit, x),
+    );
     expect(fees.map((f: { currency: string }) => f.currency).sort()).toEqual(['SGD', 'USD']);
     expect(limits.map((f: { currency: string }) => f.currency).sort()).toEqual(['SGD', 'USD']);
     const deps = await t.api('GET', `${V1}/fiat/deposits`);
@@ -71,7 +85,9 @@ describe('fiat', () => {
     const listed = (await t.api('GET', `${V1}/fiat/withdrawals`)).body.find((x: { id: number }) => x.id === a.body.id);
     expect(listed.note).toBe('desk R6EYET-1');
     expect(listed).not.toHaveProperty('request_id');
-    expect((await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '100', memo: 'x' })).status).toBe(422);
+    expect((await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '100', memo: 'x' })).status).toBe(
+      422,
+    );
   });
 
   it('refuses a missing bank account (404), a currency mismatch, limits and the balance including the fee (422)', async () => {
@@ -80,8 +96,12 @@ describe('fiat', () => {
     const mismatch = await createFiat({ bank_account_id: usdBank.id, currency: 'SGD', amount: '100' });
     expect(mismatch.status).toBe(422);
     expect(mismatch.body.errors[0].message).toMatch(/holds USD, not SGD/);
-    expect((await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '49.99' })).body.errors[0].message).toMatch(/below the minimum/);
-    expect((await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '250000.01' })).body.errors[0].message).toMatch(/above the maximum/);
+    expect(
+      (await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '49.99' })).body.errors[0].message,
+    ).toMatch(/below the minimum/);
+    expect(
+      (await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '250000.01' })).body.errors[0].message,
+    ).toMatch(/above the maximum/);
     t.sandbox.control.setBalance({ currency: 'USD', regular: '1000' });
     const short = await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '990' });
     expect(short.status).toBe(422);
@@ -89,6 +109,8 @@ describe('fiat', () => {
     expect((await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '975' })).status).toBe(201);
     expect((await createFiat({ bank_account_id: usdBank.id, currency: 'EUR', amount: '100' })).status).toBe(422);
     expect((await createFiat({ bank_account_id: usdBank.id, currency: 'USD', amount: '100.001' })).status).toBe(422);
-    expect((await createFiat({ bank_account_id: String(usdBank.id), currency: 'USD', amount: '100' })).status).toBe(422);
+    expect((await createFiat({ bank_account_id: String(usdBank.id), currency: 'USD', amount: '100' })).status).toBe(
+      422,
+    );
   });
 });

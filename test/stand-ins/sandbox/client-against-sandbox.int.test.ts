@@ -19,7 +19,13 @@ let sandbox: Sandbox;
 let client: ExchangeClient;
 
 function clientFor(key: TestKey, options: Partial<Parameters<typeof createExchangeClient>[0]> = {}): ExchangeClient {
-  return createExchangeClient({ baseUrl: sandbox.url, signer: createSigner(parsePrivateKey(key.privateKeyHex)), rateLimit: false, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options });
+  return createExchangeClient({
+    baseUrl: sandbox.url,
+    signer: createSigner(parsePrivateKey(key.privateKeyHex)),
+    rateLimit: false,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    ...options,
+  });
 }
 
 async function failure(p: Promise<unknown>): Promise<ExchangeError> {
@@ -76,7 +82,12 @@ describe('the client against the sandbox', () => {
   it('creates, reads and lists a crypto withdrawal, and maps refusals to error kinds', async () => {
     const book = await collect(client.listAddressBook());
     const treasury = book.find((a) => a.label === 'Treasury cold storage')!;
-    const w = await client.createCryptoWithdrawal({ crypto_currency_id: 101, amount: '0.123456789', address_book_address_id: treasury.id, request_id: 'client-1' });
+    const w = await client.createCryptoWithdrawal({
+      crypto_currency_id: 101,
+      amount: '0.123456789',
+      address_book_address_id: treasury.id,
+      request_id: 'client-1',
+    });
     expect(w.amount).toBe('0.12345678');
     expect((await client.getCryptoWithdrawal(w.id)).status).toBe('pending');
     sandbox.control.advance(60_000);
@@ -86,10 +97,18 @@ describe('the client against the sandbox', () => {
     expect((await collect(client.listCryptoWithdrawals({ from_time: T0 })))[0]!.id).toBe(w.id);
 
     const cooldown = book.find((a) => a.label === 'New exchange account')!;
-    const refused = await failure(client.createCryptoWithdrawal({ crypto_currency_id: 102, amount: '0.1', address_book_address_id: cooldown.id }));
+    const refused = await failure(
+      client.createCryptoWithdrawal({ crypto_currency_id: 102, amount: '0.1', address_book_address_id: cooldown.id }),
+    );
     expect([refused.kind, refused.status]).toEqual(['unprocessable', 422]);
     expect(refused.userMessage).toMatch(/cooldown/);
-    const missing = await failure(client.createCryptoWithdrawal({ crypto_currency_id: 101, amount: '0.1', address_book_address_id: '00000000-0000-4000-8000-000000000000' }));
+    const missing = await failure(
+      client.createCryptoWithdrawal({
+        crypto_currency_id: 101,
+        amount: '0.1',
+        address_book_address_id: '00000000-0000-4000-8000-000000000000',
+      }),
+    );
     expect(missing.kind).toBe('not_found');
     expect((await failure(client.getCryptoWithdrawal('00000000-0000-4000-8000-000000000000'))).kind).toBe('not_found');
   });
@@ -107,7 +126,13 @@ describe('the client against the sandbox', () => {
 
   it('submits counterparty info: 201, then 422 already exists, 404 unknown', async () => {
     const needing = (await collect(client.listCryptoDeposits())).find((d) => d.travel_rule_status === 'required')!;
-    const body = { wallet_identity_attributes: { entity_type: 'individual' as const, entity_name: 'Lee Wong', ownership: 'third_party' as const } };
+    const body = {
+      wallet_identity_attributes: {
+        entity_type: 'individual' as const,
+        entity_name: 'Lee Wong',
+        ownership: 'third_party' as const,
+      },
+    };
     await client.submitCounterpartyInfo(needing.transaction.uuid, body);
     const again = await failure(client.submitCounterpartyInfo(needing.transaction.uuid, body));
     expect(again.messages).toEqual(['Counterparty info already exists']);
@@ -116,8 +141,18 @@ describe('the client against the sandbox', () => {
   });
 
   it('quotes, orders, follows the order to Completed and finds it by client_order_id', async () => {
-    const q = await client.createQuote({ symbol: 'ETH-USD', side: 'buy', quantity: '1', currency: 'ETH', payment_method: 'user_balance' });
-    const o = await client.createOrder({ execution_type: 'rfq', order_quote_id: q.quote_id, client_order_id: 'client-order-1' });
+    const q = await client.createQuote({
+      symbol: 'ETH-USD',
+      side: 'buy',
+      quantity: '1',
+      currency: 'ETH',
+      payment_method: 'user_balance',
+    });
+    const o = await client.createOrder({
+      execution_type: 'rfq',
+      order_quote_id: q.quote_id,
+      client_order_id: 'client-order-1',
+    });
     expect(normalizeStatus(o.status)).toBe('pending');
     sandbox.control.advance(5_000);
     expect(isFinalOrderStatus((await client.getOrder(String(o.id))).status)).toBe(true);
@@ -131,7 +166,9 @@ describe('the client against the sandbox', () => {
     const stranger = clientFor(makeKey());
     expect((await failure(stranger.listBalances())).kind).toBe('unauthorized');
     const reader = clientFor(readOnly);
-    const forbidden = await failure(reader.createQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' }));
+    const forbidden = await failure(
+      reader.createQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' }),
+    );
     expect([forbidden.kind, forbidden.status]).toEqual(['forbidden', SCOPE_FAILURE_STATUS]);
   });
 
@@ -142,12 +179,18 @@ describe('the client against the sandbox', () => {
     const treasury = (await collect(client.listAddressBook())).find((a) => a.label === 'Treasury cold storage')!;
     const before = sandbox.control.withdrawals().length;
     sandbox.control.setFaults([{ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 }]);
-    const dropped = await failure(client.createCryptoWithdrawal({ crypto_currency_id: 101, amount: '0.01', address_book_address_id: treasury.id }));
+    const dropped = await failure(
+      client.createCryptoWithdrawal({ crypto_currency_id: 101, amount: '0.01', address_book_address_id: treasury.id }),
+    );
     expect(dropped.outcomeUnknown).toBe(true);
     expect(sandbox.control.withdrawals().length).toBe(before + 1);
 
-    sandbox.control.setFaults([{ kind: 'rate_limit', method: 'POST', path: '/order_quotes', retryAfterSeconds: 3, times: 1 }]);
-    const limited = await failure(client.createQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' }));
+    sandbox.control.setFaults([
+      { kind: 'rate_limit', method: 'POST', path: '/order_quotes', retryAfterSeconds: 3, times: 1 },
+    ]);
+    const limited = await failure(
+      client.createQuote({ symbol: 'BTC-USD', side: 'buy', quantity: '10', payment_method: 'user_balance' }),
+    );
     expect([limited.kind, limited.retryAfterMs]).toEqual(['rate_limited', 3_000]);
 
     sandbox.control.setFaults([{ kind: 'hang', path: '/crypto_currencies' }]);

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const control = (method: string, path: string, body?: unknown) => t.api(method, `/_sandbox${path}`, { unsigned: true, ...(body === undefined ? {} : { body }) });
+const control = (method: string, path: string, body?: unknown) =>
+  t.api(method, `/_sandbox${path}`, { unsigned: true, ...(body === undefined ? {} : { body }) });
 
 describe('control surface', () => {
   it('refuses any request carrying an exchange key, signed or not', async () => {
@@ -21,7 +22,7 @@ describe('control surface', () => {
     expect(reset.status).toBe(403);
   });
 
-  it('answers only this machine: a forged Host (DNS rebinding) or another page\'s Origin is refused, and nothing changes', async () => {
+  it("answers only this machine: a forged Host (DNS rebinding) or another page's Origin is refused, and nothing changes", async () => {
     // A sandbox of its own: this test moves the clock the others start from.
     const own = await startTestSandbox();
     const clock = async () => (await own.api('GET', '/_sandbox/clock', { unsigned: true })).body.now as number;
@@ -29,10 +30,19 @@ describe('control surface', () => {
     const port = new URL(own.sandbox.url).port;
     const raw = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/_sandbox/clock/advance', headers: { 'content-type': 'text/plain', ...headers } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/_sandbox/clock/advance',
+            headers: { 'content-type': 'text/plain', ...headers },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end(JSON.stringify({ ms: 60_000 }));
       });
@@ -70,21 +80,33 @@ describe('control surface', () => {
     expect(price.body).toEqual({ symbol: 'ETH-USD', mid: '2000' });
     expect((await control('PUT', '/prices', { symbol: 'NOPE-USD', price: '1' })).status).toBe(404);
 
-    expect((await control('PUT', '/faults', { faults: [{ kind: 'error', path: '/accounts/balances', times: 1 }] })).body).toHaveLength(1);
+    expect(
+      (await control('PUT', '/faults', { faults: [{ kind: 'error', path: '/accounts/balances', times: 1 }] })).body,
+    ).toHaveLength(1);
     expect((await t.api('GET', `${V1}/accounts/balances`)).status).toBe(500);
     expect((await t.api('GET', `${V1}/accounts/balances`)).status).toBe(200);
     expect((await control('PUT', '/faults', { faults: [{ kind: 'explode' }] })).status).toBe(422);
     expect((await control('DELETE', '/faults')).status).toBe(204);
 
-    const q = await t.api('POST', `${V1}/order_quotes`, { body: { symbol: 'ETH-USD', side: 'sell', quantity: '1', payment_method: 'user_balance' } });
-    const o = await t.api('POST', `${V1}/orders`, { body: { execution_type: 'rfq', order_quote_id: q.body.quote_id, client_order_id: 'ctl-1' } });
-    expect((await control('GET', '/quotes')).body.map((x: { quote_id: string }) => x.quote_id)).toContain(q.body.quote_id);
-    expect((await control('GET', '/orders')).body.map((x: { client_order_id: string }) => x.client_order_id)).toContain('ctl-1');
+    const q = await t.api('POST', `${V1}/order_quotes`, {
+      body: { symbol: 'ETH-USD', side: 'sell', quantity: '1', payment_method: 'user_balance' },
+    });
+    const o = await t.api('POST', `${V1}/orders`, {
+      body: { execution_type: 'rfq', order_quote_id: q.body.quote_id, client_order_id: 'ctl-1' },
+    });
+    expect((await control('GET', '/quotes')).body.map((x: { quote_id: string }) => x.quote_id)).toContain(
+      q.body.quote_id,
+    );
+    expect((await control('GET', '/orders')).body.map((x: { client_order_id: string }) => x.client_order_id)).toContain(
+      'ctl-1',
+    );
     expect((await control('POST', `/orders/${o.body.id}/cancel`, { reason: 'test' })).body.cancel_reason).toBe('test');
 
     const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
     const treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;
-    const w = await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury } });
+    const w = await t.api('POST', `${V1}/crypto/withdrawals`, {
+      body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury },
+    });
     const listed = (await control('GET', '/withdrawals')).body as Array<{ id: string; held: boolean }>;
     expect(listed.find((x) => x.id === w.body.id)?.held).toBe(true);
     expect((await control('POST', `/withdrawals/${w.body.id}/end`, { status: 'failed' })).body.status).toBe('failed');
@@ -101,56 +123,89 @@ describe('control surface', () => {
     expect((await control('GET', '/nothing')).status).toBe(404);
   });
 
-  it('sets a withdrawal\'s or an order\'s status through their own rules: forward and kept there, ended or cancelled as ever, never back', async () => {
+  it("sets a withdrawal's or an order's status through their own rules: forward and kept there, ended or cancelled as ever, never back", async () => {
     const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
     const treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;
-    const held = async (id: string) => ((await control('GET', '/withdrawals')).body as Array<{ id: string; held: boolean }>).find((x) => x.id === id)!.held;
-    const w = (await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury } })).body;
+    const held = async (id: string) =>
+      ((await control('GET', '/withdrawals')).body as Array<{ id: string; held: boolean }>).find((x) => x.id === id)!
+        .held;
+    const w = (
+      await t.api('POST', `${V1}/crypto/withdrawals`, {
+        body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury },
+      })
+    ).body;
     const status = async (id: string) => (await t.api('GET', `${V1}/crypto/withdrawals/${id}`)).body;
 
     // Broadcasted passes through processing (travel rule approved) and gets its hash; the clock then leaves it there.
-    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'broadcasted' })).body.status).toBe('broadcasted');
+    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'broadcasted' })).body.status).toBe(
+      'broadcasted',
+    );
     await control('POST', '/clock/advance', { ms: 10 * 60_000 });
-    expect(await status(w.id)).toMatchObject({ status: 'broadcasted', travel_rule_status: 'approved', transaction_hash: expect.any(String) });
+    expect(await status(w.id)).toMatchObject({
+      status: 'broadcasted',
+      travel_rule_status: 'approved',
+      transaction_hash: expect.any(String),
+    });
     expect(await held(w.id)).toBe(true);
     // Never back; completed releases the hold; a final status stays.
     expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'processing' })).status).toBe(422);
-    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'completed' })).body.status).toBe('completed');
+    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'completed' })).body.status).toBe(
+      'completed',
+    );
     expect(await held(w.id)).toBe(false);
     expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'failed' })).status).toBe(422);
     // Ended as endWithdrawal ends it: the amount plus fee returns.
-    const regular = async () => (await control('GET', '/balances')).body.find((b: { currency: string }) => b.currency === 'BTC').regular as string;
+    const regular = async () =>
+      (await control('GET', '/balances')).body.find((b: { currency: string }) => b.currency === 'BTC')
+        .regular as string;
     const before = await regular();
-    const v = (await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury } })).body;
+    const v = (
+      await t.api('POST', `${V1}/crypto/withdrawals`, {
+        body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury },
+      })
+    ).body;
     expect(await regular()).not.toBe(before);
     expect((await control('POST', `/withdrawals/${v.id}/status`, { status: 'rejected' })).body.status).toBe('rejected');
     expect(await regular()).toBe(before);
     expect((await control('POST', `/withdrawals/${v.id}/status`, { status: 'sent' })).status).toBe(422);
     expect((await control('POST', '/withdrawals/nope/status', { status: 'completed' })).status).toBe(404);
     // Redated, as an exchange whose clock is off would record it: the list's time filter follows.
-    expect((await control('PATCH', `/withdrawals/${v.id}`, { created_at: T0 - 3_600_000 })).body.created_at).toBe(T0 - 3_600_000);
-    const inWindow = (await t.api('GET', `${V1}/crypto/withdrawals?from_time=${T0 - 60_000}&page[size]=50`)).body as Array<{ id: string }>;
+    expect((await control('PATCH', `/withdrawals/${v.id}`, { created_at: T0 - 3_600_000 })).body.created_at).toBe(
+      T0 - 3_600_000,
+    );
+    const inWindow = (await t.api('GET', `${V1}/crypto/withdrawals?from_time=${T0 - 60_000}&page[size]=50`))
+      .body as Array<{ id: string }>;
     expect(inWindow.map((x) => x.id)).toContain(w.id);
     expect(inWindow.map((x) => x.id)).not.toContain(v.id);
     expect((await control('PATCH', `/withdrawals/${v.id}`, { created_at: -1 })).status).toBe(422);
 
     // An order held Open past the time it would complete; then completed and settled; never back.
     const order = async () => {
-      const q = await t.api('POST', `${V1}/order_quotes`, { body: { symbol: 'ETH-USD', side: 'sell', quantity: '1', payment_method: 'user_balance' } });
-      return (await t.api('POST', `${V1}/orders`, { body: { execution_type: 'rfq', order_quote_id: q.body.quote_id } })).body as { id: string };
+      const q = await t.api('POST', `${V1}/order_quotes`, {
+        body: { symbol: 'ETH-USD', side: 'sell', quantity: '1', payment_method: 'user_balance' },
+      });
+      return (await t.api('POST', `${V1}/orders`, { body: { execution_type: 'rfq', order_quote_id: q.body.quote_id } }))
+        .body as { id: string };
     };
-    const orderStatus = async (id: string) => String((await t.api('GET', `${V1}/orders/${id}`)).body.status).toLowerCase();
+    const orderStatus = async (id: string) =>
+      String((await t.api('GET', `${V1}/orders/${id}`)).body.status).toLowerCase();
     const o = await order();
-    expect(String((await control('POST', `/orders/${o.id}/status`, { status: 'open' })).body.status).toLowerCase()).toBe('open');
+    expect(
+      String((await control('POST', `/orders/${o.id}/status`, { status: 'open' })).body.status).toLowerCase(),
+    ).toBe('open');
     await control('POST', '/clock/advance', { ms: 60_000 });
     expect(await orderStatus(o.id)).toBe('open');
     expect((await control('POST', `/orders/${o.id}/status`, { status: 'pending' })).status).toBe(422);
-    expect(String((await control('POST', `/orders/${o.id}/status`, { status: 'completed' })).body.status).toLowerCase()).toBe('completed');
+    expect(
+      String((await control('POST', `/orders/${o.id}/status`, { status: 'completed' })).body.status).toLowerCase(),
+    ).toBe('completed');
     expect(await orderStatus(o.id)).toBe('completed');
     expect((await control('POST', `/orders/${o.id}/status`, { status: 'cancelled' })).status).toBe(422);
     // Cancelled as cancelOrder cancels: Cancelling, then Cancelled.
     const c = await order();
-    expect(String((await control('POST', `/orders/${c.id}/status`, { status: 'cancelled' })).body.status).toLowerCase()).toBe('cancelling');
+    expect(
+      String((await control('POST', `/orders/${c.id}/status`, { status: 'cancelled' })).body.status).toLowerCase(),
+    ).toBe('cancelling');
     await control('POST', '/clock/advance', { ms: 5_000 });
     expect(await orderStatus(c.id)).toBe('cancelled');
   });

@@ -32,9 +32,16 @@ describe('seeded state', () => {
     const run = async () => {
       const t = await startTestSandbox({ seed: 'replay' });
       try {
-        const book = (await t.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as Array<{ id: string; label: string }>;
+        const book = (await t.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as Array<{
+          id: string;
+          label: string;
+        }>;
         const w = await t.api('POST', `${V1}/crypto/withdrawals`, {
-          body: { crypto_currency_id: 101, amount: '0.2', address_book_address_id: book.find((a) => a.label === 'Treasury cold storage')!.id },
+          body: {
+            crypto_currency_id: 101,
+            amount: '0.2',
+            address_book_address_id: book.find((a) => a.label === 'Treasury cold storage')!.id,
+          },
         });
         t.sandbox.control.advance(20_000);
         return [w.body.id, (await t.api('GET', `${V1}/crypto/withdrawals/${w.body.id}`)).body.transaction_hash];

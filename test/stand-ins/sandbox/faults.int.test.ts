@@ -8,14 +8,23 @@ afterEach(() => t.close());
 
 const WITHDRAWALS = `${V1}/crypto/withdrawals`;
 async function withdrawalBody(): Promise<Record<string, unknown>> {
-  const book = (await t.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as Array<{ id: string; label: string }>;
-  return { crypto_currency_id: 101, amount: '0.01', address_book_address_id: book.find((a) => a.label === 'Treasury cold storage')!.id };
+  const book = (await t.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as Array<{
+    id: string;
+    label: string;
+  }>;
+  return {
+    crypto_currency_id: 101,
+    amount: '0.01',
+    address_book_address_id: book.find((a) => a.label === 'Treasury cold storage')!.id,
+  };
 }
 const count = () => t.sandbox.control.withdrawals().length;
 
 describe('fault injection', () => {
   it('adds latency to matching routes only', async () => {
-    t = await startTestSandbox({ faults: [{ kind: 'latency', method: 'GET', path: '/accounts/balances', latencyMs: 120 }] });
+    t = await startTestSandbox({
+      faults: [{ kind: 'latency', method: 'GET', path: '/accounts/balances', latencyMs: 120 }],
+    });
     let start = performance.now();
     expect((await t.api('GET', `${V1}/accounts/balances`)).status).toBe(200);
     expect(performance.now() - start).toBeGreaterThanOrEqual(115);
@@ -46,7 +55,9 @@ describe('fault injection', () => {
   it('hangs until the caller gives up, and close() still returns', async () => {
     t = await startTestSandbox({ faults: [{ kind: 'hang', path: '/accounts/balances' }] });
     const start = performance.now();
-    await expect(fetch(`${t.sandbox.url}${V1}/accounts/balances`, { signal: AbortSignal.timeout(150) })).rejects.toThrow();
+    await expect(
+      fetch(`${t.sandbox.url}${V1}/accounts/balances`, { signal: AbortSignal.timeout(150) }),
+    ).rejects.toThrow();
     expect(performance.now() - start).toBeGreaterThanOrEqual(140);
     // Leave one hanging for close() to cut.
     const pending = fetch(`${t.sandbox.url}${V1}/accounts/balances`).catch((e: unknown) => e);
@@ -75,7 +86,11 @@ describe('fault injection', () => {
     // Listing recent withdrawals (what a careful caller does) shows it.
     const recent = (await t.api('GET', WITHDRAWALS)).body;
     expect(recent[0].note).toBe('dropped-once');
-    expect(t.sandbox.control.requests().at(-2)).toMatchObject({ method: 'POST', status: 0, fault: 'drop_after_commit' });
+    expect(t.sandbox.control.requests().at(-2)).toMatchObject({
+      method: 'POST',
+      status: 0,
+      fault: 'drop_after_commit',
+    });
   });
 
   it('malformed_json and schema_break: the work is done, the answer is unreadable or the wrong shape', async () => {

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_NUMBERED_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../src/bot/exchange/assumptions.js';
-import { addressBookAddress, bankAccount, cryptoWithdrawalListItem, fiatWithdrawalListItem } from '../../../src/bot/exchange/schemas.js';
+import {
+  addressBookAddress,
+  bankAccount,
+  cryptoWithdrawalListItem,
+  fiatWithdrawalListItem,
+} from '../../../src/bot/exchange/schemas.js';
 import { expectSchema, startTestSandbox, V1, type TestSandbox } from './support/sandbox.js';
 
 let t: TestSandbox;
@@ -91,7 +96,9 @@ describe('cursor pagination', () => {
     const ignored = await t.api('GET', `${V1}/address_book/addresses?page[number]=2`);
     expect(ignored.body.map((x: { id: string }) => x.id)).toEqual(all.slice(0, 2));
     expect((await t.api('GET', `${V1}/address_book/addresses?page[enable_offset]=yes`)).status).toBe(422);
-    expect((await t.api('GET', `${V1}/address_book/addresses?page[enable_offset]=true&page[number]=0`)).status).toBe(422);
+    expect((await t.api('GET', `${V1}/address_book/addresses?page[enable_offset]=true&page[number]=0`)).status).toBe(
+      422,
+    );
   });
 });
 
@@ -101,7 +108,9 @@ describe('page-number lists', () => {
     const banks = (await t.api('GET', `${V1}/bank_accounts?currency=SGD&page[size]=10`)).body as Array<{ id: number }>;
     const seeded = (await t.api('GET', `${V1}/fiat/withdrawals`)).body.length;
     for (let i = seeded; i <= DEFAULT_NUMBERED_PAGE_SIZE; i++) {
-      const a = await t.api('POST', `${V1}/fiat/withdrawals`, { body: { bank_account_id: banks[0]!.id, currency: 'SGD', amount: String(100 + i) } });
+      const a = await t.api('POST', `${V1}/fiat/withdrawals`, {
+        body: { bank_account_id: banks[0]!.id, currency: 'SGD', amount: String(100 + i) },
+      });
       expect(a.status).toBe(201);
     }
     const p1 = await t.api('GET', `${V1}/fiat/withdrawals`);

@@ -16,25 +16,37 @@ afterEach(async () => {
 /** A sandbox on a manual clock whose saves land in `saves`, continuing from `restore` when given. */
 async function start(saves: string[], restore?: string): Promise<TestSandbox> {
   // A restart makes a new key pair, as the bot's embedded sandbox does; a restored sandbox runs on its saved clock.
-  const clock = restore ? createSandboxClock({ resume: decodeSandbox(restore).clock }) : createSandboxClock({ startMs: T0, followRealTime: false });
+  const clock = restore
+    ? createSandboxClock({ resume: decodeSandbox(restore).clock })
+    : createSandboxClock({ startMs: T0, followRealTime: false });
   const t = await startTestSandbox({ clock, save: (text) => void saves.push(text), ...(restore ? { restore } : {}) });
   open.push(t);
   return t;
 }
 
-const withdraw = (t: TestSandbox, addressId: string) => t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.07', address_book_address_id: addressId } });
+const withdraw = (t: TestSandbox, addressId: string) =>
+  t.api('POST', `${V1}/crypto/withdrawals`, {
+    body: { crypto_currency_id: 101, amount: '0.07', address_book_address_id: addressId },
+  });
 
 describe('a restarted sandbox continues from its last save', () => {
   it('keeps the withdrawal, the balance, the clock and the sequence of ids; the withdrawal moves on after the restart', async () => {
     const saves: string[] = [];
     const first = await start(saves);
-    const book = (await first.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as { id: string; label: string }[];
+    const book = (await first.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as {
+      id: string;
+      label: string;
+    }[];
     const cold = book.find((a) => a.label === 'Treasury cold storage')!.id;
     const made = await withdraw(first, cold);
     expect(made.status).toBe(201);
     // Saved before the answer went out.
     expect(saves.length).toBeGreaterThan(0);
-    expect(decodeSandbox(saves.at(-1)!).state.accounts.get('main')!.withdrawals.some((w) => w.id === made.body.id)).toBe(true);
+    expect(
+      decodeSandbox(saves.at(-1)!)
+        .state.accounts.get('main')!
+        .withdrawals.some((w) => w.id === made.body.id),
+    ).toBe(true);
     first.sandbox.control.advance(5_000);
     const balance = first.sandbox.control.balances().find((b) => b.currency === 'BTC');
     const stoppedAt = first.sandbox.clock.now();
@@ -60,8 +72,20 @@ describe('a restarted sandbox continues from its last save', () => {
   it('a write the exchange took and had not committed yet is committed after the restart, authenticated with the key it came with', async () => {
     const saves: string[] = [];
     const first = await start(saves);
-    const book = (await first.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as { id: string; label: string }[];
-    first.sandbox.control.setFaults([{ kind: 'late_commit', method: 'POST', path: '/crypto/withdrawals', commitAfterMs: 60_000, answer: 'gateway_timeout', times: 1 }]);
+    const book = (await first.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as {
+      id: string;
+      label: string;
+    }[];
+    first.sandbox.control.setFaults([
+      {
+        kind: 'late_commit',
+        method: 'POST',
+        path: '/crypto/withdrawals',
+        commitAfterMs: 60_000,
+        answer: 'gateway_timeout',
+        times: 1,
+      },
+    ]);
     expect((await withdraw(first, book.find((a) => a.label === 'Treasury cold storage')!.id)).status).toBe(504);
     const before = first.sandbox.control.withdrawals().length;
     await first.close();
@@ -71,7 +95,9 @@ describe('a restarted sandbox continues from its last save', () => {
     const second = await start([], saves.at(-1));
     second.sandbox.control.advance(60_000);
     expect(second.sandbox.control.withdrawals()).toHaveLength(before + 1);
-    expect(second.sandbox.control.requests().some((r) => r.fault === 'late_commit:committed' && r.status === 201)).toBe(true);
+    expect(second.sandbox.control.requests().some((r) => r.fault === 'late_commit:committed' && r.status === 201)).toBe(
+      true,
+    );
   });
 
   it('a clock that follows real time keeps its lead on the wall clock across the restart', () => {
@@ -108,7 +134,9 @@ describe('a restarted sandbox continues from its last save', () => {
     t.sandbox.control.advance(1);
     // An answer goes out once the saves before it are done.
     await t.api('GET', `${V1}/crypto_currencies`);
-    const back = decodeSandbox(saves.at(-1)!).state.accounts.get('main') as unknown as { extra: { nested: Map<string, string[]> } };
+    const back = decodeSandbox(saves.at(-1)!).state.accounts.get('main') as unknown as {
+      extra: { nested: Map<string, string[]> };
+    };
     expect(back.extra.nested.get('k')).toEqual(['v']);
   });
 });

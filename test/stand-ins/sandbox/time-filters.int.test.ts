@@ -20,7 +20,10 @@ describe('time filters', () => {
     for (const d of items) expect(d.created_at).toBeGreaterThan(T0 - 3 * HOUR);
     const old = await t.api('GET', `${V1}/crypto/deposits?created_at_before=${T0 - 5 * DAY}&page[size]=50`);
     expect(old.body).toHaveLength(2);
-    const window = await t.api('GET', `${V1}/crypto/deposits?created_at_after=${T0 - 8 * DAY}&created_at_before=${T0 - DAY}&page[size]=50`);
+    const window = await t.api(
+      'GET',
+      `${V1}/crypto/deposits?created_at_after=${T0 - 8 * DAY}&created_at_before=${T0 - DAY}&page[size]=50`,
+    );
     expect(window.body).toHaveLength(2);
   });
 
@@ -34,7 +37,9 @@ describe('time filters', () => {
   });
 
   it('orders: from_time and to_time', async () => {
-    const q = await t.api('POST', `${V1}/order_quotes`, { body: { symbol: 'ETH-USD', side: 'buy', quantity: '100', payment_method: 'user_balance' } });
+    const q = await t.api('POST', `${V1}/order_quotes`, {
+      body: { symbol: 'ETH-USD', side: 'buy', quantity: '100', payment_method: 'user_balance' },
+    });
     const o = await t.api('POST', `${V1}/orders`, { body: { execution_type: 'rfq', order_quote_id: q.body.quote_id } });
     expect(o.status).toBe(201);
     expect((await t.api('GET', `${V1}/orders?from_time=${T0}`)).body).toHaveLength(1);

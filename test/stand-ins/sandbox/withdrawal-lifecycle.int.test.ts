@@ -9,8 +9,13 @@ let t: TestSandbox;
 let treasury: string;
 const other = makeKey();
 beforeAll(async () => {
-  t = await startTestSandbox({ extraKeys: [{ publicKeyHex: other.compressedHex, scopes: ALL_SCOPES, account: 'other' }] });
-  const book = (await t.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as Array<{ id: string; label: string }>;
+  t = await startTestSandbox({
+    extraKeys: [{ publicKeyHex: other.compressedHex, scopes: ALL_SCOPES, account: 'other' }],
+  });
+  const book = (await t.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as Array<{
+    id: string;
+    label: string;
+  }>;
   treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;
 });
 afterAll(() => t.close());
@@ -25,11 +30,19 @@ const btc = async () => t.sandbox.control.balances().find((b) => b.currency === 
 describe('crypto withdrawal lifecycle on the sandbox clock', () => {
   it('walks pending -> processing -> broadcasted -> completed with travel rule, pending reason, and a hash only once on chain', async () => {
     const before = await btc();
-    const created = await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '0.5', address_book_address_id: treasury } });
+    const created = await t.api('POST', `${V1}/crypto/withdrawals`, {
+      body: { crypto_currency_id: 101, amount: '0.5', address_book_address_id: treasury },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     let w = await get(id);
-    expect([w.status, w.travel_rule_status, w.pending_reason, w.transaction_hash, w.link_explorer]).toEqual(['pending', 'pending', 'travel_rule_check', null, null]);
+    expect([w.status, w.travel_rule_status, w.pending_reason, w.transaction_hash, w.link_explorer]).toEqual([
+      'pending',
+      'pending',
+      'travel_rule_check',
+      null,
+      null,
+    ]);
     expect((await btc()).held_by_withdrawals).toEqual(['0.5002']);
     expect((await btc()).locked).toBe(before.locked);
 
@@ -64,7 +77,9 @@ describe('crypto withdrawal lifecycle on the sandbox clock', () => {
 
   it('a failed or rejected withdrawal returns amount plus fee to regular', async () => {
     const start = (await btc()).regular;
-    const created = await t.api('POST', `${V1}/crypto/withdrawals`, { body: { crypto_currency_id: 101, amount: '1', address_book_address_id: treasury } });
+    const created = await t.api('POST', `${V1}/crypto/withdrawals`, {
+      body: { crypto_currency_id: 101, amount: '1', address_book_address_id: treasury },
+    });
     expect((await btc()).regular).toBe('1.9996');
     t.sandbox.control.advance(6_000);
     t.sandbox.control.endWithdrawal(created.body.id, 'rejected');

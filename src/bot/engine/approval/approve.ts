@@ -21,31 +21,70 @@ export type ApproveResult =
     }
   | Refusal;
 
-export type Counted = { ok: true; request: RequestRecord; count: number; required: number; last: boolean } | { ok: false; refusal: Refusal; request?: RequestRecord; expired?: boolean };
+export type Counted =
+  | { ok: true; request: RequestRecord; count: number; required: number; last: boolean }
+  | { ok: false; refusal: Refusal; request?: RequestRecord; expired?: boolean };
 
 /** Counts `userId`'s approval of the snapshot with hash `seenHash`, or refuses with a reason. */
-export async function approve(ctx: EngineContext, requestId: string, userId: string, seenHash: string): Promise<ApproveResult> {
+export async function approve(
+  ctx: EngineContext,
+  requestId: string,
+  userId: string,
+  seenHash: string,
+): Promise<ApproveResult> {
   const now = ctx.clock.now();
-  const outcome = await ctx.requests.mutate<Counted>(requestId, (current) => countApproval(ctx, current, userId, seenHash, now));
+  const outcome = await ctx.requests.mutate<Counted>(requestId, (current) =>
+    countApproval(ctx, current, userId, seenHash, now),
+  );
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
   const audited = reportCounted(ctx, outcome, userId);
   if (!outcome.last) {
     await audited;
-    return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: false, execution: undefined };
+    return {
+      ok: true,
+      request: outcome.request,
+      count: outcome.count,
+      required: outcome.required,
+      approved: false,
+      execution: undefined,
+    };
   }
   // The approval is persisted; execution starts without waiting for these audit lines to reach
   // the disk. They were appended first, so the audit log still has them before the attempt line.
-  const execution = ctx.leadership.isLeader() ? ctx.background.start(`execution of ${requestId}`, execute(ctx, requestId)) : undefined;
+  const execution = ctx.leadership.isLeader()
+    ? ctx.background.start(`execution of ${requestId}`, execute(ctx, requestId))
+    : undefined;
   await audited;
-  return { ok: true, request: outcome.request, count: outcome.count, required: outcome.required, approved: true, execution };
+  return {
+    ok: true,
+    request: outcome.request,
+    count: outcome.count,
+    required: outcome.required,
+    approved: true,
+    execution,
+  };
 }
 
 /** The write of an approval: expire a request past its deadline, refuse, count, or complete the count. */
-export function countApproval(ctx: EngineContext, current: RequestRecord | undefined, userId: string, seenHash: string, now: number): Mutation<RequestRecord, Counted> {
+export function countApproval(
+  ctx: EngineContext,
+  current: RequestRecord | undefined,
+  userId: string,
+  seenHash: string,
+  now: number,
+): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
   if (isExpired(current, now)) {
     const expired = mustAdvance(current, 'expire', now, { decision: { by: SYSTEM, at: now, reason: 'expired' } });
-    return { next: expired, result: { ok: false, refusal: refuse('already_decided', 'This request has expired.'), request: expired, expired: true } };
+    return {
+      next: expired,
+      result: {
+        ok: false,
+        refusal: refuse('already_decided', 'This request has expired.'),
+        request: expired,
+        expired: true,
+      },
+    };
   }
   const decision = judgeApproval(ctx.policy, current, userId, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
@@ -54,23 +93,56 @@ export function countApproval(ctx: EngineContext, current: RequestRecord | undef
     ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })
     : mustAdvance(current, 'approve', now, { approvals });
   // Written with the approval, so its messages come before the execution's in the outbox.
-  const events = [stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required })];
+  const events = [
+    stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required }),
+  ];
   if (decision.last) events.push(stamp(ctx, next, { type: 'request.approved' }));
-  return { next, result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last }, outbox: events };
+  return {
+    next,
+    result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last },
+    outbox: events,
+  };
 }
 
 /** Audit lines appended at once (one flush) and the events written with the approval delivered; resolves when durable. */
-export function reportCounted(ctx: EngineContext, counted: Extract<Counted, { ok: true }>, userId: string): Promise<void> {
+export function reportCounted(
+  ctx: EngineContext,
+  counted: Extract<Counted, { ok: true }>,
+  userId: string,
+): Promise<void> {
   const { request, count, required, last } = counted;
-  const lines = [audit(ctx, 'approval.counted', userId, request.id, { count, required, snapshotHash: request.snapshotHash, round: request.round })];
-  if (last) lines.push(audit(ctx, 'request.approved', SYSTEM, request.id, { approvers: request.approvals.map((a) => a.userId), snapshotHash: request.snapshotHash }));
+  const lines = [
+    audit(ctx, 'approval.counted', userId, request.id, {
+      count,
+      required,
+      snapshotHash: request.snapshotHash,
+      round: request.round,
+    }),
+  ];
+  if (last)
+    lines.push(
+      audit(ctx, 'request.approved', SYSTEM, request.id, {
+        approvers: request.approvals.map((a) => a.userId),
+        snapshotHash: request.snapshotHash,
+      }),
+    );
   ctx.notices.kick();
   return Promise.all(lines).then(() => undefined);
 }
 
-export async function reportRefusal(ctx: EngineContext, requestId: string, userId: string, seenHash: string, outcome: Extract<Counted, { ok: false }>): Promise<Refusal> {
+export async function reportRefusal(
+  ctx: EngineContext,
+  requestId: string,
+  userId: string,
+  seenHash: string,
+  outcome: Extract<Counted, { ok: false }>,
+): Promise<Refusal> {
   const { refusal, request } = outcome;
-  await audit(ctx, 'approval.refused', userId, requestId, { reason: refusal.reason, seenHash, snapshotHash: request?.snapshotHash });
+  await audit(ctx, 'approval.refused', userId, requestId, {
+    reason: refusal.reason,
+    seenHash,
+    snapshotHash: request?.snapshotHash,
+  });
   if (request !== undefined) {
     if (outcome.expired) {
       await audit(ctx, 'request.expired', SYSTEM, requestId, { expiresAt: request.expiresAt });

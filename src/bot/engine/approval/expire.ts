@@ -16,7 +16,10 @@ export async function expireDue(ctx: EngineContext, live: readonly RequestRecord
     });
     if (request === undefined) continue;
     expired++;
-    await audit(ctx, 'request.expired', SYSTEM, request.id, { expiresAt: request.expiresAt, approvals: request.approvals.length });
+    await audit(ctx, 'request.expired', SYSTEM, request.id, {
+      expiresAt: request.expiresAt,
+      approvals: request.approvals.length,
+    });
     emit(ctx, request, { type: 'request.expired' });
   }
   return expired;

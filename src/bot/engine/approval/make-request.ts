@@ -24,7 +24,14 @@ import { audit, stamp, type EngineContext } from '../context.js';
 import { takeQuote } from '../execution/take-quote.js';
 
 export type RequestInput =
-  | { kind: 'crypto_withdrawal'; cryptoCurrencyId: number; addressBookId: string; amount: string; note?: string | null; purpose?: string | null }
+  | {
+      kind: 'crypto_withdrawal';
+      cryptoCurrencyId: number;
+      addressBookId: string;
+      amount: string;
+      note?: string | null;
+      purpose?: string | null;
+    }
   | { kind: 'fiat_withdrawal'; currency: string; bankAccountId: number; amount: string; note?: string | null }
   | ({ kind: 'trade' } & TradeFields)
   | { kind: 'bank_account_removal'; bankAccountId: number; note?: string | null };
@@ -53,7 +60,12 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
 }
 
 async function refused(ctx: EngineContext, userId: string, input: RequestInput, refusal: Refusal): Promise<Refusal> {
-  await audit(ctx, 'request.refused', userId, undefined, { kind: input.kind, reason: refusal.reason, message: refusal.message, field: refusal.field });
+  await audit(ctx, 'request.refused', userId, undefined, {
+    kind: input.kind,
+    reason: refusal.reason,
+    message: refusal.message,
+    field: refusal.field,
+  });
   return refusal;
 }
 
@@ -61,9 +73,19 @@ async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): P
   for (let i = 0; i < ID_ATTEMPTS; i++) {
     const id = ctx.ids.requestId();
     // The note sent to the exchange names the request: frozen with its id, so approvers see it.
-    const record = newRequest({ id, requester: userId, snapshot: withExchangeNote(snapshot, id), now: ctx.clock.now(), policy: ctx.policy });
+    const record = newRequest({
+      id,
+      requester: userId,
+      snapshot: withExchangeNote(snapshot, id),
+      now: ctx.clock.now(),
+      policy: ctx.policy,
+    });
     // The approval message's event is written with the request: a crash cannot leave it unposted.
-    const inserted = await ctx.requests.mutate(id, (current) => (current === undefined ? { next: record, result: true, outbox: [stamp(ctx, record, { type: 'request.created' })] } : { result: false }));
+    const inserted = await ctx.requests.mutate(id, (current) =>
+      current === undefined
+        ? { next: record, result: true, outbox: [stamp(ctx, record, { type: 'request.created' })] }
+        : { result: false },
+    );
     if (inserted) return record;
   }
   throw new Error(`no unused request id after ${ID_ATTEMPTS} attempts`);
@@ -99,22 +121,40 @@ async function build(ctx: EngineContext, input: RequestInput): Promise<BuildResu
   }
 }
 
-async function buildCrypto(ctx: EngineContext, input: Extract<RequestInput, { kind: 'crypto_withdrawal' }>): Promise<BuildResult<Snapshot>> {
+async function buildCrypto(
+  ctx: EngineContext,
+  input: Extract<RequestInput, { kind: 'crypto_withdrawal' }>,
+): Promise<BuildResult<Snapshot>> {
   const entries = await ctx.exchange.currencyEntries();
   const entry = entries.find((e) => e.id === input.cryptoCurrencyId);
   if (entry === undefined) return invalid('currency', 'This currency entry is not offered by the exchange.');
   const { precision } = entry;
-  if (precision === null) return invalid('currency', 'The exchange gives no precision for this currency entry, so the amount cannot be rounded as it will be.');
+  if (precision === null)
+    return invalid(
+      'currency',
+      'The exchange gives no precision for this currency entry, so the amount cannot be rounded as it will be.',
+    );
   const address = await findFirst(ctx.exchange.savedAddresses(LOOKUP_LIMIT), (a) => a.id === input.addressBookId);
   if (address === undefined) return invalid('destination', 'This destination is not in the address book.');
-  return buildCryptoWithdrawal({ ...entry, precision }, destinationOf(address), { amount: input.amount, note: input.note ?? null, purpose: input.purpose ?? null });
+  return buildCryptoWithdrawal({ ...entry, precision }, destinationOf(address), {
+    amount: input.amount,
+    note: input.note ?? null,
+    purpose: input.purpose ?? null,
+  });
 }
 
-async function buildFiat(ctx: EngineContext, input: Extract<RequestInput, { kind: 'fiat_withdrawal' }>): Promise<BuildResult<Snapshot>> {
+async function buildFiat(
+  ctx: EngineContext,
+  input: Extract<RequestInput, { kind: 'fiat_withdrawal' }>,
+): Promise<BuildResult<Snapshot>> {
   const terms = (await ctx.exchange.fiatTerms()).find((t) => t.currency === input.currency);
   const fee = terms?.fee ?? null;
-  if (terms === undefined || fee === null) return invalid('currency', `Fiat withdrawals in ${input.currency} are not enabled for this account.`);
-  const account = await findFirst(ctx.exchange.bankAccounts({ currency: input.currency }, LOOKUP_LIMIT), (b) => b.id === input.bankAccountId);
+  if (terms === undefined || fee === null)
+    return invalid('currency', `Fiat withdrawals in ${input.currency} are not enabled for this account.`);
+  const account = await findFirst(
+    ctx.exchange.bankAccounts({ currency: input.currency }, LOOKUP_LIMIT),
+    (b) => b.id === input.bankAccountId,
+  );
   if (account === undefined) return invalid('bank_account', `No ${input.currency} bank account with this id.`);
   return buildFiatWithdrawal(
     { currency: input.currency, fee, minimum: terms.minimum, maximum: terms.maximum, bankAccount: bankRefOf(account) },
@@ -122,7 +162,10 @@ async function buildFiat(ctx: EngineContext, input: Extract<RequestInput, { kind
   );
 }
 
-async function buildTradeRequest(ctx: EngineContext, input: Extract<RequestInput, { kind: 'trade' }>): Promise<BuildResult<Snapshot> | Refusal> {
+async function buildTradeRequest(
+  ctx: EngineContext,
+  input: Extract<RequestInput, { kind: 'trade' }>,
+): Promise<BuildResult<Snapshot> | Refusal> {
   const { kind: _kind, ...fields } = input;
   const checked = checkTradeFields(fields);
   if (!checked.ok) return checked;
@@ -131,18 +174,31 @@ async function buildTradeRequest(ctx: EngineContext, input: Extract<RequestInput
   return buildTrade(checked.value, quote);
 }
 
-async function buildRemoval(ctx: EngineContext, input: Extract<RequestInput, { kind: 'bank_account_removal' }>): Promise<BuildResult<Snapshot>> {
+async function buildRemoval(
+  ctx: EngineContext,
+  input: Extract<RequestInput, { kind: 'bank_account_removal' }>,
+): Promise<BuildResult<Snapshot>> {
   const accounts = await collect(ctx.exchange.bankAccounts(undefined, LOOKUP_LIMIT));
   const account = accounts.find((b) => b.id === input.bankAccountId);
   if (account === undefined) return invalid('bank_account', 'No bank account with this id.');
-  const open = (await ctx.requests.listLive()).find((r) => r.snapshot.kind === 'bank_account_removal' && r.snapshot.bankAccount.id === account.id);
-  if (open !== undefined) return invalid('bank_account', `A removal of this bank account is already open (${open.id}).`);
+  const open = (await ctx.requests.listLive()).find(
+    (r) => r.snapshot.kind === 'bank_account_removal' && r.snapshot.bankAccount.id === account.id,
+  );
+  if (open !== undefined)
+    return invalid('bank_account', `A removal of this bank account is already open (${open.id}).`);
   return buildBankRemoval(bankRefOf(account), { note: input.note ?? null });
 }
 
 /** What a snapshot keeps of a saved address: the facts approved, not its current status. */
 function destinationOf(a: SavedAddress): DestinationFacts {
-  return { id: a.id, label: a.label, address: a.address, addressTag: a.addressTag, verified: a.verified, networkIds: a.networkIds };
+  return {
+    id: a.id,
+    label: a.label,
+    address: a.address,
+    addressTag: a.addressTag,
+    verified: a.verified,
+    networkIds: a.networkIds,
+  };
 }
 
 /** What a snapshot keeps of a bank account: the number only as its digest. */

@@ -8,7 +8,12 @@ export type VerdictResult = { ok: true; request: RequestRecord } | Refusal;
 
 type Outcome = { ok: true; request: RequestRecord; reason: string } | { ok: false; refusal: Refusal };
 
-export async function reject(ctx: EngineContext, requestId: string, userId: string, reason: string): Promise<VerdictResult> {
+export async function reject(
+  ctx: EngineContext,
+  requestId: string,
+  userId: string,
+  reason: string,
+): Promise<VerdictResult> {
   const now = ctx.clock.now();
   const outcome = await ctx.requests.mutate<Outcome>(requestId, (current) => {
     if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };

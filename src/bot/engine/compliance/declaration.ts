@@ -85,7 +85,8 @@ export function checkDeclaration(form: DeclarationForm): DeclarationCheck {
   }
   const country = v('countryCode')?.toUpperCase();
   if (country !== undefined && !isIsoCountryCode(country)) errors.countryCode = DECLARATION_MESSAGES.countryUnknown;
-  else if (country === undefined && Object.keys(address).length > 0) errors.countryCode = DECLARATION_MESSAGES.countryRequired;
+  else if (country === undefined && Object.keys(address).length > 0)
+    errors.countryCode = DECLARATION_MESSAGES.countryRequired;
 
   const walletId = v('walletId');
   const walletName = v('walletName');
@@ -101,7 +102,18 @@ export function checkDeclaration(form: DeclarationForm): DeclarationCheck {
     ownership: ownership as 'first_party' | 'third_party',
     ...(documentNumber !== undefined ? { documentNumber } : {}),
     ...(country !== undefined ? { address: { countryCode: country, ...address } } : {}),
-    ...(walletId !== undefined ? { wallet: { id: walletId } } : walletName !== undefined ? { wallet: { name: walletName } } : {}),
+    ...(walletId !== undefined
+      ? { wallet: { id: walletId } }
+      : walletName !== undefined
+        ? { wallet: { name: walletName } }
+        : {}),
   };
-  return { ok: true, value: { transactionId: transactionId!, declaration, createsUnverifiedWallet: walletId === undefined && walletName !== undefined } };
+  return {
+    ok: true,
+    value: {
+      transactionId: transactionId!,
+      declaration,
+      createsUnverifiedWallet: walletId === undefined && walletName !== undefined,
+    },
+  };
 }

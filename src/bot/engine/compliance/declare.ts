@@ -52,8 +52,10 @@ export type DeclarationOutcome =
 
 export const DECLARE_MESSAGES = {
   notCompliance: 'Only compliance officers can submit counterparty declarations. The attempt was recorded.',
-  notFound: "Transaction not found. Use the deposit's transaction id (shown on the deposit message), not the deposit id.",
-  alreadyExists: 'The exchange already has counterparty info for this transaction, and it cannot be changed through the API. Nothing was sent again.',
+  notFound:
+    "Transaction not found. Use the deposit's transaction id (shown on the deposit message), not the deposit id.",
+  alreadyExists:
+    'The exchange already has counterparty info for this transaction, and it cannot be changed through the API. Nothing was sent again.',
   alreadyDeclared: 'This transaction was already declared from here. Nothing was sent again.',
   inFlight: 'A declaration for this transaction is being submitted right now. Wait for its answer.',
   unknown:
@@ -118,26 +120,61 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     }
   }
 
-  async function send(req: DeclarationRequest, tx: string, declaration: CounterpartyDeclaration, createsUnverifiedWallet: boolean): Promise<DeclarationOutcome> {
+  async function send(
+    req: DeclarationRequest,
+    tx: string,
+    declaration: CounterpartyDeclaration,
+    createsUnverifiedWallet: boolean,
+  ): Promise<DeclarationOutcome> {
     const previous = await kv.get<DeclarationMarker>(key(tx));
     if (previous?.state === 'done') {
-      if (previous.submissionId !== undefined && previous.submissionId === req.submissionId && previous.by === req.userId) {
-        await audit.append({ type: 'counterparty.duplicate', actor: req.userId, data: { transactionId: tx, submissionId: req.submissionId } });
+      if (
+        previous.submissionId !== undefined &&
+        previous.submissionId === req.submissionId &&
+        previous.by === req.userId
+      ) {
+        await audit.append({
+          type: 'counterparty.duplicate',
+          actor: req.userId,
+          data: { transactionId: tx, submissionId: req.submissionId },
+        });
         return { kind: 'done', transactionId: tx, createsUnverifiedWallet, confirmedLate: false, replayed: true };
       }
-      await refuse(req.userId, 'already_declared', { transactionId: tx, declaredBy: previous.by, declaredAt: previous.at });
-      return { kind: 'already_declared', transactionId: tx, message: previous.by === 'exchange' ? DECLARE_MESSAGES.alreadyExists : DECLARE_MESSAGES.alreadyDeclared, by: previous.by, at: previous.at };
+      await refuse(req.userId, 'already_declared', {
+        transactionId: tx,
+        declaredBy: previous.by,
+        declaredAt: previous.at,
+      });
+      return {
+        kind: 'already_declared',
+        transactionId: tx,
+        message: previous.by === 'exchange' ? DECLARE_MESSAGES.alreadyExists : DECLARE_MESSAGES.alreadyDeclared,
+        by: previous.by,
+        at: previous.at,
+      };
     }
     // 'sending' without a flight in this process (a crash mid-call) or 'unknown': the outcome of
     // that call is not known, and sending again is how to learn it.
     const resend = previous !== undefined;
     const now = clock.now();
-    await kv.set<DeclarationMarker>(key(tx), { state: 'sending', by: req.userId, at: now, ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}) });
-    await audit.append({ type: 'counterparty.attempt', actor: req.userId, data: { transactionId: tx, declaration: audited(declaration), createsUnverifiedWallet, resend } });
+    await kv.set<DeclarationMarker>(key(tx), {
+      state: 'sending',
+      by: req.userId,
+      at: now,
+      ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}),
+    });
+    await audit.append({
+      type: 'counterparty.attempt',
+      actor: req.userId,
+      data: { transactionId: tx, declaration: audited(declaration), createsUnverifiedWallet, resend },
+    });
 
     try {
       const result = await exchange.declareCounterparty(tx, declaration);
-      return await accepted(req, tx, declaration, createsUnverifiedWallet, false, { status: 201, result: resultFacts(result) });
+      return await accepted(req, tx, declaration, createsUnverifiedWallet, false, {
+        status: 201,
+        result: resultFacts(result),
+      });
     } catch (err) {
       if (!isExchangeError(err)) {
         // Not an answer of the exchange (a bug of ours): whether it went out is unknown.
@@ -167,21 +204,36 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     }
     if (err.kind === 'not_found') {
       await kv.set(key(tx), undefined);
-      await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'not_found', ...answer } });
+      await audit.append({
+        type: 'counterparty.answer',
+        actor: 'exchange',
+        data: { transactionId: tx, outcome: 'not_found', ...answer },
+      });
       return { kind: 'invalid', errors: { transactionId: DECLARE_MESSAGES.notFound } };
     }
     if (err.refusal === 'counterparty_already_declared') {
       if (resend) {
         // Our earlier call's answer was lost, and this says it had arrived.
-        return accepted(req, tx, declaration, createsUnverifiedWallet, true, { ...answer, outcome: 'already_exists_after_unknown' });
+        return accepted(req, tx, declaration, createsUnverifiedWallet, true, {
+          ...answer,
+          outcome: 'already_exists_after_unknown',
+        });
       }
       await kv.set<DeclarationMarker>(key(tx), { state: 'done', by: 'exchange', at: clock.now() });
-      await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'already_exists', ...answer } });
+      await audit.append({
+        type: 'counterparty.answer',
+        actor: 'exchange',
+        data: { transactionId: tx, outcome: 'already_exists', ...answer },
+      });
       return { kind: 'already_declared', transactionId: tx, message: DECLARE_MESSAGES.alreadyExists };
     }
     // Any other refusal: nothing was recorded at the exchange, so the person may correct and retry.
     await kv.set(key(tx), undefined);
-    await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'refused', ...answer } });
+    await audit.append({
+      type: 'counterparty.answer',
+      actor: 'exchange',
+      data: { transactionId: tx, outcome: 'refused', ...answer },
+    });
     return { kind: 'rejected', transactionId: tx, message: err.userMessage };
   }
 
@@ -194,8 +246,17 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
     answer: Record<string, unknown>,
   ): Promise<DeclarationOutcome> {
     const at = clock.now();
-    await kv.set<DeclarationMarker>(key(tx), { state: 'done', by: req.userId, at, ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}) });
-    await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'done', ...answer } });
+    await kv.set<DeclarationMarker>(key(tx), {
+      state: 'done',
+      by: req.userId,
+      at,
+      ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}),
+    });
+    await audit.append({
+      type: 'counterparty.answer',
+      actor: 'exchange',
+      data: { transactionId: tx, outcome: 'done', ...answer },
+    });
     const w = declaration.wallet;
     const done: DeclarationDone = {
       transactionId: tx,
@@ -205,7 +266,13 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
       entityName: declaration.legalName,
       ownership: declaration.ownership,
       ...(w !== undefined && 'id' in w
-        ? { wallet: { kind: 'listed' as const, id: w.id, ...(req.walletLabel?.trim() ? { label: req.walletLabel.trim() } : {}) } }
+        ? {
+            wallet: {
+              kind: 'listed' as const,
+              id: w.id,
+              ...(req.walletLabel?.trim() ? { label: req.walletLabel.trim() } : {}),
+            },
+          }
         : w !== undefined
           ? { wallet: { kind: 'unlisted' as const, name: w.name } }
           : {}),
@@ -222,8 +289,17 @@ export function createDeclarations(deps: DeclarationDeps): Declarations {
   }
 
   async function markUnknown(req: DeclarationRequest, tx: string, kind: string, detail: string): Promise<void> {
-    await kv.set<DeclarationMarker>(key(tx), { state: 'unknown', by: req.userId, at: clock.now(), ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}) });
-    await audit.append({ type: 'counterparty.answer', actor: 'exchange', data: { transactionId: tx, outcome: 'unknown', kind, detail } });
+    await kv.set<DeclarationMarker>(key(tx), {
+      state: 'unknown',
+      by: req.userId,
+      at: clock.now(),
+      ...(req.submissionId !== undefined ? { submissionId: req.submissionId } : {}),
+    });
+    await audit.append({
+      type: 'counterparty.answer',
+      actor: 'exchange',
+      data: { transactionId: tx, outcome: 'unknown', kind, detail },
+    });
   }
 
   return {
@@ -250,6 +326,7 @@ function audited(declaration: CounterpartyDeclaration): CounterpartyDeclaration 
 
 /** The 201 body's fields are not shown: keep its id and status when it has them. */
 function resultFacts(result: Record<string, unknown>): Record<string, unknown> {
-  const pick = (k: string) => (typeof result[k] === 'string' || typeof result[k] === 'number' ? { [k]: result[k] } : {});
+  const pick = (k: string) =>
+    typeof result[k] === 'string' || typeof result[k] === 'number' ? { [k]: result[k] } : {};
   return { ...pick('id'), ...pick('status') };
 }

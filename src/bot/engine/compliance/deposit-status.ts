@@ -14,9 +14,11 @@ export function isStillMoving(deposit: Pick<Deposit, 'final' | 'reviewOpen'>): b
 /** The status and Travel Rule status changes from `before` to `after`; undefined when neither moved. */
 export function depositChanges(before: Deposit, after: Deposit): DepositChanges | undefined {
   const changes: DepositChanges = {};
-  if (normalizeStatus(before.status) !== normalizeStatus(after.status)) changes.status = { from: before.status, to: after.status };
+  if (normalizeStatus(before.status) !== normalizeStatus(after.status))
+    changes.status = { from: before.status, to: after.status };
   const from = before.travelRuleStatus;
   const to = after.travelRuleStatus;
-  if ((from === null ? null : normalizeStatus(from)) !== (to === null ? null : normalizeStatus(to))) changes.travelRuleStatus = { from, to };
+  if ((from === null ? null : normalizeStatus(from)) !== (to === null ? null : normalizeStatus(to)))
+    changes.travelRuleStatus = { from, to };
   return Object.keys(changes).length > 0 ? changes : undefined;
 }

@@ -14,7 +14,14 @@ import type { Logger } from '../../ports/logger.js';
 import type { ComplianceNotices } from '../../ports/notifier.js';
 import { depositKey } from '../../ports/events.js';
 import { depositChanges, isStillMoving } from './deposit-status.js';
-import { initialWatchState, loadWatchState, oldestFirst, saveWatchState, type OutboxEntry, type WatchState } from './watch-state.js';
+import {
+  initialWatchState,
+  loadWatchState,
+  oldestFirst,
+  saveWatchState,
+  type OutboxEntry,
+  type WatchState,
+} from './watch-state.js';
 
 const HOUR = 3_600_000;
 
@@ -74,7 +81,8 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     trackForMs: options.trackForMs ?? 30 * 24 * HOUR,
   };
   for (const [name, value] of Object.entries(o)) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`deposit watch option ${name} must be a positive whole number, got ${value}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new RangeError(`deposit watch option ${name} must be a positive whole number, got ${value}`);
   }
   const { exchange, kv, audit, notices, clock, logger } = deps;
   let running: Promise<DepositPollSummary> | undefined;
@@ -87,7 +95,11 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     const bound = o.pageSize * o.pagesPerWalk;
     const window = { createdAfter: Math.max(0, from - 1), ...(to !== null ? { createdBefore: to + 1 } : {}) };
     const items: Deposit[] = [];
-    for await (const d of exchange.cryptoDeposits(window, { pageSize: o.pageSize, maxPages: o.pagesPerWalk + 1, maxItems: bound + 1 })) {
+    for await (const d of exchange.cryptoDeposits(window, {
+      pageSize: o.pageSize,
+      maxPages: o.pagesPerWalk + 1,
+      maxItems: bound + 1,
+    })) {
       // The filter is the exchange's; checked again so a looser server cannot make us repeat.
       if (d.createdAt >= from && (to === null || d.createdAt <= to)) items.push(d);
     }
@@ -102,7 +114,15 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     const entries = state.outbox;
     if (entries.length === 0) return 0;
     const at = clock.now();
-    await notices.append(entries.map((e) => ({ requestId: depositKey(e.deposit.transactionId), at, ...(e.kind === 'seen' ? { type: 'deposit.seen' as const, deposit: e.deposit } : { type: 'deposit.changed' as const, deposit: e.deposit, changes: e.changes }) })));
+    await notices.append(
+      entries.map((e) => ({
+        requestId: depositKey(e.deposit.transactionId),
+        at,
+        ...(e.kind === 'seen'
+          ? { type: 'deposit.seen' as const, deposit: e.deposit }
+          : { type: 'deposit.changed' as const, deposit: e.deposit, changes: e.changes }),
+      })),
+    );
     state.outbox = [];
     await saveWatchState(kv, state);
     return entries.length;
@@ -139,7 +159,10 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
       await saveWatchState(kv, state);
       delivered += await deliver(state);
       if (stuck) {
-        logger.error('more deposits share one created_at than one walk can read; raise pagesPerWalk', { createdAt: state.ceiling, bound: o.pageSize * o.pagesPerWalk });
+        logger.error('more deposits share one created_at than one walk can read; raise pagesPerWalk', {
+          createdAt: state.ceiling,
+          bound: o.pageSize * o.pagesPerWalk,
+        });
         return { fresh, caughtUp: false, delivered };
       }
       if (!cut && window === null) return { fresh, caughtUp: true, delivered };
@@ -152,7 +175,11 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     const now = clock.now();
     for (const [id, t] of Object.entries(state.tracked)) {
       if (now - t.deposit.createdAt > o.trackForMs) {
-        logger.info('deposit no longer followed (too old)', { depositId: id, status: t.deposit.status, travelRuleStatus: t.deposit.travelRuleStatus });
+        logger.info('deposit no longer followed (too old)', {
+          depositId: id,
+          status: t.deposit.status,
+          travelRuleStatus: t.deposit.travelRuleStatus,
+        });
         delete state.tracked[id];
       }
     }
@@ -170,7 +197,11 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
       if (!before) continue;
       const moved = depositChanges(before.deposit, d);
       if (moved) {
-        await audit.append({ type: 'deposit.changed', actor: 'exchange', data: { ...depositFacts(d), changes: moved } });
+        await audit.append({
+          type: 'deposit.changed',
+          actor: 'exchange',
+          data: { ...depositFacts(d), changes: moved },
+        });
         state.outbox.push({ kind: 'changed', deposit: d, changes: moved });
         changes++;
       }
@@ -189,7 +220,13 @@ export function createDepositWatch(deps: DepositWatchDeps, options: DepositWatch
     const fresh = await readNew(state);
     const refreshed = await refreshTracked(state);
     delivered += fresh.delivered + refreshed.delivered;
-    return { newDeposits: fresh.fresh, changes: refreshed.changes, delivered, caughtUp: fresh.caughtUp && !refreshed.cut, tracked: Object.keys(state.tracked).length };
+    return {
+      newDeposits: fresh.fresh,
+      changes: refreshed.changes,
+      delivered,
+      caughtUp: fresh.caughtUp && !refreshed.cut,
+      tracked: Object.keys(state.tracked).length,
+    };
   }
 
   return {

@@ -74,13 +74,24 @@ export type TrackedDeposit = z.infer<typeof trackedDeposit>;
 
 /** Compile-time checks: what is stored is the notifier's DepositChanges and the port's Deposit, both ways. */
 const _sameChanges: (c: z.infer<typeof depositChangesSchema>) => DepositChanges = (c) => c;
-const _sameDeposit: [(d: z.infer<typeof deposit>) => Deposit, (d: Deposit) => z.infer<typeof deposit>] = [(d) => d, (d) => d];
+const _sameDeposit: [(d: z.infer<typeof deposit>) => Deposit, (d: Deposit) => z.infer<typeof deposit>] = [
+  (d) => d,
+  (d) => d,
+];
 void _sameChanges;
 void _sameDeposit;
 
 /** The state of a watch that has never run: handle deposits created from `after` on. */
 export function initialWatchState(after: number): WatchState {
-  return { version: WATCH_STATE_VERSION, after: Math.max(0, Math.floor(after)), seen: {}, ceiling: null, tracked: {}, refreshCeiling: null, outbox: [] };
+  return {
+    version: WATCH_STATE_VERSION,
+    after: Math.max(0, Math.floor(after)),
+    seen: {},
+    ceiling: null,
+    tracked: {},
+    refreshCeiling: null,
+    outbox: [],
+  };
 }
 
 /** Thrown when the stored state cannot be read: starting over would report every deposit again. */
@@ -95,7 +106,9 @@ export async function loadWatchState(kv: KeyValueStore): Promise<WatchState | un
   const parsed = watchStateSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new WatchStateError(`stored deposit-watch state under "${WATCH_STATE_KEY}" is not readable (${issue?.path.join('.') || 'root'}: ${issue?.message}); fix or remove it deliberately`);
+    throw new WatchStateError(
+      `stored deposit-watch state under "${WATCH_STATE_KEY}" is not readable (${issue?.path.join('.') || 'root'}: ${issue?.message}); fix or remove it deliberately`,
+    );
   }
   return parsed.data;
 }

@@ -20,7 +20,11 @@ export function removalClaimKey(bankAccountId: number): string {
 }
 
 /** Performs `effect` for `record`; undefined when there is nothing to perform. */
-export async function perform(ctx: EngineContext, record: ExecutedRequest, effect: Effect): Promise<Observation | undefined> {
+export async function perform(
+  ctx: EngineContext,
+  record: ExecutedRequest,
+  effect: Effect,
+): Promise<Observation | undefined> {
   switch (effect.kind) {
     case 'none':
       return undefined;
@@ -71,11 +75,17 @@ async function readCheckFacts(ctx: EngineContext, s: Snapshot): Promise<CheckFac
     }
     case 'fiat_withdrawal': {
       const terms = (await ctx.exchange.fiatTerms()).find((t) => t.currency === s.currency);
-      const account = await findFirst(ctx.exchange.bankAccounts({ currency: s.currency }, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id);
+      const account = await findFirst(
+        ctx.exchange.bankAccounts({ currency: s.currency }, LOOKUP_LIMIT),
+        (b) => b.id === s.bankAccount.id,
+      );
       return { kind: s.kind, terms, account, available: await available(ctx, s.currency) };
     }
     case 'bank_account_removal':
-      return { kind: s.kind, account: await findFirst(ctx.exchange.bankAccounts(undefined, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id) };
+      return {
+        kind: s.kind,
+        account: await findFirst(ctx.exchange.bankAccounts(undefined, LOOKUP_LIMIT), (b) => b.id === s.bankAccount.id),
+      };
     case 'trade':
       return { kind: s.kind };
   }
@@ -97,7 +107,8 @@ async function quote(ctx: EngineContext, record: RequestRecord, reason: RequoteR
 
 /** Claims the removed account for this request unless another request claimed it first. */
 async function claimRemoval(ctx: EngineContext, record: RequestRecord): Promise<Observation> {
-  if (record.snapshot.kind !== 'bank_account_removal') throw new Error(`${record.id}: a claim is only for a bank account removal`);
+  if (record.snapshot.kind !== 'bank_account_removal')
+    throw new Error(`${record.id}: a claim is only for a bank account removal`);
   const key = removalClaimKey(record.snapshot.bankAccount.id);
   // One atomic claim: two replicas removing the same account cannot both read "free".
   if (await ctx.kv.setIfAbsent(key, record.id)) return { kind: 'claimed', by: record.id };

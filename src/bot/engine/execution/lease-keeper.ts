@@ -38,7 +38,11 @@ export function keepLease(ctx: EngineContext, requestId: string, lease: Lease): 
         if (renewed.ok) until = renewed.until;
         else lost = { reason: 'taken', heldBy: renewed.heldBy };
       } catch (err) {
-        ctx.logger.warn('could not renew the execution lease; trying again', { requestId, error: errorText(err), until });
+        ctx.logger.warn('could not renew the execution lease; trying again', {
+          requestId,
+          error: errorText(err),
+          until,
+        });
       }
       if (lost === null && ctx.clock.now() >= until) lost = { reason: 'ran_out', until };
       dueAt = now + ctx.config.leaseRenewMs;
@@ -66,7 +70,11 @@ function renew(ctx: EngineContext, requestId: string, now: number): Promise<Rene
   const lease = leaseFor(ctx.replica, now, ctx.config.leaseTtlMs);
   return ctx.requests.mutate<Renewal>(requestId, (current) => {
     const held = current?.execution?.lease ?? null;
-    if (current === undefined || current.execution === null || held === null || held.holder !== ctx.replica) return { result: { ok: false, heldBy: held?.holder ?? null } };
-    return { next: { ...current, execution: { ...current.execution, lease } }, result: { ok: true, until: lease.until } };
+    if (current === undefined || current.execution === null || held === null || held.holder !== ctx.replica)
+      return { result: { ok: false, heldBy: held?.holder ?? null } };
+    return {
+      next: { ...current, execution: { ...current.execution, lease } },
+      result: { ok: true, until: lease.until },
+    };
   });
 }

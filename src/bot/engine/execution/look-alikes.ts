@@ -29,7 +29,9 @@ export function holdTerms(ctx: EngineContext, request: RequestRecord): Promise<(
 /** Another live request with the same terms whose outcome is in doubt, if any. */
 export async function inDoubtLookAlike(ctx: EngineContext, request: RequestRecord): Promise<RequestRecord | undefined> {
   const key = termsKey(request);
-  return (await ctx.requests.listLive()).find((r) => r.id !== request.id && (r.state === 'executing' || r.state === 'unknown') && termsKey(r) === key);
+  return (await ctx.requests.listLive()).find(
+    (r) => r.id !== request.id && (r.state === 'executing' || r.state === 'unknown') && termsKey(r) === key,
+  );
 }
 
 /** Withdrawals are matched on their terms by a look: the ones that take the terms claim. */
@@ -46,7 +48,10 @@ export function termsClaimKey(request: RequestRecord): string {
 const CLAIM_TURNS = 3;
 
 /** Held already on a resend; otherwise the holder's id. A claim whose holder is past doubt for good or gone is removed first. */
-export async function claimTerms(ctx: EngineContext, request: RequestRecord): Promise<{ held: true } | { held: false; by: string }> {
+export async function claimTerms(
+  ctx: EngineContext,
+  request: RequestRecord,
+): Promise<{ held: true } | { held: false; by: string }> {
   if (!claimsTerms(request)) return { held: true };
   const key = termsClaimKey(request);
   let holder: string | undefined;
@@ -73,7 +78,12 @@ export function pastDoubt(request: Pick<RequestRecord, 'state'>): boolean {
 async function clearIfStale(ctx: EngineContext, key: string, holder: string): Promise<boolean> {
   const record = await ctx.requests.get(holder);
   if (record !== undefined && !pastDoubt(record)) return false;
-  if (await ctx.kv.deleteIf(key, holder)) ctx.logger.warn('removed a stale terms claim (its request is past doubt or gone; the release was lost)', { key, holder, state: record?.state ?? null });
+  if (await ctx.kv.deleteIf(key, holder))
+    ctx.logger.warn('removed a stale terms claim (its request is past doubt or gone; the release was lost)', {
+      key,
+      holder,
+      state: record?.state ?? null,
+    });
   return true;
 }
 
@@ -81,7 +91,11 @@ const FIRST_HISTORY_PAGE = 200;
 const MAX_HISTORY_SCAN = 200_000;
 
 /** History is read back to requests finished before `sinceMs`: a record created in the window belongs to one finished after it opened. */
-export async function ownedExchangeIds(ctx: EngineContext, kind: RequestRecord['kind'], sinceMs: number): Promise<Set<string>> {
+export async function ownedExchangeIds(
+  ctx: EngineContext,
+  kind: RequestRecord['kind'],
+  sinceMs: number,
+): Promise<Set<string>> {
   const owned = new Set<string>();
   const add = (records: RequestRecord[]) => {
     for (const r of records) if (r.kind === kind && r.execution?.exchangeId) owned.add(r.execution.exchangeId);
@@ -91,6 +105,7 @@ export async function ownedExchangeIds(ctx: EngineContext, kind: RequestRecord['
     const recent = await ctx.requests.recentHistory(limit);
     add(recent);
     const oldest = recent.at(-1);
-    if (recent.length < limit || oldest === undefined || oldest.updatedAt < sinceMs || limit >= MAX_HISTORY_SCAN) return owned;
+    if (recent.length < limit || oldest === undefined || oldest.updatedAt < sinceMs || limit >= MAX_HISTORY_SCAN)
+      return owned;
   }
 }

@@ -26,7 +26,22 @@
  * its key before it leaves. Every row is a case of test/bot/engine/next-step.test.ts.
  */
 import { hasRequiredApprovals, type Policy } from '../../domain/policy.js';
-import { inDoubtKey, lastAttempt, newRound, orderKeyFor, settleLastAttempt, type Candidate, type RequestRecord, type ExecutedRequest, type Execution, type Failure, type InDoubt, type SettlementRecord, type PersonQuestion, type RecordChanges } from '../../domain/record.js';
+import {
+  inDoubtKey,
+  lastAttempt,
+  newRound,
+  orderKeyFor,
+  settleLastAttempt,
+  type Candidate,
+  type RequestRecord,
+  type ExecutedRequest,
+  type Execution,
+  type Failure,
+  type InDoubt,
+  type SettlementRecord,
+  type PersonQuestion,
+  type RecordChanges,
+} from '../../domain/record.js';
 import { limitFromSlippage, withinLimit, type IndicativeQuote, type TradeSnapshot } from '../../domain/request.js';
 import { transition, type Command } from '../../domain/state-machine.js';
 import type { RemoteView } from '../../ports/exchange-port.js';
@@ -111,7 +126,11 @@ export function nextStep(record: RequestRecord, now: number, obs: Observation, f
   } else if (lease.kind === 'held') {
     return STOP;
   }
-  return afterwards(record, obs, withLease(record, now, decideUnderLease(record, now, obs, facts, lease), lease, facts));
+  return afterwards(
+    record,
+    obs,
+    withLease(record, now, decideUnderLease(record, now, obs, facts, lease), lease, facts),
+  );
 }
 
 /** What the runner does once the step's write is persisted, read from where the write moves the request. */
@@ -130,13 +149,23 @@ function afterwards(record: RequestRecord, obs: Observation, step: Step): Step {
   };
 }
 
-function decideUnderLease(record: RequestRecord, now: number, obs: Observation, facts: Facts, lease: LeaseStanding): Step {
+function decideUnderLease(
+  record: RequestRecord,
+  now: number,
+  obs: Observation,
+  facts: Facts,
+  lease: LeaseStanding,
+): Step {
   switch (record.state) {
     case 'approved':
-      return record.kind === 'trade' ? notFailedInDoubt(record, now, decideTrade(record, now, obs, facts), facts) : decideTransfer(record, now, obs, facts);
+      return record.kind === 'trade'
+        ? notFailedInDoubt(record, now, decideTrade(record, now, obs, facts), facts)
+        : decideTransfer(record, now, obs, facts);
     case 'executing':
       if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'removed');
-      return obs.kind === 'answer' ? settleAnswer(record, now, obs.answer, facts) : stoppedMidCall(record, now, facts, lease);
+      return obs.kind === 'answer'
+        ? settleAnswer(record, now, obs.answer, facts)
+        : stoppedMidCall(record, now, facts, lease);
     case 'unknown':
       return decideInDoubt(record, now, obs, facts);
     default:
@@ -159,15 +188,32 @@ function withLease(record: RequestRecord, now: number, step: Step, standing: Lea
   if (execution === null) return step;
   const lease = claims ? leaseFor(facts.replica, now, facts.config.leaseTtlMs) : null;
   if (lease === null && execution.lease === null) return step;
-  const write: NonNullable<Step['write']> = { ...step.write, changes: { ...changes, execution: { ...execution, lease } } };
+  const write: NonNullable<Step['write']> = {
+    ...step.write,
+    changes: { ...changes, execution: { ...execution, lease } },
+  };
   const audit = [...step.audit];
   let log = step.log;
   if (standing.kind === 'expired') {
-    const data = { holder: facts.replica, previousHolder: standing.lease.holder, expiredForMs: standing.expiredForMs, state: record.state };
+    const data = {
+      holder: facts.replica,
+      previousHolder: standing.lease.holder,
+      expiredForMs: standing.expiredForMs,
+      state: record.state,
+    };
     audit.unshift({ type: 'lease.taken_over', actor: 'system', data });
-    log ??= { level: 'warn', message: 'took over a request whose lease expired (its replica stopped renewing it)', data: { requestId: record.id, ...data } };
+    log ??= {
+      level: 'warn',
+      message: 'took over a request whose lease expired (its replica stopped renewing it)',
+      data: { requestId: record.id, ...data },
+    };
   }
-  if (step.effect.kind === 'send') audit.push({ type: 'lease.claimed', actor: 'system', data: { holder: facts.replica, until: lease!.until, idempotencyKey: step.effect.key } });
+  if (step.effect.kind === 'send')
+    audit.push({
+      type: 'lease.claimed',
+      actor: 'system',
+      data: { holder: facts.replica, until: lease!.until, idempotencyKey: step.effect.key },
+    });
   return { ...step, write, audit, ...(log ? { log } : {}) };
 }
 
@@ -179,7 +225,11 @@ function leaseLost(record: RequestRecord, standing: LeaseStanding, facts: Facts)
     audit: [{ type: 'lease.lost', actor: 'system', data }],
     events: [],
     effect: { kind: 'none' },
-    log: { level: 'warn', message: 'lease lost: another replica took this request over; its work stands and this answer is not recorded', data: { requestId: record.id, ...data } },
+    log: {
+      level: 'warn',
+      message: 'lease lost: another replica took this request over; its work stands and this answer is not recorded',
+      data: { requestId: record.id, ...data },
+    },
   };
 }
 
@@ -197,20 +247,37 @@ function decideTransfer(record: ExecutedRequest, now: number, obs: Observation, 
   if (found.kind === 'twin_in_doubt') {
     // A look-alike of ours is in doubt: its look must not see this one's withdrawal. Wait for it.
     return {
-      write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.firstLookAfterMs, failures: execution.retry?.failures ?? 0 } } } },
+      write: {
+        command: 'schedule',
+        changes: {
+          execution: {
+            ...execution,
+            retry: { nextAt: now + facts.config.firstLookAfterMs, failures: execution.retry?.failures ?? 0 },
+          },
+        },
+      },
       audit: [],
       events: [],
       effect: { kind: 'none' },
-      log: { level: 'info', message: 'waiting for a look-alike request in doubt to settle', data: { requestId: record.id, lookAlike: found.lookAlike } },
+      log: {
+        level: 'info',
+        message: 'waiting for a look-alike request in doubt to settle',
+        data: { requestId: record.id, lookAlike: found.lookAlike },
+      },
     };
   }
-  if (found.kind === 'unreadable') return tryLater(record, now, 'checks', found.failure.message, found.failure.exchangeMessages, facts);
+  if (found.kind === 'unreadable')
+    return tryLater(record, now, 'checks', found.failure.message, found.failure.exchangeMessages, facts);
   const check = judgeChecks(record.snapshot, found.facts, now);
   if (check.ok) return startAttempt(record, now, { key: facts.newKey(), quote: null }, false);
-  if (check.action === 'fail') return fail(record, now, { stage: 'checks', reason: check.reason, exchangeMessage: null });
+  if (check.action === 'fail')
+    return fail(record, now, { stage: 'checks', reason: check.reason, exchangeMessage: null });
   if (execution.scheduledAt === check.at) return STOP;
   return {
-    write: { command: 'schedule', changes: { execution: { ...execution, scheduledAt: check.at, scheduleReason: check.reason } } },
+    write: {
+      command: 'schedule',
+      changes: { execution: { ...execution, scheduledAt: check.at, scheduleReason: check.reason } },
+    },
     audit: [{ type: 'execution.scheduled', actor: 'system', data: { executeAt: check.at, reason: check.reason } }],
     events: [{ type: 'execution.scheduled', executeAt: check.at, reason: check.reason }],
     effect: { kind: 'none' },
@@ -226,32 +293,65 @@ function decideTrade(record: ExecutedRequest, now: number, obs: Observation, fac
       if (!hasRequiredApprovals(facts.policy, record)) return staleApprovals(record, now);
       const problem = quoteProblem(record, trade, now, facts);
       if (problem !== null) return { ...STOP, effect: { kind: 'quote', reason: problem } };
-      if (!withinLimit(trade.side, trade.quote.price, trade.limitPrice)) return reapproval(record, trade, trade.quote, now, facts, []);
-      return startAttempt(record, now, { key: orderKeyFor(record, facts.newKey), quote: trade.quote, quoteNote: 'approvers quote' }, false);
+      if (!withinLimit(trade.side, trade.quote.price, trade.limitPrice))
+        return reapproval(record, trade, trade.quote, now, facts, []);
+      return startAttempt(
+        record,
+        now,
+        { key: orderKeyFor(record, facts.newKey), quote: trade.quote, quoteNote: 'approvers quote' },
+        false,
+      );
     }
     case 'quoted': {
       const reason = obs.reason;
       const previous = lastAttempt(record)?.quote ?? trade.quote;
       const within = withinLimit(trade.side, obs.quote.price, trade.limitPrice);
-      const requoted: EventInput = { type: 'trade.requoted', reason, oldPrice: previous.price, newPrice: obs.quote.price, limitPrice: trade.limitPrice, withinLimit: within, expiresAt: obs.quote.expiresAt };
+      const requoted: EventInput = {
+        type: 'trade.requoted',
+        reason,
+        oldPrice: previous.price,
+        newPrice: obs.quote.price,
+        limitPrice: trade.limitPrice,
+        withinLimit: within,
+        expiresAt: obs.quote.expiresAt,
+      };
       if (!within) {
         // A new round could be rejected or expire and end the request while its earlier order fills.
         const key = inDoubtKey(record);
         if (key !== undefined) {
-          const step = backInDoubt(record, now, key, { instead: 'reapproval', reason: `The new quote ${obs.quote.price} is beyond the approved limit ${trade.limitPrice}` }, facts);
+          const step = backInDoubt(
+            record,
+            now,
+            key,
+            {
+              instead: 'reapproval',
+              reason: `The new quote ${obs.quote.price} is beyond the approved limit ${trade.limitPrice}`,
+            },
+            facts,
+          );
           return { ...step, events: [requoted, ...step.events] };
         }
         return reapproval(record, trade, obs.quote, now, facts, [requoted]);
       }
-      const step = startAttempt(record, now, { key: orderKeyFor(record, facts.newKey), quote: obs.quote, quoteNote: `re-quoted: ${reason}` }, false);
+      const step = startAttempt(
+        record,
+        now,
+        { key: orderKeyFor(record, facts.newKey), quote: obs.quote, quoteNote: `re-quoted: ${reason}` },
+        false,
+      );
       // The thread reads in the order things happen: the order's attempt starts, then its re-quote.
       return { ...step, events: [...step.events, requoted] };
     }
     case 'quote_failed': {
       // No answer, or too many calls: nothing was quoted, try again later. Anything else is a refusal.
       const f = obs.failure;
-      if (f.outcomeUnknown || f.kind === 'rate_limited') return tryLater(record, now, 'quote', f.message, f.exchangeMessages, facts);
-      return fail(record, now, { stage: 'quote', reason: `The exchange refused a new quote: ${f.message}`, exchangeMessage: f.exchangeMessages || null });
+      if (f.outcomeUnknown || f.kind === 'rate_limited')
+        return tryLater(record, now, 'quote', f.message, f.exchangeMessages, facts);
+      return fail(record, now, {
+        stage: 'quote',
+        reason: `The exchange refused a new quote: ${f.message}`,
+        exchangeMessage: f.exchangeMessages || null,
+      });
     }
     default:
       return STOP;
@@ -272,15 +372,39 @@ function notFailedInDoubt(record: ExecutedRequest, now: number, step: Step, fact
 }
 
 /** The trade cannot go on while an earlier order (`key`) may still appear: look for it by key, then a person. */
-function backInDoubt(record: ExecutedRequest, now: number, key: string, why: { instead: 'fail' | 'reapproval'; reason: string }, facts: Facts): Step {
+function backInDoubt(
+  record: ExecutedRequest,
+  now: number,
+  key: string,
+  why: { instead: 'fail' | 'reapproval'; reason: string },
+  facts: Facts,
+): Step {
   const execution = record.execution;
   const inDoubt = { ...openInDoubt(record, now, facts.config, execution.clockOffsetMs), stoppedBecause: why.reason };
   return {
-    write: { ...(record.state === 'unknown' ? {} : { command: 'outcome_unknown' as const }), changes: { execution: { ...execution, retry: null, unknownSince: execution.unknownSince ?? now, inDoubt } } },
-    audit: [{ type: 'execution.back_in_doubt', actor: 'system', data: { ...why, clientOrderId: key, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil } }],
-    events: [{ type: 'execution.outcome_unknown', message: `${why.reason.replace(/[.\s]+$/, '')}; an earlier order of this request may still appear, so it has not ${why.instead === 'fail' ? 'failed' : 'gone back for approval'}: looking for it by its client order id` }],
+    write: {
+      ...(record.state === 'unknown' ? {} : { command: 'outcome_unknown' as const }),
+      changes: { execution: { ...execution, retry: null, unknownSince: execution.unknownSince ?? now, inDoubt } },
+    },
+    audit: [
+      {
+        type: 'execution.back_in_doubt',
+        actor: 'system',
+        data: { ...why, clientOrderId: key, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil },
+      },
+    ],
+    events: [
+      {
+        type: 'execution.outcome_unknown',
+        message: `${why.reason.replace(/[.\s]+$/, '')}; an earlier order of this request may still appear, so it has not ${why.instead === 'fail' ? 'failed' : 'gone back for approval'}: looking for it by its client order id`,
+      },
+    ],
     effect: { kind: 'look' },
-    log: { level: 'warn', message: 'a trade that could not go on is back in doubt: an earlier order of it may still appear', data: { requestId: record.id, reason: why.reason } },
+    log: {
+      level: 'warn',
+      message: 'a trade that could not go on is back in doubt: an earlier order of it may still appear',
+      data: { requestId: record.id, reason: why.reason },
+    },
   };
 }
 
@@ -288,7 +412,8 @@ function backInDoubt(record: ExecutedRequest, now: number, key: string, why: { i
 function quoteProblem(record: ExecutedRequest, trade: TradeSnapshot, now: number, facts: Facts): RequoteReason | null {
   const last = lastAttempt(record);
   // After an unknown outcome whose order never appeared, the quote died meanwhile: "expired".
-  if (last !== undefined) return last.outcome === 'quote_unusable' ? 'unusable' : last.outcome === 'unknown' ? 'expired' : 'used';
+  if (last !== undefined)
+    return last.outcome === 'quote_unusable' ? 'unusable' : last.outcome === 'unknown' ? 'expired' : 'used';
   if (facts.quoteSuperseded) return 'superseded';
   const left = trade.quote.expiresAt - now;
   if (left <= 0) return 'expired';
@@ -297,7 +422,14 @@ function quoteProblem(record: ExecutedRequest, trade: TradeSnapshot, now: number
 }
 
 /** The price moved beyond what the approvers accepted: a new approval round at the new price. */
-function reapproval(record: ExecutedRequest, trade: TradeSnapshot, quote: IndicativeQuote, now: number, facts: Facts, events: EventInput[]): Step {
+function reapproval(
+  record: ExecutedRequest,
+  trade: TradeSnapshot,
+  quote: IndicativeQuote,
+  now: number,
+  facts: Facts,
+  events: EventInput[],
+): Step {
   const bps = trade.slippageBps ?? facts.config.reapprovalSlippageBps;
   const snapshot: TradeSnapshot = { ...trade, quote, limitPrice: limitFromSlippage(trade.side, quote.price, bps) };
   const changes = newRound(record, snapshot, now, facts.policy);
@@ -308,41 +440,87 @@ function reapproval(record: ExecutedRequest, trade: TradeSnapshot, quote: Indica
       {
         type: 'trade.awaiting_reapproval',
         actor: 'system',
-        data: { price: quote.price, quoteId: quote.quoteId, oldLimitPrice: trade.limitPrice, newLimitPrice: snapshot.limitPrice, round: record.round + 1, snapshotHash: hash },
+        data: {
+          price: quote.price,
+          quoteId: quote.quoteId,
+          oldLimitPrice: trade.limitPrice,
+          newLimitPrice: snapshot.limitPrice,
+          round: record.round + 1,
+          snapshotHash: hash,
+        },
       },
     ],
-    events: [...events, { type: 'trade.awaiting_reapproval', price: quote.price, oldLimitPrice: trade.limitPrice, newLimitPrice: snapshot.limitPrice, snapshotHash: hash }],
+    events: [
+      ...events,
+      {
+        type: 'trade.awaiting_reapproval',
+        price: quote.price,
+        oldLimitPrice: trade.limitPrice,
+        newLimitPrice: snapshot.limitPrice,
+        snapshotHash: hash,
+      },
+    ],
     effect: { kind: 'none' },
   };
 }
 
 /** A read the execution needs failed (nothing was sent): try again later, a bounded number of times. */
-function tryLater(record: ExecutedRequest, now: number, stage: 'checks' | 'quote', message: string, exchangeMessages: string, facts: Facts): Step {
+function tryLater(
+  record: ExecutedRequest,
+  now: number,
+  stage: 'checks' | 'quote',
+  message: string,
+  exchangeMessages: string,
+  facts: Facts,
+): Step {
   const execution = record.execution;
   const failures = (execution.retry?.failures ?? 0) + 1;
   if (failures >= facts.config.maxCheckFailures) {
     const what = stage === 'checks' ? 'check the request before executing it' : 'get a quote';
-    return fail(record, now, { stage, reason: `Could not ${what} after ${failures} tries: ${message}`, exchangeMessage: exchangeMessages || null });
+    return fail(record, now, {
+      stage,
+      reason: `Could not ${what} after ${failures} tries: ${message}`,
+      exchangeMessage: exchangeMessages || null,
+    });
   }
   return {
-    write: { command: 'schedule', changes: { execution: { ...execution, retry: { nextAt: now + facts.config.checkRetryMs, failures } } } },
+    write: {
+      command: 'schedule',
+      changes: { execution: { ...execution, retry: { nextAt: now + facts.config.checkRetryMs, failures } } },
+    },
     audit: [],
     events: [],
     effect: { kind: 'none' },
-    log: { level: 'warn', message: 'exchange read failed before execution; will retry', data: { requestId: record.id, stage, error: message } },
+    log: {
+      level: 'warn',
+      message: 'exchange read failed before execution; will retry',
+      data: { requestId: record.id, stage, error: message },
+    },
   };
 }
 
 /** The policy was raised (or an approver removed) since the approvals came in: nothing is sent. */
 function staleApprovals(record: ExecutedRequest, now: number): Step {
-  return fail(record, now, { stage: 'checks', reason: 'The approvals no longer meet the approval policy, which changed since they were given; request again.', exchangeMessage: null });
+  return fail(record, now, {
+    stage: 'checks',
+    reason: 'The approvals no longer meet the approval policy, which changed since they were given; request again.',
+    exchangeMessage: null,
+  });
 }
 
 /** Persisted as `executing` with its key BEFORE the call leaves; audited with who approved what. */
-function startAttempt(record: ExecutedRequest, now: number, plan: { key: string; quote: IndicativeQuote | null; quoteNote?: string }, retry: boolean): Step {
+function startAttempt(
+  record: ExecutedRequest,
+  now: number,
+  plan: { key: string; quote: IndicativeQuote | null; quoteNote?: string },
+  retry: boolean,
+): Step {
   const execution: Execution = {
     ...record.execution,
-    attempts: [...record.execution.attempts, { key: plan.key, startedAt: now, quote: plan.quote, outcome: 'in_flight', message: null, endedAt: null }],
+    attempts: [
+      ...record.execution.attempts,
+      { key: plan.key, startedAt: now, quote: plan.quote, outcome: 'in_flight', message: null, endedAt: null },
+    ],
     retry: null,
     inDoubt: null,
   };
@@ -359,7 +537,14 @@ function startAttempt(record: ExecutedRequest, now: number, plan: { key: string;
           retry,
           snapshotHash: record.snapshotHash,
           approvers: record.approvals.map((a) => a.userId),
-          ...(plan.quote ? { quoteId: plan.quote.quoteId, price: plan.quote.price, quoteExpiresAt: plan.quote.expiresAt, quoteNote: plan.quoteNote } : {}),
+          ...(plan.quote
+            ? {
+                quoteId: plan.quote.quoteId,
+                price: plan.quote.price,
+                quoteExpiresAt: plan.quote.expiresAt,
+                quoteNote: plan.quoteNote,
+              }
+            : {}),
         },
       },
     ],
@@ -387,9 +572,22 @@ function settleAnswer(record: ExecutedRequest, now: number, answer: Answer, fact
  * is refused because the order exists: never "failed", always "find it". Other 4xx are refusals.
  */
 function answeredWithError(record: ExecutedRequest, now: number, f: ExchangeFailure, facts: Facts): Step {
-  if (f.outcomeUnknown || f.kind === 'invalid_response' || f.kind === 'rate_limited') return toUnknown(record, now, f.message, 'unknown', facts);
-  if (f.refusal === 'duplicate_client_order_id') return toUnknown(record, now, `The exchange already has an order with this client order id (${f.message}); looking for it.`, 'duplicate', facts);
-  return refused(record, now, { status: f.status, message: f.message, quoteUnusable: f.refusal === 'quote_unusable' }, facts);
+  if (f.outcomeUnknown || f.kind === 'invalid_response' || f.kind === 'rate_limited')
+    return toUnknown(record, now, f.message, 'unknown', facts);
+  if (f.refusal === 'duplicate_client_order_id')
+    return toUnknown(
+      record,
+      now,
+      `The exchange already has an order with this client order id (${f.message}); looking for it.`,
+      'duplicate',
+      facts,
+    );
+  return refused(
+    record,
+    now,
+    { status: f.status, message: f.message, quoteUnusable: f.refusal === 'quote_unusable' },
+    facts,
+  );
 }
 
 /**
@@ -399,21 +597,43 @@ function answeredWithError(record: ExecutedRequest, now: number, f: ExchangeFail
 function stoppedMidCall(record: ExecutedRequest, now: number, facts: Facts, lease: LeaseStanding): Step {
   const last = lastAttempt(record);
   // Written by an older version, which settled a refusal before acting on it: finish that.
-  if (last?.outcome === 'quote_unusable' && record.kind === 'trade') return requote(record, now, last.message ?? 'The quote could not be used.', facts);
-  if (last?.outcome === 'refused') return fail(record, now, { stage: 'exchange', reason: refusalReason(record.kind, undefined, last.message ?? 'The exchange refused.'), exchangeMessage: last.message });
+  if (last?.outcome === 'quote_unusable' && record.kind === 'trade')
+    return requote(record, now, last.message ?? 'The quote could not be used.', facts);
+  if (last?.outcome === 'refused')
+    return fail(record, now, {
+      stage: 'exchange',
+      reason: refusalReason(record.kind, undefined, last.message ?? 'The exchange refused.'),
+      exchangeMessage: last.message,
+    });
   const who = lease.kind === 'expired' ? 'The replica executing this request stopped' : 'The process stopped';
   return toUnknown(record, now, `${who} before the exchange answer was recorded.`, 'unknown', facts);
 }
 
-function refused(record: ExecutedRequest, now: number, answer: { status: number | undefined; message: string; quoteUnusable: boolean }, facts: Facts): Step {
-  const answered: AuditLine = { type: 'exchange.answer', actor: 'exchange', data: { outcome: 'refused', status: answer.status, message: answer.message } };
+function refused(
+  record: ExecutedRequest,
+  now: number,
+  answer: { status: number | undefined; message: string; quoteUnusable: boolean },
+  facts: Facts,
+): Step {
+  const answered: AuditLine = {
+    type: 'exchange.answer',
+    actor: 'exchange',
+    data: { outcome: 'refused', status: answer.status, message: answer.message },
+  };
   const outcome = record.kind === 'trade' && answer.quoteUnusable ? 'quote_unusable' : 'refused';
   if (record.execution.unknownSince !== null || inDoubtKey(record, 1) !== undefined) {
     // An earlier send had an unknown outcome: this refusal may only mean "already done". Look first.
     const step = toUnknown(record, now, answer.message, outcome, facts, true);
     return { ...step, audit: [answered, ...step.audit] };
   }
-  const step = outcome === 'quote_unusable' ? requote(record, now, answer.message, facts) : fail(record, now, { stage: 'exchange', reason: refusalReason(record.kind, answer.status, answer.message), exchangeMessage: answer.message });
+  const step =
+    outcome === 'quote_unusable'
+      ? requote(record, now, answer.message, facts)
+      : fail(record, now, {
+          stage: 'exchange',
+          reason: refusalReason(record.kind, answer.status, answer.message),
+          exchangeMessage: answer.message,
+        });
   return { ...step, audit: [answered, ...step.audit] };
 }
 
@@ -432,14 +652,39 @@ export function refusalReason(kind: RequestRecord['kind'], status: number | unde
  * refused: the request waits in `unknown` and is looked for before anything else. The search
  * window is fixed now, from the sends and the exchange's clock offset as last measured.
  */
-function toUnknown(record: ExecutedRequest, now: number, message: string, outcome: 'unknown' | 'duplicate' | 'refused' | 'quote_unusable', facts: Facts, resendRefused = false): Step {
+function toUnknown(
+  record: ExecutedRequest,
+  now: number,
+  message: string,
+  outcome: 'unknown' | 'duplicate' | 'refused' | 'quote_unusable',
+  facts: Facts,
+  resendRefused = false,
+): Step {
   const offset = facts.measuredOffsetMs ?? record.execution.clockOffsetMs;
-  const settled = { ...settleLastAttempt(record.execution, { outcome, message, endedAt: now }), unknownSince: record.execution.unknownSince ?? now, clockOffsetMs: offset };
+  const settled = {
+    ...settleLastAttempt(record.execution, { outcome, message, endedAt: now }),
+    unknownSince: record.execution.unknownSince ?? now,
+    clockOffsetMs: offset,
+  };
   const inDoubt = openInDoubt({ ...record, execution: settled }, now, facts.config, offset);
-  const text = resendRefused ? `The exchange refused the resend (${message}); looking for an earlier send on the exchange before settling it.` : message;
+  const text = resendRefused
+    ? `The exchange refused the resend (${message}); looking for an earlier send on the exchange before settling it.`
+    : message;
   return {
     write: { command: 'outcome_unknown', changes: { execution: { ...settled, inDoubt } } },
-    audit: [{ type: 'exchange.answer', actor: 'exchange', data: { outcome: resendRefused ? 'refused_in_doubt' : outcome, message, clockOffsetMs: offset, searchWindow: inDoubt.window, settleUntil: inDoubt.settleUntil } }],
+    audit: [
+      {
+        type: 'exchange.answer',
+        actor: 'exchange',
+        data: {
+          outcome: resendRefused ? 'refused_in_doubt' : outcome,
+          message,
+          clockOffsetMs: offset,
+          searchWindow: inDoubt.window,
+          settleUntil: inDoubt.settleUntil,
+        },
+      },
+    ],
     events: [{ type: 'execution.outcome_unknown', message: text }],
     effect: { kind: 'look' },
   };
@@ -453,7 +698,8 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
   if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'found removed after an unknown outcome');
   if (obs.kind === 'person') return decidedByPerson(record, now, obs.decision, facts);
   // A decision waiting for its look (its replica stopped before the look came back) is looked for at once.
-  if (obs.kind !== 'looked') return inDoubt.nextLookAt > now && inDoubt.pendingDecision === null ? STOP : { ...STOP, effect: { kind: 'look' } };
+  if (obs.kind !== 'looked')
+    return inDoubt.nextLookAt > now && inDoubt.pendingDecision === null ? STOP : { ...STOP, effect: { kind: 'look' } };
   if (inDoubt.pendingDecision !== null) return carryOut(record, now, inDoubt.pendingDecision, obs.look, inDoubt, facts);
   const decision = judgeLook(record, inDoubt, obs.look, obs.at, facts.config, execution.clockOffsetMs);
   const log = obs.look.kind === 'inconclusive' ? inconclusiveLog(record, obs.look) : undefined;
@@ -462,33 +708,77 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
   switch (decision.kind) {
     case 'adopt':
       if (record.kind === 'bank_account_removal') return { ...STOP, effect: { kind: 'claim_removal' } };
-      return submitted(record, now, decision.exchangeId, 'reconciled', { matchedBy: decision.why, searchWindow: inDoubt.window });
+      return submitted(record, now, decision.exchangeId, 'reconciled', {
+        matchedBy: decision.why,
+        searchWindow: inDoubt.window,
+      });
     case 'wait':
-      return withLog({ write: { changes: { execution: { ...execution, inDoubt: { ...looked, nextLookAt: decision.nextLookAt } } } }, audit: [], events: [], effect: { kind: 'none' } });
+      return withLog({
+        write: { changes: { execution: { ...execution, inDoubt: { ...looked, nextLookAt: decision.nextLookAt } } } },
+        audit: [],
+        events: [],
+        effect: { kind: 'none' },
+      });
     case 'ask': {
       const isNew = inDoubt.question !== decision.question;
-      const write = { changes: { execution: { ...execution, inDoubt: { ...looked, nextLookAt: decision.nextLookAt, question: decision.question } } } };
+      const write = {
+        changes: {
+          execution: {
+            ...execution,
+            inDoubt: { ...looked, nextLookAt: decision.nextLookAt, question: decision.question },
+          },
+        },
+      };
       if (!isNew) return { write, audit: [], events: [], effect: { kind: 'none' } };
       const q = decision.question;
       return {
         write,
-        audit: [{ type: 'execution.needs_person', actor: 'system', data: { kind: q.kind, candidates: q.candidates.map((c) => ({ exchangeId: c.exchangeId, createdAt: c.createdAt, status: c.status })), searchWindow: inDoubt.window } }],
+        audit: [
+          {
+            type: 'execution.needs_person',
+            actor: 'system',
+            data: {
+              kind: q.kind,
+              candidates: q.candidates.map((c) => ({
+                exchangeId: c.exchangeId,
+                createdAt: c.createdAt,
+                status: c.status,
+              })),
+              searchWindow: inDoubt.window,
+            },
+          },
+        ],
         events: [{ type: 'execution.needs_person', question: q }],
         effect: { kind: 'none' },
-        log: { level: 'warn', message: 'an unknown outcome needs a person', data: { requestId: record.id, kind: q.kind, candidates: q.candidates.length } },
+        log: {
+          level: 'warn',
+          message: 'an unknown outcome needs a person',
+          data: { requestId: record.id, kind: q.kind, candidates: q.candidates.length },
+        },
       };
     }
     case 'requote':
-      return withNotFound(notFailedInDoubt(record, now, requote(record, now, decision.message, facts), facts), { action: 'requote', message: decision.message });
+      return withNotFound(notFailedInDoubt(record, now, requote(record, now, decision.message, facts), facts), {
+        action: 'requote',
+        message: decision.message,
+      });
     case 'refusal_stands': {
       const last = lastAttempt(record)!;
       const message = last.message ?? 'The exchange refused the request.';
-      const step = fail(record, now, { stage: 'exchange', reason: refusalReason(record.kind, undefined, message), exchangeMessage: message });
+      const step = fail(record, now, {
+        stage: 'exchange',
+        reason: refusalReason(record.kind, undefined, message),
+        exchangeMessage: message,
+      });
       return withNotFound(step, { action: 'settle_refusal', idempotencyKey: last.key, message: last.message });
     }
     case 'resend': {
       const sends = execution.attempts.filter((a) => a.key === decision.key).length;
-      return withNotFound(startAttempt(record, now, { key: decision.key, quote: lastAttempt(record)!.quote }, true), { action: 'resend', idempotencyKey: decision.key, sends });
+      return withNotFound(startAttempt(record, now, { key: decision.key, quote: lastAttempt(record)!.quote }, true), {
+        action: 'resend',
+        idempotencyKey: decision.key,
+        sends,
+      });
     }
   }
 }
@@ -503,20 +793,54 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
 function decidedByPerson(record: ExecutedRequest, now: number, d: SettlementRecord, facts: Facts): Step {
   const execution = record.execution;
   const inDoubt = currentDoubt(record, now, facts.config);
-  const decided: AuditLine = { type: 'execution.person_decided', actor: d.by, data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked } };
+  const decided: AuditLine = {
+    type: 'execution.person_decided',
+    actor: d.by,
+    data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked },
+  };
   if (d.action === 'send_again' || d.action === 'mark_not_sent') {
-    return { write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, pendingDecision: d } } } }, audit: [{ ...decided, data: { ...decided.data, carriedOut: 'after a fresh look' } }], events: [], effect: { kind: 'look' } };
+    return {
+      write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, pendingDecision: d } } } },
+      audit: [{ ...decided, data: { ...decided.data, carriedOut: 'after a fresh look' } }],
+      events: [],
+      effect: { kind: 'look' },
+    };
   }
   const withDecision = { ...execution, decisions: [...execution.decisions, d] };
-  const announce = (step: Step): Step => ({ ...step, audit: [decided, ...step.audit], events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
+  const announce = (step: Step): Step => ({
+    ...step,
+    audit: [decided, ...step.audit],
+    events: [{ type: 'execution.person_decided', decision: d }, ...step.events],
+  });
   if (d.action === 'look_again') {
-    return announce({ write: { changes: { execution: { ...withDecision, inDoubt: { ...inDoubt, nextLookAt: now } } } }, audit: [], events: [], effect: { kind: 'look' } });
+    return announce({
+      write: { changes: { execution: { ...withDecision, inDoubt: { ...inDoubt, nextLookAt: now } } } },
+      audit: [],
+      events: [],
+      effect: { kind: 'look' },
+    });
   }
-  if (d.exchangeId !== null) return announce(submitted({ ...record, execution: withDecision }, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }));
+  if (d.exchangeId !== null)
+    return announce(
+      submitted({ ...record, execution: withDecision }, now, d.exchangeId, 'reconciled', {
+        matchedBy: 'person',
+        by: d.by,
+      }),
+    );
   // None of them is ours: they never count again, and the question becomes "not found".
   const excluded = [...inDoubt.excluded, ...(inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [])];
-  const next = { ...inDoubt, excluded, question: { askedAt: now, kind: 'not_found' as const, candidates: [] }, nextLookAt: now };
-  return announce({ write: { changes: { execution: { ...withDecision, inDoubt: next } } }, audit: [], events: [], effect: { kind: 'look' } });
+  const next = {
+    ...inDoubt,
+    excluded,
+    question: { askedAt: now, kind: 'not_found' as const, candidates: [] },
+    nextLookAt: now,
+  };
+  return announce({
+    write: { changes: { execution: { ...withDecision, inDoubt: next } } },
+    audit: [],
+    events: [],
+    effect: { kind: 'look' },
+  });
 }
 
 /**
@@ -525,35 +849,97 @@ function decidedByPerson(record: ExecutedRequest, now: number, d: SettlementReco
  * request is followed (the record is ours); a candidate the person was not shown, or a look that
  * could not read the exchange, withholds it and asks again, showing what appeared.
  */
-function carryOut(record: ExecutedRequest, now: number, d: SettlementRecord, look: Look, inDoubt: InDoubt, facts: Facts): Step {
-  const execution = { ...record.execution, inDoubt: { ...inDoubt, pendingDecision: null, looks: inDoubt.looks + 1, lastLookAt: now } };
+function carryOut(
+  record: ExecutedRequest,
+  now: number,
+  d: SettlementRecord,
+  look: Look,
+  inDoubt: InDoubt,
+  facts: Facts,
+): Step {
+  const execution = {
+    ...record.execution,
+    inDoubt: { ...inDoubt, pendingDecision: null, looks: inDoubt.looks + 1, lastLookAt: now },
+  };
   const shown = inDoubt.question?.candidates.map((c) => c.exchangeId) ?? [];
   const withheld = (reason: 'found' | 'appeared' | 'unreadable', step: Step, appeared: Candidate[] = []): Step => ({
     ...step,
-    audit: [{ type: 'execution.person_decision_withheld', actor: 'system', data: { action: d.action, by: d.by, reason, appeared: appeared.map((c) => c.exchangeId) } }, ...step.audit],
+    audit: [
+      {
+        type: 'execution.person_decision_withheld',
+        actor: 'system',
+        data: { action: d.action, by: d.by, reason, appeared: appeared.map((c) => c.exchangeId) },
+      },
+      ...step.audit,
+    ],
     events: [{ type: 'execution.person_decision_withheld', decision: d, reason, appeared }, ...step.events],
-    log: { level: 'warn', message: 'a settlement was not carried out: the fresh look showed something that may be ours', data: { requestId: record.id, action: d.action, reason } },
+    log: {
+      level: 'warn',
+      message: 'a settlement was not carried out: the fresh look showed something that may be ours',
+      data: { requestId: record.id, action: d.action, reason },
+    },
   });
   if (look.kind === 'found') {
     const found = { ...record, execution };
-    if (record.kind === 'bank_account_removal') return withheld('found', { ...STOP, write: { changes: { execution } }, effect: { kind: 'claim_removal' } });
+    if (record.kind === 'bank_account_removal')
+      return withheld('found', { ...STOP, write: { changes: { execution } }, effect: { kind: 'claim_removal' } });
     return withheld('found', submitted(found, now, look.exchangeId, 'reconciled', { matchedBy: look.by ?? 'key' }));
   }
   const ask = (question: PersonQuestion): Step => ({
-    write: { changes: { execution: { ...execution, inDoubt: { ...execution.inDoubt, question, nextLookAt: now + facts.config.personWaitLookIntervalMs } } } },
-    audit: [{ type: 'execution.needs_person', actor: 'system', data: { kind: question.kind, candidates: question.candidates.map((c) => ({ exchangeId: c.exchangeId, createdAt: c.createdAt, status: c.status })), searchWindow: inDoubt.window } }],
+    write: {
+      changes: {
+        execution: {
+          ...execution,
+          inDoubt: { ...execution.inDoubt, question, nextLookAt: now + facts.config.personWaitLookIntervalMs },
+        },
+      },
+    },
+    audit: [
+      {
+        type: 'execution.needs_person',
+        actor: 'system',
+        data: {
+          kind: question.kind,
+          candidates: question.candidates.map((c) => ({
+            exchangeId: c.exchangeId,
+            createdAt: c.createdAt,
+            status: c.status,
+          })),
+          searchWindow: inDoubt.window,
+        },
+      },
+    ],
     events: [{ type: 'execution.needs_person', question }],
     effect: { kind: 'none' },
   });
-  if (look.kind === 'inconclusive') return withheld('unreadable', ask({ askedAt: now, kind: inDoubt.question?.kind ?? 'not_found', candidates: inDoubt.question?.candidates ?? [] }));
+  if (look.kind === 'inconclusive')
+    return withheld(
+      'unreadable',
+      ask({
+        askedAt: now,
+        kind: inDoubt.question?.kind ?? 'not_found',
+        candidates: inDoubt.question?.candidates ?? [],
+      }),
+    );
   const open = [...look.candidates, ...(look.late ?? [])].filter((c) => !inDoubt.excluded.includes(c.exchangeId));
   const appeared = open.filter((c) => !shown.includes(c.exchangeId));
-  if (appeared.length > 0) return withheld('appeared', ask({ askedAt: now, kind: 'ambiguous', candidates: open }), appeared);
+  if (appeared.length > 0)
+    return withheld('appeared', ask({ askedAt: now, kind: 'ambiguous', candidates: open }), appeared);
   const decided = { ...execution, decisions: [...execution.decisions, d] };
-  const announce = (step: Step): Step => ({ ...step, events: [{ type: 'execution.person_decided', decision: d }, ...step.events] });
-  if (d.action === 'send_again') return announce(startAttempt({ ...record, execution: decided }, now, { key: facts.newKey(), quote: null }, true));
+  const announce = (step: Step): Step => ({
+    ...step,
+    events: [{ type: 'execution.person_decided', decision: d }, ...step.events],
+  });
+  if (d.action === 'send_again')
+    return announce(startAttempt({ ...record, execution: decided }, now, { key: facts.newKey(), quote: null }, true));
   const what = record.kind === 'trade' ? 'placed' : 'sent';
-  return announce(fail({ ...record, execution: { ...decided, inDoubt: null } }, now, { stage: 'reconcile', reason: `Marked as not ${what} by a person after checking the exchange: ${d.checked ?? ''}`, exchangeMessage: null }));
+  return announce(
+    fail({ ...record, execution: { ...decided, inDoubt: null } }, now, {
+      stage: 'reconcile',
+      reason: `Marked as not ${what} by a person after checking the exchange: ${d.checked ?? ''}`,
+      exchangeMessage: null,
+    }),
+  );
 }
 
 function withNotFound(step: Step, data: Record<string, unknown>): Step {
@@ -566,20 +952,57 @@ function withNotFound(step: Step, data: Record<string, unknown>): Step {
 
 function inconclusiveLog(record: ExecutedRequest, look: Extract<Look, { kind: 'inconclusive' }>): Step['log'] {
   return look.cut
-    ? { level: 'error', message: 'cannot prove what is on the exchange for an unknown outcome; will look again, and a person should check', data: { requestId: record.id, error: look.message } }
-    : { level: 'warn', message: 'could not read the exchange for an unknown outcome; will look again', data: { requestId: record.id, error: look.message } };
+    ? {
+        level: 'error',
+        message:
+          'cannot prove what is on the exchange for an unknown outcome; will look again, and a person should check',
+        data: { requestId: record.id, error: look.message },
+      }
+    : {
+        level: 'warn',
+        message: 'could not read the exchange for an unknown outcome; will look again',
+        data: { requestId: record.id, error: look.message },
+      };
 }
 
 // ---- endings ---------------------------------------------------------------------------------
 
-function submitted(record: ExecutedRequest, now: number, exchangeId: string, how: 'answer' | 'reconciled', detail: Record<string, unknown>): Step {
+function submitted(
+  record: ExecutedRequest,
+  now: number,
+  exchangeId: string,
+  how: 'answer' | 'reconciled',
+  detail: Record<string, unknown>,
+): Step {
   const execution = record.execution;
   const endedAt = record.state === 'executing' ? now : (lastAttempt(record)?.endedAt ?? now);
   return {
     // The doubt is over: its question (and any buttons showing it) goes.
-    write: { command: 'submitted', changes: { execution: { ...settleLastAttempt(execution, { outcome: how === 'answer' ? 'submitted' : 'reconciled', endedAt }), exchangeId, submittedAt: now, inDoubt: null } } },
-    audit: [{ type: how === 'answer' ? 'exchange.answer' : 'execution.reconciled', actor: 'exchange', data: { outcome: 'submitted', exchangeId, ...detail } }],
-    events: how === 'answer' ? [{ type: 'execution.submitted', exchangeId }] : [{ type: 'execution.reconciled', found: true, exchangeId }, { type: 'execution.submitted', exchangeId }],
+    write: {
+      command: 'submitted',
+      changes: {
+        execution: {
+          ...settleLastAttempt(execution, { outcome: how === 'answer' ? 'submitted' : 'reconciled', endedAt }),
+          exchangeId,
+          submittedAt: now,
+          inDoubt: null,
+        },
+      },
+    },
+    audit: [
+      {
+        type: how === 'answer' ? 'exchange.answer' : 'execution.reconciled',
+        actor: 'exchange',
+        data: { outcome: 'submitted', exchangeId, ...detail },
+      },
+    ],
+    events:
+      how === 'answer'
+        ? [{ type: 'execution.submitted', exchangeId }]
+        : [
+            { type: 'execution.reconciled', found: true, exchangeId },
+            { type: 'execution.submitted', exchangeId },
+          ],
     effect: { kind: 'none' },
   };
 }
@@ -592,11 +1015,23 @@ function submitted(record: ExecutedRequest, now: number, exchangeId: string, how
 function requote(record: ExecutedRequest, now: number, message: string, facts: Facts): Step {
   const execution = record.execution;
   if (execution.unusableRequotes >= facts.config.maxUnusableRequotes) {
-    return fail(record, now, { stage: 'quote', reason: `The quote could not be used (${message}); re-quoted ${execution.unusableRequotes} times without success.`, exchangeMessage: message });
+    return fail(record, now, {
+      stage: 'quote',
+      reason: `The quote could not be used (${message}); re-quoted ${execution.unusableRequotes} times without success.`,
+      exchangeMessage: message,
+    });
   }
-  const settled = lastAttempt(record)?.outcome === 'in_flight' ? settleLastAttempt(execution, { outcome: 'quote_unusable', message, endedAt: now }) : execution;
+  const settled =
+    lastAttempt(record)?.outcome === 'in_flight'
+      ? settleLastAttempt(execution, { outcome: 'quote_unusable', message, endedAt: now })
+      : execution;
   return {
-    write: { command: 'requote', changes: { execution: { ...settled, unusableRequotes: execution.unusableRequotes + 1, unknownSince: null, inDoubt: null } } },
+    write: {
+      command: 'requote',
+      changes: {
+        execution: { ...settled, unusableRequotes: execution.unusableRequotes + 1, unknownSince: null, inDoubt: null },
+      },
+    },
     audit: [],
     events: [],
     effect: { kind: 'none' },
@@ -609,7 +1044,16 @@ function fail(record: ExecutedRequest, now: number, failure: Failure): Step {
   return {
     write: {
       command: 'fail',
-      changes: { failure, execution: inFlight ? settleLastAttempt(execution, { outcome: 'refused', message: failure.exchangeMessage ?? failure.reason, endedAt: now }) : execution },
+      changes: {
+        failure,
+        execution: inFlight
+          ? settleLastAttempt(execution, {
+              outcome: 'refused',
+              message: failure.exchangeMessage ?? failure.reason,
+              endedAt: now,
+            })
+          : execution,
+      },
     },
     audit: [{ type: 'request.failed', actor: 'system', data: { ...failure } }],
     events: [{ type: 'execution.failed', ...failure }],
@@ -619,7 +1063,12 @@ function fail(record: ExecutedRequest, now: number, failure: Failure): Step {
 
 /** A removal whose account is gone: done, unless another request holds the claim to having removed it. */
 function claimed(record: ExecutedRequest, now: number, by: string, note: string): Step {
-  if (by !== record.id) return fail(record, now, { stage: 'reconcile', reason: `The bank account was removed by request ${by}, not by this one.`, exchangeMessage: null });
+  if (by !== record.id)
+    return fail(record, now, {
+      stage: 'reconcile',
+      reason: `The bank account was removed by request ${by}, not by this one.`,
+      exchangeMessage: null,
+    });
   return completedRemoval(record, now, note);
 }
 
@@ -628,7 +1077,19 @@ function completedRemoval(record: ExecutedRequest, now: number, note: string): S
   const inFlight = lastAttempt(record)?.outcome === 'in_flight';
   const execution = record.execution;
   return {
-    write: { command: 'complete', changes: { execution: { ...settleLastAttempt(execution, { outcome: 'completed', endedAt: inFlight ? now : (lastAttempt(record)?.endedAt ?? now), message: note }), inDoubt: null } } },
+    write: {
+      command: 'complete',
+      changes: {
+        execution: {
+          ...settleLastAttempt(execution, {
+            outcome: 'completed',
+            endedAt: inFlight ? now : (lastAttempt(record)?.endedAt ?? now),
+            message: note,
+          }),
+          inDoubt: null,
+        },
+      },
+    },
     audit: [{ type: 'request.completed', actor: 'exchange', data: { note } }],
     events: [{ type: 'request.completed' }],
     effect: { kind: 'none' },

@@ -1,6 +1,12 @@
 // What the effects report back to `decide`: raw facts as the exchange gave them, not judged or worded.
 import type { ExchangeError, ExchangeErrorKind, ExchangeRefusal } from '../../ports/exchange-error.js';
-import type { CurrencyEntry, FiatTerms, RemoteView, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
+import type {
+  CurrencyEntry,
+  FiatTerms,
+  RemoteView,
+  SavedAddress,
+  SavedBankAccount,
+} from '../../ports/exchange-port.js';
 
 /** An exchange error, as decide reads it: what kind, the port's reading of the refusal, and the words. */
 export interface ExchangeFailure {
@@ -16,7 +22,14 @@ export interface ExchangeFailure {
 }
 
 export function failureOf(err: ExchangeError): ExchangeFailure {
-  return { kind: err.kind, refusal: err.refusal, status: err.status, outcomeUnknown: err.outcomeUnknown, message: err.userMessage, exchangeMessages: err.messages.join('; ') };
+  return {
+    kind: err.kind,
+    refusal: err.refusal,
+    status: err.status,
+    outcomeUnknown: err.outcomeUnknown,
+    message: err.userMessage,
+    exchangeMessages: err.messages.join('; '),
+  };
 }
 
 /** What the exchange answered to a money-moving call: the one answer type. */
@@ -28,7 +41,12 @@ export type Answer =
 
 /** What the exchange shows now of what a request's execution depends on, read just before the money moves. */
 export type CheckFacts =
-  | { kind: 'crypto_withdrawal'; entry: CurrencyEntry | undefined; address: SavedAddress | undefined; available: string }
+  | {
+      kind: 'crypto_withdrawal';
+      entry: CurrencyEntry | undefined;
+      address: SavedAddress | undefined;
+      available: string;
+    }
   | { kind: 'fiat_withdrawal'; terms: FiatTerms | undefined; account: SavedBankAccount | undefined; available: string }
   | { kind: 'bank_account_removal'; account: SavedBankAccount | undefined }
   | { kind: 'trade' };

@@ -16,7 +16,12 @@ export const CHECKED_MAX_LENGTH = 1_000;
  * Under the request's lock, so a look under way here finishes first (it may settle it); another replica's
  * live lease answers `execution_busy`. A send again or mark as not sent answers once its fresh look acted.
  */
-export async function settleByPerson(ctx: EngineContext, requestId: string, userId: string, settlement: Settlement): Promise<SettlementResult> {
+export async function settleByPerson(
+  ctx: EngineContext,
+  requestId: string,
+  userId: string,
+  settlement: Settlement,
+): Promise<SettlementResult> {
   const release = await ctx.requestLocks.acquire(requestId);
   let rest: AsyncGenerator<RequestRecord, void> | undefined;
   try {
@@ -24,23 +29,31 @@ export async function settleByPerson(ctx: EngineContext, requestId: string, user
     let checked = maySettle(ctx, current, userId, settlement, ctx.clock.now());
     // A send again moves the request into `executing`: it holds its terms claim first (it has held
     // it since its first send, unless it was in doubt before the claim existed).
-    if (checked.ok && checked.decision.action === 'send_again' && !(await claimTerms(ctx, current!)).held) checked = refuse('twin_in_doubt');
+    if (checked.ok && checked.decision.action === 'send_again' && !(await claimTerms(ctx, current!)).held)
+      checked = refuse('twin_in_doubt');
     if (!checked.ok) {
-      await audit(ctx, 'execution.decision_refused', userId, requestId, { action: settlement.action, reason: checked.reason });
+      await audit(ctx, 'execution.decision_refused', userId, requestId, {
+        action: settlement.action,
+        reason: checked.reason,
+      });
       return checked;
     }
     const d = checked.decision;
     rest = executionSteps(ctx, requestId, { kind: 'person', decision: d });
     let first: RequestRecord | undefined;
     for (let step = await rest.next(); !step.done; step = await rest.next()) {
-      if (step.value.execution?.inDoubt?.pendingDecision?.at !== d.at) return { ok: true, request: step.value, outcome: outcomeOf(step.value, d) };
+      if (step.value.execution?.inDoubt?.pendingDecision?.at !== d.at)
+        return { ok: true, request: step.value, outcome: outcomeOf(step.value, d) };
       first ??= step.value;
     }
     // Written, but the look made for it did not come back here (the lease was lost): whoever looks next carries it out or not.
-    if (first !== undefined) return { ok: true, request: (await ctx.requests.get(requestId)) ?? first, outcome: 'pending' };
+    if (first !== undefined)
+      return { ok: true, request: (await ctx.requests.get(requestId)) ?? first, outcome: 'pending' };
     // Nothing was decided: another replica is on the exchange for it (its lease), or it moved on.
     const now = await ctx.requests.get(requestId);
-    return now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held' ? refuse('execution_busy') : refuse('not_waiting_for_person');
+    return now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held'
+      ? refuse('execution_busy')
+      : refuse('not_waiting_for_person');
   } finally {
     // What the decision started (a send, a look) goes on under the lock; idle() waits for it.
     if (rest === undefined) release();
@@ -50,11 +63,19 @@ export async function settleByPerson(ctx: EngineContext, requestId: string, user
 
 /** Whether the decision was carried out: it is among the record's decisions once it was. */
 function outcomeOf(request: RequestRecord, d: SettlementRecord): 'carried_out' | 'withheld' {
-  return request.execution?.decisions.some((x) => x.at === d.at && x.by === d.by && x.action === d.action) === true ? 'carried_out' : 'withheld';
+  return request.execution?.decisions.some((x) => x.at === d.at && x.by === d.by && x.action === d.action) === true
+    ? 'carried_out'
+    : 'withheld';
 }
 
 /** Who may decide what, and whether there is anything to decide: the decision as recorded, or a refusal. */
-export function maySettle(ctx: EngineContext, current: RequestRecord | undefined, userId: string, d: Settlement, now: number): { ok: true; decision: SettlementRecord } | Refusal {
+export function maySettle(
+  ctx: EngineContext,
+  current: RequestRecord | undefined,
+  userId: string,
+  d: Settlement,
+  now: number,
+): { ok: true; decision: SettlementRecord } | Refusal {
   if (current === undefined) return refuse('not_found');
   const inDoubt = current.state === 'unknown' ? current.execution?.inDoubt : null;
   if (!inDoubt) return refuse('not_waiting_for_person');
@@ -73,6 +94,16 @@ export function maySettle(ctx: EngineContext, current: RequestRecord | undefined
   const byKey = current.kind === 'trade' || current.kind === 'bank_account_removal';
   if (d.action === 'send_again' && (question.kind !== 'not_found' || byKey)) return refuse('not_waiting_for_person');
   if (d.action === 'choose' && byKey) return refuse('not_waiting_for_person');
-  if (d.action === 'choose' && d.exchangeId !== null && !question.candidates.some((c) => c.exchangeId === d.exchangeId)) return refuse('not_a_candidate');
-  return { ok: true, decision: { by: userId, at: now, action: d.action, exchangeId: d.action === 'choose' ? d.exchangeId : null, checked } };
+  if (d.action === 'choose' && d.exchangeId !== null && !question.candidates.some((c) => c.exchangeId === d.exchangeId))
+    return refuse('not_a_candidate');
+  return {
+    ok: true,
+    decision: {
+      by: userId,
+      at: now,
+      action: d.action,
+      exchangeId: d.action === 'choose' ? d.exchangeId : null,
+      checked,
+    },
+  };
 }

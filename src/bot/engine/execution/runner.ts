@@ -37,10 +37,17 @@ export function execute(ctx: EngineContext, requestId: string): Promise<void> {
  * answer with it (before the exchange call that follows) and drain the rest. The run holds the
  * request's quote key (a trade) or terms (a withdrawal) until it ends.
  */
-export async function* executionSteps(ctx: EngineContext, requestId: string, first: Observation = { kind: 'due' }): AsyncGenerator<RequestRecord, void> {
+export async function* executionSteps(
+  ctx: EngineContext,
+  requestId: string,
+  first: Observation = { kind: 'due' },
+): AsyncGenerator<RequestRecord, void> {
   const record = await ctx.requests.get(requestId);
   if (record === undefined) return;
-  const release = record.kind === 'trade' ? await quoteBookOf(ctx).hold(quoteKey(record.snapshot as TradeSnapshot)) : await holdTerms(ctx, record);
+  const release =
+    record.kind === 'trade'
+      ? await quoteBookOf(ctx).hold(quoteKey(record.snapshot as TradeSnapshot))
+      : await holdTerms(ctx, record);
   try {
     yield* runSteps(ctx, requestId, first);
   } finally {
@@ -53,7 +60,11 @@ export async function drain(steps: AsyncGenerator<RequestRecord, void>): Promise
   for await (const _ of steps);
 }
 
-async function* runSteps(ctx: EngineContext, requestId: string, first: Observation): AsyncGenerator<RequestRecord, void> {
+async function* runSteps(
+  ctx: EngineContext,
+  requestId: string,
+  first: Observation,
+): AsyncGenerator<RequestRecord, void> {
   let observation = first;
   for (let step = 0; step < MAX_STEPS; step++) {
     const record = await ctx.requests.get(requestId);
@@ -83,7 +94,8 @@ function factsFor(ctx: EngineContext, record: RequestRecord): Facts {
     replica: ctx.replica,
     // The exchange accepts our signatures only within its clock skew, so a larger reading is not its
     // clock (a proxy's Date header, say): the window then falls back to the configured skew.
-    measuredOffsetMs: measured === undefined || Math.abs(measured) > ctx.config.clockSkewMs ? null : Math.round(measured),
+    measuredOffsetMs:
+      measured === undefined || Math.abs(measured) > ctx.config.clockSkewMs ? null : Math.round(measured),
   };
 }
 
@@ -95,10 +107,15 @@ const LOST = Symbol('lease lost');
  * the effect's answer is recorded and the run stops: the request is the new holder's, or the
  * unknown-outcome path's of whoever takes it over.
  */
-async function performUnderLease(ctx: EngineContext, record: RequestRecord, effect: Effect): Promise<Observation | undefined | typeof LOST> {
+async function performUnderLease(
+  ctx: EngineContext,
+  record: RequestRecord,
+  effect: Effect,
+): Promise<Observation | undefined | typeof LOST> {
   if (effect.kind === 'none') return undefined;
   // decide asks for an effect only of a request it executes: approved or past it, its execution there.
-  if (!isExecuted(record)) throw new Error(`request ${record.id}: effect ${effect.kind} asked of a ${record.state} request`);
+  if (!isExecuted(record))
+    throw new Error(`request ${record.id}: effect ${effect.kind} asked of a ${record.state} request`);
   const lease = record.execution.lease;
   if (lease === null || lease.holder !== ctx.replica) return perform(ctx, record, effect);
   const keeper = keepLease(ctx, record.id, lease);
@@ -111,8 +128,13 @@ async function performUnderLease(ctx: EngineContext, record: RequestRecord, effe
   const lost = keeper.lost;
   if (lost === null) return next;
   const data = { holder: ctx.replica, ...lost, effect: effect.kind, state: record.state };
-  ctx.logger.error('execution lease lost while the exchange was being called; recording nothing, whoever takes the request over looks on the exchange first', { requestId: record.id, ...data });
-  await audit(ctx, 'lease.lost', SYSTEM, record.id, data).catch((err: unknown) => ctx.logger.error('could not audit the lost lease', { requestId: record.id, error: errorText(err) }));
+  ctx.logger.error(
+    'execution lease lost while the exchange was being called; recording nothing, whoever takes the request over looks on the exchange first',
+    { requestId: record.id, ...data },
+  );
+  await audit(ctx, 'lease.lost', SYSTEM, record.id, data).catch((err: unknown) =>
+    ctx.logger.error('could not audit the lost lease', { requestId: record.id, error: errorText(err) }),
+  );
   return LOST;
 }
 
@@ -148,8 +170,15 @@ async function write(ctx: EngineContext, record: RequestRecord, step: Step): Pro
   let intended: RequestRecord | undefined;
   try {
     return await ctx.requests.mutate<RequestRecord | undefined>(record.id, (current) => {
-      if (current === undefined || current.updatedAt !== record.updatedAt || current.state !== record.state || !sameLease(current, record)) return { result: undefined };
-      const next = command === undefined ? changeFields(current, now, changes) : mustAdvance(current, command, now, changes);
+      if (
+        current === undefined ||
+        current.updatedAt !== record.updatedAt ||
+        current.state !== record.state ||
+        !sameLease(current, record)
+      )
+        return { result: undefined };
+      const next =
+        command === undefined ? changeFields(current, now, changes) : mustAdvance(current, command, now, changes);
       intended = next;
       // What must reach Slack is written with the change itself: a crash cannot keep one without the other.
       return { next, result: next, outbox: step.events.map((event) => stamp(ctx, next, event)) };
@@ -158,7 +187,10 @@ async function write(ctx: EngineContext, record: RequestRecord, step: Step): Pro
     if (!(err instanceof WriteOutcomeUnknownError) || intended === undefined) throw err;
     const stored = await ctx.requests.get(record.id);
     const landed = stored !== undefined && canonicalJson(stored) === canonicalJson(intended);
-    ctx.logger.warn(`the store lost the answer to a write; read back, it ${landed ? 'landed: going on' : 'did not land: the next tick decides again'}`, { requestId: record.id, command: command ?? null, error: errorText(err) });
+    ctx.logger.warn(
+      `the store lost the answer to a write; read back, it ${landed ? 'landed: going on' : 'did not land: the next tick decides again'}`,
+      { requestId: record.id, command: command ?? null, error: errorText(err) },
+    );
     return landed ? stored : undefined;
   }
 }

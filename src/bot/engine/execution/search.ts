@@ -23,7 +23,11 @@ export async function lookOnExchange(ctx: EngineContext, request: RequestRecord,
     const look = await search(ctx, request, inDoubt, limit);
     // A cut list still proves what it found, never what it did not.
     if (cut && !(look.kind === 'found' && request.kind !== 'bank_account_removal')) {
-      return { kind: 'inconclusive', cut: true, message: `The exchange lists more than ${SEARCH_LIMIT.maxItems.toLocaleString('en')} records in the search window, too many to prove which are there; a person should check on the exchange.` };
+      return {
+        kind: 'inconclusive',
+        cut: true,
+        message: `The exchange lists more than ${SEARCH_LIMIT.maxItems.toLocaleString('en')} records in the search window, too many to prove which are there; a person should check on the exchange.`,
+      };
     }
     return look;
   } catch (err) {
@@ -37,20 +41,42 @@ async function search(ctx: EngineContext, request: RequestRecord, inDoubt: InDou
   const s = request.snapshot;
   switch (s.kind) {
     case 'trade': {
-      const order = await findFirst(ctx.exchange.orders({ from: inDoubt.window.from }, limit), (o) => o.clientOrderId !== null && keys.includes(o.clientOrderId));
+      const order = await findFirst(
+        ctx.exchange.orders({ from: inDoubt.window.from }, limit),
+        (o) => o.clientOrderId !== null && keys.includes(o.clientOrderId),
+      );
       return order === undefined ? none() : { kind: 'found', exchangeId: order.exchangeId };
     }
     case 'crypto_withdrawal': {
       // Once the window has closed, also what came after it: shown to a person, never adopted.
       const closed = ctx.clock.now() >= inDoubt.settleUntil;
-      const items = await collect(ctx.exchange.cryptoWithdrawals({ from: inDoubt.window.from, ...(closed ? {} : { to: inDoubt.window.to }) }, limit));
+      const items = await collect(
+        ctx.exchange.cryptoWithdrawals(
+          { from: inDoubt.window.from, ...(closed ? {} : { to: inDoubt.window.to }) },
+          limit,
+        ),
+      );
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      return marked(request, ctx, inDoubt, items.filter((w) => matchesCrypto(w, s) && !owned.has(w.exchangeId)), (w) => cryptoCandidate(w, s));
+      return marked(
+        request,
+        ctx,
+        inDoubt,
+        items.filter((w) => matchesCrypto(w, s) && !owned.has(w.exchangeId)),
+        (w) => cryptoCandidate(w, s),
+      );
     }
     case 'fiat_withdrawal': {
-      const items = await collect(untilOlderThan(ctx.exchange.fiatWithdrawals(limit), inDoubt.window.from, (f) => f.createdAt));
+      const items = await collect(
+        untilOlderThan(ctx.exchange.fiatWithdrawals(limit), inDoubt.window.from, (f) => f.createdAt),
+      );
       const owned = await ownedExchangeIds(ctx, request.kind, inDoubt.window.from);
-      return marked(request, ctx, inDoubt, items.filter((f) => matchesFiat(f, s, inDoubt) && !owned.has(f.exchangeId)), (f) => fiatCandidate(f, s, inDoubt));
+      return marked(
+        request,
+        ctx,
+        inDoubt,
+        items.filter((f) => matchesFiat(f, s, inDoubt) && !owned.has(f.exchangeId)),
+        (f) => fiatCandidate(f, s, inDoubt),
+      );
     }
     case 'bank_account_removal': {
       const account = await findFirst(ctx.exchange.bankAccounts(undefined, limit), (b) => b.id === s.bankAccount.id);
@@ -73,20 +99,31 @@ function candidates(list: Candidate[], inDoubt: InDoubt): Look {
 }
 
 /** Ours (reference or key) is found; two of ours (a late first attempt: paid twice) go to a person; else terms-only candidates. */
-function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(request: RequestRecord, ctx: EngineContext, inDoubt: InDoubt, items: T[], candidate: (item: T) => Candidate): Look {
+function marked<T extends ListedCryptoWithdrawal | ListedFiatWithdrawal>(
+  request: RequestRecord,
+  ctx: EngineContext,
+  inDoubt: InDoubt,
+  items: T[],
+  candidate: (item: T) => Candidate,
+): Look {
   const whose = (item: T): Attribution => attribute(request, item, ctx.config);
   const ours = items.filter((item) => whose(item) === 'ours');
   if (ours.length > 1) {
-    ctx.logger.error('more than one withdrawal on the exchange carries this request\'s mark: a person must look', { requestId: request.id, exchangeIds: ours.map((o) => o.exchangeId) });
+    ctx.logger.error("more than one withdrawal on the exchange carries this request's mark: a person must look", {
+      requestId: request.id,
+      exchangeIds: ours.map((o) => o.exchangeId),
+    });
     return { kind: 'candidates', candidates: ours.map(candidate) };
   }
   const mine = ours[0];
-  if (mine !== undefined) return { kind: 'found', exchangeId: mine.exchangeId, by: mine.requestId !== null ? 'key' : 'reference' };
+  if (mine !== undefined)
+    return { kind: 'found', exchangeId: mine.exchangeId, by: mine.requestId !== null ? 'key' : 'reference' };
   return candidates(items.filter((item) => whose(item) === 'by_terms').map(candidate), inDoubt);
 }
 
 function matchesCrypto(w: ListedCryptoWithdrawal, s: CryptoWithdrawalSnapshot): boolean {
-  const destination = w.destinationId === s.destination.id || (w.address !== null && w.address === s.destination.address);
+  const destination =
+    w.destinationId === s.destination.id || (w.address !== null && w.address === s.destination.address);
   return w.cryptoCurrencyId === s.cryptoCurrencyId && cmp(w.amount, s.amount) === 0 && destination;
 }
 

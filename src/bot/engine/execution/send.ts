@@ -8,7 +8,12 @@ import type { EngineContext } from '../context.js';
 import { failureOf, type Answer } from './observations.js';
 
 /** Sends the request's money-moving call with `key`; exchange errors become answers, anything else throws. */
-export async function send(ctx: EngineContext, request: RequestRecord, key: string, quote: IndicativeQuote | null): Promise<Answer> {
+export async function send(
+  ctx: EngineContext,
+  request: RequestRecord,
+  key: string,
+  quote: IndicativeQuote | null,
+): Promise<Answer> {
   try {
     return await call(ctx, request, key, quote);
   } catch (err) {
@@ -17,15 +22,32 @@ export async function send(ctx: EngineContext, request: RequestRecord, key: stri
   }
 }
 
-async function call(ctx: EngineContext, request: RequestRecord, key: string, quote: IndicativeQuote | null): Promise<Answer> {
+async function call(
+  ctx: EngineContext,
+  request: RequestRecord,
+  key: string,
+  quote: IndicativeQuote | null,
+): Promise<Answer> {
   const s = request.snapshot;
   switch (s.kind) {
     case 'crypto_withdrawal': {
-      const view = await ctx.exchange.withdrawCrypto({ cryptoCurrencyId: s.cryptoCurrencyId, amount: s.amount, destinationId: s.destination.id, note: noteOfThisAttempt(request), purpose: s.purpose }, key);
+      const view = await ctx.exchange.withdrawCrypto(
+        {
+          cryptoCurrencyId: s.cryptoCurrencyId,
+          amount: s.amount,
+          destinationId: s.destination.id,
+          note: noteOfThisAttempt(request),
+          purpose: s.purpose,
+        },
+        key,
+      );
       return { kind: 'submitted', exchangeId: view.exchangeId, view };
     }
     case 'fiat_withdrawal': {
-      const view = await ctx.exchange.withdrawFiat({ bankAccountId: s.bankAccount.id, currency: s.currency, amount: s.amount, note: noteOfThisAttempt(request) }, key);
+      const view = await ctx.exchange.withdrawFiat(
+        { bankAccountId: s.bankAccount.id, currency: s.currency, amount: s.amount, note: noteOfThisAttempt(request) },
+        key,
+      );
       return { kind: 'submitted', exchangeId: view.exchangeId, view };
     }
     case 'trade': {

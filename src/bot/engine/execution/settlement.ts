@@ -14,4 +14,5 @@ export type Settlement =
   | { action: 'choose'; exchangeId: string | null; checked: string };
 
 /** withheld: the fresh look found the record, a possible one, or nothing readable (the thread says which); pending: look not back yet. */
-export type SettlementResult = { ok: true; request: RequestRecord; outcome: 'carried_out' | 'withheld' | 'pending' } | Refusal;
+export type SettlementResult =
+  { ok: true; request: RequestRecord; outcome: 'carried_out' | 'withheld' | 'pending' } | Refusal;

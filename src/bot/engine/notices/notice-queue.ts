@@ -32,7 +32,13 @@ export class NoticeQueue {
   push(event: RequestEvent): void {
     this.#appended = this.#appended
       .then(() => this.outbox.append([event]))
-      .catch((err: unknown) => this.logger.error('event not written to the outbox; the message is refreshed from the record later', { type: event.type, requestId: event.requestId, error: String(err) }))
+      .catch((err: unknown) =>
+        this.logger.error('event not written to the outbox; the message is refreshed from the record later', {
+          type: event.type,
+          requestId: event.requestId,
+          error: String(err),
+        }),
+      )
       .then(() => void this.delivery.kick());
   }
 

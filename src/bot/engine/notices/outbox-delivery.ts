@@ -108,22 +108,42 @@ export class OutboxDelivery {
       return false;
     }
     await this.outbox.remove(entry.seq);
-    if (entry.failingSince !== null) this.logger.info('Slack took a message it had refused', { requestId: entry.requestId, event: entry.event.type, attempts: entry.attempts + 1 });
+    if (entry.failingSince !== null)
+      this.logger.info('Slack took a message it had refused', {
+        requestId: entry.requestId,
+        event: entry.event.type,
+        attempts: entry.attempts + 1,
+      });
     return true;
   }
 
   async #failed(entry: OutboxEntry, err: unknown): Promise<void> {
     const now = this.clock.now();
     const attempts = entry.attempts + 1;
-    const said = (typeof err === 'object' && err !== null ? err : {}) as { permanent?: unknown; retryAfterMs?: unknown };
+    const said = (typeof err === 'object' && err !== null ? err : {}) as {
+      permanent?: unknown;
+      retryAfterMs?: unknown;
+    };
     const permanent = said.permanent === true;
     // Never sooner than the notifier was told to wait (Slack's Retry-After).
     const asked = typeof said.retryAfterMs === 'number' ? said.retryAfterMs : 0;
-    const wait = permanent ? PERMANENT_RETRY_MS : Math.max(asked, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1)));
+    const wait = permanent
+      ? PERMANENT_RETRY_MS
+      : Math.max(asked, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1)));
     const error = errorText(err);
-    await this.outbox.update(entry.seq, { attempts, nextAt: now + wait, lastError: error, permanent, failingSince: entry.failingSince ?? now });
+    await this.outbox.update(entry.seq, {
+      attempts,
+      nextAt: now + wait,
+      lastError: error,
+      permanent,
+      failingSince: entry.failingSince ?? now,
+    });
     const data = { requestId: entry.requestId, event: entry.event.type, error, attempts, retryInMs: wait };
-    if (permanent) this.logger.error('Slack refused a message for a reason that will not pass by itself; it is kept and tried again', data);
+    if (permanent)
+      this.logger.error(
+        'Slack refused a message for a reason that will not pass by itself; it is kept and tried again',
+        data,
+      );
     else this.logger.warn('a message did not reach Slack; it is kept and tried again', data);
   }
 }

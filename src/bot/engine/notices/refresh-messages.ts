@@ -38,7 +38,10 @@ async function refreshAll(ctx: EngineContext, skip: ReadonlySet<string>): Promis
       await ctx.notifier.notify(stamp(ctx, request, { type: 'message.refresh' }));
       refreshed++;
     } catch (err) {
-      ctx.logger.warn('request message not refreshed; the next refresh tries again', { requestId: request.id, error: errorText(err) });
+      ctx.logger.warn('request message not refreshed; the next refresh tries again', {
+        requestId: request.id,
+        error: errorText(err),
+      });
     }
   }
   return refreshed;

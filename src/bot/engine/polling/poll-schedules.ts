@@ -21,11 +21,13 @@ export interface Sweep {
   readonly iterator: AsyncIterator<RemoteView | undefined>;
 }
 
-
 /** When each submitted request is read next, the walks under way, and the cycle count. */
 export interface PollSchedules {
   /** `single`: no list walk reached it, read alone until one does; `notFound`: consecutive 404s since when (poll.ts's bound). */
-  poll: Map<string, { nextAt: number; intervalMs: number; single?: boolean; notFound?: { since: number; reads: number } }>;
+  poll: Map<
+    string,
+    { nextAt: number; intervalMs: number; single?: boolean; notFound?: { since: number; reads: number } }
+  >;
   /** Per polled kind, the list walk under way: the next cycle continues it where the budget stopped it. */
   sweeps: Map<PolledKind, Sweep>;
   /** Polling cycles so far (which kind goes first). */

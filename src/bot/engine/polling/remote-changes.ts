@@ -5,7 +5,13 @@ import type { RemoteView } from '../../ports/exchange-port.js';
 
 export type { RemoteView };
 
-export const REMOTE_FIELDS: readonly (keyof RemoteStatus)[] = ['status', 'travelRuleStatus', 'pendingReason', 'transactionHash', 'linkExplorer'];
+export const REMOTE_FIELDS: readonly (keyof RemoteStatus)[] = [
+  'status',
+  'travelRuleStatus',
+  'pendingReason',
+  'transactionHash',
+  'linkExplorer',
+];
 
 /** Fields whose value differs from what was last reported (status compared case-insensitively). */
 export function changedFields(reported: RemoteStatus | null, view: RemoteStatus): (keyof RemoteStatus)[] {

@@ -42,7 +42,12 @@ export function startSweep(ctx: EngineContext, kind: PolledKind, targets: readon
  * True when the sweep is over, false when the budget paused it. A short page fetched without a token
  * is paid on sight (a debt), so the budget holds whatever page sizes (docs/execution.md "Polling").
  */
-export async function walk(ctx: EngineContext, sweep: Sweep, onPage: () => void, onView: (view: RemoteView) => Promise<void>): Promise<boolean> {
+export async function walk(
+  ctx: EngineContext,
+  sweep: Sweep,
+  onPage: () => void,
+  onView: (view: RemoteView) => Promise<void>,
+): Promise<boolean> {
   const { pageSize } = ctx.config.poll;
   for (;;) {
     if (sweep.reached === sweep.targets.size) return true;

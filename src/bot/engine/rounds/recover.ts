@@ -27,13 +27,18 @@ export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
     pending: of('pending', 'awaiting_reapproval').length,
   };
   await audit(ctx, 'engine.started', SYSTEM, undefined, { ...summary, replica: ctx.replica });
-  for (const request of of('executing', 'unknown')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
-  for (const request of of('approved')) await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
+  for (const request of of('executing', 'unknown'))
+    await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
+  for (const request of of('approved'))
+    await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('submitted')) schedulesOf(ctx).poll.delete(request.id);
   // What the last run left in the outbox goes out now, and every open request's message is checked.
   const delivered = new Set((await ctx.requests.outbox.pending()).map((e) => e.requestId));
   await ctx.notices.delivery.resume();
   ctx.lastRefreshAt = ctx.clock.now();
-  void ctx.background.start('refresh of the request messages', refreshMessages(ctx, delivered).then(() => undefined));
+  void ctx.background.start(
+    'refresh of the request messages',
+    refreshMessages(ctx, delivered).then(() => undefined),
+  );
   return summary;
 }

@@ -18,13 +18,22 @@ export interface TickSummary extends PollSummary {
 export async function tick(ctx: EngineContext): Promise<TickSummary> {
   const live = await ctx.requests.listLive();
   const expired = await expireDue(ctx, live);
-  const inDoubt = await driveAll(ctx, live.filter((r) => r.state === 'executing' || r.state === 'unknown'));
-  const approved = await driveAll(ctx, live.filter((r) => r.state === 'approved'));
+  const inDoubt = await driveAll(
+    ctx,
+    live.filter((r) => r.state === 'executing' || r.state === 'unknown'),
+  );
+  const approved = await driveAll(
+    ctx,
+    live.filter((r) => r.state === 'approved'),
+  );
   const polled = await pollDue(ctx, await ctx.requests.listLive());
   // Messages Slack refused earlier, whose next try has come; and now and then every open message.
   if (ctx.clock.now() - ctx.lastRefreshAt >= REFRESH_EVERY_MS) {
     ctx.lastRefreshAt = ctx.clock.now();
-    void ctx.background.start('refresh of the request messages', refreshMessages(ctx).then(() => undefined));
+    void ctx.background.start(
+      'refresh of the request messages',
+      refreshMessages(ctx).then(() => undefined),
+    );
   }
   ctx.notices.kick();
   return { expired, driven: inDoubt + approved, ...polled };

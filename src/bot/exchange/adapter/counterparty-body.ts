@@ -5,11 +5,20 @@ import type { ExchangeApi } from '../wire-api.js';
 import { COUNTERPARTY_EXISTS_STATUS, isCounterpartyExistsMessage } from '../assumptions.js';
 import { counterpartyInfoBody, type CounterpartyInfoBody } from '../schemas.js';
 
-export async function declareCounterparty(api: ExchangeApi, transactionId: string, declaration: CounterpartyDeclaration): Promise<Record<string, unknown>> {
+export async function declareCounterparty(
+  api: ExchangeApi,
+  transactionId: string,
+  declaration: CounterpartyDeclaration,
+): Promise<Record<string, unknown>> {
   try {
     return await api.submitCounterpartyInfo(transactionId, counterpartyBody(declaration));
   } catch (err) {
-    if (isExchangeError(err) && err.status === COUNTERPARTY_EXISTS_STATUS && err.messages.some(isCounterpartyExistsMessage)) throw err.as('counterparty_already_declared');
+    if (
+      isExchangeError(err) &&
+      err.status === COUNTERPARTY_EXISTS_STATUS &&
+      err.messages.some(isCounterpartyExistsMessage)
+    )
+      throw err.as('counterparty_already_declared');
     throw err;
   }
 }

@@ -2,7 +2,12 @@
 // here; the values are guesses in assumptions.ts (the reference shows none).
 import { normalizeStatus } from '../../domain/status.js';
 import type { Deposit } from '../../ports/exchange-port.js';
-import { DEPOSIT_FINAL_STATUSES, TRAVEL_RULE_DECLARABLE_STATUSES, TRAVEL_RULE_DECLARATION_NEEDED, TRAVEL_RULE_OPEN_STATUSES } from '../assumptions.js';
+import {
+  DEPOSIT_FINAL_STATUSES,
+  TRAVEL_RULE_DECLARABLE_STATUSES,
+  TRAVEL_RULE_DECLARATION_NEEDED,
+  TRAVEL_RULE_OPEN_STATUSES,
+} from '../assumptions.js';
 import type { CryptoDeposit } from '../schemas.js';
 
 export function deposit(d: CryptoDeposit): Deposit {

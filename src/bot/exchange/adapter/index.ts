@@ -6,12 +6,21 @@ import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE, PAYMENT_METHODS } from '.
 import { declareCounterparty } from './counterparty-body.js';
 import { deposit } from './deposit-records.js';
 import { balance, currencyEntry, fiatTerms, knownWallet, savedAddress, savedBankAccount } from './lookup-records.js';
-import { cryptoWithdrawalView, listedCryptoWithdrawal, listedFiatWithdrawal, listedOrder, orderView } from './remote-views.js';
+import {
+  cryptoWithdrawalView,
+  listedCryptoWithdrawal,
+  listedFiatWithdrawal,
+  listedOrder,
+  orderView,
+} from './remote-views.js';
 import { mapped } from './mapped.js';
 import { sends } from './sends.js';
 
 /** What the exchange allows, as assumptions.ts states it. */
-export const EXCHANGE_LIMITS: ExchangeLimits = { maxPageSize: MAX_PAGE_SIZE, requestsPerSecond: DEFAULT_RATE_LIMIT_PER_SECOND };
+export const EXCHANGE_LIMITS: ExchangeLimits = {
+  maxPageSize: MAX_PAGE_SIZE,
+  requestsPerSecond: DEFAULT_RATE_LIMIT_PER_SECOND,
+};
 
 export function createExchangePort(api: ExchangeApi): ExchangePort {
   return {
@@ -31,14 +40,18 @@ export function createExchangePort(api: ExchangeApi): ExchangePort {
 
     cryptoWithdrawal: async (id) => cryptoWithdrawalView(await api.getCryptoWithdrawal(id)),
     order: async (id) => orderView(await api.getOrder(id)),
-    cryptoWithdrawals: (window, opts) => mapped(api.listCryptoWithdrawals(timeQuery(window), opts), listedCryptoWithdrawal),
+    cryptoWithdrawals: (window, opts) =>
+      mapped(api.listCryptoWithdrawals(timeQuery(window), opts), listedCryptoWithdrawal),
     fiatWithdrawals: (opts) => mapped(api.listFiatWithdrawals(opts), listedFiatWithdrawal),
     orders: (window, opts) => mapped(api.listOrders(timeQuery(window), opts), listedOrder),
 
     cryptoDeposits: (window, opts) =>
       mapped(
         api.listCryptoDeposits(
-          { ...(window.createdAfter !== undefined ? { created_at_after: window.createdAfter } : {}), ...(window.createdBefore !== undefined ? { created_at_before: window.createdBefore } : {}) },
+          {
+            ...(window.createdAfter !== undefined ? { created_at_after: window.createdAfter } : {}),
+            ...(window.createdBefore !== undefined ? { created_at_before: window.createdBefore } : {}),
+          },
           opts,
         ),
         deposit,
@@ -50,5 +63,8 @@ export function createExchangePort(api: ExchangeApi): ExchangePort {
 }
 
 function timeQuery(window: { from?: number; to?: number }): { from_time?: number; to_time?: number } {
-  return { ...(window.from !== undefined ? { from_time: window.from } : {}), ...(window.to !== undefined ? { to_time: window.to } : {}) };
+  return {
+    ...(window.from !== undefined ? { from_time: window.from } : {}),
+    ...(window.to !== undefined ? { to_time: window.to } : {}),
+  };
 }

@@ -1,5 +1,11 @@
 /** The `/desk` listings' port (ports/exchange-listings.ts) over the wire API: the records renamed, not interpreted. */
-import type { BankListing, ExchangeListings, FiatRecordListing, OrderListing, WithdrawalListing } from '../../ports/exchange-listings.js';
+import type {
+  BankListing,
+  ExchangeListings,
+  FiatRecordListing,
+  OrderListing,
+  WithdrawalListing,
+} from '../../ports/exchange-listings.js';
 import type { ExchangeApi } from '../wire-api.js';
 import type * as Wire from '../schemas.js';
 import { deposit } from './deposit-records.js';
@@ -14,7 +20,12 @@ export function createExchangeListings(api: ExchangeApi): ExchangeListings {
     fiatDeposits: (opts) => mapped(api.listFiatDeposits(opts), fiatRecordListing),
     fiatWithdrawals: (opts) => mapped(api.listFiatWithdrawals(opts), fiatRecordListing),
     fiatFees: async () => (await api.listFiatWithdrawalFees()).map((f) => ({ currency: f.currency, fee: f.fee })),
-    fiatLimits: async () => (await api.listFiatWithdrawalLimits()).map((l) => ({ currency: l.currency, minimum: l.minimum_withdrawal_amount, maximum: l.maximum_withdrawal_amount })),
+    fiatLimits: async () =>
+      (await api.listFiatWithdrawalLimits()).map((l) => ({
+        currency: l.currency,
+        minimum: l.minimum_withdrawal_amount,
+        maximum: l.maximum_withdrawal_amount,
+      })),
   };
 }
 

@@ -2,7 +2,14 @@
 import { createHash } from 'node:crypto';
 import { bankAccountDisplay } from '../../domain/request.js';
 import { sameStatus } from '../../domain/status.js';
-import type { Balance, CurrencyEntry, FiatTerms, KnownWallet, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
+import type {
+  Balance,
+  CurrencyEntry,
+  FiatTerms,
+  KnownWallet,
+  SavedAddress,
+  SavedBankAccount,
+} from '../../ports/exchange-port.js';
 import { ADDRESS_VERIFIED_STATUS } from '../assumptions.js';
 import type * as Wire from '../schemas.js';
 
@@ -52,7 +59,10 @@ function accountNumberDigest(accountNumber: string): string {
 }
 
 /** One row per currency with limits; its fee where the exchange lists one. */
-export function fiatTerms(fees: readonly Wire.FiatWithdrawalFee[], limits: readonly Wire.FiatWithdrawalLimit[]): FiatTerms[] {
+export function fiatTerms(
+  fees: readonly Wire.FiatWithdrawalFee[],
+  limits: readonly Wire.FiatWithdrawalLimit[],
+): FiatTerms[] {
   return limits.map((limit) => ({
     currency: limit.currency,
     minimum: limit.minimum_withdrawal_amount,
@@ -62,7 +72,13 @@ export function fiatTerms(fees: readonly Wire.FiatWithdrawalFee[], limits: reado
 }
 
 export function balance(b: Wire.Balance): Balance {
-  return { currency: b.currency, available: b.regular, locked: b.locked, lockedInOrders: b.locked_balance.orders, lockedInOtherProducts: b.locked_balance.alternative_products };
+  return {
+    currency: b.currency,
+    available: b.regular,
+    locked: b.locked,
+    lockedInOrders: b.locked_balance.orders,
+    lockedInOtherProducts: b.locked_balance.alternative_products,
+  };
 }
 
 export function knownWallet(w: Wire.KnownWallet): KnownWallet {

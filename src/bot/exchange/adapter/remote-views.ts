@@ -1,7 +1,12 @@
 // What the exchange says about a submitted request, one shape for every kind: fields reported to
 // people (statuses verbatim), whether the status is final (assumptions.ts), the order result.
 import { decimalString } from '../schemas.js';
-import type { ListedCryptoWithdrawal, ListedFiatWithdrawal, ListedOrder, RemoteView } from '../../ports/exchange-port.js';
+import type {
+  ListedCryptoWithdrawal,
+  ListedFiatWithdrawal,
+  ListedOrder,
+  RemoteView,
+} from '../../ports/exchange-port.js';
 import { sameStatus } from '../../domain/status.js';
 import { WITHDRAWAL_SUCCESS_STATUS } from '../assumptions.js';
 import type * as Wire from '../schemas.js';
@@ -16,7 +21,11 @@ export function cryptoWithdrawalView(w: Wire.CryptoWithdrawal | Wire.CryptoWithd
     // Both "may be empty until an on-chain transaction exists": empty means not yet.
     transactionHash: blankToNull(w.transaction_hash),
     linkExplorer: blankToNull(w.link_explorer),
-    final: isFinalWithdrawalStatus(w.status) ? (sameStatus(w.status, WITHDRAWAL_SUCCESS_STATUS) ? 'completed' : 'failed') : null,
+    final: isFinalWithdrawalStatus(w.status)
+      ? sameStatus(w.status, WITHDRAWAL_SUCCESS_STATUS)
+        ? 'completed'
+        : 'failed'
+      : null,
     result: null,
   };
 }
@@ -61,7 +70,9 @@ export function listedOrder(o: Wire.Order): ListedOrder {
 }
 
 /** The create answer carries an id; a list item may not (its fields are not shown). */
-export function fiatWithdrawalView(f: Wire.FiatWithdrawal | (Wire.FiatWithdrawalListItem & { id: number })): RemoteView {
+export function fiatWithdrawalView(
+  f: Wire.FiatWithdrawal | (Wire.FiatWithdrawalListItem & { id: number }),
+): RemoteView {
   const status = f.status ?? null;
   return {
     exchangeId: String(f.id),
@@ -70,7 +81,12 @@ export function fiatWithdrawalView(f: Wire.FiatWithdrawal | (Wire.FiatWithdrawal
     pendingReason: null,
     transactionHash: null,
     linkExplorer: null,
-    final: status !== null && isFinalFiatWithdrawalStatus(status) ? (sameStatus(status, 'completed') ? 'completed' : 'failed') : null,
+    final:
+      status !== null && isFinalFiatWithdrawalStatus(status)
+        ? sameStatus(status, 'completed')
+          ? 'completed'
+          : 'failed'
+        : null,
     result: f.bank_reference ? { bankReference: f.bank_reference } : null,
   };
 }

@@ -12,23 +12,45 @@ export function accountsOperations(call: Call) {
   return {
     /** GET /accounts/balances: non-zero balances, optionally of one asset. */
     async listBalances(query?: { currency?: string }): Promise<Balance[]> {
-      const res = await call({ operation: 'listBalances', method: 'GET', path: '/accounts/balances', query: { currency: query?.currency }, response: balances });
+      const res = await call({
+        operation: 'listBalances',
+        method: 'GET',
+        path: '/accounts/balances',
+        query: { currency: query?.currency },
+        response: balances,
+      });
       return res.data;
     },
 
     /** GET /bank_accounts, cursor-paged. */
-    listBankAccounts(query?: { currency?: string }, opts?: CursorListOptions): AsyncGenerator<BankAccount, void, undefined> {
+    listBankAccounts(
+      query?: { currency?: string },
+      opts?: CursorListOptions,
+    ): AsyncGenerator<BankAccount, void, undefined> {
       const operation = 'listBankAccounts';
       return cursorItems(
         operation,
-        (page) => call({ operation, method: 'GET', path: '/bank_accounts', query: withPage({ currency: query?.currency }, page), response: bankAccounts }),
+        (page) =>
+          call({
+            operation,
+            method: 'GET',
+            path: '/bank_accounts',
+            query: withPage({ currency: query?.currency }, page),
+            response: bankAccounts,
+          }),
         opts,
       );
     },
 
     /** DELETE /bank_accounts/{id}: 204, no body. */
     async deleteBankAccount(id: string): Promise<void> {
-      await call({ operation: 'deleteBankAccount', method: 'DELETE', path: '/bank_accounts/{id}', params: { id }, response: null });
+      await call({
+        operation: 'deleteBankAccount',
+        method: 'DELETE',
+        path: '/bank_accounts/{id}',
+        params: { id },
+        response: null,
+      });
     },
   };
 }

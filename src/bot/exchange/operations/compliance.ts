@@ -1,6 +1,12 @@
 /** Travel Rule: known wallets and counterparty declarations (reference endpoints 1 and 9). */
 import { z } from 'zod';
-import { counterpartyInfoBody, counterpartyInfoResult, knownWallet, type CounterpartyInfoBody, type KnownWallet } from '../schemas.js';
+import {
+  counterpartyInfoBody,
+  counterpartyInfoResult,
+  knownWallet,
+  type CounterpartyInfoBody,
+  type KnownWallet,
+} from '../schemas.js';
 import type { Call } from '../transport.js';
 
 const knownWallets = z.array(knownWallet);
@@ -22,7 +28,13 @@ export function complianceOperations(call: Call) {
 
     /** GET /crypto_wallets: fuzzy search by name, may return inexact matches. */
     async listKnownWallets(query?: { name?: string }): Promise<KnownWallet[]> {
-      const res = await call({ operation: 'listKnownWallets', method: 'GET', path: '/crypto_wallets', query: { name: query?.name }, response: knownWallets });
+      const res = await call({
+        operation: 'listKnownWallets',
+        method: 'GET',
+        path: '/crypto_wallets',
+        query: { name: query?.name },
+        response: knownWallets,
+      });
       return res.data;
     },
   };

@@ -26,7 +26,18 @@ export function cryptoOperations(call: Call) {
     ): AsyncGenerator<CryptoDeposit, void, undefined> {
       const operation = 'listCryptoDeposits';
       const filters = { created_at_after: query?.created_at_after, created_at_before: query?.created_at_before };
-      return cursorItems(operation, (page) => call({ operation, method: 'GET', path: '/crypto/deposits', query: withPage(filters, page), response: deposits }), opts);
+      return cursorItems(
+        operation,
+        (page) =>
+          call({
+            operation,
+            method: 'GET',
+            path: '/crypto/deposits',
+            query: withPage(filters, page),
+            response: deposits,
+          }),
+        opts,
+      );
     },
 
     /** Never retried: after `outcomeUnknown`, list recent withdrawals before sending again. */
@@ -42,15 +53,35 @@ export function cryptoOperations(call: Call) {
     },
 
     /** GET /crypto/withdrawals, cursor-paged; `from_time`/`to_time` bound created_at (ms). */
-    listCryptoWithdrawals(query?: { from_time?: number; to_time?: number }, opts?: CursorListOptions): AsyncGenerator<CryptoWithdrawalListItem, void, undefined> {
+    listCryptoWithdrawals(
+      query?: { from_time?: number; to_time?: number },
+      opts?: CursorListOptions,
+    ): AsyncGenerator<CryptoWithdrawalListItem, void, undefined> {
       const operation = 'listCryptoWithdrawals';
       const filters = { from_time: query?.from_time, to_time: query?.to_time };
-      return cursorItems(operation, (page) => call({ operation, method: 'GET', path: '/crypto/withdrawals', query: withPage(filters, page), response: withdrawals }), opts);
+      return cursorItems(
+        operation,
+        (page) =>
+          call({
+            operation,
+            method: 'GET',
+            path: '/crypto/withdrawals',
+            query: withPage(filters, page),
+            response: withdrawals,
+          }),
+        opts,
+      );
     },
 
     /** GET /crypto/withdrawals/{id}: 404 also for another user's withdrawal. */
     async getCryptoWithdrawal(id: string): Promise<CryptoWithdrawal> {
-      const res = await call({ operation: 'getCryptoWithdrawal', method: 'GET', path: '/crypto/withdrawals/{id}', params: { id }, response: cryptoWithdrawal });
+      const res = await call({
+        operation: 'getCryptoWithdrawal',
+        method: 'GET',
+        path: '/crypto/withdrawals/{id}',
+        params: { id },
+        response: cryptoWithdrawal,
+      });
       return res.data;
     },
   };

@@ -26,7 +26,7 @@ export function unwrapJsonApi(json: unknown): unknown {
   return data.map((item: unknown) => {
     const attributes = (item as { attributes?: unknown } | null)?.attributes;
     if (attributes === null || typeof attributes !== 'object') return item;
-    return { id: (item as { id?: unknown }).id, ...(attributes) };
+    return { id: (item as { id?: unknown }).id, ...attributes };
   });
 }
 
@@ -41,23 +41,47 @@ export function fiatOperations(call: Call) {
     /** GET /fiat/deposits, page-number paged. */
     listFiatDeposits(opts?: ListOptions): AsyncGenerator<FiatDeposit, void, undefined> {
       const operation = 'listFiatDeposits';
-      return numberedItems(operation, (page: PageQuery) => call({ operation, method: 'GET', path: '/fiat/deposits', query: page, response: deposits }), opts);
+      return numberedItems(
+        operation,
+        (page: PageQuery) =>
+          call({ operation, method: 'GET', path: '/fiat/deposits', query: page, response: deposits }),
+        opts,
+      );
     },
 
     /** GET /fiat/withdrawal_fees: one row per enabled currency. */
     async listFiatWithdrawalFees(): Promise<FiatWithdrawalFee[]> {
-      return (await call({ operation: 'listFiatWithdrawalFees', method: 'GET', path: '/fiat/withdrawal_fees', response: fees })).data;
+      return (
+        await call({
+          operation: 'listFiatWithdrawalFees',
+          method: 'GET',
+          path: '/fiat/withdrawal_fees',
+          response: fees,
+        })
+      ).data;
     },
 
     /** GET /fiat/withdrawal_limits: empty when no fiat is enabled. */
     async listFiatWithdrawalLimits(): Promise<FiatWithdrawalLimit[]> {
-      return (await call({ operation: 'listFiatWithdrawalLimits', method: 'GET', path: '/fiat/withdrawal_limits', response: limits })).data;
+      return (
+        await call({
+          operation: 'listFiatWithdrawalLimits',
+          method: 'GET',
+          path: '/fiat/withdrawal_limits',
+          response: limits,
+        })
+      ).data;
     },
 
     /** GET /fiat/withdrawals, page-number paged. */
     listFiatWithdrawals(opts?: ListOptions): AsyncGenerator<FiatWithdrawalListItem, void, undefined> {
       const operation = 'listFiatWithdrawals';
-      return numberedItems(operation, (page: PageQuery) => call({ operation, method: 'GET', path: '/fiat/withdrawals', query: page, response: withdrawals }), opts);
+      return numberedItems(
+        operation,
+        (page: PageQuery) =>
+          call({ operation, method: 'GET', path: '/fiat/withdrawals', query: page, response: withdrawals }),
+        opts,
+      );
     },
 
     /** POST /fiat/withdrawals (body fields are an assumption, see assumptions.ts). Never retried. */

@@ -1,7 +1,16 @@
 /** Lookups named by the workflow guides, plus the unauthenticated spot price. */
 import { z } from 'zod';
 import { cursorItems, withPage, type CursorListOptions } from '../pagination.js';
-import { addressBookAddress, cryptoCurrencyEntry, network, spotPrice, type AddressBookAddress, type CryptoCurrencyEntry, type Network, type SpotPrice } from '../schemas.js';
+import {
+  addressBookAddress,
+  cryptoCurrencyEntry,
+  network,
+  spotPrice,
+  type AddressBookAddress,
+  type CryptoCurrencyEntry,
+  type Network,
+  type SpotPrice,
+} from '../schemas.js';
 import type { Call } from '../transport.js';
 
 const networks = z.array(network);
@@ -13,18 +22,38 @@ export function lookupOperations(call: Call) {
   return {
     /** GET /crypto_currency_networks. */
     async listNetworks(): Promise<Network[]> {
-      return (await call({ operation: 'listNetworks', method: 'GET', path: '/crypto_currency_networks', response: networks })).data;
+      return (
+        await call({ operation: 'listNetworks', method: 'GET', path: '/crypto_currency_networks', response: networks })
+      ).data;
     },
 
     /** GET /crypto_currencies: one entry per asset and network, with the numeric id withdrawals need. */
     async listCryptoCurrencies(): Promise<CryptoCurrencyEntry[]> {
-      return (await call({ operation: 'listCryptoCurrencies', method: 'GET', path: '/crypto_currencies', response: currencies })).data;
+      return (
+        await call({
+          operation: 'listCryptoCurrencies',
+          method: 'GET',
+          path: '/crypto_currencies',
+          response: currencies,
+        })
+      ).data;
     },
 
     /** GET /address_book/addresses, cursor-paged through X-Next-Page. */
     listAddressBook(opts?: CursorListOptions): AsyncGenerator<AddressBookAddress, void, undefined> {
       const operation = 'listAddressBook';
-      return cursorItems(operation, (page) => call({ operation, method: 'GET', path: '/address_book/addresses', query: withPage({}, page), response: addresses }), opts);
+      return cursorItems(
+        operation,
+        (page) =>
+          call({
+            operation,
+            method: 'GET',
+            path: '/address_book/addresses',
+            query: withPage({}, page),
+            response: addresses,
+          }),
+        opts,
+      );
     },
 
     /** GET /price/spots without any authentication headers (api-facts.md "Paths"). */

@@ -15,7 +15,14 @@ export const failed = (problem: string, fix: string): Outcome => ({ ok: false, p
 export async function runDoctor(checks: readonly DoctorCheck[], out: (line: string) => void): Promise<number> {
   let failures = 0;
   for (const check of checks) {
-    const outcome = await check.run().catch((err: unknown) => failed(`the check itself failed (${err instanceof Error ? err.name : 'error'})`, 'run it again; if it persists, report it with the log'));
+    const outcome = await check
+      .run()
+      .catch((err: unknown) =>
+        failed(
+          `the check itself failed (${err instanceof Error ? err.name : 'error'})`,
+          'run it again; if it persists, report it with the log',
+        ),
+      );
     if (outcome.ok) {
       out(`[ok]   ${check.name}: ${outcome.detail}`);
     } else {

@@ -20,15 +20,24 @@ export function exchangeChecks(o: ExchangeCheckOptions): DoctorCheck[] {
   const probe = o.probe;
   const once = () => (answer ??= probe!());
   if (!probe) {
-    const sandbox = failed('EXCHANGE_BASE_URL is unset: the bot would run on its embedded sandbox exchange', 'set EXCHANGE_BASE_URL and the key (EXCHANGE_PRIVATE_KEY_FILE) of the real exchange');
+    const sandbox = failed(
+      'EXCHANGE_BASE_URL is unset: the bot would run on its embedded sandbox exchange',
+      'set EXCHANGE_BASE_URL and the key (EXCHANGE_PRIVATE_KEY_FILE) of the real exchange',
+    );
     return [
       { name: 'exchange key', run: async () => sandbox },
-      { name: 'clock offset to the exchange', run: async () => failed('no exchange to compare with', 'set EXCHANGE_BASE_URL') },
+      {
+        name: 'clock offset to the exchange',
+        run: async () => failed('no exchange to compare with', 'set EXCHANGE_BASE_URL'),
+      },
     ];
   }
   return [
     { name: 'exchange key', run: async () => keyOutcome(await once()) },
-    { name: 'clock offset to the exchange', run: async () => clockOutcome((await once()).clockOffsetMs, o.maxClockOffsetMs) },
+    {
+      name: 'clock offset to the exchange',
+      run: async () => clockOutcome((await once()).clockOffsetMs, o.maxClockOffsetMs),
+    },
   ];
 }
 
@@ -39,9 +48,19 @@ function keyOutcome(p: ExchangeProbe): Outcome {
 }
 
 function clockOutcome(offsetMs: number | undefined, maxMs: number): Outcome {
-  if (offsetMs === undefined) return failed('the exchange sent no readable Date header, so the offset is unknown', 'check that EXCHANGE_BASE_URL is the exchange itself, not a proxy that strips headers');
+  if (offsetMs === undefined)
+    return failed(
+      'the exchange sent no readable Date header, so the offset is unknown',
+      'check that EXCHANGE_BASE_URL is the exchange itself, not a proxy that strips headers',
+    );
   const seconds = (Math.abs(offsetMs) / 1000).toFixed(1);
   const side = offsetMs > 0 ? 'behind' : 'ahead of';
-  if (Math.abs(offsetMs) > maxMs) return failed(`this machine's clock is ${seconds} s ${side} the exchange's (more than ${maxMs / 1000} s)`, 'synchronise the clock (NTP: timedatectl set-ntp true, or chrony)');
-  return passed(`${seconds} s ${side} the exchange's (within ±${maxMs / 1000} s; the Date header is good to about 1 s)`);
+  if (Math.abs(offsetMs) > maxMs)
+    return failed(
+      `this machine's clock is ${seconds} s ${side} the exchange's (more than ${maxMs / 1000} s)`,
+      'synchronise the clock (NTP: timedatectl set-ntp true, or chrony)',
+    );
+  return passed(
+    `${seconds} s ${side} the exchange's (within ±${maxMs / 1000} s; the Date header is good to about 1 s)`,
+  );
 }

@@ -20,7 +20,15 @@ import { code, escapeMrkdwn, labelMrkdwn, link, mention } from '../kit/mrkdwn.js
 import { shownLabel } from '../kit/display-text.js';
 import { settlementsBlock, questionBlocks, type QuestionView } from './person-question.js';
 import type { SettlementRecord } from '../../domain/record.js';
-import { KIND_LABEL, tradeQuantityCurrency, type Approval, type BankAccountView, type Verdict, type RequestView, type StatusLine } from './request-view.js';
+import {
+  KIND_LABEL,
+  tradeQuantityCurrency,
+  type Approval,
+  type BankAccountView,
+  type Verdict,
+  type RequestView,
+  type StatusLine,
+} from './request-view.js';
 
 export interface ApprovalMessageInput {
   requestId: string;
@@ -70,8 +78,15 @@ export function approvalMessage(input: ApprovalMessageInput): MessagePayload {
  * Shared by the message and App Home cards. `idSuffix` keeps block ids unique where several requests
  * share a view (Slack refuses repeats); the requester's own words come last, quoted as plain text.
  */
-export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'requesterId' | 'createdAt' | 'request'>, idSuffix = ''): KnownBlock[] {
-  const fields = [`*Requested by*\n${mention(input.requesterId)} ${slackDate(input.createdAt)}`, `*Request*\n${code(input.requestId, 40)}`, ...detailFields(input.request)];
+export function requestBlocks(
+  input: Pick<ApprovalMessageInput, 'requestId' | 'requesterId' | 'createdAt' | 'request'>,
+  idSuffix = '',
+): KnownBlock[] {
+  const fields = [
+    `*Requested by*\n${mention(input.requesterId)} ${slackDate(input.createdAt)}`,
+    `*Request*\n${code(input.requestId, 40)}`,
+    ...detailFields(input.request),
+  ];
   const blocks: KnownBlock[] = [fieldsSection(fields, BLOCK.approvalSummary + idSuffix)];
   const { note, purpose } = input.request;
   if (purpose) blocks.push(...quotedText('Purpose, as the requester typed it', purpose, 1_000));
@@ -80,13 +95,22 @@ export function requestBlocks(input: Pick<ApprovalMessageInput, 'requestId' | 'r
 }
 
 /** Approve (with a confirmation), Reject and Cancel; values from approvalButtonValue. */
-export function approvalButtons(input: Pick<ApprovalMessageInput, 'requestId' | 'request' | 'snapshotHash'>, idSuffix = ''): KnownBlock {
+export function approvalButtons(
+  input: Pick<ApprovalMessageInput, 'requestId' | 'request' | 'snapshotHash'>,
+  idSuffix = '',
+): KnownBlock {
   const what = escapeMrkdwn(`${KIND_LABEL[input.request.kind].toLowerCase()} ${headline(input.request)}`, 200);
   return actions(
     [
       button(APPROVAL_BUTTON.approve, ACTION.approve, approvalButtonValue(input.requestId, input.snapshotHash), {
         style: 'primary',
-        confirm: confirm('Approve this request?', `You approve the ${what} (request ${escapeMrkdwn(input.requestId, 40)}).`, 'Approve', 'Not yet', 'primary'),
+        confirm: confirm(
+          'Approve this request?',
+          `You approve the ${what} (request ${escapeMrkdwn(input.requestId, 40)}).`,
+          'Approve',
+          'Not yet',
+          'primary',
+        ),
       }),
       button(APPROVAL_BUTTON.reject, ACTION.reject, input.requestId, { style: 'danger' }),
       button(APPROVAL_BUTTON.cancel, ACTION.cancel, input.requestId),
@@ -101,7 +125,9 @@ export function approvalButtonValue(requestId: string, snapshotHash?: string): s
 }
 
 /** Reads approvalButtonValue back; undefined for anything malformed. */
-export function parseApprovalButtonValue(value: string | undefined): { requestId: string; snapshotHash?: string } | undefined {
+export function parseApprovalButtonValue(
+  value: string | undefined,
+): { requestId: string; snapshotHash?: string } | undefined {
   const m = /^([A-Za-z0-9_-]{1,64})(?::([A-Za-z0-9]{1,128}))?$/.exec(value ?? '');
   if (!m) return undefined;
   return m[2] ? { requestId: m[1]!, snapshotHash: m[2] } : { requestId: m[1]! };
@@ -152,7 +178,9 @@ export function headline(r: RequestView): string {
       const verb = r.side === 'buy' ? 'Buy' : 'Sell';
       const other = r.side === 'buy' ? 'with' : 'for';
       const currency = tradeQuantityCurrency(r);
-      return currency === base ? `${verb} ${formatAmount(r.quantity, base)} ${other} ${counter}` : `${verb} ${base} for ${formatAmount(r.quantity, currency)}`;
+      return currency === base
+        ? `${verb} ${formatAmount(r.quantity, base)} ${other} ${counter}`
+        : `${verb} ${base} for ${formatAmount(r.quantity, currency)}`;
     }
     case 'bank_account_removal':
       return shownLabel(r.bankAccount.display);
@@ -214,7 +242,9 @@ export function bpsText(bps: number): string {
 function fallbackText(input: ApprovalMessageInput): string {
   const r = input.request;
   const where = r.kind === 'crypto_withdrawal' ? ` (${shortAddress(r.destination.address)})` : '';
-  const state = input.verdict ? input.verdict.outcome : `${input.approvals.length} of ${input.requiredApprovals} approvals`;
+  const state = input.verdict
+    ? input.verdict.outcome
+    : `${input.approvals.length} of ${input.requiredApprovals} approvals`;
   const sandbox = input.sandbox ? '[SANDBOX] ' : '';
   return `${sandbox}${KIND_LABEL[r.kind]} ${escapeMrkdwn(input.requestId, 40)}: ${escapeMrkdwn(headline(r) + where, 500)}, asked by ${mention(input.requesterId)}: ${state}`;
 }

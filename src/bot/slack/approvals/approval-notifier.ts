@@ -14,7 +14,13 @@ import { settlementLine, withheldLine } from './person-question.js';
 import { orderText, threadPost, type ExecutedThing, type ThreadEvent } from './thread-status.js';
 import type { SlackClient } from '../kit/slack-context.js';
 import { BLOCK } from '../kit/slack-ids.js';
-import { DEFAULT_SLACK_RETRY, RECIPIENT_REFUSALS, SlackDeliveryError, withSlackRetry, type SlackRetryOptions } from '../kit/slack-retry.js';
+import {
+  DEFAULT_SLACK_RETRY,
+  RECIPIENT_REFUSALS,
+  SlackDeliveryError,
+  withSlackRetry,
+  type SlackRetryOptions,
+} from '../kit/slack-retry.js';
 import { errorText } from '../../domain/error-text.js';
 
 export const APPROVAL_MESSAGE_KEY_PREFIX = 'slack:approval-message:';
@@ -64,40 +70,68 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
   // The outbox delivery and the message refresh call in independently; one request's calls run one
   // at a time, so the second sees the message the first posted instead of posting another.
   const requests = new KeyedLock();
-  const call = <T>(what: string, event: RequestEvent, where: string, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type }, where);
+  const call = <T>(what: string, event: RequestEvent, where: string, fn: () => Promise<T>) =>
+    withSlackRetry(what, fn, retry, o.logger, { requestId: event.requestId, event: event.type }, where);
 
   /** Posts the message and persists where it is before anything else can refer to it. */
   async function post(event: RequestEvent): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
     const res = await call('chat.postMessage (approval message)', event, o.channel, () =>
-      o.client.chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false, unfurl_media: false }),
+      o.client.chat.postMessage({
+        channel: o.channel,
+        text: payload.text,
+        blocks: payload.blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
     );
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-    const ref: ApprovalMessageRef = { channel: res.channel ?? o.channel, ts: res.ts, hash: payloadHash(payload), recordAt: event.request.updatedAt };
+    const ref: ApprovalMessageRef = {
+      channel: res.channel ?? o.channel,
+      ts: res.ts,
+      hash: payloadHash(payload),
+      recordAt: event.request.updatedAt,
+    };
     await o.kv.set(approvalMessageKey(event.requestId), ref);
     return ref;
   }
 
   async function update(event: RequestEvent, ref: ApprovalMessageRef): Promise<ApprovalMessageRef> {
     const payload = approvalMessageFor(event.request, o.sandbox);
-    await call('chat.update (approval message)', event, ref.channel, () => o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
+    await call('chat.update (approval message)', event, ref.channel, () =>
+      o.client.chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }),
+    );
     const next = { ...ref, hash: payloadHash(payload), recordAt: event.request.updatedAt };
     await o.kv.set(approvalMessageKey(event.requestId), next);
     return next;
   }
 
-
   async function thread(event: RequestEvent, ref: ApprovalMessageRef, payload: MessagePayload): Promise<void> {
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
     await call('chat.postMessage (thread)', event, ref.channel, () =>
-      o.client.chat.postMessage({ channel: ref.channel, thread_ts: ref.ts, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }),
+      o.client.chat.postMessage({
+        channel: ref.channel,
+        thread_ts: ref.ts,
+        text: p.text,
+        blocks: p.blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
     );
   }
 
   /** To the user id: Slack posts it in the bot's direct message with them (chat:write only; no conversations.open, no im:write). */
   async function dm(event: RequestEvent, userId: string, payload: MessagePayload): Promise<void> {
     const p = withSandboxBanner(payload, o.sandbox, BLOCK.sandboxBanner);
-    await call('chat.postMessage (DM)', event, `a DM to ${userId}`, () => o.client.chat.postMessage({ channel: userId, text: p.text, blocks: p.blocks, unfurl_links: false, unfurl_media: false }));
+    await call('chat.postMessage (DM)', event, `a DM to ${userId}`, () =>
+      o.client.chat.postMessage({
+        channel: userId,
+        text: p.text,
+        blocks: p.blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
   }
 
   async function dmUnlessGone(event: RequestEvent, userId: string, payload: MessagePayload): Promise<void> {
@@ -105,7 +139,10 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
       await dm(event, userId, payload);
     } catch (err) {
       if (!(err instanceof SlackDeliveryError && RECIPIENT_REFUSALS.has(err.reason))) throw err;
-      o.logger.error('the requester cannot receive DMs from the bot; this DM is given up (the approval message shows the outcome)', { requestId: event.requestId, event: event.type, user: userId, error: err.reason });
+      o.logger.error(
+        'the requester cannot receive DMs from the bot; this DM is given up (the approval message shows the outcome)',
+        { requestId: event.requestId, event: event.type, user: userId, error: err.reason },
+      );
     }
   }
 
@@ -140,7 +177,10 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
       // A refresh reads the record before it waits its turn here: one older than the message shows stays out.
       else if (ref.recordAt !== undefined && event.request.updatedAt < ref.recordAt) return;
       // A refresh (start, periodic) updates only a message that no longer shows the record.
-      else if (event.type !== 'message.refresh' || ref.hash !== payloadHash(approvalMessageFor(event.request, o.sandbox))) {
+      else if (
+        event.type !== 'message.refresh' ||
+        ref.hash !== payloadHash(approvalMessageFor(event.request, o.sandbox))
+      ) {
         called = true;
         ref = await update(event, ref);
       }
@@ -158,7 +198,11 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
       try {
         await o.afterEvent(event);
       } catch (err) {
-        o.logger.warn('after-event hook failed', { requestId: event.requestId, event: event.type, error: errorText(err) });
+        o.logger.warn('after-event hook failed', {
+          requestId: event.requestId,
+          event: event.type,
+          error: errorText(err),
+        });
       }
     }
     return called;
@@ -178,39 +222,85 @@ export function threadEventOf(event: RequestEvent): ThreadEvent | undefined {
       return event.attempt === 1 ? { type: 'executing', at } : undefined;
     case 'trade.requoted': {
       if (!event.withinLimit || r.snapshot.kind !== 'trade') return undefined;
-      return { type: 'requoted', at, pair: r.snapshot.symbol, oldPrice: event.oldPrice, newPrice: event.newPrice, limitPrice: event.limitPrice, counter: counterOf(r.snapshot.symbol) };
+      return {
+        type: 'requoted',
+        at,
+        pair: r.snapshot.symbol,
+        oldPrice: event.oldPrice,
+        newPrice: event.newPrice,
+        limitPrice: event.limitPrice,
+        counter: counterOf(r.snapshot.symbol),
+      };
     }
     case 'trade.awaiting_reapproval':
       if (r.snapshot.kind !== 'trade') return undefined;
-      return { type: 'requote_beyond_limit', at, pair: r.snapshot.symbol, newPrice: event.price, limitPrice: event.oldLimitPrice, counter: counterOf(r.snapshot.symbol) };
+      return {
+        type: 'requote_beyond_limit',
+        at,
+        pair: r.snapshot.symbol,
+        newPrice: event.price,
+        limitPrice: event.oldLimitPrice,
+        counter: counterOf(r.snapshot.symbol),
+      };
     case 'execution.submitted':
       return { type: 'submitted', at, exchangeId: event.exchangeId, status: r.remote?.status ?? 'submitted' };
     case 'execution.outcome_unknown':
       return { type: 'outcome_unknown', at, message: event.message, what: executedThing(r) };
     case 'execution.needs_person': {
       const inDoubt = r.execution?.inDoubt;
-      const waitedMinutes = inDoubt ? Math.round((inDoubt.settleUntil - (r.execution?.attempts.at(-1)?.startedAt ?? inDoubt.settleUntil)) / 60_000) : 0;
-      return { type: 'needs_person', at, kind: event.question.kind, candidates: event.question.candidates.length, waitedMinutes, what: executedThing(r) };
+      const waitedMinutes = inDoubt
+        ? Math.round((inDoubt.settleUntil - (r.execution?.attempts.at(-1)?.startedAt ?? inDoubt.settleUntil)) / 60_000)
+        : 0;
+      return {
+        type: 'needs_person',
+        at,
+        kind: event.question.kind,
+        candidates: event.question.candidates.length,
+        waitedMinutes,
+        what: executedThing(r),
+      };
     }
     case 'execution.person_decided':
-      return event.decision.action === 'look_again' ? undefined : { type: 'person_decided', at, line: settlementLine(event.decision) };
+      return event.decision.action === 'look_again'
+        ? undefined
+        : { type: 'person_decided', at, line: settlementLine(event.decision) };
     case 'execution.person_decision_withheld':
-      return { type: 'decision_withheld', at, line: withheldLine(event.decision, event.reason, event.appeared, executedThing(r), currencyOf(r)) };
+      return {
+        type: 'decision_withheld',
+        at,
+        line: withheldLine(event.decision, event.reason, event.appeared, executedThing(r), currencyOf(r)),
+      };
     case 'execution.reconciled':
       return { type: 'reconciled', at, found: event.found, exchangeId: event.exchangeId };
     case 'status.changed': {
-      const detail = [event.travelRuleStatus ? `Travel Rule: ${event.travelRuleStatus}` : '', event.pendingReason ? `waiting for ${event.pendingReason}` : ''].filter(Boolean).join(', ');
+      const detail = [
+        event.travelRuleStatus ? `Travel Rule: ${event.travelRuleStatus}` : '',
+        event.pendingReason ? `waiting for ${event.pendingReason}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       return { type: 'status_changed', at, to: event.status ?? 'unknown', ...(detail ? { detail } : {}) };
     }
     case 'execution.failed':
       return { type: 'failed', at, message: event.reason };
     case 'request.completed': {
       const order = orderResultOf(r);
-      return { type: 'completed', at, explorerUrl: r.remote?.linkExplorer ?? null, transactionHash: r.remote?.transactionHash ?? null, ...(order ? { order } : {}) };
+      return {
+        type: 'completed',
+        at,
+        explorerUrl: r.remote?.linkExplorer ?? null,
+        transactionHash: r.remote?.transactionHash ?? null,
+        ...(order ? { order } : {}),
+      };
     }
     case 'polling.stopped':
       return event.reason === 'not_found'
-        ? { type: 'polling_stopped', at, status: event.status, notFound: { what: executedThing(r), exchangeMessage: event.exchangeMessage } }
+        ? {
+            type: 'polling_stopped',
+            at,
+            status: event.status,
+            notFound: { what: executedThing(r), exchangeMessage: event.exchangeMessage },
+          }
         : { type: 'polling_stopped', at, status: event.status };
     default:
       return undefined;
@@ -226,21 +316,37 @@ export function dmOf(event: RequestEvent): MessagePayload | undefined {
     case 'request.expired': {
       const decision = verdictOf(r);
       if (!decision) return undefined;
-      return verdictDm({ requestId: r.id, request: viewOf(r), verdict: decision, approvers: r.approvals.map((a) => a.userId) });
+      return verdictDm({
+        requestId: r.id,
+        request: viewOf(r),
+        verdict: decision,
+        approvers: r.approvals.map((a) => a.userId),
+      });
     }
     case 'request.cancelled': {
       // Cancelling your own request needs no message to yourself.
       const decision = verdictOf(r);
-      return decision && event.by !== r.requester ? verdictDm({ requestId: r.id, request: viewOf(r), verdict: decision }) : undefined;
+      return decision && event.by !== r.requester
+        ? verdictDm({ requestId: r.id, request: viewOf(r), verdict: decision })
+        : undefined;
     }
     case 'execution.failed':
-      return outcomeDm({ requestId: r.id, request: viewOf(r), outcome: { kind: 'failed', at: event.at, reason: event.reason } });
+      return outcomeDm({
+        requestId: r.id,
+        request: viewOf(r),
+        outcome: { kind: 'failed', at: event.at, reason: event.reason },
+      });
     case 'request.completed': {
       const order = orderResultOf(r);
       return outcomeDm({
         requestId: r.id,
         request: viewOf(r),
-        outcome: { kind: 'completed', at: event.at, explorerUrl: r.remote?.linkExplorer ?? null, ...(order ? { orderText: `Filled as ${orderText(order)}.` } : {}) },
+        outcome: {
+          kind: 'completed',
+          at: event.at,
+          explorerUrl: r.remote?.linkExplorer ?? null,
+          ...(order ? { orderText: `Filled as ${orderText(order)}.` } : {}),
+        },
       });
     }
     default:

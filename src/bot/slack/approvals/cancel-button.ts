@@ -17,7 +17,8 @@ export function cancelAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
     try {
       const result = await engine.cancel(parsed.requestId, body.user.id);
       // A redelivered click that cancelled is not answered again.
-      if (!result.ok && !(context.retryNum && result.reason === 'already_decided')) await replyToClicker(ctx, origin, refusalReply(result.message));
+      if (!result.ok && !(context.retryNum && result.reason === 'already_decided'))
+        await replyToClicker(ctx, origin, refusalReply(result.message));
     } catch (err) {
       ctx.logger.error(`cancel failed: ${errorText(err)}`);
       await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);

@@ -18,13 +18,20 @@ export function viewOf(request: RequestRecord): RequestView {
 export function verdictOf(r: RequestRecord): Verdict | undefined {
   switch (r.state) {
     case 'rejected':
-      return { outcome: 'rejected', by: r.decision?.by ?? 'unknown', at: r.decision?.at ?? r.updatedAt, reason: r.decision?.reason ?? '' };
+      return {
+        outcome: 'rejected',
+        by: r.decision?.by ?? 'unknown',
+        at: r.decision?.at ?? r.updatedAt,
+        reason: r.decision?.reason ?? '',
+      };
     case 'cancelled':
       return { outcome: 'cancelled', by: r.decision?.by ?? r.requester, at: r.decision?.at ?? r.updatedAt };
     case 'expired':
       return { outcome: 'expired', at: r.decision?.at ?? r.updatedAt };
     default:
-      return APPROVED_OR_LATER.has(r.state) ? { outcome: 'approved', at: r.execution?.approvedAt ?? r.updatedAt } : undefined;
+      return APPROVED_OR_LATER.has(r.state)
+        ? { outcome: 'approved', at: r.execution?.approvedAt ?? r.updatedAt }
+        : undefined;
   }
 }
 
@@ -57,8 +64,16 @@ export function statusOf(r: RequestRecord): StatusLine | undefined {
       return { text: 'Executing on the exchange', tone: 'progress', at };
     case 'unknown':
       return r.execution?.inDoubt?.question
-        ? { text: 'Outcome unknown: an approver must decide (below); the bot keeps looking on the exchange', tone: 'warning', at }
-        : { text: 'Outcome unknown: looking for it on the exchange; nothing is sent again meanwhile', tone: 'warning', at };
+        ? {
+            text: 'Outcome unknown: an approver must decide (below); the bot keeps looking on the exchange',
+            tone: 'warning',
+            at,
+          }
+        : {
+            text: 'Outcome unknown: looking for it on the exchange; nothing is sent again meanwhile',
+            tone: 'warning',
+            at,
+          };
     case 'submitted':
       return { text: `Status: ${remoteText(r)}`, tone: 'progress', at, ...explorer };
     case 'completed': {
@@ -76,7 +91,10 @@ export function statusOf(r: RequestRecord): StatusLine | undefined {
 export function remoteText(r: RequestRecord): string {
   const remote = r.remote;
   if (!remote) return 'submitted';
-  const extra = [remote.travelRuleStatus ? `Travel Rule: ${remote.travelRuleStatus}` : '', remote.pendingReason ? `waiting for ${remote.pendingReason}` : ''].filter(Boolean);
+  const extra = [
+    remote.travelRuleStatus ? `Travel Rule: ${remote.travelRuleStatus}` : '',
+    remote.pendingReason ? `waiting for ${remote.pendingReason}` : '',
+  ].filter(Boolean);
   return `${remote.status ?? 'submitted'}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
@@ -121,7 +139,13 @@ export function questionOf(r: RequestRecord): QuestionView | undefined {
   const s = r.snapshot;
   const currency = s.kind === 'crypto_withdrawal' ? s.asset : s.kind === 'fiat_withdrawal' ? s.currency : '';
   const sentAt = r.execution?.attempts[0]?.startedAt;
-  return { requestId: r.id, question, what: r.kind === 'trade' ? 'order' : 'withdrawal', currency, ...(sentAt !== undefined ? { sentAt } : {}) };
+  return {
+    requestId: r.id,
+    question,
+    what: r.kind === 'trade' ? 'order' : 'withdrawal',
+    currency,
+    ...(sentAt !== undefined ? { sentAt } : {}),
+  };
 }
 
 /** The approval message for the record as it is now (buttons only while it waits for approvals). */

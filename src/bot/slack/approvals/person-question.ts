@@ -24,7 +24,9 @@ export function settleButtonValue(requestId: string, askedAt: number, exchangeId
   return [requestId, String(askedAt), ...(exchangeId === undefined ? [] : [exchangeId])].join(':');
 }
 
-export function parseSettleButtonValue(value: string | undefined): { requestId: string; askedAt: number; exchangeId?: string } | undefined {
+export function parseSettleButtonValue(
+  value: string | undefined,
+): { requestId: string; askedAt: number; exchangeId?: string } | undefined {
   const m = /^([A-Za-z0-9_-]{1,64}):(\d{1,16})(?::([A-Za-z0-9_-]{1,80}))?$/.exec(value ?? '');
   if (!m) return undefined;
   return { requestId: m[1]!, askedAt: Number(m[2]), ...(m[3] ? { exchangeId: m[3] } : {}) };
@@ -54,7 +56,11 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
       `:warning: *The exchange did not confirm this ${v.what}, and it has not appeared in the exchange's list* (asked ${since}). ` +
         `It may still appear; the bot keeps looking. Check the exchange's ${v.what} history before you decide: ` +
         `the exchange does not prevent duplicates, so sending again while the first one exists pays twice.`,
-      [lookAgain, button('Send again…', ACTION.sendAgain, value, { style: 'danger' }), button('Mark as not sent', ACTION.markNotSent, value)],
+      [
+        lookAgain,
+        button('Send again…', ACTION.sendAgain, value, { style: 'danger' }),
+        button('Mark as not sent', ACTION.markNotSent, value),
+      ],
     );
   }
   if (q.kind === 'unreadable') {
@@ -70,14 +76,27 @@ export function questionBlocks(v: QuestionView): KnownBlock[] {
   // Every candidate is listed, over more sections when one cannot hold them (the note below counts on it).
   const [first = lead, ...rest] = packLines([lead, ...q.candidates.map((c, i) => candidateLine(c, v.currency, i))]);
   blocks.push(section(first, `${BLOCK.personQuestion}:${v.requestId}`), ...rest.map((chunk) => section(chunk)));
-  const buttons = q.candidates.slice(0, 4).map((c, i) => button(`Ours: ${i + 1}`, `${ACTION.chooseCandidate}:${i}`, settleButtonValue(v.requestId, q.askedAt, c.exchangeId)));
+  const buttons = q.candidates
+    .slice(0, 4)
+    .map((c, i) =>
+      button(
+        `Ours: ${i + 1}`,
+        `${ACTION.chooseCandidate}:${i}`,
+        settleButtonValue(v.requestId, q.askedAt, c.exchangeId),
+      ),
+    );
   blocks.push(
     actions(
       [...buttons, button('None of these', ACTION.noneOfThese, value), lookAgain],
       `${BLOCK.personActions}:${v.requestId}`,
     ),
   );
-  if (q.candidates.length > 4) blocks.push(context([`${q.candidates.length - 4} more candidates are listed above without a button: check them on the exchange.`]));
+  if (q.candidates.length > 4)
+    blocks.push(
+      context([
+        `${q.candidates.length - 4} more candidates are listed above without a button: check them on the exchange.`,
+      ]),
+    );
   return blocks;
 }
 
@@ -105,13 +124,28 @@ export function settlementsBlock(requestId: string, decisions: readonly Settleme
   if (lines.length === 0) return undefined;
   // A context holds 10 texts of 3,000 characters; past that the earliest decisions give way to a note.
   let from = 0;
-  while (packLines(lines.slice(from), LIMITS.contextText).length > LIMITS.contextElements - (from > 0 ? 1 : 0)) from += 1;
-  const earlier = from > 0 ? [`${from} earlier ${from === 1 ? 'decision is' : 'decisions are'} not shown here: each is in this message's thread.`] : [];
-  return context([...earlier, ...packLines(lines.slice(from), LIMITS.contextText)], `${BLOCK.settlements}:${requestId}`);
+  while (packLines(lines.slice(from), LIMITS.contextText).length > LIMITS.contextElements - (from > 0 ? 1 : 0))
+    from += 1;
+  const earlier =
+    from > 0
+      ? [
+          `${from} earlier ${from === 1 ? 'decision is' : 'decisions are'} not shown here: each is in this message's thread.`,
+        ]
+      : [];
+  return context(
+    [...earlier, ...packLines(lines.slice(from), LIMITS.contextText)],
+    `${BLOCK.settlements}:${requestId}`,
+  );
 }
 
 /** Not carried out: its look found the request's own record, a possible one, or could not read the exchange. */
-export function withheldLine(d: SettlementRecord, reason: 'found' | 'appeared' | 'unreadable', appeared: readonly Candidate[], what: string, currency: string): string {
+export function withheldLine(
+  d: SettlementRecord,
+  reason: 'found' | 'appeared' | 'unreadable',
+  appeared: readonly Candidate[],
+  what: string,
+  currency: string,
+): string {
   const act = d.action === 'send_again' ? 'send it again' : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
   const lead = `:no_entry: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;
   switch (reason) {
@@ -120,7 +154,10 @@ export function withheldLine(d: SettlementRecord, reason: 'found' | 'appeared' |
     case 'unreadable':
       return `${lead} the exchange could not be read, so nothing proves the ${what} is not there. Decide again on the request message once the exchange answers.`;
     case 'appeared':
-      return [`${lead} ${appeared.length === 1 ? `a ${what} that may be this one appeared` : `${appeared.length} ${what}s that may be this one appeared`}. An approver must say on the request message whether it is ours.`, ...appeared.map((c) => candidateLine(c, currency))].join('\n');
+      return [
+        `${lead} ${appeared.length === 1 ? `a ${what} that may be this one appeared` : `${appeared.length} ${what}s that may be this one appeared`}. An approver must say on the request message whether it is ours.`,
+        ...appeared.map((c) => candidateLine(c, currency)),
+      ].join('\n');
   }
 }
 

@@ -13,7 +13,11 @@ export function rejectAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
     await ack();
     const parsed = parseApprovalButtonValue(action.value);
     if (!ctx.roles.isApprover(body.user.id) || !parsed) {
-      await replyToClicker(ctx, { body, respond, client }, refusalReply(parsed ? REFUSAL_MESSAGES.not_approver : REFUSAL_MESSAGES.not_found));
+      await replyToClicker(
+        ctx,
+        { body, respond, client },
+        refusalReply(parsed ? REFUSAL_MESSAGES.not_approver : REFUSAL_MESSAGES.not_found),
+      );
       return;
     }
     const meta: RejectMeta = {
@@ -21,6 +25,9 @@ export function rejectAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
       ...(body.channel?.id ? { c: body.channel.id } : {}),
       ...(body.message?.ts ? { m: body.message.ts } : {}),
     };
-    await client.views.open({ trigger_id: body.trigger_id, view: rejectReasonView({ requestId: parsed.requestId, privateMetadata: JSON.stringify(meta) }) });
+    await client.views.open({
+      trigger_id: body.trigger_id,
+      view: rejectReasonView({ requestId: parsed.requestId, privateMetadata: JSON.stringify(meta) }),
+    });
   };
 }

@@ -16,10 +16,25 @@ export function rejectReasonView(v: RejectReasonViewInput): ModalView {
   return modal(
     [
       section(`Reject request ${code(v.requestId, 40)}${v.summary ? `: ${escapeMrkdwn(v.summary, 500)}` : ''}`),
-      input(INPUT.rejectReason, 'Reason', textInput(INPUT.rejectReason, { multiline: true, minLength: 3, maxLength: REJECT_REASON_MAX, placeholder: 'Why it should not go ahead' }), {
-        hint: 'The requester and the approval channel see this.',
-      }),
+      input(
+        INPUT.rejectReason,
+        'Reason',
+        textInput(INPUT.rejectReason, {
+          multiline: true,
+          minLength: 3,
+          maxLength: REJECT_REASON_MAX,
+          placeholder: 'Why it should not go ahead',
+        }),
+        {
+          hint: 'The requester and the approval channel see this.',
+        },
+      ),
     ],
-    { callbackId: CALLBACK.rejectReason, title: 'Reject request', submit: 'Reject', privateMetadata: v.privateMetadata },
+    {
+      callbackId: CALLBACK.rejectReason,
+      title: 'Reject request',
+      submit: 'Reject',
+      privateMetadata: v.privateMetadata,
+    },
   );
 }

@@ -42,7 +42,9 @@ export function verdictDm(input: VerdictDmInput): MessagePayload {
 export interface OutcomeDmInput {
   requestId: string;
   request: RequestView;
-  outcome: { kind: 'completed'; at: number; explorerUrl?: string | null; orderText?: string } | { kind: 'failed'; at: number; reason: string };
+  outcome:
+    | { kind: 'completed'; at: number; explorerUrl?: string | null; orderText?: string }
+    | { kind: 'failed'; at: number; reason: string };
 }
 
 /**

@@ -37,7 +37,13 @@ export function settleAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
     if (base === ACTION.lookAgain) {
       try {
         const result = await engine.settle(parsed.requestId, body.user.id, { action: 'look_again' });
-        await replyToClicker(ctx, origin, result.ok ? ':mag: Looking on the exchange again now; the message changes if it is found.' : refusalReply(result.message));
+        await replyToClicker(
+          ctx,
+          origin,
+          result.ok
+            ? ':mag: Looking on the exchange again now; the message changes if it is found.'
+            : refusalReply(result.message),
+        );
       } catch (err) {
         ctx.logger.error(`look again failed: ${errorText(err)}`);
         await replyToClicker(ctx, origin, INTERNAL_ERROR_TEXT);
@@ -46,11 +52,22 @@ export function settleAction(ctx: SlackContext): Middleware<SlackActionMiddlewar
     }
     const confirmed = CONFIRMED[base];
     // Only approvers get the form; the engine checks again (and the requester) on submit.
-    if (!confirmed || !ctx.roles.isApprover(body.user.id)) return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_approver));
-    const meta: SettleMeta = { r: parsed.requestId, q: parsed.askedAt, a: confirmed, ...(parsed.exchangeId ? { x: parsed.exchangeId } : {}) };
+    if (!confirmed || !ctx.roles.isApprover(body.user.id))
+      return replyToClicker(ctx, origin, refusalReply(REFUSAL_MESSAGES.not_approver));
+    const meta: SettleMeta = {
+      r: parsed.requestId,
+      q: parsed.askedAt,
+      a: confirmed,
+      ...(parsed.exchangeId ? { x: parsed.exchangeId } : {}),
+    };
     await client.views.open({
       trigger_id: body.trigger_id,
-      view: settleModal({ requestId: parsed.requestId, action: confirmed, ...(parsed.exchangeId ? { candidate: parsed.exchangeId } : {}), privateMetadata: JSON.stringify(meta) }),
+      view: settleModal({
+        requestId: parsed.requestId,
+        action: confirmed,
+        ...(parsed.exchangeId ? { candidate: parsed.exchangeId } : {}),
+        privateMetadata: JSON.stringify(meta),
+      }),
     });
     if (body.view?.type === 'home') await ctx.deps.homes.refresh(body.user.id, client);
   };

@@ -8,7 +8,10 @@ export const CHECKED_MAX = 1_000;
 
 export type ConfirmedAction = 'send_again' | 'mark_not_sent' | 'mark_not_placed' | 'choose' | 'none_of_these';
 
-const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: string, candidate?: string) => string }> = {
+const TEXT: Record<
+  ConfirmedAction,
+  { title: string; submit: string; what: (id: string, candidate?: string) => string }
+> = {
   send_again: {
     title: 'Send again',
     submit: 'Send again',
@@ -35,23 +38,39 @@ const TEXT: Record<ConfirmedAction, { title: string; submit: string; what: (id: 
   choose: {
     title: 'This one is ours',
     submit: 'It is ours',
-    what: (id, candidate) => `The exchange's withdrawal ${code(candidate ?? '?', 80)} will be taken as request ${code(id, 40)}'s own and followed until it is final. Nothing is sent.`,
+    what: (id, candidate) =>
+      `The exchange's withdrawal ${code(candidate ?? '?', 80)} will be taken as request ${code(id, 40)}'s own and followed until it is final. Nothing is sent.`,
   },
   none_of_these: {
     title: 'None of these',
     submit: 'None is ours',
-    what: (id) => `The withdrawals shown will never be taken as request ${code(id, 40)}'s own. The request then waits as "not found": you can send it again or mark it as not sent.`,
+    what: (id) =>
+      `The withdrawals shown will never be taken as request ${code(id, 40)}'s own. The request then waits as "not found": you can send it again or mark it as not sent.`,
   },
 };
 
-export function settleModal(o: { requestId: string; action: ConfirmedAction; candidate?: string; privateMetadata: string }): ModalView {
+export function settleModal(o: {
+  requestId: string;
+  action: ConfirmedAction;
+  candidate?: string;
+  privateMetadata: string;
+}): ModalView {
   const t = TEXT[o.action];
   return modal(
     [
       section(t.what(o.requestId, o.candidate)),
-      input(INPUT.settleChecked, 'What did you check on the exchange?', textInput(INPUT.settleChecked, { multiline: true, maxLength: CHECKED_MAX, placeholder: 'e.g. No 100 USDT withdrawal to OTC partner in the history since 09:00' }), {
-        hint: 'Kept in the audit log and shown on the request.',
-      }),
+      input(
+        INPUT.settleChecked,
+        'What did you check on the exchange?',
+        textInput(INPUT.settleChecked, {
+          multiline: true,
+          maxLength: CHECKED_MAX,
+          placeholder: 'e.g. No 100 USDT withdrawal to OTC partner in the history since 09:00',
+        }),
+        {
+          hint: 'Kept in the audit log and shown on the request.',
+        },
+      ),
     ],
     { callbackId: CALLBACK.settle, title: t.title, submit: t.submit, privateMetadata: o.privateMetadata },
   );

@@ -24,7 +24,15 @@ export function orderText(o: Pick<OrderResult, 'orderId' | 'price' | 'priceCurre
 /** Something that happened to an approved request. Texts inside are escaped by the builder. */
 export type ThreadEvent =
   | { type: 'executing'; at: number }
-  | { type: 'requoted'; at: number; pair: string; oldPrice?: string; newPrice: string; limitPrice: string; counter: string }
+  | {
+      type: 'requoted';
+      at: number;
+      pair: string;
+      oldPrice?: string;
+      newPrice: string;
+      limitPrice: string;
+      counter: string;
+    }
   | { type: 'requote_beyond_limit'; at: number; pair: string; newPrice: string; limitPrice: string; counter: string }
   | { type: 'submitted'; at: number; exchangeId: string; status: string }
   | { type: 'status_changed'; at: number; from?: string; to: string; detail?: string }
@@ -37,12 +45,24 @@ export type ThreadEvent =
   | { type: 'reconciled'; at: number; found: boolean; exchangeId: string | null }
   | { type: 'resending'; at: number; attempt: number; what: ExecutedThing }
   /** The exchange cannot settle an unknown outcome: an approver must (the buttons are on the message). */
-  | { type: 'needs_person'; at: number; kind: 'not_found' | 'ambiguous' | 'unproven' | 'unreadable'; candidates: number; waitedMinutes: number; what: ExecutedThing }
+  | {
+      type: 'needs_person';
+      at: number;
+      kind: 'not_found' | 'ambiguous' | 'unproven' | 'unreadable';
+      candidates: number;
+      waitedMinutes: number;
+      what: ExecutedThing;
+    }
   | { type: 'person_decided'; at: number; line: string }
   /** A person's settlement the fresh look made for it did not allow (the line says what appeared). */
   | { type: 'decision_withheld'; at: number; line: string }
   /** `notFound`: stopped because the exchange kept answering that the record does not exist (404). */
-  | { type: 'polling_stopped'; at: number; status: string | null; notFound?: { what: ExecutedThing; exchangeMessage: string } };
+  | {
+      type: 'polling_stopped';
+      at: number;
+      status: string | null;
+      notFound?: { what: ExecutedThing; exchangeMessage: string };
+    };
 
 /** What was sent, for the sentences that differ by what the exchange does with a repeat. */
 export type ExecutedThing = 'withdrawal' | 'order' | 'removal';
@@ -50,7 +70,8 @@ export type ExecutedThing = 'withdrawal' | 'order' | 'removal';
 export function threadPost(event: ThreadEvent): MessagePayload {
   const text = threadText(event);
   const blocks = [section(text)];
-  if (event.type === 'failed' && event.hint) blocks.push(context([`:information_source: ${escapeMrkdwn(event.hint, 2_000)}`]));
+  if (event.type === 'failed' && event.hint)
+    blocks.push(context([`:information_source: ${escapeMrkdwn(event.hint, 2_000)}`]));
   return message(text, blocks);
 }
 
@@ -80,7 +101,9 @@ function threadText(e: ThreadEvent): string {
     case 'scheduled':
       return `:hourglass_flowing_sand: ${escapeMrkdwn(e.reason, 500)} Executes ${slackDate(e.executeAt)}.`;
     case 'reconciled':
-      return e.found ? `:mag: Found on the exchange as ${code(e.exchangeId ?? '?', 80)}: nothing is sent again.` : ':mag: Not found on the exchange.';
+      return e.found
+        ? `:mag: Found on the exchange as ${code(e.exchangeId ?? '?', 80)}: nothing is sent again.`
+        : ':mag: Not found on the exchange.';
     case 'resending':
       return `:repeat: ${RESENDING[e.what]} (attempt ${e.attempt}).`;
     case 'needs_person':
@@ -108,7 +131,7 @@ function needsPersonText(e: Extract<ThreadEvent, { type: 'needs_person' }>): str
       return `:raising_hand: The bot still cannot read the exchange's withdrawals to the end, ${e.waitedMinutes} minutes after the send, so it cannot tell whether this withdrawal was made. An approver must check the exchange's history and decide on the request message: *Look again* or *Mark as not sent*. The bot keeps looking meanwhile.`;
     case 'ambiguous':
       return e.candidates === 1
-        ? ':raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else\'s, and the bot does not guess. An approver must say on the request message whether it is ours.'
+        ? ":raising_hand: A withdrawal with these terms appeared on the exchange later than ours could have, so it may be someone else's, and the bot does not guess. An approver must say on the request message whether it is ours."
         : `:raising_hand: ${e.candidates} withdrawals on the exchange could be this one, and the bot does not guess. An approver must say on the request message which one is ours, or none of them.`;
   }
 }
@@ -132,9 +155,17 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
     case 'executing':
       return { text: 'Executing on the exchange', tone: 'progress', at: e.at };
     case 'requoted':
-      return { text: `Re-quoted at ${amountText(e.newPrice, e.counter)}, within the limit: ordering`, tone: 'progress', at: e.at };
+      return {
+        text: `Re-quoted at ${amountText(e.newPrice, e.counter)}, within the limit: ordering`,
+        tone: 'progress',
+        at: e.at,
+      };
     case 'requote_beyond_limit':
-      return { text: `Re-quoted at ${amountText(e.newPrice, e.counter)}, beyond the limit ${amountText(e.limitPrice, e.counter)}: needs approval again`, tone: 'warning', at: e.at };
+      return {
+        text: `Re-quoted at ${amountText(e.newPrice, e.counter)}, beyond the limit ${amountText(e.limitPrice, e.counter)}: needs approval again`,
+        tone: 'warning',
+        at: e.at,
+      };
     case 'submitted':
       return { text: `Submitted: ${e.status}`, tone: 'progress', at: e.at };
     case 'status_changed':
@@ -151,11 +182,15 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
     case 'outcome_unknown':
       return { text: 'Outcome unknown: looking for it on the exchange', tone: 'warning', at: e.at };
     case 'scheduled':
-      return { text: 'Waiting for the destination\'s cooldown', tone: 'warning', at: e.at };
+      return { text: "Waiting for the destination's cooldown", tone: 'warning', at: e.at };
     case 'reconciled':
       return { text: e.found ? 'Found on the exchange' : 'Not found on the exchange', tone: 'progress', at: e.at };
     case 'resending':
-      return { text: e.what === 'order' ? 'Sending the order again with the same client order id' : 'Sending again', tone: 'progress', at: e.at };
+      return {
+        text: e.what === 'order' ? 'Sending the order again with the same client order id' : 'Sending again',
+        tone: 'progress',
+        at: e.at,
+      };
     case 'needs_person':
       return { text: 'Outcome unknown: an approver must decide', tone: 'warning', at: e.at };
     case 'person_decided':
@@ -164,7 +199,11 @@ export function statusLineFor(e: ThreadEvent): StatusLine {
       return { text: 'Decision not carried out: look at the thread', tone: 'warning', at: e.at };
     case 'polling_stopped':
       return e.notFound
-        ? { text: `Status no longer followed: the exchange says the ${e.notFound.what} does not exist; outcome unknown`, tone: 'warning', at: e.at }
+        ? {
+            text: `Status no longer followed: the exchange says the ${e.notFound.what} does not exist; outcome unknown`,
+            tone: 'warning',
+            at: e.at,
+          }
         : { text: `Status no longer followed (last: ${e.status ?? 'unknown'})`, tone: 'warning', at: e.at };
   }
 }
@@ -175,14 +214,18 @@ const esc = (text: string): string => escapeMrkdwn(text, 300);
 const UNKNOWN_WHAT: Record<ExecutedThing, string> = {
   withdrawal:
     "the withdrawal was created. Nothing is sent again on the bot's own (the exchange does not prevent duplicate withdrawals): it looks for it on the exchange, and asks an approver if it does not appear.",
-  order: 'the order was placed. The bot looks for it by its client order id; an order sent again keeps that id, and the exchange refuses a second order with it.',
-  removal: 'the bank account was removed. The bot checks whether it is still there; asking again cannot remove anything twice.',
+  order:
+    'the order was placed. The bot looks for it by its client order id; an order sent again keeps that id, and the exchange refuses a second order with it.',
+  removal:
+    'the bank account was removed. The bot checks whether it is still there; asking again cannot remove anything twice.',
 };
 
 /** What a 404 on a record the bot follows can mean, as the exchange reference says it. */
 const NOT_FOUND_MEANS: Record<ExecutedThing, string> = {
-  withdrawal: 'The exchange gives the same answer for a withdrawal that belongs to another user, so this does not say it was never made or that it failed.',
-  order: 'The reference does not say when the exchange answers this for an order it has, so this does not say it was never placed or that it failed.',
+  withdrawal:
+    'The exchange gives the same answer for a withdrawal that belongs to another user, so this does not say it was never made or that it failed.',
+  order:
+    'The reference does not say when the exchange answers this for an order it has, so this does not say it was never placed or that it failed.',
   removal: 'This does not say what became of it.',
 };
 

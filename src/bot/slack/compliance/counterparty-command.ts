@@ -15,14 +15,21 @@ export function counterpartyCommand(ctx: SlackContext): Middleware<SlackCommandM
       return;
     }
     if (arg !== '' && !TRANSACTION_ID.test(arg)) {
-      await ack({ response_type: 'ephemeral', text: 'Usage: `/counterparty` or `/counterparty <transaction id>` (a UUID from the deposit message).' });
+      await ack({
+        response_type: 'ephemeral',
+        text: 'Usage: `/counterparty` or `/counterparty <transaction id>` (a UUID from the deposit message).',
+      });
       return;
     }
     await ack();
     const meta: CounterpartyMeta = { k: 'cp', ...(arg ? { t: arg } : {}) };
     await client.views.open({
       trigger_id: command.trigger_id,
-      view: counterpartyView({ ...(arg ? { transactionId: arg } : {}), privateMetadata: JSON.stringify(meta), sandbox: ctx.sandbox }),
+      view: counterpartyView({
+        ...(arg ? { transactionId: arg } : {}),
+        privateMetadata: JSON.stringify(meta),
+        sandbox: ctx.sandbox,
+      }),
     });
   };
 }

@@ -41,40 +41,85 @@ export function counterpartyView(v: CounterpartyViewInput): ModalView {
     const hash = d?.transactionHash ? ` · ${code(shortAddress(d.transactionHash, 10, 8), 40)}` : '';
     blocks.push(section(`Declaring the sender of transaction ${code(v.transactionId, 40)}${what}${hash}`));
   } else {
-    blocks.push(input(INPUT.cpTransaction, 'Transaction id', textInput(INPUT.cpTransaction, { placeholder: 'the deposit\'s transaction id (a UUID)', maxLength: 36 }), {
-      hint: 'From the deposit message in the compliance channel, or /desk deposits.',
-    }));
+    blocks.push(
+      input(
+        INPUT.cpTransaction,
+        'Transaction id',
+        textInput(INPUT.cpTransaction, { placeholder: "the deposit's transaction id (a UUID)", maxLength: 36 }),
+        {
+          hint: 'From the deposit message in the compliance channel, or /desk deposits.',
+        },
+      ),
+    );
   }
   blocks.push(
-    input(INPUT.cpEntityType, 'The sender is', radioButtons(INPUT.cpEntityType, [option('An individual', 'individual'), option('An entity (company, organisation)', 'entity')])),
-    input(INPUT.cpLegalName, 'Legal name', textInput(INPUT.cpLegalName, { maxLength: 200, placeholder: 'Full legal name of the person or entity' })),
+    input(
+      INPUT.cpEntityType,
+      'The sender is',
+      radioButtons(INPUT.cpEntityType, [
+        option('An individual', 'individual'),
+        option('An entity (company, organisation)', 'entity'),
+      ]),
+    ),
+    input(
+      INPUT.cpLegalName,
+      'Legal name',
+      textInput(INPUT.cpLegalName, { maxLength: 200, placeholder: 'Full legal name of the person or entity' }),
+    ),
     input(
       INPUT.cpOwnership,
       'Whose wallet sent it',
-      radioButtons(INPUT.cpOwnership, [option('Our own (first party)', 'first_party', 'Same party as the originator'), option('Someone else\'s (third party)', 'third_party')]),
+      radioButtons(INPUT.cpOwnership, [
+        option('Our own (first party)', 'first_party', 'Same party as the originator'),
+        option("Someone else's (third party)", 'third_party'),
+      ]),
     ),
-    input(INPUT.cpDocumentNumber, 'Identity document number', textInput(INPUT.cpDocumentNumber, { maxLength: 100 }), { optional: true }),
+    input(INPUT.cpDocumentNumber, 'Identity document number', textInput(INPUT.cpDocumentNumber, { maxLength: 100 }), {
+      optional: true,
+    }),
     section('*Address* (optional; once any line is filled the country code is required)'),
     input(INPUT.cpAddress1, 'Address line 1', textInput(INPUT.cpAddress1, { maxLength: 200 }), { optional: true }),
     input(INPUT.cpAddress2, 'Address line 2', textInput(INPUT.cpAddress2, { maxLength: 200 }), { optional: true }),
     input(INPUT.cpPostcode, 'Postcode', textInput(INPUT.cpPostcode, { maxLength: 20 }), { optional: true }),
     input(INPUT.cpDistrict, 'District', textInput(INPUT.cpDistrict, { maxLength: 100 }), { optional: true }),
     input(INPUT.cpRegion, 'Region', textInput(INPUT.cpRegion, { maxLength: 100 }), { optional: true }),
-    input(INPUT.cpCountryCode, 'Country code', textInput(INPUT.cpCountryCode, { maxLength: 2, placeholder: 'two letters, e.g. SG' }), {
-      optional: true,
-      hint: 'ISO 3166-1 alpha-2: SG, GB, US…',
-    }),
+    input(
+      INPUT.cpCountryCode,
+      'Country code',
+      textInput(INPUT.cpCountryCode, { maxLength: 2, placeholder: 'two letters, e.g. SG' }),
+      {
+        optional: true,
+        hint: 'ISO 3166-1 alpha-2: SG, GB, US…',
+      },
+    ),
     section('*Wallet* the funds came from'),
     input(
       INPUT.cpWallet,
       'Known wallet or exchange',
-      { type: 'external_select', action_id: INPUT.cpWallet, placeholder: { type: 'plain_text', text: 'Type to search the known wallets' }, min_query_length: WALLET_MIN_QUERY },
+      {
+        type: 'external_select',
+        action_id: INPUT.cpWallet,
+        placeholder: { type: 'plain_text', text: 'Type to search the known wallets' },
+        min_query_length: WALLET_MIN_QUERY,
+      },
       { optional: true, hint: `Lists at most ${LIMITS.selectOptions} matches: type more of the name to narrow them.` },
     ),
-    input(INPUT.cpWalletName, 'Or, if it is not listed, its name', textInput(INPUT.cpWalletName, { maxLength: 200 }), { optional: true }),
-    context([':warning: A name typed here creates a new *unverified* wallet at the exchange and starts a compliance review. Search the list first.'], BLOCK.cpWalletWarning),
+    input(INPUT.cpWalletName, 'Or, if it is not listed, its name', textInput(INPUT.cpWalletName, { maxLength: 200 }), {
+      optional: true,
+    }),
+    context(
+      [
+        ':warning: A name typed here creates a new *unverified* wallet at the exchange and starts a compliance review. Search the list first.',
+      ],
+      BLOCK.cpWalletWarning,
+    ),
   );
-  return modal(blocks, { callbackId: CALLBACK.counterparty, title: 'Counterparty', submit: 'Declare', privateMetadata: v.privateMetadata });
+  return modal(blocks, {
+    callbackId: CALLBACK.counterparty,
+    title: 'Counterparty',
+    submit: 'Declare',
+    privateMetadata: v.privateMetadata,
+  });
 }
 
 export type WalletChoice = Pick<KnownWallet, 'id' | 'name' | 'type'> & Partial<Pick<KnownWallet, 'riskLevel'>>;
@@ -90,8 +135,20 @@ export function walletOptions(wallets: readonly WalletChoice[]): PlainTextOption
 }
 
 /** Past Slack's 100 options, the first 100 in one group whose label says how many matched and to type more. */
-export function walletSearchAnswer(wallets: readonly WalletChoice[]): { options: PlainTextOption[] } | { option_groups: { label: PlainTextElement; options: PlainTextOption[] }[] } {
+export function walletSearchAnswer(
+  wallets: readonly WalletChoice[],
+): { options: PlainTextOption[] } | { option_groups: { label: PlainTextElement; options: PlainTextOption[] }[] } {
   const options = walletOptions(wallets);
   if (wallets.length <= options.length) return { options };
-  return { option_groups: [{ label: plain(`First ${options.length} of ${wallets.length} matches: type more to narrow`, LIMITS.optionGroupLabel), options }] };
+  return {
+    option_groups: [
+      {
+        label: plain(
+          `First ${options.length} of ${wallets.length} matches: type more to narrow`,
+          LIMITS.optionGroupLabel,
+        ),
+        options,
+      },
+    ],
+  };
 }

@@ -11,7 +11,8 @@ export function declareCounterpartyAction(ctx: SlackContext): Middleware<SlackAc
     await ack();
     const transactionId = action.value && TRANSACTION_ID.test(action.value) ? action.value : undefined;
     if (!ctx.roles.isCompliance(body.user.id)) {
-      if (body.response_url) await respond({ response_type: 'ephemeral', replace_original: false, text: refusalText('not_compliance') });
+      if (body.response_url)
+        await respond({ response_type: 'ephemeral', replace_original: false, text: refusalText('not_compliance') });
       await auditCounterpartyRefusal(ctx, body.user.id, transactionId, 'declare button');
       return;
     }
@@ -23,7 +24,11 @@ export function declareCounterpartyAction(ctx: SlackContext): Middleware<SlackAc
     };
     await client.views.open({
       trigger_id: body.trigger_id,
-      view: counterpartyView({ ...(transactionId ? { transactionId } : {}), privateMetadata: JSON.stringify(meta), sandbox: ctx.sandbox }),
+      view: counterpartyView({
+        ...(transactionId ? { transactionId } : {}),
+        privateMetadata: JSON.stringify(meta),
+        sandbox: ctx.sandbox,
+      }),
     });
   };
 }

@@ -3,7 +3,17 @@
 import type { DeclarationDone, DepositChanges } from '../../ports/events.js';
 import type { Deposit } from '../../ports/exchange-port.js';
 import { formatAmount, shortAddress, slackDate } from '../kit/format.js';
-import { actions, button, context, fieldsSection, message, sandboxBanner, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
+import {
+  actions,
+  button,
+  context,
+  fieldsSection,
+  message,
+  sandboxBanner,
+  section,
+  type KnownBlock,
+  type MessagePayload,
+} from '../kit/blocks.js';
 import { code, escapeMrkdwn, link, mention } from '../kit/mrkdwn.js';
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
 
@@ -27,7 +37,9 @@ const OWNERSHIP = { first_party: 'first party', third_party: 'third party' } as 
 /** "1.5 BTC" with the asset's code, escaped. */
 function amountText(d: Deposit): string {
   const asset = d.currency?.code ?? '';
-  return d.amount ? formatAmount(escapeMrkdwn(d.amount, 60), escapeMrkdwn(asset, 20)) : escapeMrkdwn(asset || 'amount not shown', 60);
+  return d.amount
+    ? formatAmount(escapeMrkdwn(d.amount, 60), escapeMrkdwn(asset, 20))
+    : escapeMrkdwn(asset || 'amount not shown', 60);
 }
 
 function statusText(value: string | undefined | null): string {
@@ -45,8 +57,10 @@ function hashText(d: Deposit): string {
 export function declarationLine(done: DeclarationDone): string {
   const who = `*${escapeMrkdwn(done.entityName, 200)}* (${ENTITY[done.entityType]}, ${OWNERSHIP[done.ownership]})`;
   let wallet = '';
-  if (done.wallet?.kind === 'listed') wallet = ` · wallet: ${escapeMrkdwn(done.wallet.label ?? done.wallet.id, 100)} (listed)`;
-  if (done.wallet?.kind === 'unlisted') wallet = ` · wallet: “${escapeMrkdwn(done.wallet.name, 100)}” (not listed: an unverified wallet was created and a compliance review started)`;
+  if (done.wallet?.kind === 'listed')
+    wallet = ` · wallet: ${escapeMrkdwn(done.wallet.label ?? done.wallet.id, 100)} (listed)`;
+  if (done.wallet?.kind === 'unlisted')
+    wallet = ` · wallet: “${escapeMrkdwn(done.wallet.name, 100)}” (not listed: an unverified wallet was created and a compliance review started)`;
   return `${who}${wallet}`;
 }
 
@@ -58,7 +72,9 @@ export function depositMessage(input: DepositMessageInput): MessagePayload {
   const waiting = d.needsDeclaration && !input.declaration;
   const icon = waiting ? ':rotating_light:' : ':inbox_tray:';
   const asset = d.currency ? ` · ${escapeMrkdwn(d.currency.name, 60)}` : '';
-  blocks.push(section(`${icon} *Deposit received:* ${amountText(d)}${asset} ${slackDate(d.createdAt)}`, DEPOSIT_BLOCK.summary));
+  blocks.push(
+    section(`${icon} *Deposit received:* ${amountText(d)}${asset} ${slackDate(d.createdAt)}`, DEPOSIT_BLOCK.summary),
+  );
   blocks.push(
     fieldsSection(
       [
@@ -74,12 +90,36 @@ export function depositMessage(input: DepositMessageInput): MessagePayload {
   );
   if (input.declaration) {
     const done = input.declaration;
-    blocks.push(context([`:white_check_mark: Counterparty declared by ${mention(done.userId)} ${slackDate(done.at)}: ${declarationLine(done)}`], DEPOSIT_BLOCK.declaration));
+    blocks.push(
+      context(
+        [
+          `:white_check_mark: Counterparty declared by ${mention(done.userId)} ${slackDate(done.at)}: ${declarationLine(done)}`,
+        ],
+        DEPOSIT_BLOCK.declaration,
+      ),
+    );
   } else if (waiting) {
-    blocks.push(context([':warning: The exchange needs the sender declared (Travel Rule) before this deposit is credited.'], DEPOSIT_BLOCK.declaration));
+    blocks.push(
+      context(
+        [':warning: The exchange needs the sender declared (Travel Rule) before this deposit is credited.'],
+        DEPOSIT_BLOCK.declaration,
+      ),
+    );
   }
   if (!input.declaration && d.acceptsDeclaration) {
-    blocks.push(actions([button('Declare counterparty', ACTION.declareCounterparty, d.transactionId, waiting ? { style: 'primary' } : {})], DEPOSIT_BLOCK.actions));
+    blocks.push(
+      actions(
+        [
+          button(
+            'Declare counterparty',
+            ACTION.declareCounterparty,
+            d.transactionId,
+            waiting ? { style: 'primary' } : {},
+          ),
+        ],
+        DEPOSIT_BLOCK.actions,
+      ),
+    );
   }
   const fallback = `Deposit received: ${d.amount ?? ''} ${d.currency?.code ?? ''}, status ${d.status}, Travel Rule ${d.travelRuleStatus ?? 'not shown'}`;
   return message(escapeMrkdwn(fallback, 300), blocks);
@@ -96,7 +136,8 @@ export function declarationConfirmation(done: DeclarationDone): MessagePayload {
 export function depositChangeLine(deposit: Deposit, changes: DepositChanges): MessagePayload {
   const parts: string[] = [];
   if (changes.status) parts.push(`status ${statusText(changes.status.from)} → ${statusText(changes.status.to)}`);
-  if (changes.travelRuleStatus) parts.push(`Travel Rule ${statusText(changes.travelRuleStatus.from)} → ${statusText(changes.travelRuleStatus.to)}`);
+  if (changes.travelRuleStatus)
+    parts.push(`Travel Rule ${statusText(changes.travelRuleStatus.from)} → ${statusText(changes.travelRuleStatus.to)}`);
   const text = `:arrows_counterclockwise: ${amountText(deposit)}: ${parts.join(', ')}`;
   return message(text, [section(text)]);
 }

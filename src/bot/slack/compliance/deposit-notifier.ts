@@ -48,26 +48,48 @@ export function createSlackComplianceNotifier(o: SlackComplianceNotifierOptions)
   const { kv } = o;
   const retry: SlackRetryOptions = { ...DEFAULT_SLACK_RETRY, ...o.retry };
   const chat = o.client.chat;
-  const call = <T>(what: string, transactionId: string, fn: () => Promise<T>) => withSlackRetry(what, fn, retry, o.logger, { transactionId }, o.channel);
+  const call = <T>(what: string, transactionId: string, fn: () => Promise<T>) =>
+    withSlackRetry(what, fn, retry, o.logger, { transactionId }, o.channel);
 
   async function post(deposit: Deposit, declaration?: DeclarationDone): Promise<DepositMessageRef> {
     const payload = depositMessage({ deposit, sandbox: o.sandbox, ...(declaration ? { declaration } : {}) });
-    const res = await call('chat.postMessage (deposit message)', deposit.transactionId, () => chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false }));
+    const res = await call('chat.postMessage (deposit message)', deposit.transactionId, () =>
+      chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false }),
+    );
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-    const ref: DepositMessageRef = { channel: res.channel ?? o.channel, ts: res.ts, deposit, ...(declaration ? { declaration } : {}) };
+    const ref: DepositMessageRef = {
+      channel: res.channel ?? o.channel,
+      ts: res.ts,
+      deposit,
+      ...(declaration ? { declaration } : {}),
+    };
     await kv.set(depositMessageKey(deposit.transactionId), ref);
     return ref;
   }
 
   async function update(ref: DepositMessageRef): Promise<void> {
     await kv.set(depositMessageKey(ref.deposit.transactionId), ref);
-    const payload = depositMessage({ deposit: ref.deposit, sandbox: o.sandbox, ...(ref.declaration ? { declaration: ref.declaration } : {}) });
-    await call('chat.update (deposit message)', ref.deposit.transactionId, () => chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }));
+    const payload = depositMessage({
+      deposit: ref.deposit,
+      sandbox: o.sandbox,
+      ...(ref.declaration ? { declaration: ref.declaration } : {}),
+    });
+    await call('chat.update (deposit message)', ref.deposit.transactionId, () =>
+      chat.update({ channel: ref.channel, ts: ref.ts, text: payload.text, blocks: payload.blocks }),
+    );
   }
 
   async function thread(ref: DepositMessageRef, payload: MessagePayload, progress: DeliveryProgress): Promise<void> {
     if (progress.done.includes('thread')) return;
-    await call('chat.postMessage (deposit thread)', ref.deposit.transactionId, () => chat.postMessage({ channel: ref.channel, thread_ts: ref.ts, text: payload.text, blocks: payload.blocks, unfurl_links: false }));
+    await call('chat.postMessage (deposit thread)', ref.deposit.transactionId, () =>
+      chat.postMessage({
+        channel: ref.channel,
+        thread_ts: ref.ts,
+        text: payload.text,
+        blocks: payload.blocks,
+        unfurl_links: false,
+      }),
+    );
     await progress.markDone('thread');
   }
 
@@ -93,7 +115,9 @@ export function createSlackComplianceNotifier(o: SlackComplianceNotifierOptions)
     const payload = declarationConfirmation(done);
     if (!ref) {
       // A deposit the watch never posted (older than its look-back): say it in the channel.
-      await call('chat.postMessage (declaration)', done.transactionId, () => chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false }));
+      await call('chat.postMessage (declaration)', done.transactionId, () =>
+        chat.postMessage({ channel: o.channel, text: payload.text, blocks: payload.blocks, unfurl_links: false }),
+      );
       o.logger.info('declaration confirmed without a deposit message', { transactionId: done.transactionId });
       return;
     }

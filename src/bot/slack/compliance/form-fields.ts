@@ -22,7 +22,10 @@ export const FIELD_INPUT: Readonly<Record<DeclarationField, string>> = {
 };
 
 /** A field the view does not show comes back in `elsewhere`: Slack refuses errors on blocks not in the view. */
-export function errorsByInput(errors: DeclarationErrors, shown: (blockId: string) => boolean): { byInput: Record<string, string>; elsewhere: string[] } {
+export function errorsByInput(
+  errors: DeclarationErrors,
+  shown: (blockId: string) => boolean,
+): { byInput: Record<string, string>; elsewhere: string[] } {
   const byInput: Record<string, string> = {};
   const elsewhere: string[] = [];
   for (const [field, message] of Object.entries(errors) as [DeclarationField, string][]) {
@@ -32,7 +35,6 @@ export function errorsByInput(errors: DeclarationErrors, shown: (blockId: string
   }
   return { byInput, elsewhere };
 }
-
 
 /** The chosen known wallet's label (the option text), for the confirmation; undefined when none. */
 export function walletLabel(values: SubmittedValues | undefined): string | undefined {

@@ -2,9 +2,18 @@
 import type { SlackContext } from '../kit/slack-context.js';
 import { errorText } from '../../domain/error-text.js';
 
-export async function auditCounterpartyRefusal(ctx: SlackContext, userId: string, transactionId: string | undefined, where: string): Promise<void> {
+export async function auditCounterpartyRefusal(
+  ctx: SlackContext,
+  userId: string,
+  transactionId: string | undefined,
+  where: string,
+): Promise<void> {
   try {
-    await ctx.deps.audit.append({ type: 'counterparty.refused', actor: userId, data: { reason: 'not_compliance', where, ...(transactionId ? { transactionId } : {}) } });
+    await ctx.deps.audit.append({
+      type: 'counterparty.refused',
+      actor: userId,
+      data: { reason: 'not_compliance', where, ...(transactionId ? { transactionId } : {}) },
+    });
   } catch (err) {
     ctx.logger.error(`audit of a refused counterparty attempt failed: ${errorText(err)}`);
   }

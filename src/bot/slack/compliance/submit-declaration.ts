@@ -25,7 +25,12 @@ export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMi
     const values = view.state.values as SubmittedValues;
     const form = { ...counterpartyValues(values), ...(meta.t ? { transactionId: meta.t } : {}) };
     const label = walletLabel(values);
-    const request: DeclarationRequest = { ...form, userId: body.user.id, submissionId: view.id, ...(label ? { walletLabel: label } : {}) };
+    const request: DeclarationRequest = {
+      ...form,
+      userId: body.user.id,
+      submissionId: view.id,
+      ...(label ? { walletLabel: label } : {}),
+    };
     // Every input is in the form except the transaction's, left out when the modal was opened for one.
     const shown = (blockId: string) => blockId !== INPUT.cpTransaction || meta.t === undefined;
 
@@ -50,18 +55,37 @@ export function submitDeclarationView(ctx: SlackContext): Middleware<SlackViewMi
       outcome = await declarations.declare(request);
     } catch (err) {
       ctx.logger.error(`counterparty declaration failed: ${errorText(err)}`);
-      await client.views.update({ view_id: view.id, view: noticeView(TITLE, 'The declaration could not be completed because of an internal error. It has been logged; check the deposit message before trying again.') });
+      await client.views.update({
+        view_id: view.id,
+        view: noticeView(
+          TITLE,
+          'The declaration could not be completed because of an internal error. It has been logged; check the deposit message before trying again.',
+        ),
+      });
       return;
     }
     // A second delivery of a submission in flight: the first one updates the modal.
     if (outcome.kind === 'in_flight') return;
-    const next = outcomeView(outcome) ?? refillForm(counterpartyView({ ...(meta.t ? { transactionId: meta.t } : {}), privateMetadata: view.private_metadata, sandbox: ctx.sandbox }), values, notesFor(outcome, shown));
+    const next =
+      outcomeView(outcome) ??
+      refillForm(
+        counterpartyView({
+          ...(meta.t ? { transactionId: meta.t } : {}),
+          privateMetadata: view.private_metadata,
+          sandbox: ctx.sandbox,
+        }),
+        values,
+        notesFor(outcome, shown),
+      );
     await client.views.update({ view_id: view.id, view: next });
   };
 }
 
 /** Where the form shows what stopped the declaration. */
-function notesFor(outcome: DeclarationOutcome, shown: (blockId: string) => boolean): { top?: string; fields?: Record<string, string> } {
+function notesFor(
+  outcome: DeclarationOutcome,
+  shown: (blockId: string) => boolean,
+): { top?: string; fields?: Record<string, string> } {
   switch (outcome.kind) {
     case 'invalid': {
       const { byInput, elsewhere } = errorsByInput(outcome.errors, shown);
@@ -75,4 +99,3 @@ function notesFor(outcome: DeclarationOutcome, shown: (blockId: string) => boole
       return {};
   }
 }
-

@@ -10,13 +10,16 @@ export const OPTIONS_DEADLINE_MS = 2_000;
 
 export function walletSearchOptions(ctx: SlackContext): Middleware<SlackOptionsMiddlewareArgs<'block_suggestion'>> {
   return async ({ ack, body }) => {
-    const query = (body).value.trim();
+    const query = body.value.trim();
     if (!ctx.roles.isCompliance(body.user.id) || query.length < WALLET_MIN_QUERY) {
       await ack({ options: [] });
       return;
     }
     try {
-      const wallets = await Promise.race([ctx.deps.exchange.knownWallets({ name: query.slice(0, 100) }), ctx.deps.clock.sleep(OPTIONS_DEADLINE_MS).then(() => 'timeout' as const)]);
+      const wallets = await Promise.race([
+        ctx.deps.exchange.knownWallets({ name: query.slice(0, 100) }),
+        ctx.deps.clock.sleep(OPTIONS_DEADLINE_MS).then(() => 'timeout' as const),
+      ]);
       if (wallets === 'timeout') {
         ctx.logger.warn('known-wallet search took too long; answered no options');
         await ack({ options: [] });

@@ -1,7 +1,22 @@
 // One user's App Home: requests waiting for my approval (with buttons), my open requests, recent activity.
 import { BLOCK } from '../kit/slack-ids.js';
-import { context, divider, fitBlocks, header, sandboxBanner, section, type HomeView, type KnownBlock } from '../kit/blocks.js';
-import { approvalButtons, headline, progressLine, requestBlocks, type ApprovalMessageInput } from '../approvals/approval-message.js';
+import {
+  context,
+  divider,
+  fitBlocks,
+  header,
+  sandboxBanner,
+  section,
+  type HomeView,
+  type KnownBlock,
+} from '../kit/blocks.js';
+import {
+  approvalButtons,
+  headline,
+  progressLine,
+  requestBlocks,
+  type ApprovalMessageInput,
+} from '../approvals/approval-message.js';
 import { slackDate } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
 import { joinWithMore, linesWithMore, moreNote, packLines } from '../kit/cut-lists.js';
@@ -15,12 +30,27 @@ import { code, escapeMrkdwn } from '../kit/mrkdwn.js';
 /** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */
 export type HomeRequest = Pick<
   ApprovalMessageInput,
-  'requestId' | 'requesterId' | 'createdAt' | 'request' | 'snapshotHash' | 'requiredApprovals' | 'approvals' | 'verdict' | 'status' | 'question'
+  | 'requestId'
+  | 'requesterId'
+  | 'createdAt'
+  | 'request'
+  | 'snapshotHash'
+  | 'requiredApprovals'
+  | 'approvals'
+  | 'verdict'
+  | 'status'
+  | 'question'
 >;
 
 /** A record as an App Home card or line: the approval message's fields, minus what only it shows. */
 export function homeRequestOf(r: RequestRecord): HomeRequest {
-  const { expiresAt: _expiresAt, notice: _notice, sandbox: _sandbox, settlements: _decisions, ...card } = approvalInput(r, false);
+  const {
+    expiresAt: _expiresAt,
+    notice: _notice,
+    sandbox: _sandbox,
+    settlements: _decisions,
+    ...card
+  } = approvalInput(r, false);
   return card;
 }
 
@@ -57,7 +87,9 @@ export function homeView(v: HomeViewInput): HomeView {
   const blocks: KnownBlock[] = [];
   if (v.sandbox) blocks.push(sandboxBanner(BLOCK.sandboxBanner));
   blocks.push(header('Desk approvals'));
-  blocks.push(context([`Updated ${slackDate(v.at, '{date_short_pretty} {time}')} · /withdraw, /trade, /balances, /desk help`]));
+  blocks.push(
+    context([`Updated ${slackDate(v.at, '{date_short_pretty} {time}')} · /withdraw, /trade, /balances, /desk help`]),
+  );
 
   if (v.isApprover && (v.deliveryProblems?.length ?? 0) > 0) blocks.push(...deliveryProblemBlocks(v.deliveryProblems!));
 
@@ -67,32 +99,67 @@ export function homeView(v: HomeViewInput): HomeView {
     for (const r of v.waitingForMe.slice(0, MAX_CARDS)) {
       // Waiting for approval, or (approved, outcome unknown) for a person's settlement.
       const id = `:${r.requestId}`;
-      blocks.push(...requestBlocks(r, id), context([progressLine(r)]), ...(r.question ? questionBlocks(r.question) : [approvalButtons(r, id)]));
+      blocks.push(
+        ...requestBlocks(r, id),
+        context([progressLine(r)]),
+        ...(r.question ? questionBlocks(r.question) : [approvalButtons(r, id)]),
+      );
     }
     if (v.waitingForMe.length > MAX_CARDS) {
-      blocks.push(context([moreNote(v.waitingForMe.length - MAX_CARDS, '`/desk pending` lists every request waiting for approval, and each has its message with the buttons in the approval channel.')]));
+      blocks.push(
+        context([
+          moreNote(
+            v.waitingForMe.length - MAX_CARDS,
+            '`/desk pending` lists every request waiting for approval, and each has its message with the buttons in the approval channel.',
+          ),
+        ]),
+      );
     }
   }
 
   if (v.isRequester || v.myOpen.length > 0) {
     blocks.push(divider(), header(`Your open requests (${v.myOpen.length})`));
     if (v.myOpen.length === 0) blocks.push(section('None.'));
-    else blocks.push(...linesWithMore(v.myOpen.map(requestLine), MAX_LINES, '`/desk pending` lists those still waiting for approval, each has its message in the approval channel, and `/desk status <id>` shows any one.'));
+    else
+      blocks.push(
+        ...linesWithMore(
+          v.myOpen.map(requestLine),
+          MAX_LINES,
+          '`/desk pending` lists those still waiting for approval, each has its message in the approval channel, and `/desk status <id>` shows any one.',
+        ),
+      );
   }
 
   if (v.isDeskMember === false) {
-    blocks.push(divider(), section("This bot serves the desk's traders, approvers and compliance officers. Ask the desk to add you if you need it."));
+    blocks.push(
+      divider(),
+      section(
+        "This bot serves the desk's traders, approvers and compliance officers. Ask the desk to add you if you need it.",
+      ),
+    );
   } else {
     blocks.push(divider(), header('Recent activity'));
     if (v.recent.length === 0) blocks.push(section('No finished requests yet.'));
     else {
       blocks.push(...packLines(v.recent.slice(0, RECENT_SHOWN).map(requestLine)).map((chunk) => section(chunk)));
       // homes.ts reads one more than shown: there are older ones, their number unread.
-      if (v.recent.length > RECENT_SHOWN) blocks.push(context(['Older finished requests are not shown here: each keeps its message in the approval channel, and `/desk status <id>` shows any one.']));
+      if (v.recent.length > RECENT_SHOWN)
+        blocks.push(
+          context([
+            'Older finished requests are not shown here: each keeps its message in the approval channel, and `/desk status <id>` shows any one.',
+          ]),
+        );
     }
   }
 
-  return { type: 'home', blocks: fitBlocks(blocks, LIMITS.viewBlocks, '`/desk pending` lists every request waiting for approval, and `/desk status <id>` shows any one.') };
+  return {
+    type: 'home',
+    blocks: fitBlocks(
+      blocks,
+      LIMITS.viewBlocks,
+      '`/desk pending` lists every request waiting for approval, and `/desk status <id>` shows any one.',
+    ),
+  };
 }
 
 /** Slack is refusing the desk's messages: what, since when, how many wait. Kept until delivered. */
@@ -101,12 +168,26 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
   for (const p of problems) byError.set(p.error, [...(byError.get(p.error) ?? []), p]);
   const lines = [...byError].map(([error, ps]) => {
     const since = Math.min(...ps.map((p) => p.since));
-    const requests = joinWithMore([...new Set(ps.map((p) => p.requestId))].map((id) => code(id, 40)), PROBLEM_IDS_CHARS, PROBLEM_IDS_SHOWN);
+    const requests = joinWithMore(
+      [...new Set(ps.map((p) => p.requestId))].map((id) => code(id, 40)),
+      PROBLEM_IDS_CHARS,
+      PROBLEM_IDS_SHOWN,
+    );
     return `• ${code(error, 200)} since ${slackDate(since)}: ${ps.length} message(s) waiting (${requests})${ps.some((p) => p.permanent) ? ' · needs a person: check that channel, that the bot is in it, and its token' : ''}`;
   });
-  const lead = 'Messages about these requests have not reached Slack (the channel or DM is in each line). They are kept and sent as soon as Slack takes them; the bot\'s log names each one.';
-  const blocks = [divider(), header(':warning: Slack delivery problem'), ...packLines([lead, ...lines.slice(0, PROBLEM_LINES)]).map((chunk) => section(chunk))];
-  if (lines.length > PROBLEM_LINES) blocks.push(context([moreNote(lines.length - PROBLEM_LINES, "the bot's log names each message Slack refused, with its error.")]));
+  const lead =
+    "Messages about these requests have not reached Slack (the channel or DM is in each line). They are kept and sent as soon as Slack takes them; the bot's log names each one.";
+  const blocks = [
+    divider(),
+    header(':warning: Slack delivery problem'),
+    ...packLines([lead, ...lines.slice(0, PROBLEM_LINES)]).map((chunk) => section(chunk)),
+  ];
+  if (lines.length > PROBLEM_LINES)
+    blocks.push(
+      context([
+        moreNote(lines.length - PROBLEM_LINES, "the bot's log names each message Slack refused, with its error."),
+      ]),
+    );
   return blocks;
 }
 

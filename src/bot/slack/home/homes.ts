@@ -9,7 +9,6 @@ import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
 import { homeRequestOf, homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
 
-
 export const HOME_VIEWER_KEY_PREFIX = 'slack:home-viewer:';
 /** A viewer's mark is written again when older than this, not on every opening of the tab (each write rewrites the file store). */
 const VIEWER_MARK_REFRESH_MS = 24 * 60 * 60 * 1000;
@@ -23,10 +22,13 @@ export function homeViewerKey(userId: string): string {
   return `${HOME_VIEWER_KEY_PREFIX}${userId}`;
 }
 
-export type PublishClient = { views: { publish(args: { user_id: string; view: ReturnType<typeof homeView> }): Promise<unknown> } };
+export type PublishClient = {
+  views: { publish(args: { user_id: string; view: ReturnType<typeof homeView> }): Promise<unknown> };
+};
 
 /** The parts of App Home that come from the desk's records. */
-export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> & Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
+export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> &
+  Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
 
 /** Events after which the App Home of the people concerned is published again. */
 const HOME_EVENTS = new Set<RequestEvent['type']>([
@@ -52,13 +54,22 @@ export interface Homes {
   dataFor(userId: string): Promise<HomeData>;
 }
 
-export function createHomes(o: { reads: RequestReads; policy: Policy; clock: Pick<Clock, 'now'>; sandbox: boolean; logger: Logger; client: PublishClient; kv: KeyValueStore }): Homes {
+export function createHomes(o: {
+  reads: RequestReads;
+  policy: Policy;
+  clock: Pick<Clock, 'now'>;
+  sandbox: boolean;
+  logger: Logger;
+  client: PublishClient;
+  kv: KeyValueStore;
+}): Homes {
   // Users who opened App Home: their home is refreshed when requests change.
   const isViewer = async (userId: string) => (await o.kv.get<HomeViewer>(homeViewerKey(userId))) !== undefined;
   async function markViewer(userId: string): Promise<void> {
     const seen = await o.kv.get<HomeViewer>(homeViewerKey(userId));
     const now = o.clock.now();
-    if (seen === undefined || now - seen.at > VIEWER_MARK_REFRESH_MS) await o.kv.set<HomeViewer>(homeViewerKey(userId), { at: now });
+    if (seen === undefined || now - seen.at > VIEWER_MARK_REFRESH_MS)
+      await o.kv.set<HomeViewer>(homeViewerKey(userId), { at: now });
   }
 
   async function dataFor(userId: string): Promise<HomeData> {

@@ -24,10 +24,17 @@ export interface MessagePayload {
   blocks: KnownBlock[];
 }
 
-export const plain = (text: string, max: number = LIMITS.sectionText): PlainTextElement => ({ type: 'plain_text', text: cutPlain(text, max), emoji: true });
+export const plain = (text: string, max: number = LIMITS.sectionText): PlainTextElement => ({
+  type: 'plain_text',
+  text: cutPlain(text, max),
+  emoji: true,
+});
 
 /** mrkdwn from already-escaped text, cut to `max`; bidi and zero-width characters dropped here too (display-text.ts). */
-export const md = (text: string, max: number = LIMITS.sectionText): MrkdwnElement => ({ type: 'mrkdwn', text: cutMrkdwn(visibleText(text), max) });
+export const md = (text: string, max: number = LIMITS.sectionText): MrkdwnElement => ({
+  type: 'mrkdwn',
+  text: cutMrkdwn(visibleText(text), max),
+});
 
 /** Cut trusted mrkdwn without breaking a trailing `<…>` token or `&…;` entity. */
 export function cutMrkdwn(text: string, max: number): string {
@@ -50,9 +57,15 @@ export function section(text: string, blockId?: string): KnownBlock {
  * fields ("*Destination*") or its status lines; each line carries the quote bar.
  */
 export function quotedText(label: string, text: string, max: number): KnownBlock[] {
-  const lines = visibleText(text).trim().replace(/\n{3,}/g, '\n\n').split('\n');
+  const lines = visibleText(text)
+    .trim()
+    .replace(/\n{3,}/g, '\n\n')
+    .split('\n');
   const quoted = lines.map((line) => `│ ${line}`).join('\n');
-  return [context([`*${escapeMrkdwn(label, 200)}*`]), { type: 'section', text: { ...plain(quoted, Math.min(max, LIMITS.sectionText)), emoji: false } }];
+  return [
+    context([`*${escapeMrkdwn(label, 200)}*`]),
+    { type: 'section', text: { ...plain(quoted, Math.min(max, LIMITS.sectionText)), emoji: false } },
+  ];
 }
 
 export function fieldsSection(fields: string[], blockId?: string): KnownBlock {
@@ -78,7 +91,11 @@ export function context(texts: string[], blockId?: string): KnownBlock {
 export const divider = (): KnownBlock => ({ type: 'divider' });
 
 export function actions(elements: types.ActionsBlockElement[], blockId?: string): KnownBlock {
-  return { type: 'actions', elements: elements.slice(0, LIMITS.actionsElements), ...(blockId ? { block_id: blockId } : {}) };
+  return {
+    type: 'actions',
+    elements: elements.slice(0, LIMITS.actionsElements),
+    ...(blockId ? { block_id: blockId } : {}),
+  };
 }
 
 export interface ButtonOptions {
@@ -88,7 +105,8 @@ export interface ButtonOptions {
 }
 
 export function button(text: string, actionId: string, value?: string, opts: ButtonOptions = {}): Button {
-  if (value !== undefined && value.length > LIMITS.buttonValue) throw new RangeError(`button value over ${LIMITS.buttonValue} characters`);
+  if (value !== undefined && value.length > LIMITS.buttonValue)
+    throw new RangeError(`button value over ${LIMITS.buttonValue} characters`);
   return {
     type: 'button',
     text: plain(text, LIMITS.buttonText),
@@ -100,7 +118,13 @@ export function button(text: string, actionId: string, value?: string, opts: But
   };
 }
 
-export function confirm(title: string, text: string, yes: string, no: string, style?: 'primary' | 'danger'): ConfirmationDialog {
+export function confirm(
+  title: string,
+  text: string,
+  yes: string,
+  no: string,
+  style?: 'primary' | 'danger',
+): ConfirmationDialog {
   return {
     title: plain(title, LIMITS.confirmTitle),
     text: md(text, LIMITS.confirmText),
@@ -113,7 +137,11 @@ export function confirm(title: string, text: string, yes: string, no: string, st
 /** A select option; an over-long value is a programming error (values are ids we chose). */
 export function option(text: string, value: string, description?: string): PlainTextOption {
   if (value.length > LIMITS.optionValue) throw new RangeError(`option value over ${LIMITS.optionValue} characters`);
-  return { text: plain(text, LIMITS.optionText), value, ...(description ? { description: plain(description, LIMITS.optionDescription) } : {}) };
+  return {
+    text: plain(text, LIMITS.optionText),
+    value,
+    ...(description ? { description: plain(description, LIMITS.optionDescription) } : {}),
+  };
 }
 
 export interface InputOptions {
@@ -151,7 +179,9 @@ export function textInput(actionId: string, opts: TextInputOptions = {}): types.
     type: 'plain_text_input',
     action_id: actionId,
     ...(opts.placeholder ? { placeholder: plain(opts.placeholder, LIMITS.placeholder) } : {}),
-    ...(opts.initial !== undefined ? { initial_value: cutPlain(opts.initial, opts.maxLength ?? LIMITS.plainTextInputMax) } : {}),
+    ...(opts.initial !== undefined
+      ? { initial_value: cutPlain(opts.initial, opts.maxLength ?? LIMITS.plainTextInputMax) }
+      : {}),
     ...(opts.multiline ? { multiline: true } : {}),
     max_length: Math.min(opts.maxLength ?? LIMITS.plainTextInputMax, LIMITS.plainTextInputMax),
     ...(opts.minLength !== undefined ? { min_length: opts.minLength } : {}),
@@ -163,7 +193,12 @@ export function textInput(actionId: string, opts: TextInputOptions = {}): types.
   };
 }
 
-export function staticSelect(actionId: string, options: PlainTextOption[], placeholder: string, initialValue?: string): types.StaticSelect {
+export function staticSelect(
+  actionId: string,
+  options: PlainTextOption[],
+  placeholder: string,
+  initialValue?: string,
+): types.StaticSelect {
   const list = options.slice(0, LIMITS.selectOptions);
   const initial = initialValue === undefined ? undefined : list.find((o) => o.value === initialValue);
   return {
@@ -208,7 +243,10 @@ export function modal(blocks: KnownBlock[], opts: ModalOptions): ModalView {
 
 /** Blocks for a message, at most Slack's 50. */
 export function message(text: string, blocks: KnownBlock[]): MessagePayload {
-  return { text: cutMrkdwn(visibleText(text), LIMITS.messageText), blocks: fitBlocks(blocks, LIMITS.messageBlocks, `a message holds at most ${LIMITS.messageBlocks} blocks.`) };
+  return {
+    text: cutMrkdwn(visibleText(text), LIMITS.messageText),
+    blocks: fitBlocks(blocks, LIMITS.messageBlocks, `a message holds at most ${LIMITS.messageBlocks} blocks.`),
+  };
 }
 
 /**
@@ -229,7 +267,10 @@ export function sandboxBanner(blockId: string): KnownBlock {
 /** The payload with the SANDBOX banner first when running against the sandbox (thread posts, DMs). */
 export function withSandboxBanner(payload: MessagePayload, sandbox: boolean, blockId: string): MessagePayload {
   if (!sandbox || payload.blocks[0]?.block_id === blockId) return payload;
-  return message(payload.text.startsWith('[SANDBOX]') ? payload.text : `[SANDBOX] ${payload.text}`, [sandboxBanner(blockId), ...payload.blocks]);
+  return message(payload.text.startsWith('[SANDBOX]') ? payload.text : `[SANDBOX] ${payload.text}`, [
+    sandboxBanner(blockId),
+    ...payload.blocks,
+  ]);
 }
 
 export { escapeMrkdwn };

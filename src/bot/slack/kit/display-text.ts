@@ -20,7 +20,9 @@ export function visibleText(text: string): string {
 
 /** One line: visibleText with every run of line breaks and spaces around them as one space. */
 export function oneLine(text: string): string {
-  return visibleText(text).replace(/\s*\n\s*/g, ' ').trim();
+  return visibleText(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 /**

@@ -16,16 +16,26 @@ export interface LoadingViewInput {
  * replaced with views.update once the exchange has answered.
  */
 export function loadingView(input: LoadingViewInput): ModalView {
-  return modal([section(`:hourglass_flowing_sand: Loading ${escapeMrkdwn(input.what, 500)} from the exchange…`), context(['This takes a moment; the form appears here.'])], {
-    callbackId: input.callbackId,
-    title: input.title,
-    close: 'Close',
-    ...(input.privateMetadata !== undefined ? { privateMetadata: input.privateMetadata } : {}),
-  });
+  return modal(
+    [
+      section(`:hourglass_flowing_sand: Loading ${escapeMrkdwn(input.what, 500)} from the exchange…`),
+      context(['This takes a moment; the form appears here.']),
+    ],
+    {
+      callbackId: input.callbackId,
+      title: input.title,
+      close: 'Close',
+      ...(input.privateMetadata !== undefined ? { privateMetadata: input.privateMetadata } : {}),
+    },
+  );
 }
 
 /** A modal that only says something, e.g. the exchange could not be reached while loading. */
 export function noticeView(title: string, text: string, tone: 'error' | 'info' = 'error'): ModalView {
   const icon = tone === 'error' ? ':warning:' : ':information_source:';
-  return modal([section(`${icon} ${escapeMrkdwn(text, 2_900)}`)], { callbackId: CALLBACK.notice, title, close: 'Close' });
+  return modal([section(`${icon} ${escapeMrkdwn(text, 2_900)}`)], {
+    callbackId: CALLBACK.notice,
+    title,
+    close: 'Close',
+  });
 }

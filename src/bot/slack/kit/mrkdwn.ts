@@ -16,7 +16,10 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' 
  * @example escapeMrkdwn('<!channel> pay me') // '&lt;!channel&gt; pay me'
  */
 export function escapeMrkdwn(text: string, max: number = LIMITS.sectionText): string {
-  return cutPieces(Array.from(visibleText(text), (ch) => ENTITY[ch] ?? ch), max);
+  return cutPieces(
+    Array.from(visibleText(text), (ch) => ENTITY[ch] ?? ch),
+    max,
+  );
 }
 
 /** Cut plain text (plain_text objects need no escaping) to `max` characters, with "…". */

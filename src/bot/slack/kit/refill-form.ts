@@ -7,7 +7,11 @@ import { context, section, type KnownBlock, type ModalView } from './blocks.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 import { BLOCK } from './slack-ids.js';
 
-type ElementState = { type?: string; value?: string | null; selected_option?: { value: string; text?: { text?: string } } | null };
+type ElementState = {
+  type?: string;
+  value?: string | null;
+  selected_option?: { value: string; text?: { text?: string } } | null;
+};
 /** view.state.values as Slack sends it. */
 export type SubmittedValues = Record<string, Record<string, ElementState>>;
 
@@ -31,11 +35,17 @@ export function refillForm(view: ModalView, values: SubmittedValues | undefined,
   return { ...view, blocks };
 }
 
-function withValue(block: Extract<KnownBlock, { type: 'input' }>, state: Record<string, { value?: string | null; selected_option?: { value: string; text?: { text?: string } } | null }> | undefined): KnownBlock {
+function withValue(
+  block: Extract<KnownBlock, { type: 'input' }>,
+  state:
+    | Record<string, { value?: string | null; selected_option?: { value: string; text?: { text?: string } } | null }>
+    | undefined,
+): KnownBlock {
   const element = block.element as unknown as Record<string, unknown>;
   const submitted = state?.[String(element.action_id)];
   if (!submitted) return block;
-  if (element.type === 'plain_text_input' && submitted.value) return { ...block, element: { ...element, initial_value: submitted.value } } as KnownBlock;
+  if (element.type === 'plain_text_input' && submitted.value)
+    return { ...block, element: { ...element, initial_value: submitted.value } } as KnownBlock;
   const chosen = submitted.selected_option;
   if (!chosen) return block;
   if (element.type === 'radio_buttons' || element.type === 'static_select') {
@@ -45,7 +55,10 @@ function withValue(block: Extract<KnownBlock, { type: 'input' }>, state: Record<
   }
   if (element.type === 'external_select') {
     const text = chosen.text?.text ?? chosen.value;
-    return { ...block, element: { ...element, initial_option: { text: { type: 'plain_text', text }, value: chosen.value } } } as KnownBlock;
+    return {
+      ...block,
+      element: { ...element, initial_option: { text: { type: 'plain_text', text }, value: chosen.value } },
+    } as KnownBlock;
   }
   return block;
 }

@@ -9,8 +9,8 @@ import { escapeMrkdwn } from './mrkdwn.js';
 export type SlackRefusal = 'not_desk_member' | 'not_requester' | 'not_compliance';
 
 const SLACK_REFUSAL: Record<SlackRefusal, string> = {
-  not_desk_member: 'This is for the desk\'s members only.',
-  not_requester: 'Only the desk\'s requesters can ask for withdrawals and trades.',
+  not_desk_member: "This is for the desk's members only.",
+  not_requester: "Only the desk's requesters can ask for withdrawals and trades.",
   not_compliance: 'Only compliance officers can submit counterparty declarations. The attempt was recorded.',
 };
 

@@ -26,4 +26,5 @@ export async function replyToClicker(ctx: SlackContext, origin: ClickOrigin, tex
 }
 
 /** The sentence for an unexpected failure of a command: nothing internal is shown. */
-export const INTERNAL_ERROR_TEXT = ':warning: That could not be done because of an internal error. It has been logged; check the approval channel before trying again.';
+export const INTERNAL_ERROR_TEXT =
+  ':warning: That could not be done because of an internal error. It has been logged; check the approval channel before trying again.';

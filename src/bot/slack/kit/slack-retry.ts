@@ -66,7 +66,14 @@ export class SlackDeliveryError extends Error {
 }
 
 /** Platform errors Slack documents as temporary. */
-const TRANSIENT_PLATFORM_ERRORS = new Set(['ratelimited', 'rate_limited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
+const TRANSIENT_PLATFORM_ERRORS = new Set([
+  'ratelimited',
+  'rate_limited',
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+]);
 
 /** What a @slack/web-api error carries that the decision needs. */
 interface SlackErrorShape {
@@ -101,15 +108,33 @@ export function judgeSlackRetry(err: unknown): { retry: boolean; minDelayMs: num
  * Runs `call` until it succeeds, a failure cannot pass, or the attempts are spent; then logs
  * the failure (never silently) and rethrows it.
  */
-export async function withSlackRetry<T>(what: string, call: () => Promise<T>, o: SlackRetryOptions, logger: Logger, data: Record<string, unknown> = {}, where?: string): Promise<T> {
+export async function withSlackRetry<T>(
+  what: string,
+  call: () => Promise<T>,
+  o: SlackRetryOptions,
+  logger: Logger,
+  data: Record<string, unknown> = {},
+  where?: string,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
     } catch (err) {
       const decision = judgeSlackRetry(err);
       if (!decision.retry || attempt >= o.attempts) {
-        logger.warn(`Slack ${what} failed`, { ...data, ...(where ? { where } : {}), error: decision.what, attempts: attempt });
-        throw new SlackDeliveryError(what, decision.what, PERMANENT_PLATFORM_ERRORS.has(decision.what), where, decision.minDelayMs > 0 ? decision.minDelayMs : undefined);
+        logger.warn(`Slack ${what} failed`, {
+          ...data,
+          ...(where ? { where } : {}),
+          error: decision.what,
+          attempts: attempt,
+        });
+        throw new SlackDeliveryError(
+          what,
+          decision.what,
+          PERMANENT_PLATFORM_ERRORS.has(decision.what),
+          where,
+          decision.minDelayMs > 0 ? decision.minDelayMs : undefined,
+        );
       }
       const backoff = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
       const delay = Math.min(o.maxDelayMs, Math.max(backoff, decision.minDelayMs));

@@ -6,7 +6,11 @@ type ElementState = { type?: string; value?: string | null; selected_option?: { 
 export type StateValues = Record<string, Record<string, ElementState>>;
 
 /** The typed text, or the selected option's value, of an input; undefined when empty. */
-export function fieldValue(values: StateValues | undefined, blockId: string, actionId: string = baseOf(blockId)): string | undefined {
+export function fieldValue(
+  values: StateValues | undefined,
+  blockId: string,
+  actionId: string = baseOf(blockId),
+): string | undefined {
   const el = values?.[blockId]?.[actionId];
   if (!el) return undefined;
   const v = el.selected_option?.value ?? el.value ?? undefined;
@@ -23,7 +27,7 @@ export function readMetadata<T extends object>(text: string | undefined): Partia
   if (!text) return {};
   try {
     const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v) : {};
+    return v && typeof v === 'object' ? v : {};
   } catch {
     return {};
   }

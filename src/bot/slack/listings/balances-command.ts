@@ -24,7 +24,12 @@ export function balancesCommand(ctx: SlackContext): Middleware<SlackCommandMiddl
     try {
       const balances = await ctx.deps.exchange.balances(asset ? { currency: asset } : undefined);
       const rows = balances.map(balanceRow).filter((r) => !asset || r.currency.toUpperCase() === asset);
-      const payload = balancesMessage({ rows, ...(asset ? { asset } : {}), at: ctx.deps.clock.now(), sandbox: ctx.sandbox });
+      const payload = balancesMessage({
+        rows,
+        ...(asset ? { asset } : {}),
+        at: ctx.deps.clock.now(),
+        sandbox: ctx.sandbox,
+      });
       await respond({ response_type: 'ephemeral', ...payload });
     } catch (err) {
       await respond({ response_type: 'ephemeral', text: exchangeFailureText('balances', err, ctx.logger) });

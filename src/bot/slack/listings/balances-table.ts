@@ -15,8 +15,15 @@ export interface BalanceRow {
 }
 
 /** From the port's balance, reading the locked parts and never the deprecated `locked` total. */
-export function balanceRow(b: Pick<Balance, 'currency' | 'available' | 'lockedInOrders' | 'lockedInOtherProducts'>): BalanceRow {
-  return { currency: b.currency, available: b.available, lockedOrders: b.lockedInOrders, lockedOther: b.lockedInOtherProducts };
+export function balanceRow(
+  b: Pick<Balance, 'currency' | 'available' | 'lockedInOrders' | 'lockedInOtherProducts'>,
+): BalanceRow {
+  return {
+    currency: b.currency,
+    available: b.available,
+    lockedOrders: b.lockedInOrders,
+    lockedOther: b.lockedInOtherProducts,
+  };
 }
 
 export function balanceTotal(r: BalanceRow): string {
@@ -43,14 +50,31 @@ export function balancesMessage(input: BalancesInput): MessagePayload {
       : 'No balances: the exchange lists only assets with a non-zero total.';
     blocks.push(section(none));
   } else {
-    const table = [COLUMNS as readonly string[], ...input.rows.map((r) => [r.currency, r.available, r.lockedOrders, r.lockedOther, balanceTotal(r)])];
-    const lines = alignColumns(table.map((cells, i) => (i === 0 ? [...cells] : cells.map((c, j) => (j === 0 ? c : formatAmount(c))))));
-    for (const chunk of chunkLines([lines[0]!, ...lines.slice(1)], LIMITS.sectionText - 8)) blocks.push(section(`\`\`\`${chunk}\`\`\``));
+    const table = [
+      COLUMNS as readonly string[],
+      ...input.rows.map((r) => [r.currency, r.available, r.lockedOrders, r.lockedOther, balanceTotal(r)]),
+    ];
+    const lines = alignColumns(
+      table.map((cells, i) => (i === 0 ? [...cells] : cells.map((c, j) => (j === 0 ? c : formatAmount(c))))),
+    );
+    for (const chunk of chunkLines([lines[0]!, ...lines.slice(1)], LIMITS.sectionText - 8))
+      blocks.push(section(`\`\`\`${chunk}\`\`\``));
     const locked = input.rows.filter((r) => !isZero(r.lockedOrders) || !isZero(r.lockedOther)).length;
-    if (locked > 0) blocks.push(context([`${locked} ${locked === 1 ? 'asset has' : 'assets have'} locked funds: available is what can be traded or withdrawn now.`]));
+    if (locked > 0)
+      blocks.push(
+        context([
+          `${locked} ${locked === 1 ? 'asset has' : 'assets have'} locked funds: available is what can be traded or withdrawn now.`,
+        ]),
+      );
   }
-  blocks.push(context([`${input.sandbox ? ':test_tube: SANDBOX · ' : ''}As of ${slackDate(input.at, '{date_short_pretty} {time_secs}')}`]));
-  const text = input.rows.map((r) => `${escapeMrkdwn(r.currency, 20)} ${formatAmount(balanceTotal(r))}`).join(', ') || 'No balances';
+  blocks.push(
+    context([
+      `${input.sandbox ? ':test_tube: SANDBOX · ' : ''}As of ${slackDate(input.at, '{date_short_pretty} {time_secs}')}`,
+    ]),
+  );
+  const text =
+    input.rows.map((r) => `${escapeMrkdwn(r.currency, 20)} ${formatAmount(balanceTotal(r))}`).join(', ') ||
+    'No balances';
   return message(`${title}: ${text}`, blocks);
 }
 
@@ -58,7 +82,12 @@ export function balancesMessage(input: BalancesInput): MessagePayload {
 function alignColumns(rows: string[][]): string[] {
   const escaped = rows.map((r) => r.map((c) => escapeMrkdwn(c, 60)));
   const widths = escaped[0]!.map((_, j) => Math.max(...escaped.map((r) => visibleLength(r[j] ?? ''))));
-  return escaped.map((r) => r.map((c, j) => pad(c, widths[j]!, j === 0)).join('  ').trimEnd());
+  return escaped.map((r) =>
+    r
+      .map((c, j) => pad(c, widths[j]!, j === 0))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 // Escaped entities (&amp;) take one column when rendered.

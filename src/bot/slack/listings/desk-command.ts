@@ -30,7 +30,8 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
     }
     if (word === 'pending') return deskPending(ctx, ack, respond, rest[0]);
     if (word === 'status') return deskStatus(ctx, ack, respond, rest[0]);
-    if (word === 'remove-bank') return deskRemoveBank(ctx, ack, respond, command.user_id, rest[0], context.retryNum !== undefined);
+    if (word === 'remove-bank')
+      return deskRemoveBank(ctx, ack, respond, command.user_id, rest[0], context.retryNum !== undefined);
     if (word === 'fiat') {
       await ack();
       await fiat(ctx, respond);
@@ -49,7 +50,13 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
 }
 
 /** One page of a listing as an ephemeral reply (also used by the More button). */
-export async function postListPage(ctx: SlackContext, respond: RespondFn, list: ListName, offset: number, arg?: string): Promise<void> {
+export async function postListPage(
+  ctx: SlackContext,
+  respond: RespondFn,
+  list: ListName,
+  offset: number,
+  arg?: string,
+): Promise<void> {
   try {
     const fetched = await fetchListPage(ctx.deps.listings, list, offset, PAGE_SIZE, arg);
     const payload = listPage({
@@ -63,7 +70,11 @@ export async function postListPage(ctx: SlackContext, respond: RespondFn, list: 
     });
     await respond({ response_type: 'ephemeral', replace_original: false, ...payload });
   } catch (err) {
-    await respond({ response_type: 'ephemeral', replace_original: false, text: exchangeFailureText(LIST_TITLES[list].toLowerCase(), err, ctx.logger) });
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: exchangeFailureText(LIST_TITLES[list].toLowerCase(), err, ctx.logger),
+    });
   }
 }
 
@@ -77,7 +88,13 @@ async function fiat(ctx: SlackContext, respond: RespondFn): Promise<void> {
       fetchListPage(ex, 'fiat_withdrawals', 0, 5),
       fetchListPage(ex, 'fiat_deposits', 0, 5),
     ]);
-    const payload = fiatOverview({ terms: { fees, limits }, withdrawals, deposits, at: ctx.deps.clock.now(), sandbox: ctx.sandbox });
+    const payload = fiatOverview({
+      terms: { fees, limits },
+      withdrawals,
+      deposits,
+      at: ctx.deps.clock.now(),
+      sandbox: ctx.sandbox,
+    });
     await respond({ response_type: 'ephemeral', ...payload });
   } catch (err) {
     await respond({ response_type: 'ephemeral', text: exchangeFailureText('fiat records', err, ctx.logger) });

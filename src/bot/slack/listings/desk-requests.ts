@@ -31,24 +31,39 @@ async function guarded(ctx: SlackContext, respond: RespondFn, what: string, fn: 
 /** `/desk pending [page]` */
 export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondFn, arg?: string): Promise<void> {
   const engine = ctx.deps.engine;
-  if (arg !== undefined && !PAGE.test(arg)) return ack({ response_type: 'ephemeral', text: `Usage: \`/desk pending [page]\`, e.g. \`/desk pending 2\` for the requests after the first ${PENDING_PAGE_SIZE}.` });
+  if (arg !== undefined && !PAGE.test(arg))
+    return ack({
+      response_type: 'ephemeral',
+      text: `Usage: \`/desk pending [page]\`, e.g. \`/desk pending 2\` for the requests after the first ${PENDING_PAGE_SIZE}.`,
+    });
   const page = arg === undefined ? 1 : Number(arg);
   await ack();
   await guarded(ctx, respond, 'pending', async () => {
-    const waiting = (await engine.listLive()).filter((r) => awaitsVerdict(r.state)).sort((a, b) => a.createdAt - b.createdAt);
+    const waiting = (await engine.listLive())
+      .filter((r) => awaitsVerdict(r.state))
+      .sort((a, b) => a.createdAt - b.createdAt);
     await respond({ response_type: 'ephemeral', ...pendingList(waiting.map(homeRequestOf), ctx.sandbox, page) });
   });
 }
 
 /** `/desk status <id>` */
-export async function deskStatus(ctx: SlackContext, ack: Ack, respond: RespondFn, arg: string | undefined): Promise<void> {
+export async function deskStatus(
+  ctx: SlackContext,
+  ack: Ack,
+  respond: RespondFn,
+  arg: string | undefined,
+): Promise<void> {
   const engine = ctx.deps.engine;
-  if (!arg || !REQUEST_ID.test(arg)) return ack({ response_type: 'ephemeral', text: 'Usage: `/desk status <request id>`, e.g. `/desk status R7K2QX`.' });
+  if (!arg || !REQUEST_ID.test(arg))
+    return ack({ response_type: 'ephemeral', text: 'Usage: `/desk status <request id>`, e.g. `/desk status R7K2QX`.' });
   await ack();
   await guarded(ctx, respond, 'status', async () => {
     const request = (await engine.get(arg)) ?? (await engine.get(arg.toUpperCase()));
     if (!request) {
-      await respond({ response_type: 'ephemeral', text: `No request ${code(arg, 40)}. \`/desk pending\` lists the open ones.` });
+      await respond({
+        response_type: 'ephemeral',
+        text: `No request ${code(arg, 40)}. \`/desk pending\` lists the open ones.`,
+      });
       return;
     }
     await respond({ response_type: 'ephemeral', ...statusMessageFor(request, ctx.sandbox) });
@@ -56,13 +71,27 @@ export async function deskStatus(ctx: SlackContext, ack: Ack, respond: RespondFn
 }
 
 /** `/desk remove-bank <bank account id>`: a request for approval, like a withdrawal. */
-export async function deskRemoveBank(ctx: SlackContext, ack: Ack, respond: RespondFn, userId: string, arg: string | undefined, redelivered: boolean): Promise<void> {
+export async function deskRemoveBank(
+  ctx: SlackContext,
+  ack: Ack,
+  respond: RespondFn,
+  userId: string,
+  arg: string | undefined,
+  redelivered: boolean,
+): Promise<void> {
   const engine = ctx.deps.engine;
   if (!ctx.roles.isRequester(userId)) return ack({ response_type: 'ephemeral', text: refusalText('not_requester') });
-  if (!arg || !BANK_ID.test(arg)) return ack({ response_type: 'ephemeral', text: 'Usage: `/desk remove-bank <bank account id>`; `/desk banks` lists the ids.' });
+  if (!arg || !BANK_ID.test(arg))
+    return ack({
+      response_type: 'ephemeral',
+      text: 'Usage: `/desk remove-bank <bank account id>`; `/desk banks` lists the ids.',
+    });
   // A redelivery of a command already received: the first delivery answers.
   if (redelivered) return ack();
-  await ack({ response_type: 'ephemeral', text: `:hourglass_flowing_sand: Asking for approval to remove bank account ${code(arg, 20)}…` });
+  await ack({
+    response_type: 'ephemeral',
+    text: `:hourglass_flowing_sand: Asking for approval to remove bank account ${code(arg, 20)}…`,
+  });
   await guarded(ctx, respond, 'remove-bank', async () => {
     const result = await engine.request(userId, { kind: 'bank_account_removal', bankAccountId: Number(arg) });
     const text = result.ok

@@ -16,8 +16,13 @@ export const DESK_HELP_LINES = [
 ] as const;
 
 export function deskHelp(unknownSubcommand?: string): MessagePayload {
-  const blocks = [header('Desk Bot'), section(DESK_HELP_LINES.join('\n')), context(['Every money movement needs two approvals by people other than the requester.'])];
+  const blocks = [
+    header('Desk Bot'),
+    section(DESK_HELP_LINES.join('\n')),
+    context(['Every money movement needs two approvals by people other than the requester.']),
+  ];
   const lead = unknownSubcommand === undefined ? 'Desk Bot commands' : `Unknown /desk command. Desk Bot commands`;
-  if (unknownSubcommand !== undefined) blocks.unshift(section(`I don't know ${code(`/desk ${unknownSubcommand}`, 60)}. Here is what I can do:`));
+  if (unknownSubcommand !== undefined)
+    blocks.unshift(section(`I don't know ${code(`/desk ${unknownSubcommand}`, 60)}. Here is what I can do:`));
   return message(lead, blocks);
 }

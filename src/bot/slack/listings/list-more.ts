@@ -14,7 +14,11 @@ export function listMoreAction(ctx: SlackContext): Middleware<SlackActionMiddlew
     }
     const cursor = decodeMore(action.value);
     if (!cursor) {
-      await respond({ response_type: 'ephemeral', replace_original: false, text: 'This button is out of date; run the command again.' });
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: 'This button is out of date; run the command again.',
+      });
       return;
     }
     await postListPage(ctx, respond, cursor.list, cursor.offset, cursor.arg);

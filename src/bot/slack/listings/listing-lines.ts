@@ -1,8 +1,24 @@
 // Read-only /desk listings: one line per record, and a "More" button carrying the next page.
 import type { Deposit } from '../../ports/exchange-port.js';
-import type { BankListing, FiatFee, FiatLimit, FiatRecordListing, OrderListing, WithdrawalListing } from '../../ports/exchange-listings.js';
+import type {
+  BankListing,
+  FiatFee,
+  FiatLimit,
+  FiatRecordListing,
+  OrderListing,
+  WithdrawalListing,
+} from '../../ports/exchange-listings.js';
 import { ACTION, BLOCK } from '../kit/slack-ids.js';
-import { actions, button, context, header, message, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
+import {
+  actions,
+  button,
+  context,
+  header,
+  message,
+  section,
+  type KnownBlock,
+  type MessagePayload,
+} from '../kit/blocks.js';
 import { formatAmount, maskAccount, shortAddress, slackDate, toEpochMs } from '../kit/format.js';
 import { LIMITS } from '../kit/limits.js';
 import { packLines } from '../kit/cut-lists.js';
@@ -64,10 +80,17 @@ export function listPage(input: ListPageInput): MessagePayload {
   }
   const first = input.offset + 1;
   const range = input.lines.length > 0 ? `Records ${first}–${first + input.lines.length - 1}` : '';
-  blocks.push(context([[input.sandbox ? ':test_tube: SANDBOX' : '', range, `as of ${slackDate(input.at, '{time_secs}')}`].filter(Boolean).join(' · ')]));
+  blocks.push(
+    context([
+      [input.sandbox ? ':test_tube: SANDBOX' : '', range, `as of ${slackDate(input.at, '{time_secs}')}`]
+        .filter(Boolean)
+        .join(' · '),
+    ]),
+  );
   if (input.more) blocks.push(actions([button('More', ACTION.listMore, encodeMore(input.more))], BLOCK.listMore));
   // Leave room for the trailing context and More blocks when there are very many sections.
-  const trimmed = blocks.length > LIMITS.messageBlocks ? [...blocks.slice(0, LIMITS.messageBlocks - 2), ...blocks.slice(-2)] : blocks;
+  const trimmed =
+    blocks.length > LIMITS.messageBlocks ? [...blocks.slice(0, LIMITS.messageBlocks - 2), ...blocks.slice(-2)] : blocks;
   return message(`${input.title}: ${input.lines.length} records`, trimmed);
 }
 
@@ -80,7 +103,9 @@ const when = (v: number | string | null | undefined): string => {
 };
 
 export function withdrawalLine(w: WithdrawalListing): string {
-  const to = [w.label ? labelMrkdwn(w.label, 60) : '', w.address ? code(shortAddress(w.address), 30) : ''].filter(Boolean).join(' ');
+  const to = [w.label ? labelMrkdwn(w.label, 60) : '', w.address ? code(shortAddress(w.address), 30) : '']
+    .filter(Boolean)
+    .join(' ');
   const explorer = w.linkExplorer ? ` · ${link(w.linkExplorer, 'explorer')}` : '';
   const travel = w.travelRuleStatus ? ` · travel rule ${esc(w.travelRuleStatus, 30)}` : '';
   return `${when(w.createdAt)} · *${formatAmount(w.amount, esc(w.asset, 20))}* → ${to || '—'} · ${esc(w.status, 30)}${travel}${explorer}`;
@@ -88,13 +113,17 @@ export function withdrawalLine(w: WithdrawalListing): string {
 
 export function depositLine(d: Deposit): string {
   const amount = d.amount ? formatAmount(d.amount, esc(d.currency?.code ?? '', 20)) : '—';
-  const hash = d.transactionHash ? ` · ${d.linkExplorer ? link(d.linkExplorer, shortAddress(d.transactionHash, 8, 6)) : code(shortAddress(d.transactionHash, 8, 6), 30)}` : '';
+  const hash = d.transactionHash
+    ? ` · ${d.linkExplorer ? link(d.linkExplorer, shortAddress(d.transactionHash, 8, 6)) : code(shortAddress(d.transactionHash, 8, 6), 30)}`
+    : '';
   const travel = d.travelRuleStatus ? ` · travel rule ${esc(d.travelRuleStatus, 30)}` : '';
   return `${when(d.createdAt)} · *${amount}* · ${esc(d.status, 30)}${travel}${hash} · tx ${code(d.transactionId, 40)}`;
 }
 
 export function orderLine(o: OrderListing): string {
-  const what = [o.side !== null ? esc(o.side, 10) : '', o.symbol !== null ? esc(o.symbol, 20) : ''].filter(Boolean).join(' ');
+  const what = [o.side !== null ? esc(o.side, 10) : '', o.symbol !== null ? esc(o.symbol, 20) : '']
+    .filter(Boolean)
+    .join(' ');
   const parts = [when(o.createdAt ?? undefined), code(o.id, 60), what, esc(o.status, 30)];
   if (o.price) parts.push(`price ${formatAmount(o.price)}`);
   if (o.netAmount) parts.push(`received ${formatAmount(o.netAmount, esc(o.receivedCurrency ?? '', 20))}`.trimEnd());
@@ -132,7 +161,9 @@ export function fiatTermsText(t: FiatTermsInput): string {
     const fee = t.fees.find((f) => f.currency === c);
     const limit = t.limits.find((l) => l.currency === c);
     const feeText = fee ? `fee ${formatAmount(fee.fee, esc(c, 10))}` : 'no fee listed';
-    const limitText = limit ? `from ${formatAmount(limit.minimum)} to ${formatAmount(limit.maximum)}` : 'no limits listed';
+    const limitText = limit
+      ? `from ${formatAmount(limit.minimum)} to ${formatAmount(limit.maximum)}`
+      : 'no limits listed';
     return `*${esc(c, 10)}* withdrawals ${limitText} · ${feeText}`;
   });
   return lines.join('\n');
@@ -156,11 +187,21 @@ export function fiatOverview(input: FiatOverviewInput): MessagePayload {
   };
   part('Recent withdrawals', input.withdrawals.lines, 'None.');
   part('Recent deposits', input.deposits.lines, 'None.');
-  blocks.push(context([[input.sandbox ? ':test_tube: SANDBOX' : '', `as of ${slackDate(input.at, '{time_secs}')}`].filter(Boolean).join(' · ')]));
+  blocks.push(
+    context([
+      [input.sandbox ? ':test_tube: SANDBOX' : '', `as of ${slackDate(input.at, '{time_secs}')}`]
+        .filter(Boolean)
+        .join(' · '),
+    ]),
+  );
   const more = [
     // One action_id per button within the block (Slack refuses repeats); listeners route on the part before ":".
-    ...(input.withdrawals.more ? [button('More withdrawals', `${ACTION.listMore}:withdrawals`, encodeMore(input.withdrawals.more))] : []),
-    ...(input.deposits.more ? [button('More deposits', `${ACTION.listMore}:deposits`, encodeMore(input.deposits.more))] : []),
+    ...(input.withdrawals.more
+      ? [button('More withdrawals', `${ACTION.listMore}:withdrawals`, encodeMore(input.withdrawals.more))]
+      : []),
+    ...(input.deposits.more
+      ? [button('More deposits', `${ACTION.listMore}:deposits`, encodeMore(input.deposits.more))]
+      : []),
   ];
   if (more.length > 0) blocks.push(actions(more, BLOCK.listMore));
   return message('Fiat: fees, limits, recent withdrawals and deposits', blocks);

@@ -1,7 +1,16 @@
 // One page of a /desk listing. The port hides cursors, so lists are walked from the start with a bound:
 // a page costs at most offset + size + 1 records, and offsets stop at MAX_LIST_OFFSET.
 import type { ExchangeListings } from '../../ports/exchange-listings.js';
-import { bankLine, depositLine, fiatRecordLine, MAX_LIST_OFFSET, orderLine, withdrawalLine, type ListName, type MoreCursor } from './listing-lines.js';
+import {
+  bankLine,
+  depositLine,
+  fiatRecordLine,
+  MAX_LIST_OFFSET,
+  orderLine,
+  withdrawalLine,
+  type ListName,
+  type MoreCursor,
+} from './listing-lines.js';
 
 export const PAGE_SIZE = 10;
 const MAX_PAGE_REQUEST = 100;
@@ -30,7 +39,13 @@ export const LIST_EMPTY: Record<ListName, string> = {
 };
 
 /** `size` records of a listing from index `offset`, and the cursor of the next ones if any. */
-export async function fetchListPage(exchange: ExchangeListings, list: ListName, offset: number, size = PAGE_SIZE, arg?: string): Promise<FetchedPage> {
+export async function fetchListPage(
+  exchange: ExchangeListings,
+  list: ListName,
+  offset: number,
+  size = PAGE_SIZE,
+  arg?: string,
+): Promise<FetchedPage> {
   const want = offset + size + 1;
   const opts = { maxItems: want, pageSize: Math.min(want, MAX_PAGE_REQUEST) };
   const take = async <T>(items: AsyncIterable<T>, line: (t: T) => string): Promise<FetchedPage> => {

@@ -23,9 +23,16 @@ export function pendingList(requests: readonly HomeRequest[], sandbox: boolean, 
   }
   const first = (page - 1) * PENDING_PAGE_SIZE;
   const lines = requests.slice(first).map(requestLine);
-  const range = pages > 1 ? ` · ${first + 1}–${first + Math.min(lines.length, PENDING_PAGE_SIZE)}, page ${page} of ${pages}` : '';
+  const range =
+    pages > 1 ? ` · ${first + 1}–${first + Math.min(lines.length, PENDING_PAGE_SIZE)}, page ${page} of ${pages}` : '';
   blocks.push(section(`*Waiting for approval (${requests.length})*${range}`));
-  blocks.push(...linesWithMore(lines, PENDING_PAGE_SIZE, `\`/desk pending ${page + 1}\` shows the next ${Math.min(lines.length - PENDING_PAGE_SIZE, PENDING_PAGE_SIZE)}.`));
+  blocks.push(
+    ...linesWithMore(
+      lines,
+      PENDING_PAGE_SIZE,
+      `\`/desk pending ${page + 1}\` shows the next ${Math.min(lines.length - PENDING_PAGE_SIZE, PENDING_PAGE_SIZE)}.`,
+    ),
+  );
   blocks.push(context(['`/desk status <id>` shows one request in full.']));
   return message(`${requests.length} requests wait for approval${range}`, blocks);
 }

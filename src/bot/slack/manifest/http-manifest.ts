@@ -23,11 +23,16 @@ export function eventsUrl(publicUrl: string): string {
   try {
     url = new URL(publicUrl.trim());
   } catch {
-    throw new PublicUrlError(`"${publicUrl}" is not a URL: give the bot's public https address, like https://desk.example.com`);
+    throw new PublicUrlError(
+      `"${publicUrl}" is not a URL: give the bot's public https address, like https://desk.example.com`,
+    );
   }
-  if (url.protocol !== 'https:') throw new PublicUrlError(`Slack sends requests only to https:// URLs, not ${url.protocol}//`);
+  if (url.protocol !== 'https:')
+    throw new PublicUrlError(`Slack sends requests only to https:// URLs, not ${url.protocol}//`);
   if (url.search || url.hash || url.username || url.password) {
-    throw new PublicUrlError('the URL must have no query, fragment or credentials: give the origin (and path prefix) Slack should call');
+    throw new PublicUrlError(
+      'the URL must have no query, fragment or credentials: give the origin (and path prefix) Slack should call',
+    );
   }
   const path = url.pathname.replace(/\/+$/, '');
   url.pathname = path.endsWith(EVENTS_PATH) ? path : `${path}${EVENTS_PATH}`;

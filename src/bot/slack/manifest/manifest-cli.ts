@@ -22,7 +22,10 @@ const USAGE =
 export function runManifestCli(argv: string[], io: ManifestCliIo, base: AppManifest = readManifest()): number {
   let values: { url?: string | undefined; out?: string | undefined; help?: boolean | undefined };
   try {
-    ({ values } = parseArgs({ args: argv, options: { url: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { url: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
     return 2;

@@ -23,7 +23,8 @@ export interface RequestFormSubmission {
 
 /** "Not sent: …" in plain words; the exchange's message is kept as it came. */
 export function refusalSentence(refusal: Refusal): string {
-  if (refusal.reason === 'exchange_error') return `Not sent: the exchange answered "${refusal.message}". Nothing was requested; try again in a moment.`;
+  if (refusal.reason === 'exchange_error')
+    return `Not sent: the exchange answered "${refusal.message}". Nothing was requested; try again in a moment.`;
   return `Not sent: ${refusal.message}`;
 }
 
@@ -39,10 +40,21 @@ export async function sendRequestForm(ctx: SlackContext, client: SlackClient, s:
 }
 
 /** A form submitted again after its request was made, on any replica: the first answer shown again; false if none stored. */
-export async function repeatSubmission(ctx: SlackContext, client: SlackClient, title: string, viewId: string, ack: () => Promise<void>): Promise<boolean> {
+export async function repeatSubmission(
+  ctx: SlackContext,
+  client: SlackClient,
+  title: string,
+  viewId: string,
+  ack: () => Promise<void>,
+): Promise<boolean> {
   if (!(await hasSubmission(ctx, viewId))) return false;
   await ack();
-  await showOutcome(ctx, client, { title, viewId }, async () => (await earlierSubmission(ctx, viewId)) ?? { kind: 'earlier', requestId: undefined });
+  await showOutcome(
+    ctx,
+    client,
+    { title, viewId },
+    async () => (await earlierSubmission(ctx, viewId)) ?? { kind: 'earlier', requestId: undefined },
+  );
   return true;
 }
 
@@ -51,7 +63,12 @@ async function hasSubmission(ctx: SlackContext, viewId: string): Promise<boolean
   return (await ctx.deps.kv.get(submissionKey(viewId))) !== undefined;
 }
 
-async function showOutcome(ctx: SlackContext, client: SlackClient, s: Pick<RequestFormSubmission, 'title' | 'viewId' | 'refill' | 'onCreated'>, run: () => Promise<SubmitOutcome>): Promise<void> {
+async function showOutcome(
+  ctx: SlackContext,
+  client: SlackClient,
+  s: Pick<RequestFormSubmission, 'title' | 'viewId' | 'refill' | 'onCreated'>,
+  run: () => Promise<SubmitOutcome>,
+): Promise<void> {
   let view: ModalView;
   try {
     const outcome = await run();
@@ -64,7 +81,10 @@ async function showOutcome(ctx: SlackContext, client: SlackClient, s: Pick<Reque
     }
   } catch (err) {
     ctx.logger.error(`request from a form failed: ${errorText(err)}`);
-    view = noticeView(s.title, 'The request could not be completed because of an internal error. It has been logged; check the approval channel before trying again.');
+    view = noticeView(
+      s.title,
+      'The request could not be completed because of an internal error. It has been logged; check the approval channel before trying again.',
+    );
   }
   await show(ctx, client, s.viewId, view);
 }

@@ -6,7 +6,13 @@ import type { SlackClient, SlackContext } from '../kit/slack-context.js';
 import { errorText } from '../../domain/error-text.js';
 
 /** False (and the form replaced by the refusal) when `userId` may not make requests. */
-export async function stillRequester(ctx: SlackContext, client: SlackClient, view: { id: string; hash?: string }, userId: string, title: string): Promise<boolean> {
+export async function stillRequester(
+  ctx: SlackContext,
+  client: SlackClient,
+  view: { id: string; hash?: string },
+  userId: string,
+  title: string,
+): Promise<boolean> {
   if (ctx.roles.isRequester(userId)) return true;
   try {
     await client.views.update({ view_id: view.id, view: noticeView(title, REFUSAL_MESSAGES.not_allowed_to_request) });

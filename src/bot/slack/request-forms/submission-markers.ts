@@ -23,7 +23,8 @@ import type { SlackContext } from '../kit/slack-context.js';
 export const SUBMISSION_KEY_PREFIX = 'slack:submission:';
 
 /** The token of a form: claimed by one delivery, then the request it made. */
-type SubmissionMarker = { state: 'started'; claim: string; at: number } | { state: 'created'; requestId: string; at: number };
+type SubmissionMarker =
+  { state: 'started'; claim: string; at: number } | { state: 'created'; requestId: string; at: number };
 /** The answer of a refused claim, under the claim's own key, for the deliveries that waited on it. */
 interface RefusedClaim {
   state: 'refused';
@@ -51,7 +52,11 @@ function refusedClaimKey(viewId: string, claim: string): string {
 }
 
 /** Run `send` at most once for the form `viewId`, whichever replica runs it; see the file comment. */
-export async function submitOnce(ctx: SlackContext, viewId: string, send: () => Promise<RequestResult>): Promise<SubmitOutcome> {
+export async function submitOnce(
+  ctx: SlackContext,
+  viewId: string,
+  send: () => Promise<RequestResult>,
+): Promise<SubmitOutcome> {
   return (await settle(ctx, viewId, send))!;
 }
 
@@ -64,14 +69,21 @@ export function earlierSubmission(ctx: SlackContext, viewId: string): Promise<Su
 }
 
 /** Claims and runs `send` when the token is free; otherwise the answer of whoever holds it. */
-async function settle(ctx: SlackContext, viewId: string, send: (() => Promise<RequestResult>) | undefined): Promise<SubmitOutcome | undefined> {
+async function settle(
+  ctx: SlackContext,
+  viewId: string,
+  send: (() => Promise<RequestResult>) | undefined,
+): Promise<SubmitOutcome | undefined> {
   const { kv, clock } = ctx.deps;
   const key = submissionKey(viewId);
   /** The claim this delivery has seen running: its answer is this delivery's answer. */
   let waitingOn: string | undefined;
-  for (let waited = 0; waited <= SUBMISSION_WAIT_MS; ) {
+  for (let waited = 0; waited <= SUBMISSION_WAIT_MS;) {
     const marker = await kv.get<SubmissionMarker>(key);
-    if (marker?.state === 'created') return waitingOn === undefined ? { kind: 'earlier', requestId: marker.requestId } : sameAnswer(ctx, marker.requestId);
+    if (marker?.state === 'created')
+      return waitingOn === undefined
+        ? { kind: 'earlier', requestId: marker.requestId }
+        : sameAnswer(ctx, marker.requestId);
     if (waitingOn !== undefined && marker?.claim !== waitingOn) {
       // The run we waited for is over and freed the token: it was refused.
       const refused = await kv.get<RefusedClaim>(refusedClaimKey(viewId, waitingOn));
@@ -80,7 +92,8 @@ async function settle(ctx: SlackContext, viewId: string, send: (() => Promise<Re
     if (marker === undefined) {
       if (send === undefined) return undefined;
       const claim = randomUUID();
-      if (await kv.setIfAbsent<SubmissionMarker>(key, { state: 'started', claim, at: clock.now() })) return { kind: 'result', result: await run(ctx, viewId, claim, send) };
+      if (await kv.setIfAbsent<SubmissionMarker>(key, { state: 'started', claim, at: clock.now() }))
+        return { kind: 'result', result: await run(ctx, viewId, claim, send) };
       // Another delivery claimed it between the read and the claim: read again, at once.
       continue;
     }
@@ -93,12 +106,21 @@ async function settle(ctx: SlackContext, viewId: string, send: (() => Promise<Re
   return { kind: 'earlier', requestId: undefined };
 }
 
-async function run(ctx: SlackContext, viewId: string, claim: string, send: () => Promise<RequestResult>): Promise<RequestResult> {
+async function run(
+  ctx: SlackContext,
+  viewId: string,
+  claim: string,
+  send: () => Promise<RequestResult>,
+): Promise<RequestResult> {
   const { kv, clock } = ctx.deps;
   // A throw leaves the claim as it is: a request may exist, and a repeat is answered "already submitted".
   const result = await send();
   if (result.ok) {
-    await kv.set<SubmissionMarker>(submissionKey(viewId), { state: 'created', requestId: result.request.id, at: clock.now() });
+    await kv.set<SubmissionMarker>(submissionKey(viewId), {
+      state: 'created',
+      requestId: result.request.id,
+      at: clock.now(),
+    });
   } else {
     await kv.set<RefusedClaim>(refusedClaimKey(viewId, claim), { state: 'refused', refusal: result, at: clock.now() });
     await kv.set(submissionKey(viewId), undefined);

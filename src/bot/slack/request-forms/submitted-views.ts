@@ -6,19 +6,31 @@ import { channelMention, code, escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** The ack of a valid submission: shown while the engine reads the exchange and freezes the request. */
 export function sendingView(title: string): ModalView {
-  return modal([section(':hourglass_flowing_sand: Checking with the exchange and asking for approval…'), context(['The answer appears here in a moment.'])], {
-    callbackId: CALLBACK.notice,
-    title,
-    close: 'Close',
-  });
+  return modal(
+    [
+      section(':hourglass_flowing_sand: Checking with the exchange and asking for approval…'),
+      context(['The answer appears here in a moment.']),
+    ],
+    {
+      callbackId: CALLBACK.notice,
+      title,
+      close: 'Close',
+    },
+  );
 }
 
 /** The request exists and waits for approvals in the approval channel. */
 export function sentView(title: string, kind: RequestKind, requestId: string, channel: string): ModalView {
   return modal(
     [
-      section(`:white_check_mark: ${KIND_LABEL[kind]} ${code(requestId, 40)} is waiting for approval in ${channelMention(channel)}.`),
-      context(['You get a direct message when it is decided. Use `/desk status ' + escapeMrkdwn(requestId, 40) + '` to check it.']),
+      section(
+        `:white_check_mark: ${KIND_LABEL[kind]} ${code(requestId, 40)} is waiting for approval in ${channelMention(channel)}.`,
+      ),
+      context([
+        'You get a direct message when it is decided. Use `/desk status ' +
+          escapeMrkdwn(requestId, 40) +
+          '` to check it.',
+      ]),
     ],
     { callbackId: CALLBACK.notice, title, close: 'Close' },
   );

@@ -84,10 +84,16 @@ export class AckGate {
       return;
     }
     // Not yet: wake at its deadline, or when the quiet period ends; the last ack to leave wakes us sooner.
-    const wakeIn = Math.min(oldest.deadline - now, this.#waiting === 0 ? this.quietMs - quietFor : Number.POSITIVE_INFINITY);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#scheduleTurn();
-    }, Math.max(1, Math.ceil(wakeIn)));
+    const wakeIn = Math.min(
+      oldest.deadline - now,
+      this.#waiting === 0 ? this.quietMs - quietFor : Number.POSITIVE_INFINITY,
+    );
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#scheduleTurn();
+      },
+      Math.max(1, Math.ceil(wakeIn)),
+    );
   }
 }

@@ -100,7 +100,9 @@ const TICKET = /([?&]ticket=)[^&\s"'<>()\\]+/gi;
 
 /** Replaces Socket Mode connection URLs and any ticket parameter with [withheld]. */
 export function withoutTickets(text: string): string {
-  return text.replace(SOCKET_URL, (url) => `${url.slice(0, url.indexOf('//') + 2)}${WITHHELD}`).replace(TICKET, `$1${WITHHELD}`);
+  return text
+    .replace(SOCKET_URL, (url) => `${url.slice(0, url.indexOf('//') + 2)}${WITHHELD}`)
+    .replace(TICKET, `$1${WITHHELD}`);
 }
 
 /** The text a Slack library debug line may be written as, or undefined when it must not be written. */
@@ -158,9 +160,11 @@ const RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, erro
  * the ConsoleLogger Bolt would otherwise build for itself (which the guard would not cover).
  */
 export function consoleSlackLogger(level: LogLevelName): Logger {
-  const at = (l: LogLevelName) => (...a: unknown[]) => {
-    if (RANK[l] >= RANK[level]) console[l](`[${l.toUpperCase()}] slack`, ...a);
-  };
+  const at =
+    (l: LogLevelName) =>
+    (...a: unknown[]) => {
+      if (RANK[l] >= RANK[level]) console[l](`[${l.toUpperCase()}] slack`, ...a);
+    };
   return {
     debug: at('debug'),
     info: at('info'),

@@ -93,7 +93,10 @@ export const OPTIONS_LISTENERS: Record<string, Factory<SlackOptionsMiddlewareArg
  * After its ack, a listener lets the other requests get their acks before it goes on with its
  * own work (ack-gate.ts): under a burst every acknowledgement leaves first.
  */
-function ackFirst<Args extends { ack: (...a: never[]) => Promise<void> }>(gate: AckGate, listener: Middleware<Args>): Middleware<Args> {
+function ackFirst<Args extends { ack: (...a: never[]) => Promise<void> }>(
+  gate: AckGate,
+  listener: Middleware<Args>,
+): Middleware<Args> {
   return (args) => {
     const ack = (async (...a: Parameters<Args['ack']>) => {
       await args.ack(...a);
@@ -110,7 +113,12 @@ function ackFirst<Args extends { ack: (...a: never[]) => Promise<void> }>(gate: 
  * request on the acknowledgement path. A name with no listener is left unacknowledged, as Bolt
  * does when nothing matches.
  */
-function dispatch<Args>(ctx: SlackContext, table: Record<string, Factory<Args>>, nameOf: (args: Args) => string, wrap: (m: Middleware<Args>) => Middleware<Args>): Middleware<Args> {
+function dispatch<Args>(
+  ctx: SlackContext,
+  table: Record<string, Factory<Args>>,
+  nameOf: (args: Args) => string,
+  wrap: (m: Middleware<Args>) => Middleware<Args>,
+): Middleware<Args> {
   const byName = new Map(Object.entries(table).map(([name, factory]) => [name, wrap(factory(ctx))]));
   return async (args) => {
     await byName.get(nameOf(args))?.(args);
@@ -120,10 +128,27 @@ function dispatch<Args>(ctx: SlackContext, table: Record<string, Factory<Args>>,
 /** Register everything on a Bolt app. */
 export function registerListeners(app: App, ctx: SlackContext, gate: AckGate): void {
   const gated = <Args extends { ack: (...a: never[]) => Promise<void> }>(m: Middleware<Args>) => ackFirst(gate, m);
-  app.command(/^\//, dispatch(ctx, COMMAND_LISTENERS, (a) => a.command.command, gated));
+  app.command(
+    /^\//,
+    dispatch(ctx, COMMAND_LISTENERS, (a) => a.command.command, gated),
+  );
   // An action id may carry ":n" to stay unique within its block (a button per candidate).
-  app.action({ type: 'block_actions' }, dispatch(ctx, ACTION_LISTENERS, (a) => baseBlockId(a.action.action_id), gated));
-  app.view({ type: 'view_submission' }, dispatch(ctx, VIEW_LISTENERS, (a) => a.view.callback_id, gated));
-  app.options({ type: 'block_suggestion' }, dispatch(ctx, OPTIONS_LISTENERS, (a) => a.payload.action_id, (m) => m));
+  app.action(
+    { type: 'block_actions' },
+    dispatch(ctx, ACTION_LISTENERS, (a) => baseBlockId(a.action.action_id), gated),
+  );
+  app.view(
+    { type: 'view_submission' },
+    dispatch(ctx, VIEW_LISTENERS, (a) => a.view.callback_id, gated),
+  );
+  app.options(
+    { type: 'block_suggestion' },
+    dispatch(
+      ctx,
+      OPTIONS_LISTENERS,
+      (a) => a.payload.action_id,
+      (m) => m,
+    ),
+  );
   app.event('app_home_opened', appHomeOpened(ctx));
 }

@@ -39,7 +39,10 @@ export const HOME_VIEWER_RETENTION_MS = 30 * DAY_MS;
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The predicate for DurableKeyValueStore.prune: true for a Slack key past its retention. */
-export function expiredSlackKey(now: number, openRequestIds: ReadonlySet<string>): (key: string, value: unknown) => boolean {
+export function expiredSlackKey(
+  now: number,
+  openRequestIds: ReadonlySet<string>,
+): (key: string, value: unknown) => boolean {
   return (key, value) => {
     if (key.startsWith(SUBMISSION_KEY_PREFIX)) return olderThan(now, value, SUBMISSION_RETENTION_MS);
     if (key.startsWith(MODAL_DATA_KEY_PREFIX)) return olderThan(now, value, MODAL_DATA_TTL_MS);

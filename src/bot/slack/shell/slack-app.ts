@@ -71,14 +71,24 @@ export interface SlackApp {
 }
 
 /** Create the Slack app over the ports in `deps`; nothing listens until start(). */
-export function createSlackApp({ config, deps, receiverOptions = {}, observeAck = () => {}, transport: given }: CreateSlackAppOptions): SlackApp {
+export function createSlackApp({
+  config,
+  deps,
+  receiverOptions = {},
+  observeAck = () => {},
+  transport: given,
+}: CreateSlackAppOptions): SlackApp {
   const botToken = config.slack.botToken.reveal();
   // Every Slack library gets this logger, never a logLevel: given only a level, Bolt, the receivers
   // and Socket Mode each build a console logger of their own, which would print the envelopes and
   // tickets the guard withholds (library-log.ts). The WebClients share the App's logger.
   const logger = guardSlackLogger(receiverOptions.logger ?? consoleSlackLogger(config.logLevel));
   const transport = given ?? slackTransport(config.slack, logger);
-  const clientOptions = { slackApiUrl: config.slack.apiUrl, fetch: transport.fetch, ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}) };
+  const clientOptions = {
+    slackApiUrl: config.slack.apiUrl,
+    fetch: transport.fetch,
+    ...(receiverOptions.retryConfig ? { retryConfig: receiverOptions.retryConfig } : {}),
+  };
   // convoStore false: Bolt's conversation store (a per-request lookup middleware) is unused here.
   // deferInitialization: Bolt checks the bot token (auth.test) in init(), which start() awaits. Left
   // to the constructor, the check runs unawaited: a refused token (or Slack unreachable through
@@ -91,12 +101,17 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
   let httpReceiver: HTTPReceiver | undefined;
   const appToken = config.slack.appToken?.reveal();
   if (appToken !== undefined) {
-    const receiver = new SocketModeReceiver({ appToken, logger, ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}) });
+    const receiver = new SocketModeReceiver({
+      appToken,
+      logger,
+      ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}),
+    });
     observeSocketAcks(receiver, observeAck);
     // Slack's hello says the socket is up; a closed socket is down until the next hello (the client
     // reconnects on its own), so readiness says when Slack has no way to hand this replica an event.
     receiver.client.on('connected', () => (socketUp = true));
-    for (const down of ['close', 'reconnecting', 'disconnecting', 'disconnected']) receiver.client.on(down, () => (socketUp = false));
+    for (const down of ['close', 'reconnecting', 'disconnecting', 'disconnected'])
+      receiver.client.on(down, () => (socketUp = false));
     app = new App({ ...common, receiver });
   } else {
     const signingSecret = config.slack.signingSecret?.reveal();
@@ -108,7 +123,9 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
       endpoints: EVENTS_PATH,
       processBeforeResponse: false,
       bodyLimit: SLACK_BODY_LIMIT_BYTES,
-      ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis } : {}),
+      ...(receiverOptions.unhandledRequestTimeoutMillis !== undefined
+        ? { unhandledRequestTimeoutMillis: receiverOptions.unhandledRequestTimeoutMillis }
+        : {}),
       logger,
       // Bolt calls this once the signature is verified, before the listeners: from here the request
       // waits for its ack (ack-gate.ts). An unsigned request, however slowly it is sent, never holds work back.
@@ -122,7 +139,8 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
     const budget = bodyBudget();
     httpReceiver.requestListener = (req, res) => {
       // Bolt counts the bytes as they come; a body declared too large is refused before any is read.
-      const declared = req.headers['content-length'] === undefined ? SLACK_BODY_LIMIT_BYTES : Number(req.headers['content-length']);
+      const declared =
+        req.headers['content-length'] === undefined ? SLACK_BODY_LIMIT_BYTES : Number(req.headers['content-length']);
       if (declared > SLACK_BODY_LIMIT_BYTES) return refuse(req, res, 413);
       const release = budget.take(declared);
       if (!release) return refuse(req, res, 503);
@@ -151,7 +169,12 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
       inFlight.delete(work);
     }
   });
-  app.use(onlyThisWorkspace(() => app.client.auth.test(), (m) => app.logger.warn(m)));
+  app.use(
+    onlyThisWorkspace(
+      () => app.client.auth.test(),
+      (m) => app.logger.warn(m),
+    ),
+  );
   registerListeners(app, context, ackGate);
   app.error(async (error) => {
     // Bolt's errors can carry the request; log the kind and message only.
@@ -174,7 +197,10 @@ export function createSlackApp({ config, deps, receiverOptions = {}, observeAck 
         return {};
       }
       const port = receiverOptions.port ?? config.slack.port;
-      const server = (await app.start(receiverOptions.host === undefined ? port : { port, host: receiverOptions.host }, EDGE_SERVER_OPTIONS)) as Server;
+      const server = (await app.start(
+        receiverOptions.host === undefined ? port : { port, host: receiverOptions.host },
+        EDGE_SERVER_OPTIONS,
+      )) as Server;
       limitServer(server);
       listening = true;
       const bound = server.address() as AddressInfo;
@@ -201,7 +227,11 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: 413 | 503): v
 }
 
 /** A verified request waits for its ack until its response is sent; its latency counts from its arrival. */
-function awaitAck(gate: AckGate, arrival: { res: ServerResponse; at: number }, observe: (seconds: number) => void): void {
+function awaitAck(
+  gate: AckGate,
+  arrival: { res: ServerResponse; at: number },
+  observe: (seconds: number) => void,
+): void {
   const release = gate.enter();
   arrival.res.once('finish', () => observe((performance.now() - arrival.at) / 1000));
   arrival.res.once('finish', release);

@@ -24,9 +24,20 @@ export interface SlackTransport {
   reached(): boolean | undefined;
 }
 
-export function slackTransport(slack: Pick<SlackConfig, 'apiUrl' | 'proxy'>, say: { warn(m: string): void; info(m: string): void }): SlackTransport {
-  const dispatcher = slack.proxy ? new EnvHttpProxyAgent({ httpsProxy: slack.proxy.url.reveal(), httpProxy: slack.proxy.url.reveal(), noProxy: slack.proxy.noProxy ?? '' }) : undefined;
-  const route = slack.proxy ? `through the proxy ${new URL(slack.proxy.url.reveal()).host} (HTTPS_PROXY)` : 'directly (HTTPS_PROXY unset)';
+export function slackTransport(
+  slack: Pick<SlackConfig, 'apiUrl' | 'proxy'>,
+  say: { warn(m: string): void; info(m: string): void },
+): SlackTransport {
+  const dispatcher = slack.proxy
+    ? new EnvHttpProxyAgent({
+        httpsProxy: slack.proxy.url.reveal(),
+        httpProxy: slack.proxy.url.reveal(),
+        noProxy: slack.proxy.noProxy ?? '',
+      })
+    : undefined;
+  const route = slack.proxy
+    ? `through the proxy ${new URL(slack.proxy.url.reveal()).host} (HTTPS_PROXY)`
+    : 'directly (HTTPS_PROXY unset)';
   const send: FetchFunction = dispatcher
     ? (url, init) => undiciFetch(url, { ...(init as object), dispatcher })
     : (url, init) => globalThis.fetch(url, init);

@@ -12,7 +12,11 @@ import type { SlackTransport } from './slack-transport.js';
  * half an hour) and rate limits surfaced as errors, so the one Slack retry policy (slack-retry.ts)
  * and the durable outbox decide.
  */
-export function notifierClient(config: Config, logger: BoltLogger, transport: SlackTransport): InstanceType<typeof webApi.WebClient> {
+export function notifierClient(
+  config: Config,
+  logger: BoltLogger,
+  transport: SlackTransport,
+): InstanceType<typeof webApi.WebClient> {
   return new webApi.WebClient(config.slack.botToken.reveal(), {
     slackApiUrl: config.slack.apiUrl,
     fetch: transport.fetch,

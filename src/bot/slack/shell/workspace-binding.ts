@@ -27,14 +27,17 @@ export function onlyThisWorkspace(authTest: AuthTest, warn: (message: string) =>
     const expected = await ours;
     const b = body as { api_app_id?: string; is_enterprise_install?: boolean | string };
     const claimed = { teamId: context.teamId, enterpriseId: context.enterpriseId, appId: b.api_app_id };
-    const orgWide = context.isEnterpriseInstall === true || b.is_enterprise_install === true || b.is_enterprise_install === 'true';
+    const orgWide =
+      context.isEnterpriseInstall === true || b.is_enterprise_install === true || b.is_enterprise_install === 'true';
     const foreign =
       orgWide ||
       (claimed.teamId !== undefined && expected.teamId !== undefined && claimed.teamId !== expected.teamId) ||
       (claimed.enterpriseId !== undefined && claimed.enterpriseId !== expected.enterpriseId) ||
       (claimed.appId !== undefined && expected.appId !== undefined && claimed.appId !== expected.appId);
     if (foreign) {
-      warn(`refused a signed request for another workspace or app (team ${claimed.teamId ?? '-'}, enterprise ${claimed.enterpriseId ?? '-'}, app ${claimed.appId ?? '-'}${orgWide ? ', org-wide install' : ''})`);
+      warn(
+        `refused a signed request for another workspace or app (team ${claimed.teamId ?? '-'}, enterprise ${claimed.enterpriseId ?? '-'}, app ${claimed.appId ?? '-'}${orgWide ? ', org-wide install' : ''})`,
+      );
       return;
     }
     await next();

@@ -14,7 +14,15 @@ export function tradeCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewa
     const pairText = command.text.trim().split(/\s+/)[0] || undefined;
     const meta: TradeMeta = { k: 'trade', c: command.channel_id };
     const view = renderTradeForm(
-      { pairText, side: 'buy', quantityText: undefined, quantityIn: 'base', paymentMethod: ctx.deps.exchange.paymentMethods[0], limitText: undefined, slippageText: undefined },
+      {
+        pairText,
+        side: 'buy',
+        quantityText: undefined,
+        quantityIn: 'base',
+        paymentMethod: ctx.deps.exchange.paymentMethods[0],
+        limitText: undefined,
+        slippageText: undefined,
+      },
       meta,
       { knownPairs: ctx.deps.tradePairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox },
     );

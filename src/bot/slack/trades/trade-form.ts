@@ -9,7 +9,6 @@ import type { Checked } from '../request-forms/field-errors.js';
 import { checkTrade, parsePair, type TradeChecked } from './trade-validation.js';
 import { fieldValue, type StateValues } from '../kit/view-state.js';
 
-
 export interface TradeMeta {
   k: 'trade';
   c?: string;
@@ -51,7 +50,13 @@ export function quoteTerms(state: TradeFormState, knownPairs: readonly string[])
   const quantityCurrency = state.quantityIn === 'base' ? base : counter;
   const quantity = checkTradeQuantity(state.quantityText, quantityCurrency);
   if (!quantity.ok) return undefined;
-  return { symbol: pair.pair, side: state.side, quantity: quantity.amount, quantityCurrency, paymentMethod: state.paymentMethod };
+  return {
+    symbol: pair.pair,
+    side: state.side,
+    quantity: quantity.amount,
+    quantityCurrency,
+    paymentMethod: state.paymentMethod,
+  };
 }
 
 export function termsKey(t: QuoteTermsView): string {
@@ -67,7 +72,14 @@ export interface TradeRenderOptions {
 export function renderTradeForm(state: TradeFormState | undefined, meta: TradeMeta, o: TradeRenderOptions): ModalView {
   const pair = state ? parsePair(state.pairText, o.knownPairs) : undefined;
   const quote: QuoteShown | undefined = meta.q
-    ? { pair: meta.q.s.symbol, side: meta.q.s.side, price: meta.q.p, expiresAt: meta.q.e, quantity: meta.q.s.quantity, quantityCurrency: meta.q.s.quantityCurrency }
+    ? {
+        pair: meta.q.s.symbol,
+        side: meta.q.s.side,
+        price: meta.q.p,
+        expiresAt: meta.q.e,
+        quantity: meta.q.s.quantity,
+        quantityCurrency: meta.q.s.quantityCurrency,
+      }
     : meta.qe
       ? { error: meta.qe }
       : undefined;
@@ -83,7 +95,11 @@ export function renderTradeForm(state: TradeFormState | undefined, meta: TradeMe
 }
 
 /** The submit check; a slippage counts only from a quote taken for exactly these terms. */
-export function checkTradeSubmission(state: TradeFormState, meta: TradeMeta, knownPairs: readonly string[]): Checked<TradeChecked> {
+export function checkTradeSubmission(
+  state: TradeFormState,
+  meta: TradeMeta,
+  knownPairs: readonly string[],
+): Checked<TradeChecked> {
   const terms = quoteTerms(state, knownPairs);
   const fresh = terms && meta.q && meta.q.t === termsKey(terms) ? meta.q.p : undefined;
   const checked = checkTrade({

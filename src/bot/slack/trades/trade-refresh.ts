@@ -22,20 +22,39 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
     const old = readMetadata<TradeMeta>(view.private_metadata);
     const meta: TradeMeta = { k: 'trade', ...(old.c ? { c: old.c } : {}), ...(old.q ? { q: old.q } : {}) };
     const terms = quoteTerms(state, knownPairs);
-    const wantsQuote = action.action_id === ACTION.tradeRefreshQuote || (terms !== undefined && (!old.q || old.q.t !== termsKey(terms)));
+    const wantsQuote =
+      action.action_id === ACTION.tradeRefreshQuote || (terms !== undefined && (!old.q || old.q.t !== termsKey(terms)));
     if (terms && wantsQuote) {
       try {
         const q = await ctx.deps.engine.indicativeQuote(terms);
-        meta.q = { p: q.price, e: q.expiresAt, t: termsKey(terms), s: { symbol: terms.symbol, side: terms.side, quantity: terms.quantity, quantityCurrency: terms.quantityCurrency ?? '' } };
+        meta.q = {
+          p: q.price,
+          e: q.expiresAt,
+          t: termsKey(terms),
+          s: {
+            symbol: terms.symbol,
+            side: terms.side,
+            quantity: terms.quantity,
+            quantityCurrency: terms.quantityCurrency ?? '',
+          },
+        };
       } catch (err) {
         delete meta.q;
         // Kept in private_metadata (3,000 characters at most, with the rest of the form's state).
-        meta.qe = (err instanceof ExchangeError ? err.userMessage : 'the quote could not be taken.').slice(0, QUOTE_ERROR_MAX);
-        if (!(err instanceof ExchangeError)) ctx.logger.error(`preview quote failed: ${err instanceof Error ? err.name : typeof err}`);
+        meta.qe = (err instanceof ExchangeError ? err.userMessage : 'the quote could not be taken.').slice(
+          0,
+          QUOTE_ERROR_MAX,
+        );
+        if (!(err instanceof ExchangeError))
+          ctx.logger.error(`preview quote failed: ${err instanceof Error ? err.name : typeof err}`);
       }
     }
     try {
-      const next = renderTradeForm(state, meta, { knownPairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox });
+      const next = renderTradeForm(state, meta, {
+        knownPairs,
+        paymentMethods: ctx.deps.exchange.paymentMethods,
+        sandbox: ctx.sandbox,
+      });
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {
       ctx.logger.info(`trade form refresh skipped: ${errorText(err)}`);

@@ -6,7 +6,13 @@ import { sendingView } from '../request-forms/submitted-views.js';
 import { refillForm } from '../kit/refill-form.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { refusalNotes, sendRequestForm } from '../request-forms/request-flow.js';
-import { checkTradeSubmission, renderTradeForm, tradeState, type TradeFormState, type TradeMeta } from './trade-form.js';
+import {
+  checkTradeSubmission,
+  renderTradeForm,
+  tradeState,
+  type TradeFormState,
+  type TradeMeta,
+} from './trade-form.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { readMetadata, type StateValues } from '../kit/view-state.js';
 
@@ -52,7 +58,18 @@ const FIELD_BLOCK: Record<string, string> = {
 
 function refill(ctx: SlackContext, state: TradeFormState, meta: TradeMeta, values: StateValues, refusal: Refusal) {
   if (refusal.reason !== 'invalid_input' && refusal.reason !== 'exchange_error') return undefined;
-  const form = renderTradeForm(state, meta, { knownPairs: ctx.deps.tradePairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox });
-  const block = refusal.field === 'limit' ? (state.slippageText ? INPUT.tradeSlippage : INPUT.tradeLimitPrice) : refusal.field ? FIELD_BLOCK[refusal.field] : undefined;
+  const form = renderTradeForm(state, meta, {
+    knownPairs: ctx.deps.tradePairs,
+    paymentMethods: ctx.deps.exchange.paymentMethods,
+    sandbox: ctx.sandbox,
+  });
+  const block =
+    refusal.field === 'limit'
+      ? state.slippageText
+        ? INPUT.tradeSlippage
+        : INPUT.tradeLimitPrice
+      : refusal.field
+        ? FIELD_BLOCK[refusal.field]
+        : undefined;
   return refillForm(form, values, refusalNotes(refusal, block));
 }

@@ -18,7 +18,10 @@ export const MAX_SLIPPAGE_PERCENT = 10;
 export const MAX_LIMIT_DISTANCE = '0.5';
 
 /** "btc/sgd", "BTC sgd", "btcsgd" (when a known pair) -> "BTC-SGD", or a plain-words error. */
-export function parsePair(text: string | null | undefined, knownPairs: readonly string[]): { ok: true; pair: string } | { ok: false; error: string } {
+export function parsePair(
+  text: string | null | undefined,
+  knownPairs: readonly string[],
+): { ok: true; pair: string } | { ok: false; error: string } {
   const t = (text ?? '').trim().toUpperCase();
   if (t === '') return { ok: false, error: 'Enter a pair such as BTC-SGD.' };
   let pair = t.replace(/\s*[-/ _:]\s*/, '-');
@@ -37,11 +40,16 @@ export function parsePair(text: string | null | undefined, knownPairs: readonly 
 /** "0.5" or "0.5%" -> 50 basis points. */
 export function parseSlippage(text: string): { ok: true; bps: number } | { ok: false; error: string } {
   const t = text.trim().replace(/\s*%$/, '');
-  if (!/^\d{0,3}(\.\d*)?$/.test(t) || t === '' || t === '.') return { ok: false, error: 'Give the slippage as a percentage, e.g. 0.5 for 0.5%.' };
+  if (!/^\d{0,3}(\.\d*)?$/.test(t) || t === '' || t === '.')
+    return { ok: false, error: 'Give the slippage as a percentage, e.g. 0.5 for 0.5%.' };
   const value = normalize(t.startsWith('.') ? `0${t}` : t.replace(/\.$/, ''));
   if (isZero(value)) return { ok: false, error: 'The slippage must be more than 0%.' };
   if (decimalPlaces(value) > 2) return { ok: false, error: 'Slippage goes to two decimals (0.01% steps), e.g. 0.25.' };
-  if (gt(value, String(MAX_SLIPPAGE_PERCENT))) return { ok: false, error: `Slippage over ${MAX_SLIPPAGE_PERCENT}% is refused; give a worst price instead if you mean it.` };
+  if (gt(value, String(MAX_SLIPPAGE_PERCENT)))
+    return {
+      ok: false,
+      error: `Slippage over ${MAX_SLIPPAGE_PERCENT}% is refused; give a worst price instead if you mean it.`,
+    };
   // value has at most two decimals, so value * 100 is a whole number of basis points.
   return { ok: true, bps: Number(mul(value, '100')) };
 }
@@ -64,13 +72,16 @@ export interface TradeLimit {
 export function checkTradeLimit(i: TradeLimitInput): Checked<TradeLimit> {
   const limitText = i.limitText?.trim() ?? '';
   const slippageText = i.slippageText?.trim() ?? '';
-  if (limitText === '' && slippageText === '') return invalid({ [INPUT.tradeLimitPrice]: 'Give a worst acceptable price, or a slippage below.' });
-  if (limitText !== '' && slippageText !== '') return invalid({ [INPUT.tradeSlippage]: 'Give a worst price or a slippage, not both.' });
+  if (limitText === '' && slippageText === '')
+    return invalid({ [INPUT.tradeLimitPrice]: 'Give a worst acceptable price, or a slippage below.' });
+  if (limitText !== '' && slippageText !== '')
+    return invalid({ [INPUT.tradeSlippage]: 'Give a worst price or a slippage, not both.' });
 
   if (slippageText !== '') {
     const s = parseSlippage(slippageText);
     if (!s.ok) return invalid({ [INPUT.tradeSlippage]: s.error });
-    if (!i.indicativePrice) return invalid({ [INPUT.tradeSlippage]: 'Get a quote first: slippage is measured from the indicative price.' });
+    if (!i.indicativePrice)
+      return invalid({ [INPUT.tradeSlippage]: 'Get a quote first: slippage is measured from the indicative price.' });
     const limitPrice = limitFromSlippage(i.side, i.indicativePrice, s.bps);
     return valid({ limitPrice, slippageBps: s.bps });
   }
@@ -82,13 +93,20 @@ export function checkTradeLimit(i: TradeLimitInput): Checked<TradeLimit> {
   if (ref) {
     const shown = formatAmount(ref, i.counter);
     if (i.side === 'buy' && lt(limit, ref)) {
-      return invalid({ [INPUT.tradeLimitPrice]: `A buy limit under the indicative price (${shown}) would not execute. Give a higher price or a slippage.` });
+      return invalid({
+        [INPUT.tradeLimitPrice]: `A buy limit under the indicative price (${shown}) would not execute. Give a higher price or a slippage.`,
+      });
     }
     if (i.side === 'sell' && gt(limit, ref)) {
-      return invalid({ [INPUT.tradeLimitPrice]: `A sell limit over the indicative price (${shown}) would not execute. Give a lower price or a slippage.` });
+      return invalid({
+        [INPUT.tradeLimitPrice]: `A sell limit over the indicative price (${shown}) would not execute. Give a lower price or a slippage.`,
+      });
     }
     const far = i.side === 'buy' ? gt(limit, mul(ref, '1.5')) : lt(limit, mul(ref, '0.5'));
-    if (far) return invalid({ [INPUT.tradeLimitPrice]: `That is more than ${Number(MAX_LIMIT_DISTANCE) * 100}% away from the indicative price (${shown}). Check for a typo.` });
+    if (far)
+      return invalid({
+        [INPUT.tradeLimitPrice]: `That is more than ${Number(MAX_LIMIT_DISTANCE) * 100}% away from the indicative price (${shown}). Check for a typo.`,
+      });
   }
   return valid({ limitPrice: limit });
 }
@@ -120,7 +138,8 @@ export function checkTrade(i: TradeInput): Checked<TradeChecked> {
   const limit = checkTradeLimit({ ...i, counter: counter || i.counter });
   if (!limit.ok) Object.assign(errors, limit.errors);
   if (!i.paymentMethod) errors[INPUT.tradePaymentMethod] = 'Choose how to pay.';
-  if (!pair.ok || !quantity.ok || !limit.ok || !i.paymentMethod || Object.keys(errors).length > 0) return invalid(errors);
+  if (!pair.ok || !quantity.ok || !limit.ok || !i.paymentMethod || Object.keys(errors).length > 0)
+    return invalid(errors);
   return valid({
     pair: pair.pair,
     side: i.side,

@@ -1,5 +1,9 @@
 /** The withdraw form's words for a saved address that may not receive now (the rule is the domain's). */
-import { destinationBar, destinationBarText, type DestinationReadinessFacts } from '../../domain/destination-readiness.js';
+import {
+  destinationBar,
+  destinationBarText,
+  type DestinationReadinessFacts,
+} from '../../domain/destination-readiness.js';
 import { durationText } from '../kit/format.js';
 
 export type DestinationState = DestinationReadinessFacts;

@@ -20,7 +20,12 @@ export function withdrawChooseAction(kind: WithdrawMeta['k']) {
       const loading = await client.views.update({
         view_id: view.id,
         hash: view.hash,
-        view: loadingView({ callbackId: CALLBACK.withdrawLoading, title: 'Withdraw', what: 'balances, fees and destinations', privateMetadata: JSON.stringify(meta) }),
+        view: loadingView({
+          callbackId: CALLBACK.withdrawLoading,
+          title: 'Withdraw',
+          what: 'balances, fees and destinations',
+          privateMetadata: JSON.stringify(meta),
+        }),
       });
       await fillWithdrawForm(ctx, client, view.id, loading.view?.hash, meta);
     };

@@ -22,13 +22,21 @@ export function withdrawCommand(ctx: SlackContext): Middleware<SlackCommandMiddl
     }
     await ack();
     if (arg === '') {
-      await client.views.open({ trigger_id: command.trigger_id, view: withdrawChoiceView(JSON.stringify({ c: command.channel_id }), ctx.sandbox) });
+      await client.views.open({
+        trigger_id: command.trigger_id,
+        view: withdrawChoiceView(JSON.stringify({ c: command.channel_id }), ctx.sandbox),
+      });
       return;
     }
     const meta: WithdrawMeta = { k: arg, c: command.channel_id };
     const opened = await client.views.open({
       trigger_id: command.trigger_id,
-      view: loadingView({ callbackId: CALLBACK.withdrawLoading, title: 'Withdraw', what: 'balances, fees and destinations', privateMetadata: JSON.stringify(meta) }),
+      view: loadingView({
+        callbackId: CALLBACK.withdrawLoading,
+        title: 'Withdraw',
+        what: 'balances, fees and destinations',
+        privateMetadata: JSON.stringify(meta),
+      }),
     });
     if (opened.view?.id) await fillWithdrawForm(ctx, client, opened.view.id, opened.view.hash, meta);
   };

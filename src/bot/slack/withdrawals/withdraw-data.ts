@@ -1,5 +1,12 @@
 // The exchange port's records mapped to the options the withdrawal modals show.
-import type { Balance, CurrencyEntry, ExchangePort, FiatTerms, SavedAddress, SavedBankAccount } from '../../ports/exchange-port.js';
+import type {
+  Balance,
+  CurrencyEntry,
+  ExchangePort,
+  FiatTerms,
+  SavedAddress,
+  SavedBankAccount,
+} from '../../ports/exchange-port.js';
 import type { SlackDeps } from '../kit/slack-context.js';
 import { ModalData } from '../kit/modal-data.js';
 import type { BankOption, CryptoEntryOption, DestinationOption, FiatCurrencyOption } from './withdraw-modal.js';
@@ -32,7 +39,11 @@ function availableOf(balances: readonly Balance[], currency: string): string {
 }
 
 /** Pure mapping; entries without a precision are left out (the amount rule needs one; the engine refuses them too). */
-export function cryptoFormData(entries: readonly CurrencyEntry[], balances: readonly Balance[], addresses: readonly SavedAddress[]): CryptoFormData {
+export function cryptoFormData(
+  entries: readonly CurrencyEntry[],
+  balances: readonly Balance[],
+  addresses: readonly SavedAddress[],
+): CryptoFormData {
   const options: CryptoEntryOption[] = [];
   const destinations: Record<number, DestinationOption[]> = {};
   for (const entry of entries) {
@@ -61,13 +72,23 @@ export function cryptoFormData(entries: readonly CurrencyEntry[], balances: read
   return { kind: 'crypto', entries: options, destinations };
 }
 
-export function fiatFormData(terms: readonly FiatTerms[], balances: readonly Balance[], accounts: readonly SavedBankAccount[]): FiatFormData {
+export function fiatFormData(
+  terms: readonly FiatTerms[],
+  balances: readonly Balance[],
+  accounts: readonly SavedBankAccount[],
+): FiatFormData {
   const currencies: FiatCurrencyOption[] = [];
   const banks: Record<string, BankOption[]> = {};
   for (const t of terms) {
     // A currency without a fee row is not enabled for this account's legal entity.
     if (t.fee === null) continue;
-    currencies.push({ currency: t.currency, fee: t.fee, minimum: t.minimum, maximum: t.maximum, available: availableOf(balances, t.currency) });
+    currencies.push({
+      currency: t.currency,
+      fee: t.fee,
+      minimum: t.minimum,
+      maximum: t.maximum,
+      available: availableOf(balances, t.currency),
+    });
     banks[t.currency] = accounts
       .filter((a) => a.currency === null || a.currency.toUpperCase() === t.currency.toUpperCase())
       .map((a) => ({ id: a.id, display: a.display, ...(a.verified !== null ? { verified: a.verified } : {}) }));
@@ -82,11 +103,19 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 export async function loadCryptoForm(exchange: ExchangePort): Promise<CryptoFormData> {
-  const [entries, balances, addresses] = await Promise.all([exchange.currencyEntries(), exchange.balances(), all(exchange.savedAddresses(LOOKUP))]);
+  const [entries, balances, addresses] = await Promise.all([
+    exchange.currencyEntries(),
+    exchange.balances(),
+    all(exchange.savedAddresses(LOOKUP)),
+  ]);
   return cryptoFormData(entries, balances, addresses);
 }
 
 export async function loadFiatForm(exchange: ExchangePort): Promise<FiatFormData> {
-  const [terms, balances, accounts] = await Promise.all([exchange.fiatTerms(), exchange.balances(), all(exchange.bankAccounts(undefined, LOOKUP))]);
+  const [terms, balances, accounts] = await Promise.all([
+    exchange.fiatTerms(),
+    exchange.balances(),
+    all(exchange.bankAccounts(undefined, LOOKUP)),
+  ]);
   return fiatFormData(terms, balances, accounts);
 }

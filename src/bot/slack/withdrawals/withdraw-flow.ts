@@ -8,14 +8,27 @@ import { loadCryptoForm, loadFiatForm, withdrawModals } from './withdraw-data.js
 import { errorText } from '../../domain/error-text.js';
 
 /** Load the data for `meta.k` and replace the open view `viewId` with the filled form. */
-export async function fillWithdrawForm(ctx: SlackContext, client: SlackClient, viewId: string, hash: string | undefined, meta: WithdrawMeta): Promise<void> {
+export async function fillWithdrawForm(
+  ctx: SlackContext,
+  client: SlackClient,
+  viewId: string,
+  hash: string | undefined,
+  meta: WithdrawMeta,
+): Promise<void> {
   let view;
   try {
     const data = meta.k === 'crypto' ? await loadCryptoForm(ctx.deps.exchange) : await loadFiatForm(ctx.deps.exchange);
     await withdrawModals(ctx.deps).set(viewId, data);
-    view = renderWithdrawForm(data, undefined, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata: JSON.stringify(meta) });
+    view = renderWithdrawForm(data, undefined, {
+      now: ctx.deps.clock.now(),
+      sandbox: ctx.sandbox,
+      privateMetadata: JSON.stringify(meta),
+    });
   } catch (err) {
-    view = noticeView('Withdraw', exchangeFailureText('the withdrawal options', err, ctx.logger).replace(/^:warning: /, ''));
+    view = noticeView(
+      'Withdraw',
+      exchangeFailureText('the withdrawal options', err, ctx.logger).replace(/^:warning: /, ''),
+    );
   }
   try {
     await client.views.update({ view_id: viewId, ...(hash ? { hash } : {}), view });

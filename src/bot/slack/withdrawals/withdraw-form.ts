@@ -1,5 +1,12 @@
 // Which withdrawal view to show for the data and choices so far, and the submit check; both pure.
-import { checkCryptoWithdrawal, checkFiatWithdrawal, cryptoAmount, fiatAmount, type CryptoWithdrawalChecked, type FiatWithdrawalChecked } from './withdraw-validation.js';
+import {
+  checkCryptoWithdrawal,
+  checkFiatWithdrawal,
+  cryptoAmount,
+  fiatAmount,
+  type CryptoWithdrawalChecked,
+  type FiatWithdrawalChecked,
+} from './withdraw-validation.js';
 import type { Checked } from '../request-forms/field-errors.js';
 import { cryptoWithdrawView, fiatWithdrawView, type WithdrawSummary } from './withdraw-modal.js';
 import type { ModalView } from '../kit/blocks.js';
@@ -21,7 +28,11 @@ export interface RenderOptions {
 }
 
 /** The filled form for the current state of the modal (empty state: the first fill). */
-export function renderWithdrawForm(data: WithdrawFormData, values: StateValues | undefined, o: RenderOptions): ModalView {
+export function renderWithdrawForm(
+  data: WithdrawFormData,
+  values: StateValues | undefined,
+  o: RenderOptions,
+): ModalView {
   return data.kind === 'crypto' ? renderCrypto(data, values, o) : renderFiat(data, values, o);
 }
 
@@ -70,10 +81,17 @@ function renderFiat(data: FiatFormData, values: StateValues | undefined, o: Rend
 }
 
 /** The crypto form's submit check over the data it was filled with. */
-export function checkCryptoSubmission(data: CryptoFormData, values: StateValues | undefined, now: number): Checked<CryptoWithdrawalChecked> {
+export function checkCryptoSubmission(
+  data: CryptoFormData,
+  values: StateValues | undefined,
+  now: number,
+): Checked<CryptoWithdrawalChecked> {
   const entry = data.entries.find((e) => e.id === Number(fieldValue(values, INPUT.withdrawEntry)));
-  const destinationId = entry ? fieldValue(values, dynamicBlockId.withdrawDestination(entry.id), INPUT.withdrawDestination) : undefined;
-  const destination = entry && destinationId ? data.destinations[entry.id]?.find((d) => d.id === destinationId) : undefined;
+  const destinationId = entry
+    ? fieldValue(values, dynamicBlockId.withdrawDestination(entry.id), INPUT.withdrawDestination)
+    : undefined;
+  const destination =
+    entry && destinationId ? data.destinations[entry.id]?.find((d) => d.id === destinationId) : undefined;
   return checkCryptoWithdrawal({
     entry,
     destination,
@@ -85,9 +103,14 @@ export function checkCryptoSubmission(data: CryptoFormData, values: StateValues 
 }
 
 /** The fiat form's submit check over the data it was filled with. */
-export function checkFiatSubmission(data: FiatFormData, values: StateValues | undefined): Checked<FiatWithdrawalChecked> {
+export function checkFiatSubmission(
+  data: FiatFormData,
+  values: StateValues | undefined,
+): Checked<FiatWithdrawalChecked> {
   const currency = data.currencies.find((c) => c.currency === fieldValue(values, INPUT.fiatCurrency));
-  const bankText = currency ? fieldValue(values, dynamicBlockId.fiatBank(currency.currency), INPUT.fiatBank) : undefined;
+  const bankText = currency
+    ? fieldValue(values, dynamicBlockId.fiatBank(currency.currency), INPUT.fiatBank)
+    : undefined;
   const bank = currency && bankText ? data.banks[currency.currency]?.find((b) => String(b.id) === bankText) : undefined;
   return checkFiatWithdrawal({ currency, bankAccountId: bank?.id, amountText: fieldValue(values, INPUT.fiatAmount) });
 }

@@ -19,10 +19,15 @@ export function withdrawRefreshAction(ctx: SlackContext): Middleware<SlackAction
     const data = await withdrawModals(ctx.deps).get(view.id);
     if (!data) {
       // Data gone (expired, or never stored): load again; the person's typed values are kept by Slack.
-      if (meta.k === 'crypto' || meta.k === 'fiat') await fillWithdrawForm(ctx, client, view.id, view.hash, { k: meta.k, ...(meta.c ? { c: meta.c } : {}) });
+      if (meta.k === 'crypto' || meta.k === 'fiat')
+        await fillWithdrawForm(ctx, client, view.id, view.hash, { k: meta.k, ...(meta.c ? { c: meta.c } : {}) });
       return;
     }
-    const next = renderWithdrawForm(data, view.state.values, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata: view.private_metadata });
+    const next = renderWithdrawForm(data, view.state.values, {
+      now: ctx.deps.clock.now(),
+      sandbox: ctx.sandbox,
+      privateMetadata: view.private_metadata,
+    });
     try {
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {

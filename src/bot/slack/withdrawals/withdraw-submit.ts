@@ -22,10 +22,19 @@ export function withdrawSubmitView(kind: 'crypto' | 'fiat') {
     async ({ ack, body, view, client }) => {
       const modals = withdrawModals(ctx.deps);
       const data = await modals.get(view.id);
-      if (!data && (await repeatSubmission(ctx, client, TITLE, view.id, () => ack({ response_action: 'update', view: sendingView(TITLE) })))) return;
+      if (
+        !data &&
+        (await repeatSubmission(ctx, client, TITLE, view.id, () =>
+          ack({ response_action: 'update', view: sendingView(TITLE) }),
+        ))
+      )
+        return;
       if (!data || data.kind !== kind) {
         const field = kind === 'crypto' ? INPUT.withdrawAmount : INPUT.fiatAmount;
-        await ack({ response_action: 'errors', errors: { [field]: 'This form is out of date. Close it and run /withdraw again.' } });
+        await ack({
+          response_action: 'errors',
+          errors: { [field]: 'This form is out of date. Close it and run /withdraw again.' },
+        });
         return;
       }
       const values = view.state.values as StateValues;
@@ -34,7 +43,14 @@ export function withdrawSubmitView(kind: 'crypto' | 'fiat') {
         const checked = checkCryptoSubmission(data, values, ctx.deps.clock.now());
         if (!checked.ok) return void (await ack(refusedSubmission(ctx, data, view, checked.errors)));
         const c = checked.value;
-        input = { kind: 'crypto_withdrawal', cryptoCurrencyId: c.cryptoCurrencyId, addressBookId: c.destinationId, amount: c.amount, note: c.note ?? null, purpose: c.purpose ?? null };
+        input = {
+          kind: 'crypto_withdrawal',
+          cryptoCurrencyId: c.cryptoCurrencyId,
+          addressBookId: c.destinationId,
+          amount: c.amount,
+          note: c.note ?? null,
+          purpose: c.purpose ?? null,
+        };
       } else {
         const checked = checkFiatSubmission(data, values);
         if (!checked.ok) return void (await ack(refusedSubmission(ctx, data, view, checked.errors)));
@@ -56,20 +72,38 @@ export function withdrawSubmitView(kind: 'crypto' | 'fiat') {
 type SubmittedView = { blocks?: unknown[]; state: { values: unknown }; private_metadata: string };
 
 /** Each error once: an amount error Enter already drew is not repeated; with nothing else wrong the form is redrawn, keeping it open. */
-function refusedSubmission(ctx: SlackContext, data: CryptoFormData | FiatFormData, view: SubmittedView, errors: FieldErrors) {
+function refusedSubmission(
+  ctx: SlackContext,
+  data: CryptoFormData | FiatFormData,
+  view: SubmittedView,
+  errors: FieldErrors,
+) {
   const amountBlock = data.kind === 'crypto' ? INPUT.withdrawAmount : INPUT.fiatAmount;
   const amountError = errors[amountBlock];
-  const summary = ((view.blocks ?? []) as { block_id?: string; text?: { text?: string } }[]).find((b) => b.block_id === BLOCK.withdrawSummary)?.text?.text;
-  if (amountError === undefined || summary === undefined || !summary.includes(escapeMrkdwn(amountError))) return { response_action: 'errors' as const, errors };
+  const summary = ((view.blocks ?? []) as { block_id?: string; text?: { text?: string } }[]).find(
+    (b) => b.block_id === BLOCK.withdrawSummary,
+  )?.text?.text;
+  if (amountError === undefined || summary === undefined || !summary.includes(escapeMrkdwn(amountError)))
+    return { response_action: 'errors' as const, errors };
   const rest = Object.fromEntries(Object.entries(errors).filter(([block]) => block !== amountBlock));
   if (Object.keys(rest).length > 0) return { response_action: 'errors' as const, errors: rest };
   const values = view.state.values as StateValues;
-  const form = renderWithdrawForm(data, values, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata: view.private_metadata });
+  const form = renderWithdrawForm(data, values, {
+    now: ctx.deps.clock.now(),
+    sandbox: ctx.sandbox,
+    privateMetadata: view.private_metadata,
+  });
   return { response_action: 'update' as const, view: refillForm(form, values, {}) };
 }
 
 /** The form as it was submitted, with the engine's objection under its field (or above the form when it has none). */
-function refill(ctx: SlackContext, data: CryptoFormData | FiatFormData, values: StateValues, privateMetadata: string, refusal: Refusal) {
+function refill(
+  ctx: SlackContext,
+  data: CryptoFormData | FiatFormData,
+  values: StateValues,
+  privateMetadata: string,
+  refusal: Refusal,
+) {
   if (refusal.reason !== 'invalid_input' && refusal.reason !== 'exchange_error') return undefined;
   const form = renderWithdrawForm(data, values, { now: ctx.deps.clock.now(), sandbox: ctx.sandbox, privateMetadata });
   const block = refusal.field ? fieldBlock(data, values, refusal.field) : undefined;

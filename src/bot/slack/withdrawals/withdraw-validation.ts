@@ -37,7 +37,16 @@ export interface CryptoWithdrawalChecked {
 
 /** The domain's answer for an amount typed for this entry, with the balance the form showed. */
 export function cryptoAmount(entry: CryptoEntryRules, text: string | undefined): AmountCheck {
-  return cryptoWithdrawalAmount({ asset: entry.asset, precision: entry.precision, withdrawalFee: entry.fee, minimumWithdrawal: entry.minimum ?? null }, text, entry.available);
+  return cryptoWithdrawalAmount(
+    {
+      asset: entry.asset,
+      precision: entry.precision,
+      withdrawalFee: entry.fee,
+      minimumWithdrawal: entry.minimum ?? null,
+    },
+    text,
+    entry.available,
+  );
 }
 
 export function checkCryptoWithdrawal(i: CryptoWithdrawalInput): Checked<CryptoWithdrawalChecked> {
@@ -102,5 +111,11 @@ export function checkFiatWithdrawal(i: FiatWithdrawalInput): Checked<FiatWithdra
   const amount = fiatAmount(i.currency, i.amountText);
   if (!amount.ok) errors[INPUT.fiatAmount] = amount.error;
   if (!amount.ok || i.bankAccountId === undefined) return invalid(errors);
-  return valid({ currency: i.currency.currency, bankAccountId: i.bankAccountId, amount: amount.amount, fee: amount.fee, total: amount.total });
+  return valid({
+    currency: i.currency.currency,
+    bankAccountId: i.bankAccountId,
+    amount: amount.amount,
+    fee: amount.fee,
+    total: amount.total,
+  });
 }

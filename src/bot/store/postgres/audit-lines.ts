@@ -13,7 +13,11 @@ export function pgAuditLines(pool: Pool, where: string): AuditLines {
       let after = '0';
       let lineNo = 0;
       for (;;) {
-        const rows = await idempotent<{ seq: string; line: string }>(pool, 'SELECT seq, line FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT $2', [after, PAGE]);
+        const rows = await idempotent<{ seq: string; line: string }>(
+          pool,
+          'SELECT seq, line FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT $2',
+          [after, PAGE],
+        );
         for (const row of rows) visit({ text: row.line, lineNo: ++lineNo, label: `the row with seq ${row.seq}` });
         if (rows.length < PAGE) return { incompleteTail: false };
         after = rows[rows.length - 1]!.seq;

@@ -3,7 +3,15 @@
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEntryInput, AuditLog } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
-import { auditBody, chainEntry, GENESIS_HASH, headOf, type AuditBody, type AuditEntry, type ChainHead } from '../audit-entry.js';
+import {
+  auditBody,
+  chainEntry,
+  GENESIS_HASH,
+  headOf,
+  type AuditBody,
+  type AuditEntry,
+  type ChainHead,
+} from '../audit-entry.js';
 import { GroupCommit } from '../group-commit.js';
 import { makeRedactor, type SecretLike } from '../redact.js';
 import type { Database } from './database.js';
@@ -63,7 +71,12 @@ export function openPgAuditLog(db: Database, options: PgAuditLogOptions): PgAudi
 }
 
 /** One batch appended exactly once, across broken connections (see the file comment). */
-async function appendThroughOutages(pool: Pool, where: string, batch: readonly Pending[], closing: () => boolean): Promise<void> {
+async function appendThroughOutages(
+  pool: Pool,
+  where: string,
+  batch: readonly Pending[],
+  closing: () => boolean,
+): Promise<void> {
   const deadline = Date.now() + AUDIT_OUTAGE_WAIT_MS;
   /** The last line of an attempt whose COMMIT answer was lost: stored or not, to be found out first. */
   let unknown: ChainHead | undefined;
@@ -105,7 +118,10 @@ async function appendChained(client: PoolClient, where: string, batch: readonly 
 }
 
 /** Audit lines exactly as written (`line`, the text the hash covers), with the columns read from them, in one statement. */
-export async function insertAuditLines(client: PoolClient, entries: ReadonlyArray<{ entry: AuditEntry; line: string }>): Promise<void> {
+export async function insertAuditLines(
+  client: PoolClient,
+  entries: ReadonlyArray<{ entry: AuditEntry; line: string }>,
+): Promise<void> {
   await client.query(
     `INSERT INTO audit_log (seq, line, hash, ts, type, actor, request_id)
      SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])`,
@@ -122,7 +138,9 @@ export async function insertAuditLines(client: PoolClient, entries: ReadonlyArra
 }
 
 async function readHead(client: PoolClient | Pool, where: string): Promise<ChainHead> {
-  const { rows } = await client.query<{ seq: string; line: string }>('SELECT seq, line FROM audit_log ORDER BY seq DESC LIMIT 1');
+  const { rows } = await client.query<{ seq: string; line: string }>(
+    'SELECT seq, line FROM audit_log ORDER BY seq DESC LIMIT 1',
+  );
   const last = rows[0];
   return last === undefined ? { seq: 0, hash: GENESIS_HASH } : headOf(`${where}, seq ${last.seq}`, last.line);
 }

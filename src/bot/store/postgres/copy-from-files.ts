@@ -53,11 +53,19 @@ export class CopyVerificationError extends Error {
 
 const BATCH = 500;
 
-export async function copyFileStoreToPostgres<R extends { id: string }>(source: CopySource<R>, url: string, warn: (message: string) => void): Promise<CopyCounts> {
+export async function copyFileStoreToPostgres<R extends { id: string }>(
+  source: CopySource<R>,
+  url: string,
+  warn: (message: string) => void,
+): Promise<CopyCounts> {
   const { dataDir, repository } = source;
   // Opening would create an empty store where there is none: a mistyped folder must not copy nothing.
   const { live } = repositoryFiles(dataDir, repository.name);
-  if (!existsSync(live)) throw new StoreCorruptError(live, 'there is no file store here (set --from or DATA_DIR to the bot\'s data folder); nothing was copied');
+  if (!existsSync(live))
+    throw new StoreCorruptError(
+      live,
+      "there is no file store here (set --from or DATA_DIR to the bot's data folder); nothing was copied",
+    );
   const repo = await openRepository({ dir: dataDir, ...repository, warn });
   const kv = await openKeyValueStore({ dir: dataDir, warn }).catch(async (err: unknown) => {
     await repo.close();
@@ -70,20 +78,43 @@ export async function copyFileStoreToPostgres<R extends { id: string }>(source: 
     const auditLog = await openAuditLog({ file: auditFile, clock: { now: Date.now }, warn });
     closeFiles.push(() => auditLog.close());
     const fileChain = await verifyAudit(fileAuditLines(auditFile));
-    if (!fileChain.ok) throw new StoreCorruptError(auditFile, `the audit chain does not verify (${fileChain.firstBadAt}: ${fileChain.reason}); nothing was copied`);
+    if (!fileChain.ok)
+      throw new StoreCorruptError(
+        auditFile,
+        `the audit chain does not verify (${fileChain.firstBadAt}: ${fileChain.reason}); nothing was copied`,
+      );
 
     const db = await openDatabase({ url, warn });
     try {
       const counts = await transaction(db.pool, async (client) => {
         await client.query('LOCK TABLE store_formats, records, outbox, kv, audit_log IN EXCLUSIVE MODE');
         await refuseNonEmpty(client);
-        await client.query('INSERT INTO store_formats (store, version) VALUES ($1, $2)', [repository.name, repository.version]);
-        const history = await copyHistory(client, repositoryFiles(dataDir, repository.name).history, repository.name, (value) => check(repository.schema, value));
+        await client.query('INSERT INTO store_formats (store, version) VALUES ($1, $2)', [
+          repository.name,
+          repository.version,
+        ]);
+        const history = await copyHistory(
+          client,
+          repositoryFiles(dataDir, repository.name).history,
+          repository.name,
+          (value) => check(repository.schema, value),
+        );
         const live = await repo.listLive();
-        for (let i = 0; i < live.length; i += BATCH) await insertRecords(client, repository.name, live.slice(i, i + BATCH), false);
-        const outbox = await copyOutbox(client, repository.name, await repo.outbox.pending(), outboxSeqOf(repositoryFiles(dataDir, repository.name).live));
+        for (let i = 0; i < live.length; i += BATCH)
+          await insertRecords(client, repository.name, live.slice(i, i + BATCH), false);
+        const outbox = await copyOutbox(
+          client,
+          repository.name,
+          await repo.outbox.pending(),
+          outboxSeqOf(repositoryFiles(dataDir, repository.name).live),
+        );
         const keys = await kv.keys('');
-        for (const key of keys) await client.query('INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json)', [DEFAULT_KV_NAME, key, JSON.stringify(await kv.get(key))]);
+        for (const key of keys)
+          await client.query('INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json)', [
+            DEFAULT_KV_NAME,
+            key,
+            JSON.stringify(await kv.get(key)),
+          ]);
         const audit = await copyAudit(client, auditFile);
         return { live: live.length, ...history, outbox, kv: keys.length, audit };
       });
@@ -105,30 +136,51 @@ async function refuseNonEmpty(client: PoolClient): Promise<void> {
   );
   const held = rows.filter((r) => Number(r.n) > 0);
   if (held.length > 0) {
-    throw new TargetNotEmptyError(`the database already holds data (${held.map((r) => `${r.name}: ${r.n} rows`).join(', ')}); copy only into an empty database, nothing was copied`);
+    throw new TargetNotEmptyError(
+      `the database already holds data (${held.map((r) => `${r.name}: ${r.n} rows`).join(', ')}); copy only into an empty database, nothing was copied`,
+    );
   }
 }
 
 /** Two passes (where each id's last line is, then those lines in file order) so the database's history order is the file's. */
-async function copyHistory<R extends { id: string }>(client: PoolClient, file: string, store: string, parse: (value: unknown) => Checked<R>): Promise<{ history: number; historyLines: number }> {
+async function copyHistory<R extends { id: string }>(
+  client: PoolClient,
+  file: string,
+  store: string,
+  parse: (value: unknown) => Checked<R>,
+): Promise<{ history: number; historyLines: number }> {
   const lastLine = new Map<string, number>();
   const parsed = (line: Line): R => {
     const checked = parse(JSON.parse(line.text));
-    if (!checked.ok) throw new StoreCorruptError(file, `record does not match the schema: ${checked.problem}`, line.lineNo);
+    if (!checked.ok)
+      throw new StoreCorruptError(file, `record does not match the schema: ${checked.problem}`, line.lineNo);
     return checked.value;
   };
   await scanLines(file, (line) => void lastLine.set(parsed(line).id, line.lineNo));
   let historyLines = 0;
   for await (const chunk of lineChunks(file)) {
     historyLines += chunk.length;
-    const latest = chunk.map((line) => ({ line, record: parsed(line) })).filter(({ line, record }) => lastLine.get(record.id) === line.lineNo);
-    for (let i = 0; i < latest.length; i += BATCH) await insertRecords(client, store, latest.slice(i, i + BATCH).map((l) => l.record), true);
+    const latest = chunk
+      .map((line) => ({ line, record: parsed(line) }))
+      .filter(({ line, record }) => lastLine.get(record.id) === line.lineNo);
+    for (let i = 0; i < latest.length; i += BATCH)
+      await insertRecords(
+        client,
+        store,
+        latest.slice(i, i + BATCH).map((l) => l.record),
+        true,
+      );
   }
   return { history: lastLine.size, historyLines };
 }
 
 /** Inserts records in the order given; finished ones take the next history numbers in that order. */
-async function insertRecords<R extends { id: string }>(client: PoolClient, store: string, records: readonly R[], finished: boolean): Promise<void> {
+async function insertRecords<R extends { id: string }>(
+  client: PoolClient,
+  store: string,
+  records: readonly R[],
+  finished: boolean,
+): Promise<void> {
   if (records.length === 0) return;
   await client.query(
     `INSERT INTO records (store, id, body, finished_seq)
@@ -139,12 +191,28 @@ async function insertRecords<R extends { id: string }>(client: PoolClient, store
 }
 
 /** The outbox with its own numbers, and the sequence set past the last number the files handed out. */
-async function copyOutbox(client: PoolClient, store: string, entries: readonly OutboxEntry[], lastSeq: number): Promise<number> {
+async function copyOutbox(
+  client: PoolClient,
+  store: string,
+  entries: readonly OutboxEntry[],
+  lastSeq: number,
+): Promise<number> {
   for (const e of entries) {
     await client.query(
       `INSERT INTO outbox (seq, store, request_id, event, attempts, next_at, last_error, permanent, failing_since, done)
        VALUES ($1, $2, $3, $4::json, $5, $6, $7, $8, $9, $10::json)`,
-      [e.seq, store, e.requestId, JSON.stringify(e.event), e.attempts, e.nextAt, e.lastError, e.permanent, e.failingSince, JSON.stringify(e.done)],
+      [
+        e.seq,
+        store,
+        e.requestId,
+        JSON.stringify(e.event),
+        e.attempts,
+        e.nextAt,
+        e.lastError,
+        e.permanent,
+        e.failingSince,
+        JSON.stringify(e.done),
+      ],
     );
   }
   const last = Math.max(lastSeq, ...entries.map((e) => e.seq));
@@ -163,7 +231,9 @@ async function copyAudit(client: PoolClient, file: string): Promise<number> {
   let count = 0;
   for await (const chunk of lineChunks(file)) {
     for (let i = 0; i < chunk.length; i += BATCH) {
-      const entries = chunk.slice(i, i + BATCH).map((line) => ({ line: line.text, entry: AuditLineSchema.parse(JSON.parse(line.text)) }));
+      const entries = chunk
+        .slice(i, i + BATCH)
+        .map((line) => ({ line: line.text, entry: AuditLineSchema.parse(JSON.parse(line.text)) }));
       await insertAuditLines(client, entries);
       count += entries.length;
     }

@@ -22,7 +22,11 @@ export interface DatabaseOptions {
 
 /** Connects, applies the missing migrations, and returns the database; ends the pool if that fails. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const pool = createPool({ url: options.url, warn: options.warn, ...(options.maxConnections ? { max: options.maxConnections } : {}) });
+  const pool = createPool({
+    url: options.url,
+    warn: options.warn,
+    ...(options.maxConnections ? { max: options.maxConnections } : {}),
+  });
   const where = describeDatabase(options.url);
   let migrated: number[];
   try {

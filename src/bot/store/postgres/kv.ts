@@ -14,7 +14,10 @@ export interface PgKeyValueOptions {
 }
 
 /** json undefined: delete; onlyIfAbsent: a claim; `ifJson`: delete only where the row holds it. Resolves as the file store's. */
-type Pending = ({ key: string; json: string | undefined; onlyIfAbsent: boolean; ifJson?: string } | { drop: (key: string, value: unknown) => boolean }) & {
+type Pending = (
+  | { key: string; json: string | undefined; onlyIfAbsent: boolean; ifJson?: string }
+  | { drop: (key: string, value: unknown) => boolean }
+) & {
   resolve: (count: number) => void;
   reject: (reason: unknown) => void;
 };
@@ -34,11 +37,15 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
     }
     for (const item of items) item.resolve(counts.get(item) ?? 0);
   });
-  const enqueue = (item: Omit<Pending, 'resolve' | 'reject'>) => inFlight.run(() => new Promise<number>((resolve, reject) => commits.add({ ...item, resolve, reject } as Pending)));
+  const enqueue = (item: Omit<Pending, 'resolve' | 'reject'>) =>
+    inFlight.run(() => new Promise<number>((resolve, reject) => commits.add({ ...item, resolve, reject } as Pending)));
   return {
     get<T>(key: string): Promise<T | undefined> {
       return inFlight.run(async () => {
-        const [row] = await idempotent<{ value: T }>(pool, 'SELECT value FROM kv WHERE store = $1 AND key = $2', [store, key]);
+        const [row] = await idempotent<{ value: T }>(pool, 'SELECT value FROM kv WHERE store = $1 AND key = $2', [
+          store,
+          key,
+        ]);
         return row?.value;
       });
     },
@@ -56,7 +63,15 @@ export function openPgKeyValueStore(db: Database, options: PgKeyValueOptions = {
       return (await enqueue({ key, json: undefined, onlyIfAbsent: false, ifJson: JSON.stringify(expected) })) === 1;
     },
     keys(prefix: string): Promise<string[]> {
-      return inFlight.run(async () => (await idempotent<{ key: string }>(pool, 'SELECT key FROM kv WHERE store = $1 AND starts_with(key, $2) ORDER BY key', [store, prefix])).map((r) => r.key));
+      return inFlight.run(async () =>
+        (
+          await idempotent<{ key: string }>(
+            pool,
+            'SELECT key FROM kv WHERE store = $1 AND starts_with(key, $2) ORDER BY key',
+            [store, prefix],
+          )
+        ).map((r) => r.key),
+      );
     },
     prune(drop: (key: string, value: unknown) => boolean): Promise<number> {
       return enqueue({ drop });
@@ -72,16 +87,26 @@ async function apply(client: PoolClient, store: string, items: readonly Pending[
   const counts = new Map<Pending, number>();
   for (const item of items) {
     if ('drop' in item) {
-      const { rows } = await client.query<{ key: string; value: unknown }>('SELECT key, value FROM kv WHERE store = $1 FOR UPDATE', [store]);
+      const { rows } = await client.query<{ key: string; value: unknown }>(
+        'SELECT key, value FROM kv WHERE store = $1 FOR UPDATE',
+        [store],
+      );
       const gone = rows.filter((row) => item.drop(row.key, row.value)).map((row) => row.key);
-      if (gone.length > 0) await client.query('DELETE FROM kv WHERE store = $1 AND key = ANY($2::text[])', [store, gone]);
+      if (gone.length > 0)
+        await client.query('DELETE FROM kv WHERE store = $1 AND key = ANY($2::text[])', [store, gone]);
       counts.set(item, gone.length);
     } else if (item.onlyIfAbsent) {
-      const { rowCount } = await client.query('INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json) ON CONFLICT (store, key) DO NOTHING', [store, item.key, item.json]);
+      const { rowCount } = await client.query(
+        'INSERT INTO kv (store, key, value) VALUES ($1, $2, $3::json) ON CONFLICT (store, key) DO NOTHING',
+        [store, item.key, item.json],
+      );
       counts.set(item, rowCount ?? 0);
     } else if (item.ifJson !== undefined) {
       // jsonb equality: the same JSON whatever the key order or spacing it was stored with.
-      const { rowCount } = await client.query('DELETE FROM kv WHERE store = $1 AND key = $2 AND value::jsonb = $3::jsonb', [store, item.key, item.ifJson]);
+      const { rowCount } = await client.query(
+        'DELETE FROM kv WHERE store = $1 AND key = $2 AND value::jsonb = $3::jsonb',
+        [store, item.key, item.ifJson],
+      );
       counts.set(item, rowCount ?? 0);
     } else if (item.json === undefined) {
       await client.query('DELETE FROM kv WHERE store = $1 AND key = $2', [store, item.key]);

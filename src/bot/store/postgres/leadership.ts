@@ -35,7 +35,10 @@ export async function openPgLeadership(options: PgLeadershipOptions): Promise<Pg
     client = undefined;
     // Not awaited: on a cut-off network, ending politely would wait for an answer that never comes.
     void lost?.end().catch(() => {});
-    if (!failing) options.warn(`leadership: the database session for the leader's lock failed (${connectionProblem(why)}); this replica is a follower until it holds the lock again`);
+    if (!failing)
+      options.warn(
+        `leadership: the database session for the leader's lock failed (${connectionProblem(why)}); this replica is a follower until it holds the lock again`,
+      );
     failing = true;
   };
 
@@ -69,7 +72,10 @@ export async function openPgLeadership(options: PgLeadershipOptions): Promise<Pg
             "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted) AS held",
             [DESK_LOCKS, LEADER_LOCK],
           )
-        : await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [DESK_LOCKS, LEADER_LOCK]);
+        : await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
+            DESK_LOCKS,
+            LEADER_LOCK,
+          ]);
       failing = false;
       if (!closed) state.set(held.rows[0]?.held ? 'leader' : 'follower');
     } catch (err) {
@@ -94,7 +100,8 @@ export async function openPgLeadership(options: PgLeadershipOptions): Promise<Pg
       const last = client;
       client = undefined;
       // Ending the session releases the lock; bounded, so a cut-off network cannot hold up a stop.
-      if (last) await Promise.race([last.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, pollMs).unref())]);
+      if (last)
+        await Promise.race([last.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, pollMs).unref())]);
     },
   };
 }

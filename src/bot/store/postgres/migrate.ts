@@ -22,11 +22,17 @@ export async function migrate(pool: Pool, migrations: readonly Migration[] = MIG
       checksum   text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const { rows } = await client.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
+    const { rows } = await client.query<AppliedRow>(
+      'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+    );
     const done: number[] = [];
     for (const migration of missing(rows, migrations)) {
       await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, checksum(migration)]);
+      await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        checksum(migration),
+      ]);
       done.push(migration.version);
     }
     return done;
@@ -41,8 +47,12 @@ interface AppliedRow {
 
 /** For `npm run doctor`: applies nothing, throws SchemaMismatchError as migrate() would. */
 export async function pendingMigrations(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  const { rows: table } = await pool.query<{ exists: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS exists");
-  const rows = table[0]?.exists ? (await pool.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows : [];
+  const { rows: table } = await pool.query<{ exists: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS exists",
+  );
+  const rows = table[0]?.exists
+    ? (await pool.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows
+    : [];
   return missing(rows, migrations).map((m) => m.version);
 }
 
@@ -57,7 +67,9 @@ function missing(rows: readonly AppliedRow[], migrations: readonly Migration[]):
       );
     }
     if (checksum(ours) !== row.checksum) {
-      throw new SchemaMismatchError(`migration ${row.version} (${row.name}) in the database differs from this build's: a released migration was edited; restore the original`);
+      throw new SchemaMismatchError(
+        `migration ${row.version} (${row.name}) in the database differs from this build's: a released migration was edited; restore the original`,
+      );
     }
   }
   const applied = new Set(rows.map((r) => r.version));

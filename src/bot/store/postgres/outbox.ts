@@ -45,7 +45,10 @@ export async function insertEvents(client: PoolClient, store: string, events: re
 
 export function pgOutbox(pool: Pool, store: string, guard: <T>(work: () => Promise<T>) => Promise<T>): Outbox {
   return {
-    pending: () => guard(async () => (await idempotent<OutboxRow>(pool, 'SELECT * FROM outbox WHERE store = $1 ORDER BY seq', [store])).map(toEntry)),
+    pending: () =>
+      guard(async () =>
+        (await idempotent<OutboxRow>(pool, 'SELECT * FROM outbox WHERE store = $1 ORDER BY seq', [store])).map(toEntry),
+      ),
     append: (events) =>
       guard(() =>
         transaction(pool, async (client) => {
@@ -60,7 +63,11 @@ export function pgOutbox(pool: Pool, store: string, guard: <T>(work: () => Promi
         if (set.length === 0) return;
         const values = set.map((field) => (field === 'done' ? JSON.stringify(changes.done) : changes[field]));
         const assignments = set.map((field, i) => `${COLUMNS[field]} = $${i + 3}`).join(', ');
-        await idempotent(pool, `UPDATE outbox SET ${assignments} WHERE store = $1 AND seq = $2`, [store, seq, ...values]);
+        await idempotent(pool, `UPDATE outbox SET ${assignments} WHERE store = $1 AND seq = $2`, [
+          store,
+          seq,
+          ...values,
+        ]);
       }),
     remove: (seq) =>
       guard(async () => {

@@ -28,13 +28,30 @@ export function createPool(options: PoolOptions): Pool {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
-  pool.on('error', (err) => options.warn(`PostgreSQL closed an idle connection (${connectionProblem(err)}); it was dropped and the next query opens another`));
+  pool.on('error', (err) =>
+    options.warn(
+      `PostgreSQL closed an idle connection (${connectionProblem(err)}); it was dropped and the next query opens another`,
+    ),
+  );
   return pool;
 }
 
 /** SQLSTATE classes and socket errors that mean the connection, not the statement, failed. */
-const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|not queryable|Connection is closed/i;
+const CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|not queryable|Connection is closed/i;
 
 /** True when `err` says the connection broke (the statement may never have reached the server). */
 export function isConnectionError(err: unknown): boolean {
@@ -45,7 +62,11 @@ export function isConnectionError(err: unknown): boolean {
 }
 
 /** Safe to run twice (a read, or a write setting values): a dead or broken connection gets one more try on another. */
-export async function idempotent<R extends QueryResultRow>(pool: Pool, text: string, values: unknown[] = []): Promise<R[]> {
+export async function idempotent<R extends QueryResultRow>(
+  pool: Pool,
+  text: string,
+  values: unknown[] = [],
+): Promise<R[]> {
   try {
     return (await pool.query<R>(text, values)).rows;
   } catch (err) {
@@ -79,7 +100,9 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
       throw err;
     } finally {
       client.off('error', onError);
-      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(errorText(broken)));
+      client.release(
+        broken === undefined ? undefined : broken instanceof Error ? broken : new Error(errorText(broken)),
+      );
     }
   }
 }

@@ -35,11 +35,25 @@ interface RecordRow {
 }
 
 /** Records its format version on first use (refusing another later) and checks every live record (StoreCorruptError naming the row). */
-export async function openPgRepository<R extends { id: string }>(db: Database, options: PgRepositoryOptions<R>): Promise<PgRepository<R>> {
-  await idempotent(db.pool, 'INSERT INTO store_formats (store, version) VALUES ($1, $2) ON CONFLICT (store) DO NOTHING', [options.name, options.version]);
-  const [format] = await idempotent<{ version: number }>(db.pool, 'SELECT version FROM store_formats WHERE store = $1', [options.name]);
+export async function openPgRepository<R extends { id: string }>(
+  db: Database,
+  options: PgRepositoryOptions<R>,
+): Promise<PgRepository<R>> {
+  await idempotent(
+    db.pool,
+    'INSERT INTO store_formats (store, version) VALUES ($1, $2) ON CONFLICT (store) DO NOTHING',
+    [options.name, options.version],
+  );
+  const [format] = await idempotent<{ version: number }>(
+    db.pool,
+    'SELECT version FROM store_formats WHERE store = $1',
+    [options.name],
+  );
   if (format?.version !== options.version) {
-    throw new StoreCorruptError(`${db.where}, store_formats`, `the ${options.name} records are in format ${format?.version} (this build reads format ${options.version})`);
+    throw new StoreCorruptError(
+      `${db.where}, store_formats`,
+      `the ${options.name} records are in format ${format?.version} (this build reads format ${options.version})`,
+    );
   }
   const repo = new PostgresRepository(db, options);
   await repo.listLive();
@@ -66,14 +80,22 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
 
   get(id: string): Promise<R | undefined> {
     return this.#inFlight.run(async () => {
-      const [row] = await idempotent<{ body: unknown }>(this.#pool, 'SELECT body FROM records WHERE store = $1 AND id = $2', [this.#options.name, id]);
+      const [row] = await idempotent<{ body: unknown }>(
+        this.#pool,
+        'SELECT body FROM records WHERE store = $1 AND id = $2',
+        [this.#options.name, id],
+      );
       return row === undefined ? undefined : this.#parse(id, row.body);
     });
   }
 
   listLive(): Promise<R[]> {
     return this.#inFlight.run(async () => {
-      const rows = await idempotent<{ id: string; body: unknown }>(this.#pool, 'SELECT id, body FROM records WHERE store = $1 AND finished_seq IS NULL ORDER BY position', [this.#options.name]);
+      const rows = await idempotent<{ id: string; body: unknown }>(
+        this.#pool,
+        'SELECT id, body FROM records WHERE store = $1 AND finished_seq IS NULL ORDER BY position',
+        [this.#options.name],
+      );
       return rows.map((row) => this.#parse(row.id, row.body));
     });
   }
@@ -90,7 +112,9 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
   }
 
   mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
-    return this.#inFlight.run(() => this.#queues.run(id, () => transaction(this.#pool, (client) => this.#mutate(client, id, fn))));
+    return this.#inFlight.run(() =>
+      this.#queues.run(id, () => transaction(this.#pool, (client) => this.#mutate(client, id, fn))),
+    );
   }
 
   close(): Promise<void> {
@@ -100,7 +124,10 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
   async #mutate<T>(client: PoolClient, id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
     const store = this.#options.name;
     await lockRecord(client, store, id);
-    const { rows } = await client.query<RecordRow>('SELECT body, finished_seq IS NOT NULL AS finished FROM records WHERE store = $1 AND id = $2 FOR UPDATE', [store, id]);
+    const { rows } = await client.query<RecordRow>(
+      'SELECT body, finished_seq IS NOT NULL AS finished FROM records WHERE store = $1 AND id = $2 FOR UPDATE',
+      [store, id],
+    );
     const row = rows[0];
     const current = row === undefined ? undefined : this.#parse(id, row.body);
     const { next, result, outbox } = fn(current);
@@ -113,7 +140,8 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
   /** Writes `next` over `row` (absent: a new record), after the same refusals as the file store. */
   async #write(client: PoolClient, id: string, next: R, row: RecordRow | undefined): Promise<void> {
     const checked = check(this.#options.schema, next);
-    if (!checked.ok) throw new Error(`refusing to store record ${id}: it does not match the schema: ${checked.problem}`);
+    if (!checked.ok)
+      throw new Error(`refusing to store record ${id}: it does not match the schema: ${checked.problem}`);
     const record = checked.value;
     if (record.id !== id) throw new Error(`refusing to store record ${id}: the new record has id ${record.id}`);
     const finished = this.#options.isFinished(record);
@@ -122,15 +150,25 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
     const finishedSeq = finished ? "nextval('records_finished_seq')" : 'NULL';
     const values = [this.#options.name, id, JSON.stringify(record)];
     if (row === undefined) {
-      await client.query(`INSERT INTO records (store, id, body, finished_seq) VALUES ($1, $2, $3::json, ${finishedSeq})`, values);
+      await client.query(
+        `INSERT INTO records (store, id, body, finished_seq) VALUES ($1, $2, $3::json, ${finishedSeq})`,
+        values,
+      );
     } else {
-      await client.query(`UPDATE records SET body = $3::json, finished_seq = ${finishedSeq}, updated_at = now() WHERE store = $1 AND id = $2`, values);
+      await client.query(
+        `UPDATE records SET body = $3::json, finished_seq = ${finishedSeq}, updated_at = now() WHERE store = $1 AND id = $2`,
+        values,
+      );
     }
   }
 
   #parse(id: string, body: unknown): R {
     const checked = check(this.#options.schema, body);
-    if (!checked.ok) throw new StoreCorruptError(`${this.#where}, id ${id}`, `the record does not match the schema: ${checked.problem}`);
+    if (!checked.ok)
+      throw new StoreCorruptError(
+        `${this.#where}, id ${id}`,
+        `the record does not match the schema: ${checked.problem}`,
+      );
     return checked.value;
   }
 }

@@ -11,8 +11,15 @@ export function findControl(blocks: unknown, actionId: string): FoundControl | u
   if (!Array.isArray(blocks)) return undefined;
   for (const block of blocks as Record<string, unknown>[]) {
     if (typeof block !== 'object' || block === null) continue;
-    const candidates = [...(Array.isArray(block.elements) ? (block.elements as unknown[]) : []), block.accessory, block.element];
-    const element = candidates.find((e): e is Record<string, unknown> => typeof e === 'object' && e !== null && (e as Record<string, unknown>).action_id === actionId);
+    const candidates = [
+      ...(Array.isArray(block.elements) ? (block.elements as unknown[]) : []),
+      block.accessory,
+      block.element,
+    ];
+    const element = candidates.find(
+      (e): e is Record<string, unknown> =>
+        typeof e === 'object' && e !== null && (e as Record<string, unknown>).action_id === actionId,
+    );
     if (element) return { element, blockId: typeof block.block_id === 'string' ? block.block_id : undefined };
   }
   return undefined;

@@ -11,7 +11,10 @@ export interface ViewStore {
 /** A slash command shows only to its typist (Slack shows it to no one; kept so a person can follow); plain text to the channel. */
 export function foldTyped(ws: Workspace, person: string, channel: string, text: string): void {
   const command = text.startsWith('/');
-  ws.post({ channel, ts: ws.nextTs(), text, author: { kind: 'person', id: person }, at: ws.now() }, command ? person : undefined);
+  ws.post(
+    { channel, ts: ws.nextTs(), text, author: { kind: 'person', id: person }, at: ws.now() },
+    command ? person : undefined,
+  );
 }
 
 /** A slash command's HTTP answer: a message body is posted as Slack would (ephemeral unless in_channel). */
@@ -32,12 +35,15 @@ export function foldSubmissionAnswer(
   const answer = isObject(body) ? body : {};
   switch (answer.response_action) {
     case 'errors': {
-      const errors = Object.fromEntries(Object.entries(isObject(answer.errors) ? answer.errors : {}).map(([k, v]) => [k, String(v)]));
+      const errors = Object.fromEntries(
+        Object.entries(isObject(answer.errors) ? answer.errors : {}).map(([k, v]) => [k, String(v)]),
+      );
       ws.setErrors(person, viewId, errors);
       return { errors };
     }
     case 'update':
-      if (isObject(answer.view) && !ws.viewChangedAfter(viewId, sentAfterSeq)) ws.replaceView(viewId, views.recordView(answer.view, viewId));
+      if (isObject(answer.view) && !ws.viewChangedAfter(viewId, sentAfterSeq))
+        ws.replaceView(viewId, views.recordView(answer.view, viewId));
       return {};
     case 'push':
       if (isObject(answer.view)) ws.pushModal(person, views.recordView(answer.view));

@@ -20,22 +20,39 @@ export function foldCall(ws: Workspace, call: FakeSlackCall): void {
   switch (call.method) {
     case 'chat.postMessage': {
       const message = botMessage(String(call.response.channel ?? a.channel), String(call.response.ts), a, call.at);
-      if (!ws.post(message)) ws.cannotPlace(call.method, `a message in a channel the desk does not show (${message.channel}): ${gist(a)}`);
+      if (!ws.post(message))
+        ws.cannotPlace(call.method, `a message in a channel the desk does not show (${message.channel}): ${gist(a)}`);
       return;
     }
     case 'chat.postEphemeral': {
-      const message = { ...botMessage(String(a.channel), String(call.response.message_ts), a, call.at), ephemeral: true };
-      if (!ws.post(message, String(a.user))) ws.cannotPlace(call.method, `an answer in a channel the desk does not show (${message.channel}): ${gist(a)}`, String(a.user));
+      const message = {
+        ...botMessage(String(a.channel), String(call.response.message_ts), a, call.at),
+        ephemeral: true,
+      };
+      if (!ws.post(message, String(a.user)))
+        ws.cannotPlace(
+          call.method,
+          `an answer in a channel the desk does not show (${message.channel}): ${gist(a)}`,
+          String(a.user),
+        );
       return;
     }
     case 'chat.update': {
       const key = ws.findMessage(String(a.channel), String(a.ts));
-      if (!key || !ws.edit(key, content(a))) ws.cannotPlace(call.method, `an update of a message the desk never saw (${String(a.channel)} ${String(a.ts)}): ${gist(a)}`);
+      if (!key || !ws.edit(key, content(a)))
+        ws.cannotPlace(
+          call.method,
+          `an update of a message the desk never saw (${String(a.channel)} ${String(a.ts)}): ${gist(a)}`,
+        );
       return;
     }
     case 'chat.delete': {
       const key = ws.findMessage(String(a.channel), String(a.ts));
-      if (!key || !ws.remove(key)) ws.cannotPlace(call.method, `a deletion of a message the desk never saw (${String(a.channel)} ${String(a.ts)})`);
+      if (!key || !ws.remove(key))
+        ws.cannotPlace(
+          call.method,
+          `a deletion of a message the desk never saw (${String(a.channel)} ${String(a.ts)})`,
+        );
       return;
     }
     case 'response_url':
@@ -44,20 +61,25 @@ export function foldCall(ws: Workspace, call: FakeSlackCall): void {
     case 'views.push': {
       const person = ws.personOfTrigger(a.trigger_id);
       const view = call.response.view as Record<string, unknown>;
-      if (person === undefined) return ws.cannotPlace(call.method, `a modal for a trigger the desk did not hand out: ${titleOf(view)}`);
+      if (person === undefined)
+        return ws.cannotPlace(call.method, `a modal for a trigger the desk did not hand out: ${titleOf(view)}`);
       if (call.method === 'views.open') ws.openModal(person, view, call.seq);
       else ws.pushModal(person, view, call.seq);
       return;
     }
     case 'views.update': {
       const view = call.response.view as Record<string, unknown>;
-      if (!ws.replaceView(String(view.id), view, call.seq)) ws.cannotPlace(call.method, `an update of a view no one has open (${String(view.id)}): ${titleOf(view)}`);
+      if (!ws.replaceView(String(view.id), view, call.seq))
+        ws.cannotPlace(call.method, `an update of a view no one has open (${String(view.id)}): ${titleOf(view)}`);
       return;
     }
     case 'views.publish':
       return ws.publishHome(String(a.user_id), call.response.view as Record<string, unknown>);
     default:
-      ws.cannotPlace(call.method, `the desk does not draw ${call.method} (arguments: ${Object.keys(a).join(', ') || 'none'})`);
+      ws.cannotPlace(
+        call.method,
+        `the desk does not draw ${call.method} (arguments: ${Object.keys(a).join(', ') || 'none'})`,
+      );
   }
 }
 
@@ -69,7 +91,8 @@ function foldResponse(ws: Workspace, call: FakeSlackCall): void {
   if (!origin) return ws.cannotPlace('response_url', 'a post to a response URL the desk did not hand out (not shown)');
   const target = origin.source ?? origin.last;
   if (a.delete_original === true || a.delete_original === 'true') {
-    if (!target || !ws.remove(target)) ws.cannotPlace('response_url', 'delete_original of a message the desk no longer has', origin.person);
+    if (!target || !ws.remove(target))
+      ws.cannotPlace('response_url', 'delete_original of a message the desk no longer has', origin.person);
     return;
   }
   if ((a.replace_original === true || a.replace_original === 'true') && target && ws.edit(target, content(a))) return;
@@ -87,7 +110,11 @@ export function postAnswer(ws: Workspace, origin: ResponseOrigin, a: Record<stri
     ...(inChannel ? {} : { ephemeral: true }),
   };
   if (!ws.post(message, inChannel ? undefined : origin.person)) {
-    ws.cannotPlace('response_url', `an answer in a channel the desk does not show (${origin.channel}): ${gist(a)}`, origin.person);
+    ws.cannotPlace(
+      'response_url',
+      `an answer in a channel the desk does not show (${origin.channel}): ${gist(a)}`,
+      origin.person,
+    );
     return;
   }
   origin.last = ws.findMessage(message.channel, ts);
@@ -105,7 +132,10 @@ export function botMessage(channel: string, ts: string, a: Record<string, unknow
 }
 
 function content(a: Record<string, unknown>): { text?: string; blocks?: unknown[] } {
-  return { ...(typeof a.text === 'string' ? { text: a.text } : {}), ...(Array.isArray(a.blocks) ? { blocks: a.blocks } : {}) };
+  return {
+    ...(typeof a.text === 'string' ? { text: a.text } : {}),
+    ...(Array.isArray(a.blocks) ? { blocks: a.blocks } : {}),
+  };
 }
 
 /** Whose screen a refused call was for, when the call says. */
@@ -119,7 +149,8 @@ function whoseCall(ws: Workspace, call: FakeSlackCall): string | undefined {
 }
 
 function gist(a: Record<string, unknown>): string {
-  const text = typeof a.text === 'string' ? a.text : Array.isArray(a.blocks) ? `${a.blocks.length} blocks` : '(no text)';
+  const text =
+    typeof a.text === 'string' ? a.text : Array.isArray(a.blocks) ? `${a.blocks.length} blocks` : '(no text)';
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 

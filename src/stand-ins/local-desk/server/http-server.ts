@@ -1,7 +1,14 @@
 // The local desk over HTTP on 127.0.0.1: the page, its assets, `snapshot` events, and POST /desk/api/* (protocol.ts).
 // Only requests naming this server by loopback host and coming from its own page are read, POSTs JSON only,
 // so no other page on the machine can drive desk or sandbox; no secret is ever served.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ZodError } from 'zod';
 import { ROUTES } from '../protocol.js';
@@ -60,7 +67,9 @@ export async function startLocalDeskServer(o: LocalDeskServerOptions): Promise<L
 
   const server: Server = createServer(o.edge.options, (req, res) => {
     handle(req, res).catch((err: unknown) => {
-      logError(`local desk: ${req.method} ${req.url?.split('?')[0]} failed: ${err instanceof Error ? err.message : String(err)}`);
+      logError(
+        `local desk: ${req.method} ${req.url?.split('?')[0]} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
       if (!res.headersSent) json(res, 500, { ok: false, error: 'internal error of the local desk (see its log)' });
       else res.end();
     });
@@ -69,7 +78,11 @@ export async function startLocalDeskServer(o: LocalDeskServerOptions): Promise<L
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!o.fromThisMachine(req.headers, port)) {
       req.resume();
-      return text(res, 403, `Refused: the local desk answers only its own page at http://${LOCAL_DESK_HOST}:${port}/ (Host and Origin must name it).`);
+      return text(
+        res,
+        403,
+        `Refused: the local desk answers only its own page at http://${LOCAL_DESK_HOST}:${port}/ (Host and Origin must name it).`,
+      );
     }
     const url = new URL(req.url ?? '/', `http://${LOCAL_DESK_HOST}`);
     const path = url.pathname;
@@ -89,7 +102,11 @@ export async function startLocalDeskServer(o: LocalDeskServerOptions): Promise<L
         }
         case ROUTES.sandbox: {
           const sandbox = backends?.sandbox;
-          if (!sandbox) return json(res, backends ? 404 : 503, { ok: false, error: backends ? 'this run has no sandbox' : 'the bot is still starting' });
+          if (!sandbox)
+            return json(res, backends ? 404 : 503, {
+              ok: false,
+              error: backends ? 'this run has no sandbox' : 'the bot is still starting',
+            });
           return json(res, 200, sandbox.state());
         }
         default:
@@ -191,8 +208,19 @@ function problem(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', ...headers });
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
   res.end(body);
 }
 

@@ -53,13 +53,20 @@ export interface LocalDesk {
 
 export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
   const { slack } = o;
-  const ws = new Workspace(o.cast, { nextTs: () => slack.nextTs(), now: () => (slack.options.now ?? Date.now)() }, o.saved);
+  const ws = new Workspace(
+    o.cast,
+    { nextTs: () => slack.nextTs(), now: () => (slack.options.now ?? Date.now)() },
+    o.saved,
+  );
   const fold = (call: FakeSlackCall) => {
     try {
       foldCall(ws, call);
     } catch (err) {
       // A call the fold chokes on is still shown as such, and the fake still answers the bot.
-      ws.cannotPlace(call.method, `the local desk could not place it: ${err instanceof Error ? err.message : String(err)}`);
+      ws.cannotPlace(
+        call.method,
+        `the local desk could not place it: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   };
   for (const call of slack.calls) fold(call);
@@ -86,7 +93,10 @@ export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
     server,
     attach(link) {
       const bot = new SlackRequester(link.endpoint, link.signingSecret);
-      server.attach({ actions: createLocalDeskActions({ ws, slack, bot, commands: o.commands }), sandbox: link.sandbox });
+      server.attach({
+        actions: createLocalDeskActions({ ws, slack, bot, commands: o.commands }),
+        sandbox: link.sandbox,
+      });
     },
     async close() {
       stopFolding();

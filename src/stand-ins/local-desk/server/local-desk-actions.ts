@@ -1,7 +1,14 @@
 // What a person does, sent to the bot as Slack would: signed, through its HTTP receiver, with a trigger id and
 // response URL the desk handed out so answers land on that person's screen. A person acts only on what they see.
 import type { FakeSlackApi } from '../../fake-slack/fake-slack-api.js';
-import { appHomeOpened, commandBody, FORM, viewClosedPayload, type SlackRequester, type SlackResponse } from '../../fake-slack/slack-requests.js';
+import {
+  appHomeOpened,
+  commandBody,
+  FORM,
+  viewClosedPayload,
+  type SlackRequester,
+  type SlackResponse,
+} from '../../fake-slack/slack-requests.js';
 import type { Ack, Answers, Requests } from '../protocol.js';
 import { findControl } from './block-controls.js';
 import { foldCommandAnswer, foldSubmissionAnswer, foldTyped } from './fold-answers.js';
@@ -47,7 +54,10 @@ export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskAc
       if (!line) throw new LocalDeskRequestError(400, 'nothing to send');
       const command = line.split(/\s+/, 1)[0]!;
       if (line.startsWith('/') && !commands.includes(command)) {
-        return { ok: false, error: `${command} is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.` };
+        return {
+          ok: false,
+          error: `${command} is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.`,
+        };
       }
       foldTyped(ws, as, r.channel, line);
       // Plain text is a message in the channel; the bot listens to no messages.
@@ -79,7 +89,8 @@ export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskAc
       if (container.type === 'message') {
         const key = ws.findMessage(container.channel, container.ts, as);
         const message = key ? ws.message(key) : undefined;
-        if (!key || !message) throw new LocalDeskRequestError(409, `${as} sees no message ${container.ts} in ${container.channel}`);
+        if (!key || !message)
+          throw new LocalDeskRequestError(409, `${as} sees no message ${container.ts} in ${container.channel}`);
         const action = slackAction(r.action, findControl(message.blocks, actionId), actionId);
         const responseId = ws.mintResponse({ person: as, channel: message.channel, source: key });
         const res = await bot.blockAction({
@@ -94,7 +105,12 @@ export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskAc
             ...(message.threadTs ? { threadTs: message.threadTs } : {}),
             channelName: ws.channelsOf(as).find((c) => c.id === message.channel)?.name ?? '',
           },
-          message: { type: 'message', ts: message.ts, text: message.text ?? '', ...(message.blocks ? { blocks: message.blocks } : {}) },
+          message: {
+            type: 'message',
+            ts: message.ts,
+            text: message.text ?? '',
+            ...(message.blocks ? { blocks: message.blocks } : {}),
+          },
           ...(r.values ? { state: r.values } : {}),
           responseUrl: slack.responseUrl(responseId),
           triggerId: ws.mintTrigger(as),
@@ -147,11 +163,23 @@ export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskAc
     async suggest(r: Requests['suggest']): Promise<Answers['suggest']> {
       const as = person(r.as);
       const modal = topModal(as, r.viewId);
-      if (!findControl(modal.view.blocks, r.actionId)) throw new LocalDeskRequestError(400, `no control ${r.actionId} in view ${r.viewId}`);
-      const res = await bot.blockSuggestion({ userId: as, actionId: r.actionId, blockId: r.blockId, value: r.value, viewId: modal.id, view: modal.view });
+      if (!findControl(modal.view.blocks, r.actionId))
+        throw new LocalDeskRequestError(400, `no control ${r.actionId} in view ${r.viewId}`);
+      const res = await bot.blockSuggestion({
+        userId: as,
+        actionId: r.actionId,
+        blockId: r.blockId,
+        value: r.value,
+        viewId: modal.id,
+        view: modal.view,
+      });
       if (res.status !== 200) return refused(res, 'the suggestions');
       const body = (res.json ?? {}) as { options?: unknown[]; option_groups?: unknown[] };
-      return { ok: true, ...(Array.isArray(body.options) ? { options: body.options } : {}), ...(Array.isArray(body.option_groups) ? { option_groups: body.option_groups } : {}) };
+      return {
+        ok: true,
+        ...(Array.isArray(body.options) ? { options: body.options } : {}),
+        ...(Array.isArray(body.option_groups) ? { option_groups: body.option_groups } : {}),
+      };
     },
 
     async home(r: Requests['home']): Promise<Answers['home']> {
@@ -165,10 +193,18 @@ export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskAc
 export type LocalDeskActions = ReturnType<typeof createLocalDeskActions>;
 
 /** The control's type, block_id and button text/value from the blocks; the person's choice from the page. */
-function slackAction(sent: Record<string, unknown>, found: ReturnType<typeof findControl>, actionId: string): Record<string, unknown> {
+function slackAction(
+  sent: Record<string, unknown>,
+  found: ReturnType<typeof findControl>,
+  actionId: string,
+): Record<string, unknown> {
   if (!found) throw new LocalDeskRequestError(400, `no control ${actionId} there`);
   const { element, blockId } = found;
-  const fixed: Record<string, unknown> = { type: element.type, action_id: actionId, block_id: blockId ?? sent.block_id ?? 'block' };
+  const fixed: Record<string, unknown> = {
+    type: element.type,
+    action_id: actionId,
+    block_id: blockId ?? sent.block_id ?? 'block',
+  };
   if (element.type === 'button') {
     fixed.text = element.text;
     if (element.value !== undefined) fixed.value = element.value;
@@ -178,5 +214,8 @@ function slackAction(sent: Record<string, unknown>, found: ReturnType<typeof fin
 }
 
 function refused(res: SlackResponse, what: string): Ack {
-  return { ok: false, error: `the bot answered ${res.status} to ${what}${res.text ? `: ${res.text.slice(0, 200)}` : ''}` };
+  return {
+    ok: false,
+    error: `the bot answered ${res.status} to ${what}${res.text ? `: ${res.text.slice(0, 200)}` : ''}`,
+  };
 }

@@ -6,7 +6,9 @@ import { bundlePage, type PageAssets } from './page-build.js';
 export const BUILT_ASSETS = { js: new URL('../app.js', import.meta.url), css: new URL('../app.css', import.meta.url) };
 
 export async function loadPageAssets(): Promise<PageAssets> {
-  const built = await Promise.all([readFile(BUILT_ASSETS.js, 'utf8'), readFile(BUILT_ASSETS.css, 'utf8')]).catch(() => undefined);
+  const built = await Promise.all([readFile(BUILT_ASSETS.js, 'utf8'), readFile(BUILT_ASSETS.css, 'utf8')]).catch(
+    () => undefined,
+  );
   if (built) return { js: built[0], css: built[1] };
   return bundlePage({ minify: false });
 }

@@ -34,6 +34,10 @@ export async function bundlePage({ minify }: { minify: boolean }): Promise<PageA
   // Loaded only when bundling: a built `npm start` (and any real deployment) never loads esbuild.
   const { build } = await import('esbuild');
   const result = await build({ ...OPTIONS, minify, sourcemap: minify ? false : 'inline' });
-  const text = (ext: string) => (result.outputFiles ?? []).filter((f) => f.path.endsWith(ext)).map((f) => f.text).join('\n');
+  const text = (ext: string) =>
+    (result.outputFiles ?? [])
+      .filter((f) => f.path.endsWith(ext))
+      .map((f) => f.text)
+      .join('\n');
   return { js: text('.js'), css: text('.css') };
 }

@@ -1,6 +1,13 @@
 // The page's JSON bodies checked before anything reaches bot or sandbox, each schema tied to its protocol.ts type.
 import { z } from 'zod';
-import { PANEL_FAULT_TARGETS, PANEL_FAULTS, type PanelFault, type PanelFaultTarget, type Requests, type SandboxOps } from '../protocol.js';
+import {
+  PANEL_FAULT_TARGETS,
+  PANEL_FAULTS,
+  type PanelFault,
+  type PanelFaultTarget,
+  type Requests,
+  type SandboxOps,
+} from '../protocol.js';
 
 const person = z.string().min(1).max(40);
 const id = z.string().min(1).max(200);
@@ -37,7 +44,13 @@ const targets = Object.keys(PANEL_FAULT_TARGETS) as [PanelFaultTarget, ...PanelF
 
 export const SANDBOX_OP_BODIES = {
   // Up to 30 days at once: far enough for any status, near enough that a typo is not a year.
-  advance: z.object({ ms: z.number().int().min(1).max(30 * 86_400_000) }),
+  advance: z.object({
+    ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86_400_000),
+  }),
   deposit: z.object({ currency: z.string().min(1).max(40), amount: decimal, needsCounterpartyInfo: z.boolean() }),
   price: z.object({ symbol: z.string().min(1).max(20), price: decimal }),
   fault: z.object({ fault: z.enum(faults), on: z.enum(targets), times: z.number().int().min(1).max(1_000).optional() }),

@@ -159,7 +159,15 @@ export class Workspace {
 
   /** The channels `person` sees: the workspace's, and their DM with the bot. */
   channelsOf(person: string): Channel[] {
-    return [...this.cast.channels, { id: dmChannelOf(person), name: this.cast.botName, kind: 'dm', purpose: `Direct messages from ${this.cast.botName}` }];
+    return [
+      ...this.cast.channels,
+      {
+        id: dmChannelOf(person),
+        name: this.cast.botName,
+        kind: 'dm',
+        purpose: `Direct messages from ${this.cast.botName}`,
+      },
+    ];
   }
 
   canSeeChannel(person: string, channel: string): boolean {
@@ -205,7 +213,12 @@ export class Workspace {
     const placed = this.#messages.get(key);
     if (!placed) return false;
     const { text, blocks } = change;
-    placed.message = { ...placed.message, ...(text !== undefined ? { text } : {}), ...(blocks !== undefined ? { blocks } : {}), edited: true };
+    placed.message = {
+      ...placed.message,
+      ...(text !== undefined ? { text } : {}),
+      ...(blocks !== undefined ? { blocks } : {}),
+      edited: true,
+    };
     this.#changed();
     return true;
   }
@@ -249,7 +262,10 @@ export class Workspace {
     for (const [person, stack] of this.#stacks) {
       const at = stack.findIndex((m) => m.id === viewId);
       if (at < 0) continue;
-      this.#stacks.set(person, stack.map((m, i) => (i === at ? this.#modal(view, seq, viewId) : m)));
+      this.#stacks.set(
+        person,
+        stack.map((m, i) => (i === at ? this.#modal(view, seq, viewId) : m)),
+      );
       this.#changed();
       return true;
     }
@@ -265,7 +281,10 @@ export class Workspace {
   setErrors(person: string, viewId: string, errors: Record<string, string>): boolean {
     const stack = this.stackOf(person);
     if (!stack.some((m) => m.id === viewId)) return false;
-    this.#stacks.set(person, stack.map((m) => (m.id === viewId ? { ...m, errors } : m)));
+    this.#stacks.set(
+      person,
+      stack.map((m) => (m.id === viewId ? { ...m, errors } : m)),
+    );
     this.#changed();
     return true;
   }
@@ -309,10 +328,14 @@ export class Workspace {
       people: this.cast.people,
       channels: this.channelsOf(me),
       commandChannel: this.cast.commandChannel,
-      messages: [...this.#messages.values()].filter((p) => p.audience.everyone || p.audience.person === me).map((p) => p.message),
+      messages: [...this.#messages.values()]
+        .filter((p) => p.audience.everyone || p.audience.person === me)
+        .map((p) => p.message),
       modals: [...this.stackOf(me)],
       ...(home ? { home } : {}),
-      undrawn: this.#undrawn.filter((u) => u.person === undefined || u.person === me).map(({ method, summary }) => ({ method, summary })),
+      undrawn: this.#undrawn
+        .filter((u) => u.person === undefined || u.person === me)
+        .map(({ method, summary }) => ({ method, summary })),
     };
   }
 

@@ -15,11 +15,16 @@ export const counterpartyRoutes: Route[] = [
       const tx = findTransaction(account, params.transaction_id!);
       if (!tx) fail(404, 'Transaction not found');
       if (tx.type !== 'RECEIVE') fail(422, 'Counterparty info is only supported for RECEIVE transactions');
-      if (account.counterparty.some((c) => c.transaction_id === params.transaction_id)) fail(COUNTERPARTY_EXISTS_STATUS, COUNTERPARTY_EXISTS_MESSAGE);
+      if (account.counterparty.some((c) => c.transaction_id === params.transaction_id))
+        fail(COUNTERPARTY_EXISTS_STATUS, COUNTERPARTY_EXISTS_MESSAGE);
       const info = validate(counterpartyInfoBody, body);
       const wallet = info.crypto_wallet_attributes;
       const known = wallet?.id !== undefined ? state.wallets.find((w) => w.id === wallet.id) : undefined;
-      if (wallet?.id !== undefined && !known) fail(422, `Unknown crypto_wallet_attributes.id ${wallet.id}: pick one from the known-wallet listing or send a name`);
+      if (wallet?.id !== undefined && !known)
+        fail(
+          422,
+          `Unknown crypto_wallet_attributes.id ${wallet.id}: pick one from the known-wallet listing or send a name`,
+        );
       const submission = { id: state.rng.uuid(), transaction_id: params.transaction_id!, created_at: now, body: info };
       account.counterparty.push(submission);
       startDepositReview(account, submission.transaction_id, now);
@@ -28,9 +33,15 @@ export const counterpartyRoutes: Route[] = [
         transaction_id: submission.transaction_id,
         status: 'submitted',
         created_at: now,
-        wallet_identity: { entity_type: info.wallet_identity_attributes.entity_type, entity_name: info.wallet_identity_attributes.entity_name, ownership: info.wallet_identity_attributes.ownership },
+        wallet_identity: {
+          entity_type: info.wallet_identity_attributes.entity_type,
+          entity_name: info.wallet_identity_attributes.entity_name,
+          ownership: info.wallet_identity_attributes.ownership,
+        },
         // A name instead of a listed wallet creates an unverified wallet and a compliance review.
-        crypto_wallet: wallet ? { id: known?.id ?? null, name: known?.name ?? wallet.name ?? null, verified: known !== undefined } : null,
+        crypto_wallet: wallet
+          ? { id: known?.id ?? null, name: known?.name ?? wallet.name ?? null, verified: known !== undefined }
+          : null,
         compliance_review: wallet !== undefined && known === undefined,
       });
     },

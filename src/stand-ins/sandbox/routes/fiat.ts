@@ -18,13 +18,25 @@ export const fiatRoutes: Route[] = [
     method: 'GET',
     path: '/fiat/deposits',
     auth: 'key',
-    handler: ({ account, query }) => jsonApi(numberedPage(newestFirst(account.fiatDeposits, (d) => d.id), query).map(presentFiatDeposit)),
+    handler: ({ account, query }) =>
+      jsonApi(
+        numberedPage(
+          newestFirst(account.fiatDeposits, (d) => d.id),
+          query,
+        ).map(presentFiatDeposit),
+      ),
   },
   {
     method: 'GET',
     path: '/fiat/withdrawals',
     auth: 'key',
-    handler: ({ account, query }) => jsonApi(numberedPage(newestFirst(account.fiatWithdrawals, (w) => w.id), query).map((w) => presentFiatWithdrawal(w, 'listed'))),
+    handler: ({ account, query }) =>
+      jsonApi(
+        numberedPage(
+          newestFirst(account.fiatWithdrawals, (w) => w.id),
+          query,
+        ).map((w) => presentFiatWithdrawal(w, 'listed')),
+      ),
   },
   {
     method: 'GET',
@@ -37,7 +49,13 @@ export const fiatRoutes: Route[] = [
           return {
             currency: r.currency,
             fee: r.fee,
-            asset: { id: asset.id, name: asset.name, symbol: asset.symbol, ...(asset.icon_url ? { icon_url: asset.icon_url } : {}), asset_type: asset.asset_type },
+            asset: {
+              id: asset.id,
+              name: asset.name,
+              symbol: asset.symbol,
+              ...(asset.icon_url ? { icon_url: asset.icon_url } : {}),
+              asset_type: asset.asset_type,
+            },
           };
         }),
       ),
@@ -47,7 +65,13 @@ export const fiatRoutes: Route[] = [
     path: '/fiat/withdrawal_limits',
     auth: 'key',
     handler: ({ state }) =>
-      ok(state.fiatRules.map((r) => ({ currency: r.currency, minimum_withdrawal_amount: r.minimum, maximum_withdrawal_amount: r.maximum }))),
+      ok(
+        state.fiatRules.map((r) => ({
+          currency: r.currency,
+          minimum_withdrawal_amount: r.minimum,
+          maximum_withdrawal_amount: r.maximum,
+        })),
+      ),
   },
   {
     method: 'POST',
@@ -60,15 +84,21 @@ export const fiatRoutes: Route[] = [
       if (!rule) fail(422, `Fiat withdrawals in ${req.currency} are not enabled for this account`);
       const bank = account.bankAccounts.find((b) => b.id === req.bank_account_id);
       if (!bank) fail(404, 'Bank account not found');
-      if (bank.currency !== req.currency) fail(422, `Bank account ${bank.id} holds ${bank.currency}, not ${req.currency}`);
+      if (bank.currency !== req.currency)
+        fail(422, `Bank account ${bank.id} holds ${bank.currency}, not ${req.currency}`);
       const precision = assetBySymbol(state, req.currency)!.precision;
       if (decimalPlaces(req.amount) > precision) fail(422, `Amount has more than ${precision} decimal places`);
-      if (lt(req.amount, rule.minimum)) fail(422, `Amount is below the minimum withdrawal of ${rule.minimum} ${rule.currency}`);
-      if (gt(req.amount, rule.maximum)) fail(422, `Amount is above the maximum withdrawal of ${rule.maximum} ${rule.currency}`);
+      if (lt(req.amount, rule.minimum))
+        fail(422, `Amount is below the minimum withdrawal of ${rule.minimum} ${rule.currency}`);
+      if (gt(req.amount, rule.maximum))
+        fail(422, `Amount is above the maximum withdrawal of ${rule.maximum} ${rule.currency}`);
       const total = add(req.amount, rule.fee);
       const free = available(account, req.currency);
       if (gt(total, free)) {
-        fail(422, `Insufficient balance: amount plus fee is ${total} ${req.currency} but only ${free} ${req.currency} is available`);
+        fail(
+          422,
+          `Insufficient balance: amount plus fee is ${total} ${req.currency} but only ${free} ${req.currency} is available`,
+        );
       }
       const w: FiatWithdrawalRecord = {
         id: ++state.counters.fiatWithdrawal,

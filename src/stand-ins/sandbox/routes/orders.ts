@@ -36,8 +36,14 @@ export const orderRoutes: Route[] = [
     scope: 'trade',
     handler: ({ state, account, body, now, receivedAt }) => {
       const req = validate(createOrderBody, body);
-      const pendingLate = receivedAt === undefined && req.client_order_id !== undefined && (account.lateClientOrderIds ?? []).includes(req.client_order_id);
-      if (req.client_order_id !== undefined && (pendingLate || account.orders.some((o) => o.client_order_id === req.client_order_id))) {
+      const pendingLate =
+        receivedAt === undefined &&
+        req.client_order_id !== undefined &&
+        (account.lateClientOrderIds ?? []).includes(req.client_order_id);
+      if (
+        req.client_order_id !== undefined &&
+        (pendingLate || account.orders.some((o) => o.client_order_id === req.client_order_id))
+      ) {
         fail(DUPLICATE_CLIENT_ORDER_ID_STATUS, DUPLICATE_CLIENT_ORDER_ID_MESSAGE);
       }
       // Quotes of other accounts are invisible: "not found for this account".
@@ -52,7 +58,10 @@ export const orderRoutes: Route[] = [
       const receivedAmount = buy ? q.baseAmount : q.counterAmount;
       const free = available(account, paidCurrency);
       if (gt(paidAmount, free)) {
-        fail(422, `Insufficient balance: the order needs ${paidAmount} ${paidCurrency} but only ${free} ${paidCurrency} is available`);
+        fail(
+          422,
+          `Insufficient balance: the order needs ${paidAmount} ${paidCurrency} but only ${free} ${paidCurrency} is available`,
+        );
       }
       const fee = roundDown(mul(receivedAmount, FEE_RATE), assetBySymbol(state, receivedCurrency)!.precision);
       const seq = ++state.counters.order;

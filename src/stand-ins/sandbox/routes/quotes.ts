@@ -23,7 +23,8 @@ export const quoteRoutes: Route[] = [
       }
       // Reference rule 1: quantity defaults to the counter currency for a buy, the base for a sell.
       const currency = (req.currency ?? (req.side === 'buy' ? spec.counter : spec.base)).toUpperCase();
-      if (currency !== spec.base && currency !== spec.counter) fail(422, `currency must be ${spec.base} or ${spec.counter} for ${spec.symbol}`);
+      if (currency !== spec.base && currency !== spec.counter)
+        fail(422, `currency must be ${spec.base} or ${spec.counter} for ${spec.symbol}`);
       const basePrecision = assetBySymbol(state, spec.base)!.precision;
       const counterPrecision = assetBySymbol(state, spec.counter)!.precision;
       const price = quotedPrice(state.prices, spec.symbol, req.side, now);
@@ -38,7 +39,8 @@ export const quoteRoutes: Route[] = [
         counterAmount = roundDown(req.quantity, counterPrecision);
         baseAmount = div(counterAmount, price, basePrecision);
       }
-      if (isZero(baseAmount) || isZero(counterAmount)) fail(422, `Quantity ${req.quantity} ${currency} is too small to trade`);
+      if (isZero(baseAmount) || isZero(counterAmount))
+        fail(422, `Quantity ${req.quantity} ${currency} is too small to trade`);
       const quantity = normalize(req.quantity);
       const q: QuoteRecord = {
         quote_id: state.rng.uuid(),
@@ -59,7 +61,11 @@ export const quoteRoutes: Route[] = [
         usedByOrder: null,
       };
       for (const older of account.quotes) {
-        const same = older.symbol === q.symbol && older.quantity === q.quantity && older.currency === q.currency && older.payment_method === q.payment_method;
+        const same =
+          older.symbol === q.symbol &&
+          older.quantity === q.quantity &&
+          older.currency === q.currency &&
+          older.payment_method === q.payment_method;
         if (same && older.supersededBy === null) older.supersededBy = q.quote_id;
       }
       account.quotes.push(q);

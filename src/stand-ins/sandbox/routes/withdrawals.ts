@@ -24,26 +24,43 @@ export const withdrawalRoutes: Route[] = [
       if (!address) fail(404, 'Address not found');
       if (!address.networkUuids.includes(entry.networkUuid)) {
         const network = networkByUuid(state, entry.networkUuid)!;
-        fail(422, `Address "${address.label}" is not on the ${network.name} network of crypto currency ${entry.id} (${entry.name})`);
+        fail(
+          422,
+          `Address "${address.label}" is not on the ${network.name} network of crypto currency ${entry.id} (${entry.name})`,
+        );
       }
-      if (address.status !== ADDRESS_VERIFIED_STATUS) fail(422, `Address "${address.label}" is not verified (status ${address.status})`);
+      if (address.status !== ADDRESS_VERIFIED_STATUS)
+        fail(422, `Address "${address.label}" is not verified (status ${address.status})`);
       if (address.withdrawal_cooldown_until !== null && now < address.withdrawal_cooldown_until) {
-        fail(422, `Address "${address.label}" is in its withdrawal cooldown until ${new Date(address.withdrawal_cooldown_until).toISOString()}`, {
-          withdrawal_cooldown_until: address.withdrawal_cooldown_until,
-        });
+        fail(
+          422,
+          `Address "${address.label}" is in its withdrawal cooldown until ${new Date(address.withdrawal_cooldown_until).toISOString()}`,
+          {
+            withdrawal_cooldown_until: address.withdrawal_cooldown_until,
+          },
+        );
       }
       if (!address.wallet_identity) {
-        fail(422, `Recipient information missing for address "${address.label}": complete the recipient (Travel Rule) details of the saved address in the mobile app`);
+        fail(
+          422,
+          `Recipient information missing for address "${address.label}": complete the recipient (Travel Rule) details of the saved address in the mobile app`,
+        );
       }
       // The reference: rounded down to the currency's precision before amount plus fee is computed.
       const amount = roundDown(req.amount, entry.precision);
       if (isZero(amount) || lt(amount, entry.minimum_withdrawal)) {
-        fail(422, `Amount ${amount} ${entry.code} is below the minimum withdrawal of ${entry.minimum_withdrawal} ${entry.code}`);
+        fail(
+          422,
+          `Amount ${amount} ${entry.code} is below the minimum withdrawal of ${entry.minimum_withdrawal} ${entry.code}`,
+        );
       }
       const total = add(amount, entry.withdrawal_fee);
       const free = available(account, entry.assetSymbol);
       if (gt(total, free)) {
-        fail(422, `Insufficient balance: amount plus fee is ${total} ${entry.assetSymbol} but only ${free} ${entry.assetSymbol} is available`);
+        fail(
+          422,
+          `Insufficient balance: amount plus fee is ${total} ${entry.assetSymbol} but only ${free} ${entry.assetSymbol} is available`,
+        );
       }
       const first = WITHDRAWAL_TIMELINE[0]!;
       const w: CryptoWithdrawalRecord = {

@@ -5,13 +5,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ISO_COUNTRY_CODES } from '../../../../src/bot/engine/compliance/country-codes.js';
-import { checkDeclaration, DECLARATION_MESSAGES, type CheckedDeclaration, type DeclarationForm } from '../../../../src/bot/engine/compliance/declaration.js';
-import { recipientDetailsAdvice, RECIPIENT_DETAILS_ADVICE } from '../../../../src/bot/engine/execution/recipient-advice.js';
+import {
+  checkDeclaration,
+  DECLARATION_MESSAGES,
+  type CheckedDeclaration,
+  type DeclarationForm,
+} from '../../../../src/bot/engine/compliance/declaration.js';
+import {
+  recipientDetailsAdvice,
+  RECIPIENT_DETAILS_ADVICE,
+} from '../../../../src/bot/engine/execution/recipient-advice.js';
 import { counterpartyBody } from '../../../../src/bot/exchange/adapter/counterparty-body.js';
 import { counterpartyInfoBody } from '../../../../src/bot/exchange/schemas.js';
 
 const TX = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
-const base: DeclarationForm = { transactionId: TX, entityType: 'entity', legalName: 'Acme Pte Ltd', ownership: 'first_party' };
+const base: DeclarationForm = {
+  transactionId: TX,
+  entityType: 'entity',
+  legalName: 'Acme Pte Ltd',
+  ownership: 'first_party',
+};
 
 /** The body the exchange port sends for a checked declaration. */
 function bodyOf(checked: CheckedDeclaration) {
@@ -28,14 +41,18 @@ describe('country code rules', () => {
     for (const field of ['address1', 'address2', 'postcode', 'district', 'region'] as const) {
       expect(errorsOf({ ...base, [field]: 'x' })).toEqual({ countryCode: DECLARATION_MESSAGES.countryRequired });
       const ok = checkDeclaration({ ...base, [field]: ' x ', countryCode: 'SG' });
-      expect(ok.ok && bodyOf(ok.value).wallet_identity_attributes.address_attributes).toEqual({ country_code: 'SG', [field]: 'x' });
+      expect(ok.ok && bodyOf(ok.value).wallet_identity_attributes.address_attributes).toEqual({
+        country_code: 'SG',
+        [field]: 'x',
+      });
     }
   });
 
   it('accepts assigned ISO 3166-1 alpha-2 codes in any letter case, and refuses reserved or made-up ones', () => {
     const r = checkDeclaration({ ...base, countryCode: ' gb ' });
     expect(r.ok && bodyOf(r.value).wallet_identity_attributes.address_attributes).toEqual({ country_code: 'GB' });
-    for (const bad of ['UK', 'EU', 'XK', 'ZZ', 'S', 'SGP', '12', 'S G']) expect(errorsOf({ ...base, countryCode: bad })).toEqual({ countryCode: DECLARATION_MESSAGES.countryUnknown });
+    for (const bad of ['UK', 'EU', 'XK', 'ZZ', 'S', 'SGP', '12', 'S G'])
+      expect(errorsOf({ ...base, countryCode: bad })).toEqual({ countryCode: DECLARATION_MESSAGES.countryUnknown });
   });
 
   it('holds exactly the 249 assigned codes, every one a region the platform knows by name', () => {
@@ -45,12 +62,15 @@ describe('country code rules', () => {
       expect(code).toMatch(/^[A-Z]{2}$/);
       expect(names.of(code)).not.toBe(code);
     }
-    for (const code of ['SG', 'US', 'GB', 'DE', 'JP', 'HK', 'AE', 'CH', 'SS', 'AX']) expect(ISO_COUNTRY_CODES.has(code)).toBe(true);
+    for (const code of ['SG', 'US', 'GB', 'DE', 'JP', 'HK', 'AE', 'CH', 'SS', 'AX'])
+      expect(ISO_COUNTRY_CODES.has(code)).toBe(true);
   });
 
   it('sends no address_attributes when no address field and no country is filled (blank counts as empty)', () => {
     const r = checkDeclaration({ ...base, address1: '   ', countryCode: '' });
-    expect(r.ok && bodyOf(r.value)).toStrictEqual({ wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Acme Pte Ltd', ownership: 'first_party' } });
+    expect(r.ok && bodyOf(r.value)).toStrictEqual({
+      wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Acme Pte Ltd', ownership: 'first_party' },
+    });
   });
 });
 
@@ -63,7 +83,9 @@ describe('the wallet part', () => {
     const typed = checkDeclaration({ ...base, walletName: '  My cold storage ' });
     expect(typed.ok && typed.value).toMatchObject({ createsUnverifiedWallet: true });
     expect(typed.ok && bodyOf(typed.value)).toMatchObject({ crypto_wallet_attributes: { name: 'My cold storage' } });
-    expect(errorsOf({ ...base, walletId: id, walletName: 'n' })).toEqual({ walletName: DECLARATION_MESSAGES.walletBoth });
+    expect(errorsOf({ ...base, walletId: id, walletName: 'n' })).toEqual({
+      walletName: DECLARATION_MESSAGES.walletBoth,
+    });
     expect(errorsOf({ ...base, walletId: 'not a wallet' })).toEqual({ walletId: DECLARATION_MESSAGES.walletId });
     const none = checkDeclaration({ ...base, walletName: ' ' });
     expect(none.ok && 'crypto_wallet_attributes' in bodyOf(none.value)).toBe(false);
@@ -73,8 +95,13 @@ describe('the wallet part', () => {
 describe('required fields', () => {
   it('names every missing or wrong field at once', () => {
     expect(Object.keys(errorsOf({})).sort()).toEqual(['entityType', 'legalName', 'ownership', 'transactionId']);
-    expect(errorsOf({ ...base, entityType: 'company', ownership: 'mine' })).toEqual({ entityType: DECLARATION_MESSAGES.entityType, ownership: DECLARATION_MESSAGES.ownership });
-    expect(errorsOf({ ...base, transactionId: '1234' })).toEqual({ transactionId: DECLARATION_MESSAGES.transactionShape });
+    expect(errorsOf({ ...base, entityType: 'company', ownership: 'mine' })).toEqual({
+      entityType: DECLARATION_MESSAGES.entityType,
+      ownership: DECLARATION_MESSAGES.ownership,
+    });
+    expect(errorsOf({ ...base, transactionId: '1234' })).toEqual({
+      transactionId: DECLARATION_MESSAGES.transactionShape,
+    });
   });
 
   it('builds, for any accepted form, a body the reference schema accepts unchanged, with no empty nested object', () => {
@@ -120,7 +147,12 @@ describe('recipientDetailsAdvice', () => {
     ]) {
       expect(recipientDetailsAdvice(m)).toBe(RECIPIENT_DETAILS_ADVICE);
     }
-    for (const m of ['Address "Cold" is not verified (status pending)', 'Insufficient balance', 'Recipient address is on the wrong network', '']) {
+    for (const m of [
+      'Address "Cold" is not verified (status pending)',
+      'Insufficient balance',
+      'Recipient address is on the wrong network',
+      '',
+    ]) {
       expect(recipientDetailsAdvice(m)).toBeUndefined();
     }
   });

@@ -24,7 +24,17 @@ afterEach(() => world.close());
 
 /** A watch over the world's current stores; `initialLookbackMs: 1` skips the seeded deposits. Each poll waits for the outbox's delivery pass. */
 function watch(options: DepositWatchOptions = {}) {
-  const w = createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notices: desk.notices, clock: world.clock, logger: world.logger }, { initialLookbackMs: 1, ...options });
+  const w = createDepositWatch(
+    {
+      exchange: world.exchange,
+      kv: world.kv,
+      audit: world.audit,
+      notices: desk.notices,
+      clock: world.clock,
+      logger: world.logger,
+    },
+    { initialLookbackMs: 1, ...options },
+  );
   return {
     async poll() {
       const summary = await w.poll();
@@ -34,7 +44,8 @@ function watch(options: DepositWatchOptions = {}) {
   };
 }
 
-const inject = (amount: string, needsCounterpartyInfo = false) => world.sandbox.control.injectDeposit({ amount, needsCounterpartyInfo });
+const inject = (amount: string, needsCounterpartyInfo = false) =>
+  world.sandbox.control.injectDeposit({ amount, needsCounterpartyInfo });
 const ids = (list: { id: string }[]) => list.map((d) => d.id);
 
 describe('deposit watch', () => {
@@ -48,7 +59,16 @@ describe('deposit watch', () => {
     expect(first).toMatchObject({ newDeposits: 1, delivered: 1, caughtUp: true, tracked: 1 });
     expect(notifier.seen()).toHaveLength(1);
     const seen = notifier.seen()[0]!;
-    expect(seen).toMatchObject({ id: injected.id, amount: '0.75', status: 'pending', travelRuleStatus: 'required', transactionId: injected.transaction.uuid, needsDeclaration: true, acceptsDeclaration: true, final: false });
+    expect(seen).toMatchObject({
+      id: injected.id,
+      amount: '0.75',
+      status: 'pending',
+      travelRuleStatus: 'required',
+      transactionId: injected.transaction.uuid,
+      needsDeclaration: true,
+      acceptsDeclaration: true,
+      final: false,
+    });
     expect(seen.linkExplorer).toContain(injected.transaction_hash);
 
     world.sandbox.control.advance(5_000);
@@ -57,7 +77,12 @@ describe('deposit watch', () => {
     expect(notifier.calls).toHaveLength(1);
     const audited = world.auditLines().filter((l) => l.type === 'deposit.seen');
     expect(audited.map((l) => l.data!.depositId)).toEqual([injected.id]);
-    expect(audited[0]!.data).toMatchObject({ transactionId: injected.transaction.uuid, amount: '0.75', travelRuleStatus: 'required', asset: 'BTC' });
+    expect(audited[0]!.data).toMatchObject({
+      transactionId: injected.transaction.uuid,
+      amount: '0.75',
+      travelRuleStatus: 'required',
+      asset: 'BTC',
+    });
   });
 
   it('reports deposits sharing one millisecond once each, also when one arrives after a poll in that same millisecond', async () => {
@@ -112,7 +137,10 @@ describe('deposit watch', () => {
     expect(notifier.changed()).toHaveLength(1);
     const audited = world.auditLines().filter((l) => l.type === 'deposit.changed');
     expect(audited).toHaveLength(1);
-    expect(audited[0]!.data).toMatchObject({ depositId: d.id, changes: { status: { from: 'pending', to: 'completed' } } });
+    expect(audited[0]!.data).toMatchObject({
+      depositId: d.id,
+      changes: { status: { from: 'pending', to: 'completed' } },
+    });
   });
 
   it('catches up past the page bound over several polls without missing or repeating one', async () => {
@@ -134,7 +162,12 @@ describe('deposit watch', () => {
     expect(ids(notifier.seen()).sort()).toEqual([...injected].sort());
     expect(new Set(ids(notifier.seen())).size).toBe(9);
     // Every page request stayed within the bound asked for.
-    expect(world.sandbox.control.requests().filter((r) => r.path.endsWith('/crypto/deposits')).every((r) => r.status === 200)).toBe(true);
+    expect(
+      world.sandbox.control
+        .requests()
+        .filter((r) => r.path.endsWith('/crypto/deposits'))
+        .every((r) => r.status === 200),
+    ).toBe(true);
   });
 
   it('says so, and repeats nothing, when more deposits share one millisecond than a walk can read', async () => {
@@ -157,7 +190,9 @@ describe('deposit watch', () => {
     const failed = await watch().poll();
     expect(failed).toMatchObject({ newDeposits: 1, delivered: 1 });
     expect(notifier.seen()).toHaveLength(0);
-    expect(await desk.outbox.pending()).toMatchObject([{ requestId: `deposit:${d.transaction.uuid.toLowerCase()}`, event: { type: 'deposit.seen' }, attempts: 1 }]);
+    expect(await desk.outbox.pending()).toMatchObject([
+      { requestId: `deposit:${d.transaction.uuid.toLowerCase()}`, event: { type: 'deposit.seen' }, attempts: 1 },
+    ]);
 
     await world.restart();
     await desk.restart();

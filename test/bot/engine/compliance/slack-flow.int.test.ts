@@ -27,10 +27,19 @@ afterEach(async () => {
   await world.close();
 });
 
-type Block = { type: string; block_id?: string; text?: { text: string }; fields?: { text: string }[]; elements?: Record<string, any>[] };
+type Block = {
+  type: string;
+  block_id?: string;
+  text?: { text: string };
+  fields?: { text: string }[];
+  elements?: Record<string, any>[];
+};
 const blocksOf = (call: FakeSlackCall) => call.args.blocks as Block[];
 const textOf = (blocks: Block[]) => JSON.stringify(blocks);
-const depositPosts = () => bot.fake.callsTo('chat.postMessage').filter((c) => c.args.channel === COMPLIANCE_CHANNEL && c.args.thread_ts === undefined);
+const depositPosts = () =>
+  bot.fake
+    .callsTo('chat.postMessage')
+    .filter((c) => c.args.channel === COMPLIANCE_CHANNEL && c.args.thread_ts === undefined);
 
 function receive(amount = '1.5') {
   world.sandbox.control.advance(1_000);
@@ -40,10 +49,19 @@ function receive(amount = '1.5') {
 /** Open the modal with /counterparty [tx] as `user`; the view as the fake stored it. */
 async function openByCommand(text: string, user: string = PEOPLE.compliance) {
   const mark = bot.fake.calls.length;
-  const res = await bot.slack.command({ command: '/counterparty', text, userId: user, responseUrl: bot.fake.responseUrl('cmd') });
+  const res = await bot.slack.command({
+    command: '/counterparty',
+    text,
+    userId: user,
+    responseUrl: bot.fake.responseUrl('cmd'),
+  });
   expect(res.status).toBe(200);
   const opened = await bot.fake.waitFor((c) => c.method === 'views.open', { after: mark });
-  return { res, opened, view: opened.response.view as { id: string; private_metadata: string; blocks: Block[]; callback_id: string } };
+  return {
+    res,
+    opened,
+    view: opened.response.view as { id: string; private_metadata: string; blocks: Block[]; callback_id: string },
+  };
 }
 
 function filled(extra: StateValues = {}): StateValues {
@@ -55,9 +73,19 @@ function filled(extra: StateValues = {}): StateValues {
   };
 }
 
-async function submit(view: { id: string; private_metadata: string }, values: StateValues, user: string = PEOPLE.compliance) {
+async function submit(
+  view: { id: string; private_metadata: string },
+  values: StateValues,
+  user: string = PEOPLE.compliance,
+) {
   const mark = bot.fake.calls.length;
-  const res = await bot.slack.viewSubmission({ userId: user, callbackId: CALLBACK.counterparty, viewId: view.id, privateMetadata: view.private_metadata, values });
+  const res = await bot.slack.viewSubmission({
+    userId: user,
+    callbackId: CALLBACK.counterparty,
+    viewId: view.id,
+    privateMetadata: view.private_metadata,
+    values,
+  });
   return { res, mark };
 }
 
@@ -75,7 +103,11 @@ describe('the deposit message', () => {
     expect(facts).toContain(`<${d.link_explorer}|${d.transaction_hash.slice(0, 10)}`);
     expect(facts).toContain('required');
     const button = blocks.find((b) => b.block_id === DEPOSIT_BLOCK.actions)!.elements![0]!;
-    expect(button).toMatchObject({ action_id: ACTION.declareCounterparty, value: d.transaction.uuid, text: { text: 'Declare counterparty' } });
+    expect(button).toMatchObject({
+      action_id: ACTION.declareCounterparty,
+      value: d.transaction.uuid,
+      text: { text: 'Declare counterparty' },
+    });
 
     // A restart: the bot stops, the stores are reopened, a new bot (and a new Slack fake) starts.
     await bot.stop();
@@ -107,23 +139,43 @@ describe('opening the declaration modal', () => {
     await bot.watch().poll();
     const post = depositPosts()[0]!;
     let mark = bot.fake.calls.length;
-    await bot.slack.blockAction({ userId: PEOPLE.compliance, actionId: ACTION.declareCounterparty, value: d.transaction.uuid, container: { type: 'message', channelId: COMPLIANCE_CHANNEL, messageTs: String(post.response.ts) }, responseUrl: bot.fake.responseUrl('b1') });
+    await bot.slack.blockAction({
+      userId: PEOPLE.compliance,
+      actionId: ACTION.declareCounterparty,
+      value: d.transaction.uuid,
+      container: { type: 'message', channelId: COMPLIANCE_CHANNEL, messageTs: String(post.response.ts) },
+      responseUrl: bot.fake.responseUrl('b1'),
+    });
     const opened = await bot.fake.waitFor((c) => c.method === 'views.open', { after: mark });
-    expect(JSON.parse((opened.args.view as { private_metadata: string }).private_metadata)).toMatchObject({ t: d.transaction.uuid });
+    expect(JSON.parse((opened.args.view as { private_metadata: string }).private_metadata)).toMatchObject({
+      t: d.transaction.uuid,
+    });
 
     mark = bot.fake.calls.length;
-    await bot.slack.blockAction({ userId: PEOPLE.approver1, actionId: ACTION.declareCounterparty, value: d.transaction.uuid, container: { type: 'message', channelId: COMPLIANCE_CHANNEL, messageTs: String(post.response.ts) }, responseUrl: bot.fake.responseUrl('b2') });
-    const refusal = await bot.fake.waitFor((c) => c.method === 'response_url' && c.responseUrlId === 'b2', { after: mark });
+    await bot.slack.blockAction({
+      userId: PEOPLE.approver1,
+      actionId: ACTION.declareCounterparty,
+      value: d.transaction.uuid,
+      container: { type: 'message', channelId: COMPLIANCE_CHANNEL, messageTs: String(post.response.ts) },
+      responseUrl: bot.fake.responseUrl('b2'),
+    });
+    const refusal = await bot.fake.waitFor((c) => c.method === 'response_url' && c.responseUrlId === 'b2', {
+      after: mark,
+    });
     expect(refusal.args).toMatchObject({ response_type: 'ephemeral' });
     expect(String(refusal.args.text)).toMatch(/compliance officers/);
     await new Promise((r) => setTimeout(r, 30));
     expect(bot.fake.calls.slice(mark).some((c) => c.method === 'views.open')).toBe(false);
-    expect(world.auditLines().some((l) => l.type === 'counterparty.refused' && l.actor === PEOPLE.approver1)).toBe(true);
+    expect(world.auditLines().some((l) => l.type === 'counterparty.refused' && l.actor === PEOPLE.approver1)).toBe(
+      true,
+    );
   });
 
   it('the wallet search lists known wallets with type and risk level', async () => {
     const res = await bot.slack.blockSuggestion({ userId: PEOPLE.compliance, actionId: INPUT.cpWallet, value: 'krak' });
-    const options = (res.json as { options: { text: { text: string }; value: string; description?: { text: string } }[] }).options;
+    const options = (
+      res.json as { options: { text: { text: string }; value: string; description?: { text: string } }[] }
+    ).options;
     const kraken = (await world.api.listKnownWallets({ name: 'Kraken' })).find((w) => w.name === 'Kraken')!;
     expect(options[0]).toMatchObject({ text: { text: 'Kraken' }, value: kraken.id });
     expect(options[0]!.description!.text).toMatch(/hosted .*low risk/);
@@ -134,8 +186,17 @@ describe('submitting the declaration', () => {
   it('answers a form that fails its checks on the fields at fault, and sends nothing', async () => {
     const d = receive();
     const { view } = await openByCommand(d.transaction.uuid);
-    const { res } = await submit(view, filled({ [INPUT.cpRegion]: { [INPUT.cpRegion]: stateOf.text('Central') }, [INPUT.cpCountryCode]: { [INPUT.cpCountryCode]: stateOf.text('') } }));
-    expect(res.json).toEqual({ response_action: 'errors', errors: { [INPUT.cpCountryCode]: 'The country code is required once any address field is filled.' } });
+    const { res } = await submit(
+      view,
+      filled({
+        [INPUT.cpRegion]: { [INPUT.cpRegion]: stateOf.text('Central') },
+        [INPUT.cpCountryCode]: { [INPUT.cpCountryCode]: stateOf.text('') },
+      }),
+    );
+    expect(res.json).toEqual({
+      response_action: 'errors',
+      errors: { [INPUT.cpCountryCode]: 'The country code is required once any address field is filled.' },
+    });
     expect(world.counterpartyPosts()).toBe(0);
   });
 
@@ -156,7 +217,9 @@ describe('submitting the declaration', () => {
       }),
     );
     expect(res.json).toMatchObject({ response_action: 'update', view: { callback_id: CALLBACK.notice } });
-    const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, { after: mark });
+    const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, {
+      after: mark,
+    });
     expect(textOf((updated.args.view as { blocks: Block[] }).blocks)).toContain('Declared for transaction');
 
     expect(world.sandbox.control.counterpartySubmissions().map((s) => s.body)).toStrictEqual([
@@ -171,7 +234,9 @@ describe('submitting the declaration', () => {
       },
     ]);
 
-    const edit = await bot.fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === post.response.ts, { after: mark });
+    const edit = await bot.fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === post.response.ts, {
+      after: mark,
+    });
     const editedBlocks = blocksOf(edit);
     expect(editedBlocks.some((b) => b.block_id === DEPOSIT_BLOCK.actions)).toBe(false);
     const declared = textOf(editedBlocks.filter((b) => b.block_id === DEPOSIT_BLOCK.declaration));
@@ -179,7 +244,10 @@ describe('submitting the declaration', () => {
     // The legal name is escaped: it cannot ping the channel.
     expect(declared).toContain('Tan &lt;!channel&gt; Mei Ling');
     expect(declared).not.toContain('<!channel>');
-    const confirmation = await bot.fake.waitFor((c) => c.method === 'chat.postMessage' && c.args.thread_ts === post.response.ts, { after: mark });
+    const confirmation = await bot.fake.waitFor(
+      (c) => c.method === 'chat.postMessage' && c.args.thread_ts === post.response.ts,
+      { after: mark },
+    );
     expect(String(confirmation.args.text)).toContain('declared the counterparty');
 
     // The watch then sees the Travel Rule status move, and the message follows it, once.
@@ -188,7 +256,11 @@ describe('submitting the declaration', () => {
     await watch.poll();
     const followed = bot.fake.calls.slice(beforePoll);
     expect(followed.filter((c) => c.method === 'chat.update')).toHaveLength(1);
-    expect(followed.filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts === post.response.ts).map((c) => String(c.args.text))).toEqual([expect.stringContaining('submitted')]);
+    expect(
+      followed
+        .filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts === post.response.ts)
+        .map((c) => String(c.args.text)),
+    ).toEqual([expect.stringContaining('submitted')]);
     expect(depositPosts()).toHaveLength(1);
   });
 
@@ -206,35 +278,57 @@ describe('submitting the declaration', () => {
         [INPUT.cpWalletName]: { [INPUT.cpWalletName]: stateOf.text('Acme cold storage') },
       }),
     );
-    const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, { after: mark });
+    const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, {
+      after: mark,
+    });
     expect(textOf((updated.args.view as { blocks: Block[] }).blocks)).toContain('unverified');
     expect(world.sandbox.control.counterpartySubmissions().map((s) => s.body)).toStrictEqual([
-      { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Acme Trading Pte Ltd', ownership: 'first_party' }, crypto_wallet_attributes: { name: 'Acme cold storage' } },
+      {
+        wallet_identity_attributes: {
+          entity_type: 'entity',
+          entity_name: 'Acme Trading Pte Ltd',
+          ownership: 'first_party',
+        },
+        crypto_wallet_attributes: { name: 'Acme cold storage' },
+      },
     ]);
   });
 
   it('shows "Transaction not found" under the transaction field for a 404, the form kept as filled in', async () => {
     const missing = '3f2b1c4d-0000-4000-8000-0000000000aa';
     const { view } = await openByCommand('');
-    const { mark } = await submit(view, filled({ [INPUT.cpTransaction]: { [INPUT.cpTransaction]: stateOf.text(missing) } }));
-    const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, { after: mark });
+    const { mark } = await submit(
+      view,
+      filled({ [INPUT.cpTransaction]: { [INPUT.cpTransaction]: stateOf.text(missing) } }),
+    );
+    const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, {
+      after: mark,
+    });
     const blocks = (updated.args.view as { blocks: Block[] }).blocks;
     const at = blocks.findIndex((b) => b.block_id === INPUT.cpTransaction);
     expect(JSON.stringify(blocks[at + 1])).toContain('Transaction not found');
     expect((blocks[at] as unknown as { element: { initial_value: string } }).element.initial_value).toBe(missing);
-    const name = blocks.find((b) => b.block_id === INPUT.cpLegalName) as unknown as { element: { initial_value: string } };
+    const name = blocks.find((b) => b.block_id === INPUT.cpLegalName) as unknown as {
+      element: { initial_value: string };
+    };
     expect(name.element.initial_value).toBe('Tan <!channel> Mei Ling');
   });
 
   it('says plainly that a transaction is already declared (422), and sends nothing again', async () => {
     const d = receive();
-    await world.api.submitCounterpartyInfo(d.transaction.uuid, { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Elsewhere', ownership: 'third_party' } });
+    await world.api.submitCounterpartyInfo(d.transaction.uuid, {
+      wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Elsewhere', ownership: 'third_party' },
+    });
     const posts = world.counterpartyPosts();
     for (let i = 0; i < 2; i++) {
       const { view } = await openByCommand(d.transaction.uuid);
       const { mark } = await submit(view, filled());
-      const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, { after: mark });
-      expect(textOf((updated.args.view as { blocks: Block[] }).blocks)).toContain(DECLARE_MESSAGES.alreadyExists.slice(0, 40));
+      const updated = await bot.fake.waitFor((c) => c.method === 'views.update' && c.args.view_id === view.id, {
+        after: mark,
+      });
+      expect(textOf((updated.args.view as { blocks: Block[] }).blocks)).toContain(
+        DECLARE_MESSAGES.alreadyExists.slice(0, 40),
+      );
     }
     expect(world.counterpartyPosts()).toBe(posts + 1);
   });
@@ -247,15 +341,27 @@ describe('submitting the declaration', () => {
     expect(JSON.stringify(res.json)).toMatch(/compliance officers/);
     await new Promise((r) => setTimeout(r, 50));
     expect(world.counterpartyPosts()).toBe(0);
-    expect(world.auditLines().filter((l) => l.type === 'counterparty.refused' && l.actor === PEOPLE.requester).map((l) => l.data!.reason)).toContain('not_compliance');
+    expect(
+      world
+        .auditLines()
+        .filter((l) => l.type === 'counterparty.refused' && l.actor === PEOPLE.requester)
+        .map((l) => l.data!.reason),
+    ).toContain('not_compliance');
   });
 
   it('/counterparty by a non-officer is refused ephemerally and audited, with no modal', async () => {
     const mark = bot.fake.calls.length;
-    const res = await bot.slack.command({ command: '/counterparty', text: '', userId: PEOPLE.approver2, responseUrl: bot.fake.responseUrl('c2') });
+    const res = await bot.slack.command({
+      command: '/counterparty',
+      text: '',
+      userId: PEOPLE.approver2,
+      responseUrl: bot.fake.responseUrl('c2'),
+    });
     expect(res.json).toMatchObject({ response_type: 'ephemeral' });
     await new Promise((r) => setTimeout(r, 30));
     expect(bot.fake.calls.slice(mark).some((c) => c.method === 'views.open')).toBe(false);
-    expect(world.auditLines().some((l) => l.type === 'counterparty.refused' && l.actor === PEOPLE.approver2)).toBe(true);
+    expect(world.auditLines().some((l) => l.type === 'counterparty.refused' && l.actor === PEOPLE.approver2)).toBe(
+      true,
+    );
   });
 });

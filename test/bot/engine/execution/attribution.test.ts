@@ -19,34 +19,92 @@ const T0 = 1_800_000_000_000;
 const SEND = T0 + 1_000;
 const RESEND = SEND + 700_000;
 
-function inDoubt(o: { attempts?: number; offset?: number | null; note?: string | null; frozen?: boolean } = {}): RequestRecord {
+function inDoubt(
+  o: { attempts?: number; offset?: number | null; note?: string | null; frozen?: boolean } = {},
+): RequestRecord {
   const snapshot = { ...withdrawalSnapshot, note: o.note ?? 'Payroll' } as typeof withdrawalSnapshot;
-  const base = newRequest({ id: 'R6EYET', requester: 'U_REQ', snapshot: o.frozen === false ? snapshot : withExchangeNote(snapshot, 'R6EYET'), now: T0, policy });
-  const attempts: Attempt[] = [SEND, RESEND].slice(0, o.attempts ?? 1).map((startedAt, i) => ({ key: `k${i + 1}`, startedAt, quote: null, outcome: 'unknown', message: null, endedAt: startedAt + 10_000 }));
-  return { ...base, state: 'unknown', execution: { ...newExecution(T0), attempts, clockOffsetMs: o.offset === undefined ? 0 : o.offset } };
+  const base = newRequest({
+    id: 'R6EYET',
+    requester: 'U_REQ',
+    snapshot: o.frozen === false ? snapshot : withExchangeNote(snapshot, 'R6EYET'),
+    now: T0,
+    policy,
+  });
+  const attempts: Attempt[] = [SEND, RESEND].slice(0, o.attempts ?? 1).map((startedAt, i) => ({
+    key: `k${i + 1}`,
+    startedAt,
+    quote: null,
+    outcome: 'unknown',
+    message: null,
+    endedAt: startedAt + 10_000,
+  }));
+  return {
+    ...base,
+    state: 'unknown',
+    execution: { ...newExecution(T0), attempts, clockOffsetMs: o.offset === undefined ? 0 : o.offset },
+  };
 }
 
-const marks = (note: string | null, createdAt: number | null = SEND + 100, requestId: string | null = null): Marks => ({ note, createdAt, requestId });
+const marks = (note: string | null, createdAt: number | null = SEND + 100, requestId: string | null = null): Marks => ({
+  note,
+  createdAt,
+  requestId,
+});
 
 describe('whose is a listed withdrawal', () => {
   const rows: [string, RequestRecord, Marks, Attribution][] = [
     ['our reference, made as our send reached the exchange', inDoubt(), marks('Payroll · desk R6EYET-1'), 'ours'],
     ['our reference, committed an hour late', inDoubt(), marks('Payroll · desk R6EYET-1', SEND + 3_600_000), 'ours'],
-    ['our reference, within the offset uncertainty before the send', inDoubt(), marks('desk R6EYET-1', SEND - 4_000), 'ours'],
-    ['our reference, made before that send could have started (copied by hand)', inDoubt(), marks('desk R6EYET-1', SEND - 6_000), 'never'],
-    ['our reference of the second attempt, made before it started', inDoubt({ attempts: 2 }), marks('desk R6EYET-2', RESEND - 60_000), 'never'],
-    ['our reference of the second attempt, after it started', inDoubt({ attempts: 2 }), marks('desk R6EYET-2', RESEND + 1_000), 'ours'],
+    [
+      'our reference, within the offset uncertainty before the send',
+      inDoubt(),
+      marks('desk R6EYET-1', SEND - 4_000),
+      'ours',
+    ],
+    [
+      'our reference, made before that send could have started (copied by hand)',
+      inDoubt(),
+      marks('desk R6EYET-1', SEND - 6_000),
+      'never',
+    ],
+    [
+      'our reference of the second attempt, made before it started',
+      inDoubt({ attempts: 2 }),
+      marks('desk R6EYET-2', RESEND - 60_000),
+      'never',
+    ],
+    [
+      'our reference of the second attempt, after it started',
+      inDoubt({ attempts: 2 }),
+      marks('desk R6EYET-2', RESEND + 1_000),
+      'ours',
+    ],
     ['our reference of an attempt never sent', inDoubt(), marks('desk R6EYET-2'), 'never'],
-    ['no offset measured: our reference 50 s before the send still fits the 60 s skew', inDoubt({ offset: null }), marks('desk R6EYET-1', SEND - 50_000), 'ours'],
-    ['another request\'s reference', inDoubt(), marks('Payroll · desk R7K2QX-1'), 'never'],
+    [
+      'no offset measured: our reference 50 s before the send still fits the 60 s skew',
+      inDoubt({ offset: null }),
+      marks('desk R6EYET-1', SEND - 50_000),
+      'ours',
+    ],
+    ["another request's reference", inDoubt(), marks('Payroll · desk R7K2QX-1'), 'never'],
     ['a fiat record without a readable time, our reference', inDoubt(), marks('desk R6EYET-1', null), 'ours'],
     ['no note: terms and time judge it', inDoubt(), marks(null), 'by_terms'],
     ['a blank note: as none', inDoubt(), marks('  '), 'by_terms'],
-    ['a note cut short by the exchange, our reference lost: terms and time', inDoubt(), marks('Payroll · de'), 'by_terms'],
-    ['someone else\'s note', inDoubt(), marks('Rent for March'), 'never'],
+    [
+      'a note cut short by the exchange, our reference lost: terms and time',
+      inDoubt(),
+      marks('Payroll · de'),
+      'by_terms',
+    ],
+    ["someone else's note", inDoubt(), marks('Rent for March'), 'never'],
     ['our request_id listed', inDoubt(), marks(null, SEND, 'k1'), 'ours'],
     ['another request_id listed', inDoubt(), marks('desk R6EYET-1', SEND, 'someone-else'), 'never'],
-    ['a request made before references: its own note sent, terms and time judge it', inDoubt({ frozen: false }), marks('Payroll'), 'by_terms'],
+    [
+      'a request made before references: its own note sent, terms and time judge it',
+      inDoubt({ frozen: false }),
+      marks('Payroll'),
+      'by_terms',
+    ],
   ];
   it.each(rows)('%s', (_name, record, m, expected) => {
     expect(attribute(record, m, config)).toBe(expected);

@@ -17,16 +17,34 @@ function setup(fail: () => Error) {
   const { outbox } = memoryRepository<RequestRecord>(isFinishedRequest);
   const notifier = { notify: () => Promise.reject(fail()) };
   const delivery = new OutboxDelivery(outbox, notifier, { now: () => T0 }, quiet, new LeadershipState('leader'));
-  const event: ComplianceEvent = { type: 'declaration.done', requestId: depositKey('TX1'), at: T0, done: { transactionId: 'TX1', userId: 'U1', at: T0, entityType: 'individual', entityName: 'A', ownership: 'first_party', createsUnverifiedWallet: false, confirmedLate: false } };
+  const event: ComplianceEvent = {
+    type: 'declaration.done',
+    requestId: depositKey('TX1'),
+    at: T0,
+    done: {
+      transactionId: 'TX1',
+      userId: 'U1',
+      at: T0,
+      entityType: 'individual',
+      entityName: 'A',
+      ownership: 'first_party',
+      createsUnverifiedWallet: false,
+      confirmedLate: false,
+    },
+  };
   return { outbox, delivery, event };
 }
 
 describe('outbox backoff', () => {
   it('waits at least as long as Slack asked when a rate limit outlasted the quick tries', async () => {
-    const { outbox, delivery, event } = setup(() => new SlackDeliveryError('chat.postMessage', 'rate limited', false, 'C1', 30_000));
+    const { outbox, delivery, event } = setup(
+      () => new SlackDeliveryError('chat.postMessage', 'rate limited', false, 'C1', 30_000),
+    );
     await outbox.append([event]);
     await delivery.kick();
-    expect(await outbox.pending()).toMatchObject([{ attempts: 1, nextAt: T0 + 30_000, lastError: 'SlackDeliveryError: chat.postMessage in C1: rate limited' }]);
+    expect(await outbox.pending()).toMatchObject([
+      { attempts: 1, nextAt: T0 + 30_000, lastError: 'SlackDeliveryError: chat.postMessage in C1: rate limited' },
+    ]);
   });
 
   it('doubles from 1 s otherwise', async () => {

@@ -36,7 +36,8 @@ export interface Fault {
   error: FaultError;
 }
 
-export type WriteOp = 'createCryptoWithdrawal' | 'createFiatWithdrawal' | 'createOrder' | 'deleteBankAccount' | 'createQuote';
+export type WriteOp =
+  'createCryptoWithdrawal' | 'createFiatWithdrawal' | 'createOrder' | 'deleteBankAccount' | 'createQuote';
 export type Op = WriteOp | 'read';
 
 export interface Commit {
@@ -71,11 +72,29 @@ export class FakeExchange implements ExchangeApi {
     address(ADDR_COOLDOWN, 'Fresh wallet', 'TCooldownAddr', 'verified', NET_TRON, null),
   ];
   bankAccounts: BankAccount[] = [
-    { id: 101, currency: 'USD', account_number: '0012345678', beneficiary_name: 'ACME PTE LTD', verified: true, bank: { name: 'DBS' } },
-    { id: 102, currency: 'SGD', account_number: '9988776655', beneficiary_name: 'ACME PTE LTD', verified: false, bank: { name: 'OCBC' } },
+    {
+      id: 101,
+      currency: 'USD',
+      account_number: '0012345678',
+      beneficiary_name: 'ACME PTE LTD',
+      verified: true,
+      bank: { name: 'DBS' },
+    },
+    {
+      id: 102,
+      currency: 'SGD',
+      account_number: '9988776655',
+      beneficiary_name: 'ACME PTE LTD',
+      verified: false,
+      bank: { name: 'OCBC' },
+    },
   ];
-  fiatFees: FiatWithdrawalFee[] = [{ currency: 'USD', fee: '20', asset: { id: 9, name: 'US Dollar', symbol: 'USD', asset_type: 'fiat' } }];
-  fiatLimits: FiatWithdrawalLimit[] = [{ currency: 'USD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '50000' }];
+  fiatFees: FiatWithdrawalFee[] = [
+    { currency: 'USD', fee: '20', asset: { id: 9, name: 'US Dollar', symbol: 'USD', asset_type: 'fiat' } },
+  ];
+  fiatLimits: FiatWithdrawalLimit[] = [
+    { currency: 'USD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '50000' },
+  ];
   prices = new Map<string, string>([['BTC-USD', '60000']]);
   quoteLifetimeMs = 2_500;
 
@@ -137,25 +156,45 @@ export class FakeExchange implements ExchangeApi {
     this.#read('listBalances');
     return [...this.balances]
       .filter(([c, v]) => (!query?.currency || c === query.currency) && cmp(v, '0') !== 0)
-      .map(([currency, regular]) => ({ currency, regular, locked: '0', locked_balance: { orders: '0', alternative_products: '0' } }));
+      .map(([currency, regular]) => ({
+        currency,
+        regular,
+        locked: '0',
+        locked_balance: { orders: '0', alternative_products: '0' },
+      }));
   }
 
   listBankAccounts(query?: { currency?: string }, opts?: ListOptions): AsyncIterable<BankAccount> {
     this.#read('listBankAccounts');
-    return this.#pages(() => this.bankAccounts.filter((b) => !query?.currency || b.currency === query.currency).map(clone), opts);
+    return this.#pages(
+      () => this.bankAccounts.filter((b) => !query?.currency || b.currency === query.currency).map(clone),
+      opts,
+    );
   }
 
   listCryptoDeposits(): AsyncIterable<never> {
     return this.#pages(() => [], undefined);
   }
 
-  listCryptoWithdrawals(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<CryptoWithdrawalListItem> {
+  listCryptoWithdrawals(
+    query?: { from_time?: number; to_time?: number },
+    opts?: ListOptions,
+  ): AsyncIterable<CryptoWithdrawalListItem> {
     this.#read('listCryptoWithdrawals');
     return this.#pages(
       () =>
         this.withdrawals
-          .filter((w) => (query?.from_time === undefined || w.created_at >= query.from_time) && (query?.to_time === undefined || w.created_at <= query.to_time))
-          .map(({ request_id, ...w }) => clone(this.listRequestIds && request_id !== undefined ? { ...w, request_id } : w) as CryptoWithdrawalListItem)
+          .filter(
+            (w) =>
+              (query?.from_time === undefined || w.created_at >= query.from_time) &&
+              (query?.to_time === undefined || w.created_at <= query.to_time),
+          )
+          .map(
+            ({ request_id, ...w }) =>
+              clone(
+                this.listRequestIds && request_id !== undefined ? { ...w, request_id } : w,
+              ) as CryptoWithdrawalListItem,
+          )
           .reverse(),
       opts,
     );
@@ -194,7 +233,10 @@ export class FakeExchange implements ExchangeApi {
   listFiatWithdrawals(opts?: ListOptions): AsyncIterable<FiatWithdrawal> {
     this.#read('listFiatWithdrawals');
     // Like the reference shows nothing of the item fields: no request_id, no bank account id.
-    return this.#pages(() => this.fiatWithdrawals.map(({ request_id: _r, bank_account_id: _b, ...f }) => clone(f)).reverse(), opts);
+    return this.#pages(
+      () => this.fiatWithdrawals.map(({ request_id: _r, bank_account_id: _b, ...f }) => clone(f)).reverse(),
+      opts,
+    );
   }
 
   async submitCounterpartyInfo(): Promise<Record<string, unknown>> {
@@ -224,7 +266,9 @@ export class FakeExchange implements ExchangeApi {
 
   listOrders(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<Order> {
     this.#read('listOrders');
-    const inWindow = (o: Order) => (query?.from_time === undefined || (o.created_at ?? 0) >= query.from_time) && (query?.to_time === undefined || (o.created_at ?? 0) <= query.to_time);
+    const inWindow = (o: Order) =>
+      (query?.from_time === undefined || (o.created_at ?? 0) >= query.from_time) &&
+      (query?.to_time === undefined || (o.created_at ?? 0) <= query.to_time);
     return this.#pages(() => this.orders.filter(inWindow).map(clone).reverse(), opts);
   }
 
@@ -249,12 +293,24 @@ export class FakeExchange implements ExchangeApi {
       if (!q) throw unusable(QUOTE_UNUSABLE_MESSAGES.foreign);
       if (q.used) throw unusable(QUOTE_UNUSABLE_MESSAGES.used);
       if (this.clock.now() > q.expiresAt) throw unusable(QUOTE_UNUSABLE_MESSAGES.expired);
-      if (this.newestQuote.get(supersedeKey(q.body)) !== body.order_quote_id) throw unusable(QUOTE_UNUSABLE_MESSAGES.superseded);
-      if (body.client_order_id && this.orders.some((o) => o.client_order_id === body.client_order_id)) throw refusal('createOrder', 422, 'client_order_id has already been used');
+      if (this.newestQuote.get(supersedeKey(q.body)) !== body.order_quote_id)
+        throw unusable(QUOTE_UNUSABLE_MESSAGES.superseded);
+      if (body.client_order_id && this.orders.some((o) => o.client_order_id === body.client_order_id))
+        throw refusal('createOrder', 422, 'client_order_id has already been used');
       q.used = true;
-      const order: Order = { id: `o-${++this.#seq}`, status: 'Pending', client_order_id: body.client_order_id ?? null, price: q.price, execution_type: 'rfq', created_at: this.clock.now() };
+      const order: Order = {
+        id: `o-${++this.#seq}`,
+        status: 'Pending',
+        client_order_id: body.client_order_id ?? null,
+        price: q.price,
+        execution_type: 'rfq',
+        created_at: this.clock.now(),
+      };
       this.orders.push(order);
-      return { result: clone(order), commit: { op: 'createOrder', key: body.client_order_id ?? '', exchangeId: String(order.id), body } };
+      return {
+        result: clone(order),
+        commit: { op: 'createOrder', key: body.client_order_id ?? '', exchangeId: String(order.id), body },
+      };
     });
   }
 
@@ -264,10 +320,12 @@ export class FakeExchange implements ExchangeApi {
       const a = this.addresses.find((x) => x.id === body.address_book_address_id);
       if (!e) throw refusal('createCryptoWithdrawal', 422, 'Unknown crypto currency');
       if (!a) throw refusal('createCryptoWithdrawal', 404, 'Address not found');
-      if ((a.withdrawal_cooldown_until ?? 0) > this.clock.now()) throw refusal('createCryptoWithdrawal', 422, 'Address is in its withdrawal cooldown');
+      if ((a.withdrawal_cooldown_until ?? 0) > this.clock.now())
+        throw refusal('createCryptoWithdrawal', 422, 'Address is in its withdrawal cooldown');
       const asset = e.asset.symbol!;
       const total = add(body.amount, e.withdrawal_fee);
-      if (lt(this.balances.get(asset) ?? '0', total)) throw refusal('createCryptoWithdrawal', 422, 'Insufficient balance');
+      if (lt(this.balances.get(asset) ?? '0', total))
+        throw refusal('createCryptoWithdrawal', 422, 'Insufficient balance');
       this.balances.set(asset, sub(this.balances.get(asset)!, total));
       const w: CryptoWithdrawal & { request_id?: string } = {
         id: uuidOf(++this.#seq),
@@ -290,7 +348,10 @@ export class FakeExchange implements ExchangeApi {
       };
       this.withdrawals.push(w);
       const { request_id: _r, ...answer } = w;
-      return { result: clone(answer), commit: { op: 'createCryptoWithdrawal', key: body.request_id ?? '', exchangeId: w.id, body } };
+      return {
+        result: clone(answer),
+        commit: { op: 'createCryptoWithdrawal', key: body.request_id ?? '', exchangeId: w.id, body },
+      };
     });
   }
 
@@ -298,14 +359,28 @@ export class FakeExchange implements ExchangeApi {
     return this.#write('createFiatWithdrawal', body.request_id ?? '', () => {
       const fee = this.fiatFees.find((f) => f.currency === body.currency)?.fee ?? '0';
       const total = add(body.amount, fee);
-      if (lt(this.balances.get(body.currency) ?? '0', total)) throw refusal('createFiatWithdrawal', 422, 'Insufficient balance');
+      if (lt(this.balances.get(body.currency) ?? '0', total))
+        throw refusal('createFiatWithdrawal', 422, 'Insufficient balance');
       this.balances.set(body.currency, sub(this.balances.get(body.currency)!, total));
       const note = this.keepNotes ? (body.note ?? null) : null;
-      const f = { id: 5000 + ++this.#seq, currency: body.currency, amount: body.amount, status: 'pending', withdrawal_fee: fee, created_at: this.clock.now(), bank_account_id: body.bank_account_id, request_id: body.request_id, note };
+      const f = {
+        id: 5000 + ++this.#seq,
+        currency: body.currency,
+        amount: body.amount,
+        status: 'pending',
+        withdrawal_fee: fee,
+        created_at: this.clock.now(),
+        bank_account_id: body.bank_account_id,
+        request_id: body.request_id,
+        note,
+      };
       this.fiatWithdrawals.push(f);
       // The create answer shows no note (the reference's fiat withdrawal has none); the list does, as the sandbox's.
       const { request_id: _r, bank_account_id: _b, note: _n, ...answer } = f;
-      return { result: clone(answer), commit: { op: 'createFiatWithdrawal', key: body.request_id ?? '', exchangeId: String(f.id), body } };
+      return {
+        result: clone(answer),
+        commit: { op: 'createFiatWithdrawal', key: body.request_id ?? '', exchangeId: String(f.id), body },
+      };
     });
   }
 
@@ -385,12 +460,19 @@ function supersedeKey(body: CreateQuoteBody): string {
 function toError(operation: string, error: FaultError): ExchangeError {
   if (error === 'timeout') return new ExchangeError({ kind: 'timeout', operation });
   if (error === 'network') return new ExchangeError({ kind: 'network', operation });
-  if (error === 'server') return new ExchangeError({ kind: 'server', operation, status: 502, messages: ['Bad gateway'] });
+  if (error === 'server')
+    return new ExchangeError({ kind: 'server', operation, status: 502, messages: ['Bad gateway'] });
   return refusal(operation, error.status, error.message);
 }
 
 export function refusal(operation: string, status: number, message: string): ExchangeError {
-  return new ExchangeError({ kind: status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : 'unprocessable', operation, status, messages: [message] });
+  return new ExchangeError({
+    kind:
+      status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : 'unprocessable',
+    operation,
+    status,
+    messages: [message],
+  });
 }
 
 function clone<T>(value: T): T {
@@ -401,7 +483,15 @@ function uuidOf(n: number): string {
   return `eeeeeeee-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }
 
-function entry(id: number, symbol: string, network: string, networkUuid: string, precision: number, fee: string, min: string): CryptoCurrencyEntry {
+function entry(
+  id: number,
+  symbol: string,
+  network: string,
+  networkUuid: string,
+  precision: number,
+  fee: string,
+  min: string,
+): CryptoCurrencyEntry {
   return {
     id,
     name: symbol,
@@ -415,6 +505,22 @@ function entry(id: number, symbol: string, network: string, networkUuid: string,
   };
 }
 
-function address(id: string, label: string, addr: string, status: string, network: string, cooldown: number | null): AddressBookAddress {
-  return { id, label, address: addr, address_tag: null, status, crypto_currency_networks: [{ uuid: network }], withdrawal_cooldown_until: cooldown, wallet_identity: null };
+function address(
+  id: string,
+  label: string,
+  addr: string,
+  status: string,
+  network: string,
+  cooldown: number | null,
+): AddressBookAddress {
+  return {
+    id,
+    label,
+    address: addr,
+    address_tag: null,
+    status,
+    crypto_currency_networks: [{ uuid: network }],
+    withdrawal_cooldown_until: cooldown,
+    wallet_identity: null,
+  };
 }

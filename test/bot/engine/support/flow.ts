@@ -3,7 +3,11 @@ import type { RequestInput } from '../../../../src/bot/engine/approval/make-requ
 import type { RequestRecord } from '../../../../src/bot/domain/record.js';
 import { REQUESTER, type World } from './world.js';
 
-export async function requestAndApprove(world: World, input: RequestInput, approvers: string[] = ['U_A2', 'U_A3']): Promise<RequestRecord> {
+export async function requestAndApprove(
+  world: World,
+  input: RequestInput,
+  approvers: string[] = ['U_A2', 'U_A3'],
+): Promise<RequestRecord> {
   const r = await world.engine.request(REQUESTER, input);
   if (!r.ok) throw new Error(`request refused: ${r.message}`);
   for (const user of approvers) {

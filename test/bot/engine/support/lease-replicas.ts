@@ -65,12 +65,25 @@ export interface LeaseWorld {
 
 export const POLICY = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'] });
 
-export async function startLeaseWorld(o: { seed: string; stores: LeaseStores; config?: EngineConfigInput }): Promise<LeaseWorld> {
+export async function startLeaseWorld(o: {
+  seed: string;
+  stores: LeaseStores;
+  config?: EngineConfigInput;
+}): Promise<LeaseWorld> {
   const clock = new FakeClock(T0);
-  const { sandbox, client: api, exchange: port } = await startTestExchange({ seed: o.seed, startMs: clock.now(), followRealTime: true, wallNow: () => clock.now() });
+  const {
+    sandbox,
+    client: api,
+    exchange: port,
+  } = await startTestExchange({ seed: o.seed, startMs: clock.now(), followRealTime: true, wallNow: () => clock.now() });
   const { address: destination, entry } = await usableDestination(api, clock.now());
   const ids = new SequentialIds('L');
-  const withdrawal = (amount: string): RequestInput => ({ kind: 'crypto_withdrawal', cryptoCurrencyId: entry.id, addressBookId: destination.id, amount });
+  const withdrawal = (amount: string): RequestInput => ({
+    kind: 'crypto_withdrawal',
+    cryptoCurrencyId: entry.id,
+    addressBookId: destination.id,
+    amount,
+  });
 
   const replica = (name: string, r: ReplicaOptions = {}): LeaseReplica => {
     const logs: LeaseReplica['logs'] = [];
@@ -119,7 +132,10 @@ export async function startLeaseWorld(o: { seed: string; stores: LeaseStores; co
     },
     withdrawalCalls() {
       const calls = sandbox.control.requests().filter((c) => c.path.includes('/crypto/withdrawals'));
-      return { posts: calls.filter((c) => c.method === 'POST').length, reads: calls.filter((c) => c.method === 'GET').length };
+      return {
+        posts: calls.filter((c) => c.method === 'POST').length,
+        reads: calls.filter((c) => c.method === 'GET').length,
+      };
     },
     close: () => sandbox.close(),
   };

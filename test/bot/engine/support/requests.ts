@@ -2,7 +2,10 @@
 import type { RequestInput } from '../../../../src/bot/engine/approval/make-request.js';
 import { ADDR_OK } from './fake-exchange.js';
 
-export const cryptoInput = (amount = '250.123456', over: Partial<Extract<RequestInput, { kind: 'crypto_withdrawal' }>> = {}): RequestInput => ({
+export const cryptoInput = (
+  amount = '250.123456',
+  over: Partial<Extract<RequestInput, { kind: 'crypto_withdrawal' }>> = {},
+): RequestInput => ({
   kind: 'crypto_withdrawal',
   cryptoCurrencyId: 1,
   addressBookId: ADDR_OK,
@@ -12,7 +15,10 @@ export const cryptoInput = (amount = '250.123456', over: Partial<Extract<Request
   ...over,
 });
 
-export const fiatInput = (amount = '1000', over: Partial<Extract<RequestInput, { kind: 'fiat_withdrawal' }>> = {}): RequestInput => ({
+export const fiatInput = (
+  amount = '1000',
+  over: Partial<Extract<RequestInput, { kind: 'fiat_withdrawal' }>> = {},
+): RequestInput => ({
   kind: 'fiat_withdrawal',
   currency: 'USD',
   bankAccountId: 101,

@@ -18,14 +18,29 @@ export interface SandboxForEngine extends TestExchange {
 }
 
 export async function sandboxForEngine(seed: string, clock: FakeClock): Promise<SandboxForEngine> {
-  const exchange = await startTestExchange({ seed, startMs: clock.now(), followRealTime: true, wallNow: () => clock.now() });
+  const exchange = await startTestExchange({
+    seed,
+    startMs: clock.now(),
+    followRealTime: true,
+    wallNow: () => clock.now(),
+  });
   const { address, entry } = await usableDestination(exchange.client, clock.now(), 'USDT');
   return {
     ...exchange,
-    cryptoInput: (amount = '250.123456') => ({ kind: 'crypto_withdrawal', cryptoCurrencyId: entry.id, addressBookId: address.id, amount, note: 'OTC settlement <!channel>', purpose: 'settlement' }),
+    cryptoInput: (amount = '250.123456') => ({
+      kind: 'crypto_withdrawal',
+      cryptoCurrencyId: entry.id,
+      addressBookId: address.id,
+      amount,
+      note: 'OTC settlement <!channel>',
+      purpose: 'settlement',
+    }),
     withdrawalCalls() {
       const calls = exchange.sandbox.control.requests().filter((c) => c.path.includes('/crypto/withdrawals'));
-      return { posts: calls.filter((c) => c.method === 'POST').length, reads: calls.filter((c) => c.method === 'GET').length };
+      return {
+        posts: calls.filter((c) => c.method === 'POST').length,
+        reads: calls.filter((c) => c.method === 'GET').length,
+      };
     },
   };
 }
@@ -38,15 +53,27 @@ export async function usableDestination(api: ExchangeApi, now: number, asset?: s
   const book = await collect(api.listAddressBook({ pageSize: 100 }));
   const entries = await api.listCryptoCurrencies();
   for (const address of book) {
-    if (address.status !== 'verified' || !address.wallet_identity || (address.withdrawal_cooldown_until && address.withdrawal_cooldown_until > now)) continue;
-    const entry = entries.find((e) => address.crypto_currency_networks.some((n) => n.uuid === e.network_id) && (asset === undefined || e.asset.symbol === asset));
+    if (
+      address.status !== 'verified' ||
+      !address.wallet_identity ||
+      (address.withdrawal_cooldown_until && address.withdrawal_cooldown_until > now)
+    )
+      continue;
+    const entry = entries.find(
+      (e) =>
+        address.crypto_currency_networks.some((n) => n.uuid === e.network_id) &&
+        (asset === undefined || e.asset.symbol === asset),
+    );
     if (entry) return { address, entry };
   }
   throw new Error(`fixture: the sandbox has no usable ${asset ?? ''} destination`);
 }
 
 /** A World whose engine uses the sandbox through the real client, on the World's clock; close the sandbox after. */
-export async function sandboxWorld(seed: string, options: WorldOptions = {}): Promise<{ world: World; sandbox: SandboxForEngine }> {
+export async function sandboxWorld(
+  seed: string,
+  options: WorldOptions = {},
+): Promise<{ world: World; sandbox: SandboxForEngine }> {
   const world = new World(options);
   const sandbox = await sandboxForEngine(seed, world.clock);
   world.useExchange(sandbox.api);

@@ -17,5 +17,16 @@ export const withdrawalSnapshot: Snapshot = {
 
 /** Buy 0.1 BTC on `quote`, at most `limitPrice`. */
 export function tradeSnapshot(quote: IndicativeQuote, limitPrice: string): Snapshot {
-  return { kind: 'trade', symbol: 'BTC-USD', side: 'buy', quantity: '0.1', quantityCurrency: 'BTC', paymentMethod: 'user_balance', limitPrice, slippageBps: 50, quote, note: null };
+  return {
+    kind: 'trade',
+    symbol: 'BTC-USD',
+    side: 'buy',
+    quantity: '0.1',
+    quantityCurrency: 'BTC',
+    paymentMethod: 'user_balance',
+    limitPrice,
+    slippageBps: 50,
+    quote,
+    note: null,
+  };
 }

@@ -14,7 +14,14 @@ import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
 import { createPolicy, type Policy, type PolicyInput } from '../../../../src/bot/domain/policy.js';
 import { isFinishedRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
-import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog, type MemoryKeyValueStore, type MemoryRepository } from '../../../../src/bot/store/memory.js';
+import {
+  memoryAuditLog,
+  memoryKv,
+  memoryRepository,
+  type MemoryAuditLog,
+  type MemoryKeyValueStore,
+  type MemoryRepository,
+} from '../../../../src/bot/store/memory.js';
 import { FakeExchange } from './fake-exchange.js';
 
 export const REQUESTER = 'U_REQ';
@@ -52,7 +59,12 @@ export class World {
   #api: ExchangeApi | undefined;
 
   constructor(private readonly options: WorldOptions = {}) {
-    this.policy = createPolicy({ requesters: [REQUESTER, 'U_A1'], approvers: APPROVERS, compliance: ['U_C'], ...options.policy });
+    this.policy = createPolicy({
+      requesters: [REQUESTER, 'U_A1'],
+      approvers: APPROVERS,
+      compliance: ['U_C'],
+      ...options.policy,
+    });
     this.engine = this.#build();
   }
 
@@ -65,7 +77,14 @@ export class World {
 
   /** A new engine on the same stores and exchange, as after a process restart; runs recovery. */
   async restart(policy?: Partial<PolicyInput>): Promise<Engine> {
-    if (policy) this.policy = createPolicy({ requesters: [REQUESTER, 'U_A1'], approvers: APPROVERS, compliance: ['U_C'], ...this.options.policy, ...policy });
+    if (policy)
+      this.policy = createPolicy({
+        requesters: [REQUESTER, 'U_A1'],
+        approvers: APPROVERS,
+        compliance: ['U_C'],
+        ...this.options.policy,
+        ...policy,
+      });
     this.#life.dead = true;
     this.generation++;
     this.#life = { dead: false, writesLeft: Number.POSITIVE_INFINITY };
@@ -146,7 +165,10 @@ export function guard<T extends object>(target: T, alive: () => void): T {
 }
 
 /** A repository that kills the process (`life.dead`) right after its `writesLeft`-th persisted write. */
-export function crashingRepository(inner: Repository<RequestRecord>, life: { dead: boolean; writesLeft: number }): Repository<RequestRecord> {
+export function crashingRepository(
+  inner: Repository<RequestRecord>,
+  life: { dead: boolean; writesLeft: number },
+): Repository<RequestRecord> {
   const alive = () => {
     if (life.dead) throw new Crashed('process is dead');
   };

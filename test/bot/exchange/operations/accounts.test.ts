@@ -32,21 +32,35 @@ describe('listBalances', () => {
     h.scope.get(`${API}/accounts/balances`).reply(200, [balanceBTC, { ...balanceBTC, currency: 'ETH', bonus: '1' }]);
     const err = await h.client.listBalances().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExchangeError);
-    expect(err).toMatchObject({ kind: 'invalid_response', operation: 'listBalances', fieldPath: '[1].bonus', status: 200 });
+    expect(err).toMatchObject({
+      kind: 'invalid_response',
+      operation: 'listBalances',
+      fieldPath: '[1].bonus',
+      status: 200,
+    });
   });
 
   it('refuses a number where a decimal string is required', async () => {
     const h = harness();
     const broken = { ...balanceBTC, locked_balance: { orders: 0.2, alternative_products: '0' } };
     h.scope.get(`${API}/accounts/balances`).reply(200, [balanceBTC, balanceBTC, balanceBTC, broken]);
-    await expect(h.client.listBalances()).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: '[3].locked_balance.orders' });
+    await expect(h.client.listBalances()).rejects.toMatchObject({
+      kind: 'invalid_response',
+      fieldPath: '[3].locked_balance.orders',
+    });
   });
 
   it('maps 401 with its errors[].message list', async () => {
     const h = harness();
-    h.scope.get(`${API}/accounts/balances`).reply(401, { errors: [{ message: 'Invalid signature' }, { message: 'Timestamp out of range' }] });
+    h.scope
+      .get(`${API}/accounts/balances`)
+      .reply(401, { errors: [{ message: 'Invalid signature' }, { message: 'Timestamp out of range' }] });
     const err = (await h.client.listBalances().catch((e: unknown) => e)) as ExchangeError;
-    expect(err).toMatchObject({ kind: 'unauthorized', status: 401, messages: ['Invalid signature', 'Timestamp out of range'] });
+    expect(err).toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+      messages: ['Invalid signature', 'Timestamp out of range'],
+    });
     expect(err.userMessage).toBe('Invalid signature; Timestamp out of range');
     h.rec.expectAllSigned();
     expect(h.rec.requests).toHaveLength(1); // 401 is not retried
@@ -76,7 +90,11 @@ describe('listBankAccounts', () => {
     const h = harness();
     const { account_number: _omit, ...broken } = bankAccountItem;
     h.scope.get(`${API}/bank_accounts`).query(true).reply(200, [bankAccountItem, broken]);
-    await expect(collect(h.client.listBankAccounts())).rejects.toMatchObject({ kind: 'invalid_response', operation: 'listBankAccounts', fieldPath: '[1].account_number' });
+    await expect(collect(h.client.listBankAccounts())).rejects.toMatchObject({
+      kind: 'invalid_response',
+      operation: 'listBankAccounts',
+      fieldPath: '[1].account_number',
+    });
   });
 });
 
@@ -103,8 +121,15 @@ describe('deleteBankAccount', () => {
 
   it('maps 404 and is never retried', async () => {
     const h = harness();
-    h.scope.delete(`${API}/bank_accounts/99`).once().reply(404, { errors: [{ message: 'Bank account not found' }] });
-    await expect(h.client.deleteBankAccount('99')).rejects.toMatchObject({ kind: 'not_found', status: 404, messages: ['Bank account not found'] });
+    h.scope
+      .delete(`${API}/bank_accounts/99`)
+      .once()
+      .reply(404, { errors: [{ message: 'Bank account not found' }] });
+    await expect(h.client.deleteBankAccount('99')).rejects.toMatchObject({
+      kind: 'not_found',
+      status: 404,
+      messages: ['Bank account not found'],
+    });
     expect(h.rec.requests).toHaveLength(1);
   });
 

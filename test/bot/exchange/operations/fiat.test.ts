@@ -30,15 +30,25 @@ describe('listFiatDeposits', () => {
 
   it('unwraps a JSON:API document if the array comes inside one', async () => {
     const h = harness();
-    const doc = { data: [{ id: '9', type: 'fiat_deposit', attributes: { currency: 'USD', amount: '10.00', status: 'completed' } }] };
+    const doc = {
+      data: [{ id: '9', type: 'fiat_deposit', attributes: { currency: 'USD', amount: '10.00', status: 'completed' } }],
+    };
     h.scope.get(`${API}/fiat/deposits`).query(true).reply(200, JSON.stringify(doc), JSONAPI);
-    await expect(collect(h.client.listFiatDeposits())).resolves.toEqual([{ id: '9', currency: 'USD', amount: '10.00', status: 'completed' }]);
+    await expect(collect(h.client.listFiatDeposits())).resolves.toEqual([
+      { id: '9', currency: 'USD', amount: '10.00', status: 'completed' },
+    ]);
   });
 
   it('maps 401', async () => {
     const h = harness();
-    h.scope.get(`${API}/fiat/deposits`).query(true).reply(401, { errors: [{ message: 'Unauthorized' }] });
-    await expect(collect(h.client.listFiatDeposits())).rejects.toMatchObject({ kind: 'unauthorized', operation: 'listFiatDeposits' });
+    h.scope
+      .get(`${API}/fiat/deposits`)
+      .query(true)
+      .reply(401, { errors: [{ message: 'Unauthorized' }] });
+    await expect(collect(h.client.listFiatDeposits())).rejects.toMatchObject({
+      kind: 'unauthorized',
+      operation: 'listFiatDeposits',
+    });
   });
 });
 
@@ -63,8 +73,14 @@ describe('listFiatWithdrawals', () => {
 
   it('refuses a withdrawal whose id is not an integer', async () => {
     const h = harness();
-    h.scope.get(`${API}/fiat/withdrawals`).query(true).reply(200, [{ id: 1 }, { id: 'w-2' }]);
-    await expect(collect(h.client.listFiatWithdrawals())).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: '[1].id' });
+    h.scope
+      .get(`${API}/fiat/withdrawals`)
+      .query(true)
+      .reply(200, [{ id: 1 }, { id: 'w-2' }]);
+    await expect(collect(h.client.listFiatWithdrawals())).rejects.toMatchObject({
+      kind: 'invalid_response',
+      fieldPath: '[1].id',
+    });
   });
 });
 
@@ -82,9 +98,17 @@ describe('listFiatWithdrawalFees and listFiatWithdrawalLimits', () => {
   it('refuse extra properties and missing required ones', async () => {
     const h = harness();
     h.scope.get(`${API}/fiat/withdrawal_fees`).reply(200, [{ ...fiatFeeItem, legal_entity: 'SG' }]);
-    h.scope.get(`${API}/fiat/withdrawal_limits`).reply(200, [fiatLimitItem, { currency: 'USD', minimum_withdrawal_amount: '10' }]);
-    await expect(h.client.listFiatWithdrawalFees()).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: '[0].legal_entity' });
-    await expect(h.client.listFiatWithdrawalLimits()).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: '[1].maximum_withdrawal_amount' });
+    h.scope
+      .get(`${API}/fiat/withdrawal_limits`)
+      .reply(200, [fiatLimitItem, { currency: 'USD', minimum_withdrawal_amount: '10' }]);
+    await expect(h.client.listFiatWithdrawalFees()).rejects.toMatchObject({
+      kind: 'invalid_response',
+      fieldPath: '[0].legal_entity',
+    });
+    await expect(h.client.listFiatWithdrawalLimits()).rejects.toMatchObject({
+      kind: 'invalid_response',
+      fieldPath: '[1].maximum_withdrawal_amount',
+    });
   });
 
   it('maps 401 on fees', async () => {
@@ -99,15 +123,23 @@ describe('createFiatWithdrawal', () => {
     const h = harness();
     const body = { bank_account_id: 17, currency: 'SGD', amount: '1000.00', request_id: 'f-1' };
     h.scope.post(`${API}/fiat/withdrawals`, body).once().reply(201, fiatWithdrawalCreated);
-    await expect(h.client.createFiatWithdrawal(body)).resolves.toMatchObject({ id: 501, status: 'pending', transaction: null });
+    await expect(h.client.createFiatWithdrawal(body)).resolves.toMatchObject({
+      id: 501,
+      status: 'pending',
+      transaction: null,
+    });
     h.rec.expectAllSigned();
-    expect(h.rec.requests[0]!.body).toBe('{"bank_account_id":17,"currency":"SGD","amount":"1000.00","request_id":"f-1"}');
+    expect(h.rec.requests[0]!.body).toBe(
+      '{"bank_account_id":17,"currency":"SGD","amount":"1000.00","request_id":"f-1"}',
+    );
   });
 
   it('refuses an answer without a status', async () => {
     const h = harness();
     const { status: _s, ...broken } = fiatWithdrawalCreated;
     h.scope.post(`${API}/fiat/withdrawals`).reply(201, broken);
-    await expect(h.client.createFiatWithdrawal({ bank_account_id: 1, currency: 'SGD', amount: '1' })).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'status' });
+    await expect(
+      h.client.createFiatWithdrawal({ bank_account_id: 1, currency: 'SGD', amount: '1' }),
+    ).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'status' });
   });
 });

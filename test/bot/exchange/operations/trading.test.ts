@@ -10,32 +10,54 @@ useNock();
 describe('createQuote', () => {
   it('POSTs the quote request once to /order_quotes', async () => {
     const h = harness();
-    const body = { symbol: 'BTC-SGD', side: 'buy' as const, quantity: '1000.00', currency: 'SGD', payment_method: 'user_balance' };
+    const body = {
+      symbol: 'BTC-SGD',
+      side: 'buy' as const,
+      quantity: '1000.00',
+      currency: 'SGD',
+      payment_method: 'user_balance',
+    };
     h.scope.post(`${API}/order_quotes`, body).once().reply(201, quoteCreated);
     await expect(h.client.createQuote(body)).resolves.toEqual(quoteCreated);
     h.rec.expectAllSigned();
-    expect(h.rec.requests[0]!.body).toBe('{"symbol":"BTC-SGD","side":"buy","quantity":"1000.00","currency":"SGD","payment_method":"user_balance"}');
+    expect(h.rec.requests[0]!.body).toBe(
+      '{"symbol":"BTC-SGD","side":"buy","quantity":"1000.00","currency":"SGD","payment_method":"user_balance"}',
+    );
   });
 
   it('refuses a quote whose expires_at is not an integer', async () => {
     const h = harness();
     h.scope.post(`${API}/order_quotes`).reply(201, { ...quoteCreated, expires_at: '2024-01-01' });
-    await expect(h.client.createQuote({ symbol: 'BTC-SGD', side: 'sell', quantity: '0.1', payment_method: 'user_balance' })).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'expires_at' });
+    await expect(
+      h.client.createQuote({ symbol: 'BTC-SGD', side: 'sell', quantity: '0.1', payment_method: 'user_balance' }),
+    ).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'expires_at' });
   });
 
-  it.each(['0', '0.00', '-65000.5'])('refuses a locked price of %s as malformed: nothing is ever traded at it', async (price) => {
-    const h = harness();
-    h.scope.post(`${API}/order_quotes`).reply(201, { ...quoteCreated, locked_price: price });
-    await expect(h.client.createQuote({ symbol: 'BTC-SGD', side: 'sell', quantity: '0.1', payment_method: 'user_balance' })).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'locked_price' });
-  });
+  it.each(['0', '0.00', '-65000.5'])(
+    'refuses a locked price of %s as malformed: nothing is ever traded at it',
+    async (price) => {
+      const h = harness();
+      h.scope.post(`${API}/order_quotes`).reply(201, { ...quoteCreated, locked_price: price });
+      await expect(
+        h.client.createQuote({ symbol: 'BTC-SGD', side: 'sell', quantity: '0.1', payment_method: 'user_balance' }),
+      ).rejects.toMatchObject({ kind: 'invalid_response', fieldPath: 'locked_price' });
+    },
+  );
 });
 
 describe('createOrder', () => {
-  const body = { execution_type: 'rfq' as const, order_quote_id: 'q-123', client_order_id: 'c0ffee00-0000-4000-8000-000000000001' };
+  const body = {
+    execution_type: 'rfq' as const,
+    order_quote_id: 'q-123',
+    client_order_id: 'c0ffee00-0000-4000-8000-000000000001',
+  };
 
   it('POSTs the order once and returns it (201 means created, not completed)', async () => {
     const h = harness();
-    h.scope.post(`${API}/orders`, body).once().reply(201, { ...orderItem, status: 'pending' });
+    h.scope
+      .post(`${API}/orders`, body)
+      .once()
+      .reply(201, { ...orderItem, status: 'pending' });
     const order = await h.client.createOrder(body);
     expect(order.status).toBe('pending');
     expect(isFinalOrderStatus(order.status)).toBe(false);
@@ -63,7 +85,11 @@ describe('getOrder', () => {
   it('refuses an order without a status', async () => {
     const h = harness();
     h.scope.get(`${API}/orders/o-1`).reply(200, { id: 'o-1' });
-    await expect(h.client.getOrder('o-1')).rejects.toMatchObject({ kind: 'invalid_response', operation: 'getOrder', fieldPath: 'status' });
+    await expect(h.client.getOrder('o-1')).rejects.toMatchObject({
+      kind: 'invalid_response',
+      operation: 'getOrder',
+      fieldPath: 'status',
+    });
   });
 });
 
@@ -81,6 +107,8 @@ describe('listOrders', () => {
     const orders = await collect(h.client.listOrders({ from_time: 1000, to_time: 2000 }, { pageSize: 2 }));
     expect(orders.map((o) => o.id)).toEqual(['o-1-0', 'o-1-1', 'o-2-0']);
     h.rec.expectAllSigned();
-    expect(h.rec.requests[1]!.path).toBe(`${API}/orders?from_time=1000&to_time=2000&page%5Bnumber%5D=2&page%5Bsize%5D=2`);
+    expect(h.rec.requests[1]!.path).toBe(
+      `${API}/orders?from_time=1000&to_time=2000&page%5Bnumber%5D=2&page%5Bsize%5D=2`,
+    );
   });
 });

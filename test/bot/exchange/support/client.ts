@@ -22,7 +22,14 @@ export interface Harness {
 export function harness(overrides: Partial<ExchangeClientOptions> = {}): Harness {
   const clock = fakeClock();
   const signer = createSigner(parsePrivateKey(TEST_PRIVATE_KEY_HEX));
-  const client = createExchangeClient({ baseUrl: ORIGIN, signer, clock, rateLimit: false, retry: { random: () => 0.5 }, ...overrides });
+  const client = createExchangeClient({
+    baseUrl: ORIGIN,
+    signer,
+    clock,
+    rateLimit: false,
+    retry: { random: () => 0.5 },
+    ...overrides,
+  });
   const rec = createRecorder(nodePublicKey(TEST_PRIVATE_KEY_HEX), TEST_API_KEY);
   const scope = nock(ORIGIN);
   rec.watch(scope);

@@ -75,9 +75,18 @@ export const cryptoDepositItem = {
   crypto_currency: { id: 42, name: 'Bitcoin', code: 'BTC' },
 };
 
-export const knownWalletItem = { id: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', type: 'hosted', name: 'Binance', risk_level: 'low' };
+export const knownWalletItem = {
+  id: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+  type: 'hosted',
+  name: 'Binance',
+  risk_level: 'low',
+};
 
-export const fiatFeeItem = { currency: 'SGD', fee: '5.00', asset: { id: 9, name: 'Singapore Dollar', symbol: 'SGD', asset_type: 'fiat' } };
+export const fiatFeeItem = {
+  currency: 'SGD',
+  fee: '5.00',
+  asset: { id: 9, name: 'Singapore Dollar', symbol: 'SGD', asset_type: 'fiat' },
+};
 export const fiatLimitItem = { currency: 'SGD', minimum_withdrawal_amount: '50', maximum_withdrawal_amount: '200000' };
 
 export const fiatWithdrawalCreated = {
@@ -92,17 +101,34 @@ export const fiatWithdrawalCreated = {
   transaction: null,
 };
 
-export const fiatDepositItem = { id: 77, currency: 'SGD', amount: '2500.00', status: 'completed', created_at: '2024-01-02T03:04:05Z' };
+export const fiatDepositItem = {
+  id: 77,
+  currency: 'SGD',
+  amount: '2500.00',
+  status: 'completed',
+  created_at: '2024-01-02T03:04:05Z',
+};
 
 export const networkItem = { uuid: '0b7e9a52-8a3c-4b8e-9d51-0e4f1c2b3a4d', name: 'Bitcoin', network_code: 'BTC' };
 
-export const cryptoCurrencyEntryItem = { ...cryptoCurrency, network_id: '0b7e9a52-8a3c-4b8e-9d51-0e4f1c2b3a4d', withdrawal_fee: '0.0001' };
+export const cryptoCurrencyEntryItem = {
+  ...cryptoCurrency,
+  network_id: '0b7e9a52-8a3c-4b8e-9d51-0e4f1c2b3a4d',
+  withdrawal_fee: '0.0001',
+};
 
 export const addressBookItem = { ...addressBookRef, withdrawal_cooldown_until: null, wallet_identity: null };
 
 export const quoteCreated = { quote_id: 'q-123', locked_price: '64000.12', expires_at: 1_700_000_002_500 };
 
-export const orderItem = { id: 'o-1', status: 'Completed', client_order_id: 'c0ffee00-0000-4000-8000-000000000001', price: '64000.12', execution_type: 'rfq', created_at: 1_700_000_000_100 };
+export const orderItem = {
+  id: 'o-1',
+  status: 'Completed',
+  client_order_id: 'c0ffee00-0000-4000-8000-000000000001',
+  price: '64000.12',
+  execution_type: 'rfq',
+  created_at: 1_700_000_000_100,
+};
 
 /** `n` distinct copies of an item, ids made unique by `idOf`. */
 export function many<T extends object>(item: T, n: number, idOf: (i: number) => Partial<T>): T[] {

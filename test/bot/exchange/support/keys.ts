@@ -15,7 +15,10 @@ function b64url(bytes: Uint8Array): string {
 /** node:crypto public key object for a private key given in hex. */
 export function nodePublicKey(privateKeyHex: string): KeyObject {
   const point = secp.getPublicKey(Buffer.from(privateKeyHex, 'hex'), false); // 04 || x || y
-  return createPublicKey({ key: { kty: 'EC', crv: 'secp256k1', x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33, 65)) }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'EC', crv: 'secp256k1', x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33, 65)) },
+    format: 'jwk',
+  });
 }
 
 /** node:crypto private key object (via JWK), to export PEM files in SEC1 or PKCS#8 form. */
@@ -23,7 +26,13 @@ export function nodePrivateKey(privateKeyHex: string): KeyObject {
   const d = Buffer.from(privateKeyHex, 'hex');
   const point = secp.getPublicKey(d, false);
   return createPrivateKey({
-    key: { kty: 'EC', crv: 'secp256k1', d: b64url(d), x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33, 65)) },
+    key: {
+      kty: 'EC',
+      crv: 'secp256k1',
+      d: b64url(d),
+      x: b64url(point.subarray(1, 33)),
+      y: b64url(point.subarray(33, 65)),
+    },
     format: 'jwk',
   });
 }

@@ -37,7 +37,8 @@ export interface Recorder {
 
 function headerMap(raw: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries((raw ?? {}) as Record<string, unknown>)) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  for (const [k, v] of Object.entries((raw ?? {}) as Record<string, unknown>))
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   return out;
 }
 
@@ -48,7 +49,11 @@ export function referenceSignatureInput(method: string, url: string, body: strin
 }
 
 /** What is wrong with a request's authentication, or undefined when node:crypto verifies it. */
-export function checkSignedRequest(publicKey: KeyObject, apiKey: string, r: { method: string; url: string; headers: Record<string, string>; body: string }): string | undefined {
+export function checkSignedRequest(
+  publicKey: KeyObject,
+  apiKey: string,
+  r: { method: string; url: string; headers: Record<string, string>; body: string },
+): string | undefined {
   const h = r.headers;
   if (h['x-api-key'] !== apiKey) return 'X-API-KEY is not the expected public key';
   if (h['x-api-algorithm'] !== 'ecdsa-secp256k1-sha256') return 'bad X-API-Algorithm';
@@ -56,7 +61,12 @@ export function checkSignedRequest(publicKey: KeyObject, apiKey: string, r: { me
   const sig = h['x-api-signature'] ?? '';
   if (!/^(?:[0-9A-F]{2})+$/.test(sig)) return 'X-API-Signature is not uppercase hex';
   const input = referenceSignatureInput(r.method, r.url, r.body, h['x-api-timestamp']!);
-  const ok = verify('sha256', Buffer.from(input, 'utf8'), { key: publicKey, dsaEncoding: 'der' }, Buffer.from(sig, 'hex'));
+  const ok = verify(
+    'sha256',
+    Buffer.from(input, 'utf8'),
+    { key: publicKey, dsaEncoding: 'der' },
+    Buffer.from(sig, 'hex'),
+  );
   return ok ? undefined : `node:crypto rejects the signature over ${input}`;
 }
 
@@ -65,23 +75,26 @@ export function createRecorder(publicKey: KeyObject, apiKey: string): Recorder {
   return {
     requests,
     watch(scope) {
-      scope.on('request', (req: { method: string; path: string; headers: unknown }, _interceptor: unknown, body: string) => {
-        const headers = headerMap(req.headers);
-        const c: Captured = {
-          method: req.method,
-          path: req.path,
-          url: ORIGIN + req.path,
-          headers,
-          body: body ?? '',
-          timestamp: headers['x-api-timestamp'] ?? '',
-          signed: 'x-api-signature' in headers,
-          verified: false,
-        };
-        const problem = c.signed ? checkSignedRequest(publicKey, apiKey, c) : 'not signed';
-        c.verified = problem === undefined;
-        if (problem !== undefined) c.problem = problem;
-        requests.push(c);
-      });
+      scope.on(
+        'request',
+        (req: { method: string; path: string; headers: unknown }, _interceptor: unknown, body: string) => {
+          const headers = headerMap(req.headers);
+          const c: Captured = {
+            method: req.method,
+            path: req.path,
+            url: ORIGIN + req.path,
+            headers,
+            body: body ?? '',
+            timestamp: headers['x-api-timestamp'] ?? '',
+            signed: 'x-api-signature' in headers,
+            verified: false,
+          };
+          const problem = c.signed ? checkSignedRequest(publicKey, apiKey, c) : 'not signed';
+          c.verified = problem === undefined;
+          if (problem !== undefined) c.problem = problem;
+          requests.push(c);
+        },
+      );
     },
     expectAllSigned() {
       expect(requests.length).toBeGreaterThan(0);

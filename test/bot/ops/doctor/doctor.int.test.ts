@@ -37,7 +37,10 @@ async function world(): Promise<World> {
   const key = makeKey();
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });
   cleanup.push(() => fake.stop());
-  const sandbox = await startSandbox({ seed: 'doctor', keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }] });
+  const sandbox = await startSandbox({
+    seed: 'doctor',
+    keys: [{ publicKeyHex: key.compressedHex, scopes: [...SCOPES] }],
+  });
   cleanup.push(() => sandbox.close());
   const dataDir = mkdtempSync(join(tmpdir(), 'doctor-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -57,7 +60,10 @@ async function world(): Promise<World> {
   return { fake, sandbox, env };
 }
 
-async function run(env: Record<string, string>, deps: Parameters<typeof doctor>[1] = {}): Promise<{ code: number; lines: string[] }> {
+async function run(
+  env: Record<string, string>,
+  deps: Parameters<typeof doctor>[1] = {},
+): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
   const code = await doctor(env, { ...deps, out: (l) => void lines.push(l) });
   return { code, lines };
@@ -86,8 +92,11 @@ describe('npm run doctor', () => {
     expect(lines.at(-1)).toBe('All 10 checks passed.');
     expect(code).toBe(0);
     // It changes nothing in Slack: reads only.
-    expect(new Set(w.fake.calls.map((c) => c.method))).toEqual(new Set(['auth.test', 'conversations.info', 'users.info']));
-    for (const secret of [BOT_TOKEN, SIGNING_SECRET, w.env.EXCHANGE_PRIVATE_KEY]) expect(lines.join('\n')).not.toContain(secret);
+    expect(new Set(w.fake.calls.map((c) => c.method))).toEqual(
+      new Set(['auth.test', 'conversations.info', 'users.info']),
+    );
+    for (const secret of [BOT_TOKEN, SIGNING_SECRET, w.env.EXCHANGE_PRIVATE_KEY])
+      expect(lines.join('\n')).not.toContain(secret);
   });
 
   it('fails each Slack fault on its own line with the fix: token, channels, users', async () => {
@@ -101,8 +110,12 @@ describe('npm run doctor', () => {
     const { code, lines } = await run({ ...w.env, COMPLIANCE_CHANNEL_ID: 'C0123ABCD' });
     expect(failures(lines)).toEqual([
       `[FAIL] approval channel ${CHANNELS.approval}: the bot is not in #desk-approvals. Fix: invite it: in #desk-approvals, /invite @the bot`,
-      expect.stringMatching(/^\[FAIL\] compliance channel C0123ABCD: no channel C0123ABCD that the bot can see \(channel_not_found.*Fix: set COMPLIANCE_CHANNEL_ID to the id from channel details/),
-      expect.stringMatching(/^\[FAIL\] user U0REQ0001 \(REQUESTER_USER_IDS\): no user U0REQ0001 in this workspace \(user_not_found\)\. Fix: fix REQUESTER_USER_IDS/),
+      expect.stringMatching(
+        /^\[FAIL\] compliance channel C0123ABCD: no channel C0123ABCD that the bot can see \(channel_not_found.*Fix: set COMPLIANCE_CHANNEL_ID to the id from channel details/,
+      ),
+      expect.stringMatching(
+        /^\[FAIL\] user U0REQ0001 \(REQUESTER_USER_IDS\): no user U0REQ0001 in this workspace \(user_not_found\)\. Fix: fix REQUESTER_USER_IDS/,
+      ),
       `[FAIL] user ${PEOPLE.approver1} (APPROVER_USER_IDS): Ana Lima is deactivated. Fix: remove ${PEOPLE.approver1} from APPROVER_USER_IDS, or reactivate the account`,
       `[FAIL] user ${PEOPLE.approver2} (APPROVER_USER_IDS): Deploy Bot is a bot, not a person. Fix: remove ${PEOPLE.approver2} from APPROVER_USER_IDS: only people may request or approve`,
     ]);
@@ -111,7 +124,9 @@ describe('npm run doctor', () => {
 
     w.fake.failNext('auth.test', 'invalid_auth');
     const refused = await run(w.env);
-    expect(failures(refused.lines)[0]).toMatch(/^\[FAIL\] Slack token: Slack refused the token \(invalid_auth\)\. Fix: set SLACK_BOT_TOKEN/);
+    expect(failures(refused.lines)[0]).toMatch(
+      /^\[FAIL\] Slack token: Slack refused the token \(invalid_auth\)\. Fix: set SLACK_BOT_TOKEN/,
+    );
   });
 
   it('says Slack could not be reached, and how it was tried: directly or through HTTPS_PROXY', async () => {
@@ -123,14 +138,20 @@ describe('npm run doctor', () => {
     );
     expect(code).toBe(1);
     const viaProxy = await run({ ...w.env, HTTPS_PROXY: 'http://127.0.0.1:1' });
-    expect(failures(viaProxy.lines)[0]).toMatch(/^\[FAIL\] Slack token: Slack could not be reached: \S+ through the proxy 127\.0\.0\.1:1 \(HTTPS_PROXY\) failed \(ECONNREFUSED\)/);
+    expect(failures(viaProxy.lines)[0]).toMatch(
+      /^\[FAIL\] Slack token: Slack could not be reached: \S+ through the proxy 127\.0\.0\.1:1 \(HTTPS_PROXY\) failed \(ECONNREFUSED\)/,
+    );
   });
 
   it('fails the exchange key the sandbox does not know, and a clock off the exchange, with their fixes', async () => {
     const w = await world();
     const stranger = makeKey();
     const unknownKey = await run({ ...w.env, EXCHANGE_PRIVATE_KEY: stranger.privateKeyHex });
-    expect(failures(unknownKey.lines)).toEqual([expect.stringMatching(/^\[FAIL\] exchange key: The exchange did not accept the key \(401\): check that public key [0-9A-F]+ is registered/)]);
+    expect(failures(unknownKey.lines)).toEqual([
+      expect.stringMatching(
+        /^\[FAIL\] exchange key: The exchange did not accept the key \(401\): check that public key [0-9A-F]+ is registered/,
+      ),
+    ]);
 
     // The exchange's Date header a minute ahead of this machine: our clock is behind.
     const ahead = async (url: string, init: RequestInit) => {
@@ -140,12 +161,18 @@ describe('npm run doctor', () => {
       return new Response(await res.arrayBuffer(), { status: res.status, headers });
     };
     const skewed = await run(w.env, { exchangeFetch: ahead });
-    expect(failures(skewed.lines)).toEqual([expect.stringMatching(/^\[FAIL\] clock offset to the exchange: this machine's clock is (59|60|61)\.\d s behind the exchange's \(more than 5 s\)\. Fix: synchronise the clock/)]);
+    expect(failures(skewed.lines)).toEqual([
+      expect.stringMatching(
+        /^\[FAIL\] clock offset to the exchange: this machine's clock is (59|60|61)\.\d s behind the exchange's \(more than 5 s\)\. Fix: synchronise the clock/,
+      ),
+    ]);
 
     const embedded = { ...w.env };
     delete (embedded as Partial<typeof embedded>).EXCHANGE_BASE_URL;
     delete (embedded as Partial<typeof embedded>).EXCHANGE_PRIVATE_KEY;
-    expect(failures((await run(embedded)).lines)[0]).toMatch(/^\[FAIL\] exchange key: EXCHANGE_BASE_URL is unset: the bot would run on its embedded sandbox exchange/);
+    expect(failures((await run(embedded)).lines)[0]).toMatch(
+      /^\[FAIL\] exchange key: EXCHANGE_BASE_URL is unset: the bot would run on its embedded sandbox exchange/,
+    );
   });
 
   it('fails a data folder that cannot be written or that others can read, and a database that does not answer', async () => {
@@ -153,14 +180,22 @@ describe('npm run doctor', () => {
     const dataDir = w.env.DATA_DIR!;
     const file = join(dataDir, 'a-file');
     writeFileSync(file, '');
-    expect(failures((await run({ ...w.env, DATA_DIR: join(file, 'data') })).lines)).toEqual([expect.stringMatching(/^\[FAIL\] store .*a-file\/data: the data folder cannot be created or written \(ENOTDIR\)/)]);
+    expect(failures((await run({ ...w.env, DATA_DIR: join(file, 'data') })).lines)).toEqual([
+      expect.stringMatching(/^\[FAIL\] store .*a-file\/data: the data folder cannot be created or written \(ENOTDIR\)/),
+    ]);
 
     chmodSync(dataDir, 0o755);
-    expect(failures((await run(w.env)).lines)).toEqual([`[FAIL] store ${dataDir}: other users may read it (mode 755): it holds the requests and the audit log. Fix: chmod 700 ${dataDir}`]);
+    expect(failures((await run(w.env)).lines)).toEqual([
+      `[FAIL] store ${dataDir}: other users may read it (mode 755): it holds the requests and the audit log. Fix: chmod 700 ${dataDir}`,
+    ]);
     chmodSync(dataDir, 0o700);
 
     const db = await run({ ...w.env, DATABASE_URL: 'postgres://desk:a-long-database-password@127.0.0.1:1/desk' });
-    expect(failures(db.lines)).toEqual([expect.stringMatching(/^\[FAIL\] store PostgreSQL desk on 127\.0\.0\.1:1 as desk: the database did not answer \(ECONNREFUSED\)\. Fix: check DATABASE_URL/)]);
+    expect(failures(db.lines)).toEqual([
+      expect.stringMatching(
+        /^\[FAIL\] store PostgreSQL desk on 127\.0\.0\.1:1 as desk: the database did not answer \(ECONNREFUSED\)\. Fix: check DATABASE_URL/,
+      ),
+    ]);
     expect(db.lines.join('\n')).not.toContain('a-long-database-password');
   });
 

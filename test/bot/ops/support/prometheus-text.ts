@@ -32,7 +32,8 @@ export function parseExposition(text: string): Exposition {
       const [, kind, name, rest] = /^# (HELP|TYPE) (\S+) ?(.*)$/.exec(line) ?? [];
       if (!name || !NAME.test(name)) throw new Error(`bad metric name, ${where}`);
       if (kind === 'TYPE') {
-        if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest ?? '')) throw new Error(`bad type, ${where}`);
+        if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest ?? ''))
+          throw new Error(`bad type, ${where}`);
         types.set(name, rest!);
       }
       continue;
@@ -54,13 +55,16 @@ export function parseExposition(text: string): Exposition {
     if (!types.has(m[1]!) && !types.has(family)) throw new Error(`sample without a TYPE, ${where}`);
     samples.push({ name: m[1]!, labels, value });
   }
-  const matches = (s: Sample, labels: Record<string, string>) => Object.entries(labels).every(([k, v]) => s.labels[k] === v);
+  const matches = (s: Sample, labels: Record<string, string>) =>
+    Object.entries(labels).every(([k, v]) => s.labels[k] === v);
   return {
     types,
     samples,
     find: (name, labels = {}) => samples.filter((s) => s.name === name && matches(s, labels)),
     value(name, labels = {}) {
-      const found = samples.filter((s) => s.name === name && matches(s, labels) && Object.keys(s.labels).length === Object.keys(labels).length);
+      const found = samples.filter(
+        (s) => s.name === name && matches(s, labels) && Object.keys(s.labels).length === Object.keys(labels).length,
+      );
       if (found.length !== 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
       return found[0]!.value;
     },

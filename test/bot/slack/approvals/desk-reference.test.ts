@@ -50,31 +50,80 @@ describe('the note sent to the exchange', () => {
   });
 });
 
-const lookAlike: Candidate = { exchangeId: 'w-hand', createdAt: T - 3_000, amount: '100', status: 'pending', requestId: null, destination: 'OTC partner' };
+const lookAlike: Candidate = {
+  exchangeId: 'w-hand',
+  createdAt: T - 3_000,
+  amount: '100',
+  status: 'pending',
+  requestId: null,
+  destination: 'OTC partner',
+};
 
 describe('the new questions', () => {
   it('"unproven": the look-alike with its time, our send\'s time, "Ours" and "None of these"', () => {
-    const blocks = questionBlocks({ requestId: 'R6EYET', question: { askedAt: T + 10_000, kind: 'unproven', candidates: [lookAlike] }, what: 'withdrawal', currency: 'USDT', sentAt: T });
+    const blocks = questionBlocks({
+      requestId: 'R6EYET',
+      question: { askedAt: T + 10_000, kind: 'unproven', candidates: [lookAlike] },
+      what: 'withdrawal',
+      currency: 'USDT',
+      sentAt: T,
+    });
     const text = JSON.stringify(blocks);
     expect(text).toContain('too close to our send to prove it came after it');
     expect(text).toContain(`our send started <!date^${T / 1_000}^`);
     expect(text).toContain(`created <!date^${(T - 3_000) / 1_000}^`);
-    const ids = blocks.flatMap((b) => ((b as { elements?: { action_id?: string }[] }).elements ?? []).map((e) => e.action_id));
+    const ids = blocks.flatMap((b) =>
+      ((b as { elements?: { action_id?: string }[] }).elements ?? []).map((e) => e.action_id),
+    );
     expect(ids).toEqual([`${ACTION.chooseCandidate}:0`, ACTION.noneOfThese, ACTION.lookAgain]);
     expect(limitViolations(blocks)).toEqual([]);
   });
 
   it('"unreadable": why, and only Look again and Mark as not sent (no send again on a look that proved nothing)', () => {
-    const blocks = questionBlocks({ requestId: 'R6EYET', question: { askedAt: T, kind: 'unreadable', candidates: [], message: 'The exchange lists more than 2,000 records <x>' }, what: 'withdrawal', currency: 'USDT' });
+    const blocks = questionBlocks({
+      requestId: 'R6EYET',
+      question: {
+        askedAt: T,
+        kind: 'unreadable',
+        candidates: [],
+        message: 'The exchange lists more than 2,000 records <x>',
+      },
+      what: 'withdrawal',
+      currency: 'USDT',
+    });
     const text = JSON.stringify(blocks);
     expect(text).toContain('cannot read the exchange');
     expect(text).toContain('more than 2,000 records &lt;x&gt;');
-    const ids = blocks.flatMap((b) => ((b as { elements?: { action_id?: string }[] }).elements ?? []).map((e) => e.action_id));
+    const ids = blocks.flatMap((b) =>
+      ((b as { elements?: { action_id?: string }[] }).elements ?? []).map((e) => e.action_id),
+    );
     expect(ids).toEqual([ACTION.lookAgain, ACTION.markNotSent]);
   });
 
   it('the thread says which question it is', () => {
-    expect(JSON.stringify(threadPost({ type: 'needs_person', at: T, kind: 'unproven', candidates: 1, waitedMinutes: 10, what: 'withdrawal' }))).toContain('one made by hand just before');
-    expect(JSON.stringify(threadPost({ type: 'needs_person', at: T, kind: 'unreadable', candidates: 0, waitedMinutes: 10, what: 'withdrawal' }))).toContain('*Look again* or *Mark as not sent*');
+    expect(
+      JSON.stringify(
+        threadPost({
+          type: 'needs_person',
+          at: T,
+          kind: 'unproven',
+          candidates: 1,
+          waitedMinutes: 10,
+          what: 'withdrawal',
+        }),
+      ),
+    ).toContain('one made by hand just before');
+    expect(
+      JSON.stringify(
+        threadPost({
+          type: 'needs_person',
+          at: T,
+          kind: 'unreadable',
+          candidates: 0,
+          waitedMinutes: 10,
+          what: 'withdrawal',
+        }),
+      ),
+    ).toContain('*Look again* or *Mark as not sent*');
   });
 });

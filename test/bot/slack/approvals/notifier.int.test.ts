@@ -41,7 +41,8 @@ function record(): RequestRecord {
   });
 }
 
-const event = (type: RequestEvent['type'], request: RequestRecord, extra: Record<string, unknown> = {}): RequestEvent => ({ type, at: T0, requestId: request.id, request, ...extra }) as RequestEvent;
+const event = (type: RequestEvent['type'], request: RequestRecord, extra: Record<string, unknown> = {}): RequestEvent =>
+  ({ type, at: T0, requestId: request.id, request, ...extra }) as RequestEvent;
 
 let fake: FakeSlackApi;
 let lines: { level: string; message: string }[];
@@ -49,25 +50,47 @@ let logger: Logger;
 beforeEach(async () => {
   fake = await startFakeSlackApi({ expectedToken: 'xoxb-test' });
   lines = [];
-  logger = { info: () => {}, warn: (message) => void lines.push({ level: 'warn', message }), error: (message) => void lines.push({ level: 'error', message }) };
+  logger = {
+    info: () => {},
+    warn: (message) => void lines.push({ level: 'warn', message }),
+    error: (message) => void lines.push({ level: 'error', message }),
+  };
 });
 afterEach(() => fake.stop());
 
 function notifier(kv = memoryKv()) {
-  const client = new webApi.WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true });
+  const client = new webApi.WebClient('xoxb-test', {
+    slackApiUrl: fake.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
   const sleeps: number[] = [];
-  const n = createSlackNotifier({ client, channel: CHANNEL, kv, sandbox: true, logger, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 40, sleep: async (ms) => void sleeps.push(ms) } });
+  const n = createSlackNotifier({
+    client,
+    channel: CHANNEL,
+    kv,
+    sandbox: true,
+    logger,
+    retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 40, sleep: async (ms) => void sleeps.push(ms) },
+  });
   return { n, kv, sleeps };
 }
 
 describe('slackRetryDecision', () => {
   it('retries what can pass, not what cannot', () => {
-    expect(judgeSlackRetry({ code: 'slack_webapi_rate_limited_error', retryAfter: 3 })).toMatchObject({ retry: true, minDelayMs: 3000 });
+    expect(judgeSlackRetry({ code: 'slack_webapi_rate_limited_error', retryAfter: 3 })).toMatchObject({
+      retry: true,
+      minDelayMs: 3000,
+    });
     expect(judgeSlackRetry({ code: 'slack_webapi_request_error' }).retry).toBe(true);
     expect(judgeSlackRetry({ code: 'slack_webapi_http_error', statusCode: 503 }).retry).toBe(true);
     expect(judgeSlackRetry({ code: 'slack_webapi_http_error', statusCode: 400 }).retry).toBe(false);
-    expect(judgeSlackRetry({ code: 'slack_webapi_platform_error', data: { error: 'internal_error' } }).retry).toBe(true);
-    expect(judgeSlackRetry({ code: 'slack_webapi_platform_error', data: { error: 'channel_not_found' } }).retry).toBe(false);
+    expect(judgeSlackRetry({ code: 'slack_webapi_platform_error', data: { error: 'internal_error' } }).retry).toBe(
+      true,
+    );
+    expect(judgeSlackRetry({ code: 'slack_webapi_platform_error', data: { error: 'channel_not_found' } }).retry).toBe(
+      false,
+    );
     expect(judgeSlackRetry(new Error('boom')).retry).toBe(false);
   });
 });
@@ -79,9 +102,19 @@ describe('the Slack notifier', () => {
     await n.notify(event('request.created', r));
     const ref = await findApprovalMessage(kv, r.id);
     expect(ref).toMatchObject({ channel: CHANNEL, ts: fake.callsTo('chat.postMessage')[0]!.response.ts });
-    const counted = { ...r, state: 'pending' as const, approvals: [{ userId: 'U0APP0001', at: T0, snapshotHash: r.snapshotHash }] };
+    const counted = {
+      ...r,
+      state: 'pending' as const,
+      approvals: [{ userId: 'U0APP0001', at: T0, snapshotHash: r.snapshotHash }],
+    };
     await n.notify(event('approval.counted', counted, { by: 'U0APP0001', count: 1, required: 2 }));
-    await n.notify(event('approval.refused', counted, { by: 'U0APP0001', reason: 'already_approved', message: 'You already approved this.' }));
+    await n.notify(
+      event('approval.refused', counted, {
+        by: 'U0APP0001',
+        reason: 'already_approved',
+        message: 'You already approved this.',
+      }),
+    );
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
     const updates = fake.callsTo('chat.update');
     expect(updates).toHaveLength(1);
@@ -105,11 +138,18 @@ describe('the Slack notifier', () => {
     const r = record();
     const done: string[] = [];
     const progress = { done, markDone: async (step: string) => void done.push(step) };
-    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({ name: 'SlackDeliveryError', permanent: false });
+    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({
+      name: 'SlackDeliveryError',
+      permanent: false,
+    });
     expect(await findApprovalMessage(kv, r.id)).toBeUndefined();
     expect(done).toEqual([]);
     fake.failNext('chat.postMessage', 'channel_not_found');
-    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({ permanent: true, reason: 'channel_not_found', where: CHANNEL });
+    await expect(n.notify(event('request.created', r), progress)).rejects.toMatchObject({
+      permanent: true,
+      reason: 'channel_not_found',
+      where: CHANNEL,
+    });
     await n.notify(event('request.created', r), progress);
     expect(fake.callsTo('chat.postMessage').filter((c) => c.response.ok)).toHaveLength(1);
     expect(done).toEqual(['message']);
@@ -119,12 +159,19 @@ describe('the Slack notifier', () => {
     const { n } = notifier();
     const r = record();
     await n.notify(event('request.created', r));
-    const failed = { ...r, state: 'failed' as const, execution: newExecution(T0), failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
+    const failed = {
+      ...r,
+      state: 'failed' as const,
+      execution: newExecution(T0),
+      failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' },
+    };
     const done: string[] = [];
     const progress = { done, markDone: async (step: string) => void done.push(step) };
     for (let i = 0; i < 3; i++) fake.failNext('chat.postMessage', 'service_unavailable');
     // The message update goes through; the thread post fails: the DM waits behind it.
-    await expect(n.notify(event('execution.failed', failed, failed.failure), progress)).rejects.toMatchObject({ permanent: false });
+    await expect(n.notify(event('execution.failed', failed, failed.failure), progress)).rejects.toMatchObject({
+      permanent: false,
+    });
     expect(done).toEqual(['message']);
     await n.notify(event('execution.failed', failed, failed.failure), progress);
     expect(done).toEqual(['message', 'thread', 'dm']);
@@ -135,11 +182,16 @@ describe('the Slack notifier', () => {
     expect(JSON.stringify(thread[0]!.args.blocks)).toContain('SANDBOX');
   });
 
-  it('a DM the requester can no longer receive (deactivated) is given up with an error, so the request\'s later messages are not held behind it', async () => {
+  it("a DM the requester can no longer receive (deactivated) is given up with an error, so the request's later messages are not held behind it", async () => {
     const { n } = notifier();
     const r = record();
     await n.notify(event('request.created', r));
-    const failed = { ...r, state: 'failed' as const, execution: newExecution(T0), failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' } };
+    const failed = {
+      ...r,
+      state: 'failed' as const,
+      execution: newExecution(T0),
+      failure: { stage: 'exchange' as const, reason: 'The exchange refused: no', exchangeMessage: 'no' },
+    };
     const done: string[] = [];
     const progress = { done, markDone: async (step: string) => void done.push(step) };
     fake.refuseDmTo(r.requester, 'user_disabled');
@@ -157,7 +209,13 @@ describe('the Slack notifier', () => {
     await n.notify(event('request.created', r));
     await n.notify(event('message.refresh', r));
     expect(sleeps).toEqual([]);
-    await n.notify(event('message.refresh', { ...r, updatedAt: T0 + 1_000, approvals: [{ userId: 'U0APP0001', at: T0 + 1_000, snapshotHash: r.snapshotHash }] }));
+    await n.notify(
+      event('message.refresh', {
+        ...r,
+        updatedAt: T0 + 1_000,
+        approvals: [{ userId: 'U0APP0001', at: T0 + 1_000, snapshotHash: r.snapshotHash }],
+      }),
+    );
     expect(fake.callsTo('chat.update')).toHaveLength(1);
     expect(sleeps).toEqual([1_000]);
   });
@@ -174,7 +232,11 @@ describe('the Slack notifier', () => {
     const { n } = notifier();
     const r = record();
     await n.notify(event('request.created', r));
-    const counted = { ...r, updatedAt: T0 + 1_000, approvals: [{ userId: 'U0APP0001', at: T0 + 1_000, snapshotHash: r.snapshotHash }] };
+    const counted = {
+      ...r,
+      updatedAt: T0 + 1_000,
+      approvals: [{ userId: 'U0APP0001', at: T0 + 1_000, snapshotHash: r.snapshotHash }],
+    };
     await n.notify(event('approval.counted', counted, { by: 'U0APP0001', count: 1, required: 2 }));
     expect(fake.callsTo('chat.update')).toHaveLength(1);
     // The refresh read `r` (no approvals yet) before the approval was delivered.
@@ -184,5 +246,4 @@ describe('the Slack notifier', () => {
     await n.notify(event('message.refresh', { ...counted, updatedAt: T0 + 2_000, approvals: [] }));
     expect(fake.callsTo('chat.update')).toHaveLength(2);
   });
-
 });

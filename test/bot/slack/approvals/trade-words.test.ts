@@ -17,11 +17,26 @@ const TRADE: TradeView = {
   slippageBps: 50,
   quote: { price: '65299.46', expiresAt: T0 + 30_000 },
 };
-const ORDER = { orderId: '3f2a9c1e-0000-4000-8000-000000000001', status: 'filled', price: '65299.46', priceCurrency: 'USD' };
+const ORDER = {
+  orderId: '3f2a9c1e-0000-4000-8000-000000000001',
+  status: 'filled',
+  price: '65299.46',
+  priceCurrency: 'USD',
+};
 
 describe('trade messages', () => {
   it('name the payment method in words and group every price', () => {
-    const text = JSON.stringify(approvalMessage({ requestId: 'RT1', requesterId: 'U0REQ0001', createdAt: T0, request: TRADE, requiredApprovals: 2, approvals: [], sandbox: false }).blocks);
+    const text = JSON.stringify(
+      approvalMessage({
+        requestId: 'RT1',
+        requesterId: 'U0REQ0001',
+        createdAt: T0,
+        request: TRADE,
+        requiredApprovals: 2,
+        approvals: [],
+        sandbox: false,
+      }).blocks,
+    );
     expect(text).toContain('*Paid from*\\nAccount balance');
     expect(text).not.toContain('user_balance');
     expect(text).toContain('65,299.46 USD');
@@ -29,10 +44,25 @@ describe('trade messages', () => {
 
   it('say which order completed and at what price, formatted', () => {
     expect(orderText(ORDER)).toBe(`order ${ORDER.orderId} at 65,299.46 USD`);
-    expect(statusLineFor({ type: 'completed', at: T0, order: ORDER }).text).toBe(`Completed: order ${ORDER.orderId} at 65,299.46 USD`);
+    expect(statusLineFor({ type: 'completed', at: T0, order: ORDER }).text).toBe(
+      `Completed: order ${ORDER.orderId} at 65,299.46 USD`,
+    );
     expect(threadPost({ type: 'completed', at: T0, order: ORDER }).text).toContain('price 65,299.46 USD');
-    expect(statusLineFor({ type: 'requoted', at: T0, pair: 'BTC-USD', newPrice: '65310.2', limitPrice: '65626.5', counter: 'USD' }).text).toBe('Re-quoted at 65,310.2 USD, within the limit: ordering');
-    const dm = outcomeDm({ requestId: 'RT1', request: TRADE, outcome: { kind: 'completed', at: T0, orderText: `Filled as ${orderText(ORDER)}.` } });
+    expect(
+      statusLineFor({
+        type: 'requoted',
+        at: T0,
+        pair: 'BTC-USD',
+        newPrice: '65310.2',
+        limitPrice: '65626.5',
+        counter: 'USD',
+      }).text,
+    ).toBe('Re-quoted at 65,310.2 USD, within the limit: ordering');
+    const dm = outcomeDm({
+      requestId: 'RT1',
+      request: TRADE,
+      outcome: { kind: 'completed', at: T0, orderText: `Filled as ${orderText(ORDER)}.` },
+    });
     expect(dm.text).toContain('65,299.46 USD');
   });
 });

@@ -18,18 +18,42 @@ afterAll(async () => {
   await h?.stop();
 });
 
-type View = { id: string; callback_id: string; private_metadata: string; blocks: { type: string; block_id?: string; element?: { type: string; min_query_length?: number } }[] };
+type View = {
+  id: string;
+  callback_id: string;
+  private_metadata: string;
+  blocks: { type: string; block_id?: string; element?: { type: string; min_query_length?: number } }[];
+};
 
 describe('/counterparty', () => {
   it('refuses anyone but compliance officers and audits the attempt', async () => {
-    const res = await h.slack.command({ command: '/counterparty', text: TX, userId: PEOPLE.requester, responseUrl: h.fake.responseUrl('cp0') });
-    expect(res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Only compliance officers') });
-    await expect.poll(() => audit.at(-1)).toEqual({ type: 'counterparty.refused', actor: PEOPLE.requester, data: { reason: 'not_compliance', where: '/counterparty', transactionId: TX } });
+    const res = await h.slack.command({
+      command: '/counterparty',
+      text: TX,
+      userId: PEOPLE.requester,
+      responseUrl: h.fake.responseUrl('cp0'),
+    });
+    expect(res.json).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Only compliance officers'),
+    });
+    await expect
+      .poll(() => audit.at(-1))
+      .toEqual({
+        type: 'counterparty.refused',
+        actor: PEOPLE.requester,
+        data: { reason: 'not_compliance', where: '/counterparty', transactionId: TX },
+      });
   });
 
   it('opens the declaration modal for the transaction given', async () => {
     const mark = h.fake.calls.length;
-    const res = await h.slack.command({ command: '/counterparty', text: TX, userId: PEOPLE.compliance, responseUrl: h.fake.responseUrl('cp1') });
+    const res = await h.slack.command({
+      command: '/counterparty',
+      text: TX,
+      userId: PEOPLE.compliance,
+      responseUrl: h.fake.responseUrl('cp1'),
+    });
     expect(res.status).toBe(200);
     const view = (await h.fake.waitFor((c) => c.method === 'views.open', { after: mark })).args.view as View;
     expect(view.callback_id).toBe(CALLBACK.counterparty);
@@ -43,10 +67,20 @@ describe('/counterparty', () => {
 
   it('asks for the transaction id in the modal when none is given, and explains a malformed one', async () => {
     const mark = h.fake.calls.length;
-    await h.slack.command({ command: '/counterparty', text: '', userId: PEOPLE.compliance, responseUrl: h.fake.responseUrl('cp2') });
+    await h.slack.command({
+      command: '/counterparty',
+      text: '',
+      userId: PEOPLE.compliance,
+      responseUrl: h.fake.responseUrl('cp2'),
+    });
     const view = (await h.fake.waitFor((c) => c.method === 'views.open', { after: mark })).args.view as View;
     expect(view.blocks.some((b) => b.block_id === INPUT.cpTransaction)).toBe(true);
-    const bad = await h.slack.command({ command: '/counterparty', text: 'tx-42', userId: PEOPLE.compliance, responseUrl: h.fake.responseUrl('cp3') });
+    const bad = await h.slack.command({
+      command: '/counterparty',
+      text: 'tx-42',
+      userId: PEOPLE.compliance,
+      responseUrl: h.fake.responseUrl('cp3'),
+    });
     expect(bad.json).toMatchObject({ text: expect.stringContaining('Usage') });
   });
 
@@ -73,8 +107,17 @@ describe('/counterparty', () => {
       [INPUT.cpWallet]: { [INPUT.cpWallet]: stateOf.external(o.wallet ?? null) },
       [INPUT.cpWalletName]: { [INPUT.cpWalletName]: stateOf.text(o.walletName ?? null) },
     });
-    const submit = (userId: string, v: StateValues) => h.slack.viewSubmission({ userId, callbackId: CALLBACK.counterparty, privateMetadata: JSON.stringify({ k: 'cp', t: TX }), values: v });
-    let res = await submit(PEOPLE.compliance, values({ region: 'Central', wallet: '0f8fad5b-d9cb-469f-a165-70867728950e', walletName: 'Other' }));
+    const submit = (userId: string, v: StateValues) =>
+      h.slack.viewSubmission({
+        userId,
+        callbackId: CALLBACK.counterparty,
+        privateMetadata: JSON.stringify({ k: 'cp', t: TX }),
+        values: v,
+      });
+    let res = await submit(
+      PEOPLE.compliance,
+      values({ region: 'Central', wallet: '0f8fad5b-d9cb-469f-a165-70867728950e', walletName: 'Other' }),
+    );
     expect(res.json).toEqual({
       response_action: 'errors',
       errors: {
@@ -85,9 +128,21 @@ describe('/counterparty', () => {
     res = await submit(PEOPLE.compliance, values({ region: 'Central', country: 'sg' }));
     expect(res.json).toMatchObject({ response_action: 'update' });
     // Sent once, as the reference's object, and its answer audited.
-    await expect.poll(() => audit.some((e) => e.type === 'counterparty.answer' && e.data?.outcome === 'done')).toBe(true);
+    await expect
+      .poll(() => audit.some((e) => e.type === 'counterparty.answer' && e.data?.outcome === 'done'))
+      .toBe(true);
     expect(exchange.calls.filter((c) => c.method === 'submitCounterpartyInfo').map((c) => c.args)).toEqual([
-      [TX, { wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Acme Pte Ltd', ownership: 'third_party', address_attributes: { country_code: 'SG', region: 'Central' } } }],
+      [
+        TX,
+        {
+          wallet_identity_attributes: {
+            entity_type: 'entity',
+            entity_name: 'Acme Pte Ltd',
+            ownership: 'third_party',
+            address_attributes: { country_code: 'SG', region: 'Central' },
+          },
+        },
+      ],
     ]);
     const before = audit.length;
     res = await submit(PEOPLE.approver1, values({}));

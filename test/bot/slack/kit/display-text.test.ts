@@ -26,17 +26,33 @@ const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060
 
 function withdrawal(label: string, note: string | null): ApprovalMessageInput {
   const base = cryptoRequest();
-  return { ...base, request: { ...(base.request as CryptoWithdrawalView), destination: { label, address: 'bc1qrealdestination000000000000000000000' }, note } };
+  return {
+    ...base,
+    request: {
+      ...(base.request as CryptoWithdrawalView),
+      destination: { label, address: 'bc1qrealdestination000000000000000000000' },
+      note,
+    },
+  };
 }
 
-type Block = { type: string; block_id?: string; text?: { type: string; text: string; emoji?: boolean }; fields?: { text: string }[]; elements?: { type: string; text: string }[] };
+type Block = {
+  type: string;
+  block_id?: string;
+  text?: { type: string; text: string; emoji?: boolean };
+  fields?: { text: string }[];
+  elements?: { type: string; text: string }[];
+};
 
 /** Every text object of the blocks with its type, in order. */
 function texts(node: unknown): { type: string; text: string }[] {
   if (Array.isArray(node)) return node.flatMap(texts);
   if (node && typeof node === 'object') {
     const o = node as Record<string, unknown>;
-    const own = (o.type === 'mrkdwn' || o.type === 'plain_text') && typeof o.text === 'string' ? [{ type: o.type, text: o.text }] : [];
+    const own =
+      (o.type === 'mrkdwn' || o.type === 'plain_text') && typeof o.text === 'string'
+        ? [{ type: o.type, text: o.text }]
+        : [];
     return [...own, ...Object.values(o).flatMap(texts)];
   }
   return [];
@@ -53,7 +69,9 @@ describe('the sanitising every builder uses', () => {
   });
 
   it('collapses a label to one line, whatever the line breaks', () => {
-    expect(oneLine('Cold wallet\n*Destination*\r\nbc1qattacker\u2028x')).toBe('Cold wallet *Destination* bc1qattacker x');
+    expect(oneLine('Cold wallet\n*Destination*\r\nbc1qattacker\u2028x')).toBe(
+      'Cold wallet *Destination* bc1qattacker x',
+    );
   });
 
   it('marks a label mixing scripts as browsers mark IDN domains (UTS #39 highly restrictive)', () => {
@@ -62,7 +80,15 @@ describe('the sanitising every builder uses', () => {
     expect(mixesScripts('Ledger ωallet')).toBe(true); // Greek omega
     expect(shownLabel(LOOKALIKE)).toBe(`${LOOKALIKE} (⚠ mixes Latin and Cyrillic letters: look-alike characters?)`);
     // One script, or Latin with Chinese, Japanese or Korean script sets: not marked.
-    for (const fine of ['Cold wallet 2', 'Холодный кошелёк', 'Ψυχρό πορτοφόλι', '冷钱包 wallet', '東京オフィス wallet', '콜드 wallet', 'Café Zürich – 1']) {
+    for (const fine of [
+      'Cold wallet 2',
+      'Холодный кошелёк',
+      'Ψυχρό πορτοφόλι',
+      '冷钱包 wallet',
+      '東京オフィス wallet',
+      '콜드 wallet',
+      'Café Zürich – 1',
+    ]) {
       expect(mixesScripts(fine), fine).toBe(false);
       expect(shownLabel(fine)).toBe(fine);
     }
@@ -98,7 +124,9 @@ describe('the approval message with a hostile note and label', () => {
   });
 
   it('keeps the label on one line in its field, with no heading of its own', () => {
-    const destination = blocks.find((b) => b.block_id === BLOCK.approvalSummary)!.fields!.find((f) => f.text.startsWith('*Destination*'))!;
+    const destination = blocks
+      .find((b) => b.block_id === BLOCK.approvalSummary)!
+      .fields!.find((f) => f.text.startsWith('*Destination*'))!;
     expect(destination.text.split('\n')[1]).toBe('`Cold wallet *Destination* bc1qattacker`');
     expect(destination.text).toContain('`bc1qrealdestination000000000000000000000`');
   });
@@ -125,29 +153,63 @@ describe('a look-alike label is marked wherever it is drawn', () => {
 
   it('on App Home, in the requester DM and in the thread of an exchange message with bidi controls', () => {
     const r = withdrawal(LOOKALIKE, HOSTILE_NOTE);
-    const home = JSON.stringify(homeView({ userId: 'U0APP0001', waitingForMe: [r], myOpen: [], recent: [], isApprover: true, isRequester: false, isDeskMember: true, at: T0, sandbox: false }));
+    const home = JSON.stringify(
+      homeView({
+        userId: 'U0APP0001',
+        waitingForMe: [r],
+        myOpen: [],
+        recent: [],
+        isApprover: true,
+        isRequester: false,
+        isDeskMember: true,
+        at: T0,
+        sandbox: false,
+      }),
+    );
     expect(home).toContain(mark);
     expect(HIDDEN.test(home)).toBe(false);
-    const dm = JSON.stringify(verdictDm({ requestId: r.requestId, request: r.request, verdict: { outcome: 'rejected', by: 'U0APP0001', at: T0, reason: `no ${RLO}yaw${PDF}` } }));
+    const dm = JSON.stringify(
+      verdictDm({
+        requestId: r.requestId,
+        request: r.request,
+        verdict: { outcome: 'rejected', by: 'U0APP0001', at: T0, reason: `no ${RLO}yaw${PDF}` },
+      }),
+    );
     expect(dm).toContain(mark);
     expect(HIDDEN.test(dm)).toBe(false);
-    const thread = JSON.stringify(threadPost({ type: 'failed', at: T0, message: `insufficient ${RLO}ecnalab${PDF}${ZWSP}` }));
+    const thread = JSON.stringify(
+      threadPost({ type: 'failed', at: T0, message: `insufficient ${RLO}ecnalab${PDF}${ZWSP}` }),
+    );
     expect(HIDDEN.test(thread)).toBe(false);
   });
 
-  it('in the withdrawal form\'s destination choice and in the withdrawals listing', () => {
+  it("in the withdrawal form's destination choice and in the withdrawals listing", () => {
     const view = cryptoWithdrawView({
       entries: [{ id: 1, asset: 'BTC', network: 'Bitcoin', precision: 8, fee: '0.0005', available: '2' }],
       selectedEntryId: 1,
-      destinations: [{ id: 'A1', label: `${LOOKALIKE}\n*x*`, address: 'bc1qrealdestination000000000000000000000', verified: true }],
+      destinations: [
+        { id: 'A1', label: `${LOOKALIKE}\n*x*`, address: 'bc1qrealdestination000000000000000000000', verified: true },
+      ],
       now: T0,
       privateMetadata: '{}',
       sandbox: false,
     });
-    const select = JSON.stringify(view.blocks).match(/"action_id":"withdraw_destination"[^]*?"options":\[\{"text":\{"type":"plain_text","text":"([^"]*)"/)?.[1];
+    const select = JSON.stringify(view.blocks).match(
+      /"action_id":"withdraw_destination"[^]*?"options":\[\{"text":\{"type":"plain_text","text":"([^"]*)"/,
+    )?.[1];
     expect(select).toBe(`⚠ ${LOOKALIKE} *x* · bc1qre…0000`);
     expect(JSON.stringify(view.blocks)).toContain(`${mark}: look-alike characters? · verified`);
-    const line = withdrawalLine({ id: '1', createdAt: T0, amount: '1', asset: 'BTC', label: LOOKALIKE, address: 'bc1qx', status: 'completed', linkExplorer: null, travelRuleStatus: null });
+    const line = withdrawalLine({
+      id: '1',
+      createdAt: T0,
+      amount: '1',
+      asset: 'BTC',
+      label: LOOKALIKE,
+      address: 'bc1qx',
+      status: 'completed',
+      linkExplorer: null,
+      travelRuleStatus: null,
+    });
     expect(line).toContain(mark);
   });
 });

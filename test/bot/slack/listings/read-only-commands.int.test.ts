@@ -9,8 +9,18 @@ import { ACTION, BLOCK } from '../../../../src/bot/slack/kit/slack-ids.js';
 import { deferred, fakeExchange, listOf, PEOPLE, startHarness, type Harness } from '../support/harness.js';
 
 const balances: Balance[] = [
-  { currency: 'BTC', regular: '1.5', locked: '777.0707', locked_balance: { orders: '0.25', alternative_products: '0.125' } },
-  { currency: 'SGD', regular: '12345.67', locked: '777.0707', locked_balance: { orders: '0', alternative_products: '0' } },
+  {
+    currency: 'BTC',
+    regular: '1.5',
+    locked: '777.0707',
+    locked_balance: { orders: '0.25', alternative_products: '0.125' },
+  },
+  {
+    currency: 'SGD',
+    regular: '12345.67',
+    locked: '777.0707',
+    locked_balance: { orders: '0', alternative_products: '0' },
+  },
 ];
 
 function withdrawal(i: number): CryptoWithdrawalListItem {
@@ -22,7 +32,10 @@ function withdrawal(i: number): CryptoWithdrawalListItem {
     crypto_currency: { id: 1, name: 'Bitcoin', code: 'BTC', network: { name: 'Bitcoin' }, asset: {} },
     invoice_downloadable: false,
     transaction: { uuid: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}` },
-    address_book_address: { label: i === 0 ? 'Cold <!channel> wallet' : `Wallet ${i}`, address: `bc1q${'x'.repeat(30)}${i}` },
+    address_book_address: {
+      label: i === 0 ? 'Cold <!channel> wallet' : `Wallet ${i}`,
+      address: `bc1q${'x'.repeat(30)}${i}`,
+    },
   };
 }
 const WITHDRAWALS = Array.from({ length: 23 }, (_, i) => withdrawal(i));
@@ -36,11 +49,29 @@ const exchange = fakeExchange({
     return query?.currency ? balances.filter((b) => b.currency === query.currency) : balances;
   },
   listCryptoWithdrawals: (_q, opts) => listOf(WITHDRAWALS, opts),
-  listFiatWithdrawalFees: async () => [{ currency: 'SGD', fee: '5', asset: { id: 9, name: 'Singapore dollar', symbol: 'SGD', asset_type: 'fiat' } }],
-  listFiatWithdrawalLimits: async () => [{ currency: 'SGD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '200000' }],
-  listFiatWithdrawals: (opts) => listOf([{ id: 7, currency: 'SGD', amount: '2500', status: 'completed', created_at: '2024-05-01T10:00:00Z' }], opts),
+  listFiatWithdrawalFees: async () => [
+    { currency: 'SGD', fee: '5', asset: { id: 9, name: 'Singapore dollar', symbol: 'SGD', asset_type: 'fiat' } },
+  ],
+  listFiatWithdrawalLimits: async () => [
+    { currency: 'SGD', minimum_withdrawal_amount: '100', maximum_withdrawal_amount: '200000' },
+  ],
+  listFiatWithdrawals: (opts) =>
+    listOf([{ id: 7, currency: 'SGD', amount: '2500', status: 'completed', created_at: '2024-05-01T10:00:00Z' }], opts),
   listFiatDeposits: (opts) => listOf([], opts),
-  listBankAccounts: (_q, opts) => listOf([{ id: 42, currency: 'SGD', account_number: '123456789', beneficiary_name: 'Desk Pte Ltd', verified: true, bank: { name: 'DBS' } }], opts),
+  listBankAccounts: (_q, opts) =>
+    listOf(
+      [
+        {
+          id: 42,
+          currency: 'SGD',
+          account_number: '123456789',
+          beneficiary_name: 'Desk Pte Ltd',
+          verified: true,
+          bank: { name: 'DBS' },
+        },
+      ],
+      opts,
+    ),
 });
 
 let h: Harness;
@@ -59,7 +90,8 @@ const run = (command: string, text: string, userId: string = PEOPLE.requester, r
   h.slack.command({ command, text, userId, responseUrl: h.fake.responseUrl(responseUrlId) });
 
 /** The next respond() post for `id` after `mark`. */
-const responded = (id: string, mark: number) => h.fake.waitFor((c) => c.method === 'response_url' && c.responseUrlId === id, { after: mark });
+const responded = (id: string, mark: number) =>
+  h.fake.waitFor((c) => c.method === 'response_url' && c.responseUrlId === id, { after: mark });
 
 const allText = (blocks: unknown): string => JSON.stringify(blocks);
 
@@ -101,7 +133,7 @@ describe('/balances', () => {
     await responded('bal3', mark);
   });
 
-  it('tells the person in the exchange\'s words when the read fails', async () => {
+  it("tells the person in the exchange's words when the read fails", async () => {
     failBalances = new ExchangeError({ kind: 'timeout', operation: 'listBalances' });
     const mark = h.fake.calls.length;
     await run('/balances', '', PEOPLE.requester, 'bal4');
@@ -112,7 +144,7 @@ describe('/balances', () => {
   it('refuses people outside the desk in the ack, without asking the exchange', async () => {
     const before = exchange.calls.length;
     const res = await run('/balances', '', PEOPLE.outsider);
-    expect(res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('desk\'s members') });
+    expect(res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining("desk's members") });
     expect(exchange.calls.length).toBe(before);
   });
 

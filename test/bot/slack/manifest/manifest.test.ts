@@ -14,7 +14,10 @@ const manifestPath = path.join(projectRoot, 'manifests/manifest.json');
 const readJson = (p: string): unknown => JSON.parse(readFileSync(p, 'utf8'));
 
 interface Manifest {
-  features: { slash_commands: { command: string; should_escape?: boolean; usage_hint?: string }[]; app_home: Record<string, boolean> };
+  features: {
+    slash_commands: { command: string; should_escape?: boolean; usage_hint?: string }[];
+    app_home: Record<string, boolean>;
+  };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
     socket_mode_enabled: boolean;
@@ -36,7 +39,7 @@ function validator() {
 describe('manifests/manifest.json', () => {
   const manifest = readJson(manifestPath) as Manifest;
 
-  it('is valid against Slack\'s manifest schema', () => {
+  it("is valid against Slack's manifest schema", () => {
     const validate = validator();
     const ok = validate(manifest);
     expect(validate.errors ?? []).toEqual([]);
@@ -45,11 +48,17 @@ describe('manifests/manifest.json', () => {
 
   it('the schema check is not vacuous: a broken manifest is refused', () => {
     const validate = validator();
-    const broken = structuredClone(manifest) as unknown as { features: { slash_commands: { command: string }[] }; settings: Record<string, unknown> };
+    const broken = structuredClone(manifest) as unknown as {
+      features: { slash_commands: { command: string }[] };
+      settings: Record<string, unknown>;
+    };
     broken.features.slash_commands[0]!.command = 'withdraw';
     broken.settings.not_a_setting = true;
     expect(validate(broken)).toBe(false);
-    expect(validate.errors?.map((e) => e.instancePath).sort()).toEqual(['/features/slash_commands/0/command', '/settings']);
+    expect(validate.errors?.map((e) => e.instancePath).sort()).toEqual([
+      '/features/slash_commands/0/command',
+      '/settings',
+    ]);
   });
 
   it('routes commands, interactivity, options and events to the one /slack/events endpoint', () => {
@@ -66,7 +75,13 @@ describe('manifests/manifest.json', () => {
   });
 
   it('asks for no more bot scopes than the bot uses: posting, commands, and the reads of the go-live check (npm run doctor)', () => {
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:read', 'chat:write', 'commands', 'groups:read', 'users:read']);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
+      'channels:read',
+      'chat:write',
+      'commands',
+      'groups:read',
+      'users:read',
+    ]);
   });
 
   it('gives every command a usage hint and leaves escaping off', () => {
@@ -86,7 +101,13 @@ describe('npm run manifest', () => {
   };
   /** Every string in the manifest that is a URL. */
   const urlsIn = (value: unknown): string[] =>
-    typeof value === 'string' ? (URL.canParse(value) && /^https?:/.test(value) ? [value] : []) : typeof value === 'object' && value !== null ? Object.values(value).flatMap(urlsIn) : [];
+    typeof value === 'string'
+      ? URL.canParse(value) && /^https?:/.test(value)
+        ? [value]
+        : []
+      : typeof value === 'object' && value !== null
+        ? Object.values(value).flatMap(urlsIn)
+        : [];
 
   it('without --url: the Socket Mode manifest, as kept in manifests/', () => {
     const { code, out } = run([]);
@@ -94,7 +115,7 @@ describe('npm run manifest', () => {
     expect(JSON.parse(out)).toEqual(readJson(manifestPath));
   });
 
-  it('with --url: HTTP mode, every URL filled with the public /slack/events, valid against Slack\'s schema', () => {
+  it("with --url: HTTP mode, every URL filled with the public /slack/events, valid against Slack's schema", () => {
     const { code, out, err } = run(['--url', 'https://desk.example.com']);
     expect({ code, err }).toEqual({ code: 0, err: '' });
     const manifest = JSON.parse(out) as Manifest;
@@ -115,16 +136,26 @@ describe('npm run manifest', () => {
   });
 
   it('refuses what Slack would not call, in one sentence, with exit code 2', () => {
-    expect(run(['--url', 'http://desk.example.com'])).toEqual({ code: 2, out: '', err: '--url: Slack sends requests only to https:// URLs, not http://\n' });
+    expect(run(['--url', 'http://desk.example.com'])).toEqual({
+      code: 2,
+      out: '',
+      err: '--url: Slack sends requests only to https:// URLs, not http://\n',
+    });
     expect(run(['--url', 'desk.example.com'])).toMatchObject({ code: 2, err: expect.stringContaining('is not a URL') });
-    expect(run(['--url', 'https://desk.example.com/?a=1'])).toMatchObject({ code: 2, err: expect.stringContaining('no query') });
+    expect(run(['--url', 'https://desk.example.com/?a=1'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('no query'),
+    });
     expect(run(['--nope'])).toMatchObject({ code: 2, err: expect.stringContaining('usage: npm run manifest') });
     expect(run(['--help'])).toMatchObject({ code: 0, out: expect.stringContaining('usage: npm run manifest') });
   });
 });
 
 describe('the manifest schema fixture', () => {
-  it.skipIf(!existsSync(sharedSchemaPath))('equals the shared original (skipped: ../shared/slack-manifest-schema not beside the project)', () => {
-    expect(readFileSync(fixtureSchemaPath, 'utf8')).toBe(readFileSync(sharedSchemaPath, 'utf8'));
-  });
+  it.skipIf(!existsSync(sharedSchemaPath))(
+    'equals the shared original (skipped: ../shared/slack-manifest-schema not beside the project)',
+    () => {
+      expect(readFileSync(fixtureSchemaPath, 'utf8')).toBe(readFileSync(sharedSchemaPath, 'utf8'));
+    },
+  );
 });

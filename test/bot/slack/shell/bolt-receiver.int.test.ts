@@ -20,14 +20,24 @@ let handled = 0;
 
 beforeAll(async () => {
   fake = await startFakeSlackApi({ expectedToken: TOKEN });
-  const receiver = new HTTPReceiver({ signingSecret: SECRET, endpoints: '/slack/events', processBeforeResponse: false, logLevel: LogLevel.ERROR });
-  app = new App({ token: TOKEN, receiver, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } } });
+  const receiver = new HTTPReceiver({
+    signingSecret: SECRET,
+    endpoints: '/slack/events',
+    processBeforeResponse: false,
+    logLevel: LogLevel.ERROR,
+  });
+  app = new App({
+    token: TOKEN,
+    receiver,
+    logLevel: LogLevel.ERROR,
+    clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } },
+  });
   app.command('/balances', async ({ ack }) => {
     handled += 1;
     await ack({ response_type: 'ephemeral', text: 'stub' });
   });
   // App.start returns the receiver's node:http Server; port 0 lets the OS pick a free port.
-  server = (await app.start(0));
+  server = await app.start(0);
   const { port } = server.address() as AddressInfo;
   slack = new SlackRequester(`http://127.0.0.1:${port}/slack/events`, SECRET);
 });
@@ -76,7 +86,7 @@ describe('Bolt HTTPReceiver with signed requests', () => {
     expect(handled).toBe(before);
   });
 
-  it('accepts a signature four minutes old (inside Bolt\'s window)', async () => {
+  it("accepts a signature four minutes old (inside Bolt's window)", async () => {
     const res = await slack.command(command(), { timestampSec: Math.floor(Date.now() / 1000) - 4 * 60 });
     expect(res.status).toBe(200);
   });
@@ -86,13 +96,16 @@ describe('Bolt HTTPReceiver with signed requests', () => {
     expect(res.status).toBe(401);
   });
 
-  it('passes Slack\'s retry headers through to the listener', async () => {
+  it("passes Slack's retry headers through to the listener", async () => {
     let seen: { retryNum?: number; retryReason?: string } = {};
     app.command('/retry-probe', async ({ ack, context }) => {
       seen = { retryNum: context.retryNum, retryReason: context.retryReason };
       await ack();
     });
-    const res = await slack.command({ ...command(), command: '/retry-probe' }, { retry: { num: 2, reason: 'http_timeout' } });
+    const res = await slack.command(
+      { ...command(), command: '/retry-probe' },
+      { retry: { num: 2, reason: 'http_timeout' } },
+    );
     expect(res.status).toBe(200);
     expect(seen).toEqual({ retryNum: 2, retryReason: 'http_timeout' });
   });

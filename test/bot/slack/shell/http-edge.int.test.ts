@@ -57,23 +57,50 @@ describe('the HTTP edge in HTTP mode', () => {
   it('refuses at once, with 503, a body that would pass the budget of bodies read before their signatures are checked', async () => {
     const { h, port } = await start();
     const fit = Math.floor(SLACK_BODY_BUDGET_BYTES / SLACK_BODY_LIMIT_BYTES);
-    const reading = await Promise.all(Array.from({ length: fit }, () => open(port, postHead(EVENTS_PATH, SLACK_BODY_LIMIT_BYTES) + 'payload=')));
+    const reading = await Promise.all(
+      Array.from({ length: fit }, () => open(port, postHead(EVENTS_PATH, SLACK_BODY_LIMIT_BYTES) + 'payload=')),
+    );
     // Without a length a body counts the whole limit.
-    const chunked = await open(port, `POST ${EVENTS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n4\r\npayl\r\n`);
+    const chunked = await open(
+      port,
+      `POST ${EVENTS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n4\r\npayl\r\n`,
+    );
     await expect.poll(() => chunked.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 503 /);
     expect(await within(chunked, 1_000)).toBe('closed');
     expect(reading.every((c) => c.received() === '')).toBe(true);
     // A small signed request does not fit either while they hold the budget; once they are gone it does.
-    expect((await h.slack.command({ command: '/balances', userId: PEOPLE.requester, responseUrl: h.fake.responseUrl('full') })).status).toBe(503);
+    expect(
+      (
+        await h.slack.command({
+          command: '/balances',
+          userId: PEOPLE.requester,
+          responseUrl: h.fake.responseUrl('full'),
+        })
+      ).status,
+    ).toBe(503);
     for (const c of reading) c.socket.destroy();
     await Promise.all(reading.map((c) => c.closed));
-    await expect.poll(async () => (await h.slack.command({ command: '/balances', userId: PEOPLE.requester, responseUrl: h.fake.responseUrl('room') })).status, { timeout: 2_000 }).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (
+            await h.slack.command({
+              command: '/balances',
+              userId: PEOPLE.requester,
+              responseUrl: h.fake.responseUrl('room'),
+            })
+          ).status,
+        { timeout: 2_000 },
+      )
+      .toBe(200);
   });
 
   it('counts only verified requests in the ack gate: stalled unsigned requests hold no listener back', async () => {
     const { h, port } = await start();
     const gate = h.app.ackGate;
-    const stalled = await Promise.all(Array.from({ length: 5 }, () => open(port, postHead(EVENTS_PATH, 2_000) + 'payload=%7B')));
+    const stalled = await Promise.all(
+      Array.from({ length: 5 }, () => open(port, postHead(EVENTS_PATH, 2_000) + 'payload=%7B')),
+    );
     // Bolt reads them as far as they go (and would wait for the rest until the request timeout).
     await new Promise((r) => setTimeout(r, 200));
     expect(stalled.every((s) => s.received() === '')).toBe(true);
@@ -83,9 +110,16 @@ describe('the HTTP edge in HTTP mode', () => {
     // measured then, from its arrival), then released; its follow-up work runs.
     const health = await startHealthServer({ port: 0, host: '127.0.0.1', routes: h.desk.ops.routes });
     cleanups.push(() => health.close());
-    const acks = async () => parseExposition(await (await fetch(`http://127.0.0.1:${health.port}/metrics`)).text()).value('desk_slack_ack_duration_seconds_count');
+    const acks = async () =>
+      parseExposition(await (await fetch(`http://127.0.0.1:${health.port}/metrics`)).text()).value(
+        'desk_slack_ack_duration_seconds_count',
+      );
     const done = h.fake.waitFor((c) => c.method === 'response_url' && c.responseUrlId === 'gate', { timeoutMs: 3_000 });
-    const res = await h.slack.command({ command: '/balances', userId: PEOPLE.requester, responseUrl: h.fake.responseUrl('gate') });
+    const res = await h.slack.command({
+      command: '/balances',
+      userId: PEOPLE.requester,
+      responseUrl: h.fake.responseUrl('gate'),
+    });
     expect(res.status).toBe(200);
     await done;
     expect(gate.waiting).toBe(0);

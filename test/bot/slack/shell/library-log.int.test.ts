@@ -42,7 +42,13 @@ const TICKET = 'f3c9a1de-7b42-4c8e-9d15-ticketsecret';
 const SECRETS = [LEGAL_NAME, DOCUMENT_NUMBER, ADDRESS, 'Wiśniowa', VERIFICATION_TOKEN, TICKET];
 
 /** Nothing in these sessions reaches the exchange (the App Home is an outsider's, empty): any call refuses. */
-const noExchange = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => Promise.reject(new Error(`exchange ${String(p)}: not in this test`))) });
+const noExchange = new Proxy(
+  {},
+  {
+    get: (_t, p) =>
+      p === 'then' ? undefined : () => Promise.reject(new Error(`exchange ${String(p)}: not in this test`)),
+  },
+);
 const POLICY = createPolicy({ requesters: ['U0REQ0001'], approvers: ['U0APP0001', 'U0APP0002'] });
 const CLOCK = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
@@ -53,7 +59,11 @@ const DEPS = {
   policy: POLICY,
   clock: CLOCK,
   homes: createHomes({
-    reads: createRequestReads({ requests: memoryRepository<RequestRecord>(isFinishedRequest), policy: POLICY, clock: CLOCK }),
+    reads: createRequestReads({
+      requests: memoryRepository<RequestRecord>(isFinishedRequest),
+      policy: POLICY,
+      clock: CLOCK,
+    }),
     policy: POLICY,
     clock: CLOCK,
     sandbox: false,
@@ -118,16 +128,27 @@ function homeOpened(envelopeId: string): Record<string, unknown> {
       type: 'event_callback',
       event_id: 'Ev0LOG0001',
       event_time: 1_700_000_000,
-      event: { type: 'app_home_opened', user: OUTSIDER, channel: 'D0LOG0001', tab: 'home', event_ts: '1700000000.000100' },
+      event: {
+        type: 'app_home_opened',
+        user: OUTSIDER,
+        channel: 'D0LOG0001',
+        tab: 'home',
+        event_ts: '1700000000.000100',
+      },
       authorizations: [{ team_id: TEAM, user_id: 'U0BOT0001', is_bot: true }],
     },
   };
 }
 
 /** One Socket Mode session, as the file comment describes. `logger` as given to createSlackApp. */
-async function socketModeSession(logger: Logger | undefined): Promise<{ server: SocketModeServer; fake: FakeSlackApi }> {
+async function socketModeSession(
+  logger: Logger | undefined,
+): Promise<{ server: SocketModeServer; fake: FakeSlackApi }> {
   const [server, fake] = await Promise.all([startSocketModeServer(), startFakeSlackApi({ expectedToken: BOT_TOKEN })]);
-  cleanup.push(() => server.close(), () => fake.stop());
+  cleanup.push(
+    () => server.close(),
+    () => fake.stop(),
+  );
   const realFetch = globalThis.fetch;
   vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) =>
     String(input instanceof Request ? input.url : input).endsWith('/apps.connections.open')
@@ -144,10 +165,21 @@ async function socketModeSession(logger: Logger | undefined): Promise<{ server: 
     COMPLIANCE_USER_IDS: 'U0CMP0001',
     LOG_LEVEL: 'debug',
   });
-  const slack = createSlackApp({ config, deps: DEPS, receiverOptions: { retryConfig: { retries: 0 }, ...(logger ? { logger } : {}) } });
+  const slack = createSlackApp({
+    config,
+    deps: DEPS,
+    receiverOptions: { retryConfig: { retries: 0 }, ...(logger ? { logger } : {}) },
+  });
   // A submission answered with a modal that names the counterparty, as a form refilled would be.
   slack.app.view('library_log_check', async ({ ack }) => {
-    await ack({ response_action: 'update', view: { type: 'modal', title: { type: 'plain_text', text: 'Counterparty' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `${LEGAL_NAME}, ${ADDRESS}` } }] } });
+    await ack({
+      response_action: 'update',
+      view: {
+        type: 'modal',
+        title: { type: 'plain_text', text: 'Counterparty' },
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `${LEGAL_NAME}, ${ADDRESS}` } }],
+      },
+    });
   });
   await slack.start();
   cleanup.push(() => slack.stop());
@@ -156,7 +188,10 @@ async function socketModeSession(logger: Logger | undefined): Promise<{ server: 
   server.send(homeOpened('env-home-0001'));
   await until('both acks', () => (server.received.length >= 2 ? true : undefined));
   await fake.waitFor((c) => c.method === 'views.publish');
-  await slack.app.client.chat.postMessage({ channel: 'C0COMPLY1', text: `Declared: ${LEGAL_NAME} (${DOCUMENT_NUMBER})` });
+  await slack.app.client.chat.postMessage({
+    channel: 'C0COMPLY1',
+    text: `Declared: ${LEGAL_NAME} (${DOCUMENT_NUMBER})`,
+  });
   await slack.stop();
   cleanup.pop();
   return { server, fake };
@@ -191,7 +226,12 @@ const ORDINARY = [
 describe('Slack library logs at LOG_LEVEL=debug', () => {
   it('carry no envelope, payload or ticket through the process logger, and keep their ordinary lines', async () => {
     const lines: string[] = [];
-    const logger = createLogger({ level: 'debug', secrets: [BOT_TOKEN, APP_TOKEN], write: (l) => void lines.push(l), name: 'slack' });
+    const logger = createLogger({
+      level: 'debug',
+      secrets: [BOT_TOKEN, APP_TOKEN],
+      write: (l) => void lines.push(l),
+      name: 'slack',
+    });
     const { server } = await socketModeSession(logger.bolt());
 
     // The session really carried the data: the ack Slack got names the counterparty.
@@ -205,7 +245,8 @@ describe('Slack library logs at LOG_LEVEL=debug', () => {
 
   it('carry none either when createSlackApp is given no logger (no console logger of Bolt’s own)', async () => {
     const written: string[] = [];
-    for (const m of ['debug', 'info', 'warn', 'error', 'log'] as const) vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void written.push(a.map(String).join(' ')));
+    for (const m of ['debug', 'info', 'warn', 'error', 'log'] as const)
+      vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void written.push(a.map(String).join(' ')));
     await socketModeSession(undefined);
 
     const output = written.join('\n');
@@ -217,10 +258,15 @@ describe('Slack library logs at LOG_LEVEL=debug', () => {
   describe('lines the session above does not produce, in the libraries’ formats', () => {
     function guarded() {
       const lines: string[] = [];
-      const logger = guardSlackLogger(createLogger({ level: 'debug', secrets: [], write: (l) => void lines.push(l) }).bolt());
+      const logger = guardSlackLogger(
+        createLogger({ level: 'debug', secrets: [], write: (l) => void lines.push(l) }).bolt(),
+      );
       return { logger, msgs: () => lines.map((l) => (JSON.parse(l) as { msg: string }).msg) };
     }
-    const body = JSON.stringify({ response_action: 'update', view: { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: LEGAL_NAME } }] } });
+    const body = JSON.stringify({
+      response_action: 'update',
+      view: { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: LEGAL_NAME } }] },
+    });
     const envelope = JSON.stringify(viewSubmission('env-x'));
 
     it('withholds payloads and drops debug lines of unknown format', () => {
@@ -230,7 +276,9 @@ describe('Slack library logs at LOG_LEVEL=debug', () => {
       // @slack/bolt dist/App.js, developer mode OAuth failure: `this.logger.debug(error)`.
       logger.debug({ error: LEGAL_NAME });
       // @slack/socket-mode dist/src/SocketModeClient.js onWebSocketMessage, unparsable message.
-      logger.debug(`Unable to parse an incoming WebSocket message (will ignore): SyntaxError: Unexpected token in JSON, ${envelope}`);
+      logger.debug(
+        `Unable to parse an incoming WebSocket message (will ignore): SyntaxError: Unexpected token in JSON, ${envelope}`,
+      );
       // @slack/bolt dist/receivers/HTTPResponseAck.js bind() (HTTP mode).
       logger.debug(`ack() call begins (body: ${body})`);
       logger.debug(`ack() response sent (body: ${body})`);
@@ -238,7 +286,9 @@ describe('Slack library logs at LOG_LEVEL=debug', () => {
       logger.debug(`Error details: Error: listener failed, storedResponse: ${body}`);
       logger.debug('Error details: Error: listener failed, retry num: 1, retry reason: timeout');
       // @slack/web-api dist/WebClient.js apiCall, with a result quoting a ticket URL.
-      logger.debug(`http request result: {"ok":true,"url":"wss://wss-primary.slack.com/link/?ticket=${TICKET}&app_id=${APP}"}`);
+      logger.debug(
+        `http request result: {"ok":true,"url":"wss://wss-primary.slack.com/link/?ticket=${TICKET}&app_id=${APP}"}`,
+      );
       // Ordinary lines: @slack/socket-mode dist/src/SlackWebSocket.js, @slack/web-api dist/WebClient.js.
       logger.debug('WebSocket close frame received (code: 1000, reason: )');
       logger.debug("apiCall('conversations.open') start");
@@ -258,7 +308,9 @@ describe('Slack library logs at LOG_LEVEL=debug', () => {
     it('removes Socket Mode URLs and tickets from lines of every level', () => {
       const { logger, msgs } = guarded();
       // @slack/socket-mode dist/src/SocketModeClient.js retrieveWSSURL and SlackWebSocket.js (errors).
-      logger.error(`Failed to retrieve a new WSS URL (error: Error: could not reach wss://wss-primary.slack.com/link/?ticket=${TICKET}&app_id=${APP})`);
+      logger.error(
+        `Failed to retrieve a new WSS URL (error: Error: could not reach wss://wss-primary.slack.com/link/?ticket=${TICKET}&app_id=${APP})`,
+      );
       logger.warn('http request failed', `redirect to https://slack.com/link?ticket=${TICKET}`);
       logger.info('API Call failed due to rate limiting. Will retry in 3 seconds.');
       expect(msgs()).toEqual([

@@ -12,7 +12,9 @@ import { stateOf } from '../support/signed-requests.js';
 import { appHomeOpened, deferred, fakeExchangeAndHarness } from '../support/listeners-support.js';
 import { PEOPLE, type Harness } from '../support/harness.js';
 
-const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../manifests/manifest.json', import.meta.url)), 'utf8')) as {
+const manifest = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../../manifests/manifest.json', import.meta.url)), 'utf8'),
+) as {
   features: { slash_commands: { command: string }[] };
 };
 const manifestCommands = manifest.features.slash_commands.map((c) => c.command).sort();
@@ -29,13 +31,18 @@ afterAll(async () => {
 });
 
 describe('command registry', () => {
-  it('has exactly the manifest\'s commands', () => {
+  it("has exactly the manifest's commands", () => {
     expect(Object.keys(COMMAND_LISTENERS).sort()).toEqual(manifestCommands);
     expect(Object.values(COMMAND).sort()).toEqual(manifestCommands);
   });
 
   it.each(manifestCommands)('%s is acknowledged through the receiver', async (command) => {
-    const res = await h.slack.command({ command, text: command === '/desk' ? 'help' : '', userId: PEOPLE.outsider, responseUrl: h.fake.responseUrl(`reg${command}`) });
+    const res = await h.slack.command({
+      command,
+      text: command === '/desk' ? 'help' : '',
+      userId: PEOPLE.outsider,
+      responseUrl: h.fake.responseUrl(`reg${command}`),
+    });
     // An unregistered command would wait for Bolt's unhandled-request timeout and get 404.
     expect(res.status).toBe(200);
     expect(res.elapsedMs).toBeLessThan(1_000);
@@ -66,7 +73,9 @@ describe('wallet search options', () => {
   it('lists known wallets with type and risk for a compliance officer', async () => {
     const res = await h.slack.blockSuggestion({ userId: PEOPLE.compliance, actionId: INPUT.cpWallet, value: 'bina' });
     expect(res.status).toBe(200);
-    const options = (res.json as { options: { text: { text: string }; value: string; description?: { text: string } }[] }).options;
+    const options = (
+      res.json as { options: { text: { text: string }; value: string; description?: { text: string } }[] }
+    ).options;
     expect(options.map((o) => o.text.text)).toEqual(['Binance', 'Bina <Private>']);
     expect(options[0]!.description!.text).toBe('hosted (exchange or custodian) · low risk');
     expect(wallets.lastQuery).toBe('bina');
@@ -74,11 +83,19 @@ describe('wallet search options', () => {
 
   it('past 100 matches, answers the first 100 in a group whose label says typing narrows them', async () => {
     wallets.hold = deferred();
-    wallets.hold.resolve(Array.from({ length: 130 }, (_, i) => ({ id: `0f8fad5b-d9cb-469f-a165-${String(i).padStart(12, '0')}`, type: 'hosted' as const, name: `Bina ${i}` })));
+    wallets.hold.resolve(
+      Array.from({ length: 130 }, (_, i) => ({
+        id: `0f8fad5b-d9cb-469f-a165-${String(i).padStart(12, '0')}`,
+        type: 'hosted' as const,
+        name: `Bina ${i}`,
+      })),
+    );
     const res = await h.slack.blockSuggestion({ userId: PEOPLE.compliance, actionId: INPUT.cpWallet, value: 'bina' });
     wallets.hold = undefined;
     const groups = (res.json as { option_groups: { label: { text: string }; options: unknown[] }[] }).option_groups;
-    expect(groups.map((g) => [g.label.text, g.options.length])).toEqual([['First 100 of 130 matches: type more to narrow', 100]]);
+    expect(groups.map((g) => [g.label.text, g.options.length])).toEqual([
+      ['First 100 of 130 matches: type more to narrow', 100],
+    ]);
   });
 
   it('gives nobody else any options and does not ask the exchange', async () => {
@@ -88,7 +105,7 @@ describe('wallet search options', () => {
     expect(wallets.lastQuery).toBeUndefined();
   });
 
-  it('answers an empty list when the exchange is too slow, within Slack\'s 3 seconds', async () => {
+  it("answers an empty list when the exchange is too slow, within Slack's 3 seconds", async () => {
     wallets.hold = deferred();
     const res = await h.slack.blockSuggestion({ userId: PEOPLE.compliance, actionId: INPUT.cpWallet, value: 'slow' });
     expect(res.json).toEqual({ options: [] });
@@ -108,14 +125,25 @@ describe('Reject', () => {
       responseUrl: h.fake.responseUrl('rej1'),
     });
     expect(res.status).toBe(200);
-    const view = (await h.fake.waitFor((c) => c.method === 'views.open', { after: mark })).args.view as { callback_id: string; private_metadata: string };
+    const view = (await h.fake.waitFor((c) => c.method === 'views.open', { after: mark })).args.view as {
+      callback_id: string;
+      private_metadata: string;
+    };
     expect(view.callback_id).toBe(CALLBACK.rejectReason);
     expect(JSON.parse(view.private_metadata)).toEqual({ r: 'R7K2QX', c: 'C0APPROVE1', m: '1700000000.000101' });
-    const empty = await h.slack.viewSubmission({ userId: PEOPLE.approver1, callbackId: CALLBACK.rejectReason, privateMetadata: view.private_metadata, values: { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text('  ') } } });
-    expect(empty.json).toEqual({ response_action: 'errors', errors: { [INPUT.rejectReason]: expect.stringContaining('why') } });
+    const empty = await h.slack.viewSubmission({
+      userId: PEOPLE.approver1,
+      callbackId: CALLBACK.rejectReason,
+      privateMetadata: view.private_metadata,
+      values: { [INPUT.rejectReason]: { [INPUT.rejectReason]: stateOf.text('  ') } },
+    });
+    expect(empty.json).toEqual({
+      response_action: 'errors',
+      errors: { [INPUT.rejectReason]: expect.stringContaining('why') },
+    });
   });
 
-  it('tells a non-approver why, in the engine\'s words, without a modal', async () => {
+  it("tells a non-approver why, in the engine's words, without a modal", async () => {
     const mark = h.fake.calls.length;
     await h.slack.blockAction({
       userId: PEOPLE.requester,
@@ -146,6 +174,10 @@ describe('buttons on a request the desk does not have', () => {
     });
     expect(res.status).toBe(200);
     const reply = await h.fake.waitFor((c) => c.responseUrlId === `nw${actionId}${value.length}`, { after: mark });
-    expect(reply.args).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining(says) });
+    expect(reply.args).toMatchObject({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: expect.stringContaining(says),
+    });
   });
 });

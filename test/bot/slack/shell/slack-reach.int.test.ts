@@ -21,7 +21,6 @@ afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-
 /** The bot on the embedded sandbox, talking to `fake` with `env` added; its log lines are collected. */
 function startBot(fake: FakeSlackApi, env: Record<string, string>, logs: string[]): Promise<RunningBot> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reach-'));
@@ -32,9 +31,14 @@ function startBot(fake: FakeSlackApi, env: Record<string, string>, logs: string[
     LOG_LEVEL: 'info',
     ...env,
   });
-  const starting = runBot(config, { startSandbox,
+  const starting = runBot(config, {
+    startSandbox,
     // Bolt's own retries of auth.test, every 30 ms instead of over half an hour.
-    receiverOptions: { port: 0, host: '127.0.0.1', retryConfig: { retries: 1_000, factor: 1, minTimeout: 30, maxTimeout: 30 } },
+    receiverOptions: {
+      port: 0,
+      host: '127.0.0.1',
+      retryConfig: { retries: 1_000, factor: 1, minTimeout: 30, maxTimeout: 30 },
+    },
     shutdownGraceMs: 300,
     logWrite: (line) => void logs.push(line),
   });
@@ -60,18 +64,26 @@ describe('reaching Slack', () => {
     cleanup.push(() => fake.stop());
     const [proxyPort, healthPort] = [await freePort(), await freePort()];
     const logs: string[] = [];
-    const starting = startBot(fake, { HTTPS_PROXY: `http://desk:proxy-password-0001@127.0.0.1:${proxyPort}`, HEALTH_PORT: String(healthPort) }, logs);
+    const starting = startBot(
+      fake,
+      { HTTPS_PROXY: `http://desk:proxy-password-0001@127.0.0.1:${proxyPort}`, HEALTH_PORT: String(healthPort) },
+      logs,
+    );
 
     const readyz = async () => {
       const res = await fetch(`http://127.0.0.1:${healthPort}/readyz`).catch(() => undefined);
       return res ? ((await res.json()) as { ready: boolean; checks: { slack: { detail: string } } }) : undefined;
     };
-    await expect.poll(async () => (await readyz())?.checks.slack.detail, { timeout: 5_000 }).toContain('Slack could not be reached');
+    await expect
+      .poll(async () => (await readyz())?.checks.slack.detail, { timeout: 5_000 })
+      .toContain('Slack could not be reached');
     // Many retries later, still one sentence.
     await new Promise((r) => setTimeout(r, 300));
     const said = logs.filter((l) => l.includes('Slack could not be reached'));
     expect(said).toHaveLength(1);
-    expect(said[0]).toContain(`Slack could not be reached: ${fake.apiUrl} through the proxy 127.0.0.1:${proxyPort} (HTTPS_PROXY) failed (ECONNREFUSED)`);
+    expect(said[0]).toContain(
+      `Slack could not be reached: ${fake.apiUrl} through the proxy 127.0.0.1:${proxyPort} (HTTPS_PROXY) failed (ECONNREFUSED)`,
+    );
     expect(logs.join('\n')).not.toContain('proxy-password-0001');
     expect((await readyz())?.ready).toBe(false);
 
@@ -81,6 +93,8 @@ describe('reaching Slack', () => {
     const desk = await starting;
     expect(desk.port).toBeGreaterThan(0);
     expect(logs.some((l) => l.includes('Slack answered again'))).toBe(true);
-    await expect.poll(async () => (await readyz())?.checks.slack.detail, { timeout: 5_000 }).toContain('auth.test succeeded');
+    await expect
+      .poll(async () => (await readyz())?.checks.slack.detail, { timeout: 5_000 })
+      .toContain('auth.test succeeded');
   });
 });

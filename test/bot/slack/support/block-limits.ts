@@ -62,7 +62,8 @@ export function limitViolations(blocks: readonly unknown[], maxBlocks: number = 
       check(`${at} option value`, String(o.value), LIMITS.optionValue);
       if (o.description) check(`${at} option description`, text(o.description), LIMITS.optionDescription);
     }
-    if (Array.isArray(e.options) && e.options.length > LIMITS.selectOptions) out.push(`${at}: ${e.options.length} options`);
+    if (Array.isArray(e.options) && e.options.length > LIMITS.selectOptions)
+      out.push(`${at}: ${e.options.length} options`);
   }
 }
 
@@ -73,6 +74,7 @@ export function viewViolations(view: Json): string[] {
   if (t('title').length > LIMITS.modalTitle) out.push(`title ${t('title').length} > ${LIMITS.modalTitle}`);
   if (t('submit').length > LIMITS.modalButton) out.push('submit too long');
   if (t('close').length > LIMITS.modalButton) out.push('close too long');
-  if (typeof view.private_metadata === 'string' && view.private_metadata.length > LIMITS.privateMetadata) out.push('private_metadata too long');
+  if (typeof view.private_metadata === 'string' && view.private_metadata.length > LIMITS.privateMetadata)
+    out.push('private_metadata too long');
   return out;
 }

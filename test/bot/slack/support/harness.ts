@@ -51,7 +51,11 @@ export const PEOPLE_ENV: Record<string, string> = {
 
 /** The Slack side of a test bot's environment (test/support/bot.ts) with this suite's requester and approvers. */
 export function slackEnv(apiUrl: string): Record<string, string> {
-  return { ...botSlackEnv(apiUrl), REQUESTER_USER_IDS: PEOPLE.requester, APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}` };
+  return {
+    ...botSlackEnv(apiUrl),
+    REQUESTER_USER_IDS: PEOPLE.requester,
+    APPROVER_USER_IDS: `${PEOPLE.approver1},${PEOPLE.approver2}`,
+  };
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -63,11 +67,20 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     stores: opts.audit ? { ...stores, audit: opts.audit } : stores,
     ...(opts.tradePairs ? { tradePairs: opts.tradePairs } : {}),
   });
-  return { fake: bot.fake, slack: bot.slack, app: bot.desk.slack, desk: bot.desk, config: bot.config, stop: () => bot.stop() };
+  return {
+    fake: bot.fake,
+    slack: bot.slack,
+    app: bot.desk.slack,
+    desk: bot.desk,
+    config: bot.config,
+    stop: () => bot.stop(),
+  };
 }
 
 /** The exchange's wire API whose every method throws unless the test supplies it. */
-export function fakeExchange(methods: Partial<ExchangeApi>): ExchangeApi & { calls: { method: string; args: unknown[] }[] } {
+export function fakeExchange(
+  methods: Partial<ExchangeApi>,
+): ExchangeApi & { calls: { method: string; args: unknown[] }[] } {
   const calls: { method: string; args: unknown[] }[] = [];
   return new Proxy({ calls } as ExchangeApi & { calls: typeof calls }, {
     get(target, prop: string) {

@@ -11,7 +11,10 @@ const WALLETS: KnownWallet[] = [
 ];
 
 export function fakeExchangeAndHarness() {
-  const wallets: { lastQuery: string | undefined; hold: ReturnType<typeof deferred<KnownWallet[]>> | undefined } = { lastQuery: undefined, hold: undefined };
+  const wallets: { lastQuery: string | undefined; hold: ReturnType<typeof deferred<KnownWallet[]>> | undefined } = {
+    lastQuery: undefined,
+    hold: undefined,
+  };
   const exchange = fakeExchange({
     listKnownWallets: async (q) => {
       wallets.lastQuery = q?.name;
@@ -20,6 +23,9 @@ export function fakeExchangeAndHarness() {
     },
   });
   // Wallet search waits at most OPTIONS_DEADLINE_MS of this clock: a fast fake keeps the test short.
-  const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 100))) };
+  const clock = {
+    now: () => Date.now(),
+    sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 100))),
+  };
   return { wallets, start: (): Promise<Harness> => startHarness({ exchange, clock }) };
 }

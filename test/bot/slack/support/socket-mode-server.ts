@@ -24,7 +24,12 @@ const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
 function frame(opcode: number, payload: Buffer): Buffer {
   const n = payload.length;
-  const head = n < 126 ? Buffer.from([0x80 | opcode, n]) : n < 65_536 ? Buffer.from([0x80 | opcode, 126, n >> 8, n & 0xff]) : Buffer.concat([Buffer.from([0x80 | opcode, 127]), bigLength(n)]);
+  const head =
+    n < 126
+      ? Buffer.from([0x80 | opcode, n])
+      : n < 65_536
+        ? Buffer.from([0x80 | opcode, 126, n >> 8, n & 0xff])
+        : Buffer.concat([Buffer.from([0x80 | opcode, 127]), bigLength(n)]);
   return Buffer.concat([head, payload]);
 }
 
@@ -65,8 +70,12 @@ export async function startSocketModeServer(): Promise<SocketModeServer> {
   const received: Array<Record<string, unknown>> = [];
   const server: Server = createServer((_req, res) => res.writeHead(426).end());
   server.on('upgrade', (req, socket: Socket) => {
-    const accept = createHash('sha1').update(`${String(req.headers['sec-websocket-key'])}${GUID}`).digest('base64');
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    const accept = createHash('sha1')
+      .update(`${String(req.headers['sec-websocket-key'])}${GUID}`)
+      .digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => sockets.delete(socket));
@@ -81,7 +90,9 @@ export async function startSocketModeServer(): Promise<SocketModeServer> {
         }
       });
     });
-    socket.write(frame(0x1, Buffer.from(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'test' } }))));
+    socket.write(
+      frame(0x1, Buffer.from(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'test' } }))),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

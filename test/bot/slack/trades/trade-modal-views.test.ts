@@ -10,17 +10,38 @@ const ids = (view: { blocks: { block_id?: string }[] }) => view.blocks.map((b) =
 
 describe('modal builders', () => {
   it('the trade form asks for a price or a slippage and shows the quote', () => {
-    const v = tradeView({ knownPairs: ['BTC-SGD'], pair: 'BTC-SGD', side: 'sell', quantityIn: 'base', paymentMethods: ['user_balance'], quote: { pair: 'BTC-SGD', side: 'sell', price: '90000', expiresAt: NOW, quantity: '1', quantityCurrency: 'BTC' }, privateMetadata: '{}', sandbox: true });
+    const v = tradeView({
+      knownPairs: ['BTC-SGD'],
+      pair: 'BTC-SGD',
+      side: 'sell',
+      quantityIn: 'base',
+      paymentMethods: ['user_balance'],
+      quote: { pair: 'BTC-SGD', side: 'sell', price: '90000', expiresAt: NOW, quantity: '1', quantityCurrency: 'BTC' },
+      privateMetadata: '{}',
+      sandbox: true,
+    });
     ok(v);
-    expect(ids(v)).toEqual(expect.arrayContaining([INPUT.tradePair, INPUT.tradeSide, INPUT.tradeQuantity, INPUT.tradeQuantityCurrency, INPUT.tradePaymentMethod, INPUT.tradeLimitPrice, INPUT.tradeSlippage, BLOCK.tradeQuote]));
+    expect(ids(v)).toEqual(
+      expect.arrayContaining([
+        INPUT.tradePair,
+        INPUT.tradeSide,
+        INPUT.tradeQuantity,
+        INPUT.tradeQuantityCurrency,
+        INPUT.tradePaymentMethod,
+        INPUT.tradeLimitPrice,
+        INPUT.tradeSlippage,
+        BLOCK.tradeQuote,
+      ]),
+    );
     expect(JSON.stringify(v)).toContain('BTC (base)');
   });
 
-  it('the trade form\'s hint names every known pair it can hold, and counts the rest', () => {
+  it("the trade form's hint names every known pair it can hold, and counts the rest", () => {
     const hintOf = (knownPairs: string[]) => {
       const v = tradeView({ knownPairs, paymentMethods: ['user_balance'], privateMetadata: '{}', sandbox: false });
       ok(v);
-      return (v.blocks as { block_id?: string; hint?: { text: string } }[]).find((b) => b.block_id === INPUT.tradePair)!.hint!.text;
+      return (v.blocks as { block_id?: string; hint?: { text: string } }[]).find((b) => b.block_id === INPUT.tradePair)!
+        .hint!.text;
     };
     const forty = Array.from({ length: 40 }, (_, i) => `C${String(i).padStart(2, '0')}-SGD`);
     // Forty used to be cut to thirty without a word.

@@ -26,7 +26,8 @@ export function auditContract(kind: StoreKind): void {
   const written = async (n: number) => {
     place = await kind.place();
     const log = await place.audit({ now: steppingClock() });
-    for (let i = 1; i <= n; i++) await log.append({ type: 'approval.counted', actor: `U${i}`, requestId: 'R1', data: { i } });
+    for (let i = 1; i <= n; i++)
+      await log.append({ type: 'approval.counted', actor: `U${i}`, requestId: 'R1', data: { i } });
     return log;
   };
   const lines = async () => {
@@ -40,7 +41,16 @@ export function auditContract(kind: StoreKind): void {
       await written(3);
       const entries = await lines();
       expect(entries.map((e) => e.seq)).toEqual([1, 2, 3]);
-      expect(entries[0]).toEqual({ seq: 1, ts: '2025-03-01T12:00:00.000Z', type: 'approval.counted', actor: 'U1', requestId: 'R1', data: { i: 1 }, prev: GENESIS_HASH, hash: expect.any(String) });
+      expect(entries[0]).toEqual({
+        seq: 1,
+        ts: '2025-03-01T12:00:00.000Z',
+        type: 'approval.counted',
+        actor: 'U1',
+        requestId: 'R1',
+        data: { i: 1 },
+        prev: GENESIS_HASH,
+        hash: expect.any(String),
+      });
       expect(entries[1]!.prev).toBe(entries[0]!.hash);
       for (const e of entries) expect(e.hash).toBe(hashOfLine(e));
       expect(await verifyAudit(place.auditLines())).toEqual({ ok: true, entries: 3, lastHash: entries[2]!.hash });
@@ -64,7 +74,11 @@ export function auditContract(kind: StoreKind): void {
     it('redacts secrets and secret shapes, and refuses a bad entry without breaking the chain', async () => {
       place = await kind.place();
       const log = await place.audit({ redact: ['db-password-0123'] });
-      await log.append({ type: 'config.loaded', actor: 'system', data: { url: 'postgres://desk:db-password-0123@db/desk', token: 'xoxb-1234567890-abcdefghij' } });
+      await log.append({
+        type: 'config.loaded',
+        actor: 'system',
+        data: { url: 'postgres://desk:db-password-0123@db/desk', token: 'xoxb-1234567890-abcdefghij' },
+      });
       await expect(log.append({ type: '', actor: 'system' })).rejects.toThrow(/type must be a non-empty string/);
       await log.append({ type: 'after', actor: 'system' });
       const [first] = await lines();
@@ -75,13 +89,24 @@ export function auditContract(kind: StoreKind): void {
     it('exports the CSV of a time range from the same lines', async () => {
       await written(5);
       const csv = await exportAudit(place.auditLines(), { from: '2025-03-01T12:01:00Z', to: '2025-03-01T12:03:00Z' });
-      expect(csv.trimEnd().split('\r\n').map((row) => row.split(',')[3])).toEqual(['actor', 'U2', 'U3']);
+      expect(
+        csv
+          .trimEnd()
+          .split('\r\n')
+          .map((row) => row.split(',')[3]),
+      ).toEqual(['actor', 'U2', 'U3']);
     });
 
-    it('verify catches an entry changed behind the store\'s back, naming where', async () => {
+    it("verify catches an entry changed behind the store's back, naming where", async () => {
       await written(4);
       await place.editAuditLine(2, (line) => line.replace('"actor":"U2"', '"actor":"U9"'));
-      expect(await verifyAudit(place.auditLines())).toMatchObject({ ok: false, entries: 1, firstBadLine: 2, firstBadAt: expect.stringMatching(/line 2|seq 2/), reason: expect.stringMatching(/was changed/) });
+      expect(await verifyAudit(place.auditLines())).toMatchObject({
+        ok: false,
+        entries: 1,
+        firstBadLine: 2,
+        firstBadAt: expect.stringMatching(/line 2|seq 2/),
+        reason: expect.stringMatching(/was changed/),
+      });
     });
 
     it('verify catches an entry rehashed after a change (the next one no longer follows it)', async () => {
@@ -90,13 +115,23 @@ export function auditContract(kind: StoreKind): void {
         const entry = { ...(JSON.parse(line) as Record<string, unknown>), actor: 'U9' };
         return JSON.stringify({ ...entry, hash: hashOfLine(entry) });
       });
-      expect(await verifyAudit(place.auditLines())).toMatchObject({ ok: false, entries: 2, firstBadLine: 3, reason: expect.stringMatching(/prev does not match/) });
+      expect(await verifyAudit(place.auditLines())).toMatchObject({
+        ok: false,
+        entries: 2,
+        firstBadLine: 3,
+        reason: expect.stringMatching(/prev does not match/),
+      });
     });
 
     it('verify catches a removed entry', async () => {
       await written(4);
       await place.removeAuditLine(2);
-      expect(await verifyAudit(place.auditLines())).toMatchObject({ ok: false, entries: 1, firstBadLine: 2, reason: expect.stringMatching(/seq 3 where 2/) });
+      expect(await verifyAudit(place.auditLines())).toMatchObject({
+        ok: false,
+        entries: 1,
+        firstBadLine: 2,
+        reason: expect.stringMatching(/seq 3 where 2/),
+      });
     });
   });
 }

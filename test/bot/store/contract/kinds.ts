@@ -63,7 +63,8 @@ export const fileKind: StoreKind = {
     return {
       repository: async () => track(await openRepository(testRepoOptions(dir))),
       kv: async () => track(await openKeyValueStore({ dir })),
-      audit: async (o = {}) => track(await openAuditLog({ file, clock: clock(o.now), ...(o.redact ? { redact: o.redact } : {}) })),
+      audit: async (o = {}) =>
+        track(await openAuditLog({ file, clock: clock(o.now), ...(o.redact ? { redact: o.redact } : {}) })),
       auditLines: () => fileAuditLines(file),
       editAuditLine: async (seq, edit) => rewrite((lines) => lines.map((l, i) => (i === seq - 1 ? edit(l) : l))),
       removeAuditLine: async (seq) => rewrite((lines) => lines.filter((_l, i) => i !== seq - 1)),
@@ -108,7 +109,9 @@ export function postgresKind(cluster: () => PgCluster): StoreKind {
         return db;
       };
       // Each store with its own database handle, closed together: what a restart of one process closes.
-      const withOwnDb = async <T extends { close(): Promise<void> }>(open: (db: Database) => Promise<T> | T): Promise<T> => {
+      const withOwnDb = async <T extends { close(): Promise<void> }>(
+        open: (db: Database) => Promise<T> | T,
+      ): Promise<T> => {
         const db = await database();
         const store = await open(db);
         const closeStore = store.close.bind(store);
@@ -134,12 +137,17 @@ export function postgresKind(cluster: () => PgCluster): StoreKind {
       const linesDb = await database();
       const lines = pgAuditLines(linesDb.pool, linesDb.where);
       return {
-        repository: () => withOwnDb((db) => openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 })),
+        repository: () =>
+          withOwnDb((db) =>
+            openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 }),
+          ),
         kv: () => withOwnDb((db) => openPgKeyValueStore(db)),
-        audit: (o = {}) => withOwnDb((db) => openPgAuditLog(db, { clock: clock(o.now), ...(o.redact ? { redact: o.redact } : {}) })),
+        audit: (o = {}) =>
+          withOwnDb((db) => openPgAuditLog(db, { clock: clock(o.now), ...(o.redact ? { redact: o.redact } : {}) })),
         auditLines: () => lines,
         editAuditLine: async (seq, edit) => {
-          const [row] = (await linesDb.pool.query<{ line: string }>('SELECT line FROM audit_log WHERE seq = $1', [seq])).rows;
+          const [row] = (await linesDb.pool.query<{ line: string }>('SELECT line FROM audit_log WHERE seq = $1', [seq]))
+            .rows;
           await admin('UPDATE audit_log SET line = $2 WHERE seq = $1', [seq, edit(row!.line)]);
         },
         removeAuditLine: (seq) => admin('DELETE FROM audit_log WHERE seq = $1', [seq]),

@@ -48,7 +48,10 @@ export function kvContract(kind: StoreKind): void {
       await kv.set('old.1', { at: 1 });
       await kv.set('old.2', { at: 2 });
       await kv.set('keep', { at: 9 });
-      const [, pruned] = await Promise.all([kv.set('old.2', { at: 50 }), kv.prune((_key, value) => (value as { at: number }).at < 10)]);
+      const [, pruned] = await Promise.all([
+        kv.set('old.2', { at: 50 }),
+        kv.prune((_key, value) => (value as { at: number }).at < 10),
+      ]);
       expect(pruned).toBe(2);
       expect((await kv.keys('')).sort()).toEqual(['old.2']);
       expect(await kv.get('old.2')).toEqual({ at: 50 });

@@ -9,7 +9,8 @@ import { rec } from '../support/temp.js';
 import type { Place, StoreKind } from './kinds.js';
 
 /** An event as the outbox stores it (the store keeps it as it is; only requestId matters here). */
-export const ev = (requestId: string, type: string, data: Record<string, unknown> = {}) => ({ type, at: 1, requestId, request: {}, ...data }) as unknown as RequestEvent;
+export const ev = (requestId: string, type: string, data: Record<string, unknown> = {}) =>
+  ({ type, at: 1, requestId, request: {}, ...data }) as unknown as RequestEvent;
 
 export function repositoryContract(kind: StoreKind): void {
   let place: Place;
@@ -26,7 +27,9 @@ export function repositoryContract(kind: StoreKind): void {
       const repo = await open();
       await repo.mutate('A', () => ({ next: rec('A'), result: null }));
       const seen = await Promise.all(
-        Array.from({ length: 100 }, () => repo.mutate('A', (cur) => ({ next: { ...cur!, count: cur!.count + 1 }, result: cur!.count }))),
+        Array.from({ length: 100 }, () =>
+          repo.mutate('A', (cur) => ({ next: { ...cur!, count: cur!.count + 1 }, result: cur!.count })),
+        ),
       );
       expect(new Set(seen).size).toBe(100);
       expect((await repo.get('A'))?.count).toBe(100);
@@ -34,7 +37,14 @@ export function repositoryContract(kind: StoreKind): void {
 
     it('creates a new id once when 20 mutates race to create it', async () => {
       const repo = await open();
-      const results = await Promise.all(Array.from({ length: 20 }, () => repo.mutate('N', (cur) => ({ next: cur ? { ...cur, count: cur.count + 1 } : rec('N', 'pending', 1), result: cur === undefined }))));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          repo.mutate('N', (cur) => ({
+            next: cur ? { ...cur, count: cur.count + 1 } : rec('N', 'pending', 1),
+            result: cur === undefined,
+          })),
+        ),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await repo.get('N'))?.count).toBe(20);
     });
@@ -70,8 +80,12 @@ export function repositoryContract(kind: StoreKind): void {
       if (!kind.durable) t.skip('the memory version trusts its callers (engine tests) and checks no schema');
       const repo = await open();
       await repo.mutate('A', () => ({ next: rec('A', 'pending', 1), result: null }));
-      await expect(repo.mutate('A', () => ({ next: { ...rec('A'), count: 1.5 }, result: null }))).rejects.toThrow(/does not match the schema/);
-      await expect(repo.mutate('B', () => ({ next: { ...rec('B'), state: 'lost' } as never, result: null }))).rejects.toThrow(/does not match the schema/);
+      await expect(repo.mutate('A', () => ({ next: { ...rec('A'), count: 1.5 }, result: null }))).rejects.toThrow(
+        /does not match the schema/,
+      );
+      await expect(
+        repo.mutate('B', () => ({ next: { ...rec('B'), state: 'lost' } as never, result: null })),
+      ).rejects.toThrow(/does not match the schema/);
       expect(await repo.get('A')).toEqual(rec('A', 'pending', 1));
       expect(await repo.get('B')).toBeUndefined();
     });
@@ -83,7 +97,9 @@ export function repositoryContract(kind: StoreKind): void {
       await repo.mutate('A', (cur) => ({ next: { ...cur!, state: 'completed' }, result: null }));
       expect((await repo.listLive()).map((r) => r.id)).toEqual(['B']);
       expect(await repo.get('A')).toEqual(rec('A', 'completed'));
-      await expect(repo.mutate('A', (cur) => ({ next: { ...cur!, state: 'pending' }, result: null }))).rejects.toThrow(/reopen/);
+      await expect(repo.mutate('A', (cur) => ({ next: { ...cur!, state: 'pending' }, result: null }))).rejects.toThrow(
+        /reopen/,
+      );
       await expect(repo.mutate('B', () => ({ next: rec('C'), result: null }))).rejects.toThrow(/has id C/);
       expect(await repo.get('C')).toBeUndefined();
     });
@@ -131,13 +147,42 @@ export function repositoryContract(kind: StoreKind): void {
       await repo.mutate('A', () => ({ next: rec('A'), result: null, outbox: [ev('A', 'one'), ev('A', 'two')] }));
       await repo.outbox.append([ev('B', 'three')]);
       const pending = await repo.outbox.pending();
-      expect(pending.map((e) => [e.requestId, e.event.type])).toEqual([['A', 'one'], ['A', 'two'], ['B', 'three']]);
+      expect(pending.map((e) => [e.requestId, e.event.type])).toEqual([
+        ['A', 'one'],
+        ['A', 'two'],
+        ['B', 'three'],
+      ]);
       expect(pending.map((e) => e.seq)).toEqual([1, 2, 3]);
-      expect(pending[0]).toEqual({ seq: 1, requestId: 'A', event: ev('A', 'one'), attempts: 0, nextAt: 0, lastError: null, permanent: false, failingSince: null, done: [] });
-      await repo.outbox.update(1, { attempts: 2, done: ['message'], lastError: 'boom', failingSince: 5, nextAt: 9, permanent: true });
+      expect(pending[0]).toEqual({
+        seq: 1,
+        requestId: 'A',
+        event: ev('A', 'one'),
+        attempts: 0,
+        nextAt: 0,
+        lastError: null,
+        permanent: false,
+        failingSince: null,
+        done: [],
+      });
+      await repo.outbox.update(1, {
+        attempts: 2,
+        done: ['message'],
+        lastError: 'boom',
+        failingSince: 5,
+        nextAt: 9,
+        permanent: true,
+      });
       await repo.outbox.remove(2);
       expect(await repo.outbox.pending()).toEqual([
-        expect.objectContaining({ seq: 1, attempts: 2, done: ['message'], permanent: true, lastError: 'boom', failingSince: 5, nextAt: 9 }),
+        expect.objectContaining({
+          seq: 1,
+          attempts: 2,
+          done: ['message'],
+          permanent: true,
+          lastError: 'boom',
+          failingSince: 5,
+          nextAt: 9,
+        }),
         expect.objectContaining({ seq: 3 }),
       ]);
       await repo.outbox.remove(1);
@@ -150,7 +195,9 @@ export function repositoryContract(kind: StoreKind): void {
     it('a refused mutation writes none of its events; a mutation that finishes its record keeps them', async () => {
       const repo = await open();
       await repo.mutate('A', () => ({ next: rec('A'), result: null }));
-      await expect(repo.mutate('A', () => ({ next: { ...rec('A'), id: 'Z' }, result: null, outbox: [ev('A', 'lost')] }))).rejects.toThrow();
+      await expect(
+        repo.mutate('A', () => ({ next: { ...rec('A'), id: 'Z' }, result: null, outbox: [ev('A', 'lost')] })),
+      ).rejects.toThrow();
       await repo.mutate('A', () => ({ next: rec('A', 'completed'), result: null, outbox: [ev('A', 'finished')] }));
       expect((await repo.outbox.pending()).map((e) => e.event.type)).toEqual(['finished']);
       expect(await repo.listLive()).toEqual([]);
@@ -163,10 +210,16 @@ export function repositoryContract(kind: StoreKind): void {
         Array.from({ length: 50 }, (_, i) =>
           i % 5 === 4
             ? repo.outbox.append([ev('B', 'side', { i })])
-            : repo.mutate('A', (cur) => ({ next: { ...cur!, count: cur!.count + 1 }, result: null, outbox: [ev('A', 'count', { n: cur!.count + 1 })] })),
+            : repo.mutate('A', (cur) => ({
+                next: { ...cur!, count: cur!.count + 1 },
+                result: null,
+                outbox: [ev('A', 'count', { n: cur!.count + 1 })],
+              })),
         ),
       );
-      const counts = (await repo.outbox.pending()).filter((e) => e.requestId === 'A').map((e) => (e.event as unknown as { n: number }).n);
+      const counts = (await repo.outbox.pending())
+        .filter((e) => e.requestId === 'A')
+        .map((e) => (e.event as unknown as { n: number }).n);
       expect(counts).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     });
 
@@ -177,7 +230,14 @@ export function repositoryContract(kind: StoreKind): void {
       await repo.outbox.update(1, { attempts: 1, done: ['message'] });
       await repo.close();
       const again = await place.repository();
-      expect(await again.outbox.pending()).toEqual([expect.objectContaining({ seq: 1, attempts: 1, done: ['message'], event: expect.objectContaining({ type: 'one' }) })]);
+      expect(await again.outbox.pending()).toEqual([
+        expect.objectContaining({
+          seq: 1,
+          attempts: 1,
+          done: ['message'],
+          event: expect.objectContaining({ type: 'one' }),
+        }),
+      ]);
       await again.outbox.append([ev('A', 'two')]);
       expect((await again.outbox.pending()).map((e) => e.seq)).toEqual([1, 2]);
     });

@@ -28,7 +28,11 @@ describePostgres('an audit append when the connection to PostgreSQL breaks', () 
   async function behindProxy(marker: string) {
     const url = await pg.cluster.createDatabase();
     proxy = await startTcpProxy({ host: '127.0.0.1', port: pg.cluster.port });
-    db = await openDatabase({ url: url.replace(`:${pg.cluster.port}/`, `:${proxy.port}/`), warn: () => {}, maxConnections: 2 });
+    db = await openDatabase({
+      url: url.replace(`:${pg.cluster.port}/`, `:${proxy.port}/`),
+      warn: () => {},
+      maxConnections: 2,
+    });
     const audit = openPgAuditLog(db, { clock: { now: Date.now } });
     await audit.append({ type: 'before', actor: 'system' });
     let cut = false;
@@ -41,7 +45,8 @@ describePostgres('an audit append when the connection to PostgreSQL breaks', () 
     return { audit, db, arm, cut: () => cut };
   }
 
-  const types = async (d: Database) => (await d.pool.query<{ type: string }>('SELECT type FROM audit_log ORDER BY seq')).rows.map((r) => r.type);
+  const types = async (d: Database) =>
+    (await d.pool.query<{ type: string }>('SELECT type FROM audit_log ORDER BY seq')).rows.map((r) => r.type);
 
   it('broken inside its transaction (nothing committed): written on a new connection', async () => {
     const { audit, db: d, arm, cut } = await behindProxy('pg_advisory_xact_lock');

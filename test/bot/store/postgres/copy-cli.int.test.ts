@@ -28,7 +28,12 @@ const clock = { now: () => Date.parse('2025-06-01T00:00:00Z'), sleep: async () =
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) }, text: () => out.join('') + err.join('') };
+  return {
+    out,
+    err,
+    io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) },
+    text: () => out.join('') + err.join(''),
+  };
 }
 
 /** Everything a store holds, read through the ports. */
@@ -120,7 +125,9 @@ describePostgres('npm run store -- copy', () => {
     // The URL on the command line without its password; the password from the environment.
     const withoutPassword = url.replace(`:${pgc.cluster.password}@`, '@');
     const verify = io();
-    expect(await runAuditCli(['verify', '--database-url', withoutPassword], verify.io, { PGPASSWORD: pgc.cluster.password })).toBe(0);
+    expect(
+      await runAuditCli(['verify', '--database-url', withoutPassword], verify.io, { PGPASSWORD: pgc.cluster.password }),
+    ).toBe(0);
     expect(verify.out.join('')).toContain(`ok, ${fileChain.entries} entries, last hash ${fileChain.lastHash}`);
     const csv = io();
     expect(await runAuditCli(['export'], csv.io, { DATABASE_URL: url })).toBe(0);
@@ -128,7 +135,7 @@ describePostgres('npm run store -- copy', () => {
 
     // The bot's stores carry on where the files stopped: the chain, the outbox numbers.
     open = await openStores({ databaseUrl: url }, clock, [], quiet());
-    await (open.audit).append({ type: 'store.copied', actor: 'system' });
+    await open.audit.append({ type: 'store.copied', actor: 'system' });
     await open.requests.outbox.append([{ ...before.outbox[0]!.event }]);
     const seqs = (await open.requests.outbox.pending()).map((e) => e.seq);
     expect(seqs.at(-1)).toBeGreaterThan(Math.max(...before.outbox.map((e) => e.seq)));
@@ -143,7 +150,9 @@ describePostgres('npm run store -- copy', () => {
     const entries = await rows(url, 'audit_log');
     const t = io();
     expect(await runStoreCli(['copy', '--from', dataDir], t.io, { DATABASE_URL: url })).toBe(2);
-    expect(t.err.join('')).toMatch(/the database already holds data \(records: 2 rows, outbox: \d+ rows, kv: \d+ rows, audit_log: \d+ rows, store_formats: 1 rows\); copy only into an empty database, nothing was copied/);
+    expect(t.err.join('')).toMatch(
+      /the database already holds data \(records: 2 rows, outbox: \d+ rows, kv: \d+ rows, audit_log: \d+ rows, store_formats: 1 rows\); copy only into an empty database, nothing was copied/,
+    );
     expect(await rows(url, 'audit_log')).toBe(entries);
     expect(t.text()).not.toContain(pgc.cluster.password);
   });
@@ -151,7 +160,8 @@ describePostgres('npm run store -- copy', () => {
   it('refuses a file store whose audit chain does not verify, or that a running bot holds', async () => {
     const url = await pgc.cluster.createDatabase();
     const broken = tempDir();
-    for (const name of ['requests.json', 'requests.history.jsonl', 'kv.json', AUDIT_FILE_NAME]) writeFileSync(join(broken, name), readFileSync(join(dataDir, name)));
+    for (const name of ['requests.json', 'requests.history.jsonl', 'kv.json', AUDIT_FILE_NAME])
+      writeFileSync(join(broken, name), readFileSync(join(dataDir, name)));
     const lines = readFileSync(join(broken, AUDIT_FILE_NAME), 'utf8').split('\n');
     lines[1] = lines[1]!.replace('"actor":"', '"actor":"X');
     writeFileSync(join(broken, AUDIT_FILE_NAME), lines.join('\n'));
@@ -171,7 +181,9 @@ describePostgres('npm run store -- copy', () => {
   it('says what is wrong without the password when the database refuses the login', async () => {
     const target = (await pgc.cluster.createDatabase()).replace(`:${pgc.cluster.password}@`, '@');
     const t = io();
-    expect(await runStoreCli(['copy', '--to', target, '--from', dataDir], t.io, { PGPASSWORD: 'not-the-password-123' })).toBe(2);
+    expect(
+      await runStoreCli(['copy', '--to', target, '--from', dataDir], t.io, { PGPASSWORD: 'not-the-password-123' }),
+    ).toBe(2);
     expect(t.err.join('')).toMatch(/password authentication failed for user "postgres"/);
     expect(t.text()).not.toContain('not-the-password-123');
     expect(await runStoreCli(['copy', '--from', dataDir], io().io, {})).toBe(2);

@@ -32,7 +32,8 @@ describePostgres('leadership on PostgreSQL', () => {
     }, 10);
     return made;
   }
-  const leaderOf = (ls: PgLeadership[]) => (ls.filter((l) => l.isLeader()).length === 1 ? ls.find((l) => l.isLeader()) : undefined);
+  const leaderOf = (ls: PgLeadership[]) =>
+    ls.filter((l) => l.isLeader()).length === 1 ? ls.find((l) => l.isLeader()) : undefined;
 
   it('one of three leads; when it stops, another takes over within a poll or two', async () => {
     const url = await pgc.cluster.createDatabase();
@@ -49,17 +50,21 @@ describePostgres('leadership on PostgreSQL', () => {
     if (next === ls[1]) expect(changes).toEqual(['leader']);
   });
 
-  it("a leader whose session PostgreSQL ends steps down, and the lock goes to one replica", async () => {
+  it('a leader whose session PostgreSQL ends steps down, and the lock goes to one replica', async () => {
     const url = await pgc.cluster.createDatabase();
     const ls = await replicas([url, url]);
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 3 AND granted");
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 3 AND granted",
+      );
     } finally {
       await admin.end();
     }
-    await until('the old leader to step down or hold again', () => (ls[0]!.isLeader() ? undefined : true), 3_000).catch(() => undefined);
+    await until('the old leader to step down or hold again', () => (ls[0]!.isLeader() ? undefined : true), 3_000).catch(
+      () => undefined,
+    );
     await until('one leader', () => leaderOf(ls), 3_000);
     await new Promise((r) => setTimeout(r, 3 * POLL_MS));
     expect(ls.filter((l) => l.isLeader())).toHaveLength(1);

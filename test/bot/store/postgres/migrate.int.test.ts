@@ -59,8 +59,15 @@ describePostgres('PostgreSQL schema and migrations', () => {
     const url = await pg.cluster.createDatabase();
     const pool = createPool({ url, warn: () => {} });
     try {
-      await expect(migrate(pool, [...MIGRATIONS, { version: 99, name: 'broken', sql: 'CREATE TABLE extra (x int); SELECT no_such_function()' }])).rejects.toThrow(/no_such_function/);
-      expect(await sql(url, "SELECT 1 FROM pg_tables WHERE tablename IN ('records', 'extra', 'schema_migrations')")).toEqual([]);
+      await expect(
+        migrate(pool, [
+          ...MIGRATIONS,
+          { version: 99, name: 'broken', sql: 'CREATE TABLE extra (x int); SELECT no_such_function()' },
+        ]),
+      ).rejects.toThrow(/no_such_function/);
+      expect(
+        await sql(url, "SELECT 1 FROM pg_tables WHERE tablename IN ('records', 'extra', 'schema_migrations')"),
+      ).toEqual([]);
     } finally {
       await pool.end();
     }
@@ -71,24 +78,37 @@ describePostgres('PostgreSQL schema and migrations', () => {
     await (await openDatabase({ url, warn: () => {} })).close();
     await sql(url, "INSERT INTO schema_migrations (version, name, checksum) VALUES (999, 'from the future', 'x')");
     await expect(openDatabase({ url, warn: () => {} })).rejects.toThrow(SchemaMismatchError);
-    await expect(openDatabase({ url, warn: () => {} })).rejects.toThrow(/migration 999 \(from the future\), which this build does not know/);
-    await sql(url, "DELETE FROM schema_migrations WHERE version = 999; UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1");
-    await expect(openDatabase({ url, warn: () => {} })).rejects.toThrow(/migration 1 \(initial\) in the database differs from this build's/);
+    await expect(openDatabase({ url, warn: () => {} })).rejects.toThrow(
+      /migration 999 \(from the future\), which this build does not know/,
+    );
+    await sql(
+      url,
+      "DELETE FROM schema_migrations WHERE version = 999; UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1",
+    );
+    await expect(openDatabase({ url, warn: () => {} })).rejects.toThrow(
+      /migration 1 \(initial\) in the database differs from this build's/,
+    );
   });
 
-  it("refuses records in another format version, and a row that does not match the schema, naming it", async () => {
+  it('refuses records in another format version, and a row that does not match the schema, naming it', async () => {
     const url = await pg.cluster.createDatabase();
     const db = await openDatabase({ url, warn: () => {} });
     try {
       const repo = await openPgRepository(db, options);
       await repo.mutate('R1', () => ({ next: rec('R1'), result: null }));
-      await expect(openPgRepository(db, { ...options, version: 2 })).rejects.toThrow(/the requests records are in format 1 \(this build reads format 2\)/);
+      await expect(openPgRepository(db, { ...options, version: 2 })).rejects.toThrow(
+        /the requests records are in format 1 \(this build reads format 2\)/,
+      );
       await sql(url, `UPDATE records SET body = '{"id":"R1","state":"pending","count":"many"}' WHERE id = 'R1'`);
       await expect(repo.get('R1')).rejects.toThrow(StoreCorruptError);
       await expect(repo.get('R1')).rejects.toThrow(/id R1: the record does not match the schema: count/);
       await expect(openPgRepository(db, options)).rejects.toThrow(StoreCorruptError);
       // Refused, not overwritten: the row is as it was found.
-      expect((await sql<{ body: unknown }>(url, "SELECT body FROM records WHERE id = 'R1'"))[0]?.body).toEqual({ id: 'R1', state: 'pending', count: 'many' });
+      expect((await sql<{ body: unknown }>(url, "SELECT body FROM records WHERE id = 'R1'"))[0]?.body).toEqual({
+        id: 'R1',
+        state: 'pending',
+        count: 'many',
+      });
     } finally {
       await db.close();
     }
@@ -98,7 +118,7 @@ describePostgres('PostgreSQL schema and migrations', () => {
     const url = await pg.cluster.createDatabase();
     await (await openDatabase({ url, warn: () => {} })).close();
     await sql(url, "INSERT INTO audit_log (seq, line, hash, ts, type, actor) VALUES (1, '{}', 'h', now(), 't', 'a')");
-    await expect(sql(url, "UPDATE audit_log SET line = '{\"x\":1}'")).rejects.toThrow(/append-only: UPDATE refused/);
+    await expect(sql(url, 'UPDATE audit_log SET line = \'{"x":1}\'')).rejects.toThrow(/append-only: UPDATE refused/);
     await expect(sql(url, 'DELETE FROM audit_log')).rejects.toThrow(/append-only: DELETE refused/);
     await expect(sql(url, 'TRUNCATE audit_log')).rejects.toThrow(/append-only: TRUNCATE refused/);
   });

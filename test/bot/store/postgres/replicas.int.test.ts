@@ -37,7 +37,12 @@ describePostgres('two replicas on one PostgreSQL database', () => {
   async function replicas(url: string): Promise<[Replica, Replica]> {
     const one = async (): Promise<Replica> => {
       const db = await openDatabase({ url, warn: () => {}, maxConnections: 5 });
-      const r = { db, requests: await openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 }), audit: openPgAuditLog(db, { clock: { now: Date.now } }), kv: openPgKeyValueStore(db) };
+      const r = {
+        db,
+        requests: await openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 }),
+        audit: openPgAuditLog(db, { clock: { now: Date.now } }),
+        kv: openPgKeyValueStore(db),
+      };
       open.push(r);
       return r;
     };
@@ -47,7 +52,11 @@ describePostgres('two replicas on one PostgreSQL database', () => {
 
   it('100 increments of a new record spread over both: it is created once and ends at 100', async () => {
     const [a, b] = await replicas(await pg.cluster.createDatabase());
-    const bump = (r: Replica) => r.requests.mutate('R1', (cur) => ({ next: cur ? { ...cur, count: cur.count + 1 } : rec('R1', 'pending', 1), result: cur === undefined }));
+    const bump = (r: Replica) =>
+      r.requests.mutate('R1', (cur) => ({
+        next: cur ? { ...cur, count: cur.count + 1 } : rec('R1', 'pending', 1),
+        result: cur === undefined,
+      }));
     const created = await Promise.all(Array.from({ length: 100 }, (_, i) => bump(i % 2 ? a : b)));
     expect(created.filter(Boolean)).toHaveLength(1);
     expect((await a.requests.get('R1'))?.count).toBe(100);
@@ -59,7 +68,13 @@ describePostgres('two replicas on one PostgreSQL database', () => {
     await a.requests.mutate('R1', () => ({ next: rec('R1'), result: null }));
     const event = (n: number) => ({ type: 'count', at: 1, requestId: 'R1', request: {}, n }) as unknown as RequestEvent;
     await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).requests.mutate('R1', (cur) => ({ next: { ...cur!, count: cur!.count + 1 }, result: null, outbox: [event(cur!.count + 1)] }))),
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? a : b).requests.mutate('R1', (cur) => ({
+          next: { ...cur!, count: cur!.count + 1 },
+          result: null,
+          outbox: [event(cur!.count + 1)],
+        })),
+      ),
     );
     const seen = (await b.requests.outbox.pending()).map((e) => (e.event as unknown as { n: number }).n);
     expect(seen).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
@@ -67,15 +82,26 @@ describePostgres('two replicas on one PostgreSQL database', () => {
 
   it('one audit chain: 2 x 50 concurrent appends from both verify as one chain of 100', async () => {
     const [a, b] = await replicas(await pg.cluster.createDatabase());
-    await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).audit.append({ type: 'approval.counted', actor: `U${i}`, requestId: `R${i % 7}` })));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (i % 2 ? a : b).audit.append({ type: 'approval.counted', actor: `U${i}`, requestId: `R${i % 7}` }),
+      ),
+    );
     const result = await verifyAudit(pgAuditLines(a.db.pool, a.db.where));
     expect(result).toMatchObject({ ok: true, entries: 100 });
   });
 
   it('one claim wins: 2 x 20 setIfAbsent of one key from both', async () => {
     const [a, b] = await replicas(await pg.cluster.createDatabase());
-    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).kv.setIfAbsent('form:V1', { replica: i % 2 ? 'a' : 'b', i })));
+    const claims = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a : b).kv.setIfAbsent('form:V1', { replica: i % 2 ? 'a' : 'b', i }),
+      ),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await b.kv.get('form:V1')).toEqual({ replica: claims.indexOf(true) % 2 ? 'a' : 'b', i: claims.indexOf(true) });
+    expect(await b.kv.get('form:V1')).toEqual({
+      replica: claims.indexOf(true) % 2 ? 'a' : 'b',
+      i: claims.indexOf(true),
+    });
   });
 });

@@ -23,7 +23,9 @@ async function terminateOthers(url: string): Promise<number> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    const { rows } = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'desk-bot' AND pid <> pg_backend_pid()");
+    const { rows } = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'desk-bot' AND pid <> pg_backend_pid()",
+    );
     return rows.length;
   } finally {
     await admin.end();
@@ -57,7 +59,9 @@ describePostgres('the PostgreSQL store when the server restarts or ends sessions
     await kv.set('k', 1);
 
     await pg.cluster.restart();
-    await until('the pool to report its closed connections', () => (warnings.some((w) => /PostgreSQL closed an idle connection/.test(w)) ? true : undefined));
+    await until('the pool to report its closed connections', () =>
+      warnings.some((w) => /PostgreSQL closed an idle connection/.test(w)) ? true : undefined,
+    );
 
     await requests.mutate('A', (cur) => ({ next: { ...cur!, count: 1 }, result: null }));
     expect((await requests.get('A'))?.count).toBe(1);
@@ -83,7 +87,7 @@ describePostgres('the PostgreSQL store when the server restarts or ends sessions
     const { url, db: opened, requests } = await open([]);
     await requests.mutate('A', () => ({ next: rec('A'), result: null }));
     const attempt = transaction(opened.pool, async (client) => {
-      await client.query("UPDATE records SET body = '{\"id\":\"A\",\"state\":\"pending\",\"count\":99}' WHERE id = 'A'");
+      await client.query('UPDATE records SET body = \'{"id":"A","state":"pending","count":99}\' WHERE id = \'A\'');
       await terminateOthers(url);
       await client.query('SELECT 1');
     });
@@ -97,8 +101,17 @@ describePostgres('the PostgreSQL store when the server restarts or ends sessions
     const url = await pg.cluster.createDatabase();
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: pg.cluster.port });
     try {
-      db = await openDatabase({ url: url.replace(`:${pg.cluster.port}/`, `:${proxy.port}/`), warn: () => {}, maxConnections: 2 });
-      const requests = await openPgRepository(db, { name: 'requests', schema: TestRecordSchema, isFinished, version: 1 });
+      db = await openDatabase({
+        url: url.replace(`:${pg.cluster.port}/`, `:${proxy.port}/`),
+        warn: () => {},
+        maxConnections: 2,
+      });
+      const requests = await openPgRepository(db, {
+        name: 'requests',
+        schema: TestRecordSchema,
+        isFinished,
+        version: 1,
+      });
       await requests.mutate('A', () => ({ next: rec('A'), result: null }));
       // node-postgres sends a plain COMMIT as a simple query: 'Q', length, "COMMIT\0".
       proxy.cutWhen = (chunk) => chunk.includes('COMMIT\0');

@@ -34,7 +34,10 @@ export interface ClickStorm {
 }
 
 /** `firstAmount`: whole USDT of the first request (each request its own amount from there). */
-export async function runClickStorm(set: ReplicaSet, o: { requests: number; seed: string; firstAmount?: number }): Promise<ClickStorm> {
+export async function runClickStorm(
+  set: ReplicaSet,
+  o: { requests: number; seed: string; firstAmount?: number },
+): Promise<ClickStorm> {
   const rng = createRng(o.seed);
   const { replicas, fake } = set;
   const before = new Set((await set.sandbox.withdrawals()).map((w) => w.id));
@@ -44,7 +47,16 @@ export async function runClickStorm(set: ReplicaSet, o: { requests: number; seed
   const ids: string[] = [];
   for (let start = 0; start < o.requests; start += FORMS_AT_ONCE) {
     const batch = Array.from({ length: Math.min(FORMS_AT_ONCE, o.requests - start) }, (_, k) => start + k);
-    ids.push(...(await Promise.all(batch.map((i) => requestWithdrawal(set, replicas[i % 2]!, `${first + i}.50`, { submitVia: replicas[(i + 1) % 2]!, timeoutMs: 30_000 })))));
+    ids.push(
+      ...(await Promise.all(
+        batch.map((i) =>
+          requestWithdrawal(set, replicas[i % 2]!, `${first + i}.50`, {
+            submitVia: replicas[(i + 1) % 2]!,
+            timeoutMs: 30_000,
+          }),
+        ),
+      )),
+    );
   }
   const messages = await Promise.all(ids.map((id) => approvalMessage(fake, id, 30_000)));
   const madeMs = Date.now() - madeAt;
@@ -67,21 +79,40 @@ export async function runClickStorm(set: ReplicaSet, o: { requests: number; seed
   const clicks = messages.flatMap(clicksOn);
   const clickedAt = Date.now();
   const answers = await Promise.all(
-    clicks.map((c) => clickApprove(fake, c.via, c.userId, c.m, { responseId: c.responseId, ...(c.redelivery ? { sign: { retry: { num: 1, reason: 'http_timeout' } } } : {}) })),
+    clicks.map((c) =>
+      clickApprove(fake, c.via, c.userId, c.m, {
+        responseId: c.responseId,
+        ...(c.redelivery ? { sign: { retry: { num: 1, reason: 'http_timeout' } } } : {}),
+      }),
+    ),
   );
 
   const store = await readStore(set.databaseUrl);
   try {
     const mine = async () => (await store.all()).filter((r) => ids.includes(r.id));
-    await poll('every request executed', async () => ((await mine()).every((r) => r.state === 'submitted' || r.state === 'completed') ? true : undefined), 60_000);
+    await poll(
+      'every request executed',
+      async () => ((await mine()).every((r) => r.state === 'submitted' || r.state === 'completed') ? true : undefined),
+      60_000,
+    );
     const executedMs = Date.now() - clickedAt;
     const badApprovals = (await mine()).flatMap((r) => {
       const approvers = r.approvals.map((a) => a.userId);
-      return approvers.length === 2 && new Set(approvers).size === 2 && !approvers.includes(DESK_PEOPLE.requester) ? [] : [`${r.id}: ${approvers.join(',')}`];
+      return approvers.length === 2 && new Set(approvers).size === 2 && !approvers.includes(DESK_PEOPLE.requester)
+        ? []
+        : [`${r.id}: ${approvers.join(',')}`];
     });
     await set.sandbox.advance(61_000);
-    await poll('every request completed', async () => ((await mine()).every((r) => r.state === 'completed') ? true : undefined), 30_000).catch(() => undefined);
-    const once = checkExactlyOnce(ids, await store.all(), (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)));
+    await poll(
+      'every request completed',
+      async () => ((await mine()).every((r) => r.state === 'completed') ? true : undefined),
+      30_000,
+    ).catch(() => undefined);
+    const once = checkExactlyOnce(
+      ids,
+      await store.all(),
+      (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id)),
+    );
     return {
       clicks: clicks.length,
       redeliveries: clicks.filter((c) => c.redelivery).length,

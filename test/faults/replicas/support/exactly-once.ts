@@ -29,8 +29,19 @@ export interface OnceReport {
  * `ids`: the requests the run made; `withdrawals`: the sandbox's withdrawals created during the
  * run (its seeded history left out by the caller). Every such withdrawal must belong to one of them.
  */
-export function checkExactlyOnce(ids: readonly string[], records: readonly RequestRecord[], withdrawals: readonly Withdrawal[]): OnceReport {
-  const report: OnceReport = { requests: ids.length, duplicates: 0, notExecuted: [], unfinished: [], personPath: [], problems: [] };
+export function checkExactlyOnce(
+  ids: readonly string[],
+  records: readonly RequestRecord[],
+  withdrawals: readonly Withdrawal[],
+): OnceReport {
+  const report: OnceReport = {
+    requests: ids.length,
+    duplicates: 0,
+    notExecuted: [],
+    unfinished: [],
+    personPath: [],
+    problems: [],
+  };
   const claimed = new Set<string>();
   for (const id of ids) {
     const r = records.find((x) => x.id === id);
@@ -43,17 +54,24 @@ export function checkExactlyOnce(ids: readonly string[], records: readonly Reque
       continue;
     }
     const { amount, destination } = r.snapshot;
-    const executed = withdrawals.filter((w) => cmp(w.amount, amount) === 0 && w.address_book_address?.id === destination.id);
+    const executed = withdrawals.filter(
+      (w) => cmp(w.amount, amount) === 0 && w.address_book_address?.id === destination.id,
+    );
     for (const w of executed) claimed.add(w.id);
     if (executed.length === 0) report.notExecuted.push(id);
     report.duplicates += Math.max(0, executed.length - 1);
     const keys = attemptKeys(r);
-    if (executed.some((w) => !keys.includes(w.request_id ?? ''))) report.problems.push(`${id}: a withdrawal sent with a key the request does not know`);
-    if (executed.length === 1 && r.execution?.exchangeId !== executed[0]!.id) report.problems.push(`${id}: the record tracks ${r.execution?.exchangeId}, the exchange has ${executed[0]!.id}`);
+    if (executed.some((w) => !keys.includes(w.request_id ?? '')))
+      report.problems.push(`${id}: a withdrawal sent with a key the request does not know`);
+    if (executed.length === 1 && r.execution?.exchangeId !== executed[0]!.id)
+      report.problems.push(`${id}: the record tracks ${r.execution?.exchangeId}, the exchange has ${executed[0]!.id}`);
     if (r.state !== 'completed') report.unfinished.push(`${id} (${r.state})`);
     if (r.execution?.inDoubt?.question || (r.execution?.decisions.length ?? 0) > 0) report.personPath.push(id);
   }
   const strays = withdrawals.filter((w) => !claimed.has(w.id));
-  if (strays.length > 0) report.problems.push(`${strays.length} withdrawal(s) on the exchange belong to no request: ${strays.map((w) => `${w.amount} ${w.request_id}`).join(', ')}`);
+  if (strays.length > 0)
+    report.problems.push(
+      `${strays.length} withdrawal(s) on the exchange belong to no request: ${strays.map((w) => `${w.amount} ${w.request_id}`).join(', ')}`,
+    );
   return report;
 }

@@ -22,7 +22,14 @@ import { approvalMessage, clickApprove, requestWithdrawal } from './slack-flows.
 import { leaderOf, poll } from './watch.js';
 
 const FAULTS: Record<TrialFault, FaultRule> = {
-  hang: { kind: 'late_commit', commitAfterMs: 0, answer: 'hang', method: 'POST', path: '/crypto/withdrawals', times: 1 },
+  hang: {
+    kind: 'late_commit',
+    commitAfterMs: 0,
+    answer: 'hang',
+    method: 'POST',
+    path: '/crypto/withdrawals',
+    times: 1,
+  },
   drop: { kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 },
 };
 /** The sandbox's line for the commit of a withdrawal whose answer is lost. */
@@ -82,7 +89,12 @@ export async function runLostAnswerTrials(set: ReplicaSet, o: LostAnswerOptions)
     await set.sandbox.clearFaults();
     await set.sandbox.advance(WITHDRAWAL_TIMELINE_MS);
     const ids = trials.flatMap((t) => (t.requestId ? [t.requestId] : []));
-    await poll('every trial request completed', async () => ((await store.all()).filter((r) => ids.includes(r.id)).every((r) => r.state === 'completed') ? true : undefined), STEP_MS).catch(() => undefined);
+    await poll(
+      'every trial request completed',
+      async () =>
+        (await store.all()).filter((r) => ids.includes(r.id)).every((r) => r.state === 'completed') ? true : undefined,
+      STEP_MS,
+    ).catch(() => undefined);
     const withdrawals = (await set.sandbox.withdrawals()).filter((w) => !before.has(w.id));
     return { seed: o.seed, trials, once: checkExactlyOnce(ids, await store.all(), withdrawals) };
   } finally {
@@ -90,12 +102,29 @@ export async function runLostAnswerTrials(set: ReplicaSet, o: LostAnswerOptions)
   }
 }
 
-async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Replica, Promise<void>>, seed: string, index: number, only: TrialFault | undefined): Promise<TrialOutcome> {
+async function runTrial(
+  set: ReplicaSet,
+  store: StoreReader,
+  restarting: Map<Replica, Promise<void>>,
+  seed: string,
+  index: number,
+  only: TrialFault | undefined,
+): Promise<TrialOutcome> {
   const rng = createRng(`${seed}/trial/${index}`);
   const drawn: TrialFault = rng.next() < 0.5 ? 'hang' : 'drop';
   const fault = only ?? drawn;
   const killDelayMs = rng.int(0, 250);
-  const outcome: TrialOutcome = { index, requestId: undefined, fault, holder: undefined, holderLed: false, killDelayMs, takeoverMs: undefined, settledMs: undefined, problems: [] };
+  const outcome: TrialOutcome = {
+    index,
+    requestId: undefined,
+    fault,
+    holder: undefined,
+    holderLed: false,
+    killDelayMs,
+    takeoverMs: undefined,
+    settledMs: undefined,
+    problems: [],
+  };
   const replicas = set.replicas;
   /** `r`, once it runs (it may still be starting again after the last trial's kill). */
   const up = async (r: Replica) => {
@@ -116,12 +145,18 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
     const leader = await leaderOf(replicas);
     const lineMark = set.sandbox.mark();
     const callMarks = replicas.map((r) => r.exchangeCalls.length);
-    const [first, second] = rng.next() < 0.5 ? [DESK_PEOPLE.approvers[0], DESK_PEOPLE.approvers[1]] : [DESK_PEOPLE.approvers[2], DESK_PEOPLE.approvers[0]];
+    const [first, second] =
+      rng.next() < 0.5
+        ? [DESK_PEOPLE.approvers[0], DESK_PEOPLE.approvers[1]]
+        : [DESK_PEOPLE.approvers[2], DESK_PEOPLE.approvers[0]];
     for (const user of [first, second]) {
       const via = rng.pick(replicas);
       await clickApprove(set.fake, via, user, message);
       // Slack redelivers a click now and then, to any replica.
-      if (rng.next() < 0.3) await clickApprove(set.fake, rng.pick(replicas), user, message, { sign: { retry: { num: 1, reason: 'http_timeout' } } });
+      if (rng.next() < 0.3)
+        await clickApprove(set.fake, rng.pick(replicas), user, message, {
+          sign: { retry: { num: 1, reason: 'http_timeout' } },
+        });
     }
     const committed = await withTimeout(set.sandbox.nextLine(lineMark, COMMITTED), STEP_MS);
     if (!committed) throw new Error('the exchange never committed the withdrawal');
@@ -134,19 +169,35 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
     await holder.kill();
     const survivor = replicas.find((r) => r !== holder)!;
     if (outcome.holderLed) {
-      await poll('the survivor to lead', async () => ((await survivor.readyz())?.role === 'leader' ? true : undefined), STEP_MS);
+      await poll(
+        'the survivor to lead',
+        async () => ((await survivor.readyz())?.role === 'leader' ? true : undefined),
+        STEP_MS,
+      );
       outcome.takeoverMs = Date.now() - killedAt;
     }
     // A supervisor starts the killed replica again; it comes back a follower, which neither
     // executes nor looks: the survivor settles the request alone (checked below on the wire).
     const holderCalls = holder.exchangeCalls.length;
     restarting.set(holder, restart(holder));
-    await poll('the survivor to settle the request', async () => (settled(await store.get(id)) ? true : undefined), STEP_MS);
+    await poll(
+      'the survivor to settle the request',
+      async () => (settled(await store.get(id)) ? true : undefined),
+      STEP_MS,
+    );
     outcome.settledMs = Date.now() - killedAt;
     // The survivor looked and found the withdrawal: it never sent one of its own.
-    if (survivor.exchangeCalls.slice(callMarks[replicas.indexOf(survivor)]).some(sendsWithdrawal)) outcome.problems.push(`the survivor ${survivor.name} sent the withdrawal again`);
+    if (survivor.exchangeCalls.slice(callMarks[replicas.indexOf(survivor)]).some(sendsWithdrawal))
+      outcome.problems.push(`the survivor ${survivor.name} sent the withdrawal again`);
     const settledAt = killedAt + outcome.settledMs;
-    if (holder.exchangeCalls.slice(holderCalls).some((c) => c.at <= settledAt && (readsWithdrawals(c) || sendsWithdrawal(c)))) outcome.problems.push(`the restarted ${holder.name} looked for or sent the withdrawal: the survivor did not settle it alone`);
+    if (
+      holder.exchangeCalls
+        .slice(holderCalls)
+        .some((c) => c.at <= settledAt && (readsWithdrawals(c) || sendsWithdrawal(c)))
+    )
+      outcome.problems.push(
+        `the restarted ${holder.name} looked for or sent the withdrawal: the survivor did not settle it alone`,
+      );
   } catch (err) {
     outcome.problems.push(err instanceof Error ? err.message : String(err));
     // Whatever failed, the next trial starts with both replicas up.
@@ -159,7 +210,11 @@ async function runTrial(set: ReplicaSet, store: StoreReader, restarting: Map<Rep
 
 /** Handed to the exchange and known there: the unknown outcome is settled. */
 function settled(r: RequestRecord | undefined): boolean {
-  return r !== undefined && (r.state === 'submitted' || r.state === 'completed') && typeof r.execution?.exchangeId === 'string';
+  return (
+    r !== undefined &&
+    (r.state === 'submitted' || r.state === 'completed') &&
+    typeof r.execution?.exchangeId === 'string'
+  );
 }
 
 async function restart(r: Replica): Promise<void> {
@@ -169,5 +224,8 @@ async function restart(r: Replica): Promise<void> {
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    work,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -116,7 +116,10 @@ export interface ReplicaBundles {
 }
 
 export async function bundleReplicas(): Promise<ReplicaBundles> {
-  const [bot, sandbox] = await Promise.all([bundleEntry('../replicas/support/bot-child.ts'), bundleEntry('../../../src/stand-ins/sandbox/cli.ts')]);
+  const [bot, sandbox] = await Promise.all([
+    bundleEntry('../replicas/support/bot-child.ts'),
+    bundleEntry('../../../src/stand-ins/sandbox/cli.ts'),
+  ]);
   return { bot, sandbox, dispose: () => (bot.dispose(), sandbox.dispose()) };
 }
 
@@ -153,9 +156,19 @@ export async function startReplicaSet(bundles: ReplicaBundles, o: ReplicaSetOpti
   const replicas: ReplicaInternals[] = [];
   for (let i = 0; i < (o.count ?? 2); i++) {
     const exchangeProxy = await startTcpProxy({ host: '127.0.0.1', port: sandbox.port });
-    const databaseProxy = o.databaseProxy ? await startTcpProxy({ host: '127.0.0.1', port: o.cluster.port }) : undefined;
+    const databaseProxy = o.databaseProxy
+      ? await startTcpProxy({ host: '127.0.0.1', port: o.cluster.port })
+      : undefined;
     const dbUrl = databaseProxy ? databaseUrl.replace(`:${o.cluster.port}/`, `:${databaseProxy.port}/`) : databaseUrl;
-    replicas.push(replica(String.fromCharCode(65 + i), bundles.bot, env(`http://127.0.0.1:${exchangeProxy.port}`, dbUrl), exchangeProxy, databaseProxy));
+    replicas.push(
+      replica(
+        String.fromCharCode(65 + i),
+        bundles.bot,
+        env(`http://127.0.0.1:${exchangeProxy.port}`, dbUrl),
+        exchangeProxy,
+        databaseProxy,
+      ),
+    );
   }
   for (const r of replicas) await r.start();
 
@@ -167,7 +180,9 @@ export async function startReplicaSet(bundles: ReplicaBundles, o: ReplicaSetOpti
     target: { cryptoCurrencyId: 104, addressBookId: address.id },
     async stop() {
       await Promise.all(replicas.map((r) => r.stop()));
-      await Promise.all(replicas.flatMap((r) => [r.exchangeProxy.close(), r.databaseProxy?.close() ?? Promise.resolve()]));
+      await Promise.all(
+        replicas.flatMap((r) => [r.exchangeProxy.close(), r.databaseProxy?.close() ?? Promise.resolve()]),
+      );
       await sandbox.stop();
       await fake.stop();
     },
@@ -178,7 +193,13 @@ interface ReplicaInternals extends Replica {
   exchangeProxy: TcpProxy;
 }
 
-function replica(name: string, bundle: Bundle, env: Record<string, string>, exchangeProxy: TcpProxy, databaseProxy: TcpProxy | undefined): ReplicaInternals {
+function replica(
+  name: string,
+  bundle: Bundle,
+  env: Record<string, string>,
+  exchangeProxy: TcpProxy,
+  databaseProxy: TcpProxy | undefined,
+): ReplicaInternals {
   let child: RunningChild | undefined;
   let port = 0;
   let healthPort = 0;
@@ -215,11 +236,15 @@ function replica(name: string, bundle: Bundle, env: Record<string, string>, exch
       }
     },
     async start() {
-      if (child && child.proc.exitCode === null && child.proc.signalCode === null) throw new Error(`replica ${name} is running`);
+      if (child && child.proc.exitCode === null && child.proc.signalCode === null)
+        throw new Error(`replica ${name} is running`);
       const started = startChild(bundle, env);
       child = started;
       const line = await started.waitFor(isBotStarted);
-      if (!line) throw new Error(`replica ${name} did not start: ${started.stderr().slice(-1_500)} ${JSON.stringify(started.events.slice(-5))}`);
+      if (!line)
+        throw new Error(
+          `replica ${name} did not start: ${started.stderr().slice(-1_500)} ${JSON.stringify(started.events.slice(-5))}`,
+        );
       port = Number(line.port);
       healthPort = Number(line.healthPort);
       slack = new SlackRequester(`${origin()}${EVENTS_PATH}`, SIGNING_SECRET);

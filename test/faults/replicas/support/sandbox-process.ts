@@ -69,7 +69,9 @@ export async function startSandboxProcess(o: SandboxProcessOptions): Promise<San
     advance: (ms) => control('POST', '/clock/advance', { ms }),
     mark: () => child.events.length,
     nextLine(mark, match) {
-      return child.waitFor((e) => child.events.indexOf(e) >= mark && match.test(textOf(e))).then((e) => (e ? textOf(e) : undefined));
+      return child
+        .waitFor((e) => child.events.indexOf(e) >= mark && match.test(textOf(e)))
+        .then((e) => (e ? textOf(e) : undefined));
     },
     async stop() {
       child.proc.kill('SIGTERM');

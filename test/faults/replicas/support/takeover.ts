@@ -41,7 +41,8 @@ export async function measureTakeovers(set: ReplicaSet, kills: number, firstAmou
   // Something to follow from the start: a withdrawal submitted before the first kill.
   const followed = await requestWithdrawal(set, replicas[0]!, `${amount++}.00`);
   const followedMessage = await approvalMessage(fake, followed);
-  for (const user of DESK_PEOPLE.approvers.slice(0, 2)) await clickApprove(fake, replicas[1 % replicas.length]!, user, followedMessage);
+  for (const user of DESK_PEOPLE.approvers.slice(0, 2))
+    await clickApprove(fake, replicas[1 % replicas.length]!, user, followedMessage);
 
   const takeovers: Takeover[] = [];
   const requestIds = [followed];
@@ -62,9 +63,18 @@ export async function measureTakeovers(set: ReplicaSet, kills: number, firstAmou
 
     const leads = await survivor.child!.waitFor((e) => survivor.logs().indexOf(e) >= logMark && e.msg === LEADER_LINE);
     if (!leads) throw new Error(`${survivor.name} exited before it led`);
-    await poll(`${survivor.name}'s /readyz to say leader`, async () => ((await survivor.readyz())?.role === 'leader' ? true : undefined), WAIT_MS);
+    await poll(
+      `${survivor.name}'s /readyz to say leader`,
+      async () => ((await survivor.readyz())?.role === 'leader' ? true : undefined),
+      WAIT_MS,
+    );
     const readyzLeaderMs = Date.now() - killedAt;
-    const call = (match: (c: ExchangeCall) => boolean) => poll(`${survivor.name} to call the exchange`, async () => survivor.exchangeCalls.slice(callMark).find(match), WAIT_MS);
+    const call = (match: (c: ExchangeCall) => boolean) =>
+      poll(
+        `${survivor.name} to call the exchange`,
+        async () => survivor.exchangeCalls.slice(callMark).find(match),
+        WAIT_MS,
+      );
     const executed = await call(sendsWithdrawal);
     const polled = await call(readsWithdrawals);
     takeovers.push({

@@ -33,8 +33,15 @@ export interface BotProcess {
 }
 
 /** Runs main.ts with only `env` (and PATH) in its environment and `args` on its command line. */
-export function startBotProcess(env: Record<string, string>, until: (line: string) => boolean, args: string[] = []): BotProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startBotProcess(
+  env: Record<string, string>,
+  until: (line: string) => boolean,
+  args: string[] = [],
+): BotProcess {
+  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const lines: string[] = [];
   const stderr: string[] = [];

@@ -4,7 +4,11 @@
  */
 import { approvalMessage, type ApprovalMessageInput } from '../../../../src/bot/slack/approvals/approval-message.js';
 import { counterpartyView, walletSearchAnswer } from '../../../../src/bot/slack/compliance/counterparty-modal.js';
-import { cryptoWithdrawView, withdrawChoiceView, type CryptoWithdrawViewInput } from '../../../../src/bot/slack/withdrawals/withdraw-modal.js';
+import {
+  cryptoWithdrawView,
+  withdrawChoiceView,
+  type CryptoWithdrawViewInput,
+} from '../../../../src/bot/slack/withdrawals/withdraw-modal.js';
 
 export const PEOPLE = {
   trader: { id: 'U0TRADER', name: 'Tina Trader', initials: 'TT', role: 'trader', tz: 'Asia/Singapore' },
@@ -30,9 +34,22 @@ export const DESTINATIONS: CryptoWithdrawViewInput['destinations'] = [
 export const choiceView = () => withdrawChoiceView('{}', true);
 
 export const cryptoView = (over: Partial<CryptoWithdrawViewInput> = {}) =>
-  cryptoWithdrawView({ entries: ENTRIES, destinations: [], now: AT, privateMetadata: '{"r":"x"}', sandbox: true, ...over });
+  cryptoWithdrawView({
+    entries: ENTRIES,
+    destinations: [],
+    now: AT,
+    privateMetadata: '{"r":"x"}',
+    sandbox: true,
+    ...over,
+  });
 
-export const walletModal = () => counterpartyView({ transactionId: '5d1f0c7e-0000-4000-8000-00000000abcd', deposit: { asset: 'BTC', amount: '0.75', transactionHash: '0xfeedbeefcafe0123456789abcdef' }, privateMetadata: '{}', sandbox: true });
+export const walletModal = () =>
+  counterpartyView({
+    transactionId: '5d1f0c7e-0000-4000-8000-00000000abcd',
+    deposit: { asset: 'BTC', amount: '0.75', transactionHash: '0xfeedbeefcafe0123456789abcdef' },
+    privateMetadata: '{}',
+    sandbox: true,
+  });
 
 export const walletAnswer = () =>
   walletSearchAnswer([

@@ -47,15 +47,27 @@ export interface TestLocalDesk extends PreviewRun {
  * `dataDir`: run on this folder and leave it at stop (a restart test starts a second desk on it);
  * unset, a temporary folder removed at stop. `fresh`: as `npm start -- --fresh`.
  */
-export async function startTestLocalDesk(o: { env?: Record<string, string>; dataDir?: string; fresh?: boolean } & ServeOptions = {}): Promise<TestLocalDesk> {
+export async function startTestLocalDesk(
+  o: { env?: Record<string, string>; dataDir?: string; fresh?: boolean } & ServeOptions = {},
+): Promise<TestLocalDesk> {
   const owned = o.dataDir === undefined;
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'local-desk-'));
   const removeOwned = () => owned && rmSync(dataDir, { recursive: true, force: true });
-  const preview = await startPreview({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '200', ...o.env }, { fresh: o.fresh ?? false });
+  const preview = await startPreview(
+    { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '200', ...o.env },
+    { fresh: o.fresh ?? false },
+  );
   const logs: string[] = [];
   let run: PreviewRun;
   try {
-    run = await runPreview(preview, loadConfig(preview.env), { runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 }, serve: { logError: (m) => void logs.push(m), ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}), ...(o.assets ? { assets: o.assets } : {}) } });
+    run = await runPreview(preview, loadConfig(preview.env), {
+      runOptions: { logWrite: (l) => void logs.push(l), tickMs: 100 },
+      serve: {
+        logError: (m) => void logs.push(m),
+        ...(o.keepAliveMs ? { keepAliveMs: o.keepAliveMs } : {}),
+        ...(o.assets ? { assets: o.assets } : {}),
+      },
+    });
   } catch (err) {
     await preview.close();
     removeOwned();
@@ -63,7 +75,11 @@ export async function startTestLocalDesk(o: { env?: Record<string, string>; data
   }
   const origin = `http://127.0.0.1:${run.localDesk.port}`;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await rawRequest(origin, path, { method: 'POST', headers: { 'content-type': 'application/json', origin, ...headers }, body: JSON.stringify(body) });
+    const res = await rawRequest(origin, path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, ...headers },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, json: res.body ? JSON.parse(res.body) : undefined };
   };
   const ws = run.localDesk.ws;
@@ -116,7 +132,9 @@ export function rawRequest(
     const req = request(`${origin}${path}`, { method: o.method ?? 'GET', headers: o.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end(o.body);

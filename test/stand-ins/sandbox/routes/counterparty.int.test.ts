@@ -11,15 +11,23 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const VALID = {
-  wallet_identity_attributes: { entity_type: 'entity', entity_name: 'Northwind Capital Ltd', ownership: 'third_party', address_attributes: { country_code: 'SG', address1: '1 Raffles Place' } },
+  wallet_identity_attributes: {
+    entity_type: 'entity',
+    entity_name: 'Northwind Capital Ltd',
+    ownership: 'third_party',
+    address_attributes: { country_code: 'SG', address1: '1 Raffles Place' },
+  },
   crypto_wallet_attributes: { name: 'Some Unlisted Exchange' },
 };
 const submit = (txId: string, body: unknown) => t.api('POST', `${V1}/transactions/${txId}/counterparty_info`, { body });
-const deposits = async () => (await t.api('GET', `${V1}/crypto/deposits?page[size]=50`)).body.map((d: unknown) => expectSchema(cryptoDeposit, d));
+const deposits = async () =>
+  (await t.api('GET', `${V1}/crypto/deposits?page[size]=50`)).body.map((d: unknown) => expectSchema(cryptoDeposit, d));
 
 describe('counterparty info', () => {
   it('is accepted (201) for a RECEIVE transaction that needs it, and the deposit then completes after review', async () => {
-    const pending = (await deposits()).find((d: { travel_rule_status?: string }) => d.travel_rule_status === 'required')!;
+    const pending = (await deposits()).find(
+      (d: { travel_rule_status?: string }) => d.travel_rule_status === 'required',
+    )!;
     expect(pending.status).toBe('pending');
     const code = pending.crypto_currency!.code;
     const regular = () => t.sandbox.control.balances().find((b) => b.currency === code)!.regular;

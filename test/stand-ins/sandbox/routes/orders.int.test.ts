@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { add, sub } from '../../../../src/bot/domain/money.js';
-import { DUPLICATE_CLIENT_ORDER_ID_MESSAGE, DUPLICATE_CLIENT_ORDER_ID_STATUS } from '../../../../src/bot/exchange/assumptions.js';
+import {
+  DUPLICATE_CLIENT_ORDER_ID_MESSAGE,
+  DUPLICATE_CLIENT_ORDER_ID_STATUS,
+} from '../../../../src/bot/exchange/assumptions.js';
 import { normalizeStatus } from '../../../../src/bot/domain/status.js';
 import { isFinalOrderStatus } from '../../../../src/bot/exchange/statuses.js';
 import { order as orderSchema } from '../../../../src/bot/exchange/schemas.js';
@@ -11,14 +14,23 @@ import { ALL_SCOPES, expectSchema, startTestSandbox, V1, type TestSandbox } from
 let t: TestSandbox;
 const deskB = makeKey();
 beforeAll(async () => {
-  t = await startTestSandbox({ extraKeys: [{ publicKeyHex: deskB.compressedHex, scopes: ALL_SCOPES, account: 'desk-b' }] });
+  t = await startTestSandbox({
+    extraKeys: [{ publicKeyHex: deskB.compressedHex, scopes: ALL_SCOPES, account: 'desk-b' }],
+  });
 });
 afterAll(() => t.close());
 
 const quoteFor = async (body: Record<string, unknown>, key = t.key) =>
   (await t.api('POST', `${V1}/order_quotes`, { key, body: { payment_method: 'user_balance', ...body } })).body;
 const place = (quoteId: string, clientOrderId?: string, key = t.key) =>
-  t.api('POST', `${V1}/orders`, { key, body: { execution_type: 'rfq', order_quote_id: quoteId, ...(clientOrderId ? { client_order_id: clientOrderId } : {}) } });
+  t.api('POST', `${V1}/orders`, {
+    key,
+    body: {
+      execution_type: 'rfq',
+      order_quote_id: quoteId,
+      ...(clientOrderId ? { client_order_id: clientOrderId } : {}),
+    },
+  });
 const bal = (c: string) => t.sandbox.control.balances().find((b) => b.currency === c)!;
 const getOrder = async (id: string) => expectSchema(orderSchema, (await t.api('GET', `${V1}/orders/${id}`)).body);
 

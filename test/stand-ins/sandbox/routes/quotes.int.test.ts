@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUOTE_UNUSABLE_MESSAGES, QUOTE_UNUSABLE_STATUS, isQuoteUnusableMessage } from '../../../../src/bot/exchange/assumptions.js';
+import {
+  QUOTE_UNUSABLE_MESSAGES,
+  QUOTE_UNUSABLE_STATUS,
+  isQuoteUnusableMessage,
+} from '../../../../src/bot/exchange/assumptions.js';
 import { quote } from '../../../../src/bot/exchange/schemas.js';
 import { makeKey } from '../support/sign.js';
 import { ALL_SCOPES, expectSchema, startTestSandbox, T0, V1, type TestSandbox } from '../support/sandbox.js';
@@ -14,7 +18,10 @@ const newQuote = async (body: Record<string, unknown> = BODY, key?: TestSandbox[
   return expectSchema(quote, a.body);
 };
 const order = (quoteId: string, extra: Record<string, unknown> = {}, key?: TestSandbox['key']) =>
-  t.api('POST', `${V1}/orders`, { body: { execution_type: 'rfq', order_quote_id: quoteId, ...extra }, ...(key ? { key } : {}) });
+  t.api('POST', `${V1}/orders`, {
+    body: { execution_type: 'rfq', order_quote_id: quoteId, ...extra },
+    ...(key ? { key } : {}),
+  });
 
 function unusable(a: { status: number; body: any }, message: string) {
   expect(a.status).toBe(QUOTE_UNUSABLE_STATUS);
@@ -38,7 +45,10 @@ describe('quotes', () => {
       t = await startTestSandbox({ seed });
       const prices: string[] = [];
       for (let i = 0; i < 5; i++) {
-        prices.push((await newQuote()).locked_price, (await newQuote({ ...BODY, symbol: 'ETH-USD', side: 'sell', quantity: '1' })).locked_price);
+        prices.push(
+          (await newQuote()).locked_price,
+          (await newQuote({ ...BODY, symbol: 'ETH-USD', side: 'sell', quantity: '1' })).locked_price,
+        );
         t.sandbox.control.advance(30_000);
       }
       await t.close();
@@ -113,7 +123,9 @@ describe('quote usability (orders on unusable quotes)', () => {
 
   it("refuses another account's quote and an unknown quote id", async () => {
     const stranger = makeKey();
-    t = await startTestSandbox({ extraKeys: [{ publicKeyHex: stranger.compressedHex, scopes: ALL_SCOPES, account: 'desk-b' }] });
+    t = await startTestSandbox({
+      extraKeys: [{ publicKeyHex: stranger.compressedHex, scopes: ALL_SCOPES, account: 'desk-b' }],
+    });
     const q = await newQuote(BODY, stranger);
     unusable(await order(q.quote_id), QUOTE_UNUSABLE_MESSAGES.foreign);
     unusable(await order('no-such-quote'), QUOTE_UNUSABLE_MESSAGES.foreign);

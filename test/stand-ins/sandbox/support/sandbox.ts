@@ -42,7 +42,9 @@ export interface TestSandbox {
   close(): Promise<void>;
 }
 
-export async function startTestSandbox(options: SandboxOptions & { scopes?: Scope[]; extraKeys?: SandboxOptions['keys'] } = {}): Promise<TestSandbox> {
+export async function startTestSandbox(
+  options: SandboxOptions & { scopes?: Scope[]; extraKeys?: SandboxOptions['keys'] } = {},
+): Promise<TestSandbox> {
   const key = makeKey();
   const sandbox = await startSandbox({
     seed: 'test-seed',
@@ -52,7 +54,8 @@ export async function startTestSandbox(options: SandboxOptions & { scopes?: Scop
   });
   const api = async (method: string, pathAndQuery: string, opts: CallOptions = {}): Promise<Answer> => {
     const url = sandbox.url + pathAndQuery;
-    const bodyText = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    const bodyText =
+      opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     const signer = opts.key ?? key;
     const headers: Record<string, string> = opts.unsigned
       ? {}
@@ -63,7 +66,12 @@ export async function startTestSandbox(options: SandboxOptions & { scopes?: Scop
           timestamp: opts.timestamp ?? String(Date.now()),
         });
     if (bodyText !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers: { ...headers, ...opts.headers }, body: bodyText, ...(opts.timeoutMs ? { signal: AbortSignal.timeout(opts.timeoutMs) } : {}) });
+    const res = await fetch(url, {
+      method,
+      headers: { ...headers, ...opts.headers },
+      body: bodyText,
+      ...(opts.timeoutMs ? { signal: AbortSignal.timeout(opts.timeoutMs) } : {}),
+    });
     const text = await res.text();
     let body: unknown = undefined;
     if (text) {
@@ -81,7 +89,10 @@ export async function startTestSandbox(options: SandboxOptions & { scopes?: Scop
 /** Parse with a client schema and return the data; a failure names the path at fault. */
 export function expectSchema<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new Error(`response breaks the client's schema: ${JSON.stringify(r.error.issues.slice(0, 3))}\n${JSON.stringify(value).slice(0, 500)}`);
+  if (!r.success)
+    throw new Error(
+      `response breaks the client's schema: ${JSON.stringify(r.error.issues.slice(0, 3))}\n${JSON.stringify(value).slice(0, 500)}`,
+    );
   return r.data;
 }
 

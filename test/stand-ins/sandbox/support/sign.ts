@@ -23,7 +23,9 @@ export function makeKey(): TestKey {
   const prefix = (y[y.length - 1]! & 1) === 1 ? '03' : '02';
   return {
     privateKey,
-    privateKeyHex: Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex').padStart(64, '0'),
+    privateKeyHex: Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url')
+      .toString('hex')
+      .padStart(64, '0'),
     compressedHex: (prefix + x.toString('hex')).toUpperCase(),
     uncompressedHex: `04${x.toString('hex')}${y.toString('hex')}`,
   };

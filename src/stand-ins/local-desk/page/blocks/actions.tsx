@@ -8,7 +8,13 @@ export function ActionsBlock({ block, blockId }: BlockProps) {
   return (
     <div class="kit-actions">
       {asList(block.elements).map((e, i) => (
-        <KitElementView key={`${e.type}-${actionIdOf(e, i)}`} element={e} blockId={blockId} actionId={actionIdOf(e, i)} dispatch={true} />
+        <KitElementView
+          key={`${e.type}-${actionIdOf(e, i)}`}
+          element={e}
+          blockId={blockId}
+          actionId={actionIdOf(e, i)}
+          dispatch={true}
+        />
       ))}
     </div>
   );

@@ -30,7 +30,8 @@ export function Blocks({ blocks }: { blocks: unknown }) {
   return (
     <div class="blocks">
       {blocks.map((raw, i) => {
-        if (!isRecord(raw) || typeof raw.type !== 'string') return <Undrawn key={`bad-${i}`} type="a block without a type" />;
+        if (!isRecord(raw) || typeof raw.type !== 'string')
+          return <Undrawn key={`bad-${i}`} type="a block without a type" />;
         const block = raw as KitBlock;
         const blockId = blockIdOf(block, i);
         return <Block key={`${block.type}:${blockId}`} block={block} blockId={blockId} />;

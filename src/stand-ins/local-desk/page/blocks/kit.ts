@@ -41,10 +41,13 @@ export interface KitBlock {
   [field: string]: unknown;
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function asText(v: unknown): TextObject | undefined {
-  return isRecord(v) && (v.type === 'plain_text' || v.type === 'mrkdwn') && typeof v.text === 'string' ? (v as unknown as TextObject) : undefined;
+  return isRecord(v) && (v.type === 'plain_text' || v.type === 'mrkdwn') && typeof v.text === 'string'
+    ? (v as unknown as TextObject)
+    : undefined;
 }
 
 export function asElement(v: unknown): KitElement | undefined {
@@ -70,7 +73,9 @@ export function asOptions(v: unknown): KitOption[] {
 
 export function asOptionGroups(v: unknown): OptionGroup[] {
   if (!Array.isArray(v)) return [];
-  return v.filter((g): g is OptionGroup => isRecord(g) && asText(g.label) !== undefined && Array.isArray(g.options)).map((g) => ({ label: g.label, options: asOptions(g.options) }));
+  return v
+    .filter((g): g is OptionGroup => isRecord(g) && asText(g.label) !== undefined && Array.isArray(g.options))
+    .map((g) => ({ label: g.label, options: asOptions(g.options) }));
 }
 
 export function allOptions(element: KitElement): KitOption[] {
@@ -78,7 +83,7 @@ export function allOptions(element: KitElement): KitOption[] {
 }
 
 export function asConfirm(v: unknown): Confirm | undefined {
-  return isRecord(v) ? (v) : undefined;
+  return isRecord(v) ? v : undefined;
 }
 
 /** Plain words of a text object (labels, titles, option names). */

@@ -1,7 +1,18 @@
 // What a surface's inputs hold, and `state.values` assembled exactly as Slack sends it. Pure: the page
 // keeps the entries and asks here for payloads.
 import type { StateValues } from '../../protocol.js';
-import { allOptions, asBlocks, asElement, asList, asOption, asOptions, isRecord, type KitBlock, type KitElement, type KitOption } from './kit.js';
+import {
+  allOptions,
+  asBlocks,
+  asElement,
+  asList,
+  asOption,
+  asOptions,
+  isRecord,
+  type KitBlock,
+  type KitElement,
+  type KitOption,
+} from './kit.js';
 
 export interface ElementState {
   type: string;
@@ -16,12 +27,22 @@ export type Entered = ReadonlyMap<string, ElementState>;
 export const stateKey = (blockId: string, actionId: string): string => `${blockId}\u0000${actionId}`;
 
 /** Elements Slack keeps state for. */
-const STATEFUL = new Set(['plain_text_input', 'static_select', 'external_select', 'radio_buttons', 'checkboxes', 'multi_static_select', 'multi_external_select']);
+const STATEFUL = new Set([
+  'plain_text_input',
+  'static_select',
+  'external_select',
+  'radio_buttons',
+  'checkboxes',
+  'multi_static_select',
+  'multi_external_select',
+]);
 
 /** The bot's block_id, else one from the position (Slack makes a random one; position keeps it across updates). */
-export const blockIdOf = (block: KitBlock, index: number): string => (typeof block.block_id === 'string' && block.block_id ? block.block_id : `auto-${index}`);
+export const blockIdOf = (block: KitBlock, index: number): string =>
+  typeof block.block_id === 'string' && block.block_id ? block.block_id : `auto-${index}`;
 
-export const actionIdOf = (element: KitElement, index: number): string => (typeof element.action_id === 'string' && element.action_id ? element.action_id : `auto-${index}`);
+export const actionIdOf = (element: KitElement, index: number): string =>
+  typeof element.action_id === 'string' && element.action_id ? element.action_id : `auto-${index}`;
 
 export interface Placed {
   block: KitBlock;
@@ -34,8 +55,15 @@ export interface Placed {
 export function statefulElements(blocks: unknown): Placed[] {
   return asBlocks(blocks).flatMap((block, i) => {
     const blockId = blockIdOf(block, i);
-    const candidates = block.type === 'input' || block.type === 'section' ? [asElement(block.type === 'input' ? block.element : block.accessory)] : block.type === 'actions' ? asList(block.elements) : [];
-    return candidates.flatMap((element, j) => (element && STATEFUL.has(element.type) ? [{ block, blockId, actionId: actionIdOf(element, j), element }] : []));
+    const candidates =
+      block.type === 'input' || block.type === 'section'
+        ? [asElement(block.type === 'input' ? block.element : block.accessory)]
+        : block.type === 'actions'
+          ? asList(block.elements)
+          : [];
+    return candidates.flatMap((element, j) =>
+      element && STATEFUL.has(element.type) ? [{ block, blockId, actionId: actionIdOf(element, j), element }] : [],
+    );
   });
 }
 
@@ -98,14 +126,26 @@ export function clientErrors(blocks: unknown, entered: Entered): Record<string, 
       return;
     }
     const min = typeof element.min_length === 'number' ? element.min_length : 0;
-    if (typeof state.value === 'string' && state.value.length < min) errors[blockId] = `Please enter at least ${min} characters.`;
+    if (typeof state.value === 'string' && state.value.length < min)
+      errors[blockId] = `Please enter at least ${min} characters.`;
   });
   return errors;
 }
 
 /** The action object Slack sends for this element: type, ids, and the button's fields or the element's new state. */
-export function actionPayload(element: KitElement, blockId: string, actionId: string, actionTs: string, state?: ElementState): Record<string, unknown> {
-  const base: Record<string, unknown> = { type: element.type, block_id: blockId, action_id: actionId, action_ts: actionTs };
+export function actionPayload(
+  element: KitElement,
+  blockId: string,
+  actionId: string,
+  actionTs: string,
+  state?: ElementState,
+): Record<string, unknown> {
+  const base: Record<string, unknown> = {
+    type: element.type,
+    block_id: blockId,
+    action_id: actionId,
+    action_ts: actionTs,
+  };
   if (element.type === 'button') {
     return { ...base, text: element.text, ...pick(element, ['value', 'style', 'url']) };
   }

@@ -4,10 +4,17 @@ import { ROUTES, type Ack, type Answers, type Requests, type SandboxOps, type Sa
 
 async function postJson<T extends Ack>(path: string, body: unknown): Promise<T> {
   try {
-    const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return (await readAck(res)) as T;
   } catch (err) {
-    return { ok: false, error: `The local desk did not answer (${err instanceof Error ? err.message : String(err)}).` } as T;
+    return {
+      ok: false,
+      error: `The local desk did not answer (${err instanceof Error ? err.message : String(err)}).`,
+    } as T;
   }
 }
 
@@ -15,7 +22,9 @@ async function postJson<T extends Ack>(path: string, body: unknown): Promise<T> 
 async function readAck(res: Response): Promise<Ack> {
   const body: unknown = await res.json().catch(() => undefined);
   if (typeof body === 'object' && body !== null && typeof (body as Ack).ok === 'boolean') return body as Ack;
-  return res.ok ? { ok: true } : { ok: false, error: `The local desk answered HTTP ${res.status} ${res.statusText}`.trim() };
+  return res.ok
+    ? { ok: true }
+    : { ok: false, error: `The local desk answered HTTP ${res.status} ${res.statusText}`.trim() };
 }
 
 export function send<K extends keyof Requests>(name: K, body: Requests[K]): Promise<Answers[K]> {

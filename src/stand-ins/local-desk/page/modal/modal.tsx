@@ -40,7 +40,9 @@ function ModalView({ modal, stacked }: { modal: LocalDeskModal; stacked: boolean
   });
 
   useEffect(() => {
-    const first = dialog.current?.querySelector<HTMLElement>('.modal-body input, .modal-body select, .modal-body textarea, .modal-body button');
+    const first = dialog.current?.querySelector<HTMLElement>(
+      '.modal-body input, .modal-body select, .modal-body textarea, .modal-body button',
+    );
     (first ?? dialog.current)?.focus();
   }, []);
 
@@ -52,7 +54,11 @@ function ModalView({ modal, stacked }: { modal: LocalDeskModal; stacked: boolean
     if (Object.keys(refused).length > 0) return;
     setBusy(true);
     setFailure(undefined);
-    const ack = await send('submit', { as: desk.me.id, viewId: modal.id, values: stateValues(view.blocks, desk.store.get(surfaceKey)) });
+    const ack = await send('submit', {
+      as: desk.me.id,
+      viewId: modal.id,
+      values: stateValues(view.blocks, desk.store.get(surfaceKey)),
+    });
     setBusy(false);
     if (!ack.ok) setFailure(ack.error);
     else if (ack.errors) setAnswered({ hash: modal.hash, errors: ack.errors });
@@ -68,14 +74,7 @@ function ModalView({ modal, stacked }: { modal: LocalDeskModal; stacked: boolean
   const title = plainText(view.title) || 'Untitled';
   return (
     <div class="overlay">
-      <div
-        ref={dialog}
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-      >
+      <div ref={dialog} class="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <header class="modal-header">
           {stacked && (
             <button type="button" class="icon-button" aria-label="Back" onClick={() => void close()}>
@@ -86,7 +85,9 @@ function ModalView({ modal, stacked }: { modal: LocalDeskModal; stacked: boolean
           <h2 id={titleId}>{title}</h2>
         </header>
         <div class="modal-body">
-          {view.type !== 'modal' && <div class="undrawn">Not drawn here: a {String(view.type)} view shown as a modal</div>}
+          {view.type !== 'modal' && (
+            <div class="undrawn">Not drawn here: a {String(view.type)} view shown as a modal</div>
+          )}
           <SurfaceHost
             surfaceKey={surfaceKey}
             container={{ type: 'view', viewId: modal.id }}
@@ -107,7 +108,13 @@ function ModalView({ modal, stacked }: { modal: LocalDeskModal; stacked: boolean
             {plainText(view.close) || 'Cancel'}
           </button>
           {view.submit !== undefined && (
-            <button type="button" class="kit-button primary" disabled={busy} aria-busy={busy} onClick={() => void submit()}>
+            <button
+              type="button"
+              class="kit-button primary"
+              disabled={busy}
+              aria-busy={busy}
+              onClick={() => void submit()}
+            >
               {plainText(view.submit)}
             </button>
           )}

@@ -1,7 +1,28 @@
 // Slack's `<!date^epoch^format|fallback>` in the reader's zone, as Slack draws it (en-US, 12-hour). Pure.
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const WEEKDAYS: Record<string, string> = { Sun: 'Sunday', Mon: 'Monday', Tue: 'Tuesday', Wed: 'Wednesday', Thu: 'Thursday', Fri: 'Friday', Sat: 'Saturday' };
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const WEEKDAYS: Record<string, string> = {
+  Sun: 'Sunday',
+  Mon: 'Monday',
+  Tue: 'Tuesday',
+  Wed: 'Wednesday',
+  Thu: 'Thursday',
+  Fri: 'Friday',
+  Sat: 'Saturday',
+};
 
 interface Wall {
   year: number;
@@ -80,7 +101,14 @@ function clock(w: Wall, secs: boolean): string {
 function ago(ms: number, now: number): string {
   const s = Math.round((now - ms) / 1000);
   const abs = Math.abs(s);
-  const [n, unit] = abs < 60 ? [abs, 'second'] : abs < 3600 ? [Math.floor(abs / 60), 'minute'] : abs < 86_400 ? [Math.floor(abs / 3600), 'hour'] : [Math.floor(abs / 86_400), 'day'];
+  const [n, unit] =
+    abs < 60
+      ? [abs, 'second']
+      : abs < 3600
+        ? [Math.floor(abs / 60), 'minute']
+        : abs < 86_400
+          ? [Math.floor(abs / 3600), 'hour']
+          : [Math.floor(abs / 86_400), 'day'];
   const span = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return s >= 0 ? `${span} ago` : `in ${span}`;
 }
@@ -108,24 +136,38 @@ export function formatSlackDate(epochSeconds: number, format: string, timeZone: 
     date_pretty: (start) => pretty(relative, start) ?? date,
     date_short_pretty: (start) => pretty(relative, start) ?? dateShort,
     date_long_pretty: (start) => pretty(relative, start) ?? dateLong,
-    day_divider_pretty: (start) => pretty(relative, start) ?? (w.year === wallClock(now, timeZone).year ? `${w.weekday}, ${month} ${ordinal(w.day)}` : dateLong),
+    day_divider_pretty: (start) =>
+      pretty(relative, start) ??
+      (w.year === wallClock(now, timeZone).year ? `${w.weekday}, ${month} ${ordinal(w.day)}` : dateLong),
     time: () => clock(w, false),
     time_secs: () => clock(w, true),
     ago: () => ago(ms, now),
   };
-  return format.replace(/\{([a-z_]+)\}/g, (whole, name: string, offset: number) => tokens[name]?.(offset === 0) ?? whole);
+  return format.replace(
+    /\{([a-z_]+)\}/g,
+    (whole, name: string, offset: number) => tokens[name]?.(offset === 0) ?? whole,
+  );
 }
 
 /** "GMT+8", "EDT": a time that matters names its zone, so people in different zones agree on one expiry. */
 export function zoneName(ms: number, timeZone: string): string {
   const zone = validTimeZone(timeZone) ? timeZone : 'UTC';
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+  return (
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+      .formatToParts(new Date(ms))
+      .find((p) => p.type === 'timeZoneName')?.value ?? zone
+  );
 }
 
 /** With the zone after a clock time ("8:18 PM GMT+8"), where Slack leaves the reader to know their own. */
 export function formatSlackDateWithZone(epochSeconds: number, format: string, timeZone: string, now: number): string {
   const zone = zoneName(epochSeconds * 1000, timeZone);
-  return formatSlackDate(epochSeconds, format.replace(/\{time(_secs)?\}/g, (token) => `${token} ${zone}`), timeZone, now);
+  return formatSlackDate(
+    epochSeconds,
+    format.replace(/\{time(_secs)?\}/g, (token) => `${token} ${zone}`),
+    timeZone,
+    now,
+  );
 }
 
 function pretty(word: string | undefined, atStart: boolean): string | undefined {

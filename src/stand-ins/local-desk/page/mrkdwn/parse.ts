@@ -13,7 +13,8 @@ export type Inline =
   | { type: 'emoji'; name: string; char: string }
   | { type: 'break' };
 
-export type MrkdwnBlock = { type: 'paragraph'; children: Inline[] } | { type: 'quote'; children: Inline[] } | { type: 'pre'; text: string };
+export type MrkdwnBlock =
+  { type: 'paragraph'; children: Inline[] } | { type: 'quote'; children: Inline[] } | { type: 'pre'; text: string };
 
 export interface MrkdwnContext {
   userName(id: string): string | undefined;
@@ -170,9 +171,19 @@ function token(body: string, ctx: MrkdwnContext): Inline | undefined {
   const label = bar === -1 ? undefined : unescapeEntities(body.slice(bar + 1));
   switch (head[0]) {
     case '@':
-      return { type: 'mention', kind: 'user', id: head.slice(1), text: `@${ctx.userName(head.slice(1)) ?? label ?? head.slice(1)}` };
+      return {
+        type: 'mention',
+        kind: 'user',
+        id: head.slice(1),
+        text: `@${ctx.userName(head.slice(1)) ?? label ?? head.slice(1)}`,
+      };
     case '#':
-      return { type: 'mention', kind: 'channel', id: head.slice(1), text: `#${ctx.channelName(head.slice(1)) ?? label ?? head.slice(1)}` };
+      return {
+        type: 'mention',
+        kind: 'channel',
+        id: head.slice(1),
+        text: `#${ctx.channelName(head.slice(1)) ?? label ?? head.slice(1)}`,
+      };
     case '!':
       return special(head.slice(1), label, ctx);
     default: {
@@ -186,7 +197,8 @@ function token(body: string, ctx: MrkdwnContext): Inline | undefined {
 
 function special(command: string, label: string | undefined, ctx: MrkdwnContext): Inline {
   const [name = '', ...args] = command.split('^');
-  if (name === 'here' || name === 'channel' || name === 'everyone') return { type: 'mention', kind: 'broadcast', id: name, text: `@${name}` };
+  if (name === 'here' || name === 'channel' || name === 'everyone')
+    return { type: 'mention', kind: 'broadcast', id: name, text: `@${name}` };
   if (name === 'subteam') return { type: 'mention', kind: 'usergroup', id: args[0] ?? '', text: label ?? '@group' };
   if (name === 'date') {
     const [epoch, format, link] = args;

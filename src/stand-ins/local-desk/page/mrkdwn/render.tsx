@@ -5,7 +5,12 @@ import { parseMrkdwn, type Inline, type MrkdwnBlock, type MrkdwnContext } from '
 
 export type Reader = Omit<MrkdwnContext, 'verbatim'>;
 
-export const ReaderContext = createContext<Reader>({ userName: () => undefined, channelName: () => undefined, timeZone: 'UTC', now: 0 });
+export const ReaderContext = createContext<Reader>({
+  userName: () => undefined,
+  channelName: () => undefined,
+  timeZone: 'UTC',
+  now: 0,
+});
 
 export function Mrkdwn({ text, verbatim }: { text: string; verbatim?: boolean }) {
   const reader = useContext(ReaderContext);

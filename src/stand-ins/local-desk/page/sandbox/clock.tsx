@@ -24,7 +24,13 @@ export function Clock({ state, tz, refresh }: { state: SandboxState; tz: string;
       </p>
       <div class="button-row" role="group" aria-label="Move time on">
         {STEPS.map((s) => (
-          <button key={s.label} type="button" class="kit-button" disabled={op.busy} onClick={() => void op.run(() => sandboxOp('advance', { ms: s.ms }), `Moved on ${s.label.slice(1)}.`)}>
+          <button
+            key={s.label}
+            type="button"
+            class="kit-button"
+            disabled={op.busy}
+            onClick={() => void op.run(() => sandboxOp('advance', { ms: s.ms }), `Moved on ${s.label.slice(1)}.`)}
+          >
             {s.label}
           </button>
         ))}

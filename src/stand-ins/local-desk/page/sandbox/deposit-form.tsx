@@ -15,21 +15,32 @@ export function Deposit({ state, refresh }: { state: SandboxState; refresh: () =
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (valid) void op.run(() => sandboxOp('deposit', { currency, amount, needsCounterpartyInfo: needsInfo }), `Deposit of ${amount} ${currency} arrived.`);
+          if (valid)
+            void op.run(
+              () => sandboxOp('deposit', { currency, amount, needsCounterpartyInfo: needsInfo }),
+              `Deposit of ${amount} ${currency} arrived.`,
+            );
         }}
       >
         <Field id="sandbox-deposit-currency" label="Deposit currency">
-          <select id="sandbox-deposit-currency" value={currency} onChange={(e) => setCurrency((e.currentTarget).value)}>
+          <select id="sandbox-deposit-currency" value={currency} onChange={(e) => setCurrency(e.currentTarget.value)}>
             {state.currencies.map((c) => (
               <option key={c}>{c}</option>
             ))}
           </select>
         </Field>
         <Field id="sandbox-deposit-amount" label="Deposit amount">
-          <input id="sandbox-deposit-amount" type="text" inputMode="decimal" placeholder="e.g. 0.75" value={amount} onInput={(e) => setAmount((e.currentTarget).value.trim())} />
+          <input
+            id="sandbox-deposit-amount"
+            type="text"
+            inputMode="decimal"
+            placeholder="e.g. 0.75"
+            value={amount}
+            onInput={(e) => setAmount(e.currentTarget.value.trim())}
+          />
         </Field>
         <label class="check">
-          <input type="checkbox" checked={needsInfo} onChange={(e) => setNeedsInfo((e.currentTarget).checked)} />
+          <input type="checkbox" checked={needsInfo} onChange={(e) => setNeedsInfo(e.currentTarget.checked)} />
           <span>Needs the sender declared (Travel Rule)</span>
         </label>
         <button type="submit" class="kit-button primary" disabled={!valid || op.busy}>

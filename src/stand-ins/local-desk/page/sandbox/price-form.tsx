@@ -19,7 +19,7 @@ export function Price({ state, refresh }: { state: SandboxState; refresh: () => 
         }}
       >
         <Field id="sandbox-price-of" label="Price of">
-          <select id="sandbox-price-of" value={symbol} onChange={(e) => setSymbol((e.currentTarget).value)}>
+          <select id="sandbox-price-of" value={symbol} onChange={(e) => setSymbol(e.currentTarget.value)}>
             {state.prices.map((p) => (
               <option key={p.symbol} value={p.symbol}>
                 {p.symbol} (now {p.price})
@@ -28,7 +28,14 @@ export function Price({ state, refresh }: { state: SandboxState; refresh: () => 
           </select>
         </Field>
         <Field id="sandbox-new-price" label="New price">
-          <input id="sandbox-new-price" type="text" inputMode="decimal" placeholder={current ?? 'e.g. 65000'} value={price} onInput={(e) => setPrice((e.currentTarget).value.trim())} />
+          <input
+            id="sandbox-new-price"
+            type="text"
+            inputMode="decimal"
+            placeholder={current ?? 'e.g. 65000'}
+            value={price}
+            onInput={(e) => setPrice(e.currentTarget.value.trim())}
+          />
         </Field>
         <button type="submit" class="kit-button primary" disabled={!valid || op.busy}>
           Set price

@@ -23,7 +23,11 @@ export function SandboxPanel() {
             {error}
           </div>
         )}
-        {state ? <Controls state={state} tz={desk.me.tz} refresh={refresh} /> : !error && <p class="empty">Reading the sandbox…</p>}
+        {state ? (
+          <Controls state={state} tz={desk.me.tz} refresh={refresh} />
+        ) : (
+          !error && <p class="empty">Reading the sandbox…</p>
+        )}
       </div>
     </section>
   );

@@ -38,10 +38,22 @@ export function App() {
       </div>
     );
   }
-  const me = snapshot.people.find((p) => p.id === snapshot.me) ?? { id: snapshot.me, name: snapshot.me, initials: '?', role: 'outsider' as const, tz: 'UTC' };
+  const me = snapshot.people.find((p) => p.id === snapshot.me) ?? {
+    id: snapshot.me,
+    name: snapshot.me,
+    initials: '?',
+    role: 'outsider' as const,
+    tz: 'UTC',
+  };
   const current: Place = place ?? { kind: 'channel', id: snapshot.commandChannel };
   const channel = current.kind === 'channel' ? snapshot.channels.find((c) => c.id === current.id) : undefined;
-  const desk: LocalDeskView = { snapshot, me, bot: botOf(snapshot), store, openThread: (c, ts) => setThread({ channel: c, ts }) };
+  const desk: LocalDeskView = {
+    snapshot,
+    me,
+    bot: botOf(snapshot),
+    store,
+    openThread: (c, ts) => setThread({ channel: c, ts }),
+  };
   const reader: Reader = {
     userName: (id) => snapshot.people.find((p) => p.id === id)?.name,
     channelName: (id) => snapshot.channels.find((c) => c.id === id)?.name,
@@ -56,7 +68,11 @@ export function App() {
     url.searchParams.set('as', id);
     history.replaceState(null, '', url);
   };
-  const unread = new Set(snapshot.channels.filter((c) => c.id !== channel?.id && isNewer(latestTs(snapshot.messages, c.id), seen[c.id])).map((c) => c.id));
+  const unread = new Set(
+    snapshot.channels
+      .filter((c) => c.id !== channel?.id && isNewer(latestTs(snapshot.messages, c.id), seen[c.id]))
+      .map((c) => c.id),
+  );
 
   return (
     <ReaderContext.Provider value={reader}>
@@ -67,7 +83,12 @@ export function App() {
             <span class={`connection${live.connected ? ' live' : ''}`} role="status">
               {live.connected ? 'Live' : 'Reconnecting…'}
             </span>
-            <button type="button" class="topbar-button" aria-expanded={sandboxShown} onClick={() => setSandboxShown(!sandboxShown)}>
+            <button
+              type="button"
+              class="topbar-button"
+              aria-expanded={sandboxShown}
+              onClick={() => setSandboxShown(!sandboxShown)}
+            >
               Sandbox panel
             </button>
             <span class="topbar-me">
@@ -79,7 +100,13 @@ export function App() {
           </header>
           <Sidebar place={current} unread={unread} onOpen={setPlace} onActAs={actAs} />
           <main class="pane">
-            {current.kind === 'home' ? <HomePane /> : channel ? <ChannelPane key={channel.id} channel={channel} /> : <p class="empty">This channel is gone.</p>}
+            {current.kind === 'home' ? (
+              <HomePane />
+            ) : channel ? (
+              <ChannelPane key={channel.id} channel={channel} />
+            ) : (
+              <p class="empty">This channel is gone.</p>
+            )}
           </main>
           {thread && <ThreadPane channel={thread.channel} ts={thread.ts} onClose={() => setThread(undefined)} />}
           {sandboxShown && <SandboxPanel />}
@@ -90,7 +117,8 @@ export function App() {
   );
 }
 
-const isNewer = (ts: string | undefined, seen: string | undefined): boolean => ts !== undefined && (seen === undefined || compareTs(ts, seen) > 0);
+const isNewer = (ts: string | undefined, seen: string | undefined): boolean =>
+  ts !== undefined && (seen === undefined || compareTs(ts, seen) > 0);
 
 /** Everything in the first snapshot counts as seen, then the open channel's news; channels with later messages go bold. */
 function useSeen(snapshot: Snapshot | undefined, place: Place | undefined): Record<string, string | undefined> {

@@ -9,7 +9,9 @@ export function channelLog(messages: LocalDeskMessage[], channel: string): Local
 }
 
 export function repliesOf(messages: LocalDeskMessage[], channel: string, ts: string): LocalDeskMessage[] {
-  return messages.filter((m) => m.channel === channel && m.threadTs === ts && m.ts !== ts).sort((a, b) => compareTs(a.ts, b.ts));
+  return messages
+    .filter((m) => m.channel === channel && m.threadTs === ts && m.ts !== ts)
+    .sort((a, b) => compareTs(a.ts, b.ts));
 }
 
 /** The newest ts in a channel, replies included (for unread marks). */

@@ -58,7 +58,7 @@ export function MessageBox({ channel, title }: { channel: string; title: string 
           value={text}
           aria-describedby={error ? 'composer-error' : undefined}
           onInput={(e) => {
-            setText((e.currentTarget).value);
+            setText(e.currentTarget.value);
             setError(undefined);
           }}
           onKeyDown={(e) => {

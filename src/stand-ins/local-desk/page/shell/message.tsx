@@ -37,11 +37,21 @@ export function Message({ message, replies = [], place = 'log' }: MessageProps) 
             {author.name}
           </span>
           {author.bot && <span class="app-badge">APP</span>}
-          <time id={`${id}-time`} class="message-time" dateTime={new Date(postedSeconds(message) * 1000).toISOString()} title={messageDateTime(postedSeconds(message), desk.me.tz, now)}>
+          <time
+            id={`${id}-time`}
+            class="message-time"
+            dateTime={new Date(postedSeconds(message) * 1000).toISOString()}
+            title={messageDateTime(postedSeconds(message), desk.me.tz, now)}
+          >
             {messageTime(postedSeconds(message), desk.me.tz, now)}
           </time>
         </div>
-        <SurfaceHost surfaceKey={surfaceKey} idPrefix={id} container={{ type: 'message', channel: message.channel, ts: message.ts }} blocks={message.blocks ?? []}>
+        <SurfaceHost
+          surfaceKey={surfaceKey}
+          idPrefix={id}
+          container={{ type: 'message', channel: message.channel, ts: message.ts }}
+          blocks={message.blocks ?? []}
+        >
           <MessageBody message={message} />
         </SurfaceHost>
         {message.edited && <span class="edited">(edited)</span>}
@@ -65,7 +75,10 @@ function MessageBody({ message }: { message: LocalDeskMessage }) {
   return <Mrkdwn text={message.text ?? ''} />;
 }
 
-function authorOf(message: LocalDeskMessage, desk: LocalDeskView): { id: string; name: string; initials: string; bot: boolean } {
+function authorOf(
+  message: LocalDeskMessage,
+  desk: LocalDeskView,
+): { id: string; name: string; initials: string; bot: boolean } {
   if (message.author.kind === 'bot') return { id: 'bot', name: desk.bot.name, initials: desk.bot.initials, bot: true };
   const personId = message.author.id;
   const person = desk.snapshot.people.find((p) => p.id === personId);

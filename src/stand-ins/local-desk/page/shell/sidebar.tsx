@@ -38,7 +38,12 @@ export function Sidebar({ place, unread, onOpen, onActAs }: SidebarProps) {
       </div>
       <PeopleSwitcher people={desk.snapshot.people} me={desk.me} onActAs={onActAs} />
       <nav aria-label={LABELS.channels} class="nav">
-        <button type="button" class="nav-item" aria-current={place.kind === 'home' ? 'page' : undefined} onClick={() => onOpen({ kind: 'home' })}>
+        <button
+          type="button"
+          class="nav-item"
+          aria-current={place.kind === 'home' ? 'page' : undefined}
+          onClick={() => onOpen({ kind: 'home' })}
+        >
           <span class="nav-icon" aria-hidden="true">
             ⌂
           </span>
@@ -59,7 +64,7 @@ function PeopleSwitcher({ people, me, onActAs }: { people: Person[]; me: Person;
       <label for="act-as" class="switcher-label">
         {LABELS.actAs}
       </label>
-      <select id="act-as" value={me.id} onChange={(e) => onActAs((e.currentTarget).value)}>
+      <select id="act-as" value={me.id} onChange={(e) => onActAs(e.currentTarget.value)}>
         {people.map((p) => (
           <option key={p.id} value={p.id}>
             {p.name} ({p.role})

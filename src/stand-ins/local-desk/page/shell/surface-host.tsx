@@ -32,7 +32,10 @@ export function SurfaceHost({ surfaceKey, idPrefix, container, blocks, errors, e
     // Read the store, not `entered`: an element enters and acts in the same tick.
     act: (action) => send('action', { as, container, action, values: stateValues(blocks, desk.store.get(surfaceKey)) }),
     ...(container.type === 'view'
-      ? { suggest: (blockId: string, actionId: string, value: string) => send('suggest', { as, viewId: container.viewId, blockId, actionId, value }) }
+      ? {
+          suggest: (blockId: string, actionId: string, value: string) =>
+            send('suggest', { as, viewId: container.viewId, blockId, actionId, value }),
+        }
       : {}),
   };
   return <SurfaceContext.Provider value={surface}>{children}</SurfaceContext.Provider>;

@@ -3,7 +3,8 @@
 import type { LocalDeskMessage } from '../../protocol.js';
 import { formatSlackDate, formatSlackDateWithZone, wallClock } from '../mrkdwn/dates.js';
 
-export const postedSeconds = (m: Pick<LocalDeskMessage, 'ts' | 'at'>): number => (m.at !== undefined ? Math.floor(m.at / 1000) : Number(m.ts));
+export const postedSeconds = (m: Pick<LocalDeskMessage, 'ts' | 'at'>): number =>
+  m.at !== undefined ? Math.floor(m.at / 1000) : Number(m.ts);
 
 /** Order of two Slack ts strings, exactly (whole seconds, then the fraction as digits). */
 export function compareTs(a: string, b: string): number {
@@ -12,11 +13,14 @@ export function compareTs(a: string, b: string): number {
   return Number(as) - Number(bs) || af.padEnd(6, '0').localeCompare(bf.padEnd(6, '0'));
 }
 
-export const messageTime = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{time}', tz, now);
+export const messageTime = (seconds: number, tz: string, now: number): string =>
+  formatSlackDate(seconds, '{time}', tz, now);
 
-export const messageDateTime = (seconds: number, tz: string, now: number): string => formatSlackDateWithZone(seconds, '{date_long} {time_secs}', tz, now);
+export const messageDateTime = (seconds: number, tz: string, now: number): string =>
+  formatSlackDateWithZone(seconds, '{date_long} {time_secs}', tz, now);
 
-export const dayLabel = (seconds: number, tz: string, now: number): string => formatSlackDate(seconds, '{day_divider_pretty}', tz, now);
+export const dayLabel = (seconds: number, tz: string, now: number): string =>
+  formatSlackDate(seconds, '{day_divider_pretty}', tz, now);
 
 /** A calendar day key in the viewer's zone, to put a divider between days. */
 export function dayKey(seconds: number, tz: string): string {

@@ -51,7 +51,17 @@ export async function startComplianceBot(world: World): Promise<ComplianceBot> {
     config,
     declarations,
     watch: () => {
-      const watch = createDepositWatch({ exchange: world.exchange, kv: world.kv, audit: world.audit, notices: desk.engine.notices, clock: world.clock, logger: world.logger }, { initialLookbackMs: 1 });
+      const watch = createDepositWatch(
+        {
+          exchange: world.exchange,
+          kv: world.kv,
+          audit: world.audit,
+          notices: desk.engine.notices,
+          clock: world.clock,
+          logger: world.logger,
+        },
+        { initialLookbackMs: 1 },
+      );
       // Each poll waits for the desk's outbox to deliver what it handed over, as the bot's notifier posts it.
       return { poll: () => watch.poll().finally(() => desk.engine.idle()) };
     },

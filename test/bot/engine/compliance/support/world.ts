@@ -30,10 +30,20 @@ import { startTestExchange } from '../../../../support/bot.js';
 /** A fixed exchange start time, so seeded deposit times are the same on every run. */
 export const T0 = Date.UTC(2025, 2, 3, 9, 0, 0);
 
-export const USERS = { compliance: 'U0CMP0001', compliance2: 'U0CMP0002', approver1: 'U0APP0001', approver2: 'U0APP0002', outsider: 'U0OUT0001' } as const;
+export const USERS = {
+  compliance: 'U0CMP0001',
+  compliance2: 'U0CMP0002',
+  approver1: 'U0APP0001',
+  approver2: 'U0APP0002',
+  outsider: 'U0OUT0001',
+} as const;
 
 export function testPolicy(): Policy {
-  return createPolicy({ requesters: ['U0REQ0001'], approvers: [USERS.approver1, USERS.approver2], compliance: [USERS.compliance, USERS.compliance2] });
+  return createPolicy({
+    requesters: ['U0REQ0001'],
+    approvers: [USERS.approver1, USERS.approver2],
+    compliance: [USERS.compliance, USERS.compliance2],
+  });
 }
 
 export type NotifierCall =
@@ -60,7 +70,8 @@ export class RecordingNotifier implements ComplianceNotifier {
   notify(event: ComplianceEvent): void {
     this.#maybeFail();
     if (event.type === 'deposit.seen') this.calls.push({ kind: 'seen', deposit: event.deposit });
-    else if (event.type === 'deposit.changed') this.calls.push({ kind: 'changed', deposit: event.deposit, changes: event.changes });
+    else if (event.type === 'deposit.changed')
+      this.calls.push({ kind: 'changed', deposit: event.deposit, changes: event.changes });
     else this.calls.push({ kind: 'declared', done: event.done });
   }
 
@@ -85,7 +96,8 @@ export interface LogLine {
 
 export function recordingLogger(): Logger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const log = (level: LogLine['level']) => (message: string, data?: Record<string, unknown>) => void lines.push({ level, message, ...(data ? { data } : {}) });
+  const log = (level: LogLine['level']) => (message: string, data?: Record<string, unknown>) =>
+    void lines.push({ level, message, ...(data ? { data } : {}) });
   return { lines, info: log('info'), warn: log('warn'), error: log('error') };
 }
 
@@ -117,7 +129,11 @@ export interface World {
 }
 
 export async function startWorld(seed = 'compliance'): Promise<World> {
-  const { sandbox, client: api, exchange } = await startTestExchange({ seed, startMs: T0, client: { timeoutMs: 2_000 } });
+  const {
+    sandbox,
+    client: api,
+    exchange,
+  } = await startTestExchange({ seed, startMs: T0, client: { timeoutMs: 2_000 } });
   const clock: Clock = { now: () => sandbox.clock.now(), sleep: async () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'compliance-'));
   const open = async () => ({
@@ -148,7 +164,8 @@ export async function startWorld(seed = 'compliance'): Promise<World> {
         .map((l) => JSON.parse(l) as AuditLine);
     },
     counterpartyPosts() {
-      return sandbox.control.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/counterparty_info')).length;
+      return sandbox.control.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/counterparty_info'))
+        .length;
     },
     async close() {
       await world.kv.close();

@@ -13,13 +13,17 @@ const SOURCES = ['src/bot/slack', 'src/bot/engine', 'src/bot/domain'];
 const SHORTCODE = /(?<=['`\s]):([a-z0-9_+]+):(?=[\s'`])/g;
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('emoji the bot writes', () => {
-  const used = new Set(SOURCES.flatMap(tsFiles).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(SHORTCODE)].map((m) => m[1]!)));
+  const used = new Set(
+    SOURCES.flatMap(tsFiles).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(SHORTCODE)].map((m) => m[1]!)),
+  );
 
-  it('finds the bot\'s shortcodes (the scan itself works)', () => {
+  it("finds the bot's shortcodes (the scan itself works)", () => {
     expect(used.has('white_check_mark')).toBe(true);
     expect(used.size).toBeGreaterThan(10);
   });

@@ -16,17 +16,31 @@ export function KitButton({ element, blockId, actionId }: ElementProps) {
   const press = () => {
     setConfirming(false);
     // A link button opens its URL and still tells the app, as Slack does.
-    if (typeof element.url === 'string' && /^https?:/i.test(element.url)) window.open(element.url, '_blank', 'noopener');
+    if (typeof element.url === 'string' && /^https?:/i.test(element.url))
+      window.open(element.url, '_blank', 'noopener');
     void run(actionPayload(element, blockId, actionId, actionTs(Date.now())));
   };
   const style = element.style === 'primary' || element.style === 'danger' ? element.style : '';
   return (
     <>
       {/* Busy is aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
-      <button type="button" class={`kit-button ${style}`} aria-busy={busy} aria-disabled={busy} onClick={() => !busy && (confirm ? setConfirming(true) : press())}>
+      <button
+        type="button"
+        class={`kit-button ${style}`}
+        aria-busy={busy}
+        aria-disabled={busy}
+        onClick={() => !busy && (confirm ? setConfirming(true) : press())}
+      >
         {plainText(element.text)}
       </button>
-      {confirming && confirm && <ConfirmDialog id={elementId(surface, blockId, actionId, 'confirm')} confirm={confirm} onConfirm={press} onDeny={() => setConfirming(false)} />}
+      {confirming && confirm && (
+        <ConfirmDialog
+          id={elementId(surface, blockId, actionId, 'confirm')}
+          confirm={confirm}
+          onConfirm={press}
+          onDeny={() => setConfirming(false)}
+        />
+      )}
     </>
   );
 }

@@ -19,10 +19,16 @@ function Choices({ element, blockId, actionId, dispatch, field, multiple }: Elem
   const { run } = useAction();
   const state = currentState({ blockId, actionId, element }, surface.entered);
   const name = elementId(surface, blockId, actionId);
-  const picked = (o: KitOption) => (multiple ? (state.selected_options ?? []).some((s) => s.value === o.value) : state.selected_option?.value === o.value);
+  const picked = (o: KitOption) =>
+    multiple
+      ? (state.selected_options ?? []).some((s) => s.value === o.value)
+      : state.selected_option?.value === o.value;
   const toggle = (o: KitOption, on: boolean) => {
     const next: ElementState = multiple
-      ? { type: element.type, selected_options: asOptions(element.options).filter((x) => (x.value === o.value ? on : picked(x))) }
+      ? {
+          type: element.type,
+          selected_options: asOptions(element.options).filter((x) => (x.value === o.value ? on : picked(x))),
+        }
       : { type: element.type, selected_option: o };
     surface.enter(blockId, actionId, next);
     surface.edited?.(blockId);
@@ -47,7 +53,7 @@ function Choices({ element, blockId, actionId, dispatch, field, multiple }: Elem
               checked={picked(o)}
               aria-labelledby={`${id}-text`}
               aria-describedby={o.description ? `${id}-desc` : undefined}
-              onChange={(e) => toggle(o, (e.currentTarget).checked)}
+              onChange={(e) => toggle(o, e.currentTarget.checked)}
             />
             <label for={id}>
               <span id={`${id}-text`} class="choice-text">

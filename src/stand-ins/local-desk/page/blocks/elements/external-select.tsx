@@ -12,7 +12,11 @@ import type { ElementProps } from './props.js';
 const MIN_QUERY = 3;
 const DEBOUNCE_MS = 200;
 
-type Results = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; error: string } | { kind: 'answer'; groups: OptionGroup[]; options: KitOption[] };
+type Results =
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'error'; error: string }
+  | { kind: 'answer'; groups: OptionGroup[]; options: KitOption[] };
 
 export function ExternalSelect({ element, blockId, actionId, dispatch, field }: ElementProps) {
   const surface = useSurface();
@@ -46,7 +50,11 @@ export function ExternalSelect({ element, blockId, actionId, dispatch, field }: 
       const answer = await surface.suggest(blockId, actionId, value);
       if (mine !== asked.current) return; // a later keystroke asked again
       setActive(0);
-      setResults(answer.ok ? { kind: 'answer', options: asOptions(answer.options), groups: asOptionGroups(answer.option_groups) } : { kind: 'error', error: answer.error });
+      setResults(
+        answer.ok
+          ? { kind: 'answer', options: asOptions(answer.options), groups: asOptionGroups(answer.option_groups) }
+          : { kind: 'error', error: answer.error },
+      );
     }, DEBOUNCE_MS);
   };
 

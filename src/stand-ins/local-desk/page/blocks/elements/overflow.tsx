@@ -27,15 +27,29 @@ export function Overflow({ element, blockId, actionId }: ElementProps) {
   };
   return (
     <div class="kit-overflow">
-      <button type="button" class="kit-button overflow-button" aria-label="More actions" aria-haspopup="menu" aria-expanded={open} aria-controls={menuId} aria-disabled={busy} onClick={() => !busy && setOpen(!open)}>
+      <button
+        type="button"
+        class="kit-button overflow-button"
+        aria-label="More actions"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-disabled={busy}
+        onClick={() => !busy && setOpen(!open)}
+      >
         ⋯
       </button>
       {open && (
-        <div id={menuId} role="menu" class="overflow-menu" onKeyDown={(e) => {
+        <div
+          id={menuId}
+          role="menu"
+          class="overflow-menu"
+          onKeyDown={(e) => {
             if (e.key !== 'Escape') return;
             e.stopPropagation();
             setOpen(false);
-          }}>
+          }}
+        >
           {asOptions(element.options).map((o, i) => (
             <button type="button" role="menuitem" key={o.value ?? i} onClick={() => pick(o)}>
               {plainText(o.text)}
@@ -43,7 +57,14 @@ export function Overflow({ element, blockId, actionId }: ElementProps) {
           ))}
         </div>
       )}
-      {pending && confirm && <ConfirmDialog id={elementId(surface, blockId, actionId, 'confirm')} confirm={confirm} onConfirm={() => send(pending)} onDeny={() => setPending(undefined)} />}
+      {pending && confirm && (
+        <ConfirmDialog
+          id={elementId(surface, blockId, actionId, 'confirm')}
+          confirm={confirm}
+          onConfirm={() => send(pending)}
+          onDeny={() => setPending(undefined)}
+        />
+      )}
     </div>
   );
 }

@@ -15,7 +15,10 @@ export function StaticSelect({ element, blockId, actionId, dispatch, field }: El
   const placeholder = plainText(element.placeholder) || 'Choose an option';
   const onChange = (e: Event) => {
     const value = (e.currentTarget as HTMLSelectElement).value;
-    const next: ElementState = { type: element.type, selected_option: allOptions(element).find((o) => o.value === value) ?? null };
+    const next: ElementState = {
+      type: element.type,
+      selected_option: allOptions(element).find((o) => o.value === value) ?? null,
+    };
     surface.enter(blockId, actionId, next);
     surface.edited?.(blockId);
     if (dispatch) void run(actionPayload(element, blockId, actionId, actionTs(Date.now()), next));

@@ -15,7 +15,10 @@ export function TextInput({ element, blockId, actionId, dispatch, field }: Eleme
   const state = currentState({ blockId, actionId, element }, surface.entered);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
-  const triggers = isRecord(element.dispatch_action_config) && Array.isArray(element.dispatch_action_config.trigger_actions_on) ? element.dispatch_action_config.trigger_actions_on : ['on_enter_pressed'];
+  const triggers =
+    isRecord(element.dispatch_action_config) && Array.isArray(element.dispatch_action_config.trigger_actions_on)
+      ? element.dispatch_action_config.trigger_actions_on
+      : ['on_enter_pressed'];
   const send = (value: string) => {
     const next: ElementState = { type: element.type, value };
     void run(actionPayload(element, blockId, actionId, actionTs(Date.now()), next));
@@ -44,5 +47,9 @@ export function TextInput({ element, blockId, actionId, dispatch, field }: Eleme
     onInput,
     onKeyDown,
   };
-  return element.multiline === true ? <textarea class="kit-input" rows={4} {...common} /> : <input class="kit-input" type="text" {...common} />;
+  return element.multiline === true ? (
+    <textarea class="kit-input" rows={4} {...common} />
+  ) : (
+    <input class="kit-input" type="text" {...common} />
+  );
 }
