@@ -1,6 +1,6 @@
 /**
  * `npm start`: the composition root. Reads the environment once (config/), starts the desk
- * (runtime/run-desk.ts), and stops it cleanly on SIGINT/SIGTERM so the store's lock files go.
+ * (runtime/run-bot.ts), and stops it cleanly on SIGINT/SIGTERM so the store's lock files go.
  * With nothing configured it runs the local preview (stand-ins/preview/preview.ts): sandbox exchange and a
  * local stand-in for Slack, so a fresh machine can run the product without any account, and the
  * local desk (stand-ins/preview/run-local-desk.ts) on PORT, where a person uses the whole bot in a browser. Its

@@ -52,7 +52,7 @@ export interface Engine extends RequestReads {
   /** The requester, while the request waits for approvals. */
   cancel(requestId: string, userId: string): Promise<VerdictResult>;
   /**
-   * A person settles an unknown outcome the exchange could not (execution/person-decision.ts):
+   * A person settles an unknown outcome the exchange could not (execution/settlement.ts):
    * look again, send again, mark as not sent, or say which candidate is ours. Audited.
    */
   settle(requestId: string, userId: string, settlement: Settlement): Promise<SettlementResult>;

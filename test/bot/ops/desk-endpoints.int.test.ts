@@ -1,5 +1,5 @@
 /**
- * The operations endpoints of the desk as the end-to-end tests compose it (e2e/support/desk-bot.ts:
+ * The operations endpoints of the desk as the end-to-end tests compose it (e2e/support/test-bot.ts:
  * Bolt's real HTTP receiver, the fake Slack Web API, the sandbox over real HTTP), read over HTTP on
  * the health server's port, never on the port of /slack/events:
  * - /healthz answers; /readyz is ready once the exchange has answered, names the exchange once it
