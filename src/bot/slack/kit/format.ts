@@ -24,10 +24,11 @@ export function formatAmount(value: string, currency?: string): string {
 
 /** How the exchange's payment methods read: "user_balance" -> "Account balance"; others as sent. */
 export function paymentMethodText(method: string): string {
-  return PAYMENT_METHOD_WORDS[method] ?? method;
+  // A Map, not an object: a method typed as "valueOf" must not find Object.prototype's.
+  return PAYMENT_METHOD_WORDS.get(method) ?? method;
 }
 
-const PAYMENT_METHOD_WORDS: Record<string, string> = { user_balance: 'Account balance' };
+const PAYMENT_METHOD_WORDS = new Map([['user_balance', 'Account balance']]);
 
 /** "0x1234567890abcdef" -> "0x1234…cdef"; short addresses unchanged. */
 export function shortAddress(address: string, head = 6, tail = 4): string {
