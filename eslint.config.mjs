@@ -21,6 +21,8 @@ export default tseslint.config(
       parserOptions: { project: ['./tsconfig.json', './tsconfig.page.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
+      // One import line per module (and one more for its types): merges had left a module imported in pieces.
+      'no-duplicate-imports': ['error', { allowSeparateTypeImports: true }],
       // An `async` method with no `await` is how a port implementation turns a throw into a rejection.
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': [

@@ -13,9 +13,8 @@ import { StoreCorruptError, StoreLockedError } from './bot/store/errors.js';
 import { runBot, type RunningBot } from './bot/runtime/run-bot.js';
 import { startPreview, wantsPreview } from './stand-ins/preview/preview.js';
 import { runPreview, type LocalDesk } from './stand-ins/preview/run-local-desk.js';
-import { SANDBOX_BANNER } from './stand-ins/sandbox/index.js';
+import { SANDBOX_BANNER, startSandbox } from './stand-ins/sandbox/index.js';
 import { errorText } from './bot/domain/error-text.js';
-import { startSandbox } from './stand-ins/sandbox/index.js';
 
 /** The command line: `--fresh` only (npm start -- --fresh). */
 function startOptions(): { fresh: boolean } {

@@ -18,11 +18,12 @@ import type {
   personQuestionSchema,
   remoteResultSchema,
   remoteStatusSchema,
+  RequestRecord,
+  ExecutedRequest,
 } from './record-schema.js';
 import type { Snapshot } from './request.js';
 import { snapshotHash } from './request.js';
 import { isExecutedState, isFinalState, transition, type Command } from './state-machine.js';
-import type { RequestRecord, ExecutedRequest } from './record-schema.js';
 
 /** The record's parts, each inferred from its schema (record-schema.ts, where the fields are described). */
 export type Approval = z.infer<typeof approvalSchema>;

@@ -9,7 +9,7 @@ import { isApprover, type Policy } from '../domain/policy.js';
 import type { RequestRecord } from '../domain/record.js';
 import type { Clock } from '../ports/clock.js';
 import type { OutboxEntry, Repository } from '../ports/store.js';
-import { isDeskEvent } from '../ports/events.js';
+import { isRequestEvent } from '../ports/events.js';
 
 export interface RequestReads {
   get(requestId: string): Promise<RequestRecord | undefined>;
@@ -58,7 +58,9 @@ export interface DeliveryProblem {
 /** Requests' entries Slack refused for good, or has refused for a minute or more: what approvers are shown. */
 export function deliveryProblemsOf(pending: readonly OutboxEntry[], now: number): DeliveryProblem[] {
   return pending
-    .filter((e) => isDeskEvent(e.event) && e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000))
+    .filter(
+      (e) => isRequestEvent(e.event) && e.failingSince !== null && (e.permanent || now - e.failingSince >= 60_000),
+    )
     .map((e) => ({
       requestId: e.requestId,
       event: e.event.type,

@@ -150,6 +150,6 @@ export function depositKey(transactionId: string): string {
 /** Everything the outbox carries to the one Notifier. */
 export type OutboxEvent = RequestEvent | ComplianceEvent;
 
-export function isDeskEvent(event: OutboxEvent): event is RequestEvent {
+export function isRequestEvent(event: OutboxEvent): event is RequestEvent {
   return 'request' in event;
 }

@@ -14,7 +14,7 @@
  */
 import { createDeclarations, type Declarations } from '../engine/compliance/declare.js';
 import { createDepositWatch, type DepositWatch } from '../engine/compliance/deposit-watch.js';
-import type { ComplianceNotifier } from '../ports/notifier.js';
+import type { ComplianceNotifier, Notifier } from '../ports/notifier.js';
 import type { EngineConfigInput } from '../engine/engine-config.js';
 import { createRequestReads } from '../engine/request-reads.js';
 import { createEngine, type Engine } from '../engine/engine.js';
@@ -24,9 +24,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
 import { type Leadership, LeadershipState } from '../ports/leadership.js';
 import type { Logger } from '../ports/logger.js';
-import type { Notifier } from '../ports/notifier.js';
 import type { OutboxEvent } from '../ports/events.js';
-import { isDeskEvent } from '../ports/events.js';
+import { isRequestEvent } from '../ports/events.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { RequestRecord } from '../domain/record.js';
@@ -128,7 +127,7 @@ export function composeBot(p: BotParts): ComposedBot {
     : NO_DEPOSIT_CHANNEL;
   const notifier: Notifier<OutboxEvent> = {
     notify: (event, progress) =>
-      isDeskEvent(event) ? requestNotifier.notify(event, progress) : complianceNotifier.notify(event, progress),
+      isRequestEvent(event) ? requestNotifier.notify(event, progress) : complianceNotifier.notify(event, progress),
   };
   const engine = createEngine({
     exchange,

@@ -1,7 +1,7 @@
 // The local desk in the preview, served before the bot starts so its address is printed first; the bot and
 // sandbox panel attach once running. Never started with a real SLACK_BOT_TOKEN.
 import { startLocalDesk, type LocalDesk, type LocalDeskOptions } from '../local-desk/server/index.js';
-import { isFromThisMachine } from '../sandbox/index.js';
+import { isFromThisMachine, startSandbox, type Sandbox } from '../sandbox/index.js';
 import { SERVER_EDGE } from '../../bot/ports/http-edge.js';
 import { EVENTS_PATH } from '../../bot/slack/shell/slack-app.js';
 import { COMMAND } from '../../bot/slack/kit/slack-ids.js';
@@ -10,7 +10,6 @@ import { PREVIEW_CAST } from './preview-cast.js';
 import { LOOPBACK, type Preview } from './preview.js';
 import type { Config } from '../../bot/config/config.js';
 import { runBot, type RunOptions, type RunningBot } from '../../bot/runtime/run-bot.js';
-import { startSandbox, type Sandbox } from '../sandbox/index.js';
 
 export type { LocalDesk } from '../local-desk/server/index.js';
 

@@ -86,7 +86,7 @@ describe('engine edges', () => {
     await loop;
   });
 
-  it('previewQuote goes through the quote book: a preview supersedes an older quote, and the engine knows it', async () => {
+  it('indicativeQuote goes through the quote book: a preview supersedes an older quote, and the engine knows it', async () => {
     const world = new World();
     const res = await world.engine.request(REQUESTER, tradeInput());
     if (!res.ok) throw new Error('fixture');

@@ -11,9 +11,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/bot/slack/kit/slack-ids.js';
-import { approvalMessage, buttonValue, startTestBot, type TestBot } from '../../e2e/support/test-bot.js';
+import { approvalMessage, buttonValue, startTestBot, USERS, type TestBot } from '../../e2e/support/test-bot.js';
 import { click, repliesTo, requestCrypto, requestIntoUnknown } from '../../e2e/support/flows.js';
-import { USERS } from '../../e2e/support/test-bot.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../slack/support/harness.js';
 import { parseExposition } from './support/prometheus-text.js';
 

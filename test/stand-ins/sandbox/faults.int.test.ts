@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorBody } from '../../../src/bot/exchange/schemas.js';
-import { cryptoWithdrawal } from '../../../src/bot/exchange/schemas.js';
+import { cryptoWithdrawal, errorBody } from '../../../src/bot/exchange/schemas.js';
 import { expectSchema, startTestSandbox, V1, type TestSandbox } from './support/sandbox.js';
 
 let t: TestSandbox;

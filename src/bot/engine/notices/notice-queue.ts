@@ -4,15 +4,13 @@
  * just after their write, appended in order. Either way the engine never waits for Slack: a slow
  * chat API must never delay an order.
  */
-import type { RequestEvent } from '../../ports/events.js';
+import type { ComplianceEvent, OutboxEvent, RequestEvent } from '../../ports/events.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Leadership } from '../../ports/leadership.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Notifier } from '../../ports/notifier.js';
 import type { Outbox } from '../../ports/store.js';
-import type { ComplianceEvent } from '../../ports/events.js';
-import type { OutboxEvent } from '../../ports/events.js';
 
 export class NoticeQueue {
   #appended: Promise<void> = Promise.resolve();

@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../../../../src/bot/ports/clock.js';
 import type { Logger } from '../../../../../src/bot/ports/logger.js';
-import type { ComplianceEvent, DeclarationDone, DepositChanges } from '../../../../../src/bot/ports/events.js';
-import type { ComplianceNotifier } from '../../../../../src/bot/ports/notifier.js';
-import type { ComplianceNotices } from '../../../../../src/bot/ports/notifier.js';
-import type { Notifier } from '../../../../../src/bot/ports/notifier.js';
+import type {
+  ComplianceEvent,
+  DeclarationDone,
+  DepositChanges,
+  OutboxEvent,
+} from '../../../../../src/bot/ports/events.js';
+import type { ComplianceNotices, ComplianceNotifier, Notifier } from '../../../../../src/bot/ports/notifier.js';
 import type { Outbox } from '../../../../../src/bot/ports/store.js';
-import type { OutboxEvent } from '../../../../../src/bot/ports/events.js';
 import { NoticeQueue } from '../../../../../src/bot/engine/notices/notice-queue.js';
 import { LeadershipState } from '../../../../../src/bot/ports/leadership.js';
 import { memoryRepository } from '../../../../../src/bot/store/memory.js';
