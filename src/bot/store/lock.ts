@@ -91,8 +91,10 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     const why =
       lease.stat.mtimeMs < Date.now() - timing.staleMs ? 'expired' : holderGone(lease.owner) ? 'gone' : undefined;
     if (why !== undefined) {
-      if (removeIfStill(path, lease, why))
+      const removed = removeIfStill(path, lease, why);
+      if (removed === 'removed')
         takenOver = { ...(lease.owner ?? { pid: 0, host: 'unknown', since: 'unknown' }), reason: why };
+      else if (removed === 'busy') await new Promise((r) => setTimeout(r, 5));
       continue;
     }
     if (watched === undefined) {
@@ -141,11 +143,11 @@ function inspect(path: string): Lease | undefined {
     ownerText = readFileSync(join(path, OWNER_FILE), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    if (!existsSync(path)) return undefined;
     // A holder between its mkdir and its owner file, or one that died there; or a bot of the
     // version that wrote its owner beside the lease (named in messages, never judged gone).
-    stat = statSync(path);
-    return { stat, owner: parseOwner(readIfThere(`${path}-owner.json`)), ownerText: undefined };
+    const there = statIfThere(path);
+    if (there === undefined) return undefined;
+    return { stat: there, owner: parseOwner(readIfThere(`${path}-owner.json`)), ownerText: undefined };
   }
   return { stat, owner: parseOwner(ownerText), ownerText };
 }
@@ -252,34 +254,45 @@ function onExitReleaseAll(): void {
 }
 
 /**
- * Two starters may both judge a lease stale: each renames it away (atomic, only one wins), then checks it
- * moved the lease it judged (inode, owner, staleness), putting back a fresh one. False when another holds it now.
+ * Two starters may both judge a lease stale. Only the one holding the takeover directory (mkdir, atomic)
+ * removes a lease, and only after looking again that it is the one judged (inode, owner, staleness): a
+ * lease another start has just created is never moved or removed.
  */
-function removeIfStill(path: string, judged: Lease, why: StaleOwner['reason']): boolean {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+function removeIfStill(path: string, judged: Lease, why: StaleOwner['reason']): 'removed' | 'changed' | 'busy' {
+  const takeover = `${path}.takeover`;
+  if (!enterTakeover(takeover)) return 'busy';
   try {
-    renameSync(path, aside);
+    const now = inspect(path);
+    const same =
+      now !== undefined && sameLease(now, judged) && (why === 'gone' || now.stat.mtimeMs < Date.now() - timing.staleMs);
+    if (!same) return 'changed';
+    rmSync(path, { recursive: true, force: true });
+    return 'removed';
+  } finally {
+    rmSync(takeover, { recursive: true, force: true });
+  }
+}
+
+/** A takeover lasts a few file operations; one left by a starter that died inside it is cleared after a renewal period. */
+function enterTakeover(takeover: string): boolean {
+  try {
+    mkdirSync(takeover, { mode: 0o700 });
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false; // another starter moved it; look again
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const since = statIfThere(takeover)?.mtimeMs;
+  if (since !== undefined && since < Date.now() - timing.updateMs) rmSync(takeover, { recursive: true, force: true });
+  return false;
+}
+
+function statIfThere(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const moved = inspect(aside);
-  const same =
-    moved !== undefined &&
-    sameLease(moved, judged) &&
-    (why === 'gone' || moved.stat.mtimeMs < Date.now() - timing.staleMs);
-  if (same) {
-    rmSync(aside, { recursive: true, force: true });
-    return true;
-  }
-  // A lease another starter had just created: put it back unless yet another one exists now.
-  try {
-    if (!existsSync(path)) renameSync(aside, path);
-    else rmSync(aside, { recursive: true, force: true });
-  } catch {
-    rmSync(aside, { recursive: true, force: true });
-  }
-  return false;
 }
 
 /** This machine's boot and this process's pid namespace; undefined off Linux. */
