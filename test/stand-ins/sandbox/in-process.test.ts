@@ -49,7 +49,7 @@ describe('the sandbox in process', () => {
     const { address, entry } = await usable(s);
     const made = await s.client.createCryptoWithdrawal({
       crypto_currency_id: entry.id,
-      amount: entry.minimum_withdrawal,
+      amount: entry.minimum_withdrawal ?? '1',
       address_book_address_id: address.id,
       request_id: 'in-process-1',
     });
@@ -76,7 +76,7 @@ describe('the sandbox in process', () => {
     s.sandbox.control.addFault({ kind: 'drop_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 });
     const body = {
       crypto_currency_id: entry.id,
-      amount: entry.minimum_withdrawal,
+      amount: entry.minimum_withdrawal ?? '1',
       address_book_address_id: address.id,
       request_id: 'in-process-2',
     };
@@ -108,7 +108,7 @@ describe('the sandbox in process', () => {
     ).rejects.toMatchObject({ kind: 'unprocessable' });
     const made = await s.client.createCryptoWithdrawal({
       crypto_currency_id: entry.id,
-      amount: entry.minimum_withdrawal,
+      amount: entry.minimum_withdrawal ?? '1',
       address_book_address_id: address.id,
       request_id: 'in-process-3',
     });
