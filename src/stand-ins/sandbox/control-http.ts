@@ -1,7 +1,7 @@
 // The control surface over HTTP under CONTROL_PREFIX, for other processes. A request carrying X-API-KEY
 // is refused: exchange keys never reach this surface.
 import { z } from 'zod';
-import { SCOPES, WITHDRAWAL_STATUSES } from '../../bot/exchange/assumptions.js';
+import { FIAT_WITHDRAWAL_STATUSES, SCOPES, WITHDRAWAL_STATUSES } from '../../bot/exchange/assumptions.js';
 import type { SandboxControl } from './control.js';
 import { faultRule } from './faults.js';
 import { created, fail, noContent, ok, validate, type SandboxResponse } from './router.js';
@@ -33,6 +33,8 @@ const priceBody = z.strictObject({
 });
 const endBody = z.strictObject({ status: z.enum(['failed', 'rejected', 'cancelled']), account: z.string().optional() });
 const withdrawalStatusBody = z.strictObject({ status: z.enum(WITHDRAWAL_STATUSES), account: z.string().optional() });
+const holdBody = z.strictObject({ status: z.string(), account: z.string().optional() });
+const fiatStatusBody = z.strictObject({ status: z.enum(FIAT_WITHDRAWAL_STATUSES), account: z.string().optional() });
 const redateBody = z.strictObject({ created_at: z.number().int().min(0), account: z.string().optional() });
 const orderStatusBody = z.strictObject({
   status: z.enum(['pending', 'open', 'completed', 'cancelled']),
@@ -73,7 +75,7 @@ export function handleControl(
   const seg = path.split('/').filter(Boolean);
   // The second segment of these collections is a record id: /withdrawals/{id}/end and so on.
   let id = '';
-  if (seg.length >= 2 && ['withdrawals', 'orders', 'addresses'].includes(seg[0]!)) {
+  if (seg.length >= 2 && ['withdrawals', 'fiat-withdrawals', 'orders', 'addresses'].includes(seg[0]!)) {
     id = decodeURIComponent(seg[1]!);
     seg[1] = ':id';
   }
@@ -97,6 +99,15 @@ export function handleControl(
     case 'POST /withdrawals/:id/status': {
       const b = validate(withdrawalStatusBody, body);
       return ok(control.setWithdrawalStatus(id, b.status, b.account ?? acct));
+    }
+    case 'POST /withdrawals/:id/hold': {
+      const b = validate(holdBody, body);
+      return ok(control.holdWithdrawal(id, b.status, b.account ?? acct));
+    }
+    case 'POST /fiat-withdrawals/:id/status': {
+      const b = validate(fiatStatusBody, body);
+      if (!/^\d{1,15}$/.test(id)) fail(404, 'Fiat withdrawal not found');
+      return ok(control.setFiatWithdrawalStatus(Number(id), b.status, b.account ?? acct));
     }
     case 'PATCH /withdrawals/:id': {
       const b = validate(redateBody, body);

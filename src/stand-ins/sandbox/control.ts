@@ -1,11 +1,19 @@
 // Inspection and control in process (`sandbox.control.advance(60_000)`); control-http.ts serves the same
 // under /_sandbox. Nothing here is reachable with an exchange key.
 import { add, isDecimal, normalize } from '../../bot/domain/money.js';
-import type { Scope } from '../../bot/exchange/assumptions.js';
+import { FIAT_WITHDRAWAL_STATUSES, WITHDRAWAL_STATUSES, type Scope } from '../../bot/exchange/assumptions.js';
 import type { NetworkCode } from './catalog.js';
 import type { FaultRule, FaultSet } from './faults.js';
 import type { KeyRegistry, RegisteredKey } from './keys.js';
-import { cancelOrder, endWithdrawal, moveOrder, moveWithdrawal, settle } from './lifecycle.js';
+import {
+  cancelOrder,
+  endWithdrawal,
+  holdWithdrawal,
+  moveFiatWithdrawal,
+  moveOrder,
+  moveWithdrawal,
+  settle,
+} from './lifecycle.js';
 import { creditRegular } from './ledger.js';
 import {
   presentAddress,
@@ -77,6 +85,9 @@ export interface ControlDeps {
 /** A status the control surface may put a crypto withdrawal in: along its timeline, or ended. */
 export type WithdrawalControlStatus =
   (typeof WITHDRAWAL_TIMELINE)[number]['status'] | 'failed' | 'rejected' | 'cancelled';
+
+/** A status the control surface may put a fiat withdrawal in. */
+export type FiatWithdrawalControlStatus = (typeof FIAT_WITHDRAWAL_STATUSES)[number];
 
 export function createControl(deps: ControlDeps) {
   const state = () => {
@@ -263,6 +274,29 @@ export function createControl(deps: ControlDeps) {
       const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
       byRule(() => moveWithdrawal(deps.getState(), w, status));
       return presentWithdrawal(deps.getState(), a.addressBook, w);
+    },
+
+    /** Put a live withdrawal in a status the sandbox never gives on its own (e.g. held_for_review), kept until moved on; not one of WITHDRAWAL_STATUSES. */
+    holdWithdrawal(id: string, status: string, name?: string) {
+      if ((WITHDRAWAL_STATUSES as readonly string[]).includes(status))
+        throw new HttpError(
+          422,
+          `${status} is a status the sandbox gives by its rules: set it with setWithdrawalStatus`,
+        );
+      if (!/^[a-z][a-z_]{0,39}$/.test(status))
+        throw new HttpError(422, 'status must be lowercase letters and underscores');
+      const a = account(name);
+      const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
+      byRule(() => holdWithdrawal(w, status));
+      return presentWithdrawal(deps.getState(), a.addressBook, w);
+    },
+
+    /** Move a live fiat withdrawal forward along its timeline and keep it there, or reject it (amount plus fee return). */
+    setFiatWithdrawalStatus(id: number, status: FiatWithdrawalControlStatus, name?: string) {
+      const a = account(name);
+      const w = a.fiatWithdrawals.find((x) => x.id === id) ?? notFound('Fiat withdrawal');
+      byRule(() => moveFiatWithdrawal(a, w, status));
+      return presentFiatWithdrawal(w, 'listed');
     },
 
     /** The time the exchange records a withdrawal was made (its clock off, or a bad record): lists filter and order by it. */

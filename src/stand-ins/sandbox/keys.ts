@@ -52,6 +52,9 @@ export class KeyRegistry {
 
   /** The registered key for a header value, whatever its encoding. */
   lookup(headerValue: string): RegisteredKey | undefined {
+    // The canonical form as sent (what the client sends) needs no curve arithmetic.
+    const canonical = this.keys.get(headerValue.trim().replace(/^0x/i, '').toUpperCase());
+    if (canonical) return canonical;
     const point = parsePublicKey(headerValue);
     return point ? this.keys.get(Buffer.from(point).toString('hex').toUpperCase()) : undefined;
   }

@@ -4,7 +4,8 @@ import { WITHDRAWAL_FINAL_STATUSES } from '../../bot/exchange/assumptions.js';
 import { creditRegular, releaseOrderLock } from './ledger.js';
 import { txHash } from './seed.js';
 import type { NetworkCode } from './catalog.js';
-import type { AccountState, CryptoWithdrawalRecord, OrderRecord, SandboxState } from './state.js';
+import { add } from '../../bot/domain/money.js';
+import type { AccountState, CryptoWithdrawalRecord, FiatWithdrawalRecord, OrderRecord, SandboxState } from './state.js';
 import {
   DEPOSIT_REVIEW_MS,
   FIAT_WITHDRAWAL_TIMELINE,
@@ -59,6 +60,14 @@ export function moveWithdrawal(
   if (w.stage < 0 || isFinal(w.status) || target < w.stage)
     throw new Error(`withdrawal ${w.id} is ${w.status}; it cannot become ${status}`);
   while (w.stage < target) nextStage(state, w);
+  w.pinned = true;
+}
+
+/** Control: a status the sandbox never gives on its own (the reference shows no status values), kept until moved on. */
+export function holdWithdrawal(w: CryptoWithdrawalRecord, status: string): void {
+  if (w.stage < 0 || isFinal(w.status))
+    throw new Error(`withdrawal ${w.id} is ${w.status}; it cannot become ${status}`);
+  w.status = status;
   w.pinned = true;
 }
 
@@ -150,7 +159,7 @@ export function startDepositReview(account: AccountState, transactionUuid: strin
 
 function settleFiatWithdrawals(account: AccountState, now: number): void {
   for (const w of account.fiatWithdrawals) {
-    if (w.stage < 0) continue;
+    if (w.stage < 0 || w.pinned) continue;
     while (
       w.stage + 1 < FIAT_WITHDRAWAL_TIMELINE.length &&
       now >= w.created_at + FIAT_WITHDRAWAL_TIMELINE[w.stage + 1]!.afterMs
@@ -160,4 +169,29 @@ function settleFiatWithdrawals(account: AccountState, now: number): void {
     }
     if (w.status === 'completed') w.held = false;
   }
+}
+
+/** Control: move a live fiat withdrawal forward along its timeline to `status` and keep it there, or reject it (amount plus fee return). */
+export function moveFiatWithdrawal(
+  account: AccountState,
+  w: FiatWithdrawalRecord,
+  status: (typeof FIAT_WITHDRAWAL_TIMELINE)[number]['status'] | 'rejected',
+): void {
+  const target = FIAT_WITHDRAWAL_TIMELINE.findIndex((s) => s.status === status);
+  const final = w.stage < 0 || w.status === 'completed';
+  if (final || (status !== 'rejected' && target < w.stage))
+    throw new Error(`fiat withdrawal ${w.id} is ${w.status}; it cannot become ${status}`);
+  if (status === 'rejected') {
+    w.status = 'rejected';
+    w.stage = -1;
+    if (w.held) creditRegular(account, w.currency, add(w.amount, w.withdrawal_fee));
+    w.held = false;
+    return;
+  }
+  while (w.stage < target) {
+    w.stage++;
+    w.status = FIAT_WITHDRAWAL_TIMELINE[w.stage]!.status;
+  }
+  if (w.status === 'completed') w.held = false;
+  w.pinned = true;
 }

@@ -149,6 +149,8 @@ export interface FiatWithdrawalRecord {
   note: string | null;
   stage: number;
   held: boolean;
+  /** Put at its status by the control surface: the clock no longer moves it on. */
+  pinned?: boolean;
 }
 
 export interface QuoteRecord {

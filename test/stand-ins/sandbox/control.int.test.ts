@@ -210,6 +210,67 @@ describe('control surface', () => {
     expect(await orderStatus(c.id)).toBe('cancelled');
   });
 
+  it('holds a withdrawal in a status it never gives on its own (the reference shows none), kept until moved on by its rules', async () => {
+    const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
+    const treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;
+    const w = (
+      await t.api('POST', `${V1}/crypto/withdrawals`, {
+        body: { crypto_currency_id: 101, amount: '0.1', address_book_address_id: treasury },
+      })
+    ).body;
+    const read = async () => (await t.api('GET', `${V1}/crypto/withdrawals/${w.id}`)).body;
+    expect((await control('POST', `/withdrawals/${w.id}/hold`, { status: 'held_for_review' })).body.status).toBe(
+      'held_for_review',
+    );
+    await control('POST', '/clock/advance', { ms: 10 * 60_000 });
+    expect(await read()).toMatchObject({ status: 'held_for_review', transaction_hash: null });
+    // Its own statuses go through setWithdrawalStatus; a malformed one is refused.
+    expect((await control('POST', `/withdrawals/${w.id}/hold`, { status: 'completed' })).status).toBe(422);
+    expect((await control('POST', `/withdrawals/${w.id}/hold`, { status: 'Held!' })).status).toBe(422);
+    expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'broadcasted' })).body).toMatchObject({
+      status: 'broadcasted',
+      transaction_hash: expect.any(String),
+    });
+    await control('POST', `/withdrawals/${w.id}/status`, { status: 'completed' });
+    expect((await control('POST', `/withdrawals/${w.id}/hold`, { status: 'held_for_review' })).status).toBe(422);
+  });
+
+  it("sets a fiat withdrawal's status along its timeline and keeps it there, or rejects it with the funds returned", async () => {
+    const usd = async () =>
+      (await control('GET', '/balances')).body.find((b: { currency: string }) => b.currency === 'USD')
+        .regular as string;
+    const make = async () =>
+      (
+        await t.api('POST', `${V1}/fiat/withdrawals`, {
+          body: { bank_account_id: 1001, currency: 'USD', amount: '1000' },
+        })
+      ).body as { id: number };
+    const listed = async (id: number) =>
+      ((await t.api('GET', `${V1}/fiat/withdrawals?page[size]=50`)).body as Array<{ id: number; status: string }>).find(
+        (x) => x.id === id,
+      )!.status;
+    const a = await make();
+    expect((await control('POST', `/fiat-withdrawals/${a.id}/status`, { status: 'processing' })).body.status).toBe(
+      'processing',
+    );
+    await control('POST', '/clock/advance', { ms: 10 * 60_000 });
+    expect(await listed(a.id)).toBe('processing');
+    expect((await control('POST', `/fiat-withdrawals/${a.id}/status`, { status: 'pending' })).status).toBe(422);
+    expect((await control('POST', `/fiat-withdrawals/${a.id}/status`, { status: 'completed' })).body.status).toBe(
+      'completed',
+    );
+    expect((await control('POST', `/fiat-withdrawals/${a.id}/status`, { status: 'rejected' })).status).toBe(422);
+    const before = await usd();
+    const b = await make();
+    expect(await usd()).not.toBe(before);
+    expect((await control('POST', `/fiat-withdrawals/${b.id}/status`, { status: 'rejected' })).body.status).toBe(
+      'rejected',
+    );
+    expect(await usd()).toBe(before);
+    expect((await control('POST', '/fiat-withdrawals/nope/status', { status: 'completed' })).status).toBe(404);
+    expect((await control('POST', `/fiat-withdrawals/${b.id}/status`, { status: 'sent' })).status).toBe(422);
+  });
+
   it('registers keys for other accounts, seeded like the first', async () => {
     const k = makeKey();
     const a = await control('POST', '/keys', { public_key: k.uncompressedHex, scopes: ['read'], account: 'desk-c' });
