@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestEvent } from '../../../src/bot/ports/events.js';
+import { PATH, worldOnSandbox } from './support/engine-exchange.js';
 import { requestAndApprove } from './support/flow.js';
-import { cryptoInput, fiatInput, tradeInput } from './support/requests.js';
-import { ADDR_OK } from './support/fake-exchange.js';
-import { World } from './support/world.js';
+import { ADDR_OK, cryptoInput, fiatInput, tradeInput, USDT_TRON } from './support/seeded.js';
+import type { World } from './support/world.js';
+
+// The sandbox in process: withdrawals, orders and fiat withdrawals held at a status or moved on by
+// its control surface (else its clock would move them), lists and reads counted as they arrive.
 
 const statusEvents = (world: World, id: string) =>
   world.eventsOf('status.changed', id).map((e) => {
@@ -19,23 +22,22 @@ const statusEvents = (world: World, id: string) =>
 
 describe('polling', () => {
   it('reports each change once, passes unknown statuses on verbatim, and stops at a final status', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
+    const control = exchange.sandbox.control;
     const r = await requestAndApprove(world, cryptoInput());
     const id = r.execution!.exchangeId!;
+    control.setWithdrawalStatus(id, 'pending');
     await world.advanceAndTick(10_000);
     await world.advanceAndTick(15_000);
-    world.exchange.setWithdrawal(id, { travel_rule_status: 'approved', pending_reason: null });
+    control.setWithdrawalStatus(id, 'processing');
     await world.advanceAndTick(30_000);
     await world.advanceAndTick(30_000);
-    world.exchange.setWithdrawal(id, { status: 'held_for_review' });
+    control.holdWithdrawal(id, 'held_for_review');
     await world.advanceAndTick(60_000);
-    world.exchange.setWithdrawal(id, {
-      status: 'broadcasted',
-      transaction_hash: '0xabc',
-      link_explorer: 'https://tronscan.org/#/transaction/0xabc',
-    });
+    const { transaction_hash: hash, link_explorer: link } = control.setWithdrawalStatus(id, 'broadcasted');
+    expect(hash).toEqual(expect.any(String));
     await world.advanceAndTick(300_000);
-    world.exchange.setWithdrawal(id, { status: 'completed' });
+    control.setWithdrawalStatus(id, 'completed');
     await world.advanceAndTick(300_000);
     await world.advanceAndTick(300_000);
     expect(statusEvents(world, r.id)).toEqual([
@@ -47,8 +49,8 @@ describe('polling', () => {
         transactionHash: null,
       },
       {
-        changed: ['travelRuleStatus', 'pendingReason'],
-        status: 'pending',
+        changed: ['status', 'travelRuleStatus', 'pendingReason'],
+        status: 'processing',
         travelRuleStatus: 'approved',
         pendingReason: null,
         transactionHash: null,
@@ -65,44 +67,42 @@ describe('polling', () => {
         status: 'broadcasted',
         travelRuleStatus: 'approved',
         pendingReason: null,
-        transactionHash: '0xabc',
+        transactionHash: hash,
       },
       {
         changed: ['status'],
         status: 'completed',
         travelRuleStatus: 'approved',
         pendingReason: null,
-        transactionHash: '0xabc',
+        transactionHash: hash,
       },
     ]);
-    expect(await world.record(r.id)).toMatchObject({
-      state: 'completed',
-      remote: { linkExplorer: 'https://tronscan.org/#/transaction/0xabc' },
-    });
+    expect(await world.record(r.id)).toMatchObject({ state: 'completed', remote: { linkExplorer: link } });
     expect(world.eventsOf('request.completed', r.id)).toHaveLength(1);
     expect(world.auditOf('status.changed', r.id)).toHaveLength(5);
   });
 
   it('never reports a change twice across a restart (persisted before notified)', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
+    const control = exchange.sandbox.control;
     const r = await requestAndApprove(world, cryptoInput());
     const id = r.execution!.exchangeId!;
-    world.exchange.setWithdrawal(id, { status: 'processing' });
+    control.setWithdrawalStatus(id, 'processing');
     await world.advanceAndTick(10_000);
     expect(statusEvents(world, r.id).map((e) => e.status)).toEqual(['pending', 'processing']);
     await world.restart();
     await world.advanceAndTick(10_000);
     await world.advanceAndTick(10_000);
     expect(statusEvents(world, r.id).map((e) => e.status)).toEqual(['pending', 'processing']);
-    world.exchange.setWithdrawal(id, { status: 'broadcasted' });
+    control.setWithdrawalStatus(id, 'broadcasted');
     await world.advanceAndTick(60_000);
     expect(statusEvents(world, r.id).map((e) => e.status)).toEqual(['pending', 'processing', 'broadcasted']);
   });
 
   it('a crash between persisting a change and notifying drops that notice and never repeats it', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
     const r = await requestAndApprove(world, cryptoInput());
-    world.exchange.setWithdrawal(r.execution!.exchangeId!, { status: 'processing' });
+    exchange.sandbox.control.setWithdrawalStatus(r.execution!.exchangeId!, 'processing');
     world.crashAfterWrites(1);
     world.clock.advance(10_000);
     await world.engine.tick().catch(() => undefined);
@@ -114,21 +114,28 @@ describe('polling', () => {
   });
 
   it('batches: one list page covers many withdrawals in flight, instead of one read each', async () => {
-    const world = new World({ config: { poll: { pageSize: 100, ratePerSecond: 100, burst: 100 } } });
-    const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push((await requestAndApprove(world, cryptoInput(String(20 + i)))).id);
-    for (const w of world.exchange.withdrawals) world.exchange.setWithdrawal(w.id, { status: 'processing' });
+    const { world, exchange } = worldOnSandbox({ config: { poll: { pageSize: 100, ratePerSecond: 100, burst: 100 } } });
+    const sent: string[] = [];
+    for (let i = 0; i < 30; i++)
+      sent.push((await requestAndApprove(world, cryptoInput(String(20 + i)))).execution!.exchangeId!);
+    for (const id of sent) exchange.sandbox.control.setWithdrawalStatus(id, 'processing');
     world.clock.advance(10_000);
-    const before = world.exchange.calls.length;
+    const before = exchange.arrivals.length;
     const summary = await world.engine.tick();
     expect(summary).toMatchObject({ polled: 30, changed: 30, calls: 1 });
-    expect(world.exchange.calls.slice(before).map((c) => c.op)).toEqual(['listCryptoWithdrawals']);
+    expect(exchange.arrivals.slice(before).map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /public_api/v1/crypto/withdrawals',
+    ]);
   });
 
   it('never exceeds the rate cap: what the budget does not reach waits for the next cycle', async () => {
-    const world = new World({ config: { poll: { pageSize: 2, maxPages: 50, ratePerSecond: 1, burst: 3 } } });
-    for (let i = 0; i < 10; i++) await requestAndApprove(world, cryptoInput(String(20 + i)));
-    for (const w of world.exchange.withdrawals) world.exchange.setWithdrawal(w.id, { status: 'processing' });
+    const { world, exchange } = worldOnSandbox({
+      config: { poll: { pageSize: 2, maxPages: 50, ratePerSecond: 1, burst: 3 } },
+    });
+    const sent: string[] = [];
+    for (let i = 0; i < 10; i++)
+      sent.push((await requestAndApprove(world, cryptoInput(String(20 + i)))).execution!.exchangeId!);
+    for (const id of sent) exchange.sandbox.control.setWithdrawalStatus(id, 'processing');
     world.clock.advance(10_000);
     const first = await world.engine.tick();
     expect(first.calls).toBe(3);
@@ -143,26 +150,23 @@ describe('polling', () => {
   });
 
   it('orders: followed through listOrders until Completed, with the result kept', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
     const r = await requestAndApprove(world, tradeInput());
-    world.exchange.setOrderStatus(r.execution!.exchangeId!, 'Completed', {
-      net_amount: '0.999',
-      fee: '0.001',
-      fee_currency: 'BTC',
-    });
+    const order = exchange.sandbox.control.setOrderStatus(r.execution!.exchangeId!, 'completed');
     await world.advanceAndTick(10_000);
     expect(await world.record(r.id)).toMatchObject({
       state: 'completed',
-      remote: { status: 'Completed' },
-      result: { netAmount: '0.999', feeCurrency: 'BTC' },
+      remote: { status: order.status },
+      result: { netAmount: order.net_amount, feeCurrency: order.fee_currency },
     });
-    expect(world.exchange.calls.filter((c) => c.op === 'getOrder')).toHaveLength(0);
+    expect(String(order.status).toLowerCase()).toBe('completed');
+    expect(exchange.received('GET', PATH.order)).toBe(0);
   });
 
   it('orders: a cancelled order fails the request with its reason; lowercase statuses are final too', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
     const r = await requestAndApprove(world, tradeInput());
-    world.exchange.setOrderStatus(r.execution!.exchangeId!, 'cancelled', { cancel_reason: 'Insufficient balance' });
+    exchange.sandbox.control.cancelOrder(r.execution!.exchangeId!, 'Insufficient balance');
     await world.advanceAndTick(10_000);
     expect(await world.record(r.id)).toMatchObject({
       state: 'failed',
@@ -171,19 +175,20 @@ describe('polling', () => {
   });
 
   it('fiat: followed through the page-numbered list', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
     const r = await requestAndApprove(world, fiatInput());
-    world.exchange.setFiatStatus(r.execution!.exchangeId!, 'completed');
+    exchange.sandbox.control.setFiatWithdrawalStatus(Number(r.execution!.exchangeId!), 'completed');
     await world.advanceAndTick(10_000);
     expect((await world.record(r.id)).state).toBe('completed');
   });
 
   it('backs off while nothing changes, and stops after the maximum age', async () => {
-    const world = new World({
+    const { world, exchange } = worldOnSandbox({
       config: { poll: { intervalMs: 1_000, backoffFactor: 2, maxIntervalMs: 8_000, maxAgeMs: 60_000 } },
     });
     const r = await requestAndApprove(world, cryptoInput());
-    const reads = () => world.exchange.calls.filter((c) => c.op === 'listCryptoWithdrawals').length;
+    exchange.sandbox.control.setWithdrawalStatus(r.execution!.exchangeId!, 'pending');
+    const reads = () => exchange.received('GET', PATH.cryptoWithdrawals);
     for (let t = 0; t < 30; t++) await world.advanceAndTick(1_000);
     // Due at +1, +3, +7, +15, +23: growing intervals, capped at 8 s.
     expect(reads()).toBe(5);
@@ -197,23 +202,29 @@ describe('polling', () => {
 
   it('a withdrawal a whole list walk does not reach is read on its own', async () => {
     // Pages of 1; a walk may read 1 page beyond its own 2 requests: 3 pages.
-    const world = new World({ config: { poll: { pageSize: 1, maxPages: 1, ratePerSecond: 10, burst: 10 } } });
+    const { world, exchange } = worldOnSandbox({
+      config: { poll: { pageSize: 1, maxPages: 1, ratePerSecond: 10, burst: 10 } },
+    });
     const a = await requestAndApprove(world, cryptoInput('20'));
     world.clock.advance(1_000);
     const b = await requestAndApprove(world, cryptoInput('21'));
     world.clock.advance(1_000);
     // Two withdrawals made outside the desk (the exchange's app), newer: the list serves them first.
     for (const amount of ['30', '31'])
-      await world.exchange.createCryptoWithdrawal({ crypto_currency_id: 1, amount, address_book_address_id: ADDR_OK });
-    world.exchange.setWithdrawal(a.execution!.exchangeId!, { status: 'processing' });
-    world.exchange.setWithdrawal(b.execution!.exchangeId!, { status: 'processing' });
-    const pages = world.exchange.pages;
+      await exchange.client.createCryptoWithdrawal({
+        crypto_currency_id: USDT_TRON,
+        amount,
+        address_book_address_id: ADDR_OK,
+      });
+    exchange.sandbox.control.setWithdrawalStatus(a.execution!.exchangeId!, 'processing');
+    exchange.sandbox.control.setWithdrawalStatus(b.execution!.exchangeId!, 'processing');
+    const pages = exchange.received('GET', PATH.cryptoWithdrawals);
     await world.advanceAndTick(10_000);
-    expect(world.exchange.pages - pages).toBe(3);
-    expect(world.exchange.calls.filter((c) => c.op === 'getCryptoWithdrawal')).toHaveLength(0);
+    expect(exchange.received('GET', PATH.cryptoWithdrawals) - pages).toBe(3);
+    expect(exchange.received('GET', PATH.cryptoWithdrawal)).toBe(0);
     expect((await world.record(b.id)).remote?.status).toBe('processing');
     await world.advanceAndTick(1_000);
-    expect(world.exchange.calls.filter((c) => c.op === 'getCryptoWithdrawal')).toHaveLength(1);
+    expect(exchange.received('GET', PATH.cryptoWithdrawal)).toBe(1);
     expect((await world.record(a.id)).remote?.status).toBe('processing');
   });
 });
