@@ -35,6 +35,16 @@ const endBody = z.strictObject({ status: z.enum(['failed', 'rejected', 'cancelle
 const withdrawalStatusBody = z.strictObject({ status: z.enum(WITHDRAWAL_STATUSES), account: z.string().optional() });
 const holdBody = z.strictObject({ status: z.string(), account: z.string().optional() });
 const fiatStatusBody = z.strictObject({ status: z.enum(FIAT_WITHDRAWAL_STATUSES), account: z.string().optional() });
+const injectWithdrawalBody = z.strictObject({
+  crypto_currency_id: z.number().int(),
+  amount: z.string(),
+  address_book_address_id: z.string(),
+  request_id: z.string().optional(),
+  note: z.string().optional(),
+  transaction_purpose: z.string().optional(),
+  created_at: z.number().int().min(0).optional(),
+  account: z.string().optional(),
+});
 const redateBody = z.strictObject({ created_at: z.number().int().min(0), account: z.string().optional() });
 const orderStatusBody = z.strictObject({
   status: z.enum(['pending', 'open', 'completed', 'cancelled']),
@@ -92,6 +102,16 @@ export function handleControl(
       return ok({ now: control.advance(validate(advanceBody, body).ms) });
     case 'GET /withdrawals':
       return ok(control.withdrawals(acct));
+    case 'POST /withdrawals': {
+      const { created_at, account, ...withdrawal } = validate(injectWithdrawalBody, body);
+      return created(
+        control.injectWithdrawal({
+          body: withdrawal,
+          ...(created_at === undefined ? {} : { createdAt: created_at }),
+          ...((account ?? acct) ? { account: (account ?? acct)! } : {}),
+        }),
+      );
+    }
     case 'POST /withdrawals/:id/end': {
       const b = validate(endBody, body);
       return ok(control.endWithdrawal(id, b.status, b.account ?? acct));

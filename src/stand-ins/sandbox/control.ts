@@ -2,7 +2,9 @@
 // under /_sandbox. Nothing here is reachable with an exchange key.
 import { add, isDecimal, normalize } from '../../bot/domain/money.js';
 import { FIAT_WITHDRAWAL_STATUSES, WITHDRAWAL_STATUSES, type Scope } from '../../bot/exchange/assumptions.js';
+import { createCryptoWithdrawalBody, type CreateCryptoWithdrawalBody } from '../../bot/exchange/schemas.js';
 import type { NetworkCode } from './catalog.js';
+import { makeWithdrawal } from './routes/withdrawals.js';
 import type { FaultRule, FaultSet } from './faults.js';
 import type { KeyRegistry, RegisteredKey } from './keys.js';
 import {
@@ -155,6 +157,18 @@ export function createControl(deps: ControlDeps) {
         request_id: w.request_id,
         held: w.held,
       })),
+    /** A crypto withdrawal made outside the bot (the exchange's app) by the exchange's rules, at `createdAt` (default now): history and look-alikes for tests. */
+    injectWithdrawal(input: { body: CreateCryptoWithdrawalBody; createdAt?: number; account?: string }) {
+      const s = state();
+      const a = account(input.account);
+      const body = createCryptoWithdrawalBody.safeParse(input.body);
+      if (!body.success) throw new HttpError(422, `Invalid withdrawal: ${body.error.issues[0]!.message}`);
+      const w = makeWithdrawal(s, a, body.data, input.createdAt ?? deps.clock.now(), false);
+      // Made in the past, it has moved along its timeline since.
+      settle(s, deps.clock.now());
+      return presentWithdrawal(s, a.addressBook, w);
+    },
+
     /** A completed fiat withdrawal made outside the bot, to the account's first bank account in that currency: history for tests and demo. */
     injectFiatWithdrawal(input: {
       currency: 'USD' | 'SGD';

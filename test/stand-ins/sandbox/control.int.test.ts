@@ -210,6 +210,36 @@ describe('control surface', () => {
     expect(await orderStatus(c.id)).toBe('cancelled');
   });
 
+  it("injects a withdrawal made in the exchange's app, by the exchange's rules, at the time given", async () => {
+    const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
+    const id = (label: string) => book.find((a) => a.label === label)!.id;
+    const btc = async () =>
+      (await control('GET', '/balances')).body.find((b: { currency: string }) => b.currency === 'BTC')
+        .regular as string;
+    const before = await btc();
+    const now = (await control('GET', '/clock')).body.now as number;
+    const made = await control('POST', '/withdrawals', {
+      crypto_currency_id: 101,
+      amount: '0.1',
+      address_book_address_id: id('Treasury cold storage'),
+      note: 'by hand',
+      created_at: now - 30_000,
+    });
+    expect(made.status).toBe(201);
+    // Made 30 s ago: it has moved along its timeline since, and its amount plus fee left the balance.
+    expect(made.body).toMatchObject({ created_at: now - 30_000, status: 'broadcasted', note: 'by hand' });
+    expect(await btc()).not.toBe(before);
+    const listed = (await t.api('GET', `${V1}/crypto/withdrawals?page[size]=50`)).body as Array<{ id: string }>;
+    expect(listed.map((w) => w.id)).toContain(made.body.id);
+    const refused = await control('POST', '/withdrawals', {
+      crypto_currency_id: 102,
+      amount: '1',
+      address_book_address_id: id('Vendor without recipient details'),
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].message).toMatch(/Recipient information missing/);
+  });
+
   it('holds a withdrawal in a status it never gives on its own (the reference shows none), kept until moved on by its rules', async () => {
     const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
     const treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;

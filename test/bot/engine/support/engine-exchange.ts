@@ -46,7 +46,9 @@ export class EngineExchange {
   readonly commits: SandboxCommit[] = [];
   /** Called at each commit, before its answer leaves (an invariant check at the worst moment). */
   onCommit: ((commit: SandboxCommit) => void) | undefined;
-  /** Picks a fault for the request arriving now, or none. */
+  /** Faults queued per operation, used first, one a request. */
+  readonly #queued = new Map<Op, Scripted[]>();
+  /** Picks a fault for the request arriving now, or none (after the queued ones). */
   script: ((arrival: Arrival) => Scripted | undefined) | undefined;
   /** Called as each request arrives, before it is served. */
   onArrival: ((arrival: Arrival) => void) | undefined;
@@ -73,7 +75,7 @@ export class EngineExchange {
       const arrival = { method: init.method ?? 'GET', path: new URL(url).pathname };
       this.arrivals.push(arrival);
       this.onArrival?.(arrival);
-      const fault = this.script?.(arrival);
+      const fault = this.#nextQueued(arrival) ?? this.script?.(arrival);
       if (fault) this.sandbox.control.addFault({ ...fault, method: arrival.method, path: arrival.path, times: 1 });
       return this.sandbox.fetch(url, init);
     };
@@ -87,6 +89,32 @@ export class EngineExchange {
       retry: false,
       rateLimit: false,
     });
+  }
+
+  /** Queues faults for the next request(s) of `op`. */
+  fail(op: Op, ...faults: Scripted[]): void {
+    this.#queued.set(op, [...(this.#queued.get(op) ?? []), ...faults]);
+  }
+
+  /** Forgets every queued fault and the script. */
+  clearFaults(): void {
+    this.#queued.clear();
+    this.script = undefined;
+  }
+
+  #nextQueued(arrival: Arrival): Scripted | undefined {
+    for (const [op, faults] of this.#queued) if (faults.length > 0 && isOp(op, arrival)) return faults.shift();
+    return undefined;
+  }
+
+  /** Requests of `op` the exchange received. */
+  calls(op: Op): number {
+    return this.arrivals.filter((a) => isOp(op, a)).length;
+  }
+
+  /** Writes the exchange committed, quotes apart (a quote commits nothing a request executes). */
+  writes(): SandboxCommit[] {
+    return this.commits.filter((c) => !PATH.quotes.test(c.path));
   }
 
   /** Every request as it reached the exchange (the sandbox's access log is bounded; this is not). */
@@ -117,6 +145,22 @@ export function worldOnSandbox(options: WorldOptions & { clockOffsetMs?: number 
   exchange.sandbox.control.setPrice({ symbol: 'BTC-USD', price: '60000', driftBps: 0, volatilityBps: 0 });
   world.useExchange(exchange.client);
   return { world, exchange };
+}
+
+/** The operations the engine's tests script and count: method and path. */
+export const OPS = {
+  createCryptoWithdrawal: ['POST', /\/crypto\/withdrawals$/],
+  createFiatWithdrawal: ['POST', /\/fiat\/withdrawals$/],
+  createOrder: ['POST', /\/orders$/],
+  createQuote: ['POST', /\/order_quotes$/],
+  deleteBankAccount: ['DELETE', /\/bank_accounts\/[^/]+$/],
+  read: ['GET', /./],
+} as const satisfies Record<string, readonly [string, RegExp]>;
+export type Op = keyof typeof OPS;
+
+function isOp(op: Op, a: Arrival): boolean {
+  const [method, path] = OPS[op];
+  return a.method === method && path.test(a.path);
 }
 
 /** Paths of the operations the engine's tests count. */
