@@ -7,20 +7,22 @@ import { describe, expect, it } from 'vitest';
 import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { termsClaimKey } from '../../../src/bot/engine/execution/look-alikes.js';
 import { exchangeNoteOf } from '../../../src/bot/domain/desk-reference.js';
+import { worldOnSandbox, type EngineExchange, type Scripted } from './support/engine-exchange.js';
 import { requestAndApprove } from './support/flow.js';
-import { cryptoInput } from './support/requests.js';
-import type { Fault } from './support/fake-exchange.js';
-import { World } from './support/world.js';
+import { cryptoInput } from './support/seeded.js';
+import type { World } from './support/world.js';
 
-const lostBefore: Fault = { when: 'before', error: 'timeout' };
-const committedThenLost: Fault = { when: 'after', error: 'network' };
+// The sandbox in process: a lost send is its hang (nothing done) or drop_after_commit (done, the answer
+// lost); look-alikes are withdrawals made in the exchange's app (injectWithdrawal) at the time given.
+const lostBefore: Scripted = { kind: 'hang' };
+const committedThenLost: Scripted = { kind: 'drop_after_commit' };
 const WINDOW = 10 * 60_000;
 
 /** A withdrawal whose send was lost, taken through the whole settle window: a person is asked. */
-async function waitingForPerson(world: World, amount = '100'): Promise<RequestRecord> {
-  // One earlier withdrawal of other terms, as a desk has: the list is not empty, and its shape seeds look-alikes.
+async function waitingForPerson(world: World, exchange: EngineExchange, amount = '100'): Promise<RequestRecord> {
+  // One earlier withdrawal of other terms, as a desk has: the list is not empty.
   expect((await requestAndApprove(world, cryptoInput('20'))).state).toBe('submitted');
-  world.exchange.fail('createCryptoWithdrawal', lostBefore);
+  exchange.fail('createCryptoWithdrawal', lostBefore);
   const r = await requestAndApprove(world, cryptoInput(amount));
   for (let i = 0; i < WINDOW / 30_000 + 1; i++) await world.advanceAndTick(30_000);
   const waiting = await world.record(r.id);
@@ -28,48 +30,50 @@ async function waitingForPerson(world: World, amount = '100'): Promise<RequestRe
   return waiting;
 }
 
-/** A withdrawal made by hand in the exchange's app with the same terms as `like`, and no note. */
-function strangerLike(world: World, like: RequestRecord, createdAt: number): string {
-  const template = world.exchange.withdrawals[0];
+/** A withdrawal made by hand in the exchange's app with the same terms as `like`, and no note: held pending, recorded at `createdAt`. */
+function strangerLike(
+  exchange: EngineExchange,
+  like: RequestRecord,
+  createdAt: number,
+  ours?: { note: string | null },
+): string {
   const s = like.snapshot;
-  if (s.kind !== 'crypto_withdrawal' || template === undefined) throw new Error('fixture');
-  const id = `stranger-${createdAt}`;
-  world.exchange.withdrawals.push({
-    ...template,
-    id,
-    created_at: createdAt,
-    amount: s.amount,
-    request_id: 'made-by-hand',
-    note: null,
+  if (s.kind !== 'crypto_withdrawal') throw new Error('fixture');
+  const control = exchange.sandbox.control;
+  const { id } = control.injectWithdrawal({
+    body: {
+      crypto_currency_id: s.cryptoCurrencyId,
+      amount: s.amount,
+      address_book_address_id: s.destination.id,
+      request_id: ours ? like.execution!.attempts[0]!.key : 'made-by-hand',
+      ...(ours?.note ? { note: ours.note } : {}),
+    },
   });
+  control.setWithdrawalStatus(id, 'pending');
+  control.redateWithdrawal(id, createdAt);
   return id;
 }
 
 /** Our send of `like`, committed late by a slow exchange: its request_id (not listed) and, unless the exchange drops notes, its note. */
-function oursLate(world: World, like: RequestRecord, createdAt: number): string {
-  const id = strangerLike(world, like, createdAt);
-  Object.assign(world.exchange.withdrawals.at(-1)!, {
-    request_id: like.execution!.attempts[0]!.key,
-    note: world.exchange.keepNotes ? exchangeNoteOf(like.snapshot, 1) : null,
-  });
-  return id;
+function oursLate(exchange: EngineExchange, like: RequestRecord, createdAt: number, dropsNotes = false): string {
+  return strangerLike(exchange, like, createdAt, { note: dropsNotes ? null : exchangeNoteOf(like.snapshot, 1) });
 }
 
-/** One withdrawal done, then one whose send was lost (nothing reached the exchange), with the clock offset measured. */
-async function lostAfterASeed(): Promise<{ world: World; r: RequestRecord }> {
-  const world = new World();
-  world.exchange.measuredOffsetMs = 0;
+/** One withdrawal done, then one whose send was lost (nothing reached the exchange); the client has measured the exchange's clock. */
+async function lostAfterASeed(): Promise<{ world: World; exchange: EngineExchange; r: RequestRecord }> {
+  const { world, exchange } = worldOnSandbox();
   expect((await requestAndApprove(world, cryptoInput('20'))).state).toBe('submitted');
-  world.exchange.fail('createCryptoWithdrawal', lostBefore);
-  return { world, r: await requestAndApprove(world, cryptoInput('100')) };
+  expect(exchange.client.clockOffsetMs()).toEqual(expect.any(Number));
+  exchange.fail('createCryptoWithdrawal', lostBefore);
+  return { world, exchange, r: await requestAndApprove(world, cryptoInput('100')) };
 }
 
-const sends = (world: World) => world.exchange.calls.filter((c) => c.op === 'createCryptoWithdrawal').length;
+const sends = (exchange: EngineExchange) => exchange.calls('createCryptoWithdrawal');
 
 describe('who may settle an unknown outcome', () => {
   it('the requester and outsiders may not send again, mark as not sent or choose; a blank "checked" is refused', async () => {
-    const world = new World();
-    const r = await waitingForPerson(world);
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
     expect(await world.engine.settle(r.id, 'U_REQ', { action: 'send_again', checked: 'looked' })).toMatchObject({
       ok: false,
       reason: 'own_request_decision',
@@ -85,15 +89,15 @@ describe('who may settle an unknown outcome', () => {
     expect(
       await world.engine.settle(r.id, 'U_A2', { action: 'choose', exchangeId: 'nope', checked: 'looked' }),
     ).toMatchObject({ ok: false, reason: 'not_a_candidate' });
-    expect(sends(world)).toBe(2);
+    expect(sends(exchange)).toBe(2);
     expect(world.auditOf('execution.decision_refused', r.id)).toHaveLength(4);
     // The requester may ask to look again.
     expect(await world.engine.settle(r.id, 'U_REQ', { action: 'look_again' })).toMatchObject({ ok: true });
   });
 
   it('send again: persisted with who and what they checked, audited, sent once with a new key, then followed', async () => {
-    const world = new World();
-    const r = await waitingForPerson(world);
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
     const decided = await world.engine.settle(r.id, 'U_A2', {
       action: 'send_again',
       checked: 'No 100 USDT withdrawal in the history since 09:00.',
@@ -102,7 +106,7 @@ describe('who may settle an unknown outcome', () => {
     await world.engine.idle();
     const done = await world.record(r.id);
     expect(done.state).toBe('submitted');
-    expect(sends(world)).toBe(3);
+    expect(sends(exchange)).toBe(3);
     expect(new Set(done.execution!.attempts.map((a) => a.key)).size).toBe(2);
     expect(done.execution!.decisions).toEqual([
       expect.objectContaining({
@@ -124,8 +128,8 @@ describe('who may settle an unknown outcome', () => {
   });
 
   it('send again waits for the terms claim: a request in doubt from before the claim (it holds none) whose twin took the claim meanwhile is refused twin_in_doubt, nothing sent', async () => {
-    const world = new World();
-    const r = await waitingForPerson(world);
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
     expect(await world.kv.get(termsClaimKey(r))).toBe(r.id);
     await world.kv.set(termsClaimKey(r), undefined);
     // The look-alike takes the free claim, sees R in doubt on the live records, and waits (keeping the claim: first in line).
@@ -138,13 +142,13 @@ describe('who may settle an unknown outcome', () => {
     expect(world.auditOf('execution.decision_refused', r.id)).toEqual([
       expect.objectContaining({ data: { action: 'send_again', reason: 'twin_in_doubt' } }),
     ]);
-    expect(sends(world)).toBe(2);
+    expect(sends(exchange)).toBe(2);
     expect((await world.record(r.id)).state).toBe('unknown');
   });
 
   it('mark as not sent ends the request as failed, audited, and nothing more is sent', async () => {
-    const world = new World();
-    const r = await waitingForPerson(world);
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
     expect(
       await world.engine.settle(r.id, 'U_A2', {
         action: 'mark_not_sent',
@@ -157,38 +161,36 @@ describe('who may settle an unknown outcome', () => {
       reason: expect.stringContaining('Support confirmed nothing was created.'),
     });
     for (let i = 0; i < 5; i++) await world.advanceAndTick(120_000);
-    expect(sends(world)).toBe(2);
+    expect(sends(exchange)).toBe(2);
   });
 
   it('a withdrawal that appears after the question is followed, and the question goes', async () => {
-    const world = new World();
-    world.exchange.measuredOffsetMs = 0;
-    const r = await waitingForPerson(world);
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
     // The slow exchange commits our send at last, our desk reference in its note.
-    const late = oursLate(world, r, world.clock.now() - 60_000);
+    const late = oursLate(exchange, r, world.clock.now() - 60_000);
     await world.advanceAndTick(120_000);
     const done = await world.record(r.id);
     expect(done).toMatchObject({ state: 'submitted', execution: { exchangeId: late, inDoubt: null } });
-    expect(sends(world)).toBe(2);
+    expect(sends(exchange)).toBe(2);
   });
 });
 
 describe('look-alike withdrawals are never taken by guesswork', () => {
   it('made before our send: never a candidate', async () => {
-    const world = new World();
-    world.exchange.measuredOffsetMs = 0;
-    world.exchange.fail('createCryptoWithdrawal', committedThenLost);
+    const { world, exchange } = worldOnSandbox();
+    exchange.fail('createCryptoWithdrawal', committedThenLost);
     world.clock.advance(60_000);
     // Seed a stranger created two minutes before anything of ours (clone the shape from a first withdrawal).
     const first = await requestAndApprove(world, cryptoInput('20'));
     expect(first.state).toBe('submitted');
     world.clock.advance(120_000);
     const stranger = strangerLike(
-      world,
+      exchange,
       { ...first, snapshot: { ...first.snapshot, amount: '100' } as RequestRecord['snapshot'] },
       world.clock.now() - 30_000,
     );
-    world.exchange.fail('createCryptoWithdrawal', committedThenLost);
+    exchange.fail('createCryptoWithdrawal', committedThenLost);
     const r = await requestAndApprove(world, cryptoInput('100'));
     const done = await world.record(r.id);
     expect(done.state).toBe('submitted');
@@ -196,11 +198,11 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
   });
 
   it('made after our send while ours was committed too: ours is known by its reference at once, the look-alike is never taken', async () => {
-    const { world, r } = await lostAfterASeed();
+    const { world, exchange, r } = await lostAfterASeed();
     world.clock.advance(20_000);
-    const stranger = strangerLike(world, r, world.clock.now());
+    const stranger = strangerLike(exchange, r, world.clock.now());
     world.clock.advance(10_000);
-    const ours = oursLate(world, r, world.clock.now());
+    const ours = oursLate(exchange, r, world.clock.now());
     await world.advanceAndTick(15_000);
     const now = await world.record(r.id);
     expect(now).toMatchObject({ state: 'submitted', execution: { exchangeId: ours } });
@@ -211,11 +213,11 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
   });
 
   it('two withdrawals carrying our reference (paid twice): neither is taken on its own, a person sees both', async () => {
-    const { world, r } = await lostAfterASeed();
+    const { world, exchange, r } = await lostAfterASeed();
     world.clock.advance(20_000);
-    const first = oursLate(world, r, world.clock.now());
+    const first = oursLate(exchange, r, world.clock.now());
     world.clock.advance(1_000);
-    const second = oursLate(world, r, world.clock.now());
+    const second = oursLate(exchange, r, world.clock.now());
     await world.advanceAndTick(15_000);
     const now = await world.record(r.id);
     expect(now.state).toBe('unknown');
@@ -229,13 +231,12 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
   });
 
   it('an exchange that drops notes, ours committed late and a look-alike after our send: both are shown, an approver says which; the stranger cancelling changes nothing', async () => {
-    const { world, r } = await lostAfterASeed();
-    world.exchange.keepNotes = false;
+    const { world, exchange, r } = await lostAfterASeed();
     // Ours commits late (after the client gave up), and someone makes a look-alike by hand.
     world.clock.advance(20_000);
-    const ours = oursLate(world, r, world.clock.now());
+    const ours = oursLate(exchange, r, world.clock.now(), true);
     world.clock.advance(30_000);
-    const stranger = strangerLike(world, r, world.clock.now());
+    const stranger = strangerLike(exchange, r, world.clock.now());
     for (let i = 0; i < 4; i++) await world.advanceAndTick(15_000);
     let now = await world.record(r.id);
     expect(now.state).toBe('unknown');
@@ -250,20 +251,20 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
       checked: 'Ours went to the cold wallet at 09:01; the other was made in the app by Sam.',
     });
     expect(decided).toMatchObject({ ok: true, request: { state: 'submitted' } });
-    world.exchange.setWithdrawal(stranger, { status: 'cancelled' });
-    world.exchange.setWithdrawal(ours, { status: 'completed' });
+    exchange.sandbox.control.setWithdrawalStatus(stranger, 'cancelled');
+    exchange.sandbox.control.setWithdrawalStatus(ours, 'completed');
     for (let i = 0; i < 3; i++) await world.advanceAndTick(60_000);
     now = await world.record(r.id);
     expect(now).toMatchObject({ state: 'completed', execution: { exchangeId: ours } });
-    expect(sends(world)).toBe(2);
+    expect(sends(exchange)).toBe(2);
   });
 
   it('"none of these": the candidates never count again, and the question becomes "not found"', async () => {
-    const { world, r } = await lostAfterASeed();
+    const { world, exchange, r } = await lostAfterASeed();
     world.clock.advance(20_000);
-    const a = strangerLike(world, r, world.clock.now());
+    const a = strangerLike(exchange, r, world.clock.now());
     world.clock.advance(1_000);
-    const b = strangerLike(world, r, world.clock.now());
+    const b = strangerLike(exchange, r, world.clock.now());
     for (let i = 0; i < 3; i++) await world.advanceAndTick(15_000);
     expect((await world.record(r.id)).execution!.inDoubt!.question!.kind).toBe('ambiguous');
     expect(
@@ -276,6 +277,6 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     await world.engine.idle();
     const now = await world.record(r.id);
     expect(now.execution!.inDoubt).toMatchObject({ excluded: [a, b], question: { kind: 'not_found', candidates: [] } });
-    expect(sends(world)).toBe(2);
+    expect(sends(exchange)).toBe(2);
   });
 });
