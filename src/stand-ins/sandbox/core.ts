@@ -325,7 +325,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       case 'error': {
         const status = fault.status ?? 500;
         log(status, { fault: fault.kind });
-        return answer({ status, body: errorBody('Internal server error (sandbox fault injection)') });
+        return answer({ status, body: errorBody(fault.message ?? 'Internal server error (sandbox fault injection)') });
       }
       case 'rate_limit': {
         const retryAfter = String(fault.retryAfterSeconds ?? 1);

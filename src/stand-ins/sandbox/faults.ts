@@ -28,6 +28,8 @@ export const faultRule = z.strictObject({
   path: z.string().optional(),
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   status: z.number().int().min(400).max(599).optional(),
+  /** error: the message of its error body, as the exchange might word a refusal the reference leaves unshown. */
+  message: z.string().min(1).max(500).optional(),
   retryAfterSeconds: z.number().int().min(0).optional(),
   /** late_commit: sandbox-clock milliseconds from receipt to commit (default 15 s). */
   commitAfterMs: z.number().int().min(0).max(86_400_000).optional(),

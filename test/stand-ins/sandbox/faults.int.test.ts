@@ -41,6 +41,20 @@ describe('fault injection', () => {
     expect(a.status).toBe(500);
     expectSchema(errorBody, a.body);
     expect(count()).toBe(before);
+    // A refusal worded as the exchange might word one the reference leaves unshown.
+    t.sandbox.control.setFaults([
+      {
+        kind: 'error',
+        method: 'POST',
+        path: '/crypto/withdrawals',
+        status: 422,
+        message: 'Risk assessment required',
+        times: 1,
+      },
+    ]);
+    const refused = await t.api('POST', WITHDRAWALS, { body });
+    expect([refused.status, refused.body.errors[0].message]).toEqual([422, 'Risk assessment required']);
+    expect(count()).toBe(before);
     t.sandbox.control.setFaults([{ kind: 'rate_limit', path: '/crypto/*', retryAfterSeconds: 7, times: 2 }]);
     const b = await t.api('POST', WITHDRAWALS, { body });
     expect(b.status).toBe(429);
