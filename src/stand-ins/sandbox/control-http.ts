@@ -45,6 +45,22 @@ const injectWithdrawalBody = z.strictObject({
   created_at: z.number().int().min(0).optional(),
   account: z.string().optional(),
 });
+const currencyBody = z.strictObject({
+  withdrawal_fee: z.string().optional(),
+  minimum_withdrawal: z.string().optional(),
+});
+const fiatRuleBody = z.strictObject({
+  currency: z.string(),
+  minimum: z.string().optional(),
+  maximum: z.string().optional(),
+  fee: z.string().optional(),
+});
+const bankAccountBody = z.strictObject({
+  account_number: z.string().optional(),
+  currency: z.enum(['USD', 'SGD']).optional(),
+  verified: z.boolean().optional(),
+  account: z.string().optional(),
+});
 const redateBody = z.strictObject({ created_at: z.number().int().min(0), account: z.string().optional() });
 const orderStatusBody = z.strictObject({
   status: z.enum(['pending', 'open', 'completed', 'cancelled']),
@@ -59,6 +75,7 @@ const keyBody = z.strictObject({
 });
 const addressBody = z.strictObject({
   status: z.string().optional(),
+  address_tag: z.string().nullable().optional(),
   display_status: z.string().nullable().optional(),
   withdrawal_cooldown_until: z.number().int().nullable().optional(),
   wallet_identity: z
@@ -85,7 +102,10 @@ export function handleControl(
   const seg = path.split('/').filter(Boolean);
   // The second segment of these collections is a record id: /withdrawals/{id}/end and so on.
   let id = '';
-  if (seg.length >= 2 && ['withdrawals', 'fiat-withdrawals', 'orders', 'addresses'].includes(seg[0]!)) {
+  if (
+    seg.length >= 2 &&
+    ['withdrawals', 'fiat-withdrawals', 'orders', 'addresses', 'currencies', 'bank-accounts'].includes(seg[0]!)
+  ) {
     id = decodeURIComponent(seg[1]!);
     seg[1] = ':id';
   }
@@ -168,6 +188,24 @@ export function handleControl(
     case 'PATCH /addresses/:id': {
       const { account, ...change } = validate(addressBody, body);
       return ok(control.updateAddress(id, change, account ?? acct));
+    }
+    case 'DELETE /addresses/:id':
+      control.removeAddress(id, acct);
+      return noContent();
+    case 'PATCH /currencies/:id': {
+      if (!/^\d{1,9}$/.test(id)) fail(404, 'Crypto currency not found');
+      return ok(control.updateCurrency(Number(id), validate(currencyBody, body)));
+    }
+    case 'PUT /fiat-rules': {
+      const { currency, ...change } = validate(fiatRuleBody, body);
+      return ok(control.setFiatRule(currency, change));
+    }
+    case 'GET /bank-accounts':
+      return ok(control.bankAccounts(acct));
+    case 'PATCH /bank-accounts/:id': {
+      if (!/^\d{1,15}$/.test(id)) fail(404, 'Bank account not found');
+      const { account, ...change } = validate(bankAccountBody, body);
+      return ok(control.updateBankAccount(Number(id), change, account ?? acct));
     }
     case 'GET /balances':
       return ok(control.balances(acct));

@@ -67,6 +67,7 @@ export interface InjectDepositInput {
 
 export interface AddressChange {
   status?: string;
+  address_tag?: string | null;
   display_status?: string | null;
   withdrawal_cooldown_until?: number | null;
   wallet_identity?: Omit<WalletIdentityRecord, 'id'> | null;
@@ -339,6 +340,7 @@ export function createControl(deps: ControlDeps) {
       const a = account(name);
       const addr = a.addressBook.find((x) => x.id === id) ?? notFound('Address');
       if (change.status !== undefined) addr.status = change.status;
+      if (change.address_tag !== undefined) addr.address_tag = change.address_tag;
       if (change.display_status !== undefined) addr.display_status = change.display_status;
       if (change.withdrawal_cooldown_until !== undefined)
         addr.withdrawal_cooldown_until = change.withdrawal_cooldown_until;
@@ -348,6 +350,62 @@ export function createControl(deps: ControlDeps) {
       }
       return presentAddress(deps.getState(), addr);
     },
+
+    /** Remove a saved address, as a person would in the exchange's app (withdrawals made to it keep their record). */
+    removeAddress(id: string, name?: string): void {
+      const a = account(name);
+      const at = a.addressBook.findIndex((x) => x.id === id);
+      if (at < 0) notFound('Address');
+      a.addressBook.splice(at, 1);
+    },
+
+    /** Change a crypto currency entry's withdrawal fee or minimum (decimal strings): the exchange's fees move. */
+    updateCurrency(id: number, change: { withdrawal_fee?: string; minimum_withdrawal?: string }) {
+      const entry = entryById(state(), id) ?? notFound('Crypto currency');
+      for (const field of ['withdrawal_fee', 'minimum_withdrawal'] as const) {
+        const v = change[field];
+        if (v === undefined) continue;
+        if (!isDecimal(v)) throw new HttpError(422, `${field} must be a non-negative decimal string`);
+        entry[field] = normalize(v);
+      }
+      return { id: entry.id, withdrawal_fee: entry.withdrawal_fee, minimum_withdrawal: entry.minimum_withdrawal };
+    },
+
+    /** Change a fiat currency's withdrawal minimum, maximum or fee (decimal strings). */
+    setFiatRule(currency: string, change: { minimum?: string; maximum?: string; fee?: string }) {
+      const rules = state().fiatRules;
+      const at = rules.findIndex((r) => r.currency === currency);
+      if (at < 0) notFound(`Fiat currency ${currency}`);
+      // A new object: the seeded rules are shared constants (catalog.ts).
+      const rule = { ...rules[at]! };
+      for (const field of ['minimum', 'maximum', 'fee'] as const) {
+        const v = change[field];
+        if (v === undefined) continue;
+        if (!isDecimal(v)) throw new HttpError(422, `${field} must be a non-negative decimal string`);
+        rule[field] = normalize(v);
+      }
+      rules[at] = rule;
+      return { ...rule };
+    },
+
+    /** Change a bank account as the exchange's app would (another number, another currency, verified or not). */
+    updateBankAccount(
+      id: number,
+      change: { account_number?: string; currency?: 'USD' | 'SGD'; verified?: boolean },
+      name?: string,
+    ) {
+      const bank = account(name).bankAccounts.find((b) => b.id === id) ?? notFound('Bank account');
+      if (change.account_number !== undefined) {
+        if (!/^\d{4,34}$/.test(change.account_number))
+          throw new HttpError(422, 'account_number must be 4 to 34 digits');
+        bank.account_number = change.account_number;
+      }
+      if (change.currency !== undefined) bank.currency = change.currency;
+      if (change.verified !== undefined) bank.verified = change.verified;
+      return { ...bank, bank: { ...bank.bank } };
+    },
+    /** The account's bank accounts, as stored. */
+    bankAccounts: (name?: string) => account(name).bankAccounts.map((b) => ({ ...b, bank: { ...b.bank } })),
 
     /** Set a pair's mid price now, and/or its drift and volatility (bps per one-second step). */
     setPrice(input: { symbol: string; price?: string; driftBps?: number; volatilityBps?: number }) {

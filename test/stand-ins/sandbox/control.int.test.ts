@@ -301,6 +301,42 @@ describe('control surface', () => {
     expect((await control('POST', `/fiat-withdrawals/${b.id}/status`, { status: 'sent' })).status).toBe(422);
   });
 
+  it("changes the exchange's data as its app would: an address's tag or its removal, a fee, a fiat limit, a bank account", async () => {
+    const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
+    const partner = book.find((a) => a.label === 'OTC partner (ERC20)')!.id;
+    expect((await control('PATCH', `/addresses/${partner}`, { address_tag: '12345' })).body.address_tag).toBe('12345');
+    expect((await control('DELETE', `/addresses/${partner}`)).status).toBe(204);
+    const listed = (await t.api('GET', `${V1}/address_book/addresses?page[size]=50`)).body as Array<{ id: string }>;
+    expect(listed.map((a) => a.id)).not.toContain(partner);
+    expect((await control('DELETE', `/addresses/${partner}`)).status).toBe(404);
+
+    expect((await control('PATCH', '/currencies/102', { withdrawal_fee: '0.004' })).body.withdrawal_fee).toBe('0.004');
+    const eth = (
+      (await t.api('GET', `${V1}/crypto_currencies`)).body as Array<{ id: number; withdrawal_fee: string }>
+    ).find((c) => c.id === 102)!;
+    expect(eth.withdrawal_fee).toBe('0.004');
+    expect((await control('PATCH', '/currencies/102', { withdrawal_fee: '-1' })).status).toBe(422);
+
+    expect((await control('PUT', '/fiat-rules', { currency: 'USD', maximum: '500' })).body.maximum).toBe('500');
+    const limits = (await t.api('GET', `${V1}/fiat/withdrawal_limits`)).body as Array<Record<string, string>>;
+    expect(JSON.stringify(limits)).toContain('500');
+    const over = await t.api('POST', `${V1}/fiat/withdrawals`, {
+      body: { bank_account_id: 1001, currency: 'USD', amount: '1000' },
+    });
+    expect(over.status).toBe(422);
+    expect((await control('PUT', '/fiat-rules', { currency: 'EUR', maximum: '1' })).status).toBe(404);
+
+    const changed = await control('PATCH', '/bank-accounts/1001', { account_number: '0099999999', currency: 'SGD' });
+    expect(changed.body).toMatchObject({ account_number: '0099999999', currency: 'SGD' });
+    const banks = (await t.api('GET', `${V1}/bank_accounts`)).body as Array<{ id: number; currency: string }>;
+    expect(banks.find((b) => b.id === 1001)!.currency).toBe('SGD');
+    expect((await control('PATCH', '/bank-accounts/1001', { account_number: 'x' })).status).toBe(422);
+    expect((await control('PATCH', '/bank-accounts/9', { verified: true })).status).toBe(404);
+    // Put back what the next tests read.
+    await control('PATCH', '/bank-accounts/1001', { currency: 'USD' });
+    await control('PUT', '/fiat-rules', { currency: 'USD', maximum: '250000' });
+  });
+
   it('registers keys for other accounts, seeded like the first', async () => {
     const k = makeKey();
     const a = await control('POST', '/keys', { public_key: k.uncompressedHex, scopes: ['read'], account: 'desk-c' });
