@@ -391,6 +391,16 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         // The work is done (a withdrawal exists, an order is placed); the caller never hears.
         log(0, meta);
         return { kind: 'drop' };
+      case 'hang_after_commit':
+        // Done, and the answer never comes: the caller gives up.
+        log(0, meta);
+        return { kind: 'hang' };
+      case 'error_after_commit': {
+        // Done, and a gateway answers 5xx all the same.
+        const status = fault.status ?? 502;
+        log(status, meta);
+        return answer({ status, body: errorBody(fault.message ?? 'Bad gateway (sandbox fault injection)') });
+      }
       case 'malformed_json': {
         const text = JSON.stringify(response.body ?? {});
         log(response.status, meta);

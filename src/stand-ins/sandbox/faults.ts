@@ -1,5 +1,5 @@
-// Fault injection per route, seeded: every way the exchange may fail, drop_after_commit (the work done,
-// no answer) and late_commit (committed later, whatever became of the caller) above all. The kinds and
+// Fault injection per route, seeded: every way the exchange may fail, the *_after_commit kinds (the work
+// done; the connection cut, no answer, or a 5xx) and late_commit (committed later, whatever became of the caller) above all. The kinds and
 // what each does: README "Faults".
 import { z } from 'zod';
 import { API_PREFIX } from '../../bot/exchange/protocol.js';
@@ -12,6 +12,8 @@ export const FAULT_KINDS = [
   'hang',
   'drop',
   'drop_after_commit',
+  'hang_after_commit',
+  'error_after_commit',
   'malformed_json',
   'schema_break',
   'late_commit',

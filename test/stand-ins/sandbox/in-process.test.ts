@@ -64,7 +64,7 @@ describe('the sandbox in process', () => {
     await expect(stranger.listBalances()).rejects.toMatchObject({ kind: 'unauthorized', status: 401 });
   });
 
-  it('drop is a network failure, hang a timeout, error a 5xx; drop_after_commit committed the write', async () => {
+  it('drop is a network failure, hang a timeout, error a 5xx; the *_after_commit faults committed the write', async () => {
     const s = setUp({ timeoutMs: 50 });
     const { address, entry } = await usable(s);
     s.sandbox.control.addFault({ kind: 'drop', path: '/accounts/balances', times: 1 });
@@ -82,6 +82,21 @@ describe('the sandbox in process', () => {
     };
     await expect(s.client.createCryptoWithdrawal(body)).rejects.toMatchObject({ kind: 'network' });
     expect(s.sandbox.control.withdrawals().filter((w) => w.request_id === 'in-process-2')).toHaveLength(1);
+    // Committed, then no answer at all, or a gateway's 5xx.
+    s.sandbox.control.addFault({ kind: 'hang_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 });
+    await expect(s.client.createCryptoWithdrawal({ ...body, request_id: 'in-process-4' })).rejects.toMatchObject({
+      kind: 'timeout',
+    });
+    s.sandbox.control.addFault({ kind: 'error_after_commit', method: 'POST', path: '/crypto/withdrawals', times: 1 });
+    await expect(s.client.createCryptoWithdrawal({ ...body, request_id: 'in-process-5' })).rejects.toMatchObject({
+      kind: 'server',
+      status: 502,
+    });
+    const made = s.sandbox.control.withdrawals().map((w) => w.request_id);
+    expect(made.filter((id) => id === 'in-process-4' || id === 'in-process-5')).toEqual([
+      'in-process-4',
+      'in-process-5',
+    ]);
     expect((await s.client.listBalances()).length).toBeGreaterThan(0);
   });
 
