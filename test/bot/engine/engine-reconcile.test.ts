@@ -5,7 +5,7 @@ import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, tradeInput } from './support/seeded.js';
 
 // The sandbox in process and its own faults: drop_after_commit (committed, the answer lost), hang
-// (nothing done, no answer until the client gives up), late_commit answering 504 (committed, a 5xx).
+// (nothing done, no answer until the client gives up), error_after_commit (committed, a 5xx).
 const committedThenLost: Scripted = { kind: 'drop_after_commit' };
 const lostBefore: Scripted = { kind: 'hang' };
 /** Looks for a lost send: lists of withdrawals. */
@@ -136,8 +136,8 @@ describe('unknown outcomes are reconciled before anything else', () => {
 
   it('5xx is an unknown outcome too', async () => {
     const { world, exchange } = worldOnSandbox();
-    // The exchange answers 504 and commits the withdrawal all the same, at once.
-    exchange.fail('createCryptoWithdrawal', { kind: 'late_commit', commitAfterMs: 0, answer: 'gateway_timeout' });
+    // The exchange commits the withdrawal, and a gateway answers 502 all the same.
+    exchange.fail('createCryptoWithdrawal', { kind: 'error_after_commit' });
     const r = await requestAndApprove(world, cryptoInput());
     expect(r.state).toBe('submitted');
     expect(exchange.writes()).toHaveLength(1);

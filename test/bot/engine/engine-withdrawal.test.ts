@@ -264,11 +264,7 @@ describe('fiat withdrawal and bank account removal', () => {
 
   it('bank removal: unknown, not gone, resent after the settle time; a 404 then means removed', async () => {
     const { world, exchange } = worldOnSandbox();
-    exchange.fail(
-      'deleteBankAccount',
-      { kind: 'drop' },
-      { kind: 'late_commit', commitAfterMs: 0, answer: 'gateway_timeout' },
-    );
+    exchange.fail('deleteBankAccount', { kind: 'drop' }, { kind: 'error_after_commit' });
     const r = await requestAndApprove(world, removalInput(SGD_BANK_UNVERIFIED));
     expect(r.state).toBe('unknown');
     await world.advanceAndTick(5_000);
