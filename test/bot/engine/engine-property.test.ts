@@ -8,6 +8,8 @@
  *   - what is executed is exactly the snapshot (a trade: its terms, at a price within the limit);
  *   - never two executions of one request; none forgotten once the faults stop;
  *   - no status change reported twice.
+ * The exchange is the sandbox in process: its own rules, faults picked as each request arrives, the
+ * commit hook (onCommit) at the moment it commits.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -17,22 +19,24 @@ import { approvalsNeeded, countingApprovals } from '../../../src/bot/domain/poli
 import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { withinLimit } from '../../../src/bot/domain/request.js';
 import { QUOTE_UNUSABLE_MESSAGES } from '../../../src/bot/exchange/assumptions.js';
-import type { Commit, Fault, Op } from './support/fake-exchange.js';
-import { cryptoInput, fiatInput, removalInput, tradeInput } from './support/requests.js';
-import { APPROVERS, OUTSIDER, REQUESTER, World } from './support/world.js';
+import type { SandboxCommit } from '../../../src/stand-ins/sandbox/index.js';
+import { worldOnSandbox, type EngineExchange, type Scripted } from './support/engine-exchange.js';
+import { cryptoInput, fiatInput, removalInput, SGD_BANK_UNVERIFIED, tradeInput, USD_BANK } from './support/seeded.js';
+import { APPROVERS, OUTSIDER, REQUESTER, type World } from './support/world.js';
 
 const USERS = [REQUESTER, ...APPROVERS, OUTSIDER];
-const FAULTS: (Fault | 'ok')[] = [
+/** Each write's fate: done, or nothing done and no answer / a 5xx / a refusal, or done and no answer / cut / a 5xx. */
+const FAULTS: (Scripted | 'ok')[] = [
   'ok',
   'ok',
   'ok',
-  { when: 'before', error: 'timeout' },
-  { when: 'after', error: 'timeout' },
-  { when: 'after', error: 'network' },
-  { when: 'before', error: 'server' },
-  { when: 'after', error: 'server' },
-  { when: 'before', error: { status: 422, message: 'Insufficient balance' } },
-  { when: 'before', error: { status: 422, message: QUOTE_UNUSABLE_MESSAGES.superseded } },
+  { kind: 'hang' },
+  { kind: 'hang_after_commit' },
+  { kind: 'drop_after_commit' },
+  { kind: 'error', status: 502 },
+  { kind: 'error_after_commit' },
+  { kind: 'error', status: 422, message: 'Insufficient balance' },
+  { kind: 'error', status: 422, message: QUOTE_UNUSABLE_MESSAGES.superseded },
 ];
 
 type Action =
@@ -107,7 +111,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 const scenario = fc.record({
   actions: fc.array(action, { minLength: 4, maxLength: 50, size: 'large' }),
   writeFaults: fc.array(fc.constantFrom(...FAULTS), { maxLength: 30, size: 'medium' }),
-  readFaults: fc.array(fc.constantFrom<Fault | 'ok'>('ok', 'ok', 'ok', 'ok', { when: 'before', error: 'server' }), {
+  readFaults: fc.array(fc.constantFrom<Scripted | 'ok'>('ok', 'ok', 'ok', 'ok', { kind: 'error', status: 502 }), {
     maxLength: 30,
   }),
 });
@@ -117,8 +121,28 @@ const inputs = [
   (v: number) => fiatInput(['1000', '250', '1000'][v]),
   (v: number) =>
     tradeInput(v === 1 ? { limit: { price: '60100' } } : v === 2 ? { side: 'sell', limit: { slippageBps: 30 } } : {}),
-  (v: number) => removalInput(v === 1 ? 101 : 102),
+  (v: number) => removalInput(v === 1 ? USD_BANK : SGD_BANK_UNVERIFIED),
 ];
+
+/** A write the exchange committed, as the ledger keeps it: the key it was sent with and the record it made. */
+interface Commit {
+  op: 'deleteBankAccount' | 'create';
+  /** request_id, client_order_id, or the bank account's id. */
+  key: string;
+  exchangeId: string;
+  body: Record<string, unknown>;
+}
+
+function commitOf(c: SandboxCommit): Commit | undefined {
+  if (/\/order_quotes$/.test(c.path)) return undefined;
+  const body = (c.body ?? {}) as Record<string, unknown>;
+  if (c.method === 'DELETE') {
+    const id = c.path.split('/').at(-1)!;
+    return { op: 'deleteBankAccount', key: id, exchangeId: id, body };
+  }
+  const key = String(body.request_id ?? body.client_order_id ?? '');
+  return { op: 'create', key, exchangeId: String((c.answer as { id: unknown }).id), body };
+}
 
 interface Ledger {
   commitsByRequest: Map<string, Commit[]>;
@@ -126,7 +150,7 @@ interface Ledger {
 }
 
 /** At the moment the exchange commits: who asked for it, and was it allowed? */
-function checkCommit(world: World, ledger: Ledger, commit: Commit): void {
+function checkCommit(world: World, exchange: EngineExchange, ledger: Ledger, commit: Commit): void {
   const live = world.requests.dump().live;
   const owner = live.find((r) =>
     commit.op === 'deleteBankAccount'
@@ -146,12 +170,12 @@ function checkCommit(world: World, ledger: Ledger, commit: Commit): void {
     ledger.violations.push(`${owner.id}: executed with ${counting.length} approvals`);
   if (counting.some((a) => a.userId === owner.requester || a.snapshotHash !== owner.snapshotHash))
     ledger.violations.push(`${owner.id}: approval not bound`);
-  checkBody(world, ledger, owner, commit);
+  checkBody(exchange, ledger, owner, commit);
 }
 
-function checkBody(world: World, ledger: Ledger, owner: RequestRecord, commit: Commit): void {
+function checkBody(exchange: EngineExchange, ledger: Ledger, owner: RequestRecord, commit: Commit): void {
   const s = owner.snapshot;
-  const body = commit.body as Record<string, unknown>;
+  const body = commit.body;
   const bad = (what: string) => ledger.violations.push(`${owner.id}: executed ${what} differs from the snapshot`);
   if (
     s.kind === 'crypto_withdrawal' &&
@@ -166,24 +190,29 @@ function checkBody(world: World, ledger: Ledger, owner: RequestRecord, commit: C
   )
     bad('fiat withdrawal');
   if (s.kind === 'trade') {
-    const quote = world.exchange.quotes.get(String(body.order_quote_id));
+    const quote = exchange.sandbox.control.quotes().find((q) => q.quote_id === String(body.order_quote_id));
     if (
       !quote ||
-      quote.body.symbol !== s.symbol ||
-      quote.body.side !== s.side ||
-      quote.body.quantity !== s.quantity ||
-      quote.body.payment_method !== s.paymentMethod
+      quote.symbol !== s.symbol ||
+      quote.side !== s.side ||
+      quote.quantity !== s.quantity ||
+      quote.payment_method !== s.paymentMethod
     )
       bad('order terms');
-    else if (!withinLimit(s.side, quote.price, s.limitPrice))
-      ledger.violations.push(`${owner.id}: ordered at ${quote.price} beyond the limit ${s.limitPrice}`);
+    else if (!withinLimit(s.side, quote.locked_price, s.limitPrice))
+      ledger.violations.push(`${owner.id}: ordered at ${quote.locked_price} beyond the limit ${s.limitPrice}`);
   }
 }
 
-async function play(world: World, actions: Action[], created: { id: string; hash: string }[]): Promise<void> {
+async function play(
+  world: World,
+  exchange: EngineExchange,
+  actions: Action[],
+  created: { id: string; hash: string }[],
+): Promise<void> {
   for (const a of actions) {
     try {
-      await step(world, a, created);
+      await step(world, exchange, a, created);
     } catch (err) {
       if (!(err instanceof Error && err.name === 'Crashed')) throw err;
     }
@@ -194,7 +223,22 @@ async function play(world: World, actions: Action[], created: { id: string; hash
   }
 }
 
-async function step(world: World, a: Action, created: { id: string; hash: string }[]): Promise<void> {
+/** A change the exchange may refuse by its rules (never back, never off a final status): then nothing changes. */
+function tryControl(change: () => unknown): void {
+  try {
+    change();
+  } catch {
+    // Refused by the sandbox's lifecycle rules.
+  }
+}
+
+async function step(
+  world: World,
+  exchange: EngineExchange,
+  a: Action,
+  created: { id: string; hash: string }[],
+): Promise<void> {
+  const control = exchange.sandbox.control;
   // Counted from the newest request: most actions concern what was just asked.
   const pick = (n: number) => created[created.length - 1 - (n % Math.max(created.length, 1))];
   switch (a.t) {
@@ -225,7 +269,7 @@ async function step(world: World, a: Action, created: { id: string; hash: string
     case 'time':
       return world.advanceAndTick(a.ms);
     case 'price':
-      world.exchange.prices.set('BTC-USD', a.price);
+      control.setPrice({ symbol: 'BTC-USD', price: a.price });
       return;
     case 'crash':
       world.crashAfterWrites(a.afterWrites);
@@ -240,26 +284,30 @@ async function step(world: World, a: Action, created: { id: string; hash: string
       const exchangeId = r?.execution?.exchangeId;
       if (!r || !exchangeId) return;
       if (r.kind === 'crypto_withdrawal' && /^[a-z]/.test(a.status))
-        world.exchange.setWithdrawal(exchangeId, { status: a.status });
-      if (r.kind === 'trade' && /^[A-Z]/.test(a.status)) world.exchange.setOrderStatus(exchangeId, a.status);
+        tryControl(() => control.setWithdrawalStatus(exchangeId, a.status as 'processing'));
+      if (r.kind === 'trade' && /^[A-Z]/.test(a.status))
+        tryControl(() => control.setOrderStatus(exchangeId, a.status.toLowerCase() as 'open'));
       if (r.kind === 'fiat_withdrawal' && (a.status === 'completed' || a.status === 'processing'))
-        world.exchange.setFiatStatus(exchangeId, a.status);
+        tryControl(() => control.setFiatWithdrawalStatus(Number(exchangeId), a.status as 'completed'));
       return;
     }
   }
 }
 
 /** Faults stop, the process restarts once more, and time passes until everything has settled. */
-async function settle(world: World): Promise<void> {
-  world.exchange.faultPolicy = undefined;
-  world.exchange.queued.clear();
+async function settle(world: World, exchange: EngineExchange): Promise<void> {
+  const control = exchange.sandbox.control;
+  const finish = () => {
+    for (const w of control.withdrawals()) tryControl(() => control.setWithdrawalStatus(w.id, 'completed'));
+    for (const o of control.orders()) tryControl(() => control.setOrderStatus(o.id, 'completed'));
+    for (const f of control.fiatWithdrawals()) tryControl(() => control.setFiatWithdrawalStatus(f.id, 'completed'));
+  };
+  exchange.clearFaults();
   world.crashAfterWrites(Number.POSITIVE_INFINITY);
   await world.engine.idle();
   await world.restart();
   for (let i = 0; i < 12; i++) await world.advanceAndTick(10_000);
-  for (const w of world.exchange.withdrawals) world.exchange.setWithdrawal(w.id, { status: 'completed' });
-  for (const o of world.exchange.orders) world.exchange.setOrderStatus(String(o.id), 'Completed');
-  for (const f of world.exchange.fiatWithdrawals) world.exchange.setFiatStatus(String(f.id), 'completed');
+  finish();
   for (let i = 0; i < 8; i++) await world.advanceAndTick(300_000);
   // Withdrawals the exchange never showed wait for a person; an approver who checked decides to send again.
   for (const r of await world.engine.listLive()) {
@@ -273,8 +321,7 @@ async function settle(world: World): Promise<void> {
   }
   await world.engine.idle();
   for (let i = 0; i < 8; i++) await world.advanceAndTick(300_000);
-  for (const w of world.exchange.withdrawals) world.exchange.setWithdrawal(w.id, { status: 'completed' });
-  for (const f of world.exchange.fiatWithdrawals) world.exchange.setFiatStatus(String(f.id), 'completed');
+  finish();
   for (let i = 0; i < 4; i++) await world.advanceAndTick(8 * 3_600_000);
 }
 
@@ -324,19 +371,23 @@ describe('engine properties under random interleavings, faults and crashes', () 
   it('executes only with the required approvals, exactly once, and forgets nothing', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ actions, writeFaults, readFaults }) => {
-        const world = new World({ config: { poll: { intervalMs: 5_000 } } });
+        const { world, exchange } = worldOnSandbox({ config: { poll: { intervalMs: 5_000 } } });
         const ledger: Ledger = { commitsByRequest: new Map(), violations: [] };
         const writes = [...writeFaults];
         const reads = [...readFaults];
-        world.exchange.faultPolicy = (op: Op) => {
-          const next = op === 'read' ? reads.shift() : writes.shift();
+        exchange.script = (arrival) => {
+          const next = arrival.method === 'GET' ? reads.shift() : writes.shift();
           return next === undefined || next === 'ok' ? undefined : next;
         };
-        world.exchange.onCommit = (commit) => checkCommit(world, ledger, commit);
+        exchange.onCommit = (c) => {
+          const commit = commitOf(c);
+          if (commit) checkCommit(world, exchange, ledger, commit);
+        };
         const created: { id: string; hash: string }[] = [];
-        await play(world, actions, created);
-        await settle(world);
+        await play(world, exchange, actions, created);
+        await settle(world, exchange);
         checkEnd(world, ledger);
+        await exchange.sandbox.close();
         expect(ledger.violations).toEqual([]);
       }),
       { numRuns: 200, seed: 4242, endOnFailure: true },
