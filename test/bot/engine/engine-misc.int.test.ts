@@ -7,9 +7,10 @@ import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
 import { sandboxForEngine } from './support/sandbox-requests.js';
+import { worldOnSandbox } from './support/engine-exchange.js';
 import { requestAndApprove } from './support/flow.js';
-import { cryptoInput, tradeInput } from './support/requests.js';
-import { REQUESTER, World } from './support/world.js';
+import { cryptoInput, SGD_BANK_UNVERIFIED, tradeInput } from './support/seeded.js';
+import { REQUESTER } from './support/world.js';
 
 describe('engine edges', () => {
   it("a notifier that throws: the engine goes on; the event is kept and tried again with backoff, the request's later events wait their turn", async () => {
@@ -71,7 +72,7 @@ describe('engine edges', () => {
   });
 
   it('run() ticks on the engine clock until aborted', async () => {
-    const world = new World();
+    const { world } = worldOnSandbox();
     const res = await world.engine.request(REQUESTER, cryptoInput());
     if (!res.ok) throw new Error('fixture');
     const stop = new AbortController();
@@ -87,7 +88,7 @@ describe('engine edges', () => {
   });
 
   it('indicativeQuote goes through the quote book: a preview supersedes an older quote, and the engine knows it', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
     const res = await world.engine.request(REQUESTER, tradeInput());
     if (!res.ok) throw new Error('fixture');
     const preview = await world.engine.indicativeQuote({
@@ -97,16 +98,17 @@ describe('engine edges', () => {
       quantityCurrency: 'BTC',
       paymentMethod: 'user_balance',
     });
-    expect(preview).toMatchObject({ price: '60000', quoteId: expect.any(String) });
+    // A buy at the sandbox's mid of 60000 and its spread.
+    expect(preview).toMatchObject({ price: '60060', quoteId: expect.any(String) });
     await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
     await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
     await world.engine.idle();
     expect(world.eventsOf('trade.requoted')[0]).toMatchObject({ reason: 'superseded' });
-    expect(world.exchange.calls.filter((c) => c.op === 'createOrder')).toHaveLength(1);
+    expect(exchange.calls('createOrder')).toBe(1);
   });
 
   it('approvals that no longer meet a policy raised before execution send nothing', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
     const res = await world.engine.request(REQUESTER, cryptoInput());
     if (!res.ok) throw new Error('fixture');
     await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
@@ -120,13 +122,13 @@ describe('engine edges', () => {
       state: 'failed',
       failure: { stage: 'checks', reason: expect.stringMatching(/no longer meet/) },
     });
-    expect(world.exchange.commits).toHaveLength(0);
+    expect(exchange.writes()).toHaveLength(0);
   });
 
   it('audits every step with who did it, in order', async () => {
-    const world = new World();
+    const { world, exchange } = worldOnSandbox();
     const r = await requestAndApprove(world, cryptoInput());
-    world.exchange.setWithdrawal(r.execution!.exchangeId!, { status: 'completed' });
+    exchange.sandbox.control.setWithdrawalStatus(r.execution!.exchangeId!, 'completed');
     await world.advanceAndTick(10_000);
     expect(world.audit.entries.filter((e) => e.requestId === r.id).map((e) => [e.type, e.actor])).toEqual([
       ['request.created', REQUESTER],
@@ -152,11 +154,12 @@ describe('engine edges', () => {
   });
 
   it('a bank account removal already open is not requested twice', async () => {
-    const world = new World();
-    expect(await world.engine.request(REQUESTER, { kind: 'bank_account_removal', bankAccountId: 102 })).toMatchObject({
+    const { world } = worldOnSandbox();
+    const removal = { kind: 'bank_account_removal', bankAccountId: SGD_BANK_UNVERIFIED } as const;
+    expect(await world.engine.request(REQUESTER, removal)).toMatchObject({
       ok: true,
     });
-    expect(await world.engine.request(REQUESTER, { kind: 'bank_account_removal', bankAccountId: 102 })).toMatchObject({
+    expect(await world.engine.request(REQUESTER, removal)).toMatchObject({
       ok: false,
       field: 'bank_account',
     });
