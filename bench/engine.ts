@@ -1,5 +1,6 @@
-// Last approval to order sent on the durable store (exchange time excluded: a fake port answers at once),
-// with a fresh and an expired quote; and the exchange reads of one polling cycle with 1,000 withdrawals.
+// Last approval to order sent on the durable store (to the order's arrival at the sandbox in process: the
+// client's signing counted, no network), with a fresh and an expired quote; and the exchange reads of
+// one polling cycle with 1,000 withdrawals.
 import { createExchangePort } from '../src/bot/exchange/adapter/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +16,8 @@ import { openStores } from '../src/bot/runtime/stores.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../src/bot/store/memory.js';
 import type { RequestRecord } from '../src/bot/domain/record.js';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, MAX_PAGE_SIZE } from '../src/bot/exchange/assumptions.js';
-import { ADDR_OK, FakeExchange } from '../test/bot/engine/support/fake-exchange.js';
-import { tradeInput } from '../test/bot/engine/support/requests.js';
+import { EngineExchange, PATH } from '../test/bot/engine/support/engine-exchange.js';
+import { ADDR_OK, tradeInput, USDT_TRON } from '../test/bot/engine/support/seeded.js';
 import { percentile, type BenchRow } from './row.js';
 import { sized, type Scale } from './scale.js';
 
@@ -51,7 +52,7 @@ export async function benchEngine(scale: Scale = 'full'): Promise<BenchRow[]> {
 interface BenchWorld {
   engine: Engine;
   clock: FakeClock;
-  exchange: FakeExchange;
+  exchange: EngineExchange;
   orderSentAt: () => number | undefined;
   resetSent: () => void;
   close: () => Promise<void>;
@@ -59,16 +60,17 @@ interface BenchWorld {
 
 async function openWorld(dir: string): Promise<BenchWorld> {
   const clock = new FakeClock();
-  const exchange = new FakeExchange(clock);
+  const exchange = new EngineExchange(clock);
+  exchange.sandbox.control.setPrice({ symbol: 'BTC-USD', price: '60000', driftBps: 0, volatilityBps: 0 });
   let sentAt: number | undefined;
-  exchange.onWrite = (op) => {
-    if (op === 'createOrder' && sentAt === undefined) sentAt = performance.now();
+  exchange.onArrival = (a) => {
+    if (a.method === 'POST' && PATH.orders.test(a.path) && sentAt === undefined) sentAt = performance.now();
   };
   // The same stores, opened the same way, as the running bot (src/bot/runtime/stores.ts).
   const stores = await openStores(dir, clock, [], createLogger({ level: 'error', secrets: [] }));
   const { requests, kv, audit } = stores;
   const engine = createEngine({
-    exchange: createExchangePort(exchange),
+    exchange: createExchangePort(exchange.client),
     requests,
     kv,
     audit,
@@ -86,6 +88,7 @@ async function openWorld(dir: string): Promise<BenchWorld> {
     close: async () => {
       await engine.idle();
       await stores.close();
+      await exchange.sandbox.close();
     },
   };
 }
@@ -121,7 +124,7 @@ async function measure(
 async function finish(world: BenchWorld, id: string): Promise<void> {
   const record = await world.engine.get(id);
   const orderId = record?.execution?.exchangeId;
-  if (orderId) world.exchange.setOrderStatus(orderId, 'Completed');
+  if (orderId) world.exchange.sandbox.control.setOrderStatus(orderId, 'completed');
   world.clock.advance(10_000);
   await world.engine.tick();
   await world.engine.idle();
@@ -161,10 +164,10 @@ async function pollCycle(
   inFlight: number,
 ): Promise<{ calls: number; polled: number }> {
   const clock = new FakeClock();
-  const exchange = new FakeExchange(clock);
-  exchange.balances.set('USDT', '100000000');
+  const exchange = new EngineExchange(clock);
+  exchange.sandbox.control.setBalance({ currency: 'USDT', regular: '100000000' });
   const engine = createEngine({
-    exchange: createExchangePort(exchange),
+    exchange: createExchangePort(exchange.client),
     requests: memoryRepository<RequestRecord>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),
@@ -177,7 +180,7 @@ async function pollCycle(
   for (let i = 0; i < inFlight; i++) {
     const created = await engine.request('U_REQ', {
       kind: 'crypto_withdrawal',
-      cryptoCurrencyId: 1,
+      cryptoCurrencyId: USDT_TRON,
       addressBookId: ADDR_OK,
       amount: String(20 + i),
     });
@@ -188,12 +191,13 @@ async function pollCycle(
     clock.advance(10);
   }
   await engine.idle();
-  for (const w of exchange.withdrawals) exchange.setWithdrawal(w.id, { status: 'processing' });
+  const control = exchange.sandbox.control;
+  for (const w of control.withdrawals()) if (w.request_id !== null) control.setWithdrawalStatus(w.id, 'processing');
   clock.advance(60_000);
   // Reads the exchange actually served (the budget may count one more per list: see poll.ts).
-  const pagesBefore = exchange.pages;
-  const readsBefore = exchange.calls.length;
+  const before = exchange.arrivals.length;
   const summary = await engine.tick();
-  const singleReads = exchange.calls.slice(readsBefore).filter((c) => c.op.startsWith('get')).length;
-  return { calls: exchange.pages - pagesBefore + singleReads, polled: summary.polled };
+  const reads = exchange.arrivals.slice(before).filter((a) => a.method === 'GET').length;
+  await exchange.sandbox.close();
+  return { calls: reads, polled: summary.polled };
 }

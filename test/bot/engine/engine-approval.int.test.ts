@@ -2,7 +2,7 @@
 // one withdrawal); its seeded facts are the ones the expectations name.
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPROVERS, OUTSIDER, REQUESTER, type World } from './support/world.js';
-import { fiatInput, tradeInput } from './support/requests.js';
+import { fiatInput, tradeInput } from './support/seeded.js';
 import { sandboxWorld, type SandboxForEngine } from './support/sandbox-requests.js';
 import type { WorldOptions } from './support/world.js';
 import type { RequestInput } from '../../../src/bot/engine/approval/make-request.js';

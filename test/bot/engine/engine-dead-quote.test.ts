@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RequestRecord } from '../../../src/bot/domain/record.js';
-import { worldOnSandbox, type EngineExchange, type Scripted } from './support/engine-exchange.js';
+import type { EngineExchange, Scripted } from './support/engine-exchange.js';
+import { worldOnSandbox } from './support/world.js';
 import { tradeInput } from './support/seeded.js';
 import type { World } from './support/world.js';
 

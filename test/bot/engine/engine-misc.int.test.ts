@@ -7,10 +7,9 @@ import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../../src/bot/store/memory.js';
 import { sandboxForEngine } from './support/sandbox-requests.js';
-import { worldOnSandbox } from './support/engine-exchange.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, SGD_BANK_UNVERIFIED, tradeInput } from './support/seeded.js';
-import { REQUESTER } from './support/world.js';
+import { REQUESTER, worldOnSandbox } from './support/world.js';
 
 describe('engine edges', () => {
   it("a notifier that throws: the engine goes on; the event is kept and tried again with backoff, the request's later events wait their turn", async () => {

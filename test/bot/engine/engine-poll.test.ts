@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestEvent } from '../../../src/bot/ports/events.js';
-import { PATH, worldOnSandbox } from './support/engine-exchange.js';
+import { PATH } from './support/engine-exchange.js';
+import { worldOnSandbox } from './support/world.js';
 import { requestAndApprove } from './support/flow.js';
 import { ADDR_OK, cryptoInput, fiatInput, tradeInput, USDT_TRON } from './support/seeded.js';
 import type { World } from './support/world.js';

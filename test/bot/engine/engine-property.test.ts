@@ -20,9 +20,9 @@ import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { withinLimit } from '../../../src/bot/domain/request.js';
 import { QUOTE_UNUSABLE_MESSAGES } from '../../../src/bot/exchange/assumptions.js';
 import type { SandboxCommit } from '../../../src/stand-ins/sandbox/index.js';
-import { worldOnSandbox, type EngineExchange, type Scripted } from './support/engine-exchange.js';
+import type { EngineExchange, Scripted } from './support/engine-exchange.js';
 import { cryptoInput, fiatInput, removalInput, SGD_BANK_UNVERIFIED, tradeInput, USD_BANK } from './support/seeded.js';
-import { APPROVERS, OUTSIDER, REQUESTER, type World } from './support/world.js';
+import { APPROVERS, OUTSIDER, REQUESTER, type World, worldOnSandbox } from './support/world.js';
 
 const USERS = [REQUESTER, ...APPROVERS, OUTSIDER];
 /** Each write's fate: done, or nothing done and no answer / a 5xx / a refusal, or done and no answer / cut / a 5xx. */

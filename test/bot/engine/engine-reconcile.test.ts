@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exchangeNoteOf } from '../../../src/bot/domain/desk-reference.js';
-import { worldOnSandbox, type Scripted } from './support/engine-exchange.js';
+import type { Scripted } from './support/engine-exchange.js';
+import { worldOnSandbox } from './support/world.js';
 import { requestAndApprove } from './support/flow.js';
 import { cryptoInput, fiatInput, tradeInput } from './support/seeded.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { limitFromSlippage } from '../../../src/bot/domain/request.js';
 import { QUOTE_UNUSABLE_MESSAGES } from '../../../src/bot/exchange/assumptions.js';
-import { worldOnSandbox, type EngineExchange } from './support/engine-exchange.js';
+import type { EngineExchange } from './support/engine-exchange.js';
 import { requestAndApprove } from './support/flow.js';
 import { tradeInput } from './support/seeded.js';
-import { REQUESTER, type World } from './support/world.js';
+import { REQUESTER, type World, worldOnSandbox } from './support/world.js';
 
 // The sandbox in process: BTC-USD held at a mid of 60000 (a buy quoted at 60060, its spread), quotes
 // that expire and supersede by its rules, refusals and timeouts by its faults.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECIPIENT_DETAILS_ADVICE } from '../../../src/bot/engine/execution/recipient-advice.js';
-import { worldOnSandbox, type EngineExchange } from './support/engine-exchange.js';
+import type { EngineExchange } from './support/engine-exchange.js';
+import { worldOnSandbox } from './support/world.js';
 import { requestAndApprove } from './support/flow.js';
 import {
   ADDR_OK,

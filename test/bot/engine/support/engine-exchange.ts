@@ -15,7 +15,6 @@ import {
 } from '../../../../src/stand-ins/sandbox/index.js';
 import { makeKey } from '../../../stand-ins/sandbox/support/sign.js';
 import { SEED } from './seeded.js';
-import { World, type WorldOptions } from './world.js';
 
 /** A request as it reaches the exchange. */
 export interface Arrival {
@@ -28,7 +27,8 @@ export interface Arrival {
 export type Scripted = Omit<FaultRule, 'method' | 'path' | 'times' | 'probability'>;
 
 export interface EngineExchangeOptions {
-  seed: string;
+  /** Default SEED (seeded.ts). */
+  seed?: string;
   /** The exchange's clock minus the test's (ms); the client measures it from the Date header. */
   clockOffsetMs?: number;
 }
@@ -53,7 +53,7 @@ export class EngineExchange {
   /** Called as each request arrives, before it is served. */
   onArrival: ((arrival: Arrival) => void) | undefined;
 
-  constructor(clock: FakeClock, o: EngineExchangeOptions) {
+  constructor(clock: FakeClock, o: EngineExchangeOptions = {}) {
     const key = makeKey();
     const exchangeClock = createSandboxClock({
       startMs: clock.now() + (o.clockOffsetMs ?? 0),
@@ -61,7 +61,7 @@ export class EngineExchange {
       wallNow: () => clock.now(),
     });
     this.sandbox = openSandbox({
-      seed: o.seed,
+      seed: o.seed ?? SEED,
       clock: exchangeClock,
       // The exchange judges a request's timestamp by its own clock.
       authNow: () => exchangeClock.now(),
@@ -129,22 +129,6 @@ export class EngineExchange {
   committed(method: string, path: RegExp) {
     return this.commits.filter((c) => c.method === method && path.test(c.path));
   }
-}
-
-/** A World whose engine runs on the in-process sandbox (seed SEED), BTC-USD held at a mid of 60000. */
-export function worldOnSandbox(options: WorldOptions & { clockOffsetMs?: number } = {}): {
-  world: World;
-  exchange: EngineExchange;
-} {
-  const { clockOffsetMs, ...worldOptions } = options;
-  const world = new World(worldOptions);
-  const exchange = new EngineExchange(world.clock, {
-    seed: SEED,
-    ...(clockOffsetMs === undefined ? {} : { clockOffsetMs }),
-  });
-  exchange.sandbox.control.setPrice({ symbol: 'BTC-USD', price: '60000', driftBps: 0, volatilityBps: 0 });
-  world.useExchange(exchange.client);
-  return { world, exchange };
 }
 
 /** The operations the engine's tests script and count: method and path. */

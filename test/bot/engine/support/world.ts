@@ -1,7 +1,8 @@
 /**
- * An engine over in-memory ports and the fake exchange, with what a test needs around it: the
- * events it emitted, a restart on the same stores, and a crash switch that stops the "process"
- * right after its n-th persisted write (every port call after that throws, as if it had died).
+ * An engine over in-memory ports and the sandbox exchange in process (engine-exchange.ts), with what
+ * a test needs around it: the events it emitted, a restart on the same stores, and a crash switch
+ * that stops the "process" right after its n-th persisted write (every port call after that throws,
+ * as if it had died).
  */
 import { createEngine, type Engine } from '../../../../src/bot/engine/engine.js';
 import type { EngineConfigInput } from '../../../../src/bot/engine/engine-config.js';
@@ -22,7 +23,7 @@ import {
   type MemoryKeyValueStore,
   type MemoryRepository,
 } from '../../../../src/bot/store/memory.js';
-import { FakeExchange } from './fake-exchange.js';
+import { EngineExchange } from './engine-exchange.js';
 
 export const REQUESTER = 'U_REQ';
 export const APPROVERS = ['U_A1', 'U_A2', 'U_A3'] as const;
@@ -35,12 +36,15 @@ export class Crashed extends Error {
 export interface WorldOptions {
   config?: EngineConfigInput;
   policy?: Partial<PolicyInput>;
+  /** The exchange's clock minus the test's (ms), as the client will measure it. */
+  clockOffsetMs?: number;
 }
 
 export class World {
   readonly clock = new FakeClock();
   readonly ids = new SequentialIds();
-  readonly exchange = new FakeExchange(this.clock);
+  /** The sandbox in process, BTC-USD held at a mid of 60000 (a buy quoted at 60060). */
+  readonly exchange: EngineExchange;
   readonly requests: MemoryRepository<RequestRecord> = memoryRepository<RequestRecord>(isFinishedRequest);
   readonly kv: MemoryKeyValueStore = memoryKv();
   readonly audit: MemoryAuditLog = memoryAuditLog({ clock: this.clock });
@@ -59,6 +63,11 @@ export class World {
   #api: ExchangeApi | undefined;
 
   constructor(private readonly options: WorldOptions = {}) {
+    this.exchange = new EngineExchange(
+      this.clock,
+      options.clockOffsetMs === undefined ? {} : { clockOffsetMs: options.clockOffsetMs },
+    );
+    this.exchange.sandbox.control.setPrice({ symbol: 'BTC-USD', price: '60000', driftBps: 0, volatilityBps: 0 });
     this.policy = createPolicy({
       requesters: [REQUESTER, 'U_A1'],
       approvers: APPROVERS,
@@ -68,7 +77,7 @@ export class World {
     this.engine = this.#build();
   }
 
-  /** The engine's exchange from now on (the sandbox's client: sandbox-requests.ts), in place of the FakeExchange; a new engine, not started. */
+  /** The engine's exchange from now on (the sandbox on loopback: sandbox-requests.ts), in place of the one in process; a new engine, not started. */
   useExchange(api: ExchangeApi): Engine {
     this.#api = api;
     this.engine = this.#build();
@@ -135,7 +144,7 @@ export class World {
       error: (message, data) => this.logs.push({ level: 'error', message, ...(data ? { data } : {}) }),
     };
     return createEngine({
-      exchange: createExchangePort(guard(this.#api ?? this.exchange, alive)),
+      exchange: createExchangePort(guard(this.#api ?? this.exchange.client, alive)),
       requests: crashingRepository(this.requests, life),
       kv: guard(this.kv, alive),
       audit: guard(this.audit, alive),
@@ -194,4 +203,10 @@ export function crashingRepository(
       return result;
     },
   };
+}
+
+/** A World and its exchange (the sandbox in process). */
+export function worldOnSandbox(options: WorldOptions = {}): { world: World; exchange: EngineExchange } {
+  const world = new World(options);
+  return { world, exchange: world.exchange };
 }
