@@ -33,6 +33,21 @@ describe('unknown outcomes are reconciled before anything else', () => {
     },
   );
 
+  it.each([-25_000, 25_000])(
+    'an exchange clock %i ms off ours (inside the signing window), measured from its Date header: a send committed and lost is found',
+    async (clockOffsetMs) => {
+      const { world, exchange } = worldOnSandbox({ clockOffsetMs });
+      exchange.fail('createCryptoWithdrawal', committedThenLost);
+      const r = await requestAndApprove(world, cryptoInput());
+      expect(Math.abs(exchange.client.clockOffsetMs()! - clockOffsetMs)).toBeLessThanOrEqual(1_000);
+      // The exchange recorded it by its own clock, 25 s away from when we sent it.
+      const made = exchange.sandbox.control.withdrawals().find((w) => w.request_id === r.execution!.attempts[0]!.key)!;
+      expect(made.created_at - r.execution!.attempts[0]!.startedAt).toBe(clockOffsetMs);
+      expect(r).toMatchObject({ state: 'submitted', execution: { exchangeId: made.id } });
+      expect(r.execution!.attempts[0]).toMatchObject({ outcome: 'reconciled' });
+    },
+  );
+
   it.each([
     ['crypto', cryptoInput(), 'createCryptoWithdrawal'],
     ['fiat', fiatInput(), 'createFiatWithdrawal'],
