@@ -443,3 +443,16 @@ function capPageSize(query: URLSearchParams, cap: number): void {
   // A bad page[size] keeps its own 422.
   if (asked !== null && /^\d{1,15}$/.test(asked) && Number(asked) > cap) query.set('page[size]', String(cap));
 }
+
+/** What every sandbox shows of its core (its state read live, as control.reset() replaces it), on `outside`. */
+export function showCore<T extends object>(
+  core: SandboxCore,
+  outside: T,
+): T & Pick<SandboxCore, 'control' | 'clock' | 'keys' | 'state'> {
+  return Object.defineProperties(outside, {
+    control: { value: core.control, enumerable: true },
+    clock: { value: core.clock, enumerable: true },
+    keys: { value: core.keys, enumerable: true },
+    state: { get: () => core.state, enumerable: true },
+  }) as T & Pick<SandboxCore, 'control' | 'clock' | 'keys' | 'state'>;
+}

@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SandboxClock } from './sandbox-clock.js';
 import type { SandboxControl } from './control.js';
-import { createSandboxCore, type SandboxOptions } from './core.js';
+import { createSandboxCore, showCore, type SandboxOptions } from './core.js';
 import type { KeyRegistry } from './keys.js';
 import type { SandboxState } from './state.js';
 
@@ -66,18 +66,12 @@ export function openSandbox(options: Omit<SandboxOptions, 'port'> = {}): InProce
     return new Response(nullBody ? null : outcome.text, { status: outcome.status, headers: outcome.headers });
   }
 
-  return {
+  return showCore(core, {
     url: IN_PROCESS_ORIGIN,
     fetch,
-    control: core.control,
-    clock: core.clock,
-    keys: core.keys,
-    get state() {
-      return core.state;
-    },
     close: async () => {
       for (const give of [...hung]) give();
       await core.close();
     },
-  };
+  });
 }

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { SandboxClock } from './sandbox-clock.js';
 import type { SandboxControl } from './control.js';
-import { createSandboxCore, type SandboxOptions } from './core.js';
+import { createSandboxCore, showCore, type SandboxOptions } from './core.js';
 import type { KeyRegistry } from './keys.js';
 import { errorBody, HttpError } from './router.js';
 import type { SandboxState } from './state.js';
@@ -94,15 +94,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const port = (server.address() as AddressInfo).port;
 
-  return {
+  return showCore(core, {
     url: `http://127.0.0.1:${port}`,
     port,
-    control: core.control,
-    clock: core.clock,
-    keys: core.keys,
-    get state() {
-      return core.state;
-    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Hung and keep-alive connections would hold close() open forever.
@@ -110,5 +104,5 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await core.close();
       await closed;
     },
-  };
+  });
 }
