@@ -58,6 +58,14 @@ describe('the sandbox in process', () => {
     expect(s.sandbox.control.requests().map((r) => `${r.method} ${r.status}`)).toContain('POST 201');
   });
 
+  it('answers without waiting on a timer: a 1 ms client timeout never fires, so a short one only ends a hang', async () => {
+    const s = setUp({ timeoutMs: 1 });
+    for (let i = 0; i < 100; i++) {
+      await s.client.listBalances();
+      await collect(s.client.listCryptoWithdrawals(undefined, { pageSize: 2, maxPages: 2 }));
+    }
+  });
+
   it('a signature the sandbox cannot verify is refused as on the wire (401)', async () => {
     const s = setUp();
     const stranger = testClient(s.sandbox.url, makeKey().privateKeyHex, { fetch: s.sandbox.fetch, retry: false });

@@ -37,7 +37,10 @@ export interface EngineExchangeOptions {
  * In process an answer never waits on a timer (in-process.test.ts), so this bound only ends a `hang`:
  * the client's timeout, kept short so a test of timeouts takes milliseconds.
  */
-const TIMEOUT_MS = 10;
+const TIMEOUT_MS = 5;
+
+/** One key for every World: each sandbox registers it; making one costs more than a World's seed. */
+const KEY = makeKey();
 
 export class EngineExchange {
   readonly sandbox: InProcessSandbox;
@@ -54,7 +57,7 @@ export class EngineExchange {
   onArrival: ((arrival: Arrival) => void) | undefined;
 
   constructor(clock: FakeClock, o: EngineExchangeOptions = {}) {
-    const key = makeKey();
+    const key = KEY;
     const exchangeClock = createSandboxClock({
       startMs: clock.now() + (o.clockOffsetMs ?? 0),
       followRealTime: true,
