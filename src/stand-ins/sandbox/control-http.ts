@@ -33,7 +33,12 @@ const priceBody = z.strictObject({
 });
 const endBody = z.strictObject({ status: z.enum(['failed', 'rejected', 'cancelled']), account: z.string().optional() });
 const withdrawalStatusBody = z.strictObject({ status: z.enum(WITHDRAWAL_STATUSES), account: z.string().optional() });
-const holdBody = z.strictObject({ status: z.string(), account: z.string().optional() });
+const holdBody = z.strictObject({
+  status: z.string().optional(),
+  travel_rule_status: z.string().optional(),
+  pending_reason: z.string().nullable().optional(),
+  account: z.string().optional(),
+});
 const fiatStatusBody = z.strictObject({ status: z.enum(FIAT_WITHDRAWAL_STATUSES), account: z.string().optional() });
 const injectWithdrawalBody = z.strictObject({
   crypto_currency_id: z.number().int(),
@@ -141,8 +146,8 @@ export function handleControl(
       return ok(control.setWithdrawalStatus(id, b.status, b.account ?? acct));
     }
     case 'POST /withdrawals/:id/hold': {
-      const b = validate(holdBody, body);
-      return ok(control.holdWithdrawal(id, b.status, b.account ?? acct));
+      const { account, ...hold } = validate(holdBody, body);
+      return ok(control.holdWithdrawal(id, hold, account ?? acct));
     }
     case 'POST /fiat-withdrawals/:id/status': {
       const b = validate(fiatStatusBody, body);

@@ -15,6 +15,7 @@ import {
   moveOrder,
   moveWithdrawal,
   settle,
+  type WithdrawalHold,
 } from './lifecycle.js';
 import { creditRegular } from './ledger.js';
 import {
@@ -291,18 +292,23 @@ export function createControl(deps: ControlDeps) {
       return presentWithdrawal(deps.getState(), a.addressBook, w);
     },
 
-    /** Put a live withdrawal in a status the sandbox never gives on its own (e.g. held_for_review), kept until moved on; not one of WITHDRAWAL_STATUSES. */
-    holdWithdrawal(id: string, status: string, name?: string) {
-      if ((WITHDRAWAL_STATUSES as readonly string[]).includes(status))
+    /**
+     * Hold a live withdrawal at a status, Travel Rule status or pending reason the sandbox never gives on
+     * its own (held_for_review; approved while still pending), kept until moved on. A status of its
+     * timeline goes through setWithdrawalStatus instead.
+     */
+    holdWithdrawal(id: string, hold: WithdrawalHold, name?: string) {
+      if (hold.status !== undefined && (WITHDRAWAL_STATUSES as readonly string[]).includes(hold.status))
         throw new HttpError(
           422,
-          `${status} is a status the sandbox gives by its rules: set it with setWithdrawalStatus`,
+          `${hold.status} is a status the sandbox gives by its rules: set it with setWithdrawalStatus`,
         );
-      if (!/^[a-z][a-z_]{0,39}$/.test(status))
-        throw new HttpError(422, 'status must be lowercase letters and underscores');
+      for (const value of [hold.status, hold.travel_rule_status, hold.pending_reason])
+        if (typeof value === 'string' && !/^[a-z][a-z_]{0,39}$/.test(value))
+          throw new HttpError(422, 'a held status, Travel Rule status or reason is lowercase letters and underscores');
       const a = account(name);
       const w = a.withdrawals.find((x) => x.id === id) ?? notFound('Withdrawal');
-      byRule(() => holdWithdrawal(w, status));
+      byRule(() => holdWithdrawal(w, hold));
       return presentWithdrawal(deps.getState(), a.addressBook, w);
     },
 

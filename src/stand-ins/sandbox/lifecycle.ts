@@ -63,11 +63,19 @@ export function moveWithdrawal(
   w.pinned = true;
 }
 
-/** Control: a status the sandbox never gives on its own (the reference shows no status values), kept until moved on. */
-export function holdWithdrawal(w: CryptoWithdrawalRecord, status: string): void {
-  if (w.stage < 0 || isFinal(w.status))
-    throw new Error(`withdrawal ${w.id} is ${w.status}; it cannot become ${status}`);
-  w.status = status;
+/** What a hold may set: a status, Travel Rule status or pending reason the sandbox never gives on its own (the reference shows no values). */
+export interface WithdrawalHold {
+  status?: string;
+  travel_rule_status?: string;
+  pending_reason?: string | null;
+}
+
+/** Control: hold a live withdrawal at what `hold` sets, kept until moved on. */
+export function holdWithdrawal(w: CryptoWithdrawalRecord, hold: WithdrawalHold): void {
+  if (w.stage < 0 || isFinal(w.status)) throw new Error(`withdrawal ${w.id} is ${w.status}; it cannot be held`);
+  if (hold.status !== undefined) w.status = hold.status;
+  if (hold.travel_rule_status !== undefined) w.travel_rule_status = hold.travel_rule_status;
+  if (hold.pending_reason !== undefined) w.pending_reason = hold.pending_reason;
   w.pinned = true;
 }
 

@@ -30,10 +30,10 @@ describe('polling', () => {
     control.setWithdrawalStatus(id, 'pending');
     await world.advanceAndTick(10_000);
     await world.advanceAndTick(15_000);
-    control.setWithdrawalStatus(id, 'processing');
+    control.holdWithdrawal(id, { travel_rule_status: 'approved', pending_reason: null });
     await world.advanceAndTick(30_000);
     await world.advanceAndTick(30_000);
-    control.holdWithdrawal(id, 'held_for_review');
+    control.holdWithdrawal(id, { status: 'held_for_review' });
     await world.advanceAndTick(60_000);
     const { transaction_hash: hash, link_explorer: link } = control.setWithdrawalStatus(id, 'broadcasted');
     expect(hash).toEqual(expect.any(String));
@@ -50,8 +50,8 @@ describe('polling', () => {
         transactionHash: null,
       },
       {
-        changed: ['status', 'travelRuleStatus', 'pendingReason'],
-        status: 'processing',
+        changed: ['travelRuleStatus', 'pendingReason'],
+        status: 'pending',
         travelRuleStatus: 'approved',
         pendingReason: null,
         transactionHash: null,

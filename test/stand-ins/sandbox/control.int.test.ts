@@ -240,7 +240,7 @@ describe('control surface', () => {
     expect(refused.body.errors[0].message).toMatch(/Recipient information missing/);
   });
 
-  it('holds a withdrawal in a status it never gives on its own (the reference shows none), kept until moved on by its rules', async () => {
+  it('holds a withdrawal at a status or Travel Rule status it never gives on its own (the reference shows none), kept until moved on by its rules', async () => {
     const book = (await control('GET', '/addresses')).body as Array<{ id: string; label: string }>;
     const treasury = book.find((a) => a.label === 'Treasury cold storage')!.id;
     const w = (
@@ -249,6 +249,13 @@ describe('control surface', () => {
       })
     ).body;
     const read = async () => (await t.api('GET', `${V1}/crypto/withdrawals/${w.id}`)).body;
+    // The Travel Rule approved while the status stays pending: not a step of its timeline.
+    expect(
+      (await control('POST', `/withdrawals/${w.id}/hold`, { travel_rule_status: 'approved', pending_reason: null }))
+        .body,
+    ).toMatchObject({ status: 'pending', travel_rule_status: 'approved', pending_reason: null });
+    await control('POST', '/clock/advance', { ms: 10 * 60_000 });
+    expect(await read()).toMatchObject({ status: 'pending', travel_rule_status: 'approved' });
     expect((await control('POST', `/withdrawals/${w.id}/hold`, { status: 'held_for_review' })).body.status).toBe(
       'held_for_review',
     );
@@ -257,6 +264,7 @@ describe('control surface', () => {
     // Its own statuses go through setWithdrawalStatus; a malformed one is refused.
     expect((await control('POST', `/withdrawals/${w.id}/hold`, { status: 'completed' })).status).toBe(422);
     expect((await control('POST', `/withdrawals/${w.id}/hold`, { status: 'Held!' })).status).toBe(422);
+    expect((await control('POST', `/withdrawals/${w.id}/hold`, { pending_reason: 'Why?' })).status).toBe(422);
     expect((await control('POST', `/withdrawals/${w.id}/status`, { status: 'broadcasted' })).body).toMatchObject({
       status: 'broadcasted',
       transaction_hash: expect.any(String),
