@@ -236,6 +236,18 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       timers.add(t);
     });
 
+  let lateTimer: NodeJS.Timeout | undefined;
+  function watchLateCommits(): void {
+    if (closed) return;
+    if (late.size > 0 && lateTimer === undefined) {
+      lateTimer = setInterval(flushLateCommits, 200);
+      lateTimer.unref();
+    } else if (late.size === 0 && lateTimer !== undefined) {
+      clearInterval(lateTimer);
+      lateTimer = undefined;
+    }
+  }
+
   /** Commits every late write whose time has come on the sandbox clock, in the order they are due. */
   function flushLateCommits(): void {
     const due = late.due(clock.now());
@@ -262,6 +274,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       });
     }
     if (due.length > 0) saveInBackground();
+    watchLateCommits();
   }
 
   afterClockMoved = flushLateCommits;
@@ -354,6 +367,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
           commitAfterMs: fault.commitAfterMs ?? DEFAULT_LATE_COMMIT_MS,
           dropNotes: decision.dropNotes,
         });
+        watchLateCommits();
         // A repeat of this client_order_id is refused from now on, as the exchange would once it has the order.
         if (pending.clientOrderId !== undefined) {
           const owner = state.accounts.get(account);
@@ -414,9 +428,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     return answer(response);
   }
 
-  // A sandbox clock that follows real time reaches due commits by itself, with no request to flush them.
-  const lateTimer = setInterval(flushLateCommits, 200);
-  lateTimer.unref();
+  // A sandbox clock that follows real time reaches due commits by itself, with no request to flush them;
+  // the timer runs only while a write waits, so an idle sandbox holds nothing alive.
+  watchLateCommits();
 
   return {
     control,
@@ -429,6 +443,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     close: async () => {
       closed = true;
       clearInterval(lateTimer);
+      lateTimer = undefined;
       for (const t of timers) clearTimeout(t);
       timers.clear();
       // The last change is on disk before the sandbox says it has stopped (its failure was already warned of).
