@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import LongPolesFirst from './test/support/long-poles-first.js';
 
 /** test/ mirrors src/ (and bench/); inside it, a test that starts a server, a database or a process is `*.int.test.ts`. */
 const MIRRORED = ['test/bot', 'test/stand-ins', 'test/architecture', 'test/bench'].map((dir) => `${dir}/**/*`);
@@ -25,6 +26,7 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    sequence: { sequencer: LongPolesFirst },
     projects: [
       // In-process only: no listening socket, database or child process (unit-tier.ts refuses them).
       // Threads without isolation: one module graph per worker instead of one per file.
