@@ -1,10 +1,14 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import LongPolesFirst from './test/support/long-poles-first.js';
 
 /** test/ mirrors src/ (and bench/); inside it, a test that starts a server, a database or a process is `*.int.test.ts`. */
 const MIRRORED = ['test/bot', 'test/stand-ins', 'test/architecture', 'test/bench'].map((dir) => `${dir}/**/*`);
 const INTEGRATION = '**/*.int.test.ts';
-/** The projects that reach PostgreSQL: the run's one cluster starts only when one of them has tests to run. */
-const POSTGRES = ['test/support/postgres-global.ts'];
+/**
+ * The projects that reach PostgreSQL and start bundled child processes: the run's one cluster
+ * starts only when one of them has tests to run, and each child's entry is bundled once per run.
+ */
+const SHARED = ['test/support/postgres-global.ts', 'test/support/bundles-global.ts'];
 
 const project = (test: NonNullable<TestProjectInlineConfiguration['test']>): TestProjectInlineConfiguration => ({
   extends: true,
@@ -25,6 +29,7 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    sequence: { sequencer: LongPolesFirst },
     projects: [
       // In-process only: no listening socket, database or child process (unit-tier.ts refuses them).
       // Threads without isolation: one module graph per worker instead of one per file.
@@ -41,11 +46,11 @@ export default defineConfig({
       project({
         name: 'integration',
         include: [...MIRRORED.map((dir) => `${dir}.int.test.ts`), 'test/e2e/**/*.test.ts'],
-        globalSetup: POSTGRES,
+        globalSetup: SHARED,
         ...WAITING,
       }),
       // The product under crashes, kills, cut connections and storms (child processes, real leases).
-      project({ name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: POSTGRES, ...REAL_TIMINGS }),
+      project({ name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: SHARED, ...REAL_TIMINGS }),
       // The local desk in Chromium.
       project({ name: 'browser', include: ['test/browser/**/*.test.ts'], ...WAITING }),
     ],

@@ -1,14 +1,17 @@
 /**
- * Child processes running TypeScript entries of the fault suite. The entry is bundled once per
- * test file with esbuild (the bundler tsx itself uses), so a child starts in ~0.2 s instead of
- * the ~0.8 s tsx needs to load the whole source tree: the crash trials start dozens of them.
+ * Child processes running TypeScript entries of the fault suite. The entry is bundled with esbuild
+ * (the bundler tsx itself uses), once per vitest run (test/support/bundles-global.ts) or else once
+ * per caller, so a child starts in ~0.2 s instead of the ~0.8 s tsx needs to load the whole source
+ * tree: the crash trials start dozens of them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLES_DIR_ENV } from '../../support/bundles-global.js';
 
 export interface Bundle {
   file: string;
@@ -17,10 +20,26 @@ export interface Bundle {
 
 /** Bundles `entry` (a path relative to this folder) with its dependencies into one ESM file. */
 export async function bundleEntry(entry: string): Promise<Bundle> {
-  const dir = mkdtempSync(join(tmpdir(), 'fault-child-'));
+  const source = fileURLToPath(new URL(entry, import.meta.url));
+  const runDir = process.env[BUNDLES_DIR_ENV];
+  if (runDir) {
+    // The run's folder outlives this file: the bundle stays for the next file that asks.
+    const file = join(runDir, `${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`);
+    if (!existsSync(file)) {
+      const building = await bundleInto(source, mkdtempSync(join(runDir, 'building-')));
+      // Atomic: a file that bundled the same entry at the same moment only did the work twice.
+      renameSync(building.file, file);
+      building.dispose();
+    }
+    return { file, dispose: () => {} };
+  }
+  return bundleInto(source, mkdtempSync(join(tmpdir(), 'fault-child-')));
+}
+
+async function bundleInto(source: string, dir: string): Promise<Bundle> {
   const file = join(dir, 'child.mjs');
   await build({
-    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+    entryPoints: [source],
     bundle: true,
     platform: 'node',
     format: 'esm',
