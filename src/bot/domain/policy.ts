@@ -1,8 +1,9 @@
 // Who may do what (requesters, approvers, compliance from configuration), how many distinct
 // approvals a request needs (never fewer than two) and when it expires; pure decisions.
-import { gte, isDecimal } from './money.js';
+import { isDecimal } from './money.js';
 import { refuse, type Refusal } from './refusals.js';
-import { amountsMoved, REQUEST_KINDS, type RequestKind, type Snapshot } from './request.js';
+import { REQUEST_KINDS, type RequestKind, type Snapshot } from './request.js';
+import { principalOf, valueAtLeast } from './valuation.js';
 import { awaitsVerdict, type RequestState } from './state-machine.js';
 
 /** Two people other than the requester: the floor for anything configured. */
@@ -18,7 +19,7 @@ export const DEFAULT_EXPIRY_MS: Readonly<Record<RequestKind, number>> = {
   bank_account_removal: 24 * HOUR,
 };
 
-/** A higher count for requests moving at least `atLeast` of `currency` (optionally only some kinds). */
+/** A higher count for requests worth at least `atLeast` in `currency` (valuation.ts; optionally only some kinds). */
 export interface AmountThreshold {
   currency: string;
   atLeast: string;
@@ -150,16 +151,28 @@ export function isDeskMember(policy: Policy, userId: string): boolean {
   return mayRequest(policy, userId) || isApprover(policy, userId) || isCompliance(policy, userId);
 }
 
-/** Approvals needed for this snapshot: the highest of the base count, its kind's and any threshold met. */
+/** Approvals needed for this snapshot: the highest of the base count, its kind's and any threshold its value meets. */
 export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number {
   let required = Math.max(policy.requiredApprovals, policy.approvalsByKind[snapshot.kind] ?? 0);
-  const moved = amountsMoved(snapshot);
-  for (const t of policy.thresholds) {
-    if (t.kinds && !t.kinds.includes(snapshot.kind)) continue;
-    if (moved.some((m) => m.currency === t.currency && gte(m.amount, t.atLeast)))
-      required = Math.max(required, t.approvals);
+  for (const t of applicableThresholds(policy, snapshot)) {
+    if (valueMeets(snapshot, t.atLeast, t.currency)) required = Math.max(required, t.approvals);
   }
   return required;
+}
+
+/** The currencies a request must be valued in (at request time) for the policy to decide on it. */
+export function currenciesToValue(policy: Policy, snapshot: Snapshot): string[] {
+  return [...new Set(applicableThresholds(policy, snapshot).map((t) => t.currency))];
+}
+
+function applicableThresholds(policy: Policy, snapshot: Snapshot): AmountThreshold[] {
+  return policy.thresholds.filter((t) => !t.kinds || t.kinds.includes(snapshot.kind));
+}
+
+/** A request never priced in `currency` is taken as large, never as small; one that moves nothing is not. */
+function valueMeets(snapshot: Snapshot, atLeast: string, currency: string): boolean {
+  if (principalOf(snapshot) === undefined) return false;
+  return valueAtLeast(snapshot, atLeast, currency) ?? true;
 }
 
 export function expiryFor(policy: Policy, kind: RequestKind): number {

@@ -24,6 +24,26 @@ export const indicativeQuoteSchema = z.strictObject({
   expiresAt: int,
 });
 
+/**
+ * The value of a request in one currency, priced at request time and frozen with the snapshot
+ * (valuation.ts): what a rule's `value_at_least` was judged on, shown to approvers.
+ */
+export const valuationSchema = z.strictObject({
+  /** The currency the value is in, e.g. "USD". */
+  currency: z.string(),
+  /** amount × price, unrounded. */
+  value: decimal,
+  /** What was valued: the request's principal (fees apart) and its currency. */
+  amount: decimal,
+  of: z.string(),
+  /** Price of one `of` in `currency`; "1" when they are the same. */
+  price: decimal,
+  /** The exchange's spot pair read (BASE-COUNTER), null when no price was needed. */
+  pair: z.string().nullable(),
+  /** When it was priced (epoch milliseconds). */
+  at: int,
+});
+
 export const bankAccountRefSchema = z.strictObject({
   id: int,
   currency: nullableString,
@@ -55,6 +75,8 @@ export const cryptoWithdrawalSnapshotSchema = z.strictObject({
   purpose: nullableString,
   /** The note sent to the exchange with the first attempt, ending with the desk reference (desk-reference.ts); absent in requests made before it was. */
   exchangeNote: z.string().optional(),
+  /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
+  valuations: z.array(valuationSchema).optional(),
 });
 
 export const fiatWithdrawalSnapshotSchema = z.strictObject({
@@ -67,6 +89,8 @@ export const fiatWithdrawalSnapshotSchema = z.strictObject({
   note: nullableString,
   /** As the crypto withdrawal's (the fiat body's note is our choice: exchange/assumptions.ts). */
   exchangeNote: z.string().optional(),
+  /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
+  valuations: z.array(valuationSchema).optional(),
 });
 
 export const tradeSnapshotSchema = z.strictObject({
@@ -85,6 +109,8 @@ export const tradeSnapshotSchema = z.strictObject({
   /** The quote shown to approvers: informative; execution re-quotes within the limit. */
   quote: indicativeQuoteSchema,
   note: nullableString,
+  /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
+  valuations: z.array(valuationSchema).optional(),
 });
 
 export const bankRemovalSnapshotSchema = z.strictObject({

@@ -12,6 +12,7 @@ export const REFUSAL_MESSAGES = {
   not_allowed_to_request: 'You are not allowed to make requests.',
   invalid_input: 'Some input is not valid.',
   exchange_error: 'The exchange could not be asked right now.',
+  not_priced: "The policy needs this request's value, and it could not be priced; it was not made.",
   not_waiting_for_person: 'This request is not waiting for a decision any more.',
   own_request_decision: 'You requested this, so you cannot decide how its execution is settled; another approver must.',
   checked_required: 'Say what you checked on the exchange before deciding.',

@@ -7,9 +7,11 @@ import {
   judgeCancel,
   judgeReject,
   isExpired,
+  currenciesToValue,
   requiredApprovalsFor,
   type ApprovalView,
 } from '../../../src/bot/domain/policy.js';
+import { valuationAt, withValuations } from '../../../src/bot/domain/valuation.js';
 import type { Snapshot } from '../../../src/bot/domain/request.js';
 import { REQUEST_STATES } from '../../../src/bot/domain/state-machine.js';
 
@@ -81,16 +83,17 @@ describe('policy configuration', () => {
     ).toBe(3);
   });
 
-  it('raises the count by kind and by amount threshold', () => {
+  it('raises the count by kind and by the value frozen in the snapshot', () => {
     const p = createPolicy({
       requesters: ['R'],
       approvers: ['A1', 'A2', 'A3', 'A4'],
       approvalsByKind: { bank_account_removal: 3 },
-      thresholds: [{ currency: 'USDT', atLeast: '1000', approvals: 4 }],
+      thresholds: [{ currency: 'USD', atLeast: '1000', approvals: 4 }],
     });
-    expect(requiredApprovalsFor(p, crypto)).toBe(2);
-    expect(requiredApprovalsFor(p, { ...crypto, total: '1000' })).toBe(4);
-    expect(requiredApprovalsFor(p, { ...crypto, asset: 'BTC', total: '1000' })).toBe(2);
+    const worth = (value: string) =>
+      withValuations(crypto, [{ ...valuationAt({ amount: '1', currency: 'USDT' }, 'USD', value, 0) }]);
+    expect(requiredApprovalsFor(p, worth('999.99'))).toBe(2);
+    expect(requiredApprovalsFor(p, worth('1000'))).toBe(4);
     expect(
       requiredApprovalsFor(p, {
         kind: 'bank_account_removal',
@@ -100,26 +103,14 @@ describe('policy configuration', () => {
     ).toBe(3);
   });
 
-  it('counts the counter leg of a trade quoted in base currency against thresholds', () => {
+  it('takes a request never priced in the threshold currency as large, never as small', () => {
     const p = createPolicy({
       requesters: ['R'],
       approvers: ['A1', 'A2', 'A3'],
       thresholds: [{ currency: 'USD', atLeast: '50000', approvals: 3 }],
     });
-    const trade: Snapshot = {
-      kind: 'trade',
-      symbol: 'BTC-USD',
-      side: 'buy',
-      quantity: '1',
-      quantityCurrency: 'BTC',
-      paymentMethod: 'user_balance',
-      limitPrice: '60000',
-      slippageBps: null,
-      quote: { quoteId: 'q', price: '59000', expiresAt: 0 },
-      note: null,
-    };
-    expect(requiredApprovalsFor(p, trade)).toBe(3);
-    expect(requiredApprovalsFor(p, { ...trade, quantity: '0.5' })).toBe(2);
+    expect(currenciesToValue(p, crypto)).toEqual(['USD']);
+    expect(requiredApprovalsFor(p, crypto)).toBe(3);
   });
 });
 

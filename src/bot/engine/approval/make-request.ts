@@ -1,8 +1,9 @@
 // A requester asks for a withdrawal, trade or bank account removal. The engine reads the exchange and
 // freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
-import { mayRequest } from '../../domain/policy.js';
+import { currenciesToValue, mayRequest } from '../../domain/policy.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
+import { withValuations } from '../../domain/valuation.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import {
   buildBankRemoval,
@@ -22,6 +23,7 @@ import { isExchangeError } from '../../ports/exchange-error.js';
 import { collect, findFirst } from '../bounded-lists.js';
 import { audit, stamp, type EngineContext } from '../context.js';
 import { takeQuote } from '../execution/take-quote.js';
+import { priceIn } from './price-request.js';
 
 export type RequestInput =
   | {
@@ -47,7 +49,10 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
   if (!mayRequest(ctx.policy, userId)) return refused(ctx, userId, input, refuse('not_allowed_to_request'));
   const built = await snapshotFor(ctx, input);
   if (!built.ok) return refused(ctx, userId, input, built);
-  const request = await insert(ctx, userId, built.value);
+  // Priced before it is made: the rule it falls under is judged on this value, frozen with it.
+  const priced = await priceIn(ctx, built.value, currenciesToValue(ctx.policy, built.value));
+  if (!priced.ok) return refused(ctx, userId, input, priced);
+  const request = await insert(ctx, userId, withValuations(built.value, priced.valuations));
   await audit(ctx, 'request.created', userId, request.id, {
     kind: request.kind,
     snapshot: request.snapshot,
