@@ -44,6 +44,18 @@ export const valuationSchema = z.strictObject({
   at: int,
 });
 
+/**
+ * The policy rule a request was made under (domain/policy/), frozen with it: a changed policy file
+ * applies to new requests; membership of the groups is read live. `group` '*' is any approver (the
+ * count of a request made before rules were frozen).
+ */
+export const frozenRuleSchema = z.strictObject({
+  name: z.string(),
+  /** SHA-256 of the rule as written (its canonical JSON), so an audit can tell which version decided. */
+  hash: z.string(),
+  require: z.array(z.strictObject({ group: z.string(), count: int })),
+});
+
 export const bankAccountRefSchema = z.strictObject({
   id: int,
   currency: nullableString,
@@ -77,6 +89,8 @@ export const cryptoWithdrawalSnapshotSchema = z.strictObject({
   exchangeNote: z.string().optional(),
   /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
   valuations: z.array(valuationSchema).optional(),
+  /** The rule that decided how it is approved; absent in requests made before rules were frozen. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const fiatWithdrawalSnapshotSchema = z.strictObject({
@@ -91,6 +105,8 @@ export const fiatWithdrawalSnapshotSchema = z.strictObject({
   exchangeNote: z.string().optional(),
   /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
   valuations: z.array(valuationSchema).optional(),
+  /** The rule that decided how it is approved; absent in requests made before rules were frozen. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const tradeSnapshotSchema = z.strictObject({
@@ -111,12 +127,16 @@ export const tradeSnapshotSchema = z.strictObject({
   note: nullableString,
   /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
   valuations: z.array(valuationSchema).optional(),
+  /** The rule that decided how it is approved; absent in requests made before rules were frozen. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const bankRemovalSnapshotSchema = z.strictObject({
   kind: z.literal('bank_account_removal'),
   bankAccount: bankAccountRefSchema,
   note: nullableString,
+  /** As the others'. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const snapshotSchema = z.discriminatedUnion('kind', [
@@ -333,6 +353,11 @@ export const requestRecordSchema = z.strictObject({
   expiresAt: int,
   requiredApprovals: int,
   approvals: z.array(approvalSchema),
+  /**
+   * Who counted for which group of the rule at the last approval (domain/policy/count.ts), for the
+   * message; counting itself always reads the groups as they are now.
+   */
+  tally: z.array(z.strictObject({ group: z.string(), count: int, by: z.array(z.string()) })).optional(),
   pastRounds: z.array(pastRoundSchema),
   decision: verdictSchema.nullable(),
   execution: executionSchema.nullable(),

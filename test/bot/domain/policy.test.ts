@@ -43,7 +43,7 @@ const view = (over: Partial<ApprovalView> = {}): ApprovalView => ({
 
 describe('policy configuration', () => {
   it('defaults to two approvals', () => {
-    expect(policy.requiredApprovals).toBe(2);
+    expect(requiredApprovalsFor(policy, crypto)).toBe(2);
   });
 
   it.each([0, 1, -3, 1.5])('refuses REQUIRED_APPROVALS=%s with a clear message', (n) => {
@@ -130,7 +130,13 @@ describe('approval decisions', () => {
   it('one person counts once', () => {
     const v = view({ approvals: [{ userId: 'A2', snapshotHash: 'h1' }] });
     expect(judgeApproval(policy, v, 'A2', 'h1')).toMatchObject({ ok: false, reason: 'already_approved' });
-    expect(judgeApproval(policy, v, 'A3', 'h1')).toEqual({ ok: true, count: 2, required: 2, last: true });
+    expect(judgeApproval(policy, v, 'A3', 'h1')).toEqual({
+      ok: true,
+      count: 2,
+      required: 2,
+      last: true,
+      tally: { groups: [{ group: '*', count: 2, by: ['A2', 'A3'] }], met: true, counted: ['A2', 'A3'] },
+    });
   });
 
   it('an approval of another snapshot is stale', () => {
@@ -146,13 +152,15 @@ describe('approval decisions', () => {
     }
   });
 
-  it('a policy raised after the request raises its count', () => {
+  it('a pending request keeps its count when the policy is raised (a changed policy applies to new requests)', () => {
     const raised = createPolicy({ requesters: ['R'], approvers: ['A1', 'A2', 'A3'], requiredApprovals: 3 });
-    expect(judgeApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1')).toEqual({
+    expect(
+      judgeApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1'),
+    ).toMatchObject({
       ok: true,
       count: 2,
-      required: 3,
-      last: false,
+      required: 2,
+      last: true,
     });
   });
 
@@ -164,7 +172,13 @@ describe('approval decisions', () => {
         { userId: 'A1', snapshotHash: 'h0' },
       ],
     });
-    expect(judgeApproval(policy, v, 'A2', 'h1')).toEqual({ ok: true, count: 1, required: 2, last: false });
+    expect(judgeApproval(policy, v, 'A2', 'h1')).toMatchObject({
+      ok: true,
+      count: 1,
+      required: 2,
+      last: false,
+      tally: { counted: ['A2'], met: false },
+    });
   });
 
   it('property: the count reaches "last" only with the required number of distinct non-requester approvers', () => {

@@ -89,9 +89,10 @@ export function countApproval(
   const decision = judgeApproval(ctx.policy, current, userId, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
   const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
+  const tally = decision.tally.groups;
   const next = decision.last
-    ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })
-    : mustAdvance(current, 'approve', now, { approvals });
+    ? mustAdvance(current, 'approve_last', now, { approvals, tally, execution: newExecution(now, current.execution) })
+    : mustAdvance(current, 'approve', now, { approvals, tally });
   // Written with the approval, so its messages come before the execution's in the outbox.
   const events = [
     stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required }),
@@ -117,6 +118,8 @@ export function reportCounted(
       required,
       snapshotHash: request.snapshotHash,
       round: request.round,
+      rule: request.snapshot.rule?.name ?? null,
+      tally: request.tally ?? null,
     }),
   ];
   if (last)

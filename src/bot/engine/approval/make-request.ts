@@ -1,7 +1,8 @@
 // A requester asks for a withdrawal, trade or bank account removal. The engine reads the exchange and
 // freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
-import { currenciesToValue, mayRequest } from '../../domain/policy.js';
+import { currenciesToValue, mayRequest, ruleFor } from '../../domain/policy.js';
+import { freeze } from '../../domain/policy/rules.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
 import { withValuations } from '../../domain/valuation.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
@@ -52,12 +53,18 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
   // Priced before it is made: the rule it falls under is judged on this value, frozen with it.
   const priced = await priceIn(ctx, built.value, currenciesToValue(ctx.policy, built.value));
   if (!priced.ok) return refused(ctx, userId, input, priced);
-  const request = await insert(ctx, userId, withValuations(built.value, priced.valuations));
+  const valued = withValuations(built.value, priced.valuations);
+  // The first rule that matches decides, and the request keeps it whatever the file says later.
+  const rule = ruleFor(ctx.policy, valued);
+  if (rule === undefined) return refused(ctx, userId, input, refuse('no_rule'));
+  const request = await insert(ctx, userId, { ...valued, rule: freeze(rule) });
   await audit(ctx, 'request.created', userId, request.id, {
     kind: request.kind,
     snapshot: request.snapshot,
     snapshotHash: request.snapshotHash,
     requiredApprovals: request.requiredApprovals,
+    rule: { name: rule.name, hash: rule.hash },
+    policy: ctx.policy.source,
     expiresAt: request.expiresAt,
   });
   ctx.notices.kick();
