@@ -1,10 +1,9 @@
 // The trade form between Slack and the builders. The indicative quote shown is kept in private_metadata
 // with its terms, so a slippage limit is measured from the price the requester saw, while terms match.
-import type { SlackContext } from '../kit/slack-context.js';
 import { tradeApprovalHint } from '../kit/policy-words.js';
 import { DEFAULT_PAYMENT_METHOD, tradeView, type QuoteShown } from './trade-modal.js';
 import type { ModalView } from '../kit/blocks.js';
-import type { QuoteTermsView } from '../kit/slack-context.js';
+import type { QuoteTermsView, SlackContext } from '../kit/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { checkTradeQuantity } from '../../domain/request.js';
 import type { Checked } from '../request-forms/field-errors.js';
