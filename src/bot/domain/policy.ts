@@ -57,6 +57,23 @@ export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number
   return rule ? placesOf(rule.require) : 0;
 }
 
+/**
+ * The policy's allowlist of saved addresses for `asset` (by label or id); an asset it does not name
+ * may go to any saved address.
+ */
+export function destinationAllowed(
+  policy: Pick<Policy, 'destinations'>,
+  asset: string,
+  address: { id: string; label: string },
+): { ok: true } | { ok: false; message: string } {
+  const allowed = policy.destinations.get(asset);
+  if (allowed === undefined || allowed.includes(address.id) || allowed.includes(address.label)) return { ok: true };
+  return {
+    ok: false,
+    message: `The approval policy allows ${asset} withdrawals only to ${allowed.map((a) => `"${a}"`).join(', ')}.`,
+  };
+}
+
 /** A rule's expires_after, else the kind's default. */
 export function expiryFor(policy: Policy, kind: RequestKind, snapshot?: Snapshot): number {
   const name = snapshot?.rule?.name;

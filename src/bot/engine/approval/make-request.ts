@@ -1,7 +1,7 @@
 // A requester asks for a withdrawal, trade or bank account removal. The engine reads the exchange and
 // freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
-import { currenciesToValue, mayRequest, ruleFor } from '../../domain/policy.js';
+import { currenciesToValue, destinationAllowed, mayRequest, ruleFor } from '../../domain/policy.js';
 import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js';
 import type { Mutation } from '../../ports/store.js';
 import { freeze } from '../../domain/policy/rules.js';
@@ -166,6 +166,8 @@ async function buildCrypto(
     );
   const address = await findFirst(ctx.exchange.savedAddresses(LOOKUP_LIMIT), (a) => a.id === input.addressBookId);
   if (address === undefined) return invalid('destination', 'This destination is not in the address book.');
+  const allowed = destinationAllowed(ctx.policy, entry.asset, address);
+  if (!allowed.ok) return invalid('destination', allowed.message);
   return buildCryptoWithdrawal({ ...entry, precision }, destinationOf(address), {
     amount: input.amount,
     note: input.note ?? null,
