@@ -8,7 +8,7 @@ import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 import { fetchListPage, LIST_EMPTY, LIST_TITLES, PAGE_SIZE } from './listing-source.js';
-import { deskPending, deskRemoveBank, deskStatus } from './desk-requests.js';
+import { deskPending, deskPolicy, deskRemoveBank, deskStatus } from './desk-requests.js';
 
 const LISTINGS: Record<string, ListName> = {
   withdrawals: 'withdrawals',
@@ -30,6 +30,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
       return;
     }
     if (word === 'pending') return deskPending(ctx, ack, respond, rest[0]);
+    if (word === 'policy') return deskPolicy(ctx, ack, respond);
     if (word === 'status') return deskStatus(ctx, ack, respond, rest[0]);
     if (word === 'remove-bank')
       return deskRemoveBank(ctx, ack, respond, command.user_id, rest[0], context.retryNum !== undefined);
