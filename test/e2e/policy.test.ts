@@ -81,8 +81,10 @@ describe('the policy file through Bolt', () => {
     });
     await d.settle();
     const answer = JSON.stringify(again.res.json ?? '') + JSON.stringify(d.fake.calls.slice(again.mark));
+    expect(answer).toContain('This would go over the limit');
+    expect(answer).toContain('daily USDT outflow');
     expect(answer).toContain(
-      'This would go over the limit \\\"daily USDT outflow\\\" (200 USDT per 24 h): 150.12 USDT is used, 49.88 USDT is left, and this request is for 150.12 USDT.',
+      '(200 USDT per 24 h): 150.12 USDT is used, 49.88 USDT is left, and this request is for 150.12 USDT.',
     );
     expect((await d.bot.engine.listLive()).filter((r) => r.id !== requestId && r.state === 'pending')).toEqual([]);
   });
