@@ -11,12 +11,8 @@ import { REQUEST_KINDS, type RequestKind, type Snapshot } from '../domain/reques
 import { isDecimal } from '../domain/money.js';
 import { valuationAt, withValuations } from '../domain/valuation.js';
 import { limitAmount } from '../domain/policy/limits.js';
-import { readPolicyFile } from './policy-file.js';
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
+import { readPolicyFile } from '../config/policy-file.js';
+import type { CliIo } from '../store/audit-cli.js';
 
 const USAGE = `usage: npm run policy -- check [FILE]
        npm run policy -- explain --kind KIND --asset ASSET --amount AMOUNT --requester U… [--value "AMOUNT CURRENCY"] [FILE]

@@ -1,7 +1,7 @@
 // npm run policy -- check | explain: the file only, nothing touched; exit codes for scripts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runPolicyCli } from '../../../src/bot/config/policy-cli.js';
+import { runPolicyCli } from '../../../src/bot/runtime/policy-cli.js';
 
 const EXAMPLE = readFileSync(new URL('../../../policy.example.yaml', import.meta.url), 'utf8');
 function run(argv: string[], text = EXAMPLE, env: NodeJS.ProcessEnv = {}) {
@@ -10,6 +10,15 @@ function run(argv: string[], text = EXAMPLE, env: NodeJS.ProcessEnv = {}) {
   const code = runPolicyCli(argv, { out: (t) => (out += t), err: (t) => (err += t) }, env, () => text);
   return { code, out, err };
 }
+
+/** explain of a 2 BTC crypto withdrawal by `requester`, worth `value` when given. */
+const explain = (requester: string, value?: string) =>
+  run([
+    'explain',
+    ...['--kind', 'crypto_withdrawal', '--asset', 'BTC', '--amount', '2', '--requester', requester],
+    ...(value ? ['--value', value] : []),
+    'policy.yaml',
+  ]);
 
 describe('npm run policy', () => {
   it('check prints the effective policy of a valid file, exit 0', () => {
@@ -29,51 +38,14 @@ describe('npm run policy', () => {
   });
 
   it('explain: the rule, the groups needed, the limits it counts under', () => {
-    const large = run([
-      'explain',
-      '--kind',
-      'crypto_withdrawal',
-      '--asset',
-      'BTC',
-      '--amount',
-      '2',
-      '--requester',
-      'U0CCCCCC1',
-      '--value',
-      '120000 USD',
-      'policy.yaml',
-    ]);
+    const large = explain('U0CCCCCC1', '120000 USD');
     expect(large.code).toBe(0);
     expect(large.out).toContain('Rule: large withdrawals');
     expect(large.out).toContain('Needs: 2 of treasury and 1 of risk, never U0CCCCCC1 (the requester)');
     expect(large.out).toContain('this request counts 2 BTC');
-    const small = run([
-      'explain',
-      '--kind',
-      'crypto_withdrawal',
-      '--asset',
-      'BTC',
-      '--amount',
-      '2',
-      '--requester',
-      'U0CCCCCC1',
-      '--value',
-      '99999.99 USD',
-      'policy.yaml',
-    ]);
+    const small = explain('U0CCCCCC1', '99999.99 USD');
     expect(small.out).toContain('Rule: everything else');
-    const unpriced = run([
-      'explain',
-      '--kind',
-      'crypto_withdrawal',
-      '--asset',
-      'BTC',
-      '--amount',
-      '2',
-      '--requester',
-      'U0XXXXXX1',
-      'policy.yaml',
-    ]);
+    const unpriced = explain('U0XXXXXX1');
     expect(unpriced.out).toContain('U0XXXXXX1 is not a requester');
     expect(unpriced.out).toContain('taken as large');
   });
