@@ -92,7 +92,10 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
     );
     expect(results.filter((r) => r.ok && r.approved)).toHaveLength(1);
     expect(results.filter((r) => !r.ok)).toEqual([
-      expect.objectContaining({ reason: 'over_limit', message: expect.stringContaining('0.03 BTC is used, 0.02 BTC is left') }),
+      expect.objectContaining({
+        reason: 'over_limit',
+        message: expect.stringContaining('0.03 BTC is used, 0.02 BTC is left'),
+      }),
     ]);
     for (const r of results) if (r.ok) await r.execution?.catch(() => undefined);
     for (let i = 0; i < 5 && w.withdrawalCalls().posts === 0; i++) await w.advance(1_000);
