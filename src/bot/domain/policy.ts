@@ -74,12 +74,9 @@ export function destinationAllowed(
   };
 }
 
-/** A rule's expires_after, else the kind's default. */
+/** The expires_after of the rule the request keeps, else the kind's default. */
 export function expiryFor(policy: Policy, kind: RequestKind, snapshot?: Snapshot): number {
-  const name = snapshot?.rule?.name;
-  const rule =
-    name === undefined ? undefined : policy.rules.find((r) => r.name === name && r.hash === snapshot?.rule?.hash);
-  return rule?.expiresAfterMs ?? policy.expiryMs[kind];
+  return snapshot?.rule?.expiresAfterMs ?? policy.expiryMs[kind];
 }
 
 /** What an approval decision needs to see of a request. */

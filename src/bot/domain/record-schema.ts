@@ -54,6 +54,8 @@ export const frozenRuleSchema = z.strictObject({
   /** SHA-256 of the rule as written (its canonical JSON), so an audit can tell which version decided. */
   hash: z.string(),
   require: z.array(z.strictObject({ group: z.string(), count: int })),
+  /** The rule's expires_after, kept so a re-approval round waits as long whatever the file says later. */
+  expiresAfterMs: int.optional(),
 });
 
 export const bankAccountRefSchema = z.strictObject({

@@ -59,7 +59,9 @@ export function currenciesToValue(policy: Pick<Policy, 'rules'>, snapshot: Snaps
 }
 
 export function freeze(rule: Rule): FrozenRule {
-  return { name: rule.name, hash: rule.hash, require: rule.require.map((r) => ({ ...r })) };
+  const frozen: FrozenRule = { name: rule.name, hash: rule.hash, require: rule.require.map((r) => ({ ...r })) };
+  if (rule.expiresAfterMs !== undefined) frozen.expiresAfterMs = rule.expiresAfterMs;
+  return frozen;
 }
 
 /** SHA-256 of what a rule or limit says (its name included), as written. */
