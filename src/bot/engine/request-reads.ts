@@ -5,7 +5,7 @@
  * Home refreshes read these): no cycle to close by hand.
  */
 import { awaitsVerdict } from '../domain/state-machine.js';
-import { isApprover, type Policy } from '../domain/policy.js';
+import { isApprover, longestWindow, roomLeft, usedUnder, type Limit, type Policy } from '../domain/policy.js';
 import type { RequestRecord } from '../domain/record.js';
 import type { Clock } from '../ports/clock.js';
 import type { OutboxEntry, Repository } from '../ports/store.js';
@@ -21,7 +21,18 @@ export interface RequestReads {
   waitingFor(userId: string): Promise<RequestRecord[]>;
   /** Messages Slack keeps refusing (for approvers, in App Home). */
   deliveryProblems(): Promise<DeliveryProblem[]>;
+  /** Each limit of the policy now: what its window has used and the room left (/desk policy). */
+  limitsNow(): Promise<LimitNow[]>;
 }
+
+export interface LimitNow {
+  limit: Limit;
+  used: string;
+  room: string;
+}
+
+/** Never a request id (they are short and alphanumeric): the id mutateInScope is given to read its view. */
+const VIEW_ONLY_ID = '~limits-view';
 
 export function createRequestReads(deps: {
   requests: Repository<RequestRecord>;
@@ -42,6 +53,22 @@ export function createRequestReads(deps: {
             (r.state === 'unknown' && r.execution?.inDoubt?.question != null)),
       ),
     deliveryProblems: async () => deliveryProblemsOf(await requests.outbox.pending(), clock.now()),
+    limitsNow: async () => {
+      if (policy.limits.length === 0) return [];
+      const now = clock.now();
+      // The same view the approvals count against, read under the same lock; nothing is written.
+      const records = await requests.mutateInScope(
+        { since: now - longestWindow(policy) },
+        VIEW_ONLY_ID,
+        (_c, others) => ({
+          result: others,
+        }),
+      );
+      return policy.limits.map((limit) => {
+        const used = usedUnder(limit, records, now);
+        return { limit, used, room: roomLeft(limit, used) };
+      });
+    },
   };
 }
 

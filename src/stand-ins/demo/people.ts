@@ -12,6 +12,7 @@ export const PEOPLE = {
   tara: { id: 'UTARA00001', name: 'Tara', role: 'trader' },
   ana: { id: 'UANA000001', name: 'Ana', role: 'approver' },
   ben: { id: 'UBEN000001', name: 'Ben', role: 'approver' },
+  rita: { id: 'URITA00001', name: 'Rita', role: 'risk' },
   cleo: { id: 'UCLEO00001', name: 'Cleo', role: 'compliance' },
 } as const satisfies Record<string, Person>;
 

@@ -1,7 +1,7 @@
 // The real bot on the embedded sandbox and the fake Slack API, people's clicks played as signed requests
 // through Bolt's real receiver, one time line shared with the sandbox. Nothing leaves this machine.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../bot/ports/clock.js';
@@ -68,8 +68,7 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
       PORT: '0',
       APPROVAL_CHANNEL_ID: CHANNELS.approvals.id,
       COMPLIANCE_CHANNEL_ID: CHANNELS.compliance.id,
-      REQUESTER_USER_IDS: PEOPLE.tara.id,
-      APPROVER_USER_IDS: [PEOPLE.ana.id, PEOPLE.ben.id].join(','),
+      POLICY_FILE: writeDemoPolicy(dataDir),
       COMPLIANCE_USER_IDS: PEOPLE.cleo.id,
       DATA_DIR: dataDir,
       POLL_INTERVAL_MS: String(o.pollIntervalMs ?? 200),
@@ -121,4 +120,28 @@ export async function startStage(o: StageOptions = {}): Promise<Stage> {
       await cleanup();
     },
   };
+}
+
+/**
+ * The demo desk's policy, a file like policy.example.yaml: Ana and Ben are treasury, Rita is risk; a
+ * withdrawal worth 100000 USD or more (priced at the sandbox's BTC-USD spot) waits for Rita too.
+ */
+function writeDemoPolicy(dataDir: string): string {
+  const path = join(dataDir, 'policy.yaml');
+  writeFileSync(
+    path,
+    `groups:
+  treasury: [${PEOPLE.ana.id}, ${PEOPLE.ben.id}]
+  risk: [${PEOPLE.rita.id}]
+requesters: [${PEOPLE.tara.id}]
+rules:
+  - name: large withdrawals
+    match: { kind: crypto_withdrawal, asset: [BTC, ETH], value_at_least: { amount: '100000', currency: USD } }
+    require: [{ group: treasury, count: 2 }, { group: risk, count: 1 }]
+  - name: everything else
+    require: [{ group: treasury, count: 2 }]
+`,
+    { mode: 0o600 },
+  );
+  return path;
 }

@@ -1,5 +1,6 @@
 // The story `npm run demo` plays: a withdrawal (own approval refused, double click refused) followed to
-// completed, a trade re-quoted within its limit between approvals, a deposit compliance declares.
+// completed, a large withdrawal that waits for risk, a trade re-quoted within its limit between
+// approvals, a deposit compliance declares.
 import type { FakeSlackCall } from '../fake-slack/fake-slack-api.js';
 import { CALLBACK, ACTION, INPUT } from '../../bot/slack/kit/slack-ids.js';
 import { SANDBOX_TIMINGS } from '../sandbox/index.js';
@@ -40,6 +41,8 @@ export class StoryFailed extends Error {
 }
 
 const WITHDRAW_AMOUNT = '0.05';
+/** About 130000 USD at the sandbox's BTC-USD: large under the demo's policy, so it waits for risk. */
+const LARGE_AMOUNT = '2';
 const TRADE: TradeInput = {
   pair: 'BTC-USD',
   side: 'buy',
@@ -70,8 +73,9 @@ export async function playStory(transcript: Transcript, o: StoryOptions = {}): P
     intro(transcript, stage);
 
     await balances(scene);
-    const withdrawal = await askWithdrawal(scene);
+    const withdrawal = await askWithdrawal(scene, WITHDRAW_AMOUNT);
     await approveWithdrawal(scene, withdrawal);
+    await largeWithdrawal(scene);
     await trade(scene, stage, ctx, o.afterQuoteExpiryMs ?? 300);
     await deposit(scene);
 
@@ -177,10 +181,10 @@ interface Approvable {
   approveValue: string;
 }
 
-async function askWithdrawal(scene: Scene): Promise<Approvable> {
+async function askWithdrawal(scene: Scene, amount: string): Promise<Approvable> {
   const { requester } = scene.stage;
   const tara = PEOPLE.tara;
-  scene.transcript.step(`Tara asks to withdraw ${WITHDRAW_AMOUNT} BTC`);
+  scene.transcript.step(`Tara asks to withdraw ${amount} BTC`);
 
   const opened = await scene.act(
     tara,
@@ -232,11 +236,11 @@ async function askWithdrawal(scene: Scene): Promise<Approvable> {
   form = viewOf(choseEntry.sign);
 
   const destination = pickOption(form.view, INPUT.withdrawDestination, 'Treasury cold storage');
-  const typed = { entry, destination, amount: WITHDRAW_AMOUNT };
+  const typed = { entry, destination, amount };
   const summed = await scene.act(
     tara,
     {
-      does: `Tara picks the verified "${destination.text}" address, types ${WITHDRAW_AMOUNT} and presses Enter`,
+      does: `Tara picks the verified "${destination.text}" address, types ${amount} and presses Enter`,
       filled: cryptoWithdrawalShown(typed),
       until: { call: viewUpdated(form.id), what: 'the fee and total in the form' },
     },
@@ -362,6 +366,26 @@ async function approveWithdrawal(scene: Scene, w: Approvable): Promise<void> {
       () => scene.stage.advance(m.ms),
     );
   }
+}
+
+// ---- 3b. a large withdrawal waits for risk --------------------------------------------------------
+
+async function largeWithdrawal(scene: Scene): Promise<void> {
+  const { ana, ben, rita } = PEOPLE;
+  const w = await askWithdrawal(scene, LARGE_AMOUNT);
+  scene.transcript.step('A large withdrawal: two treasury approvals, then risk');
+  await clickApprove(scene, ana, w, {
+    does: 'Ana approves',
+    until: { call: updated(w.ts), what: 'the approval message: what each group still owes' },
+  });
+  await clickApprove(scene, ben, w, {
+    does: 'Ben approves: treasury has its two, the request still waits for risk',
+    until: { call: updated(w.ts), what: 'the approval message waiting for risk' },
+  });
+  await clickApprove(scene, rita, w, {
+    does: 'Rita, the risk officer, approves',
+    until: { call: inThread(w.ts, 'Sent to the exchange'), what: 'the withdrawal sent to the exchange (thread post)' },
+  });
 }
 
 // ---- 4. the trade and its re-quote -------------------------------------------------------------

@@ -9,6 +9,8 @@ import type { Person } from '../local-desk/protocol.js';
 export const PREVIEW_IDS = {
   trader: 'UPREVTRADER',
   approvers: ['UPREVAPPR01', 'UPREVAPPR02', 'UPREVAPPR03'],
+  /** Risk: the large withdrawals of the local desk's policy wait for them too (preview-policy.ts). */
+  risk: 'UPREVRISK01',
   compliance: 'UPREVCOMPL1',
   outsider: 'UPREVOUTSDR',
   approvalChannel: 'CPREVAPPROVE',
@@ -24,6 +26,7 @@ export const PREVIEW_PEOPLE: readonly Person[] = [
   { id: PREVIEW_IDS.approvers[0], name: 'Ana Approver', initials: 'AA', role: 'approver', tz: 'Europe/London' },
   { id: PREVIEW_IDS.approvers[1], name: 'Ben Approver', initials: 'BA', role: 'approver', tz: 'America/New_York' },
   { id: PREVIEW_IDS.approvers[2], name: 'Dan Approver', initials: 'DA', role: 'approver', tz: 'Asia/Singapore' },
+  { id: PREVIEW_IDS.risk, name: 'Rita Risk', initials: 'RR', role: 'approver', tz: 'Europe/Paris' },
   { id: PREVIEW_IDS.compliance, name: 'Cleo Compliance', initials: 'CC', role: 'compliance', tz: 'Europe/Zurich' },
   { id: PREVIEW_IDS.outsider, name: 'Otto Outsider', initials: 'OO', role: 'outsider', tz: 'UTC' },
 ];

@@ -10,6 +10,7 @@ import { dataDirOf } from '../../bot/store/data-layout.js';
 import { PREVIEW_IDS, previewSlackUsers } from './preview-cast.js';
 import { openPreviewFiles, startOver, type PreviewFiles } from './preview-files.js';
 import { sandboxLinkedClock } from './sandbox-linked-clock.js';
+import { writePreviewPolicy } from './preview-policy.js';
 
 export { wantsPreview } from '../../bot/store/data-layout.js';
 
@@ -17,6 +18,7 @@ export { wantsPreview } from '../../bot/store/data-layout.js';
 export const PREVIEW_DESK = {
   trader: PREVIEW_IDS.trader,
   approvers: PREVIEW_IDS.approvers,
+  risk: PREVIEW_IDS.risk,
   compliance: PREVIEW_IDS.compliance,
   approvalChannel: PREVIEW_IDS.approvalChannel,
   complianceChannel: PREVIEW_IDS.complianceChannel,
@@ -66,8 +68,7 @@ export async function startPreview(base: NodeJS.ProcessEnv, o: { fresh?: boolean
     SLACK_API_URL: slack.apiUrl,
     APPROVAL_CHANNEL_ID: PREVIEW_DESK.approvalChannel,
     COMPLIANCE_CHANNEL_ID: PREVIEW_DESK.complianceChannel,
-    REQUESTER_USER_IDS: PREVIEW_DESK.trader,
-    APPROVER_USER_IDS: PREVIEW_DESK.approvers.join(','),
+    POLICY_FILE: base.POLICY_FILE ?? writePreviewPolicy(dataDir),
     COMPLIANCE_USER_IDS: PREVIEW_DESK.compliance,
     DATA_DIR: dataDir,
   };

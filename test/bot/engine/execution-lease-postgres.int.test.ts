@@ -14,6 +14,7 @@ import type { ExchangePort } from '../../../src/bot/ports/exchange-port.js';
 import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { createLogger } from '../../../src/bot/runtime/logger.js';
 import { openStores, type Stores } from '../../../src/bot/runtime/stores.js';
+import { createPolicy } from '../../../src/bot/domain/policy.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { holdSends, startLeaseWorld, type LeaseStores, type LeaseWorld } from './support/lease-replicas.js';
@@ -64,6 +65,44 @@ describePostgres('the execution lease on PostgreSQL, two replicas on two pools',
   const linesOf = (type: string, requestId: string) =>
     audited.filter((e) => e.type === type && e.requestId === requestId);
   const get = async (id: string): Promise<RequestRecord> => (await opened[0]!.requests.get(id))!;
+
+  it('a limit holds across replicas: two approving two requests that together exceed it, one is approved and executes', async () => {
+    const [one, two] = [await pool(), await pool()];
+    const limits = ['USDT', 'BTC', 'ETH', 'USDC'].map((asset) => ({
+      name: `daily ${asset}`,
+      match: { asset },
+      windowMs: 86_400_000,
+      max: '0.05',
+      over: 'refuse' as const,
+    }));
+    const policy = createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2'], limits });
+    w = await startLeaseWorld({ seed: 'lease-pg-limit', stores: one, policy });
+    const a = w.replica('replica-a', { role: 'leader' });
+    const b = w.replica('replica-b', { role: 'leader', stores: two });
+    const made: RequestRecord[] = [];
+    for (const r of [a, b]) {
+      const m = await r.engine.request('U_REQ', w.withdrawal('0.03'));
+      if (!m.ok) throw new Error(m.message);
+      await r.engine.approve(m.request.id, 'U_A1', m.request.snapshotHash);
+      made.push(m.request);
+    }
+    // Each fits alone (0.03 of 0.05), not both: the last approvals race, one on each replica's pool.
+    const results = await Promise.all(
+      [a, b].map((r, i) => r.engine.approve(made[i]!.id, 'U_A2', made[i]!.snapshotHash)),
+    );
+    expect(results.filter((r) => r.ok && r.approved)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual([
+      expect.objectContaining({
+        reason: 'over_limit',
+        message: expect.stringContaining('0.03 BTC is used, 0.02 BTC is left'),
+      }),
+    ]);
+    for (const r of results) if (r.ok) await r.execution?.catch(() => undefined);
+    for (let i = 0; i < 5 && w.withdrawalCalls().posts === 0; i++) await w.advance(1_000);
+    expect(w.withdrawalCalls().posts).toBe(1);
+    const states = await Promise.all(made.map(async (m) => (await get(m.id)).state));
+    expect(states.filter((s) => s === 'pending')).toHaveLength(1);
+  });
 
   it('racing the same approved requests, each replica checks every one of them and each is sent exactly once', async () => {
     const [one, two] = [await pool(), await pool()];

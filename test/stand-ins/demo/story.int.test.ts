@@ -41,7 +41,7 @@ describe('npm run demo', () => {
       // 2. the modal loads, then is filled; the approval message is posted for everyone.
       expect(all).toContain("── Tara's modal: Withdraw ");
       expect(all).toMatch(/Amount 0\.05 BTC \+ fee 0\.0002 BTC = total 0\.0502 BTC/);
-      const [withdrawal, tradeMessage] = blocksUnder(lines, '#desk-approvals · everyone ');
+      const [withdrawal, large, tradeMessage] = blocksUnder(lines, '#desk-approvals · everyone ');
       expect(withdrawal).toEqual(
         expect.arrayContaining([
           '▌Crypto withdrawal · 0.05 BTC to Treasury cold storage',
@@ -58,9 +58,24 @@ describe('npm run demo', () => {
       expect(blocksUnder(lines, 'Tara (only you) ')[1]).toEqual([`🚫 ${REFUSAL_MESSAGES.own_request}`]);
       expect(blocksUnder(lines, 'Ana (only you) ')[0]).toEqual([`🚫 ${REFUSAL_MESSAGES.already_approved}`]);
       const withdrawalUpdates = blocksUnder(lines, '#desk-approvals · "Crypto withdrawal').flat();
-      expect(withdrawalUpdates[0]).toBe('1 of 2 approvals: @Ana');
+      expect(withdrawalUpdates[0]).toBe('Rule everything else · Needs 2 of treasury (1 so far: @Ana)');
       expect(withdrawalUpdates).toContain('✅ Approved by @Ana and @Ben');
       expect(withdrawalUpdates).toContain('(the Approve / Reject / Cancel buttons are gone)');
+
+      // 3b. a large withdrawal, valued at the spot price, waits for risk after two treasury approvals.
+      expect(large).toEqual(
+        expect.arrayContaining([
+          '▌Crypto withdrawal · 2 BTC to Treasury cold storage',
+          expect.stringMatching(/^Value in USD: [\d,.]+ USD \(2 BTC at [\d,.]+, BTC-USD spot \d\d:\d\d\)$/),
+          'Rule large withdrawals · Needs 2 of treasury and 1 of risk',
+        ]),
+      );
+      const largeUpdates = blocksUnder(lines, '#desk-approvals · "Crypto withdrawal · 2 BTC').flat();
+      expect(largeUpdates.slice(0, 3)).toEqual([
+        'Rule large withdrawals · Needs 2 of treasury (1 so far: @Ana) and 1 of risk',
+        'Rule large withdrawals · Needs 1 of risk · treasury done (@Ana, @Ben)',
+        '✅ Approved by @Ana, @Ben and @Rita',
+      ]);
       const thread = blocksUnder(lines, 'thread in #desk-approvals ').flat();
       const order = ['Status processing', 'Status broadcasted', '✅ Completed. Transaction'].map((s) =>
         thread.findIndex((t) => t.startsWith(`🔵 ${s}`) || t.startsWith(s)),

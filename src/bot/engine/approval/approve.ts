@@ -6,6 +6,7 @@ import { mustAdvance, newExecution, type RequestRecord } from '../../domain/reco
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
+import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js';
 import type { Mutation } from '../../ports/store.js';
 
 export type ApproveResult =
@@ -33,9 +34,13 @@ export async function approve(
   seenHash: string,
 ): Promise<ApproveResult> {
   const now = ctx.clock.now();
-  const outcome = await ctx.requests.mutate<Counted>(requestId, (current) =>
-    countApproval(ctx, current, userId, seenHash, now),
-  );
+  // A request a limit covers is counted against the others in the same write, one at a time.
+  const limited = ctx.policy.limits.length > 0;
+  const outcome = limited
+    ? await ctx.requests.mutateInScope<Counted>(limitScope(ctx.policy, now), requestId, (current, others) =>
+        countApproval(ctx, current, userId, seenHash, now, others),
+      )
+    : await ctx.requests.mutate<Counted>(requestId, (current) => countApproval(ctx, current, userId, seenHash, now));
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
   const audited = reportCounted(ctx, outcome, userId);
   if (!outcome.last) {
@@ -72,6 +77,7 @@ export function countApproval(
   userId: string,
   seenHash: string,
   now: number,
+  others: readonly RequestRecord[] = [],
 ): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
   if (isExpired(current, now)) {
@@ -86,12 +92,26 @@ export function countApproval(
       },
     };
   }
-  const decision = judgeApproval(ctx.policy, current, userId, seenHash);
+  let decision = judgeApproval(ctx.policy, current, userId, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
+  if (decision.last && isLimited(ctx.policy, current.snapshot)) {
+    // Checked again now: other requests may have used the room since this one was made.
+    const limits = judgeLimits(ctx.policy, current.snapshot, others, now);
+    if (!limits.ok) return { result: { ok: false, refusal: limits, request: current } };
+    const known = new Set((current.limitRequire ?? []).map((l) => l.limit));
+    const added = limits.added.filter((l) => !known.has(l.limit));
+    if (added.length > 0) {
+      current = withLimitGroups(current, [...(current.limitRequire ?? []), ...added]);
+      decision = judgeApproval(ctx.policy, current, userId, seenHash);
+      if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
+    }
+  }
   const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
+  const tally = decision.tally.groups;
+  const counted = { approvals, tally, requiredApprovals: decision.required, ...limitGroups(current) };
   const next = decision.last
-    ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })
-    : mustAdvance(current, 'approve', now, { approvals });
+    ? mustAdvance(current, 'approve_last', now, { ...counted, execution: newExecution(now, current.execution) })
+    : mustAdvance(current, 'approve', now, counted);
   // Written with the approval, so its messages come before the execution's in the outbox.
   const events = [
     stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required }),
@@ -102,6 +122,10 @@ export function countApproval(
     result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last },
     outbox: events,
   };
+}
+
+function limitGroups(record: RequestRecord): Pick<RequestRecord, 'limitRequire'> {
+  return record.limitRequire ? { limitRequire: record.limitRequire } : {};
 }
 
 /** Audit lines appended at once (one flush) and the events written with the approval delivered; resolves when durable. */
@@ -117,6 +141,8 @@ export function reportCounted(
       required,
       snapshotHash: request.snapshotHash,
       round: request.round,
+      rule: request.snapshot.rule?.name ?? null,
+      tally: request.tally ?? null,
     }),
   ];
   if (last)

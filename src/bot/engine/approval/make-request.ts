@@ -1,8 +1,12 @@
 // A requester asks for a withdrawal, trade or bank account removal. The engine reads the exchange and
 // freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
-import { mayRequest } from '../../domain/policy.js';
+import { currenciesToValue, destinationAllowed, mayRequest, ruleFor } from '../../domain/policy.js';
+import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js';
+import type { Mutation } from '../../ports/store.js';
+import { freeze } from '../../domain/policy/rules.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
+import { withValuations } from '../../domain/valuation.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import {
   buildBankRemoval,
@@ -22,6 +26,7 @@ import { isExchangeError } from '../../ports/exchange-error.js';
 import { collect, findFirst } from '../bounded-lists.js';
 import { audit, stamp, type EngineContext } from '../context.js';
 import { takeQuote } from '../execution/take-quote.js';
+import { priceIn } from './price-request.js';
 
 export type RequestInput =
   | {
@@ -47,12 +52,23 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
   if (!mayRequest(ctx.policy, userId)) return refused(ctx, userId, input, refuse('not_allowed_to_request'));
   const built = await snapshotFor(ctx, input);
   if (!built.ok) return refused(ctx, userId, input, built);
-  const request = await insert(ctx, userId, built.value);
+  // Priced before it is made: the rule it falls under is judged on this value, frozen with it.
+  const priced = await priceIn(ctx, built.value, currenciesToValue(ctx.policy, built.value));
+  if (!priced.ok) return refused(ctx, userId, input, priced);
+  const valued = withValuations(built.value, priced.valuations);
+  // The first rule that matches decides, and the request keeps it whatever the file says later.
+  const rule = ruleFor(ctx.policy, valued);
+  if (rule === undefined) return refused(ctx, userId, input, refuse('no_rule'));
+  const inserted = await insert(ctx, userId, { ...valued, rule: freeze(rule) });
+  if (!inserted.ok) return refused(ctx, userId, input, inserted);
+  const request = inserted.request;
   await audit(ctx, 'request.created', userId, request.id, {
     kind: request.kind,
     snapshot: request.snapshot,
     snapshotHash: request.snapshotHash,
     requiredApprovals: request.requiredApprovals,
+    rule: { name: rule.name, hash: rule.hash },
+    policy: ctx.policy.source,
     expiresAt: request.expiresAt,
   });
   ctx.notices.kick();
@@ -69,24 +85,38 @@ async function refused(ctx: EngineContext, userId: string, input: RequestInput, 
   return refusal;
 }
 
-async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<RequestRecord> {
+/** Written with the limits' check when a limit covers it, against the requests counted at that moment. */
+async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<RequestResult> {
   for (let i = 0; i < ID_ATTEMPTS; i++) {
     const id = ctx.ids.requestId();
+    const now = ctx.clock.now();
     // The note sent to the exchange names the request: frozen with its id, so approvers see it.
     const record = newRequest({
       id,
       requester: userId,
       snapshot: withExchangeNote(snapshot, id),
-      now: ctx.clock.now(),
+      now,
       policy: ctx.policy,
     });
-    // The approval message's event is written with the request: a crash cannot leave it unposted.
-    const inserted = await ctx.requests.mutate(id, (current) =>
-      current === undefined
-        ? { next: record, result: true, outbox: [stamp(ctx, record, { type: 'request.created' })] }
-        : { result: false },
-    );
-    if (inserted) return record;
+    const write = (
+      current: RequestRecord | undefined,
+      others: readonly RequestRecord[],
+    ): Mutation<RequestRecord, RequestResult | undefined> => {
+      if (current !== undefined) return { result: undefined };
+      const limits = judgeLimits(ctx.policy, record.snapshot, others, now);
+      if (!limits.ok) return { result: limits };
+      const made = limits.added.length > 0 ? withLimitGroups(record, limits.added) : record;
+      // The approval message's event is written with the request: a crash cannot leave it unposted.
+      return {
+        next: made,
+        result: { ok: true, request: made },
+        outbox: [stamp(ctx, made, { type: 'request.created' })],
+      };
+    };
+    const result = isLimited(ctx.policy, snapshot)
+      ? await ctx.requests.mutateInScope(limitScope(ctx.policy, now), id, write)
+      : await ctx.requests.mutate(id, (current) => write(current, []));
+    if (result !== undefined) return result;
   }
   throw new Error(`no unused request id after ${ID_ATTEMPTS} attempts`);
 }
@@ -136,6 +166,8 @@ async function buildCrypto(
     );
   const address = await findFirst(ctx.exchange.savedAddresses(LOOKUP_LIMIT), (a) => a.id === input.addressBookId);
   if (address === undefined) return invalid('destination', 'This destination is not in the address book.');
+  const allowed = destinationAllowed(ctx.policy, entry.asset, address);
+  if (!allowed.ok) return invalid('destination', allowed.message);
   return buildCryptoWithdrawal({ ...entry, precision }, destinationOf(address), {
     amount: input.amount,
     note: input.note ?? null,

@@ -28,7 +28,18 @@ import {
   type Verdict,
   type RequestView,
   type StatusLine,
+  type ValuationView,
 } from './request-view.js';
+
+/** One group of the rule: how many it needs, and who counted for it. */
+export interface GroupTallyView {
+  group: string;
+  count: number;
+  by: readonly string[];
+}
+
+/** The variables' one group (and a request made before rules): progress reads "1 of 2 approvals", as it always did. */
+const PLAIN_GROUPS = new Set(['approvers', '*']);
 
 export interface ApprovalMessageInput {
   requestId: string;
@@ -41,6 +52,10 @@ export interface ApprovalMessageInput {
   snapshotHash?: string;
   requiredApprovals: number;
   approvals: readonly Approval[];
+  /** The policy rule the request was made under (its snapshot). */
+  rule?: string;
+  /** Who counted for which group of the rule at the last approval (record `tally`). */
+  tally?: readonly GroupTallyView[];
   verdict?: Verdict;
   status?: StatusLine;
   /** A warning above the buttons, e.g. a trade sent back for approval after a re-quote. */
@@ -133,12 +148,35 @@ export function parseApprovalButtonValue(
   return m[2] ? { requestId: m[1]!, snapshotHash: m[2] } : { requestId: m[1]! };
 }
 
-/** "1 of 2 approvals: <@U1>"; after approval "Approved by <@U1> and <@U2>". */
-export function progressLine(input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict'>): string {
+/**
+ * "1 of 2 approvals: <@U1>", or by group under a policy file's rule: "Rule *large withdrawals* · Needs
+ * 2 of treasury (1 so far: <@U1>) and 1 of risk"; after approval "Approved by <@U1> and <@U2>".
+ */
+export function progressLine(
+  input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict' | 'rule' | 'tally'>,
+): string {
   const who = input.approvals.map((a) => mention(a.userId));
   if (input.verdict?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
+  const needs = groupNeeds(input.tally);
+  if (needs !== undefined) return input.rule ? `Rule *${esc(input.rule)}* · ${needs}` : needs;
   const count = `${input.approvals.length} of ${input.requiredApprovals} approvals`;
   return who.length === 0 ? `${count} so far` : `${count}: ${who.join(', ')}`;
+}
+
+/** "Needs 2 of treasury (1 so far: <@U1>) and 1 of risk"; undefined for the plain "N approvals" of the variables' policy. */
+export function groupNeeds(tally: readonly GroupTallyView[] | undefined): string | undefined {
+  if (tally === undefined || tally.every((g) => PLAIN_GROUPS.has(g.group))) return undefined;
+  const part = (g: GroupTallyView) =>
+    `${g.count} of ${esc(g.group)}${g.by.length > 0 ? ` (${g.by.length} so far: ${g.by.map((u) => mention(u)).join(', ')})` : ''}`;
+  const open = tally.filter((g) => g.by.length < g.count);
+  const done = tally.filter((g) => g.by.length >= g.count);
+  const doneText =
+    done.length > 0
+      ? ` · ${joinWords(done.map((g) => `${esc(g.group)} done (${g.by.map((u) => mention(u)).join(', ')})`))}`
+      : '';
+  return open.length === 0
+    ? `All groups have their approvals${doneText}`
+    : `Needs ${joinWords(open.map(part))}${doneText}`;
 }
 
 export function outcomeLine(decision: Verdict): string {
@@ -196,6 +234,7 @@ function detailFields(r: RequestView): string[] {
         `*Total*\n*${formatAmount(r.total, esc(r.asset))}*`,
         `*Destination*\n${labelMrkdwn(r.destination.label, 300)}\n${code(r.destination.address, 300)}${r.destination.addressTag ? `\nTag/memo ${code(r.destination.addressTag, 100)}` : ''}`,
         ...exchangeNoteField(r),
+        ...valuationFields(r),
       ];
     case 'fiat_withdrawal':
       return [
@@ -204,6 +243,7 @@ function detailFields(r: RequestView): string[] {
         `*Total*\n*${formatAmount(r.total, esc(r.currency))}*`,
         `*Bank account*\n${bankText(r.bankAccount)}`,
         ...exchangeNoteField(r),
+        ...valuationFields(r),
       ];
     case 'trade': {
       const [, counter = ''] = r.symbol.split('-');
@@ -216,6 +256,7 @@ function detailFields(r: RequestView): string[] {
         `*Worst acceptable price*\n${limitWord} ${formatAmount(r.limitPrice, esc(counter))}${slippage}`,
         `*Quote expires*\n${slackDate(r.quote.expiresAt, '{time_secs}')} (re-quoted within the limit on execution)`,
         `*Paid from*\n${esc(paymentMethodText(r.paymentMethod))}`,
+        ...valuationFields(r),
       ];
     }
     case 'bank_account_removal':
@@ -226,6 +267,17 @@ function detailFields(r: RequestView): string[] {
 /** The note the exchange is sent, as frozen (one line, the desk reference at its end): part of what is approved. */
 function exchangeNoteField(r: { exchangeNote?: string }): string[] {
   return r.exchangeNote === undefined ? [] : [`*Note sent to the exchange*\n${code(r.exchangeNote, 1_200)}`];
+}
+
+/** "≈ 123,456.78 USD (1.5 BTC at 82,304.52, BTC-USD spot at request time)": what the policy's value rules read. */
+function valuationFields(r: { valuations?: readonly ValuationView[] }): string[] {
+  return (r.valuations ?? []).map((v) => {
+    const basis =
+      v.pair === null
+        ? `${formatAmount(v.amount, esc(v.of))}`
+        : `${formatAmount(v.amount, esc(v.of))} at ${formatAmount(v.price)}, ${esc(v.pair)} spot ${slackDate(v.at, '{time}')}`;
+    return `*Value in ${esc(v.currency)}*\n${formatAmount(v.value, esc(v.currency))} (${basis})`;
+  });
 }
 
 function bankText(bank: BankAccountView): string {

@@ -2,12 +2,13 @@
 // read-only ephemeral listings; help answers in the ack itself; request subcommands in desk-requests.ts.
 import type { Middleware, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { deskHelp } from './help.js';
+import { approvalsSentence } from '../kit/policy-words.js';
 import { fiatOverview, listPage, type ListName } from './listing-lines.js';
 import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 import { fetchListPage, LIST_EMPTY, LIST_TITLES, PAGE_SIZE } from './listing-source.js';
-import { deskPending, deskRemoveBank, deskStatus } from './desk-requests.js';
+import { deskPending, deskPolicy, deskRemoveBank, deskStatus } from './desk-requests.js';
 
 const LISTINGS: Record<string, ListName> = {
   withdrawals: 'withdrawals',
@@ -21,7 +22,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
     const [sub = 'help', ...rest] = command.text.trim().split(/\s+/).filter(Boolean);
     const word = sub.toLowerCase();
     if (word === 'help') {
-      await ack({ response_type: 'ephemeral', ...deskHelp() });
+      await ack({ response_type: 'ephemeral', ...deskHelp(approvalsSentence(ctx.deps.policy)) });
       return;
     }
     if (!ctx.roles.isDeskMember(command.user_id)) {
@@ -29,6 +30,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
       return;
     }
     if (word === 'pending') return deskPending(ctx, ack, respond, rest[0]);
+    if (word === 'policy') return deskPolicy(ctx, ack, respond);
     if (word === 'status') return deskStatus(ctx, ack, respond, rest[0]);
     if (word === 'remove-bank')
       return deskRemoveBank(ctx, ack, respond, command.user_id, rest[0], context.retryNum !== undefined);
@@ -40,7 +42,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
     // Own keys only: `/desk __proto__` or `/desk constructor` must get the usage answer, not Object's.
     const list = Object.hasOwn(LISTINGS, word) ? LISTINGS[word] : undefined;
     if (!list) {
-      await ack({ response_type: 'ephemeral', ...deskHelp(sub) });
+      await ack({ response_type: 'ephemeral', ...deskHelp(approvalsSentence(ctx.deps.policy), sub) });
       return;
     }
     await ack();

@@ -1,5 +1,6 @@
 // `/desk pending`, `status <id>` and `remove-bank <id>` (which asks for approval like any money movement):
 // acked first, answered as an ephemeral reply.
+import { policyView } from './policy-view.js';
 import type { RespondFn } from '@slack/bolt';
 import { awaitsVerdict } from '../../domain/state-machine.js';
 import { statusMessageFor } from '../approvals/from-record.js';
@@ -43,6 +44,15 @@ export async function deskPending(ctx: SlackContext, ack: Ack, respond: RespondF
       .filter((r) => awaitsVerdict(r.state))
       .sort((a, b) => a.createdAt - b.createdAt);
     await respond({ response_type: 'ephemeral', ...pendingList(waiting.map(homeRequestOf), ctx.sandbox, page) });
+  });
+}
+
+/** `/desk policy`: desk members only (desk-command.ts checks), privately, with the limits' room left now. */
+export async function deskPolicy(ctx: SlackContext, ack: Ack, respond: RespondFn): Promise<void> {
+  await ack();
+  await guarded(ctx, respond, 'policy', async () => {
+    const limits = await ctx.deps.engine.limitsNow();
+    await respond({ response_type: 'ephemeral', ...policyView(ctx.deps.policy, limits, ctx.deps.clock.now()) });
   });
 }
 

@@ -17,7 +17,7 @@ import type { Logger } from '../../../../src/bot/ports/logger.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 import { SequentialIds } from '../../../support/sequential-ids.js';
 import type { RequestInput } from '../../../../src/bot/engine/approval/make-request.js';
-import { createPolicy } from '../../../../src/bot/domain/policy.js';
+import { createPolicy, type Policy } from '../../../../src/bot/domain/policy.js';
 import type { RequestRecord } from '../../../../src/bot/domain/record.js';
 import type { Sandbox } from '../../../../src/stand-ins/sandbox/server.js';
 import { startTestExchange } from '../../../support/bot.js';
@@ -69,6 +69,8 @@ export async function startLeaseWorld(o: {
   seed: string;
   stores: LeaseStores;
   config?: EngineConfigInput;
+  /** Default POLICY. */
+  policy?: Policy;
 }): Promise<LeaseWorld> {
   const clock = new FakeClock(T0);
   const {
@@ -102,7 +104,7 @@ export async function startLeaseWorld(o: {
       notifier: { notify: () => {} },
       clock: r.frozen ? frozenAt(clock.now()) : clock,
       ids,
-      policy: POLICY,
+      policy: o.policy ?? POLICY,
       config: o.config ?? {},
       logger,
       leadership,
