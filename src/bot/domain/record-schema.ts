@@ -107,6 +107,8 @@ export const approvalSchema = z.strictObject({
   at: int,
   /** The snapshot hash the approver saw; only approvals of the current hash count. */
   snapshotHash: z.string(),
+  /** Who clicked in `userId`'s place, when a delegate did (domain/delegation.ts). */
+  delegate: z.string().optional(),
 });
 
 /** Who ended the request while it waited for people, and why (reject, cancel, expire). */

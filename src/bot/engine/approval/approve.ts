@@ -1,10 +1,13 @@
 // An approver approves the snapshot they saw: the approval and, when last, the move to `approved` are
 // one write. The leader executes at once; a follower leaves it for the leader's next tick, so two
 // replicas never drive one request.
-import { judgeApproval, isExpired } from '../../domain/policy.js';
+import { countsFor, type Delegation } from '../../domain/delegation.js';
+import { judgeApproval, isApprover, isExpired } from '../../domain/policy.js';
+import { awaitsVerdict } from '../../domain/state-machine.js';
 import { mustAdvance, newExecution, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
+import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
 import { execute } from '../execution/runner.js';
 import type { Mutation } from '../../ports/store.js';
 
@@ -33,8 +36,9 @@ export async function approve(
   seenHash: string,
 ): Promise<ApproveResult> {
   const now = ctx.clock.now();
+  const delegations = isApprover(ctx.policy, userId) ? [] : await activeDelegations(ctx);
   const outcome = await ctx.requests.mutate<Counted>(requestId, (current) =>
-    countApproval(ctx, current, userId, seenHash, now),
+    countApproval(ctx, current, userId, seenHash, now, delegations),
   );
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
   const audited = reportCounted(ctx, outcome, userId);
@@ -72,6 +76,7 @@ export function countApproval(
   userId: string,
   seenHash: string,
   now: number,
+  delegations: readonly Delegation[] = [],
 ): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
   if (isExpired(current, now)) {
@@ -86,9 +91,23 @@ export function countApproval(
       },
     };
   }
-  const decision = judgeApproval(ctx.policy, current, userId, seenHash);
+  // A delegate's click counts for the approver they stand in for (domain/delegation.ts).
+  const counted = awaitsVerdict(current.state)
+    ? countsFor({
+        clicker: userId,
+        now,
+        requester: current.requester,
+        approvals: current.approvals,
+        delegations,
+        isApprover: (id) => isApprover(ctx.policy, id),
+        mayDelegate: (id) => mayDelegate(ctx, id),
+      })
+    : { ok: true as const, userId };
+  if (!counted.ok) return { result: { ok: false, refusal: counted, request: current } };
+  const decision = judgeApproval(ctx.policy, current, counted.userId, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
-  const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
+  const approval = { userId: counted.userId, at: now, snapshotHash: current.snapshotHash };
+  const approvals = [...current.approvals, counted.delegate ? { ...approval, delegate: counted.delegate } : approval];
   const next = decision.last
     ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })
     : mustAdvance(current, 'approve', now, { approvals });
@@ -111,12 +130,15 @@ export function reportCounted(
   userId: string,
 ): Promise<void> {
   const { request, count, required, last } = counted;
+  const approval = request.approvals.at(-1);
   const lines = [
     audit(ctx, 'approval.counted', userId, request.id, {
       count,
       required,
       snapshotHash: request.snapshotHash,
       round: request.round,
+      // A delegate's approval names the approver it counted for.
+      ...(approval?.delegate === userId ? { for: approval.userId } : {}),
     }),
   ];
   if (last)
