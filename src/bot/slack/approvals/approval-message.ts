@@ -29,6 +29,7 @@ import {
   type RequestView,
   type StatusLine,
 } from './request-view.js';
+import { approverText } from '../delegation/approver-text.js';
 
 export interface ApprovalMessageInput {
   requestId: string;
@@ -135,7 +136,7 @@ export function parseApprovalButtonValue(
 
 /** "1 of 2 approvals: <@U1>"; after approval "Approved by <@U1> and <@U2>". */
 export function progressLine(input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict'>): string {
-  const who = input.approvals.map((a) => mention(a.userId));
+  const who = input.approvals.map(approverText);
   if (input.verdict?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
   const count = `${input.approvals.length} of ${input.requiredApprovals} approvals`;
   return who.length === 0 ? `${count} so far` : `${count}: ${who.join(', ')}`;

@@ -11,7 +11,7 @@ import { ACTION } from '../kit/slack-ids.js';
 
 /** The reminder DM to one approver: why it came, then the approval message with Approve and Reject (not Cancel). */
 export function reminderDm(request: RequestRecord, reminder: { n: number; max: number }, now: number): MessagePayload {
-  const lead = `:bell: Reminder ${reminder.n} of ${reminder.max}: request ${code(request.id, 40)} from ${mention(request.requester)} waits for your approval. It expires ${slackDate(request.expiresAt)} (${timeLeftText(request.expiresAt, now)}).`;
+  const lead = `:eyes: Reminder ${reminder.n} of ${reminder.max}: request ${code(request.id, 40)} from ${mention(request.requester)} waits for your approval. It expires ${slackDate(request.expiresAt)} (${timeLeftText(request.expiresAt, now)}).`;
   // Without its own sandbox banner: the notifier puts one on every post.
   const message = approvalMessageFor(request, false);
   // Cancel is the requester's button; an approver reminded has Approve and Reject.
