@@ -10,7 +10,9 @@ import {
   type Delegation,
   type DelegationJudgement,
 } from '../../domain/delegation.js';
-import { isApprover, isDeskMember } from '../../domain/policy.js';
+import { isApprover, isDeskMember, type Policy } from '../../domain/policy.js';
+import type { Clock } from '../../ports/clock.js';
+import type { KeyValueStore } from '../../ports/store.js';
 import { audit, type EngineContext } from '../context.js';
 
 export const DELEGATION_KEY_PREFIX = 'delegation:';
@@ -73,9 +75,13 @@ export function createDelegations(ctx: EngineContext): Delegations {
   };
 }
 
-/** Every delegation in force, read from the approvers' keys (a delegate's click needs them). */
-export async function activeDelegations(ctx: EngineContext): Promise<Delegation[]> {
-  const now = ctx.clock.now();
-  const stored = await Promise.all([...ctx.policy.approvers].map((a) => ctx.kv.get<Delegation>(delegationKey(a))));
+/** Every delegation in force, read from the approvers' keys (a delegate's click needs them; App Home too). */
+export async function activeDelegations(from: {
+  kv: Pick<KeyValueStore, 'get'>;
+  policy: Policy;
+  clock: Pick<Clock, 'now'>;
+}): Promise<Delegation[]> {
+  const now = from.clock.now();
+  const stored = await Promise.all([...from.policy.approvers].map((a) => from.kv.get<Delegation>(delegationKey(a))));
   return stored.filter((d): d is Delegation => d !== undefined && isActive(d, now));
 }

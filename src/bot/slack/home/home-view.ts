@@ -62,6 +62,10 @@ export interface HomeViewInput {
   isRequester: boolean;
   /** False for someone outside the desk: no desk data at all. */
   isDeskMember?: boolean;
+  /** The user's delegation lines: who approves in their place, whom they approve for (`/desk delegate`). */
+  delegationLines?: readonly string[];
+  /** True when the user approves in an approver's place now. */
+  standsIn?: boolean;
   /** Messages Slack keeps refusing (approvers only): a person must fix the channel, membership or token. */
   deliveryProblems?: readonly DeliveryProblem[];
   at: number;
@@ -91,6 +95,7 @@ export function homeView(v: HomeViewInput): HomeView {
 
   if (v.isApprover) {
     blocks.push(divider(), header(`Waiting for your approval (${v.waitingForMe.length})`));
+    if ((v.delegationLines?.length ?? 0) > 0) blocks.push(context([v.delegationLines!.join('\n')]));
     if (v.waitingForMe.length === 0) blocks.push(section('Nothing waits for you.'));
     for (const r of v.waitingForMe.slice(0, MAX_CARDS)) {
       // Waiting for approval, or (approved, outcome unknown) for a person's settlement.

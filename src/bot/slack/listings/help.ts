@@ -12,6 +12,7 @@ export const DESK_HELP_LINES = [
   '`/desk withdrawals` · `/desk deposits` · `/desk orders` · recent records on the exchange',
   '`/desk fiat` · fiat deposits, withdrawals, fees and limits',
   '`/desk banks` · bank accounts; `/desk remove-bank <id>` asks for approval to remove one',
+  '`/desk delegate @name until 2026-12-24` · who approves in your place while you are away (approvers); `/desk delegate` shows it, `/desk delegate end` ends it',
   '`/counterparty [transaction id]` · declare who sent a deposit (compliance)',
 ] as const;
 
