@@ -316,6 +316,8 @@ export const requestRecordSchema = z.strictObject({
   result: remoteResultSchema.nullable(),
   failure: failureSchema.nullable(),
   pollingStoppedAt: int.nullable(),
+  /** The nudges of the current approval round (engine/reminders/): when each DM reminder went out, and the expiry warning. */
+  reminders: z.strictObject({ round: int, sentAt: z.array(int), expiryWarnedAt: int.optional() }).optional(),
 });
 
 type Common = Omit<z.infer<typeof requestRecordSchema>, 'state' | 'execution'>;

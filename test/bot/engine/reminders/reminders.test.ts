@@ -1,7 +1,6 @@
 // Reminders on the injected clock: when they go out, how often, how many, and never for a decided
 // request or twice across a restart; the expiry warning at 80% of the round's life.
 import { describe, expect, it } from 'vitest';
-import { nudgeKey } from '../../../../src/bot/engine/reminders/remind.js';
 import { APPROVERS, REQUESTER, World } from '../support/world.js';
 import { fiatInput, tradeInput } from '../support/requests.js';
 import type { RequestRecord } from '../../../../src/bot/domain/record.js';
@@ -85,12 +84,12 @@ describe('approval reminders', () => {
     expect(reminders(world, r.id)).toEqual([]);
   });
 
-  it('none twice after a restart: the claim is in the store before the event is written', async () => {
+  it('none twice after a restart: each reminder is on the record, written with its event', async () => {
     const world = new World();
     const r = await requested(world);
     await world.advanceAndTick(30 * MIN);
     expect(reminders(world, r.id)).toEqual([1]);
-    expect(await world.kv.get(nudgeKey(r, 1))).toMatchObject({ at: world.clock.now(), replica: world.replica });
+    expect((await world.record(r.id)).reminders).toEqual({ round: 1, sentAt: [world.clock.now()] });
     await world.restart();
     await world.advanceAndTick(1_000);
     await world.restart();
@@ -101,21 +100,44 @@ describe('approval reminders', () => {
     expect(world.events.filter((e) => e.type === 'approval.reminder').map((e) => e.generation)).toEqual([0, 2]);
   });
 
-  it('a crash right after the claim loses that reminder, never repeats it', async () => {
+  it('a crash right after the reminder is written: delivered after the restart, once', async () => {
     const world = new World();
     const r = await requested(world);
     world.clock.advance(30 * MIN);
-    // The claim reaches the store, then the process dies before the outbox write.
-    const append = world.requests.outbox.append.bind(world.requests.outbox);
-    world.requests.outbox.append = () => Promise.reject(new Error('process died'));
-    await world.engine.tick();
-    await world.engine.idle();
-    world.requests.outbox.append = append;
+    world.crashAfterWrites(1);
+    await world.engine.tick().catch(() => undefined);
+    expect(world.crashed).toBe(true);
+    expect(reminders(world, r.id)).toEqual([]);
     await world.restart();
     await world.advanceAndTick(MIN);
+    expect(reminders(world, r.id)).toEqual([1]);
+    await world.advanceAndTick(MIN);
+    expect(reminders(world, r.id)).toEqual([1]);
+  });
+
+  it('a write that fails sends nothing; the next tick sends it', async () => {
+    const world = new World();
+    const r = await requested(world);
+    world.clock.advance(30 * MIN);
+    const mutate = world.requests.mutate.bind(world.requests);
+    world.requests.mutate = () => Promise.reject(new Error('database unreachable'));
+    await world.engine.tick();
+    await world.engine.idle();
+    world.requests.mutate = mutate;
     expect(reminders(world, r.id)).toEqual([]);
-    await world.advanceAndTick(29 * MIN);
-    expect(reminders(world, r.id)).toEqual([2]);
+    expect(world.logs.some((l) => l.message === 'reminders not sent this tick')).toBe(true);
+    await world.advanceAndTick(1_000);
+    expect(reminders(world, r.id)).toEqual([1]);
+  });
+
+  it('the approver who approved is no longer awaited; the reminders stop when nobody is', async () => {
+    const world = new World({ policy: { approvers: ['U_A2', 'U_A3'], requesters: [REQUESTER] } });
+    const r = await requested(world);
+    await world.engine.approve(r.id, 'U_A2', r.snapshotHash);
+    await world.advanceAndTick(30 * MIN);
+    expect(world.auditOf('approval.reminder', r.id).map((e) => e.data)).toEqual([
+      { n: 1, round: 1, awaited: ['U_A3'] },
+    ]);
   });
 });
 
