@@ -8,7 +8,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSAL_MESSAGES } from '../../src/bot/domain/refusals.js';
 import { ACTION } from '../../src/bot/slack/kit/slack-ids.js';
 import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
-import { approvalMessage, buttonValue, startTestBot, USERS, type TestBot } from './support/test-bot.js';
+import {
+  APPROVAL_CHANNEL,
+  approvalMessage,
+  buttonValue,
+  startTestBot,
+  USERS,
+  type TestBot,
+} from './support/test-bot.js';
+import { LeadershipState } from '../../src/bot/ports/leadership.js';
 import { click, repliesTo, requestCrypto } from './support/flows.js';
 
 /** A compliance officer: on the desk, not an approver. */
@@ -96,6 +104,37 @@ describe('/desk delegate', () => {
       { type: 'delegation.set', actor: ANA, data: { delegate: BEN } },
       { type: 'delegation.ended', actor: ANA, data: { delegate: BEN, reason: 'ended' } },
     ]);
+  });
+
+  it('the delegate is reminded with the approver, with the buttons', async () => {
+    await desk(`delegate <@${BEN}|ben> until ${dateIn(7)}`);
+    const { requestId } = await requestCrypto(d);
+    await d.runFor(30 * 60_000, 5 * 60_000);
+    await d.settle();
+    const reminded = (userId: string) =>
+      d.fake
+        .callsTo('chat.postMessage')
+        .filter((c) => c.args.channel === userId && String(c.args.text).includes(`Reminder: request ${requestId}`));
+    expect(reminded(ANA)).toHaveLength(1);
+    expect(reminded(BEN)).toHaveLength(1);
+    expect(buttonValue(reminded(BEN)[0]!.args.blocks as never, ACTION.approve)).toBeDefined();
+  });
+
+  it('set on one replica, counted on another: the delegation is in the shared store', async () => {
+    const b = await d.replica(new LeadershipState('follower'));
+    expect(await desk(`delegate <@${BEN}|ben> until ${dateIn(7)}`)).toContain('approves in your place');
+    const { requestId } = await requestCrypto(d);
+    const msg = approvalMessage(d.fake, requestId);
+    const res = await b.slack.blockAction({
+      userId: BEN,
+      actionId: ACTION.approve,
+      value: buttonValue(msg.blocks, ACTION.approve)!,
+      container: { type: 'message', channelId: APPROVAL_CHANNEL, messageTs: msg.ts },
+      responseUrl: d.fake.responseUrl('ben-on-b'),
+    });
+    expect(res.status).toBe(200);
+    await d.settle();
+    expect((await b.bot.engine.get(requestId))?.approvals).toMatchObject([{ userId: ANA, delegate: BEN }]);
   });
 
   it('the delegate sees the waiting request in App Home, with its buttons', async () => {

@@ -1,7 +1,10 @@
-// The nudges on Slack: each reminder as a DM to every approver still awaited (each DM a step of
-// its own, never sent twice), the expiry warning in the request's thread. The record is read
-// again at delivery: a request decided, expired or in a new round since the nudge gets nothing.
-import { isExpired, type Policy } from '../../domain/policy.js';
+// The nudges on Slack: each reminder as a DM to every approver still awaited and to whoever
+// approves in their place now (each DM a step of its own, never sent twice), the expiry warning
+// in the request's thread. The record is read again at delivery: a request decided, expired or
+// in a new round since the nudge gets nothing.
+import { countsFor } from '../../domain/delegation.js';
+import { isApprover, isExpired, type Policy } from '../../domain/policy.js';
+import { activeDelegations } from '../../engine/delegation/delegations.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
 import { awaitedOf } from '../../engine/reminders/awaited.js';
@@ -90,7 +93,9 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
       const awaited = awaitedOf(o.policy, request);
       const step = stepper(progress);
       if (event.type === 'approval.reminder') {
-        for (const userId of awaited.approvers) await step(`dm:${userId}`, () => remind(event, request, userId));
+        const delegates = await standingIn(o, request, awaited.approvers);
+        for (const userId of new Set([...awaited.approvers, ...delegates]))
+          await step(`dm:${userId}`, () => remind(event, request, userId));
         return;
       }
       await step('thread', async () => {
@@ -105,6 +110,29 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
       });
     },
   };
+}
+
+/** Delegates whose click would count for one of `awaited` now (domain/delegation.ts decides). */
+async function standingIn(
+  o: ReminderNotifierOptions,
+  request: RequestRecord,
+  awaited: readonly string[],
+): Promise<string[]> {
+  const delegations = (await activeDelegations(o)).filter((d) => awaited.includes(d.approver));
+  const now = o.clock.now();
+  return delegations
+    .map((d) => d.delegate)
+    .filter((delegate) => {
+      const counted = countsFor({
+        clicker: delegate,
+        now,
+        requester: request.requester,
+        approvals: request.approvals,
+        delegations,
+        isApprover: (id) => isApprover(o.policy, id),
+      });
+      return counted.ok && counted.delegate !== undefined;
+    });
 }
 
 function stillWaits(request: RequestRecord | undefined, round: number, now: number): request is RequestRecord {
