@@ -73,6 +73,9 @@ describe('/desk delegate', () => {
   it('the delegate approves in the approver’s place, shown as such; the two count once; ended, it stops', async () => {
     expect(await desk(`delegate <@${BEN}|ben> until ${dateIn(7)}`)).toContain(`<@${BEN}> approves in your place until`);
     expect(await desk('delegate', BEN)).toContain(`You approve in place of <@${ANA}>`);
+    await d.slack.event(appHomeOpened(ANA));
+    await d.settle();
+    expect(JSON.stringify(d.fake.homeOf(ANA)?.blocks ?? [])).toContain(`<@${BEN}> approves in your place until`);
 
     const { requestId } = await requestCrypto(d);
     const msg = approvalMessage(d.fake, requestId);
