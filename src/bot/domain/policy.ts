@@ -13,6 +13,8 @@ export {
   APPROVERS_GROUP,
   createPolicy,
   DEFAULT_EXPIRY_MS,
+  DEFAULT_REMINDERS,
+  EXPIRY_WARNING_AT,
   DEFAULT_REQUIRED_APPROVALS,
   MIN_APPROVALS,
   PolicyConfigError,
@@ -20,6 +22,7 @@ export {
   type AmountThreshold,
   type LimitInput,
   type PolicyInput,
+  type ReminderRule,
   type RuleInput,
 } from './policy/build.js';
 export { currenciesToValue, ruleFor, assetOf } from './policy/rules.js';

@@ -155,6 +155,8 @@ export const approvalSchema = z.strictObject({
   at: int,
   /** The snapshot hash the approver saw; only approvals of the current hash count. */
   snapshotHash: z.string(),
+  /** Who clicked in `userId`'s place, when a delegate did (domain/delegation.ts). */
+  delegate: z.string().optional(),
 });
 
 /** Who ended the request while it waited for people, and why (reject, cancel, expire). */
@@ -371,6 +373,8 @@ export const requestRecordSchema = z.strictObject({
   result: remoteResultSchema.nullable(),
   failure: failureSchema.nullable(),
   pollingStoppedAt: int.nullable(),
+  /** The nudges of the current approval round (engine/reminders/): when each DM reminder went out, and the expiry warning. */
+  reminders: z.strictObject({ round: int, sentAt: z.array(int), expiryWarnedAt: int.optional() }).optional(),
 });
 
 type Common = Omit<z.infer<typeof requestRecordSchema>, 'state' | 'execution'>;

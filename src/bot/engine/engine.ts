@@ -27,6 +27,7 @@ import { tick, type TickSummary } from './rounds/tick.js';
 import type { Settlement, SettlementResult } from './execution/settlement.js';
 import { settleByPerson } from './execution/person.js';
 import { NoticeQueue } from './notices/notice-queue.js';
+import { createDelegations, type Delegations } from './delegation/delegations.js';
 import type { ComplianceNotices } from '../ports/notifier.js';
 
 export type { DeliveryProblem, Settlement, SettlementResult };
@@ -70,6 +71,8 @@ export interface Engine extends RequestReads {
   indicativeQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
   /** Compliance's notices, into the requests' outbox and delivered the same way (notice-queue.ts). */
   readonly notices: ComplianceNotices;
+  /** Approvers' delegates for a period (`/desk delegate`), in the shared store (delegation/). */
+  readonly delegations: Delegations;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */
   idle(): Promise<void>;
   /**
@@ -109,6 +112,7 @@ export function createEngine(deps: EngineDeps): Engine {
     start,
     indicativeQuote: (terms) => takeQuote(ctx, terms),
     notices: { append: (events) => ctx.notices.append(events) },
+    delegations: createDelegations(ctx),
     ...createRequestReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
     idle: async () => {
       await ctx.background.idle();

@@ -37,6 +37,10 @@ export type RequestEvent =
   | (Base<'request.rejected'> & { by: string; reason: string })
   | (Base<'request.cancelled'> & { by: string })
   | Base<'request.expired'>
+  /** Approvers who have not acted are reminded by DM: the `n`-th reminder of approval round `round` (engine/reminders/). */
+  | (Base<'approval.reminder'> & { n: number; round: number })
+  /** Round `round` has reached most of its life without enough approvals: the thread says so (engine/reminders/). */
+  | (Base<'request.expiring'> & { round: number })
   /** A withdrawal's destination is in its cooldown: execution waits until `executeAt`. */
   | (Base<'execution.scheduled'> & { executeAt: number; reason: string })
   | (Base<'execution.started'> & { attempt: number; idempotencyKey: string; retry: boolean })
@@ -152,4 +156,11 @@ export type OutboxEvent = RequestEvent | ComplianceEvent;
 
 export function isRequestEvent(event: OutboxEvent): event is RequestEvent {
   return 'request' in event;
+}
+
+/** The nudges to approvers (engine/reminders/): delivered by their own notifier, not the approval message's. */
+export type ReminderEvent = Extract<RequestEvent, { type: 'approval.reminder' | 'request.expiring' }>;
+
+export function isReminderEvent(event: OutboxEvent): event is ReminderEvent {
+  return event.type === 'approval.reminder' || event.type === 'request.expiring';
 }

@@ -25,7 +25,7 @@ import type { Ids } from '../ports/ids.js';
 import { type Leadership, LeadershipState } from '../ports/leadership.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxEvent } from '../ports/events.js';
-import { isRequestEvent } from '../ports/events.js';
+import { isReminderEvent, isRequestEvent } from '../ports/events.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { RequestRecord } from '../domain/record.js';
@@ -36,6 +36,7 @@ import { createSlackComplianceNotifier } from '../slack/compliance/deposit-notif
 import { consoleSlackLogger } from '../slack/shell/library-log.js';
 import { createHomes } from '../slack/home/homes.js';
 import { createSlackNotifier } from '../slack/approvals/approval-notifier.js';
+import { createReminderNotifier } from '../slack/reminders/reminder-notifier.js';
 import type { SlackRetryOptions } from '../slack/kit/slack-retry.js';
 import { notifierClient } from '../slack/shell/web-clients.js';
 import { slackTransport } from '../slack/shell/slack-transport.js';
@@ -111,6 +112,16 @@ export function composeBot(p: BotParts): ComposedBot {
     ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
     afterEvent: (event) => homes.afterEvent(event),
   });
+  const reminderNotifier = createReminderNotifier({
+    client,
+    kv,
+    reads,
+    policy,
+    clock,
+    sandbox,
+    logger: p.logger('slack'),
+    ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
+  });
   const complianceLog = p.logger('compliance');
   const channel = config.channels.compliance;
   // Without COMPLIANCE_CHANNEL_ID no deposit is watched or posted; declarations still work, and
@@ -127,7 +138,11 @@ export function composeBot(p: BotParts): ComposedBot {
     : NO_DEPOSIT_CHANNEL;
   const notifier: Notifier<OutboxEvent> = {
     notify: (event, progress) =>
-      isRequestEvent(event) ? requestNotifier.notify(event, progress) : complianceNotifier.notify(event, progress),
+      isReminderEvent(event)
+        ? reminderNotifier.notify(event, progress)
+        : isRequestEvent(event)
+          ? requestNotifier.notify(event, progress)
+          : complianceNotifier.notify(event, progress),
   };
   const engine = createEngine({
     exchange,

@@ -30,6 +30,28 @@ export const DEFAULT_EXPIRY_MS: Readonly<Record<RequestKind, number>> = {
   bank_account_removal: 24 * HOUR,
 };
 
+/**
+ * When approvers who have not acted are reminded by DM: first `delayMs` into the round, then at
+ * most once every `intervalMs`, at most `max` times. Defaults by kind; a rule may set its own.
+ */
+export interface ReminderRule {
+  delayMs: number;
+  intervalMs: number;
+  max: number;
+}
+
+const MINUTE = 60_000;
+export const DEFAULT_REMINDERS: Readonly<Record<RequestKind, ReminderRule>> = {
+  crypto_withdrawal: { delayMs: 30 * MINUTE, intervalMs: 30 * MINUTE, max: 3 },
+  fiat_withdrawal: { delayMs: 30 * MINUTE, intervalMs: 30 * MINUTE, max: 3 },
+  // A trade lives 15 minutes: a reminder after 5 still leaves time to approve the price.
+  trade: { delayMs: 5 * MINUTE, intervalMs: 5 * MINUTE, max: 3 },
+  bank_account_removal: { delayMs: 30 * MINUTE, intervalMs: 30 * MINUTE, max: 3 },
+};
+
+/** The request's thread warns that it is about to expire at this share of its round's life. */
+export const EXPIRY_WARNING_AT = 0.8;
+
 /** A higher count for requests worth at least `atLeast` in `currency` (valuation.ts; optionally only some kinds). */
 export interface AmountThreshold {
   currency: string;

@@ -1,10 +1,13 @@
 // An approver approves the snapshot they saw: the approval and, when last, the move to `approved` are
 // one write. The leader executes at once; a follower leaves it for the leader's next tick, so two
 // replicas never drive one request.
-import { judgeApproval, isExpired } from '../../domain/policy.js';
+import { countsFor, type Delegation } from '../../domain/delegation.js';
+import { judgeApproval, isApprover, isExpired } from '../../domain/policy.js';
+import { awaitsVerdict } from '../../domain/state-machine.js';
 import { mustAdvance, newExecution, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
+import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
 import { execute } from '../execution/runner.js';
 import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js';
 import type { Mutation } from '../../ports/store.js';
@@ -34,13 +37,16 @@ export async function approve(
   seenHash: string,
 ): Promise<ApproveResult> {
   const now = ctx.clock.now();
+  const delegations = isApprover(ctx.policy, userId) ? [] : await activeDelegations(ctx);
   // A request a limit covers is counted against the others in the same write, one at a time.
   const limited = ctx.policy.limits.length > 0;
   const outcome = limited
     ? await ctx.requests.mutateInScope<Counted>(limitScope(ctx.policy, now), requestId, (current, others) =>
-        countApproval(ctx, current, userId, seenHash, now, others),
+        countApproval(ctx, current, userId, seenHash, now, others, delegations),
       )
-    : await ctx.requests.mutate<Counted>(requestId, (current) => countApproval(ctx, current, userId, seenHash, now));
+    : await ctx.requests.mutate<Counted>(requestId, (current) =>
+        countApproval(ctx, current, userId, seenHash, now, [], delegations),
+      );
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
   const audited = reportCounted(ctx, outcome, userId);
   if (!outcome.last) {
@@ -78,6 +84,7 @@ export function countApproval(
   seenHash: string,
   now: number,
   others: readonly RequestRecord[] = [],
+  delegations: readonly Delegation[] = [],
 ): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
   if (isExpired(current, now)) {
@@ -92,7 +99,21 @@ export function countApproval(
       },
     };
   }
-  let decision = judgeApproval(ctx.policy, current, userId, seenHash);
+  // A delegate's click counts for the approver they stand in for (domain/delegation.ts).
+  const whom = awaitsVerdict(current.state)
+    ? countsFor({
+        clicker: userId,
+        now,
+        requester: current.requester,
+        approvals: current.approvals,
+        delegations,
+        isApprover: (id) => isApprover(ctx.policy, id),
+        mayDelegate: (id) => mayDelegate(ctx, id),
+      })
+    : { ok: true as const, userId };
+  if (!whom.ok) return { result: { ok: false, refusal: whom, request: current } };
+  const approver = whom.userId;
+  let decision = judgeApproval(ctx.policy, current, approver, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
   if (decision.last && isLimited(ctx.policy, current.snapshot)) {
     // Checked again now: other requests may have used the room since this one was made.
@@ -102,11 +123,12 @@ export function countApproval(
     const added = limits.added.filter((l) => !known.has(l.limit));
     if (added.length > 0) {
       current = withLimitGroups(current, [...(current.limitRequire ?? []), ...added]);
-      decision = judgeApproval(ctx.policy, current, userId, seenHash);
+      decision = judgeApproval(ctx.policy, current, approver, seenHash);
       if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
     }
   }
-  const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
+  const approval = { userId: approver, at: now, snapshotHash: current.snapshotHash };
+  const approvals = [...current.approvals, whom.delegate ? { ...approval, delegate: whom.delegate } : approval];
   const tally = decision.tally.groups;
   const counted = { approvals, tally, requiredApprovals: decision.required, ...limitGroups(current) };
   const next = decision.last
@@ -135,6 +157,7 @@ export function reportCounted(
   userId: string,
 ): Promise<void> {
   const { request, count, required, last } = counted;
+  const approval = request.approvals.at(-1);
   const lines = [
     audit(ctx, 'approval.counted', userId, request.id, {
       count,
@@ -143,6 +166,8 @@ export function reportCounted(
       round: request.round,
       rule: request.snapshot.rule?.name ?? null,
       tally: request.tally ?? null,
+      // A delegate's approval names the approver it counted for.
+      ...(approval?.delegate === userId ? { for: approval.userId } : {}),
     }),
   ];
   if (last)

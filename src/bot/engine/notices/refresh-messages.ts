@@ -7,6 +7,7 @@
  * the outbox: it is derived from the records, and the next refresh does it again if Slack fails.
  */
 import { errorText } from '../../domain/error-text.js';
+import { isReminderEvent } from '../../ports/events.js';
 import { stamp, type EngineContext } from '../context.js';
 
 export const REFRESH_EVERY_MS = 10 * 60_000;
@@ -27,7 +28,9 @@ export function refreshMessages(ctx: EngineContext, skip: ReadonlySet<string> = 
 }
 
 async function refreshAll(ctx: EngineContext, skip: ReadonlySet<string>): Promise<number> {
-  const waiting = new Set([...skip, ...(await ctx.requests.outbox.pending()).map((e) => e.requestId)]);
+  // A reminder in the outbox does not touch the message: its request is refreshed like any other.
+  const updating = (await ctx.requests.outbox.pending()).filter((e) => !isReminderEvent(e.event));
+  const waiting = new Set([...skip, ...updating.map((e) => e.requestId)]);
   let refreshed = 0;
   // One record read at a time: a desk with thousands open keeps no copy of all of them meanwhile.
   const ids = (await ctx.requests.listLive()).map((r) => r.id).filter((id) => !waiting.has(id));

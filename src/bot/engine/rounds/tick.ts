@@ -1,6 +1,7 @@
 /**
  * One turn of the clock: expire what waited too long, settle what is in doubt (reconcile comes
- * before anything else), execute what is approved and due, then poll what is submitted.
+ * before anything else), execute what is approved and due, poll what is submitted, then remind
+ * approvers of what still waits for them.
  */
 import { refreshMessages, REFRESH_EVERY_MS } from '../notices/refresh-messages.js';
 import type { RequestRecord } from '../../domain/record.js';
@@ -8,6 +9,7 @@ import type { EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
 import { expireDue } from '../approval/expire.js';
 import { pollDue, type PollSummary } from '../polling/poll.js';
+import { remindDue } from '../reminders/remind.js';
 
 export interface TickSummary extends PollSummary {
   expired: number;
@@ -26,7 +28,10 @@ export async function tick(ctx: EngineContext): Promise<TickSummary> {
     ctx,
     live.filter((r) => r.state === 'approved'),
   );
-  const polled = await pollDue(ctx, await ctx.requests.listLive());
+  const current = await ctx.requests.listLive();
+  const polled = await pollDue(ctx, current);
+  // After the money's steps: a slow store read for a nudge never delays an execution.
+  await remindDue(ctx, current);
   // Messages Slack refused earlier, whose next try has come; and now and then every open message.
   if (ctx.clock.now() - ctx.lastRefreshAt >= REFRESH_EVERY_MS) {
     ctx.lastRefreshAt = ctx.clock.now();

@@ -30,6 +30,7 @@ import {
   type StatusLine,
   type ValuationView,
 } from './request-view.js';
+import { approverText } from '../delegation/approver-text.js';
 
 /** One group of the rule: how many it needs, and who counted for it. */
 export interface GroupTallyView {
@@ -155,25 +156,28 @@ export function parseApprovalButtonValue(
 export function progressLine(
   input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict' | 'rule' | 'tally'>,
 ): string {
-  const who = input.approvals.map((a) => mention(a.userId));
+  const who = input.approvals.map(approverText);
   if (input.verdict?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
-  const needs = groupNeeds(input.tally);
+  const needs = groupNeeds(input.tally, input.approvals);
   if (needs !== undefined) return input.rule ? `Rule *${esc(input.rule)}* · ${needs}` : needs;
   const count = `${input.approvals.length} of ${input.requiredApprovals} approvals`;
   return who.length === 0 ? `${count} so far` : `${count}: ${who.join(', ')}`;
 }
 
 /** "Needs 2 of treasury (1 so far: <@U1>) and 1 of risk"; undefined for the plain "N approvals" of the variables' policy. */
-export function groupNeeds(tally: readonly GroupTallyView[] | undefined): string | undefined {
+export function groupNeeds(
+  tally: readonly GroupTallyView[] | undefined,
+  approvals: readonly { userId: string; delegate?: string }[] = [],
+): string | undefined {
   if (tally === undefined || tally.every((g) => PLAIN_GROUPS.has(g.group))) return undefined;
+  // "@Ben for @Ana" when a delegate's click counted for Ana.
+  const name = (u: string) => approverText(approvals.find((a) => a.userId === u) ?? { userId: u });
   const part = (g: GroupTallyView) =>
-    `${g.count} of ${esc(g.group)}${g.by.length > 0 ? ` (${g.by.length} so far: ${g.by.map((u) => mention(u)).join(', ')})` : ''}`;
+    `${g.count} of ${esc(g.group)}${g.by.length > 0 ? ` (${g.by.length} so far: ${g.by.map(name).join(', ')})` : ''}`;
   const open = tally.filter((g) => g.by.length < g.count);
   const done = tally.filter((g) => g.by.length >= g.count);
   const doneText =
-    done.length > 0
-      ? ` · ${joinWords(done.map((g) => `${esc(g.group)} done (${g.by.map((u) => mention(u)).join(', ')})`))}`
-      : '';
+    done.length > 0 ? ` · ${joinWords(done.map((g) => `${esc(g.group)} done (${g.by.map(name).join(', ')})`))}` : '';
   return open.length === 0
     ? `All groups have their approvals${doneText}`
     : `Needs ${joinWords(open.map(part))}${doneText}`;

@@ -95,6 +95,8 @@ export function tradeQuantityCurrency(t: Pick<TradeView, 'symbol' | 'side' | 'qu
 export interface Approval {
   userId: string;
   at: number;
+  /** Who clicked in the approver's place (a delegate). */
+  delegate?: string;
 }
 
 /** How a request was decided; undefined while it still waits for approvals. */

@@ -27,6 +27,7 @@ import type { DeliveryProblem } from '../../engine/request-reads.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { approvalInput } from '../approvals/from-record.js';
 import { code, escapeMrkdwn } from '../kit/mrkdwn.js';
+import { timeLeftText } from './time-left.js';
 
 /** A request as App Home shows it: the approval message's own fields, without its expiry, notice and banner. */
 export type HomeRequest = Pick<
@@ -43,17 +44,12 @@ export type HomeRequest = Pick<
   | 'verdict'
   | 'status'
   | 'question'
+  | 'expiresAt'
 >;
 
-/** A record as an App Home card or line: the approval message's fields, minus what only it shows. */
+/** A record as an App Home card or line: the approval message's fields (its deadline while it waits), minus what only it shows. */
 export function homeRequestOf(r: RequestRecord): HomeRequest {
-  const {
-    expiresAt: _expiresAt,
-    notice: _notice,
-    sandbox: _sandbox,
-    settlements: _decisions,
-    ...card
-  } = approvalInput(r, false);
+  const { notice: _notice, sandbox: _sandbox, settlements: _decisions, ...card } = approvalInput(r, false);
   return card;
 }
 
@@ -69,6 +65,10 @@ export interface HomeViewInput {
   isRequester: boolean;
   /** False for someone outside the desk: no desk data at all. */
   isDeskMember?: boolean;
+  /** The user's delegation lines: who approves in their place, whom they approve for (`/desk delegate`). */
+  delegationLines?: readonly string[];
+  /** True when the user approves in an approver's place now. */
+  standsIn?: boolean;
   /** Messages Slack keeps refusing (approvers only): a person must fix the channel, membership or token. */
   deliveryProblems?: readonly DeliveryProblem[];
   at: number;
@@ -98,13 +98,14 @@ export function homeView(v: HomeViewInput): HomeView {
 
   if (v.isApprover) {
     blocks.push(divider(), header(`Waiting for your approval (${v.waitingForMe.length})`));
+    if ((v.delegationLines?.length ?? 0) > 0) blocks.push(context([v.delegationLines!.join('\n')]));
     if (v.waitingForMe.length === 0) blocks.push(section('Nothing waits for you.'));
     for (const r of v.waitingForMe.slice(0, MAX_CARDS)) {
       // Waiting for approval, or (approved, outcome unknown) for a person's settlement.
       const id = `:${r.requestId}`;
       blocks.push(
         ...requestBlocks(r, id),
-        context([progressLine(r)]),
+        context([withTimeLeft(progressLine(r), r, v.at)]),
         ...(r.question ? questionBlocks(r.question) : [approvalButtons(r, id)]),
       );
     }
@@ -126,7 +127,7 @@ export function homeView(v: HomeViewInput): HomeView {
     else
       blocks.push(
         ...linesWithMore(
-          v.myOpen.map(requestLine),
+          v.myOpen.map((r) => withTimeLeft(requestLine(r), r, v.at)),
           MAX_LINES,
           '`/desk pending` lists those still waiting for approval, each has its message in the approval channel, and `/desk status <id>` shows any one.',
         ),
@@ -198,9 +199,14 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
 export function requestLine(r: HomeRequest): string {
   const state = r.verdict
     ? decisionWord(r.verdict)
-    : (groupNeeds(r.tally) ?? `${r.approvals.length} of ${r.requiredApprovals} approvals`);
+    : (groupNeeds(r.tally, r.approvals) ?? `${r.approvals.length} of ${r.requiredApprovals} approvals`);
   const status = r.status ? ` · ${escapeMrkdwn(r.status.text, 200)}` : '';
   return `${KIND_LABEL[r.request.kind]} ${code(r.requestId, 40)} ${escapeMrkdwn(headline(r.request), 200)} · ${state}${status} · ${slackDate(r.createdAt, '{date_short} {time}')}`;
+}
+
+/** A waiting request's line with how long it has left: "… · 1 of 2 approvals · 3 h 10 min left". */
+function withTimeLeft(line: string, r: HomeRequest, now: number): string {
+  return r.expiresAt === undefined || r.verdict ? line : `${line} · :hourglass: ${timeLeftText(r.expiresAt, now)}`;
 }
 
 function decisionWord(d: Verdict): string {

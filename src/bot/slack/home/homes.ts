@@ -7,6 +7,11 @@ import type { KeyValueStore } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../domain/error-text.js';
 import { isApprover, isDeskMember, mayRequest, type Policy } from '../../domain/policy.js';
+import { countsFor, type Delegation } from '../../domain/delegation.js';
+import { awaitsVerdict } from '../../domain/state-machine.js';
+import type { RequestRecord } from '../../domain/record.js';
+import { activeDelegations } from '../../engine/delegation/delegations.js';
+import { delegateLine, standInLine } from '../delegation/delegation-lines.js';
 import { homeRequestOf, homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
 
 export const HOME_VIEWER_KEY_PREFIX = 'slack:home-viewer:';
@@ -28,7 +33,7 @@ export type PublishClient = {
 
 /** The parts of App Home that come from the desk's records. */
 export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> &
-  Partial<Pick<HomeViewInput, 'deliveryProblems'>>;
+  Partial<Pick<HomeViewInput, 'deliveryProblems' | 'delegationLines' | 'standsIn'>>;
 
 /** Events after which the App Home of the people concerned is published again. */
 const HOME_EVENTS = new Set<RequestEvent['type']>([
@@ -76,18 +81,28 @@ export function createHomes(o: {
     // Amounts, destinations and bank details are the desk's business only: anyone else sees none.
     if (!isDeskMember(o.policy, userId)) return { waitingForMe: [], myOpen: [], recent: [] };
     const approver = isApprover(o.policy, userId);
-    const [waiting, live, recent, problems] = await Promise.all([
+    const [waiting, live, recent, problems, delegations] = await Promise.all([
       o.reads.waitingFor(userId),
       o.reads.listLive(),
       // One more than shown, so the view can say that older ones exist.
       o.reads.recent(RECENT_SHOWN + 1),
       approver ? o.reads.deliveryProblems() : Promise.resolve([]),
+      activeDelegations(o),
     ]);
+    const now = o.clock.now();
+    const mine = delegations.find((d) => d.approver === userId);
+    const standing = delegations.filter((d) => d.delegate === userId);
     return {
-      waitingForMe: waiting.map(homeRequestOf),
+      // A delegate who is not an approver sees what they may approve in someone's place.
+      waitingForMe: (approver
+        ? waiting
+        : live.filter((r) => countsForDelegate(o.policy, r, userId, delegations, now))
+      ).map(homeRequestOf),
       myOpen: live.filter((r) => r.requester === userId).map(homeRequestOf),
       recent: recent.map(homeRequestOf),
       deliveryProblems: problems,
+      delegationLines: [...(mine ? [delegateLine(mine, now)] : []), ...standing.map((d) => standInLine(d, now))],
+      standsIn: standing.length > 0,
     };
   }
 
@@ -96,7 +111,7 @@ export function createHomes(o: {
     const view = homeView({
       userId,
       ...data,
-      isApprover: isApprover(o.policy, userId),
+      isApprover: isApprover(o.policy, userId) || data.standsIn === true,
       isRequester: mayRequest(o.policy, userId),
       isDeskMember: isDeskMember(o.policy, userId),
       at: o.clock.now(),
@@ -122,9 +137,30 @@ export function createHomes(o: {
     refresh,
     async afterEvent(event) {
       if (!HOME_EVENTS.has(event.type)) return;
-      const people = new Set([event.request.requester, ...o.policy.approvers]);
+      const delegates = (await activeDelegations(o)).map((d) => d.delegate);
+      const people = new Set([event.request.requester, ...o.policy.approvers, ...delegates]);
       for (const userId of people) await refresh(userId);
     },
     dataFor,
   };
+}
+
+/** Whether `userId`'s click on `r` would count in an approver's place (domain/delegation.ts decides). */
+function countsForDelegate(
+  policy: Policy,
+  r: RequestRecord,
+  userId: string,
+  delegations: readonly Delegation[],
+  now: number,
+): boolean {
+  if (!awaitsVerdict(r.state)) return false;
+  const counted = countsFor({
+    clicker: userId,
+    now,
+    requester: r.requester,
+    approvals: r.approvals,
+    delegations,
+    isApprover: (id) => isApprover(policy, id),
+  });
+  return counted.ok && counted.delegate !== undefined;
 }

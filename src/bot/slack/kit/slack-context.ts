@@ -54,7 +54,10 @@ export interface SlackDeps {
 }
 
 /** What the Slack layer asks of the approval engine. */
-export type RequestCommands = Pick<Engine, 'request' | 'approve' | 'reject' | 'cancel' | 'settle' | 'indicativeQuote'> &
+export type RequestCommands = Pick<
+  Engine,
+  'request' | 'approve' | 'reject' | 'cancel' | 'settle' | 'indicativeQuote' | 'delegations'
+> &
   RequestReads;
 
 /** The terms of a quote as the engine takes them (ports/exchange-port.ts QuoteTerms). */

@@ -1,4 +1,4 @@
-// `/desk help | pending [page] | status <id> | withdrawals | deposits | orders | fiat | banks | remove-bank <id>`:
+// `/desk help | pending [page] | status <id> | withdrawals | deposits | orders | fiat | banks | remove-bank <id> | delegate`:
 // read-only ephemeral listings; help answers in the ack itself; request subcommands in desk-requests.ts.
 import type { Middleware, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { deskHelp } from './help.js';
@@ -9,6 +9,7 @@ import type { SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 import { fetchListPage, LIST_EMPTY, LIST_TITLES, PAGE_SIZE } from './listing-source.js';
 import { deskPending, deskPolicy, deskRemoveBank, deskStatus } from './desk-requests.js';
+import { deskDelegate } from '../delegation/delegate-command.js';
 
 const LISTINGS: Record<string, ListName> = {
   withdrawals: 'withdrawals',
@@ -34,6 +35,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
     if (word === 'status') return deskStatus(ctx, ack, respond, rest[0]);
     if (word === 'remove-bank')
       return deskRemoveBank(ctx, ack, respond, command.user_id, rest[0], context.retryNum !== undefined);
+    if (word === 'delegate') return deskDelegate(ctx, ack, respond, command.user_id, rest);
     if (word === 'fiat') {
       await ack();
       await fiat(ctx, respond);

@@ -1,0 +1,56 @@
+// The nudge due at a time, from the round and what the record says went out (pure).
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REMINDERS } from '../../../../src/bot/domain/policy.js';
+import { nudgeDue, type RoundTimes, type Reminders } from '../../../../src/bot/engine/reminders/reminder-plan.js';
+
+const MIN = 60_000;
+const T = Date.UTC(2026, 0, 5, 9);
+const trade = DEFAULT_REMINDERS.trade; // 5 min, every 5 min, three
+const round2: RoundTimes = { round: 2, roundStartedAt: T, expiresAt: T + 15 * MIN };
+
+const at = (min: number, reminders?: Reminders) => nudgeDue(trade, { ...round2, reminders }, T + min * MIN);
+
+describe('the nudge due', () => {
+  it.each<[string, number, Reminders | undefined, string | undefined]>([
+    ['nothing before the delay', 4.99, undefined, undefined],
+    ['the first reminder at the delay', 5, undefined, 'approval.reminder 1'],
+    [
+      'a past round’s reminders count for nothing',
+      5,
+      { round: 1, sentAt: [T - 10 * MIN], expiryWarnedAt: T - MIN },
+      'approval.reminder 1',
+    ],
+    ['not within the interval of the last one', 10, { round: 2, sentAt: [T + 6 * MIN] }, undefined],
+    ['the second once the interval has passed', 11, { round: 2, sentAt: [T + 6 * MIN] }, 'approval.reminder 2'],
+    ['the warning at 80% of the round', 12, { round: 2, sentAt: [T + 5 * MIN, T + 10 * MIN] }, 'request.expiring'],
+    [
+      'the warning only once',
+      13,
+      { round: 2, sentAt: [T + 5 * MIN, T + 10 * MIN], expiryWarnedAt: T + 12 * MIN },
+      undefined,
+    ],
+    [
+      'no third: it would come at expiry',
+      14.99,
+      { round: 2, sentAt: [T + 5 * MIN, T + 10 * MIN], expiryWarnedAt: T + 12 * MIN },
+      undefined,
+    ],
+    ['nothing once expired', 15, undefined, undefined],
+  ])('%s', (_, min, reminders, expected) => {
+    const nudge = at(min, reminders);
+    const said =
+      nudge && (nudge.event.type === 'approval.reminder' ? `approval.reminder ${nudge.event.n}` : nudge.event.type);
+    expect(said).toBe(expected);
+    if (nudge) expect(nudge.reminders.round).toBe(2);
+  });
+
+  it('at most three, however long the round', () => {
+    const long: RoundTimes = { round: 1, roundStartedAt: T, expiresAt: T + 24 * 60 * MIN };
+    const sent: Reminders = {
+      round: 1,
+      sentAt: [T + 5 * MIN, T + 10 * MIN, T + 15 * MIN],
+      expiryWarnedAt: T + 60 * MIN,
+    };
+    expect(nudgeDue(trade, { ...long, reminders: sent }, T + 23 * 60 * MIN)).toBeUndefined();
+  });
+});

@@ -1,0 +1,22 @@
+// The approval message's progress line names a delegate's approval "@Ben for @Ana", under a policy file's groups too.
+import { describe, expect, it } from 'vitest';
+import { progressLine } from '../../../../src/bot/slack/approvals/approval-message.js';
+
+const at = 0;
+describe('progressLine', () => {
+  it('a delegate in the plain count', () => {
+    const approvals = [{ userId: 'U0ANA', delegate: 'U0BEN', at }];
+    expect(progressLine({ approvals, requiredApprovals: 2 })).toBe('1 of 2 approvals: <@U0BEN> for <@U0ANA>');
+  });
+
+  it('a delegate counted in a group', () => {
+    const approvals = [{ userId: 'U0ANA', delegate: 'U0BEN', at }];
+    const tally = [
+      { group: 'treasury', count: 2, by: ['U0ANA'] },
+      { group: 'risk', count: 1, by: [] },
+    ];
+    expect(progressLine({ approvals, requiredApprovals: 3, rule: 'large withdrawals', tally })).toBe(
+      'Rule *large withdrawals* · Needs 2 of treasury (1 so far: <@U0BEN> for <@U0ANA>) and 1 of risk',
+    );
+  });
+});
