@@ -114,6 +114,13 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     problem('COMPLIANCE_USER_IDS', 'is required when COMPLIANCE_CHANNEL_ID is set: nobody could declare a deposit');
   }
 
+  if (set('STEP_UP_AT_LEAST') && has('STEP_UP_ENCRYPTION_KEY') && !set('STEP_UP_ENCRYPTION_KEY')) {
+    problem(
+      'STEP_UP_ENCRYPTION_KEY',
+      "is required with STEP_UP_AT_LEAST: it seals the approvers' one-time code secrets (generate one with: openssl rand -hex 32)",
+    );
+  }
+
   const exchange = exchangeConfig(parsed, { has, set, problem, source });
   if (exchange !== undefined && parsed.POLL_INTERVAL_MS !== undefined) {
     const min = exchange.kind === 'remote' ? MIN_POLL_INTERVAL_MS_REMOTE : MIN_POLL_INTERVAL_MS_SANDBOX;
@@ -148,6 +155,11 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     },
     channels: { approval: p.APPROVAL_CHANNEL_ID, compliance: p.COMPLIANCE_CHANNEL_ID },
     users: { requesters: p.REQUESTER_USER_IDS, approvers: p.APPROVER_USER_IDS, compliance: p.COMPLIANCE_USER_IDS },
+    admins: p.ADMIN_USER_IDS,
+    stepUp: {
+      atLeastUsd: p.STEP_UP_AT_LEAST,
+      key: p.STEP_UP_ENCRYPTION_KEY === undefined ? undefined : new Secret(p.STEP_UP_ENCRYPTION_KEY),
+    },
     approvals: {
       required: p.REQUIRED_APPROVALS,
       withdrawalExpiryMs: p.WITHDRAWAL_EXPIRY_MINUTES * 60_000,
