@@ -21,6 +21,18 @@ export interface StepUpState {
 
 export const EMPTY_STEP_UP: StepUpState = { lastStep: 0, wrong: 0, lockedUntil: 0 };
 
+/** A new enrollment's secret, for its modal only. */
+export interface Enrollment {
+  secret: string;
+  uri: string;
+  /** Already enrolled: confirming asks also for a code of the current authenticator. */
+  replacing: boolean;
+}
+
+/** Confirming an enrollment: done, or which code was refused and why. */
+export type ConfirmOutcome =
+  { ok: true } | { ok: false; field: 'current' | 'first'; verdict: CodeVerdict | { kind: 'expired' } };
+
 export type CodeVerdict =
   | { kind: 'accepted'; step: number }
   | { kind: 'wrong'; wrong: number; lockedUntil: number }

@@ -13,6 +13,11 @@ export interface StepUpSettings {
 
 export const NO_STEP_UP: StepUpSettings = { atLeastUsd: undefined };
 
+/** What the Slack layer hands the engine once a code was accepted for this approval: the code's time step. */
+export interface StepUpProof {
+  step: number;
+}
+
 /** True when approving `request` needs a valid one-time code. */
 export function stepUpRequired(request: RequestRecord, settings: StepUpSettings): boolean {
   if (settings.atLeastUsd === undefined) return false;

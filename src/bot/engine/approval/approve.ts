@@ -4,6 +4,7 @@
 import { judgeApproval, isExpired } from '../../domain/policy.js';
 import { mustAdvance, newExecution, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
+import { stepUpRequired, type StepUpProof } from '../../domain/step-up/required.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
 import type { Mutation } from '../../ports/store.js';
@@ -31,10 +32,11 @@ export async function approve(
   requestId: string,
   userId: string,
   seenHash: string,
+  stepUp?: StepUpProof,
 ): Promise<ApproveResult> {
   const now = ctx.clock.now();
   const outcome = await ctx.requests.mutate<Counted>(requestId, (current) =>
-    countApproval(ctx, current, userId, seenHash, now),
+    countApproval(ctx, current, userId, seenHash, now, stepUp),
   );
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
   const audited = reportCounted(ctx, outcome, userId);
@@ -72,6 +74,7 @@ export function countApproval(
   userId: string,
   seenHash: string,
   now: number,
+  stepUp?: StepUpProof,
 ): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
   if (isExpired(current, now)) {
@@ -88,6 +91,9 @@ export function countApproval(
   }
   const decision = judgeApproval(ctx.policy, current, userId, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
+  // Judged in the same write as the count: only an accepted code counts a step-up approval.
+  if (!stepUp && stepUpRequired(current, ctx.stepUpSettings))
+    return { result: { ok: false, refusal: refuse('step_up_required'), request: current } };
   const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
   const next = decision.last
     ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })

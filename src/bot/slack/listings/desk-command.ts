@@ -8,6 +8,7 @@ import type { SlackContext } from '../kit/slack-context.js';
 import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 import { fetchListPage, LIST_EMPTY, LIST_TITLES, PAGE_SIZE } from './listing-source.js';
 import { deskPending, deskRemoveBank, deskStatus } from './desk-requests.js';
+import { deskTwoFactor } from '../step-up/desk-2fa.js';
 
 const LISTINGS: Record<string, ListName> = {
   withdrawals: 'withdrawals',
@@ -17,13 +18,15 @@ const LISTINGS: Record<string, ListName> = {
 };
 
 export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewareArgs> {
-  return async ({ command, ack, respond, context }) => {
+  return async ({ command, ack, respond, context, client }) => {
     const [sub = 'help', ...rest] = command.text.trim().split(/\s+/).filter(Boolean);
     const word = sub.toLowerCase();
     if (word === 'help') {
       await ack({ response_type: 'ephemeral', ...deskHelp() });
       return;
     }
+    // Before the desk-member check: an admin resetting an enrollment need not be on the desk.
+    if (word === '2fa') return deskTwoFactor(ctx, { command, ack, client, respond, words: rest });
     if (!ctx.roles.isDeskMember(command.user_id)) {
       await ack({ response_type: 'ephemeral', text: refusalText('not_desk_member') });
       return;
