@@ -259,6 +259,24 @@ describe('an approval that needs a code', () => {
   });
 });
 
+describe('an approval under STEP_UP_AT_LEAST', () => {
+  it('is a plain click, counted without a code, and the value frozen in USD says why', async () => {
+    await d.stop();
+    d = await startTestBot({
+      seed: 'slack-e2e-step-up-small',
+      env: { STEP_UP_AT_LEAST: '1000000000', STEP_UP_ENCRYPTION_KEY: KEY },
+    });
+    const r = await requestCrypto(d);
+    const usd = (await d.bot.engine.get(r.requestId))!.snapshot as { valuations?: { currency: string }[] };
+    expect(usd.valuations?.map((v) => v.currency)).toContain('USD');
+    const msg = approvalMessage(d.fake, r.requestId);
+    const mark = d.fake.calls.length;
+    await click(d, USERS.approver1, ACTION.approve, buttonValue(msg.blocks, ACTION.approve)!, msg.ts);
+    expect(d.fake.calls.slice(mark).some((c) => c.method === 'views.open')).toBe(false);
+    expect(await approvalsOf(r.requestId)).toEqual([USERS.approver1]);
+  });
+});
+
 describe('/desk 2fa reset', () => {
   it('an admin removes an enrollment, audited, and the person is told by DM; anyone else is refused', async () => {
     await enroll(USERS.approver1);

@@ -1,3 +1,4 @@
+import type { PolicyInput } from '../domain/policy.js';
 // The bot's configuration as load-config.ts reads it. Every secret is a Secret, so printing a Config
 // (or an error holding one) never shows a token or key.
 import type { Secret } from '../exchange/secret.js';
@@ -28,6 +29,7 @@ export interface SlackProxy {
 
 export interface DeskPeople {
   requesters: readonly string[];
+  /** APPROVER_USER_IDS, or everyone in a group of the policy file. */
   approvers: readonly string[];
   /** Empty: nobody may submit counterparty declarations. */
   compliance: readonly string[];
@@ -77,6 +79,10 @@ export interface DatabaseConfig {
   singleReplica: boolean;
 }
 
+/** What POLICY_FILE gives the policy (compliance and the kinds' default expiries come from the variables). */
+export type PolicyFileInput = Required<Pick<PolicyInput, 'requesters' | 'groups' | 'rules' | 'source'>> &
+  Pick<PolicyInput, 'limits' | 'destinations'>;
+
 export interface Config {
   slack: SlackConfig;
   channels: {
@@ -89,6 +95,8 @@ export interface Config {
   admins: readonly string[];
   stepUp: StepUpConfig;
   approvals: ApprovalSettings;
+  /** POLICY_FILE read and checked at start: the whole approval policy (the user variables are then unset). */
+  policyFile: PolicyFileInput | undefined;
   exchange: ExchangeConfig;
   /** Absolute path of the store's directory (the file store: DATABASE_URL unset). */
   dataDir: string;

@@ -200,8 +200,10 @@ export const envShape = {
   ).transform((v) => v ?? DEFAULT_HEALTH_HOST),
   APPROVAL_CHANNEL_ID: required(channelId, 'the channel where requests are approved (C…)'),
   COMPLIANCE_CHANNEL_ID: optional(channelId),
-  REQUESTER_USER_IDS: required(userIdList, 'who may ask for withdrawals and trades (comma separated user ids)'),
-  APPROVER_USER_IDS: required(userIdList, 'who may approve (comma separated user ids)'),
+  // Required unless POLICY_FILE is set (load-config.ts), which then is the whole policy.
+  REQUESTER_USER_IDS: optional(userIdList),
+  APPROVER_USER_IDS: optional(userIdList),
+  POLICY_FILE: optional(z.string().trim().min(1)),
   COMPLIANCE_USER_IDS: optional(userIdList).transform((v) => v ?? []),
   ADMIN_USER_IDS: optional(userIdList).transform((v) => v ?? []),
   STEP_UP_AT_LEAST: optional(

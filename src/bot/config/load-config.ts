@@ -1,12 +1,14 @@
 // The only reader of process.env for the bot: each variable parsed on its own, so one bad value never
 // hides another, then the rules spanning several run on what parsed.
+import { readFileSync } from 'node:fs';
 import { createPolicy, PolicyConfigError } from '../domain/policy.js';
+import { readPolicyFile } from './policy-file.js';
 import { resolve } from 'node:path';
 import { Secret } from '../exchange/secret.js';
 import { readSecretFile } from '../exchange/secret-file.js';
 import { KeyError, parsePrivateKey, publicKeyHex } from '../exchange/signer.js';
 import { fileVariable, readSecretFiles, type SecretVariable } from './secret-files.js';
-import type { Config, ExchangeConfig } from './config.js';
+import type { Config, ExchangeConfig, PolicyFileInput } from './config.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
 import {
   envShape,
@@ -21,6 +23,8 @@ export interface LoadConfigOptions {
   readFile?: (path: string) => string;
   /** Base for a relative DATA_DIR and secret file paths. */
   cwd?: string;
+  /** Reads POLICY_FILE; injected by tests. */
+  readPolicyFile?: (path: string) => string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -73,38 +77,13 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     );
   }
 
-  const approvers = parsed.APPROVER_USER_IDS;
-  const requiredApprovals = parsed.REQUIRED_APPROVALS;
-  if (approvers !== undefined && approvers.length === 0) problem('APPROVER_USER_IDS', 'lists nobody');
-  if (parsed.REQUESTER_USER_IDS !== undefined && parsed.REQUESTER_USER_IDS.length === 0)
-    problem('REQUESTER_USER_IDS', 'lists nobody');
-  if (
-    approvers !== undefined &&
-    approvers.length > 0 &&
-    requiredApprovals !== undefined &&
-    approvers.length < requiredApprovals
-  ) {
-    problem(
-      'APPROVER_USER_IDS',
-      `lists ${approvers.length} ${approvers.length === 1 ? 'person' : 'people'} but REQUIRED_APPROVALS is ${requiredApprovals}: no request could ever be approved`,
-    );
-  }
-  const requesters = parsed.REQUESTER_USER_IDS;
-  if (
-    approvers !== undefined &&
-    requesters !== undefined &&
-    requiredApprovals !== undefined &&
-    approvers.length >= requiredApprovals &&
-    requesters.length > 0
-  ) {
-    // The policy's own rule (a requester never counts), reported against the variable to fix.
-    try {
-      createPolicy({ requesters, approvers, requiredApprovals });
-    } catch (err) {
-      if (!(err instanceof PolicyConfigError)) throw err;
-      for (const message of err.problems) problem('REQUESTER_USER_IDS', message);
-    }
-  }
+  const policyFile = loadPolicyFile(env, parsed, {
+    has,
+    problem,
+    readFile: options.readPolicyFile ?? readTextFile,
+    cwd,
+  });
+  if (!set('POLICY_FILE')) checkPolicyVariables(parsed, { has, problem });
   if (
     set('COMPLIANCE_CHANNEL_ID') &&
     parsed.COMPLIANCE_USER_IDS !== undefined &&
@@ -114,12 +93,7 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     problem('COMPLIANCE_USER_IDS', 'is required when COMPLIANCE_CHANNEL_ID is set: nobody could declare a deposit');
   }
 
-  if (set('STEP_UP_AT_LEAST') && has('STEP_UP_ENCRYPTION_KEY') && !set('STEP_UP_ENCRYPTION_KEY')) {
-    problem(
-      'STEP_UP_ENCRYPTION_KEY',
-      "is required with STEP_UP_AT_LEAST: it seals the approvers' one-time code secrets (generate one with: openssl rand -hex 32)",
-    );
-  }
+  checkStepUp(parsed, policyFile, { has, set, problem });
 
   const exchange = exchangeConfig(parsed, { has, set, problem, source });
   if (exchange !== undefined && parsed.POLL_INTERVAL_MS !== undefined) {
@@ -154,7 +128,18 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
       proxy: p.HTTPS_PROXY === undefined ? undefined : { url: new Secret(p.HTTPS_PROXY), noProxy: p.NO_PROXY },
     },
     channels: { approval: p.APPROVAL_CHANNEL_ID, compliance: p.COMPLIANCE_CHANNEL_ID },
-    users: { requesters: p.REQUESTER_USER_IDS, approvers: p.APPROVER_USER_IDS, compliance: p.COMPLIANCE_USER_IDS },
+    users: policyFile
+      ? {
+          requesters: [...policyFile.requesters],
+          approvers: [...new Set(Object.values(policyFile.groups).flatMap((m) => [...m]))],
+          compliance: p.COMPLIANCE_USER_IDS,
+        }
+      : {
+          requesters: p.REQUESTER_USER_IDS ?? [],
+          approvers: p.APPROVER_USER_IDS ?? [],
+          compliance: p.COMPLIANCE_USER_IDS,
+        },
+    policyFile,
     admins: p.ADMIN_USER_IDS,
     stepUp: {
       atLeastUsd: p.STEP_UP_AT_LEAST,
@@ -258,4 +243,100 @@ function inVariableOrder(problems: ConfigProblem[]): ConfigProblem[] {
     .map((p, i) => ({ p, i }))
     .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)
     .map((x) => x.p);
+}
+
+const readTextFile = (path: string): string => readFileSync(path, 'utf8');
+
+/** The variables that are the policy when POLICY_FILE is not set. */
+const POLICY_VARIABLES = ['APPROVER_USER_IDS', 'REQUESTER_USER_IDS', 'REQUIRED_APPROVALS'] as const;
+
+/** POLICY_FILE read and checked as a whole policy; setting it and the policy's variables is refused, naming both. */
+function loadPolicyFile(
+  env: Env,
+  parsed: Partial<ParsedEnv>,
+  c: Pick<Checks, 'has' | 'problem'> & { readFile: (path: string) => string; cwd: string },
+): PolicyFileInput | undefined {
+  const path = parsed.POLICY_FILE;
+  if (path === undefined) return undefined;
+  for (const name of POLICY_VARIABLES)
+    if ((env[name] ?? '').trim() !== '')
+      c.problem(
+        name,
+        `is set, and so is POLICY_FILE: the policy file is the whole approval policy; remove ${name} or POLICY_FILE`,
+      );
+  const read = readPolicyFile(resolve(c.cwd, path), c.readFile, {
+    compliance: parsed.COMPLIANCE_USER_IDS ?? [],
+  });
+  if (!read.ok) {
+    for (const message of read.problems) c.problem('POLICY_FILE', message);
+    return undefined;
+  }
+  return read.input;
+}
+
+/** Without a policy file, today's variables are the policy, checked as they always were. */
+function checkPolicyVariables(parsed: Partial<ParsedEnv>, c: Pick<Checks, 'has' | 'problem'>): void {
+  const problem = c.problem;
+  if (c.has('REQUESTER_USER_IDS') && parsed.REQUESTER_USER_IDS === undefined)
+    problem(
+      'REQUESTER_USER_IDS',
+      'is required: who may ask for withdrawals and trades (comma separated user ids), unless POLICY_FILE is set',
+    );
+  if (c.has('APPROVER_USER_IDS') && parsed.APPROVER_USER_IDS === undefined)
+    problem('APPROVER_USER_IDS', 'is required: who may approve (comma separated user ids), unless POLICY_FILE is set');
+  const approvers = parsed.APPROVER_USER_IDS;
+  const requiredApprovals = parsed.REQUIRED_APPROVALS;
+  if (approvers !== undefined && approvers.length === 0) problem('APPROVER_USER_IDS', 'lists nobody');
+  if (parsed.REQUESTER_USER_IDS !== undefined && parsed.REQUESTER_USER_IDS.length === 0)
+    problem('REQUESTER_USER_IDS', 'lists nobody');
+  if (
+    approvers !== undefined &&
+    approvers.length > 0 &&
+    requiredApprovals !== undefined &&
+    approvers.length < requiredApprovals
+  ) {
+    problem(
+      'APPROVER_USER_IDS',
+      `lists ${approvers.length} ${approvers.length === 1 ? 'person' : 'people'} but REQUIRED_APPROVALS is ${requiredApprovals}: no request could ever be approved`,
+    );
+  }
+  const requesters = parsed.REQUESTER_USER_IDS;
+  if (
+    approvers !== undefined &&
+    requesters !== undefined &&
+    requiredApprovals !== undefined &&
+    approvers.length >= requiredApprovals &&
+    requesters.length > 0
+  ) {
+    // The policy's own rule (a requester never counts), reported against the variable to fix.
+    try {
+      createPolicy({ requesters, approvers, requiredApprovals });
+    } catch (err) {
+      if (!(err instanceof PolicyConfigError)) throw err;
+      for (const message of err.problems) problem('REQUESTER_USER_IDS', message);
+    }
+  }
+}
+
+/** Step-up (issue 24): asked by STEP_UP_AT_LEAST without a policy file, or by a rule's step_up in it; either needs the key. */
+function checkStepUp(
+  parsed: Partial<ParsedEnv>,
+  policyFile: PolicyFileInput | undefined,
+  c: Pick<Checks, 'has' | 'set' | 'problem'>,
+): void {
+  if (c.set('STEP_UP_AT_LEAST') && c.set('POLICY_FILE'))
+    c.problem(
+      'STEP_UP_AT_LEAST',
+      'is set, and so is POLICY_FILE: with a policy file, the rules that ask for a code say `step_up: true`; remove STEP_UP_AT_LEAST or POLICY_FILE',
+    );
+  const asked = c.set('STEP_UP_AT_LEAST')
+    ? 'STEP_UP_AT_LEAST'
+    : policyFile?.rules.some((r) => r.stepUp)
+      ? 'a rule with step_up in POLICY_FILE'
+      : undefined;
+  if (asked && c.has('STEP_UP_ENCRYPTION_KEY') && parsed.STEP_UP_ENCRYPTION_KEY === undefined)
+    c.problem(
+      'STEP_UP_ENCRYPTION_KEY',
+      `is required with ${asked}: it seals the approvers' one-time code secrets (generate one with: openssl rand -hex 32)`,
+    );
 }

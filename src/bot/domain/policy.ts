@@ -1,137 +1,30 @@
-// Who may do what (requesters, approvers, compliance from configuration), how many distinct
-// approvals a request needs (never fewer than two) and when it expires; pure decisions.
-import { gte, isDecimal } from './money.js';
+// Who may do what (requesters, the groups of approvers, compliance), which rule decides a request
+// and who still must approve it (never the requester, one person once, never fewer than two), and
+// when it expires; pure decisions. The model, matcher, counting and checks live in policy/.
 import { refuse, type Refusal } from './refusals.js';
-import { amountsMoved, REQUEST_KINDS, type RequestKind, type Snapshot } from './request.js';
+import type { RequestKind, Snapshot } from './request.js';
 import { awaitsVerdict, type RequestState } from './state-machine.js';
+import { groupsIn, placesOf, tally, type GroupsOf, type Tally } from './policy/count.js';
+import { ANY_APPROVER, type FrozenRule, type Policy, type Requirement } from './policy/model.js';
+import { requireText, MIN_APPROVALS } from './policy/build.js';
+import { freeze, ruleFor } from './policy/rules.js';
 
-/** Two people other than the requester: the floor for anything configured. */
-export const MIN_APPROVALS = 2;
-export const DEFAULT_REQUIRED_APPROVALS = 2;
-
-const HOUR = 3_600_000;
-export const DEFAULT_EXPIRY_MS: Readonly<Record<RequestKind, number>> = {
-  crypto_withdrawal: 24 * HOUR,
-  fiat_withdrawal: 24 * HOUR,
-  // Approvers approve a price limit; a stale trade request is a different trade.
-  trade: 15 * 60_000,
-  bank_account_removal: 24 * HOUR,
-};
-
-/** A higher count for requests moving at least `atLeast` of `currency` (optionally only some kinds). */
-export interface AmountThreshold {
-  currency: string;
-  atLeast: string;
-  approvals: number;
-  kinds?: RequestKind[];
-}
-
-export interface PolicyInput {
-  requesters: Iterable<string>;
-  approvers: Iterable<string>;
-  compliance?: Iterable<string>;
-  /** REQUIRED_APPROVALS; default 2; below 2 is refused. */
-  requiredApprovals?: number;
-  /** Higher counts for some kinds (never lower than requiredApprovals' floor of 2). */
-  approvalsByKind?: Partial<Record<RequestKind, number>>;
-  thresholds?: AmountThreshold[];
-  /** How long a request waits for approvals, by kind. */
-  expiryMs?: Partial<Record<RequestKind, number>>;
-}
-
-export interface Policy {
-  readonly requesters: ReadonlySet<string>;
-  readonly approvers: ReadonlySet<string>;
-  readonly compliance: ReadonlySet<string>;
-  readonly requiredApprovals: number;
-  readonly approvalsByKind: Readonly<Partial<Record<RequestKind, number>>>;
-  readonly thresholds: readonly AmountThreshold[];
-  readonly expiryMs: Readonly<Record<RequestKind, number>>;
-}
-
-/** Thrown at start-up for a configuration that would weaken the two-person rule; lists every problem. */
-export class PolicyConfigError extends Error {
-  override name = 'PolicyConfigError';
-  constructor(readonly problems: string[]) {
-    super(`Approval policy is not valid:\n- ${problems.join('\n- ')}`);
-  }
-}
-
-/** @example createPolicy({ requesters: ['U1'], approvers: ['U2', 'U3'], requiredApprovals: 2 }) */
-export function createPolicy(input: PolicyInput): Policy {
-  const problems: string[] = [];
-  const requesters = userSet('requesters', input.requesters, problems);
-  const approvers = userSet('approvers', input.approvers, problems);
-  const compliance = userSet('compliance', input.compliance ?? [], problems);
-  const requiredApprovals = input.requiredApprovals ?? DEFAULT_REQUIRED_APPROVALS;
-  checkCount('REQUIRED_APPROVALS', requiredApprovals, problems);
-  for (const [kind, count] of Object.entries(input.approvalsByKind ?? {})) {
-    if (!(REQUEST_KINDS as readonly string[]).includes(kind))
-      problems.push(`approvals by kind: unknown kind "${kind}"`);
-    checkCount(`approvals for ${kind}`, count, problems);
-  }
-  for (const [i, t] of (input.thresholds ?? []).entries()) checkThreshold(i, t, problems);
-  const expiryMs = { ...DEFAULT_EXPIRY_MS, ...input.expiryMs };
-  for (const [kind, ms] of Object.entries(expiryMs)) {
-    if (!Number.isSafeInteger(ms) || ms <= 0)
-      problems.push(`expiry for ${kind} must be a positive number of milliseconds, got ${ms}`);
-  }
-  const policy: Policy = {
-    requesters,
-    approvers,
-    compliance,
-    requiredApprovals,
-    approvalsByKind: { ...input.approvalsByKind },
-    thresholds: [...(input.thresholds ?? [])],
-    expiryMs,
-  };
-  const highest = Math.max(
-    requiredApprovals,
-    ...Object.values(policy.approvalsByKind),
-    ...policy.thresholds.map((t) => t.approvals),
-  );
-  if (approvers.size < highest)
-    problems.push(
-      `${approvers.size} approver(s) configured, but up to ${highest} approvals can be required: nothing could ever be approved`,
-    );
-  else {
-    // The requester never counts: a requester who is also an approver has one fewer to ask. Every
-    // request needs at least REQUIRED_APPROVALS (thresholds and kinds only raise it).
-    for (const requester of requesters) {
-      const others = [...approvers].filter((a) => a !== requester).length;
-      if (others < requiredApprovals) {
-        problems.push(
-          `requester ${requester} is also an approver, which leaves ${others} other approver(s), but every request needs ${requiredApprovals} approvals: their requests could never be approved`,
-        );
-      }
-    }
-  }
-  if (problems.length > 0) throw new PolicyConfigError(problems);
-  return policy;
-}
-
-function userSet(name: string, ids: Iterable<string>, problems: string[]): ReadonlySet<string> {
-  const set = new Set<string>();
-  for (const id of ids) {
-    const trimmed = id.trim();
-    if (trimmed === '') problems.push(`${name}: empty user id`);
-    else set.add(trimmed);
-  }
-  return set;
-}
-
-function checkCount(name: string, count: number | undefined, problems: string[]): void {
-  if (count === undefined || !Number.isInteger(count)) problems.push(`${name} must be a whole number, got ${count}`);
-  else if (count < MIN_APPROVALS)
-    problems.push(`${name} is ${count}: money never moves with fewer than ${MIN_APPROVALS} approvals`);
-}
-
-function checkThreshold(i: number, t: AmountThreshold, problems: string[]): void {
-  if (t.currency.trim() === '') problems.push(`threshold ${i + 1}: currency is empty`);
-  if (!isDecimal(t.atLeast))
-    problems.push(`threshold ${i + 1}: atLeast must be a decimal string, got ${JSON.stringify(t.atLeast)}`);
-  checkCount(`threshold ${i + 1} approvals`, t.approvals, problems);
-}
+export {
+  APPROVERS_GROUP,
+  createPolicy,
+  DEFAULT_EXPIRY_MS,
+  DEFAULT_REQUIRED_APPROVALS,
+  MIN_APPROVALS,
+  PolicyConfigError,
+  requireText,
+  type AmountThreshold,
+  type LimitInput,
+  type PolicyInput,
+  type RuleInput,
+} from './policy/build.js';
+export { currenciesToValue, ruleFor, assetOf } from './policy/rules.js';
+export { groupsIn, tally, type GroupsOf, type GroupTally, type Tally } from './policy/count.js';
+export type { FrozenRule, Limit, Policy, PolicySource, Requirement, Rule } from './policy/model.js';
 
 export function mayRequest(policy: Policy, userId: string): boolean {
   return policy.requesters.has(userId);
@@ -150,20 +43,25 @@ export function isDeskMember(policy: Policy, userId: string): boolean {
   return mayRequest(policy, userId) || isApprover(policy, userId) || isCompliance(policy, userId);
 }
 
-/** Approvals needed for this snapshot: the highest of the base count, its kind's and any threshold met. */
-export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number {
-  let required = Math.max(policy.requiredApprovals, policy.approvalsByKind[snapshot.kind] ?? 0);
-  const moved = amountsMoved(snapshot);
-  for (const t of policy.thresholds) {
-    if (t.kinds && !t.kinds.includes(snapshot.kind)) continue;
-    if (moved.some((m) => m.currency === t.currency && gte(m.amount, t.atLeast)))
-      required = Math.max(required, t.approvals);
-  }
-  return required;
+/** The rule this snapshot is approved under: the one frozen in it, else the policy's first match. */
+export function frozenRuleFor(policy: Policy, snapshot: Snapshot): FrozenRule | undefined {
+  if (snapshot.rule) return snapshot.rule;
+  const rule = ruleFor(policy, snapshot);
+  return rule && freeze(rule);
 }
 
-export function expiryFor(policy: Policy, kind: RequestKind): number {
-  return policy.expiryMs[kind];
+/** Approvals needed for this snapshot: the places of its rule (0 when no rule matches: such a request is refused). */
+export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number {
+  const rule = frozenRuleFor(policy, snapshot);
+  return rule ? placesOf(rule.require) : 0;
+}
+
+/** A rule's expires_after, else the kind's default. */
+export function expiryFor(policy: Policy, kind: RequestKind, snapshot?: Snapshot): number {
+  const name = snapshot?.rule?.name;
+  const rule =
+    name === undefined ? undefined : policy.rules.find((r) => r.name === name && r.hash === snapshot?.rule?.hash);
+  return rule?.expiresAfterMs ?? policy.expiryMs[kind];
 }
 
 /** What an approval decision needs to see of a request. */
@@ -177,56 +75,104 @@ export interface ApprovalView {
   requiredApprovals: number;
 }
 
-export type ApprovalJudgement = { ok: true; count: number; required: number; last: boolean } | Refusal;
+export type ApprovalJudgement = { ok: true; count: number; required: number; last: boolean; tally: Tally } | Refusal;
 
 /**
- * Never the requester, one person once, only approvers, and only for the snapshot they saw
- * (`seenHash`): an approval of changed terms does not carry over.
+ * Never the requester, one person once, only people in a group the rule still needs, and only for
+ * the snapshot they saw (`seenHash`): an approval of changed terms does not carry over. `groupsOf`
+ * is who counts in which group now (the policy's groups by default).
  */
 export function judgeApproval(
   policy: Policy,
   request: ApprovalView,
   userId: string,
   seenHash: string,
+  groupsOf: GroupsOf = groupsIn(policy),
 ): ApprovalJudgement {
   if (!awaitsVerdict(request.state)) return refuse('already_decided');
   if (userId === request.requester) return refuse('own_request');
-  if (!isApprover(policy, userId)) return refuse('not_approver');
   if (seenHash !== request.snapshotHash) return refuse('stale_snapshot');
   if (request.approvals.some((a) => a.userId === userId)) return refuse('already_approved');
-  const count = countingApprovals(policy, request).length + 1;
-  const required = approvalsNeeded(policy, request);
-  return { ok: true, count, required, last: count >= required };
+  const require = requirementOf(request);
+  const before = tallyOf(policy, request, groupsOf);
+  const after = tally(require, [...before.counted, userId], groupsOf);
+  if (after.counted.length === before.counted.length) {
+    const mine = groupsOf(userId);
+    // Someone in no group at all: not an approver (the variables' policy has nothing more to say).
+    if (mine.size === 0)
+      return policy.source.from === 'file'
+        ? refuse('not_approver', notNeededText(before, mine))
+        : refuse('not_approver');
+    return refuse('not_in_group', notNeededText(before, mine));
+  }
+  const required = placesOf(require);
+  return { ok: true, count: after.counted.length, required, last: after.met, tally: after };
 }
 
-/** The count a request needs now: never below its own, the policy's current one, or two. */
+/** What the rule of this request asks: its frozen rule, or N of any approver for a request made before rules. */
+export function requirementOf(request: Pick<ApprovalView, 'snapshot' | 'requiredApprovals'>): readonly Requirement[] {
+  return (
+    request.snapshot.rule?.require ?? [
+      { group: ANY_APPROVER, count: Math.max(request.requiredApprovals, MIN_APPROVALS) },
+    ]
+  );
+}
+
+/** Who counts for which group now: distinct approvers, never the requester, bound to the current snapshot. */
+export function tallyOf(
+  policy: Policy,
+  request: Pick<ApprovalView, 'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals'>,
+  groupsOf: GroupsOf = groupsIn(policy),
+): Tally {
+  const people = request.approvals
+    .filter(
+      (a) =>
+        a.userId !== request.requester && (a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash),
+    )
+    .map((a) => a.userId);
+  return tally(requirementOf(request), people, groupsOf);
+}
+
+/** "You are not in risk or treasury." / "Treasury has its 2; this still needs 1 of risk, and you are not in risk." */
+function notNeededText(before: Tally, mine: ReadonlySet<string>): string {
+  const missing = before.groups.filter((g) => g.by.length < g.count);
+  const names = (groups: { group: string }[]) =>
+    groups.map((g) => (g.group === ANY_APPROVER ? 'the approvers' : g.group)).join(' or ');
+  const inAny = before.groups.some((g) => mine.has(g.group));
+  if (!inAny) return `You are not in ${names(before.groups)}, so your approval cannot count for this request.`;
+  const still = requireText(missing.map((g) => ({ group: g.group, count: g.count - g.by.length })));
+  return `The groups you are in have all the approvals this request needs from them; it still needs ${still}, and you are not in ${names(missing)}.`;
+}
+
+/** The count a request needs: the places of its rule (never below two). */
 export function approvalsNeeded(policy: Policy, request: Pick<ApprovalView, 'snapshot' | 'requiredApprovals'>): number {
-  return Math.max(request.requiredApprovals, requiredApprovalsFor(policy, request.snapshot), MIN_APPROVALS);
+  void policy;
+  return placesOf(requirementOf(request));
 }
 
-/** Distinct approvers, never the requester, bound to the current snapshot; a removed approver stops counting. */
+/** The approvals that count now (a person removed from a group stops counting at once). */
 export function countingApprovals<A extends { userId: string; snapshotHash?: string }>(
   policy: Policy,
-  request: { requester: string; snapshotHash: string; approvals: readonly A[] },
+  request: {
+    requester: string;
+    snapshot: Snapshot;
+    snapshotHash: string;
+    requiredApprovals: number;
+    approvals: readonly A[];
+  },
 ): A[] {
-  const seen = new Set<string>();
-  return request.approvals.filter((a) => {
-    const counts =
-      a.userId !== request.requester &&
-      isApprover(policy, a.userId) &&
-      !seen.has(a.userId) &&
-      (a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash);
-    seen.add(a.userId);
-    return counts;
-  });
+  const counted = new Set(tallyOf(policy, request).counted);
+  return request.approvals.filter(
+    (a) => counted.has(a.userId) && (a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash),
+  );
 }
 
-/** True when the request's approvals still meet the policy as it is now (checked again before executing). */
+/** True when the request's approvals still meet its rule with the groups as they are now (checked again before executing). */
 export function hasRequiredApprovals(
   policy: Policy,
   request: Pick<ApprovalView, 'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals'>,
 ): boolean {
-  return countingApprovals(policy, request).length >= approvalsNeeded(policy, request);
+  return tallyOf(policy, request).met;
 }
 
 export type RejectJudgement = { ok: true; reason: string } | Refusal;

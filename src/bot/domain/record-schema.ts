@@ -24,6 +24,40 @@ export const indicativeQuoteSchema = z.strictObject({
   expiresAt: int,
 });
 
+/**
+ * The value of a request in one currency, priced at request time and frozen with the snapshot
+ * (valuation.ts): what a rule's `value_at_least` was judged on, shown to approvers.
+ */
+export const valuationSchema = z.strictObject({
+  /** The currency the value is in, e.g. "USD". */
+  currency: z.string(),
+  /** amount × price, unrounded. */
+  value: decimal,
+  /** What was valued: the request's principal (fees apart) and its currency. */
+  amount: decimal,
+  of: z.string(),
+  /** Price of one `of` in `currency`; "1" when they are the same. */
+  price: decimal,
+  /** The exchange's spot pair read (BASE-COUNTER), null when no price was needed. */
+  pair: z.string().nullable(),
+  /** When it was priced (epoch milliseconds). */
+  at: int,
+});
+
+/**
+ * The policy rule a request was made under (domain/policy/), frozen with it: a changed policy file
+ * applies to new requests; membership of the groups is read live. `group` '*' is any approver (the
+ * count of a request made before rules were frozen).
+ */
+export const frozenRuleSchema = z.strictObject({
+  name: z.string(),
+  /** SHA-256 of the rule as written (its canonical JSON), so an audit can tell which version decided. */
+  hash: z.string(),
+  require: z.array(z.strictObject({ group: z.string(), count: int })),
+  /** The rule's step_up: each approval needs a one-time code (absent on rules without it, and before issue 24). */
+  stepUp: z.literal(true).optional(),
+});
+
 export const bankAccountRefSchema = z.strictObject({
   id: int,
   currency: nullableString,
@@ -55,6 +89,10 @@ export const cryptoWithdrawalSnapshotSchema = z.strictObject({
   purpose: nullableString,
   /** The note sent to the exchange with the first attempt, ending with the desk reference (desk-reference.ts); absent in requests made before it was. */
   exchangeNote: z.string().optional(),
+  /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
+  valuations: z.array(valuationSchema).optional(),
+  /** The rule that decided how it is approved; absent in requests made before rules were frozen. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const fiatWithdrawalSnapshotSchema = z.strictObject({
@@ -67,6 +105,10 @@ export const fiatWithdrawalSnapshotSchema = z.strictObject({
   note: nullableString,
   /** As the crypto withdrawal's (the fiat body's note is our choice: exchange/assumptions.ts). */
   exchangeNote: z.string().optional(),
+  /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
+  valuations: z.array(valuationSchema).optional(),
+  /** The rule that decided how it is approved; absent in requests made before rules were frozen. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const tradeSnapshotSchema = z.strictObject({
@@ -85,12 +127,18 @@ export const tradeSnapshotSchema = z.strictObject({
   /** The quote shown to approvers: informative; execution re-quotes within the limit. */
   quote: indicativeQuoteSchema,
   note: nullableString,
+  /** Priced when the policy needed the value (valuation.ts); absent when it did not. */
+  valuations: z.array(valuationSchema).optional(),
+  /** The rule that decided how it is approved; absent in requests made before rules were frozen. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const bankRemovalSnapshotSchema = z.strictObject({
   kind: z.literal('bank_account_removal'),
   bankAccount: bankAccountRefSchema,
   note: nullableString,
+  /** As the others'. */
+  rule: frozenRuleSchema.optional(),
 });
 
 export const snapshotSchema = z.discriminatedUnion('kind', [
@@ -307,6 +355,11 @@ export const requestRecordSchema = z.strictObject({
   expiresAt: int,
   requiredApprovals: int,
   approvals: z.array(approvalSchema),
+  /**
+   * Who counted for which group of the rule at the last approval (domain/policy/count.ts), for the
+   * message; counting itself always reads the groups as they are now.
+   */
+  tally: z.array(z.strictObject({ group: z.string(), count: int, by: z.array(z.string()) })).optional(),
   pastRounds: z.array(pastRoundSchema),
   decision: verdictSchema.nullable(),
   execution: executionSchema.nullable(),

@@ -1,7 +1,7 @@
 // The stored request record and the one way to change its state, `advance`: a command through the
 // state machine, anything illegal refused. Records are plain JSON, never mutated in place.
 import type { Policy } from './policy.js';
-import { expiryFor, requiredApprovalsFor } from './policy.js';
+import { expiryFor, requiredApprovalsFor, requirementOf } from './policy.js';
 import type { z } from 'zod';
 import type {
   approvalSchema,
@@ -68,9 +68,13 @@ export function newRequest(init: {
     snapshotHash: snapshotHash(id, requester, snapshot),
     round: 1,
     roundStartedAt: now,
-    expiresAt: now + expiryFor(policy, snapshot.kind),
+    expiresAt: now + expiryFor(policy, snapshot.kind, snapshot),
     requiredApprovals: requiredApprovalsFor(policy, snapshot),
     approvals: [],
+    tally: requirementOf({ snapshot, requiredApprovals: requiredApprovalsFor(policy, snapshot) }).map((r) => ({
+      ...r,
+      by: [],
+    })),
     pastRounds: [],
     decision: null,
     execution: null,
@@ -143,9 +147,10 @@ export function newRound(record: RequestRecord, snapshot: Snapshot, now: number,
     snapshotHash: snapshotHash(record.id, record.requester, snapshot),
     round: record.round + 1,
     roundStartedAt: now,
-    expiresAt: now + expiryFor(policy, snapshot.kind),
+    expiresAt: now + expiryFor(policy, snapshot.kind, snapshot),
     requiredApprovals: Math.max(record.requiredApprovals, requiredApprovalsFor(policy, snapshot)),
     approvals: [],
+    tally: requirementOf({ snapshot, requiredApprovals: record.requiredApprovals }).map((r) => ({ ...r, by: [] })),
     // An order whose outcome is unknown may still appear: its sends (and so its client_order_id) go with the new round.
     execution: inDoubtKey(record) === undefined ? null : record.execution,
   };

@@ -11,6 +11,7 @@ import type {
   indicativeQuoteSchema,
   snapshotSchema,
   tradeSnapshotSchema,
+  valuationSchema,
 } from './record-schema.js';
 import { REQUEST_KINDS } from './record-schema.js';
 import { destinationBar, destinationBarText } from './destination-readiness.js';
@@ -32,6 +33,7 @@ export type IndicativeQuote = z.infer<typeof indicativeQuoteSchema>;
 export type BankAccountRef = z.infer<typeof bankAccountRefSchema>;
 export type BankRemovalSnapshot = z.infer<typeof bankRemovalSnapshotSchema>;
 export type Snapshot = z.infer<typeof snapshotSchema>;
+export type Valuation = z.infer<typeof valuationSchema>;
 
 export type BuildResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
@@ -336,9 +338,15 @@ export function amountsMoved(snapshot: Snapshot): { currency: string; amount: st
   }
 }
 
+/** The currency a trade's quantity is in: as given, else the exchange's default (counter for a buy, base for a sell). */
+export function quantityCurrencyOf(t: Pick<TradeSnapshot, 'symbol' | 'side' | 'quantityCurrency'>): string {
+  const [base, counter] = t.symbol.split('-') as [string, string];
+  return t.quantityCurrency ?? (t.side === 'buy' ? counter : base);
+}
+
 function tradeAmounts(t: TradeSnapshot): { currency: string; amount: string }[] {
   const [base, counter] = t.symbol.split('-') as [string, string];
-  const inCurrency = t.quantityCurrency ?? (t.side === 'buy' ? counter : base);
+  const inCurrency = quantityCurrencyOf(t);
   if (inCurrency !== base) return [{ currency: inCurrency, amount: t.quantity }];
   // Quantity in base: the counter leg is at most quantity × limit for a buy (at least, for a sell).
   return [

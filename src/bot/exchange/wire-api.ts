@@ -23,6 +23,7 @@ import type {
   Network,
   Order,
   Quote,
+  SpotPrice,
 } from './schemas.js';
 
 export interface ExchangeApi {
@@ -53,6 +54,8 @@ export interface ExchangeApi {
   createOrder(body: CreateOrderBody): Promise<Order>;
   getOrder(id: string): Promise<Order>;
   listOrders(query?: { from_time?: number; to_time?: number }, opts?: ListOptions): AsyncIterable<Order>;
+  /** The unauthenticated spot price of base-counter (api-facts.md "Paths"). */
+  getSpotPrice(base: string, counter: string): Promise<SpotPrice>;
   /** The exchange's clock minus ours in ms, from the latest response's Date header; undefined before any. */
   clockOffsetMs(): number | undefined;
 }

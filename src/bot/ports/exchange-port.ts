@@ -13,6 +13,7 @@ import type {
   IndicativeQuote,
   TradeSnapshot,
 } from '../domain/request.js';
+import type { SpotQuote } from '../domain/valuation.js';
 import type { ListOptions } from './list-options.js';
 
 // ---- lookups: what a request is built from and checked against again before it executes ------
@@ -187,6 +188,8 @@ export interface ExchangePort {
 
   // the calls that move money or change the account, each with its idempotency key where the exchange takes one
   quote(terms: QuoteTerms): Promise<IndicativeQuote>;
+  /** The spot price of BASE-COUNTER, both sides; for valuing a request (domain/valuation.ts), never for executing it. */
+  spotPrice(base: string, counter: string): Promise<SpotQuote>;
   withdrawCrypto(
     w: { cryptoCurrencyId: number; amount: string; destinationId: string; note: string | null; purpose: string | null },
     requestId: string,

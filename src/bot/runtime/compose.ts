@@ -222,16 +222,21 @@ const NO_DEPOSIT_CHANNEL: ComplianceNotifier = { notify() {} };
 
 /** Who may do what, and how long approvals may take, as configured. */
 export function policyOf(config: Config): Policy {
-  return createPolicy({
-    requesters: config.users.requesters,
-    approvers: config.users.approvers,
+  const common = {
     compliance: config.users.compliance,
-    requiredApprovals: config.approvals.required,
     expiryMs: {
       crypto_withdrawal: config.approvals.withdrawalExpiryMs,
       fiat_withdrawal: config.approvals.withdrawalExpiryMs,
       bank_account_removal: config.approvals.withdrawalExpiryMs,
       trade: config.approvals.tradeExpiryMs,
     },
+  };
+  // One engine path: the variables' "N of this list" is a policy of one group and one rule.
+  if (config.policyFile) return createPolicy({ ...config.policyFile, ...common });
+  return createPolicy({
+    requesters: config.users.requesters,
+    approvers: config.users.approvers,
+    requiredApprovals: config.approvals.required,
+    ...common,
   });
 }

@@ -58,3 +58,35 @@ describe('step-up configuration', () => {
     expect(c.admins).toEqual([]);
   });
 });
+
+describe('step-up with a policy file', () => {
+  const policy = (stepUp: boolean) => `
+groups:
+  treasury: [U0000002, U0000003, U0000004]
+requesters: [U0000001]
+rules:
+  - name: everything
+    require: [{ group: treasury, count: 2 }]${stepUp ? '\n    step_up: true' : ''}
+`;
+  const env = {
+    SLACK_BOT_TOKEN: base.SLACK_BOT_TOKEN,
+    SLACK_SIGNING_SECRET: base.SLACK_SIGNING_SECRET,
+    APPROVAL_CHANNEL_ID: base.APPROVAL_CHANNEL_ID,
+    POLICY_FILE: '/etc/desk/policy.yaml',
+  };
+  const load = (e: Record<string, string>, stepUp: boolean) => () =>
+    loadConfig(e, { readPolicyFile: () => policy(stepUp) });
+
+  it('a step_up rule needs the key; the rule keeps step_up', () => {
+    expect(load(env, true)).toThrow(/STEP_UP_ENCRYPTION_KEY: is required with a rule with step_up/);
+    const c = load({ ...env, STEP_UP_ENCRYPTION_KEY: randomBytes(32).toString('hex') }, true)();
+    expect(c.policyFile?.rules[0]?.stepUp).toBe(true);
+    expect(load(env, false)().stepUp.key).toBeUndefined();
+  });
+
+  it('refuses STEP_UP_AT_LEAST beside a policy file, naming both', () => {
+    expect(
+      load({ ...env, STEP_UP_AT_LEAST: '1', STEP_UP_ENCRYPTION_KEY: randomBytes(32).toString('hex') }, false),
+    ).toThrow(/STEP_UP_AT_LEAST: is set, and so is POLICY_FILE/);
+  });
+});

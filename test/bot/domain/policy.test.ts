@@ -7,9 +7,11 @@ import {
   judgeCancel,
   judgeReject,
   isExpired,
+  currenciesToValue,
   requiredApprovalsFor,
   type ApprovalView,
 } from '../../../src/bot/domain/policy.js';
+import { valuationAt, withValuations } from '../../../src/bot/domain/valuation.js';
 import type { Snapshot } from '../../../src/bot/domain/request.js';
 import { REQUEST_STATES } from '../../../src/bot/domain/state-machine.js';
 
@@ -41,7 +43,7 @@ const view = (over: Partial<ApprovalView> = {}): ApprovalView => ({
 
 describe('policy configuration', () => {
   it('defaults to two approvals', () => {
-    expect(policy.requiredApprovals).toBe(2);
+    expect(requiredApprovalsFor(policy, crypto)).toBe(2);
   });
 
   it.each([0, 1, -3, 1.5])('refuses REQUIRED_APPROVALS=%s with a clear message', (n) => {
@@ -81,16 +83,17 @@ describe('policy configuration', () => {
     ).toBe(3);
   });
 
-  it('raises the count by kind and by amount threshold', () => {
+  it('raises the count by kind and by the value frozen in the snapshot', () => {
     const p = createPolicy({
       requesters: ['R'],
       approvers: ['A1', 'A2', 'A3', 'A4'],
       approvalsByKind: { bank_account_removal: 3 },
-      thresholds: [{ currency: 'USDT', atLeast: '1000', approvals: 4 }],
+      thresholds: [{ currency: 'USD', atLeast: '1000', approvals: 4 }],
     });
-    expect(requiredApprovalsFor(p, crypto)).toBe(2);
-    expect(requiredApprovalsFor(p, { ...crypto, total: '1000' })).toBe(4);
-    expect(requiredApprovalsFor(p, { ...crypto, asset: 'BTC', total: '1000' })).toBe(2);
+    const worth = (value: string) =>
+      withValuations(crypto, [{ ...valuationAt({ amount: '1', currency: 'USDT' }, 'USD', value, 0) }]);
+    expect(requiredApprovalsFor(p, worth('999.99'))).toBe(2);
+    expect(requiredApprovalsFor(p, worth('1000'))).toBe(4);
     expect(
       requiredApprovalsFor(p, {
         kind: 'bank_account_removal',
@@ -100,26 +103,14 @@ describe('policy configuration', () => {
     ).toBe(3);
   });
 
-  it('counts the counter leg of a trade quoted in base currency against thresholds', () => {
+  it('takes a request never priced in the threshold currency as large, never as small', () => {
     const p = createPolicy({
       requesters: ['R'],
       approvers: ['A1', 'A2', 'A3'],
       thresholds: [{ currency: 'USD', atLeast: '50000', approvals: 3 }],
     });
-    const trade: Snapshot = {
-      kind: 'trade',
-      symbol: 'BTC-USD',
-      side: 'buy',
-      quantity: '1',
-      quantityCurrency: 'BTC',
-      paymentMethod: 'user_balance',
-      limitPrice: '60000',
-      slippageBps: null,
-      quote: { quoteId: 'q', price: '59000', expiresAt: 0 },
-      note: null,
-    };
-    expect(requiredApprovalsFor(p, trade)).toBe(3);
-    expect(requiredApprovalsFor(p, { ...trade, quantity: '0.5' })).toBe(2);
+    expect(currenciesToValue(p, crypto)).toEqual(['USD']);
+    expect(requiredApprovalsFor(p, crypto)).toBe(3);
   });
 });
 
@@ -139,7 +130,13 @@ describe('approval decisions', () => {
   it('one person counts once', () => {
     const v = view({ approvals: [{ userId: 'A2', snapshotHash: 'h1' }] });
     expect(judgeApproval(policy, v, 'A2', 'h1')).toMatchObject({ ok: false, reason: 'already_approved' });
-    expect(judgeApproval(policy, v, 'A3', 'h1')).toEqual({ ok: true, count: 2, required: 2, last: true });
+    expect(judgeApproval(policy, v, 'A3', 'h1')).toEqual({
+      ok: true,
+      count: 2,
+      required: 2,
+      last: true,
+      tally: { groups: [{ group: '*', count: 2, by: ['A2', 'A3'] }], met: true, counted: ['A2', 'A3'] },
+    });
   });
 
   it('an approval of another snapshot is stale', () => {
@@ -155,13 +152,15 @@ describe('approval decisions', () => {
     }
   });
 
-  it('a policy raised after the request raises its count', () => {
+  it('a pending request keeps its count when the policy is raised (a changed policy applies to new requests)', () => {
     const raised = createPolicy({ requesters: ['R'], approvers: ['A1', 'A2', 'A3'], requiredApprovals: 3 });
-    expect(judgeApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1')).toEqual({
+    expect(
+      judgeApproval(raised, view({ approvals: [{ userId: 'A1', snapshotHash: 'h1' }] }), 'A2', 'h1'),
+    ).toMatchObject({
       ok: true,
       count: 2,
-      required: 3,
-      last: false,
+      required: 2,
+      last: true,
     });
   });
 
@@ -173,7 +172,13 @@ describe('approval decisions', () => {
         { userId: 'A1', snapshotHash: 'h0' },
       ],
     });
-    expect(judgeApproval(policy, v, 'A2', 'h1')).toEqual({ ok: true, count: 1, required: 2, last: false });
+    expect(judgeApproval(policy, v, 'A2', 'h1')).toMatchObject({
+      ok: true,
+      count: 1,
+      required: 2,
+      last: false,
+      tally: { counted: ['A2'], met: false },
+    });
   });
 
   it('property: the count reaches "last" only with the required number of distinct non-requester approvers', () => {

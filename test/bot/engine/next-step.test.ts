@@ -211,12 +211,12 @@ const rows: Row[] = [
     { command: null, effect: 'none' },
   ],
   [
-    'the policy changed since the approvals: fail, send nothing',
+    'an approver removed from the policy since the approvals (who stops counting at once): fail, send nothing',
     approved(withdrawal),
     due,
     T0,
     { command: 'fail', effect: 'none' },
-    { policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2', 'U_A3'], requiredApprovals: 3 }) },
+    { policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A3', 'U_A4'], requiredApprovals: 2 }) },
   ],
   [
     'checks pass: persist executing with a new key, then send',
@@ -709,7 +709,8 @@ describe('decide: a trade in doubt never fails on its own, and a person has a wa
     (name, record, obs) => {
       const f = name.startsWith('the approvals')
         ? facts({
-            policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A2', 'U_A3'], requiredApprovals: 3 }),
+            // U_A2 left the approvers: their approval stops counting at once.
+            policy: createPolicy({ requesters: ['U_REQ'], approvers: ['U_A1', 'U_A3', 'U_A4'], requiredApprovals: 2 }),
           })
         : facts();
       const step = nextStep(record, T0 + 200_000, obs, f);

@@ -95,9 +95,10 @@ export function countApproval(
   if (!stepUp && stepUpRequired(current, ctx.stepUpSettings))
     return { result: { ok: false, refusal: refuse('step_up_required'), request: current } };
   const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
+  const tally = decision.tally.groups;
   const next = decision.last
-    ? mustAdvance(current, 'approve_last', now, { approvals, execution: newExecution(now, current.execution) })
-    : mustAdvance(current, 'approve', now, { approvals });
+    ? mustAdvance(current, 'approve_last', now, { approvals, tally, execution: newExecution(now, current.execution) })
+    : mustAdvance(current, 'approve', now, { approvals, tally });
   // Written with the approval, so its messages come before the execution's in the outbox.
   const events = [
     stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required }),
@@ -123,6 +124,8 @@ export function reportCounted(
       required,
       snapshotHash: request.snapshotHash,
       round: request.round,
+      rule: request.snapshot.rule?.name ?? null,
+      tally: request.tally ?? null,
     }),
   ];
   if (last)

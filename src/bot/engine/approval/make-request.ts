@@ -1,8 +1,11 @@
 // A requester asks for a withdrawal, trade or bank account removal. The engine reads the exchange and
 // freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
-import { mayRequest } from '../../domain/policy.js';
+import { currenciesToValue, mayRequest, ruleFor } from '../../domain/policy.js';
+import { freeze } from '../../domain/policy/rules.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
+import { withValuations } from '../../domain/valuation.js';
+import { stepUpCurrencies } from '../../domain/step-up/required.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import {
   buildBankRemoval,
@@ -22,6 +25,7 @@ import { isExchangeError } from '../../ports/exchange-error.js';
 import { collect, findFirst } from '../bounded-lists.js';
 import { audit, stamp, type EngineContext } from '../context.js';
 import { takeQuote } from '../execution/take-quote.js';
+import { priceIn } from './price-request.js';
 
 export type RequestInput =
   | {
@@ -47,12 +51,25 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
   if (!mayRequest(ctx.policy, userId)) return refused(ctx, userId, input, refuse('not_allowed_to_request'));
   const built = await snapshotFor(ctx, input);
   if (!built.ok) return refused(ctx, userId, input, built);
-  const request = await insert(ctx, userId, built.value);
+  // Priced before it is made: the rule it falls under is judged on this value, frozen with it.
+  const currencies = [
+    ...currenciesToValue(ctx.policy, built.value),
+    ...stepUpCurrencies(ctx.stepUpSettings, built.value),
+  ];
+  const priced = await priceIn(ctx, built.value, [...new Set(currencies)]);
+  if (!priced.ok) return refused(ctx, userId, input, priced);
+  const valued = withValuations(built.value, priced.valuations);
+  // The first rule that matches decides, and the request keeps it whatever the file says later.
+  const rule = ruleFor(ctx.policy, valued);
+  if (rule === undefined) return refused(ctx, userId, input, refuse('no_rule'));
+  const request = await insert(ctx, userId, { ...valued, rule: freeze(rule) });
   await audit(ctx, 'request.created', userId, request.id, {
     kind: request.kind,
     snapshot: request.snapshot,
     snapshotHash: request.snapshotHash,
     requiredApprovals: request.requiredApprovals,
+    rule: { name: rule.name, hash: rule.hash },
+    policy: ctx.policy.source,
     expiresAt: request.expiresAt,
   });
   ctx.notices.kick();

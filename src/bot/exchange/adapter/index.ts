@@ -35,6 +35,10 @@ export function createExchangePort(api: ExchangeApi): ExchangePort {
     },
     balances: async (query) => (await api.listBalances(query)).map(balance),
     knownWallets: async (query) => (await api.listKnownWallets(query)).map(knownWallet),
+    spotPrice: async (base, counter) => {
+      const spot = await api.getSpotPrice(base, counter);
+      return { buy: spot.buy_price, sell: spot.sell_price };
+    },
 
     ...sends(api),
 

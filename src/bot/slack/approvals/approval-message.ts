@@ -28,6 +28,7 @@ import {
   type Verdict,
   type RequestView,
   type StatusLine,
+  type ValuationView,
 } from './request-view.js';
 
 export interface ApprovalMessageInput {
@@ -201,6 +202,7 @@ function detailFields(r: RequestView): string[] {
         `*Total*\n*${formatAmount(r.total, esc(r.asset))}*`,
         `*Destination*\n${labelMrkdwn(r.destination.label, 300)}\n${code(r.destination.address, 300)}${r.destination.addressTag ? `\nTag/memo ${code(r.destination.addressTag, 100)}` : ''}`,
         ...exchangeNoteField(r),
+        ...valuationFields(r),
       ];
     case 'fiat_withdrawal':
       return [
@@ -209,6 +211,7 @@ function detailFields(r: RequestView): string[] {
         `*Total*\n*${formatAmount(r.total, esc(r.currency))}*`,
         `*Bank account*\n${bankText(r.bankAccount)}`,
         ...exchangeNoteField(r),
+        ...valuationFields(r),
       ];
     case 'trade': {
       const [, counter = ''] = r.symbol.split('-');
@@ -221,6 +224,7 @@ function detailFields(r: RequestView): string[] {
         `*Worst acceptable price*\n${limitWord} ${formatAmount(r.limitPrice, esc(counter))}${slippage}`,
         `*Quote expires*\n${slackDate(r.quote.expiresAt, '{time_secs}')} (re-quoted within the limit on execution)`,
         `*Paid from*\n${esc(paymentMethodText(r.paymentMethod))}`,
+        ...valuationFields(r),
       ];
     }
     case 'bank_account_removal':
@@ -231,6 +235,17 @@ function detailFields(r: RequestView): string[] {
 /** The note the exchange is sent, as frozen (one line, the desk reference at its end): part of what is approved. */
 function exchangeNoteField(r: { exchangeNote?: string }): string[] {
   return r.exchangeNote === undefined ? [] : [`*Note sent to the exchange*\n${code(r.exchangeNote, 1_200)}`];
+}
+
+/** "≈ 123,456.78 USD (1.5 BTC at 82,304.52, BTC-USD spot at request time)": what the policy's value rules read. */
+function valuationFields(r: { valuations?: readonly ValuationView[] }): string[] {
+  return (r.valuations ?? []).map((v) => {
+    const basis =
+      v.pair === null
+        ? `${formatAmount(v.amount, esc(v.of))}`
+        : `${formatAmount(v.amount, esc(v.of))} at ${formatAmount(v.price)}, ${esc(v.pair)} spot ${slackDate(v.at, '{time}')}`;
+    return `*Value in ${esc(v.currency)}*\n${formatAmount(v.value, esc(v.currency))} (${basis})`;
+  });
 }
 
 function bankText(bank: BankAccountView): string {

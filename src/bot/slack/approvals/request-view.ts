@@ -12,7 +12,22 @@ interface ExchangeNote {
   exchangeNote?: string;
 }
 
-export interface CryptoWithdrawalView extends Notes, ExchangeNote {
+/** The request's value, priced at request time when the policy needed it (domain/valuation.ts). */
+export interface ValuationView {
+  currency: string;
+  value: string;
+  amount: string;
+  of: string;
+  price: string;
+  pair: string | null;
+  at: number;
+}
+
+interface Valued {
+  valuations?: readonly ValuationView[];
+}
+
+export interface CryptoWithdrawalView extends Notes, ExchangeNote, Valued {
   kind: 'crypto_withdrawal';
   asset: string;
   network: string;
@@ -30,7 +45,7 @@ export interface BankAccountView {
   display: string;
 }
 
-export interface FiatWithdrawalView extends Notes, ExchangeNote {
+export interface FiatWithdrawalView extends Notes, ExchangeNote, Valued {
   kind: 'fiat_withdrawal';
   currency: string;
   amount: string;
@@ -39,7 +54,7 @@ export interface FiatWithdrawalView extends Notes, ExchangeNote {
   bankAccount: BankAccountView;
 }
 
-export interface TradeView extends Notes {
+export interface TradeView extends Notes, Valued {
   kind: 'trade';
   /** BASE-COUNTER, e.g. BTC-SGD. */
   symbol: string;

@@ -23,10 +23,8 @@ export interface CodeAsk {
 
 /** True when the approval is asked for in the code modal (the click itself counts nothing). */
 export async function askForCode(ctx: SlackContext, ask: CodeAsk): Promise<boolean> {
-  const settings = { atLeastUsd: ctx.config.stepUp.atLeastUsd };
-  if (settings.atLeastUsd === undefined) return false;
   const request = await ctx.deps.engine.get(ask.requestId);
-  if (request === undefined || !stepUpRequired(request, settings)) return false;
+  if (request === undefined || !stepUpRequired(request, { atLeastUsd: ctx.config.stepUp.atLeastUsd })) return false;
   if (!judgeApproval(ctx.deps.policy, request, ask.userId, ask.seenHash).ok) return false;
   const opened = await ask.client.views.open({ trigger_id: ask.triggerId, view: approvePreparingView() });
   const viewId = opened.view?.id;

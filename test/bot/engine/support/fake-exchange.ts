@@ -27,6 +27,7 @@ import type {
   FiatWithdrawalLimit,
   Order,
   Quote,
+  SpotPrice,
 } from '../../../../src/bot/exchange/schemas.js';
 
 export type FaultError = 'timeout' | 'network' | 'server' | { status: number; message: string };
@@ -255,6 +256,15 @@ export class FakeExchange implements ExchangeApi {
   listAddressBook(opts?: ListOptions): AsyncIterable<AddressBookAddress> {
     this.#read('listAddressBook');
     return this.#pages(() => this.addresses.map(clone), opts);
+  }
+
+  /** Both sides at the one price the fake keeps per pair. */
+  async getSpotPrice(base: string, counter: string): Promise<SpotPrice> {
+    this.#read('getSpotPrice');
+    const symbol = `${base}-${counter}`;
+    const price = this.prices.get(symbol);
+    if (price === undefined) throw refusal('getSpotPrice', 404, `No price for ${symbol}`);
+    return { symbol, buy_price: price, sell_price: price };
   }
 
   async getOrder(id: string): Promise<Order> {
