@@ -12,6 +12,7 @@ export const DESK_HELP_LINES = [
   '`/desk withdrawals` · `/desk deposits` · `/desk orders` · recent records on the exchange',
   '`/desk fiat` · fiat deposits, withdrawals, fees and limits',
   '`/desk banks` · bank accounts; `/desk remove-bank <id>` asks for approval to remove one',
+  '`/desk 2fa` · enroll an authenticator app for approvals that ask for a code (approvers)',
   '`/counterparty [transaction id]` · declare who sent a deposit (compliance)',
 ] as const;
 

@@ -10,7 +10,7 @@ import { refusalReply } from '../kit/refusal-text.js';
 import { INTERNAL_ERROR_TEXT } from '../kit/reply.js';
 import { normalizedCode } from '../../domain/step-up/totp.js';
 import { errorText } from '../../domain/error-text.js';
-import { stepUpNotice, verdictText } from './step-up-views.js';
+import { failureText, stepUpNotice, verdictText } from './step-up-views.js';
 
 /** The modal's private_metadata: the request and the snapshot hash the approver saw; never a secret. */
 export interface ApproveCodeMeta {
@@ -35,7 +35,7 @@ export function approveSubmitView(ctx: SlackContext): Middleware<SlackViewMiddle
       verdict = await ctx.deps.stepUps.check(userId, code, meta.r);
     } catch (err) {
       ctx.logger.error(`step-up check failed: ${errorText(err)}`);
-      return ack({ response_action: 'update', view: stepUpNotice('approve', INTERNAL_ERROR_TEXT) });
+      return ack({ response_action: 'update', view: stepUpNotice('approve', failureText(err)) });
     }
     if (verdict.kind !== 'accepted')
       return ack({ response_action: 'errors', errors: { [INPUT.stepUpCode]: verdictText(verdict) } });

@@ -5,8 +5,7 @@ import type { SlackContext } from '../kit/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { fieldValue } from '../kit/view-state.js';
 import { normalizedCode } from '../../domain/step-up/totp.js';
-import { stepUpNotice, verdictText } from './step-up-views.js';
-import { INTERNAL_ERROR_TEXT } from '../kit/reply.js';
+import { failureText, stepUpNotice, verdictText } from './step-up-views.js';
 import { errorText } from '../../domain/error-text.js';
 
 const SIX_DIGITS = 'Six digits, as the app shows them.';
@@ -26,7 +25,7 @@ export function enrollSubmitView(ctx: SlackContext): Middleware<SlackViewMiddlew
       outcome = await ctx.deps.stepUps.confirm(body.user.id, first!, current);
     } catch (err) {
       ctx.logger.error(`2fa enrollment not confirmed: ${errorText(err)}`);
-      return ack({ response_action: 'update', view: stepUpNotice('enroll', INTERNAL_ERROR_TEXT) });
+      return ack({ response_action: 'update', view: stepUpNotice('enroll', failureText(err)) });
     }
     if (outcome.ok)
       return ack({

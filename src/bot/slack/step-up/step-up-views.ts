@@ -7,6 +7,8 @@ import { BLOCK, CALLBACK, INPUT } from '../kit/slack-ids.js';
 import { code, escapeMrkdwn } from '../kit/mrkdwn.js';
 import { utcText } from '../kit/format.js';
 import { MAX_WRONG_CODES, type CodeVerdict } from '../../domain/step-up/attempts.js';
+import { SealedSecretError } from '../../domain/step-up/sealed-secret.js';
+import { INTERNAL_ERROR_TEXT } from '../kit/reply.js';
 import type { Enrollment } from '../../domain/step-up/attempts.js';
 
 const ENROLL_TITLE = 'Approval codes';
@@ -110,6 +112,13 @@ export function verdictText(verdict: CodeVerdict | { kind: 'expired' } | { kind:
     case 'not_enrolled':
       return `You have no authenticator enrolled. ${HOW_TO_ENROLL}`;
   }
+}
+
+/** The answer when a stored secret does not open with STEP_UP_ENCRYPTION_KEY (the key was changed). */
+export function failureText(err: unknown): string {
+  return err instanceof SealedSecretError
+    ? ":warning: Your enrollment cannot be read with this desk's key (the key was changed). Ask an admin to reset you (`/desk 2fa reset`), then enroll again with `/desk 2fa`."
+    : INTERNAL_ERROR_TEXT;
 }
 
 /** "ABCD EFGH …": easier to type from the screen; authenticator apps ignore the spaces. */
