@@ -4,7 +4,8 @@
  * replayed one, counted with a valid one), the lockout on the injected clock, and an admin's reset.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/bot/slack/kit/slack-ids.js';
@@ -273,6 +274,45 @@ describe('an approval under STEP_UP_AT_LEAST', () => {
     const mark = d.fake.calls.length;
     await click(d, USERS.approver1, ACTION.approve, buttonValue(msg.blocks, ACTION.approve)!, msg.ts);
     expect(d.fake.calls.slice(mark).some((c) => c.method === 'views.open')).toBe(false);
+    expect(await approvalsOf(r.requestId)).toEqual([USERS.approver1]);
+  });
+});
+
+describe('a policy rule with step_up', () => {
+  it('asks for a code on the requests it decides, and keeps step_up in the snapshot', async () => {
+    await d.stop();
+    const dir = mkdtempSync(join(tmpdir(), 'step-up-policy-'));
+    const file = join(dir, 'policy.yaml');
+    writeFileSync(
+      file,
+      [
+        'groups:',
+        `  treasury: [${USERS.approver1}, ${USERS.approver2}, ${USERS.approver3}]`,
+        `requesters: [${USERS.requester}]`,
+        'rules:',
+        '  - name: withdrawals',
+        '    match: { kind: crypto_withdrawal }',
+        '    require: [{ group: treasury, count: 2 }]',
+        '    step_up: true',
+        '  - name: everything else',
+        '    require: [{ group: treasury, count: 2 }]',
+        '',
+      ].join('\n'),
+    );
+    d = await startTestBot({
+      seed: 'slack-e2e-step-up-policy',
+      env: { REQUESTER_USER_IDS: '', APPROVER_USER_IDS: '', POLICY_FILE: file, STEP_UP_ENCRYPTION_KEY: KEY },
+    });
+    const secret = await enroll(USERS.approver1);
+    const r = await requestCrypto(d);
+    expect((await d.bot.engine.get(r.requestId))!.snapshot.rule).toMatchObject({ name: 'withdrawals', stepUp: true });
+    const modal = await clickApprove(r.requestId, USERS.approver1);
+    expect(modal.view.callback_id).toBe(CALLBACK.stepUpApprove);
+    expect(await approvalsOf(r.requestId)).toEqual([]);
+    d.sandbox.control.advance(STEP_MS);
+    const ok = await submitCode(modal.viewId, modal.meta, USERS.approver1, totpCode(secret, now()));
+    expect(ok.res.json).toMatchObject({ response_action: 'update' });
+    await d.settle();
     expect(await approvalsOf(r.requestId)).toEqual([USERS.approver1]);
   });
 });
