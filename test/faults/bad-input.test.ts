@@ -504,7 +504,12 @@ describe('trade form submissions', () => {
             : { k: 'trade' };
         expect(
           unsafeSequences(
-            renderTradeForm(state, meta, { knownPairs: pairs, paymentMethods: ['user_balance'], sandbox: true }),
+            renderTradeForm(state, meta, {
+              knownPairs: pairs,
+              paymentMethods: ['user_balance'],
+              sandbox: true,
+              approvalHint: 'after 2 approvals',
+            }),
             ALLOW,
           ),
         ).toEqual([]);

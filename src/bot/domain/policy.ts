@@ -24,6 +24,7 @@ export {
 } from './policy/build.js';
 export { currenciesToValue, ruleFor, assetOf } from './policy/rules.js';
 export { groupsIn, tally, type GroupsOf, type GroupTally, type Tally } from './policy/count.js';
+export { checkLimits, longestWindow, roomLeft, usedUnder, type LimitCheck } from './policy/limits.js';
 export type { FrozenRule, Limit, Policy, PolicySource, Requirement, Rule } from './policy/model.js';
 
 export function mayRequest(policy: Policy, userId: string): boolean {
@@ -56,6 +57,23 @@ export function requiredApprovalsFor(policy: Policy, snapshot: Snapshot): number
   return rule ? placesOf(rule.require) : 0;
 }
 
+/**
+ * The policy's allowlist of saved addresses for `asset` (by label or id); an asset it does not name
+ * may go to any saved address.
+ */
+export function destinationAllowed(
+  policy: Pick<Policy, 'destinations'>,
+  asset: string,
+  address: { id: string; label: string },
+): { ok: true } | { ok: false; message: string } {
+  const allowed = policy.destinations.get(asset);
+  if (allowed === undefined || allowed.includes(address.id) || allowed.includes(address.label)) return { ok: true };
+  return {
+    ok: false,
+    message: `The approval policy allows ${asset} withdrawals only to ${allowed.map((a) => `"${a}"`).join(', ')}.`,
+  };
+}
+
 /** A rule's expires_after, else the kind's default. */
 export function expiryFor(policy: Policy, kind: RequestKind, snapshot?: Snapshot): number {
   const name = snapshot?.rule?.name;
@@ -71,8 +89,10 @@ export interface ApprovalView {
   snapshot: Snapshot;
   snapshotHash: string;
   approvals: readonly { userId: string; snapshotHash?: string }[];
-  /** The count fixed when the request was made; a policy raised since then raises it. */
+  /** The count fixed when the request was made (a request made before rules were frozen needs this many of any approver). */
   requiredApprovals: number;
+  /** Groups added by a limit the request goes over. */
+  limitRequire?: readonly { limit: string; require: readonly Requirement[] }[];
 }
 
 export type ApprovalJudgement = { ok: true; count: number; required: number; last: boolean; tally: Tally } | Refusal;
@@ -109,19 +129,29 @@ export function judgeApproval(
   return { ok: true, count: after.counted.length, required, last: after.met, tally: after };
 }
 
-/** What the rule of this request asks: its frozen rule, or N of any approver for a request made before rules. */
-export function requirementOf(request: Pick<ApprovalView, 'snapshot' | 'requiredApprovals'>): readonly Requirement[] {
-  return (
-    request.snapshot.rule?.require ?? [
-      { group: ANY_APPROVER, count: Math.max(request.requiredApprovals, MIN_APPROVALS) },
-    ]
-  );
+/**
+ * What this request needs: its frozen rule (N of any approver for a request made before rules), with
+ * the groups a limit it goes over added (the most of each group).
+ */
+export function requirementOf(
+  request: Pick<ApprovalView, 'snapshot' | 'requiredApprovals'> & { limitRequire?: ApprovalView['limitRequire'] },
+): readonly Requirement[] {
+  const base = request.snapshot.rule?.require ?? [
+    { group: ANY_APPROVER, count: Math.max(request.requiredApprovals, MIN_APPROVALS) },
+  ];
+  const most = new Map(base.map((r) => [r.group, r.count]));
+  for (const added of request.limitRequire ?? [])
+    for (const r of added.require) most.set(r.group, Math.max(most.get(r.group) ?? 0, r.count));
+  return [...most].map(([group, count]) => ({ group, count }));
 }
 
 /** Who counts for which group now: distinct approvers, never the requester, bound to the current snapshot. */
 export function tallyOf(
   policy: Policy,
-  request: Pick<ApprovalView, 'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals'>,
+  request: Pick<
+    ApprovalView,
+    'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals' | 'limitRequire'
+  >,
   groupsOf: GroupsOf = groupsIn(policy),
 ): Tally {
   const people = request.approvals
@@ -145,7 +175,10 @@ function notNeededText(before: Tally, mine: ReadonlySet<string>): string {
 }
 
 /** The count a request needs: the places of its rule (never below two). */
-export function approvalsNeeded(policy: Policy, request: Pick<ApprovalView, 'snapshot' | 'requiredApprovals'>): number {
+export function approvalsNeeded(
+  policy: Policy,
+  request: Pick<ApprovalView, 'snapshot' | 'requiredApprovals' | 'limitRequire'>,
+): number {
   void policy;
   return placesOf(requirementOf(request));
 }
@@ -170,7 +203,10 @@ export function countingApprovals<A extends { userId: string; snapshotHash?: str
 /** True when the request's approvals still meet its rule with the groups as they are now (checked again before executing). */
 export function hasRequiredApprovals(
   policy: Policy,
-  request: Pick<ApprovalView, 'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals'>,
+  request: Pick<
+    ApprovalView,
+    'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals' | 'limitRequire'
+  >,
 ): boolean {
   return tallyOf(policy, request).met;
 }

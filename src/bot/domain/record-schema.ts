@@ -360,6 +360,10 @@ export const requestRecordSchema = z.strictObject({
    * message; counting itself always reads the groups as they are now.
    */
   tally: z.array(z.strictObject({ group: z.string(), count: int, by: z.array(z.string()) })).optional(),
+  /** Groups a limit of the policy added (`over: require`) because the request goes over it; with the rule's, the most of each group counts. */
+  limitRequire: z
+    .array(z.strictObject({ limit: z.string(), require: z.array(z.strictObject({ group: z.string(), count: int })) }))
+    .optional(),
   pastRounds: z.array(pastRoundSchema),
   decision: verdictSchema.nullable(),
   execution: executionSchema.nullable(),

@@ -68,6 +68,17 @@ export interface Repository<R extends { id: string }> {
   listLive(): Promise<R[]>;
   /** Rejects with WriteOutcomeUnknownError when the write's answer was lost (read the record to know). */
   mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T>;
+  /**
+   * `mutate` whose `fn` also sees the other records in scope (every live one, and the finished ones
+   * whose `updatedAt` is at or after `scope.since`) as they are when it runs. Every mutateInScope on
+   * the store runs one at a time, from any replica (a lock the store holds for the write), so a
+   * decision over several records (a limit of the approval policy) is never taken twice at once.
+   */
+  mutateInScope<T>(
+    scope: { since: number },
+    id: string,
+    fn: (current: R | undefined, others: readonly R[]) => Mutation<R, T>,
+  ): Promise<T>;
   /** Most recent finished records first, for listings; bounded. */
   recentHistory(limit: number): Promise<R[]>;
   /** What must reach Slack, written with the records' changes. */

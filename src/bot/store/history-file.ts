@@ -100,6 +100,22 @@ export class HistoryFile<R extends { id: string }> {
     return out;
   }
 
+  /**
+   * The latest versions finished at or after `since` (their `updatedAt`), newest first: history is
+   * appended in finishing order, so the walk stops at the first older one.
+   */
+  since(since: number, updatedAt: (record: R) => number): R[] {
+    const out: R[] = [];
+    for (let i = this.#order.length - 1; i >= 0; i--) {
+      const entry = this.#order[i]!;
+      if (this.#byId.get(entry.id) !== entry) continue;
+      const record = this.#read(entry);
+      if (updatedAt(record) < since) break;
+      out.push(record);
+    }
+    return out;
+  }
+
   close(): void {
     closeSync(this.#fd);
   }

@@ -6,6 +6,7 @@ import type { OutboxEvent } from '../ports/events.js';
 import { newOutboxEntries } from './outbox-entries.js';
 import { toPlainJson } from './audit-entry.js';
 import { SerialQueue } from './queue.js';
+import { updatedAtOf } from './scope.js';
 import { canonicalJson } from '../domain/canonical.js';
 
 const viaJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -49,6 +50,19 @@ export function memoryRepository<R extends { id: string }>(isFinished: (record: 
         if (finished.get(history[i]!.id) === history[i]) out.push(viaJson(history[i]!));
       }
       return out;
+    },
+    mutateInScope<T>(
+      scope: { since: number },
+      id: string,
+      fn: (current: R | undefined, others: readonly R[]) => Mutation<R, T>,
+    ): Promise<T> {
+      // One queue for every mutate: the view and the write cannot interleave with another.
+      return this.mutate(id, (current) => {
+        const others = [...live.values(), ...[...finished.values()].filter((r) => updatedAtOf(r) >= scope.since)]
+          .filter((r) => r.id !== id)
+          .map(viaJson);
+        return fn(current, others);
+      });
     },
     mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
       return queue.run(async () => {

@@ -14,11 +14,14 @@ import { StoreClosedError, StoreCorruptError, StoreFailedError } from './errors.
 import { HistoryFile } from './history-file.js';
 import { acquireLock, type FileLock } from './lock.js';
 import { GroupCommit } from './group-commit.js';
+import { updatedAtOf } from './scope.js';
 
 /** A mutation waiting for its group commit: of one record (with its outbox events), or of the outbox alone. */
 interface PendingMutation<R> {
   id: string;
-  fn: (current: R | undefined) => Mutation<R, unknown>;
+  fn: (current: R | undefined, others: readonly R[]) => Mutation<R, unknown>;
+  /** Set for mutateInScope: `fn` is given the records in scope as the mutations before it left them. */
+  scope?: { since: number };
   /** Set for an outbox change: the outbox as it will be written. */
   outboxOp?: (outbox: OutboxEntry[], lastSeq: number) => { outbox: OutboxEntry[]; lastSeq: number };
   resolve: (value: unknown) => void;
@@ -182,6 +185,18 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     );
   }
 
+  /** One process holds the files (their lock), and its group commit applies mutations one by one: the view is exact. */
+  async mutateInScope<T>(
+    scope: { since: number },
+    id: string,
+    fn: (current: R | undefined, others: readonly R[]) => Mutation<R, T>,
+  ): Promise<T> {
+    this.#assertOpen();
+    return new Promise<T>((resolve, reject) =>
+      this.#commits.add({ id, fn, scope, resolve: resolve as (value: unknown) => void, reject }),
+    );
+  }
+
   /** The outbox lives in the live file: every change to it goes through the same queue and write. */
   readonly outbox: Outbox = {
     pending: async () => {
@@ -240,7 +255,8 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
           settled.push({ item, result: undefined });
           continue;
         }
-        const applied = this.#apply(working, item.id, item.fn);
+        const others = item.scope ? this.#inScope(working, item.id, item.scope.since) : [];
+        const applied = this.#apply(working, item.id, (current) => item.fn(current, others));
         if (applied.events.length > 0)
           outbox = {
             outbox: [...outbox.outbox, ...newOutboxEntries(outbox.lastSeq, applied.events)],
@@ -312,6 +328,14 @@ class FileRepository<R extends { id: string }> implements DurableRepository<R> {
     }
     working.set(id, record);
     return { result, liveChanged: true, events, ...(finished ? { finished: record } : {}) };
+  }
+
+  /** Live records as this group has left them so far, and finished ones since `since` (history, then this group's). */
+  #inScope(working: Map<string, R>, id: string, since: number): R[] {
+    const live = [...working.values()];
+    const liveIds = new Set(working.keys());
+    const finished = this.#history.since(since, updatedAtOf).filter((r) => !liveIds.has(r.id));
+    return [...live, ...finished].filter((r) => r.id !== id).map((r) => structuredClone(r));
   }
 
   get liveWrites(): number {

@@ -7,6 +7,7 @@ import { refuse, type Refusal } from '../../domain/refusals.js';
 import { stepUpRequired, type StepUpProof } from '../../domain/step-up/required.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
+import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js';
 import type { Mutation } from '../../ports/store.js';
 
 export type ApproveResult =
@@ -35,9 +36,15 @@ export async function approve(
   stepUp?: StepUpProof,
 ): Promise<ApproveResult> {
   const now = ctx.clock.now();
-  const outcome = await ctx.requests.mutate<Counted>(requestId, (current) =>
-    countApproval(ctx, current, userId, seenHash, now, stepUp),
-  );
+  // A request a limit covers is counted against the others in the same write, one at a time.
+  const limited = ctx.policy.limits.length > 0;
+  const outcome = limited
+    ? await ctx.requests.mutateInScope<Counted>(limitScope(ctx.policy, now), requestId, (current, others) =>
+        countApproval(ctx, current, userId, seenHash, now, others, stepUp),
+      )
+    : await ctx.requests.mutate<Counted>(requestId, (current) =>
+        countApproval(ctx, current, userId, seenHash, now, [], stepUp),
+      );
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
   const audited = reportCounted(ctx, outcome, userId);
   if (!outcome.last) {
@@ -74,6 +81,7 @@ export function countApproval(
   userId: string,
   seenHash: string,
   now: number,
+  others: readonly RequestRecord[] = [],
   stepUp?: StepUpProof,
 ): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
@@ -89,16 +97,29 @@ export function countApproval(
       },
     };
   }
-  const decision = judgeApproval(ctx.policy, current, userId, seenHash);
+  let decision = judgeApproval(ctx.policy, current, userId, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
   // Judged in the same write as the count: only an accepted code counts a step-up approval.
   if (!stepUp && stepUpRequired(current, ctx.stepUpSettings))
     return { result: { ok: false, refusal: refuse('step_up_required'), request: current } };
+  if (decision.last && isLimited(ctx.policy, current.snapshot)) {
+    // Checked again now: other requests may have used the room since this one was made.
+    const limits = judgeLimits(ctx.policy, current.snapshot, others, now);
+    if (!limits.ok) return { result: { ok: false, refusal: limits, request: current } };
+    const known = new Set((current.limitRequire ?? []).map((l) => l.limit));
+    const added = limits.added.filter((l) => !known.has(l.limit));
+    if (added.length > 0) {
+      current = withLimitGroups(current, [...(current.limitRequire ?? []), ...added]);
+      decision = judgeApproval(ctx.policy, current, userId, seenHash);
+      if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
+    }
+  }
   const approvals = [...current.approvals, { userId, at: now, snapshotHash: current.snapshotHash }];
   const tally = decision.tally.groups;
+  const counted = { approvals, tally, requiredApprovals: decision.required, ...limitGroups(current) };
   const next = decision.last
-    ? mustAdvance(current, 'approve_last', now, { approvals, tally, execution: newExecution(now, current.execution) })
-    : mustAdvance(current, 'approve', now, { approvals, tally });
+    ? mustAdvance(current, 'approve_last', now, { ...counted, execution: newExecution(now, current.execution) })
+    : mustAdvance(current, 'approve', now, counted);
   // Written with the approval, so its messages come before the execution's in the outbox.
   const events = [
     stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required }),
@@ -109,6 +130,10 @@ export function countApproval(
     result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last },
     outbox: events,
   };
+}
+
+function limitGroups(record: RequestRecord): Pick<RequestRecord, 'limitRequire'> {
+  return record.limitRequire ? { limitRequire: record.limitRequire } : {};
 }
 
 /** Audit lines appended at once (one flush) and the events written with the approval delivered; resolves when durable. */

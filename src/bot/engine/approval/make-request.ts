@@ -1,7 +1,9 @@
 // A requester asks for a withdrawal, trade or bank account removal. The engine reads the exchange and
 // freezes the snapshot; drivers pass ids and amounts, never display values, so nothing shown can be forged.
 import { withExchangeNote } from '../../domain/desk-reference.js';
-import { currenciesToValue, mayRequest, ruleFor } from '../../domain/policy.js';
+import { currenciesToValue, destinationAllowed, mayRequest, ruleFor } from '../../domain/policy.js';
+import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js';
+import type { Mutation } from '../../ports/store.js';
 import { freeze } from '../../domain/policy/rules.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
 import { withValuations } from '../../domain/valuation.js';
@@ -62,7 +64,9 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
   // The first rule that matches decides, and the request keeps it whatever the file says later.
   const rule = ruleFor(ctx.policy, valued);
   if (rule === undefined) return refused(ctx, userId, input, refuse('no_rule'));
-  const request = await insert(ctx, userId, { ...valued, rule: freeze(rule) });
+  const inserted = await insert(ctx, userId, { ...valued, rule: freeze(rule) });
+  if (!inserted.ok) return refused(ctx, userId, input, inserted);
+  const request = inserted.request;
   await audit(ctx, 'request.created', userId, request.id, {
     kind: request.kind,
     snapshot: request.snapshot,
@@ -86,24 +90,38 @@ async function refused(ctx: EngineContext, userId: string, input: RequestInput, 
   return refusal;
 }
 
-async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<RequestRecord> {
+/** Written with the limits' check when a limit covers it, against the requests counted at that moment. */
+async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<RequestResult> {
   for (let i = 0; i < ID_ATTEMPTS; i++) {
     const id = ctx.ids.requestId();
+    const now = ctx.clock.now();
     // The note sent to the exchange names the request: frozen with its id, so approvers see it.
     const record = newRequest({
       id,
       requester: userId,
       snapshot: withExchangeNote(snapshot, id),
-      now: ctx.clock.now(),
+      now,
       policy: ctx.policy,
     });
-    // The approval message's event is written with the request: a crash cannot leave it unposted.
-    const inserted = await ctx.requests.mutate(id, (current) =>
-      current === undefined
-        ? { next: record, result: true, outbox: [stamp(ctx, record, { type: 'request.created' })] }
-        : { result: false },
-    );
-    if (inserted) return record;
+    const write = (
+      current: RequestRecord | undefined,
+      others: readonly RequestRecord[],
+    ): Mutation<RequestRecord, RequestResult | undefined> => {
+      if (current !== undefined) return { result: undefined };
+      const limits = judgeLimits(ctx.policy, record.snapshot, others, now);
+      if (!limits.ok) return { result: limits };
+      const made = limits.added.length > 0 ? withLimitGroups(record, limits.added) : record;
+      // The approval message's event is written with the request: a crash cannot leave it unposted.
+      return {
+        next: made,
+        result: { ok: true, request: made },
+        outbox: [stamp(ctx, made, { type: 'request.created' })],
+      };
+    };
+    const result = isLimited(ctx.policy, snapshot)
+      ? await ctx.requests.mutateInScope(limitScope(ctx.policy, now), id, write)
+      : await ctx.requests.mutate(id, (current) => write(current, []));
+    if (result !== undefined) return result;
   }
   throw new Error(`no unused request id after ${ID_ATTEMPTS} attempts`);
 }
@@ -153,6 +171,8 @@ async function buildCrypto(
     );
   const address = await findFirst(ctx.exchange.savedAddresses(LOOKUP_LIMIT), (a) => a.id === input.addressBookId);
   if (address === undefined) return invalid('destination', 'This destination is not in the address book.');
+  const allowed = destinationAllowed(ctx.policy, entry.asset, address);
+  if (!allowed.ok) return invalid('destination', allowed.message);
   return buildCryptoWithdrawal({ ...entry, precision }, destinationOf(address), {
     amount: input.amount,
     note: input.note ?? null,

@@ -31,6 +31,16 @@ import {
   type ValuationView,
 } from './request-view.js';
 
+/** One group of the rule: how many it needs, and who counted for it. */
+export interface GroupTallyView {
+  group: string;
+  count: number;
+  by: readonly string[];
+}
+
+/** The variables' one group (and a request made before rules): progress reads "1 of 2 approvals", as it always did. */
+const PLAIN_GROUPS = new Set(['approvers', '*']);
+
 export interface ApprovalMessageInput {
   requestId: string;
   requesterId: string;
@@ -42,6 +52,10 @@ export interface ApprovalMessageInput {
   snapshotHash?: string;
   requiredApprovals: number;
   approvals: readonly Approval[];
+  /** The policy rule the request was made under (its snapshot). */
+  rule?: string;
+  /** Who counted for which group of the rule at the last approval (record `tally`). */
+  tally?: readonly GroupTallyView[];
   verdict?: Verdict;
   status?: StatusLine;
   /** A warning above the buttons, e.g. a trade sent back for approval after a re-quote. */
@@ -139,12 +153,35 @@ export function parseApprovalButtonValue(
   return m[2] ? { requestId: m[1]!, snapshotHash: m[2] } : { requestId: m[1]! };
 }
 
-/** "1 of 2 approvals: <@U1>"; after approval "Approved by <@U1> and <@U2>". */
-export function progressLine(input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict'>): string {
+/**
+ * "1 of 2 approvals: <@U1>", or by group under a policy file's rule: "Rule *large withdrawals* · Needs
+ * 2 of treasury (1 so far: <@U1>) and 1 of risk"; after approval "Approved by <@U1> and <@U2>".
+ */
+export function progressLine(
+  input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict' | 'rule' | 'tally'>,
+): string {
   const who = input.approvals.map((a) => mention(a.userId));
   if (input.verdict?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
+  const needs = groupNeeds(input.tally);
+  if (needs !== undefined) return input.rule ? `Rule *${esc(input.rule)}* · ${needs}` : needs;
   const count = `${input.approvals.length} of ${input.requiredApprovals} approvals`;
   return who.length === 0 ? `${count} so far` : `${count}: ${who.join(', ')}`;
+}
+
+/** "Needs 2 of treasury (1 so far: <@U1>) and 1 of risk"; undefined for the plain "N approvals" of the variables' policy. */
+export function groupNeeds(tally: readonly GroupTallyView[] | undefined): string | undefined {
+  if (tally === undefined || tally.every((g) => PLAIN_GROUPS.has(g.group))) return undefined;
+  const part = (g: GroupTallyView) =>
+    `${g.count} of ${esc(g.group)}${g.by.length > 0 ? ` (${g.by.length} so far: ${g.by.map((u) => mention(u)).join(', ')})` : ''}`;
+  const open = tally.filter((g) => g.by.length < g.count);
+  const done = tally.filter((g) => g.by.length >= g.count);
+  const doneText =
+    done.length > 0
+      ? ` · ${joinWords(done.map((g) => `${esc(g.group)} done (${g.by.map((u) => mention(u)).join(', ')})`))}`
+      : '';
+  return open.length === 0
+    ? `All groups have their approvals${doneText}`
+    : `Needs ${joinWords(open.map(part))}${doneText}`;
 }
 
 export function outcomeLine(decision: Verdict): string {

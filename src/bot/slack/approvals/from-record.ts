@@ -123,6 +123,8 @@ export function approvalInput(r: RequestRecord, sandbox: boolean): ApprovalMessa
     snapshotHash: r.snapshotHash,
     requiredApprovals: r.requiredApprovals,
     approvals: r.approvals,
+    ...(r.snapshot.rule ? { rule: r.snapshot.rule.name } : {}),
+    ...(r.tally ? { tally: r.tally } : {}),
     ...(decision ? { verdict: decision } : {}),
     ...(status ? { status } : {}),
     ...(notice ? { notice } : {}),

@@ -14,6 +14,7 @@ import {
   approvalButtons,
   headline,
   progressLine,
+  groupNeeds,
   requestBlocks,
   type ApprovalMessageInput,
 } from '../approvals/approval-message.js';
@@ -37,6 +38,8 @@ export type HomeRequest = Pick<
   | 'snapshotHash'
   | 'requiredApprovals'
   | 'approvals'
+  | 'rule'
+  | 'tally'
   | 'verdict'
   | 'status'
   | 'question'
@@ -193,7 +196,9 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
 
 /** One request in a list: "Trade `R7K2QX` Buy 0.5 BTC with SGD · 1 of 2 approvals". */
 export function requestLine(r: HomeRequest): string {
-  const state = r.verdict ? decisionWord(r.verdict) : `${r.approvals.length} of ${r.requiredApprovals} approvals`;
+  const state = r.verdict
+    ? decisionWord(r.verdict)
+    : (groupNeeds(r.tally) ?? `${r.approvals.length} of ${r.requiredApprovals} approvals`);
   const status = r.status ? ` · ${escapeMrkdwn(r.status.text, 200)}` : '';
   return `${KIND_LABEL[r.request.kind]} ${code(r.requestId, 40)} ${escapeMrkdwn(headline(r.request), 200)} · ${state}${status} · ${slackDate(r.createdAt, '{date_short} {time}')}`;
 }

@@ -2,6 +2,7 @@
 // read-only ephemeral listings; help answers in the ack itself; request subcommands in desk-requests.ts.
 import type { Middleware, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { deskHelp } from './help.js';
+import { approvalsSentence } from '../kit/policy-words.js';
 import { fiatOverview, listPage, type ListName } from './listing-lines.js';
 import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
@@ -22,7 +23,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
     const [sub = 'help', ...rest] = command.text.trim().split(/\s+/).filter(Boolean);
     const word = sub.toLowerCase();
     if (word === 'help') {
-      await ack({ response_type: 'ephemeral', ...deskHelp() });
+      await ack({ response_type: 'ephemeral', ...deskHelp(approvalsSentence(ctx.deps.policy)) });
       return;
     }
     // Before the desk-member check: an admin resetting an enrollment need not be on the desk.
@@ -43,7 +44,7 @@ export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewar
     // Own keys only: `/desk __proto__` or `/desk constructor` must get the usage answer, not Object's.
     const list = Object.hasOwn(LISTINGS, word) ? LISTINGS[word] : undefined;
     if (!list) {
-      await ack({ response_type: 'ephemeral', ...deskHelp(sub) });
+      await ack({ response_type: 'ephemeral', ...deskHelp(approvalsSentence(ctx.deps.policy), sub) });
       return;
     }
     await ack();

@@ -12,16 +12,14 @@ export const DESK_HELP_LINES = [
   '`/desk withdrawals` · `/desk deposits` · `/desk orders` · recent records on the exchange',
   '`/desk fiat` · fiat deposits, withdrawals, fees and limits',
   '`/desk banks` · bank accounts; `/desk remove-bank <id>` asks for approval to remove one',
+  '`/desk policy` · the approval policy: rules, groups and the room left under each limit',
   '`/desk 2fa` · enroll an authenticator app for approvals that ask for a code (approvers)',
   '`/counterparty [transaction id]` · declare who sent a deposit (compliance)',
 ] as const;
 
-export function deskHelp(unknownSubcommand?: string): MessagePayload {
-  const blocks = [
-    header('Desk Bot'),
-    section(DESK_HELP_LINES.join('\n')),
-    context(['Every money movement needs two approvals by people other than the requester.']),
-  ];
+/** `approvals` is what the policy says (kit/policy-words.ts approvalsSentence). */
+export function deskHelp(approvals: string, unknownSubcommand?: string): MessagePayload {
+  const blocks = [header('Desk Bot'), section(DESK_HELP_LINES.join('\n')), context([approvals])];
   const lead = unknownSubcommand === undefined ? 'Desk Bot commands' : `Unknown /desk command. Desk Bot commands`;
   if (unknownSubcommand !== undefined)
     blocks.unshift(section(`I don't know ${code(`/desk ${unknownSubcommand}`, 60)}. Here is what I can do:`));

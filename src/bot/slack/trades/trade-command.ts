@@ -2,7 +2,7 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { refusalText } from '../kit/refusal-text.js';
 import type { SlackContext } from '../kit/slack-context.js';
-import { renderTradeForm, type TradeMeta } from './trade-form.js';
+import { renderTradeForm, tradeRenderOptions, type TradeMeta } from './trade-form.js';
 
 export function tradeCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewareArgs> {
   return async ({ command, ack, client }) => {
@@ -24,7 +24,7 @@ export function tradeCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewa
         slippageText: undefined,
       },
       meta,
-      { knownPairs: ctx.deps.tradePairs, paymentMethods: ctx.deps.exchange.paymentMethods, sandbox: ctx.sandbox },
+      tradeRenderOptions(ctx),
     );
     await client.views.open({ trigger_id: command.trigger_id, view });
   };

@@ -1,8 +1,9 @@
 // The trade form between Slack and the builders. The indicative quote shown is kept in private_metadata
 // with its terms, so a slippage limit is measured from the price the requester saw, while terms match.
+import { tradeApprovalHint } from '../kit/policy-words.js';
 import { DEFAULT_PAYMENT_METHOD, tradeView, type QuoteShown } from './trade-modal.js';
 import type { ModalView } from '../kit/blocks.js';
-import type { QuoteTermsView } from '../kit/slack-context.js';
+import type { QuoteTermsView, SlackContext } from '../kit/slack-context.js';
 import { INPUT } from '../kit/slack-ids.js';
 import { checkTradeQuantity } from '../../domain/request.js';
 import type { Checked } from '../request-forms/field-errors.js';
@@ -67,6 +68,20 @@ export interface TradeRenderOptions {
   knownPairs: readonly string[];
   paymentMethods: readonly string[];
   sandbox: boolean;
+  approvalHint: string;
+}
+
+/** The form's options from the listeners' context: the desk's pairs, payment methods and the policy's words. */
+export function tradeRenderOptions(
+  ctx: SlackContext,
+  knownPairs: readonly string[] = ctx.deps.tradePairs,
+): TradeRenderOptions {
+  return {
+    knownPairs,
+    paymentMethods: ctx.deps.exchange.paymentMethods,
+    sandbox: ctx.sandbox,
+    approvalHint: tradeApprovalHint(ctx.deps.policy),
+  };
 }
 
 export function renderTradeForm(state: TradeFormState | undefined, meta: TradeMeta, o: TradeRenderOptions): ModalView {
@@ -91,6 +106,7 @@ export function renderTradeForm(state: TradeFormState | undefined, meta: TradeMe
     ...(quote ? { quote } : {}),
     privateMetadata: JSON.stringify(meta),
     sandbox: o.sandbox,
+    approvalHint: o.approvalHint,
   });
 }
 

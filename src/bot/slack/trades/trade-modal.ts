@@ -35,6 +35,8 @@ export interface TradeViewInput {
   quote?: QuoteShown;
   privateMetadata: string;
   sandbox: boolean;
+  /** What approval the order waits for, in the policy's words (kit/policy-words.ts tradeApprovalHint). */
+  approvalHint: string;
 }
 
 /** Default payment method: pay from the account balance (the only one the reference names). */
@@ -123,7 +125,7 @@ export function tradeView(v: TradeViewInput): ModalView {
       textInput(INPUT.tradeSlippage, { placeholder: 'e.g. 0.5 for 0.5%', maxLength: 10 }),
       {
         optional: true,
-        hint: 'The order executes later, after two approvals, at a fresh quote within this limit.',
+        hint: v.approvalHint,
       },
     ),
   );

@@ -2,7 +2,7 @@
 import type { BlockAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { ExchangeError } from '../../ports/exchange-error.js';
 import type { SlackContext } from '../kit/slack-context.js';
-import { quoteTerms, renderTradeForm, termsKey, tradeState, type TradeMeta } from './trade-form.js';
+import { quoteTerms, renderTradeForm, tradeRenderOptions, termsKey, tradeState, type TradeMeta } from './trade-form.js';
 import { ACTION } from '../kit/slack-ids.js';
 import { readMetadata } from '../kit/view-state.js';
 import { stillRequester } from '../request-forms/requester-only.js';
@@ -50,11 +50,7 @@ export function tradeRefreshAction(ctx: SlackContext): Middleware<SlackActionMid
       }
     }
     try {
-      const next = renderTradeForm(state, meta, {
-        knownPairs,
-        paymentMethods: ctx.deps.exchange.paymentMethods,
-        sandbox: ctx.sandbox,
-      });
+      const next = renderTradeForm(state, meta, tradeRenderOptions(ctx, knownPairs));
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {
       ctx.logger.info(`trade form refresh skipped: ${errorText(err)}`);

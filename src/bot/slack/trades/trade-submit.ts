@@ -9,6 +9,7 @@ import { refusalNotes, sendRequestForm } from '../request-forms/request-flow.js'
 import {
   checkTradeSubmission,
   renderTradeForm,
+  tradeRenderOptions,
   tradeState,
   type TradeFormState,
   type TradeMeta,
@@ -58,11 +59,7 @@ const FIELD_BLOCK: Record<string, string> = {
 
 function refill(ctx: SlackContext, state: TradeFormState, meta: TradeMeta, values: StateValues, refusal: Refusal) {
   if (refusal.reason !== 'invalid_input' && refusal.reason !== 'exchange_error') return undefined;
-  const form = renderTradeForm(state, meta, {
-    knownPairs: ctx.deps.tradePairs,
-    paymentMethods: ctx.deps.exchange.paymentMethods,
-    sandbox: ctx.sandbox,
-  });
+  const form = renderTradeForm(state, meta, tradeRenderOptions(ctx));
   const block =
     refusal.field === 'limit'
       ? state.slippageText

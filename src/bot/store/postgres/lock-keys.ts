@@ -11,3 +11,5 @@ export const AUDIT_CHAIN_LOCK = 2;
 
 export const LEADER_LOCK = 3;
 export const KV_WRITES_LOCK = 4;
+/** mutateInScope: decisions over several records (the approval policy's limits), one at a time across replicas. */
+export const SCOPE_LOCK = 5;

@@ -11,6 +11,7 @@ import type { Database } from './database.js';
 import { InFlight } from './in-flight.js';
 import { insertEvents, lockRecord, pgOutbox } from './outbox.js';
 import { idempotent, transaction } from './pool.js';
+import { DESK_LOCKS, SCOPE_LOCK } from './lock-keys.js';
 
 export interface PgRepositoryOptions<R extends { id: string }> {
   /** The store's name (`requests`): its rows in `records` and `outbox` carry it. */
@@ -114,6 +115,32 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
   mutate<T>(id: string, fn: (current: R | undefined) => Mutation<R, T>): Promise<T> {
     return this.#inFlight.run(() =>
       this.#queues.run(id, () => transaction(this.#pool, (client) => this.#mutate(client, id, fn))),
+    );
+  }
+
+  /**
+   * One transaction: the scope's lock (taken before the record's, always in this order), then the
+   * records in scope read after it, so every commit of another mutateInScope is seen (READ COMMITTED
+   * takes a new snapshot per statement).
+   */
+  mutateInScope<T>(
+    scope: { since: number },
+    id: string,
+    fn: (current: R | undefined, others: readonly R[]) => Mutation<R, T>,
+  ): Promise<T> {
+    return this.#inFlight.run(() =>
+      this.#queues.run(id, () =>
+        transaction(this.#pool, async (client) => {
+          await client.query('SELECT pg_advisory_xact_lock($1, $2)', [DESK_LOCKS, SCOPE_LOCK]);
+          const { rows } = await client.query<{ id: string; body: unknown }>(
+            `SELECT id, body FROM records WHERE store = $1 AND id <> $2
+               AND (finished_seq IS NULL OR COALESCE((body->>'updatedAt')::bigint >= $3, true)) ORDER BY position`,
+            [this.#options.name, id, Math.floor(scope.since)],
+          );
+          const others = rows.map((row) => this.#parse(row.id, row.body));
+          return this.#mutate(client, id, (current) => fn(current, others));
+        }),
+      ),
     );
   }
 

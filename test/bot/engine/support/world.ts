@@ -178,20 +178,28 @@ export function crashingRepository(
     recentHistory: async (n) => (alive(), inner.recentHistory(n)),
     // Outbox changes are writes too, but the crash points count the records' writes (events ride on those).
     outbox: guard(inner.outbox, alive),
-    mutate: async (id, fn) => {
-      alive();
-      let wrote = false;
-      const result = await inner.mutate(id, (current) => {
-        const m = fn(current);
-        wrote = m.next !== undefined;
-        return m;
-      });
-      if (wrote && --life.writesLeft <= 0) {
-        life.dead = true;
-        throw new Crashed('crashed right after a persisted write');
-      }
-      alive();
-      return result;
-    },
+    mutateInScope: (scope, id, fn) =>
+      countWrites(life, alive, (counted) => inner.mutateInScope(scope, id, (c, others) => counted(fn(c, others)))),
+    mutate: (id, fn) => countWrites(life, alive, (counted) => inner.mutate(id, (current) => counted(fn(current)))),
   };
+}
+
+/** Runs a write, then kills the process if it was the `writesLeft`-th persisted one. */
+async function countWrites<T>(
+  life: { dead: boolean; writesLeft: number },
+  alive: () => void,
+  write: (counted: <M extends { next?: unknown }>(m: M) => M) => Promise<T>,
+): Promise<T> {
+  alive();
+  let wrote = false;
+  const result = await write((m) => {
+    wrote = m.next !== undefined;
+    return m;
+  });
+  if (wrote && --life.writesLeft <= 0) {
+    life.dead = true;
+    throw new Crashed('crashed right after a persisted write');
+  }
+  alive();
+  return result;
 }

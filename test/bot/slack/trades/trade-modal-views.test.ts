@@ -17,6 +17,7 @@ describe('modal builders', () => {
       quantityIn: 'base',
       paymentMethods: ['user_balance'],
       quote: { pair: 'BTC-SGD', side: 'sell', price: '90000', expiresAt: NOW, quantity: '1', quantityCurrency: 'BTC' },
+      approvalHint: 'The order executes later, after 2 approvals, at a fresh quote within this limit.',
       privateMetadata: '{}',
       sandbox: true,
     });
@@ -38,7 +39,13 @@ describe('modal builders', () => {
 
   it("the trade form's hint names every known pair it can hold, and counts the rest", () => {
     const hintOf = (knownPairs: string[]) => {
-      const v = tradeView({ knownPairs, paymentMethods: ['user_balance'], privateMetadata: '{}', sandbox: false });
+      const v = tradeView({
+        knownPairs,
+        paymentMethods: ['user_balance'],
+        approvalHint: 'The order executes later, after 2 approvals, at a fresh quote within this limit.',
+        privateMetadata: '{}',
+        sandbox: false,
+      });
       ok(v);
       return (v.blocks as { block_id?: string; hint?: { text: string } }[]).find((b) => b.block_id === INPUT.tradePair)!
         .hint!.text;

@@ -35,6 +35,25 @@ export function repositoryContract(kind: StoreKind): void {
       expect((await repo.get('A'))?.count).toBe(100);
     });
 
+    it('mutateInScope: fn sees the other records, and 20 racing claims against a budget of 5 make exactly 5', async () => {
+      const repo = await open();
+      await repo.mutate('done', () => ({ next: rec('done', 'completed', 1), result: null }));
+      await repo.mutate('live', () => ({ next: rec('live', 'executing', 1), result: null }));
+      // Each claim is a new record: per-record locks alone would let them all read the same budget.
+      const claimed = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          repo.mutateInScope({ since: 0 }, `C${i}`, (current, others) => {
+            expect(current).toBeUndefined();
+            expect(others.map((r) => r.id)).toEqual(expect.arrayContaining(['done', 'live']));
+            const used = others.filter((r) => r.state !== 'pending').reduce((sum, r) => sum + r.count, 0);
+            return used < 7 ? { next: rec(`C${i}`, 'executing', 1), result: true } : { result: false };
+          }),
+        ),
+      );
+      expect(claimed.filter(Boolean)).toHaveLength(5);
+      expect((await repo.listLive()).filter((r) => r.id.startsWith('C'))).toHaveLength(5);
+    });
+
     it('creates a new id once when 20 mutates race to create it', async () => {
       const repo = await open();
       const results = await Promise.all(

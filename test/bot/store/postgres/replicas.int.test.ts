@@ -50,6 +50,17 @@ describePostgres('two replicas on one PostgreSQL database', () => {
     return Promise.all([one(), one()]);
   }
 
+  it('mutateInScope on both: 40 racing claims of new records against a budget of 5 make exactly 5', async () => {
+    const [a, b] = await replicas(await pg.cluster.createDatabase());
+    const claim = (r: Replica, i: number) =>
+      r.requests.mutateInScope({ since: 0 }, `C${i}`, (_current, others) =>
+        others.length < 5 ? { next: rec(`C${i}`, 'executing', 1), result: true } : { result: false },
+      );
+    const claimed = await Promise.all(Array.from({ length: 40 }, (_, i) => claim(i % 2 ? a : b, i)));
+    expect(claimed.filter(Boolean)).toHaveLength(5);
+    expect(await a.requests.listLive()).toHaveLength(5);
+  });
+
   it('100 increments of a new record spread over both: it is created once and ends at 100', async () => {
     const [a, b] = await replicas(await pg.cluster.createDatabase());
     const bump = (r: Replica) =>
