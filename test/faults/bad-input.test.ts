@@ -11,6 +11,7 @@
 import { createExchangeListings } from '../../src/bot/exchange/adapter/listings.js';
 import { composeBot } from '../../src/bot/runtime/compose.js';
 import { memoryAuditLog, memoryKv, memoryRepository } from '../../src/bot/store/memory.js';
+import { keyValueStepUpStore } from '../../src/bot/store/step-up.js';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +217,7 @@ beforeAll(async () => {
     requests: memoryRepository<RequestRecord>(isFinishedRequest),
     kv: memoryKv(),
     audit: memoryAuditLog(),
+    stepUp: keyValueStepUpStore(memoryKv()),
     logger: () => quiet,
     tradePairs: ['BTC-USD', 'ETH-SGD', 'USDT-SGD'],
   }).slack.context;

@@ -8,6 +8,10 @@
  * message), every file in DATA_DIR (audit log, request files, history, key-value file), and
  * everything it said to Slack. None of the secrets may appear, in any letter case.
  *
+ * Step-up (issue 24) is on: both approvers enroll an authenticator with `/desk 2fa` and approve
+ * with codes. Their secrets may appear in one place only, the enrollment modal's views.update; the
+ * STEP_UP_ENCRYPTION_KEY nowhere. LOG_LEVEL is debug, where the Slack libraries log request bodies.
+ *
  * The app-level token cannot be set in HTTP mode (it selects Socket Mode, which would dial
  * Slack): it is checked in a start-up that fails on configuration, with every secret set.
  */
@@ -28,6 +32,8 @@ import { until } from '../support/until.js';
 import { useBotWorld } from './support/bot-world.js';
 import { isBotStarted, startChild, type RunningChild } from './support/child-process.js';
 import { makeFaultKey } from './support/keys.js';
+import { totpCode } from '../../src/bot/domain/step-up/totp.js';
+import { randomBytes } from 'node:crypto';
 
 const key = makeFaultKey();
 const BOT_TOKEN = 'xoxb-4242424242-1717171717-SecretBotTokenValue9z';
@@ -35,6 +41,11 @@ const APP_TOKEN = 'xapp-1-A0SECRET1-4242424242-SecretAppTokenValue8y';
 const SIGNING_SECRET = 'signing-secret-3f9a7c1e5b2d4f6a8c0e';
 const PEOPLE = { requester: 'U0REQ0001', approver1: 'U0APP0001', approver2: 'U0APP0002' } as const;
 const CHANNEL = 'C0APPROVE1';
+const STEP_UP_KEY = randomBytes(32);
+/** A malformed key (31 bytes): refused at start without being quoted. */
+const SHORT_STEP_UP_KEY = STEP_UP_KEY.toString('hex').slice(2);
+/** The approvers' authenticator secrets, as the enrollment modals showed them. */
+const stepUpSecrets: string[] = [];
 
 const world = useBotWorld({ seed: 'secrets', key, botToken: BOT_TOKEN });
 
@@ -52,6 +63,9 @@ function needles(): Array<[string, string]> {
     ['Slack bot token secret part', BOT_TOKEN.split('-').at(-1)!],
     ['Slack app token', APP_TOKEN],
     ['Slack signing secret', SIGNING_SECRET],
+    ['step-up key, hex', STEP_UP_KEY.toString('hex')],
+    ['step-up key, base64', STEP_UP_KEY.toString('base64')],
+    ...stepUpSecrets.map((s, i): [string, string] => [`step-up secret ${i + 1}`, s]),
   ];
 }
 
@@ -91,8 +105,32 @@ function botEnv(extra: Record<string, string> = {}): Record<string, string> {
     DATA_DIR: world.dataDir,
     LOG_LEVEL: 'debug',
     POLL_INTERVAL_MS: '1000',
+    STEP_UP_AT_LEAST: '1',
+    STEP_UP_ENCRYPTION_KEY: STEP_UP_KEY.toString('base64'),
     ...extra,
   };
+}
+
+/** `/desk 2fa` as `userId`, confirmed with a first code: the secret the modal showed. */
+async function enrollStepUp(slack: SlackRequester, userId: string): Promise<string> {
+  const mark = world.fake.calls.length;
+  await slack.command({ command: '/desk', text: '2fa', userId, responseUrl: world.fake.responseUrl(`2fa-${userId}`) });
+  const filled = await world.fake.waitFor(
+    (c) => c.method === 'views.update' && JSON.stringify(c.args.view).includes('otpauth://'),
+    { after: mark },
+  );
+  const uri = /otpauth:\/\/totp\/[^`"\\]+/.exec(JSON.stringify(filled.args.view))![0].replaceAll('&amp;', '&');
+  const secret = new URL(uri).searchParams.get('secret')!;
+  stepUpSecrets.push(secret);
+  const done = await slack.viewSubmission({
+    userId,
+    callbackId: CALLBACK.stepUpEnroll,
+    viewId: String(filled.args.view_id),
+    privateMetadata: '',
+    values: { [INPUT.stepUpCode]: { [INPUT.stepUpCode]: stateOf.text(totpCode(secret, Date.now())) } },
+  });
+  expect(JSON.stringify(done.json), `${userId} enrolled`).toContain('enrolled');
+  return secret;
 }
 
 /** The bound Slack port, from the bot's own "started" log line. */
@@ -190,6 +228,8 @@ describe('secrets during a whole run of the bot', () => {
       const approve = buttonValue(blocksOf(posted), ACTION.approve);
       expect(approve, 'the approve button').toBeDefined();
       for (const user of [PEOPLE.approver1, PEOPLE.approver2]) {
+        const secret = await enrollStepUp(slack, user);
+        mark = world.fake.calls.length;
         await slack.blockAction({
           userId: user,
           actionId: ACTION.approve,
@@ -197,6 +237,20 @@ describe('secrets during a whole run of the bot', () => {
           container: { type: 'message', channelId: CHANNEL, messageTs: String(posted.response.ts) },
           responseUrl: world.fake.responseUrl(`a-${user}`),
         });
+        const codeModal = await world.fake.waitFor(
+          (c) => c.method === 'views.update' && JSON.stringify(c.args.view).includes(CALLBACK.stepUpApprove),
+          { after: mark },
+        );
+        const view = codeModal.args.view as { private_metadata: string };
+        const answer = await slack.viewSubmission({
+          userId: user,
+          callbackId: CALLBACK.stepUpApprove,
+          viewId: String(codeModal.args.view_id),
+          privateMetadata: view.private_metadata,
+          // The next step's code (one step of drift is accepted): the enrolling code's step counts once.
+          values: { [INPUT.stepUpCode]: { [INPUT.stepUpCode]: stateOf.text(totpCode(secret, Date.now() + 30_000)) } },
+        });
+        expect(JSON.stringify(answer.json), `${user}'s code`).toContain('update');
       }
       // Executed once (reconciled after the dropped answer), then followed by polling.
       await until('the withdrawal on the exchange', () =>
@@ -218,7 +272,14 @@ describe('secrets during a whole run of the bot', () => {
     const files = filesUnder(world.dataDir);
     expect(Object.keys(files).some((f) => f.endsWith('audit.jsonl'))).toBe(true);
     expect(output).toContain('desk bot started');
-    const slackSaid = world.fake.calls.map((c) => JSON.stringify(c.args)).join('\n');
+    expect(stepUpSecrets).toHaveLength(2);
+    // The one place a step-up secret is shown: its enrollment modal.
+    const enrollmentModal = (c: (typeof world.fake.calls)[number]) =>
+      c.method === 'views.update' && (c.args.view as { callback_id?: string }).callback_id === CALLBACK.stepUpEnroll;
+    const slackSaid = world.fake.calls
+      .filter((c) => !enrollmentModal(c))
+      .map((c) => JSON.stringify(c.args))
+      .join('\n');
     const found = leaks({ 'process output': output, ...files, 'messages to Slack': slackSaid });
     expect(found).toEqual([]);
     // The logger's last guard should have had nothing to catch either: say so if it did.
@@ -230,12 +291,19 @@ describe('secrets during a whole run of the bot', () => {
   it('a start-up that fails on its configuration names the problem, not the secrets (app token included)', async () => {
     const child = startChild(
       world.bundle,
-      botEnv({ SLACK_APP_TOKEN: APP_TOKEN, REQUIRED_APPROVALS: '1', EXCHANGE_PRIVATE_KEY: `${key.pem}\ngarbage` }),
+      botEnv({
+        SLACK_APP_TOKEN: APP_TOKEN,
+        REQUIRED_APPROVALS: '1',
+        EXCHANGE_PRIVATE_KEY: `${key.pem}\ngarbage`,
+        STEP_UP_ENCRYPTION_KEY: SHORT_STEP_UP_KEY,
+      }),
     );
     const exit = await child.exited;
     const output = child.events.map((e) => JSON.stringify(e)).join('\n') + '\n' + child.stderr();
     expect(exit.code).toBe(1);
     expect(output).toMatch(/REQUIRED_APPROVALS/);
+    expect(output).toMatch(/STEP_UP_ENCRYPTION_KEY/);
     expect(leaks({ 'process output': output })).toEqual([]);
+    expect(output.toLowerCase()).not.toContain(SHORT_STEP_UP_KEY);
   }, 20_000);
 });

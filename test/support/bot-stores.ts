@@ -10,6 +10,8 @@ import {
 import { isFinishedRequest, type RequestRecord } from '../../src/bot/domain/record.js';
 import type { Clock } from '../../src/bot/ports/clock.js';
 import type { AuditLog, KeyValueStore, Repository } from '../../src/bot/ports/store.js';
+import type { StepUpStore } from '../../src/bot/ports/step-up.js';
+import { keyValueStepUpStore, STEP_UP_KV_NAME } from '../../src/bot/store/step-up.js';
 import { AUDIT_FILE_NAME, openAuditLog, type DurableAuditLog } from '../../src/bot/store/audit-log.js';
 import { openKeyValueStore, type DurableKeyValueStore } from '../../src/bot/store/kv.js';
 import {
@@ -27,6 +29,8 @@ export interface TestStores {
   requests: Repository<RequestRecord>;
   kv: KeyValueStore;
   audit: AuditLog;
+  /** Default (test/support/bot.ts): a store of its own in memory. */
+  stepUp?: StepUpStore;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,7 @@ export async function fileStores(
     ...warn,
   });
   const kv = await openKeyValueStore({ dir, ...warn });
+  const stepUpKv = await openKeyValueStore({ dir, name: STEP_UP_KV_NAME, ...warn });
   const audit = await openAuditLog({
     file: join(dir, AUDIT_FILE_NAME),
     clock,
@@ -78,9 +83,10 @@ export async function fileStores(
     requests,
     kv,
     audit,
+    stepUp: keyValueStepUpStore(stepUpKv),
     dir,
     async close() {
-      await Promise.all([requests.close(), kv.close(), audit.close()]);
+      await Promise.all([requests.close(), kv.close(), stepUpKv.close(), audit.close()]);
       if (o.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };

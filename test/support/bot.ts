@@ -20,6 +20,8 @@ import type { SlackRetryOptions } from '../../src/bot/slack/kit/slack-retry.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/stand-ins/fake-slack/fake-slack-api.js';
 import { SlackRequester } from '../../src/stand-ins/fake-slack/slack-requests.js';
 import { memoryStores, type TestStores } from './bot-stores.js';
+import { keyValueStepUpStore } from '../../src/bot/store/step-up.js';
+import { memoryKv } from '../../src/bot/store/memory.js';
 
 export { startTestExchange, testClient, type TestExchange, type TestExchangeOptions } from './bot-exchange.js';
 export { fileStores, memoryStores, type FileStores, type MemoryStores, type TestStores } from './bot-stores.js';
@@ -90,6 +92,7 @@ export async function startBot(o: BotOptions): Promise<TestBot> {
     requests: stores.requests,
     kv: stores.kv,
     audit: stores.audit,
+    stepUp: stores.stepUp ?? keyValueStepUpStore(memoryKv()),
     logger: () => o.logger ?? quiet,
     ...(o.leadership ? { leadership: o.leadership } : {}),
     ...(o.ops ? { ops: o.ops } : {}),

@@ -46,6 +46,14 @@ export interface ApprovalSettings {
   unknownSettleWindowMs: number;
 }
 
+/** Step-up approvals (issue 24): a one-time code on the approvals that matter. */
+export interface StepUpConfig {
+  /** STEP_UP_AT_LEAST: approving a request worth this many US dollars or more asks for a code. */
+  atLeastUsd: string | undefined;
+  /** STEP_UP_ENCRYPTION_KEY: seals the approvers' secrets at rest (AES-256-GCM); required once step-up is asked. */
+  key: Secret<Uint8Array> | undefined;
+}
+
 /** The embedded sandbox exchange: EXCHANGE_BASE_URL unset. */
 export interface SandboxExchangeConfig {
   kind: 'sandbox';
@@ -83,6 +91,9 @@ export interface Config {
     compliance: string | undefined;
   };
   users: DeskPeople;
+  /** ADMIN_USER_IDS: may reset another person's step-up enrollment (empty: nobody). */
+  admins: readonly string[];
+  stepUp: StepUpConfig;
   approvals: ApprovalSettings;
   /** POLICY_FILE read and checked at start: the whole approval policy (the user variables are then unset). */
   policyFile: PolicyFileInput | undefined;

@@ -6,6 +6,8 @@ import { DEFAULT_RATE_LIMIT_PER_SECOND } from '../exchange/assumptions.js';
 import { LOG_LEVELS } from './config.js';
 import { databasePasswords, MIN_DATABASE_PASSWORD_LENGTH, parseDatabaseUrl } from './database-url.js';
 import { safeForSecrets } from '../domain/secret-edges.js';
+import { isDecimal, isZero } from '../domain/money.js';
+import { parseStepUpKey } from '../domain/step-up/sealed-secret.js';
 
 /** Slack user ids: U… for most users, W… on Enterprise Grid. */
 export const SLACK_USER_ID = /^[UW][A-Z0-9]{6,}$/;
@@ -37,6 +39,7 @@ export const SECRET_VARIABLES = [
   'EXCHANGE_PRIVATE_KEY',
   'DATABASE_URL',
   'HTTPS_PROXY',
+  'STEP_UP_ENCRYPTION_KEY',
 ] as const;
 
 /** `<NAME>_FILE` of a secret variable: the path of a file holding its value (secret-files.ts reads it). */
@@ -202,6 +205,23 @@ export const envShape = {
   APPROVER_USER_IDS: optional(userIdList),
   POLICY_FILE: optional(z.string().trim().min(1)),
   COMPLIANCE_USER_IDS: optional(userIdList).transform((v) => v ?? []),
+  ADMIN_USER_IDS: optional(userIdList).transform((v) => v ?? []),
+  STEP_UP_AT_LEAST: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => isDecimal(v) && !isZero(v), 'must be an amount in US dollars above 0, like 100000 (no commas)'),
+  ),
+  // Never quoted: parseStepUpKey's sentence says what is wrong without the value.
+  STEP_UP_ENCRYPTION_KEY: optional(
+    z.string().transform((v, ctx) => {
+      const parsed = parseStepUpKey(v);
+      if (parsed.ok) return parsed.key;
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    }),
+  ),
+  STEP_UP_ENCRYPTION_KEY_FILE: secretFile(),
   REQUIRED_APPROVALS: optional(
     wholeNumber(
       MIN_REQUIRED_APPROVALS,

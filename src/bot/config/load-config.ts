@@ -93,6 +93,8 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
     problem('COMPLIANCE_USER_IDS', 'is required when COMPLIANCE_CHANNEL_ID is set: nobody could declare a deposit');
   }
 
+  checkStepUp(parsed, policyFile, { has, set, problem });
+
   const exchange = exchangeConfig(parsed, { has, set, problem, source });
   if (exchange !== undefined && parsed.POLL_INTERVAL_MS !== undefined) {
     const min = exchange.kind === 'remote' ? MIN_POLL_INTERVAL_MS_REMOTE : MIN_POLL_INTERVAL_MS_SANDBOX;
@@ -138,6 +140,11 @@ export function loadConfig(processEnv: Env = process.env, options: LoadConfigOpt
           compliance: p.COMPLIANCE_USER_IDS,
         },
     policyFile,
+    admins: p.ADMIN_USER_IDS,
+    stepUp: {
+      atLeastUsd: p.STEP_UP_AT_LEAST,
+      key: p.STEP_UP_ENCRYPTION_KEY === undefined ? undefined : new Secret(p.STEP_UP_ENCRYPTION_KEY),
+    },
     approvals: {
       required: p.REQUIRED_APPROVALS,
       withdrawalExpiryMs: p.WITHDRAWAL_EXPIRY_MINUTES * 60_000,
@@ -309,4 +316,27 @@ function checkPolicyVariables(parsed: Partial<ParsedEnv>, c: Pick<Checks, 'has' 
       for (const message of err.problems) problem('REQUESTER_USER_IDS', message);
     }
   }
+}
+
+/** Step-up (issue 24): asked by STEP_UP_AT_LEAST without a policy file, or by a rule's step_up in it; either needs the key. */
+function checkStepUp(
+  parsed: Partial<ParsedEnv>,
+  policyFile: PolicyFileInput | undefined,
+  c: Pick<Checks, 'has' | 'set' | 'problem'>,
+): void {
+  if (c.set('STEP_UP_AT_LEAST') && c.set('POLICY_FILE'))
+    c.problem(
+      'STEP_UP_AT_LEAST',
+      'is set, and so is POLICY_FILE: with a policy file, the rules that ask for a code say `step_up: true`; remove STEP_UP_AT_LEAST or POLICY_FILE',
+    );
+  const asked = c.set('STEP_UP_AT_LEAST')
+    ? 'STEP_UP_AT_LEAST'
+    : policyFile?.rules.some((r) => r.stepUp)
+      ? 'a rule with step_up in POLICY_FILE'
+      : undefined;
+  if (asked && c.has('STEP_UP_ENCRYPTION_KEY') && parsed.STEP_UP_ENCRYPTION_KEY === undefined)
+    c.problem(
+      'STEP_UP_ENCRYPTION_KEY',
+      `is required with ${asked}: it seals the approvers' one-time code secrets (generate one with: openssl rand -hex 32)`,
+    );
 }

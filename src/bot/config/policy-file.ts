@@ -43,6 +43,8 @@ const fileSchema = z.strictObject({
           .optional(),
         require: requireList,
         expires_after: duration.optional(),
+        // Issue 24: approving a request under this rule asks each approver for a one-time code.
+        step_up: z.boolean().optional(),
       }),
     )
     .min(1, 'at least one rule: a request no rule matches is refused'),
@@ -87,6 +89,7 @@ export function parsePolicyText(text: string, path: string): PolicyFileResult {
       },
       require: r.require,
       ...(r.expires_after !== undefined ? { expiresAfterMs: r.expires_after } : {}),
+      ...(r.step_up ? { stepUp: true } : {}),
     })),
     source: { from: 'file', path, hash },
     ...(f.limits

@@ -23,6 +23,7 @@ export const REFUSAL_MESSAGES = {
   not_a_candidate: 'That record is not one of the candidates any more; look at the latest message.',
   execution_busy:
     'The bot is on the exchange for this request right now (sending it or looking for it); try again once that is done.',
+  step_up_required: 'This approval needs the current code from your authenticator app; approve again to enter it.',
   twin_in_doubt:
     'Another request with the same amount and destination is being settled; send this one again once that one is settled.',
 } as const;

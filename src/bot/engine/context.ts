@@ -4,6 +4,7 @@
  * audit it, then notify. The base imports no stage: a stage keeps its own state (perEngine).
  */
 import type { Policy } from '../domain/policy.js';
+import { NO_STEP_UP, type StepUpSettings } from '../domain/step-up/required.js';
 import { mustAdvance, type RequestRecord, type RecordChanges } from '../domain/record.js';
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
@@ -30,6 +31,8 @@ export interface EngineDeps {
   clock: Clock;
   ids: Ids;
   policy: Policy;
+  /** Which approvals need a one-time code (issue 24); default: none. */
+  stepUpSettings?: StepUpSettings;
   config?: EngineConfigInput;
   logger?: Logger;
   /** Whether this replica does the background work (ports/leadership.ts); default: the only replica, always leader. */
@@ -45,6 +48,7 @@ export interface EngineContext {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly policy: Policy;
+  readonly stepUpSettings: StepUpSettings;
   readonly config: EngineConfig;
   readonly logger: Logger;
   readonly auditLog: AuditLog;
@@ -103,6 +107,7 @@ export function createContext(deps: EngineDeps, newNotices: (o: NoticesDeps) => 
     clock: deps.clock,
     ids: deps.ids,
     policy: deps.policy,
+    stepUpSettings: deps.stepUpSettings ?? NO_STEP_UP,
     config,
     logger,
     auditLog: deps.audit,

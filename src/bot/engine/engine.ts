@@ -16,6 +16,7 @@ import type { Job } from './run-loop.js';
 import { errorText } from '../domain/error-text.js';
 import type { IndicativeQuote } from '../domain/request.js';
 import { approve, type ApproveResult } from './approval/approve.js';
+import type { StepUpProof } from '../domain/step-up/required.js';
 import { cancel } from './approval/cancel.js';
 import { createContext, type EngineDeps } from './context.js';
 import type { QuoteTerms } from '../ports/exchange-port.js';
@@ -47,7 +48,7 @@ export interface Engine extends RequestReads {
   /** A requester asks; the engine reads the exchange and freezes the snapshot approvers will see. */
   request(userId: string, input: RequestInput): Promise<RequestResult>;
   /** Counts an approval of the snapshot the approver saw (its hash); the last one starts execution. */
-  approve(requestId: string, userId: string, seenSnapshotHash: string): Promise<ApproveResult>;
+  approve(requestId: string, userId: string, seenSnapshotHash: string, stepUp?: StepUpProof): Promise<ApproveResult>;
   /** Any approver, with a reason, while the request waits for approvals. */
   reject(requestId: string, userId: string, reason: string): Promise<VerdictResult>;
   /** The requester, while the request waits for approvals. */
@@ -101,7 +102,7 @@ export function createEngine(deps: EngineDeps): Engine {
   };
   const engine: Engine = {
     request: (userId, input) => createRequest(ctx, userId, input),
-    approve: (requestId, userId, hash) => approve(ctx, requestId, userId, hash),
+    approve: (requestId, userId, hash, stepUp) => approve(ctx, requestId, userId, hash, stepUp),
     reject: (requestId, userId, reason) => reject(ctx, requestId, userId, reason),
     cancel: (requestId, userId) => cancel(ctx, requestId, userId),
     settle: (requestId, userId, settlement) => settleByPerson(ctx, requestId, userId, settlement),

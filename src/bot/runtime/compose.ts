@@ -20,6 +20,8 @@ import { createRequestReads } from '../engine/request-reads.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { createRandomIds, createReplicaId } from '../engine/ids.js';
 import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
+import type { StepUpStore } from '../ports/step-up.js';
+import { createStepUps } from '../slack/step-up/step-ups.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
 import { type Leadership, LeadershipState } from '../ports/leadership.js';
@@ -51,6 +53,8 @@ export interface BotParts {
   requests: Repository<RequestRecord>;
   kv: KeyValueStore;
   audit: AuditLog;
+  /** Approvers' one-time code state (runtime/stores.ts): shared by every replica. */
+  stepUp: StepUpStore;
   /** Whether this replica does the background work; default: the only replica (always leader), as with the file store. */
   leadership?: Leadership;
   /** The logger of each part (the process logger's children in production). */
@@ -153,6 +157,7 @@ export function composeBot(p: BotParts): ComposedBot {
     clock,
     ids: p.ids ?? createRandomIds(),
     policy,
+    stepUpSettings: { atLeastUsd: config.stepUp.atLeastUsd },
     config: {
       quoteSafetyMarginMs: config.approvals.quoteSafetyMarginMs,
       unknownSettleWindowMs: config.approvals.unknownSettleWindowMs,
@@ -190,6 +195,7 @@ export function composeBot(p: BotParts): ComposedBot {
       tradePairs: p.tradePairs ?? [],
       audit,
       kv,
+      stepUps: createStepUps({ store: p.stepUp, key: config.stepUp.key?.reveal(), clock, audit }),
     },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
     observeAck: watched.observeAck,

@@ -110,7 +110,7 @@ export async function runBot<S extends SandboxExchange = SandboxExchange>(
     await connected.close();
     throw err;
   });
-  const { requests, kv, audit } = stores;
+  const { requests, kv, audit, stepUp } = stores;
   const leadership = options.leadership ?? stores.leadership;
   const pruneSlackKeys = async () => {
     const open = new Set((await requests.listLive()).map((r) => r.id));
@@ -127,6 +127,7 @@ export async function runBot<S extends SandboxExchange = SandboxExchange>(
     requests,
     kv,
     audit,
+    stepUp,
     ops,
     leadership,
     logger: (part) => logger.child(part),
@@ -252,6 +253,9 @@ function configSecrets(config: Config): string[] {
   if (config.database) out.push(...databaseUrlSecrets(config.database.url.reveal()));
   const proxyPassword = config.slack.proxy ? new URL(config.slack.proxy.url.reveal()).password : '';
   if (proxyPassword) out.push(decodeURIComponent(proxyPassword));
+  // The step-up key in both ways it may be written (hex, base64).
+  const stepUpKey = config.stepUp.key ? Buffer.from(config.stepUp.key.reveal()) : undefined;
+  if (stepUpKey) out.push(stepUpKey.toString('hex'), stepUpKey.toString('base64'));
   return out.filter((s) => s.length > 0);
 }
 

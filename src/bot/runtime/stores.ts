@@ -8,6 +8,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AuditLog, Repository } from '../ports/store.js';
+import type { StepUpStore } from '../ports/step-up.js';
 import type { Clock } from '../ports/clock.js';
 import type { Leadership } from '../ports/leadership.js';
 import type { Config } from '../config/config.js';
@@ -22,6 +23,8 @@ import { openPgAuditLog } from '../store/postgres/audit-log.js';
 import { openDatabase } from '../store/postgres/database.js';
 import { openPgKeyValueStore } from '../store/postgres/kv.js';
 import { openPgLeadership } from '../store/postgres/leadership.js';
+import { openPgStepUpStore } from '../store/postgres/step-up.js';
+import { keyValueStepUpStore, STEP_UP_KV_NAME } from '../store/step-up.js';
 import { openPgRepository } from '../store/postgres/repository.js';
 import { openRepository } from '../store/repository.js';
 import type { ProcessLogger } from './logger.js';
@@ -30,6 +33,8 @@ export interface Stores {
   requests: Repository<RequestRecord>;
   kv: DurableKeyValueStore;
   audit: AuditLog;
+  /** Approvers' one-time code enrollments, last accepted steps and lockouts (issue 24). */
+  stepUp: StepUpStore;
   /** Which store, for the start-up line: the data folder, or the database (never its password). */
   readonly where: string;
   /**
@@ -85,15 +90,17 @@ async function openFileStores(
     warn,
   });
   const kv = await openKeyValueStore({ dir, warn });
+  const stepUpKv = await openKeyValueStore({ dir, name: STEP_UP_KV_NAME, warn });
   const audit = await openAuditLog({ file: join(dir, AUDIT_FILE_NAME), clock, redact: secrets.filter(Boolean), warn });
   return {
     requests,
     kv,
     audit,
+    stepUp: keyValueStepUpStore(stepUpKv),
     where: dir,
     leadership: fileStoreLeadership(),
     async close() {
-      await Promise.allSettled([requests.close(), kv.close(), audit.close()]);
+      await Promise.allSettled([requests.close(), kv.close(), stepUpKv.close(), audit.close()]);
     },
   };
 }
@@ -114,18 +121,20 @@ async function openDatabaseStores(
       version: REQUEST_RECORD_VERSION,
     });
     const kv = openPgKeyValueStore(db);
+    const stepUp = openPgStepUpStore(db);
     const audit = openPgAuditLog(db, { clock, redact: secrets.filter(Boolean) });
     const leadership = await openPgLeadership({ url, warn: (message) => log.warn(message) });
     return {
       requests,
       kv,
       audit,
+      stepUp,
       where: db.where,
       leadership,
       async close() {
         // The lock first: another replica takes over while this one finishes closing.
         await leadership.close();
-        await Promise.allSettled([requests.close(), kv.close(), audit.close()]);
+        await Promise.allSettled([requests.close(), kv.close(), stepUp.close(), audit.close()]);
         await db.close();
       },
     };

@@ -11,6 +11,9 @@
  * Bolt app, receiver and in-process state: a second replica of the bot (the file store's lock
  * keeps a second process out, but within this process both desks share the one opened store).
  */
+import type { StepUpStore } from '../../../src/bot/ports/step-up.js';
+import { keyValueStepUpStore } from '../../../src/bot/store/step-up.js';
+import { memoryKv } from '../../../src/bot/store/memory.js';
 import type { AuditLog, Repository } from '../../../src/bot/ports/store.js';
 import type { Clock } from '../../../src/bot/ports/clock.js';
 import { type Leadership, LeadershipState } from '../../../src/bot/ports/leadership.js';
@@ -51,6 +54,8 @@ export interface TestBotStores {
   requests: Repository<RequestRecord>;
   kv: DurableKeyValueStore;
   audit: AuditLog;
+  /** Default: one in memory, shared by this desk's replicas. */
+  stepUp?: StepUpStore;
   close(): Promise<void>;
 }
 
@@ -131,7 +136,9 @@ export async function startTestBot(
   // Listeners bound their waits with clock.sleep: real timers, on the exchange's time line.
   const slackClock: Clock = { now: () => sandbox.clock.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
-  const stores = await (o.stores ?? ((clock: Clock) => fileStores(clock, { prefix: 'slack-e2e-' })))(engineClock);
+  const opened = await (o.stores ?? ((clock: Clock) => fileStores(clock, { prefix: 'slack-e2e-' })))(engineClock);
+  // One step-up store for every replica of this desk, as one database is.
+  const stores = { ...opened, stepUp: opened.stepUp ?? keyValueStepUpStore(memoryKv()) };
   const { requests, kv, audit } = stores;
 
   const fake = await startFakeSlackApi({ expectedToken: BOT_TOKEN });

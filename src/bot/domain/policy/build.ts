@@ -60,7 +60,13 @@ export interface AmountThreshold {
   kinds?: RequestKind[];
 }
 
-export type RuleInput = { name: string; match?: RuleMatch; require: Requirement[]; expiresAfterMs?: number };
+export type RuleInput = {
+  name: string;
+  match?: RuleMatch;
+  require: Requirement[];
+  expiresAfterMs?: number;
+  stepUp?: boolean;
+};
 export type LimitInput = Omit<Limit, 'hash'>;
 
 export interface PolicyInput {
@@ -207,6 +213,7 @@ function matchesAll(match: RuleMatch): boolean {
 function withHash(rule: RuleInput): Rule {
   const out: Rule = { name: rule.name, match: rule.match ?? {}, require: rule.require, hash: hashOf(rule) };
   if (rule.expiresAfterMs !== undefined) out.expiresAfterMs = rule.expiresAfterMs;
+  if (rule.stepUp) out.stepUp = true;
   return out;
 }
 

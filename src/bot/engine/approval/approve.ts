@@ -6,6 +6,7 @@ import { judgeApproval, isApprover, isExpired } from '../../domain/policy.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
 import { mustAdvance, newExecution, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
+import { stepUpRequired, type StepUpProof } from '../../domain/step-up/required.js';
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
 import { execute } from '../execution/runner.js';
@@ -35,6 +36,7 @@ export async function approve(
   requestId: string,
   userId: string,
   seenHash: string,
+  stepUp?: StepUpProof,
 ): Promise<ApproveResult> {
   const now = ctx.clock.now();
   const delegations = isApprover(ctx.policy, userId) ? [] : await activeDelegations(ctx);
@@ -42,10 +44,10 @@ export async function approve(
   const limited = ctx.policy.limits.length > 0;
   const outcome = limited
     ? await ctx.requests.mutateInScope<Counted>(limitScope(ctx.policy, now), requestId, (current, others) =>
-        countApproval(ctx, current, userId, seenHash, now, others, delegations),
+        countApproval(ctx, current, userId, seenHash, now, others, delegations, stepUp),
       )
     : await ctx.requests.mutate<Counted>(requestId, (current) =>
-        countApproval(ctx, current, userId, seenHash, now, [], delegations),
+        countApproval(ctx, current, userId, seenHash, now, [], delegations, stepUp),
       );
   if (!outcome.ok) return reportRefusal(ctx, requestId, userId, seenHash, outcome);
   const audited = reportCounted(ctx, outcome, userId);
@@ -85,6 +87,7 @@ export function countApproval(
   now: number,
   others: readonly RequestRecord[] = [],
   delegations: readonly Delegation[] = [],
+  stepUp?: StepUpProof,
 ): Mutation<RequestRecord, Counted> {
   if (current === undefined) return { result: { ok: false, refusal: refuse('not_found') } };
   if (isExpired(current, now)) {
@@ -115,6 +118,9 @@ export function countApproval(
   const approver = whom.userId;
   let decision = judgeApproval(ctx.policy, current, approver, seenHash);
   if (!decision.ok) return { result: { ok: false, refusal: decision, request: current } };
+  // Judged in the same write as the count: only an accepted code counts a step-up approval.
+  if (!stepUp && stepUpRequired(current, ctx.stepUpSettings))
+    return { result: { ok: false, refusal: refuse('step_up_required'), request: current } };
   if (decision.last && isLimited(ctx.policy, current.snapshot)) {
     // Checked again now: other requests may have used the room since this one was made.
     const limits = judgeLimits(ctx.policy, current.snapshot, others, now);

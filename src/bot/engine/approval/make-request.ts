@@ -7,6 +7,7 @@ import type { Mutation } from '../../ports/store.js';
 import { freeze } from '../../domain/policy/rules.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
 import { withValuations } from '../../domain/valuation.js';
+import { stepUpCurrencies } from '../../domain/step-up/required.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
 import {
   buildBankRemoval,
@@ -53,7 +54,11 @@ export async function createRequest(ctx: EngineContext, userId: string, input: R
   const built = await snapshotFor(ctx, input);
   if (!built.ok) return refused(ctx, userId, input, built);
   // Priced before it is made: the rule it falls under is judged on this value, frozen with it.
-  const priced = await priceIn(ctx, built.value, currenciesToValue(ctx.policy, built.value));
+  const currencies = [
+    ...currenciesToValue(ctx.policy, built.value),
+    ...stepUpCurrencies(ctx.stepUpSettings, built.value),
+  ];
+  const priced = await priceIn(ctx, built.value, [...new Set(currencies)]);
   if (!priced.ok) return refused(ctx, userId, input, priced);
   const valued = withValuations(built.value, priced.valuations);
   // The first rule that matches decides, and the request keeps it whatever the file says later.

@@ -110,6 +110,11 @@ export function requestBlocks(
   return blocks;
 }
 
+/** What a step-up approval's code modal shows: the kind and headline, then the request's details. */
+export function codeModalBlocks(input: ApprovalMessageInput): KnownBlock[] {
+  return [header(`${KIND_LABEL[input.request.kind]} · ${headline(input.request)}`), ...requestBlocks(input)];
+}
+
 /** Approve (with a confirmation), Reject and Cancel; values from approvalButtonValue. */
 export function approvalButtons(
   input: Pick<ApprovalMessageInput, 'requestId' | 'request' | 'snapshotHash'>,

@@ -12,6 +12,7 @@ import type { ExchangeListings } from '../../ports/exchange-listings.js';
 import type { Engine } from '../../engine/engine.js';
 import type { RequestReads } from '../../engine/request-reads.js';
 import type { Declarations } from '../../engine/compliance/declare.js';
+import type { CodeVerdict, ConfirmOutcome, Enrollment } from '../../domain/step-up/attempts.js';
 
 /** Bolt's Web API client as listeners receive it. */
 export type SlackClient = AllMiddlewareArgs['client'];
@@ -22,6 +23,21 @@ export interface HomeTabs {
   opened(userId: string, client: SlackClient): Promise<void>;
   /** Publish again for a user who has the tab; failures are logged, never thrown. */
   refresh(userId: string, client?: SlackClient): Promise<void>;
+}
+
+/** The approvers' second factor (issue 24); step-up/step-ups.ts implements it. */
+export interface StepUps {
+  /** False without STEP_UP_ENCRYPTION_KEY: nothing can be enrolled or checked. */
+  readonly configured: boolean;
+  enrolled(userId: string): Promise<boolean>;
+  /** A fresh secret, stored sealed as the user's pending one (replacing any earlier pending one). */
+  begin(userId: string, account: string): Promise<Enrollment>;
+  /** The pending secret becomes the enrollment if `first` is its code (and `current` the old one's, when replacing). */
+  confirm(userId: string, first: string, current: string | undefined): Promise<ConfirmOutcome>;
+  /** Judges `code` for an approval of `requestId`; the verdict, or not enrolled. */
+  check(userId: string, code: string, requestId: string): Promise<CodeVerdict | { kind: 'not_enrolled' }>;
+  /** Removes `userId`'s enrollment (and pending one); true when there was one. */
+  reset(adminId: string, userId: string): Promise<boolean>;
 }
 
 /**
@@ -51,6 +67,8 @@ export interface SlackDeps {
    * tokens of submitted forms (request-forms/submission-markers.ts), message references, App Home viewers.
    */
   kv: KeyValueStore;
+  /** One-time codes on the approvals that need them (issue 24): enrollment, checks, resets. */
+  stepUps: StepUps;
 }
 
 /** What the Slack layer asks of the approval engine. */

@@ -75,12 +75,17 @@ export const INPUT = {
   /** external_select over the known wallets (options requests go to the same endpoint). */
   cpWallet: 'cp_wallet',
   cpWalletName: 'cp_wallet_name',
+  // step-up: the code of the authenticator being enrolled or used, and the current one's when replacing it
+  stepUpCode: 'step_up_code',
+  stepUpCurrentCode: 'step_up_current_code',
 } as const;
 export type InputId = (typeof INPUT)[keyof typeof INPUT];
 
 /** Non-input blocks that listeners or tests look for. */
 export const BLOCK = {
   sandboxBanner: 'sandbox_banner',
+  /** The enrollment modal's otpauth:// URI (the local desk draws it as a QR code). */
+  stepUpUri: 'step_up_uri',
   approvalSummary: 'approval_summary',
   approvalProgress: 'approval_progress',
   approvalStatus: 'approval_status',
@@ -109,6 +114,9 @@ export const CALLBACK = {
   counterparty: 'counterparty',
   /** A modal that only tells something (an error while loading); nothing to submit. */
   notice: 'notice',
+  // step-up (issue 24): enrolling an authenticator, and the code asked on an approval
+  stepUpEnroll: 'step_up_enroll',
+  stepUpApprove: 'step_up_approve',
 } as const;
 
 /**

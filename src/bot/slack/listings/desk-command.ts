@@ -10,6 +10,7 @@ import { exchangeFailureText } from '../kit/exchange-failure-text.js';
 import { fetchListPage, LIST_EMPTY, LIST_TITLES, PAGE_SIZE } from './listing-source.js';
 import { deskPending, deskPolicy, deskRemoveBank, deskStatus } from './desk-requests.js';
 import { deskDelegate } from '../delegation/delegate-command.js';
+import { deskTwoFactor } from '../step-up/desk-2fa.js';
 
 const LISTINGS: Record<string, ListName> = {
   withdrawals: 'withdrawals',
@@ -19,13 +20,15 @@ const LISTINGS: Record<string, ListName> = {
 };
 
 export function deskCommand(ctx: SlackContext): Middleware<SlackCommandMiddlewareArgs> {
-  return async ({ command, ack, respond, context }) => {
+  return async ({ command, ack, respond, context, client }) => {
     const [sub = 'help', ...rest] = command.text.trim().split(/\s+/).filter(Boolean);
     const word = sub.toLowerCase();
     if (word === 'help') {
       await ack({ response_type: 'ephemeral', ...deskHelp(approvalsSentence(ctx.deps.policy)) });
       return;
     }
+    // Before the desk-member check: an admin resetting an enrollment need not be on the desk.
+    if (word === '2fa') return deskTwoFactor(ctx, { command, ack, client, respond, words: rest });
     if (!ctx.roles.isDeskMember(command.user_id)) {
       await ack({ response_type: 'ephemeral', text: refusalText('not_desk_member') });
       return;

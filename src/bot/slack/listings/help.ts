@@ -14,6 +14,7 @@ export const DESK_HELP_LINES = [
   '`/desk banks` · bank accounts; `/desk remove-bank <id>` asks for approval to remove one',
   '`/desk policy` · the approval policy: rules, groups and the room left under each limit',
   '`/desk delegate @name until 2026-12-24` · who approves in your place while you are away (approvers); `/desk delegate` shows it, `/desk delegate end` ends it',
+  '`/desk 2fa` · enroll an authenticator app for approvals that ask for a code (approvers)',
   '`/counterparty [transaction id]` · declare who sent a deposit (compliance)',
 ] as const;
 

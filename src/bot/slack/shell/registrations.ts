@@ -35,6 +35,8 @@ import { rejectAction } from '../approvals/reject-button.js';
 import { rejectSubmitView } from '../approvals/reject-submit.js';
 import { settleAction } from '../approvals/settle-buttons.js';
 import { settleSubmit } from '../approvals/settle-submit.js';
+import { enrollSubmitView } from '../step-up/enroll-submit.js';
+import { approveSubmitView } from '../step-up/approve-submit.js';
 
 type Factory<Args> = (ctx: SlackContext) => Middleware<Args>;
 
@@ -82,6 +84,8 @@ export const VIEW_LISTENERS: Record<string, Factory<SlackViewMiddlewareArgs>> = 
   [CALLBACK.rejectReason]: rejectSubmitView,
   [CALLBACK.settle]: settleSubmit,
   [CALLBACK.counterparty]: submitDeclarationView,
+  [CALLBACK.stepUpEnroll]: enrollSubmitView,
+  [CALLBACK.stepUpApprove]: approveSubmitView,
 };
 
 /** Listeners of block_suggestion (external_select options), by action_id. */
