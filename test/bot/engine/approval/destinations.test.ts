@@ -1,8 +1,7 @@
 // The policy's destinations: withdrawals of a listed asset only to the saved addresses it names (by label or id).
 import { describe, expect, it } from 'vitest';
 import { REQUESTER, World } from '../support/world.js';
-import { cryptoInput } from '../support/seeded.js';
-import { ADDR_COOLDOWN, ADDR_OK } from '../support/seeded.js';
+import { ADDR_COOLDOWN, ADDR_OK, cryptoInput } from '../support/seeded.js';
 
 const world = (destinations: Record<string, string[]>) =>
   new World({
