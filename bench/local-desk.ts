@@ -155,7 +155,7 @@ async function approveOne(page: Page, requestId: string): Promise<number> {
   await message.getByRole('button', { name: 'Approve', exact: true }).click();
   await page.getByRole('alertdialog', { name: 'Approve this request?' }).waitFor();
   // The call is in the string: Playwright evaluates a string as an expression, it does not call it.
-  const args = { confirmText: 'Approve', requestId, expected: `1 of 2 approvals: @${ANA.name}` };
+  const args = { confirmText: 'Approve', requestId, expected: `(1 so far: @${ANA.name})` };
   return page.evaluate<number>(`(${CLICK_UNTIL_SHOWN})(${JSON.stringify(args)})`);
 }
 

@@ -13,19 +13,20 @@ for (const pkg of readdirSync('node_modules/@slack')) {
   pathIndex(files, new Set(), suffixes);
 }
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string> | undefined>;
-// The files the bot writes at run time, named by the code that writes them ('kv.json').
+// The files the bot writes at run time, named by the code that writes them ('kv.json', 'policy.yaml').
 const runtimeFiles = tracked
   .filter((f) => f.startsWith('src/') && f.endsWith('.ts'))
-  .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/'([\w-]+\.json)'/g)].map((m) => m[1]!));
+  .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/'([\w-]+\.(?:json|yaml))'/g)].map((m) => m[1]!));
 const known: KnownNames = {
   paths,
   suffixes,
   others: new Set([
     ...Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }),
     ...runtimeFiles,
-    // The file store's files, named in code by their stem ('kv', 'requests').
+    // The file store's files, named in code by their stem ('kv', 'requests', 'step-up').
     'kv.json',
     'requests.json',
+    'step-up.json',
     // The exchange reference and the design notes the code cites live beside the repository (/work/shared).
     'api-reference.md',
     'api-facts.md',
