@@ -4,7 +4,7 @@ import { startLocalDesk, type LocalDesk, type LocalDeskOptions } from '../local-
 import { isFromThisMachine, startSandbox, type Sandbox } from '../sandbox/index.js';
 import { SERVER_EDGE } from '../../bot/ports/http-edge.js';
 import { EVENTS_PATH } from '../../bot/slack/shell/slack-app.js';
-import { COMMAND } from '../../bot/slack/kit/slack-ids.js';
+import { COMMAND, ESCAPED_COMMANDS } from '../../bot/slack/kit/slack-ids.js';
 import { panelSandbox } from './panel-sandbox.js';
 import { PREVIEW_CAST } from './preview-cast.js';
 import { LOOPBACK, type Preview } from './preview.js';
@@ -24,6 +24,7 @@ export async function serveLocalDesk(preview: Preview, port: number, o: ServeOpt
       fromThisMachine: isFromThisMachine,
       edge: SERVER_EDGE,
       commands: Object.values(COMMAND),
+      escaped: ESCAPED_COMMANDS,
       ...(preview.files.slack ? { saved: preview.files.slack.workspace } : {}),
       ...o,
     });

@@ -15,6 +15,8 @@ export const COMMAND = {
   counterparty: '/counterparty',
 } as const;
 export type CommandName = (typeof COMMAND)[keyof typeof COMMAND];
+/** Commands with `should_escape` on in the manifest: Slack sends a picked person as `<@U…|name>` (/desk delegate, /desk 2fa reset). */
+export const ESCAPED_COMMANDS: readonly CommandName[] = [COMMAND.desk];
 
 /** Buttons and interactive elements outside modal inputs. */
 export const ACTION = {

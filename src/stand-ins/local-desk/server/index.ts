@@ -26,6 +26,8 @@ export interface LocalDeskOptions {
   /** The HTTP limits of the page's server (ports/http-edge.ts). */
   edge: ServerEdge;
   commands: readonly string[];
+  /** The commands with `should_escape` on (manifest): people named in them reach the bot as `<@U…|name>`. */
+  escaped?: readonly string[];
   keepAliveMs?: number;
   logError?: (message: string) => void;
   /** The page's script and styles; unset, the built files or a bundle made now (page-assets.ts). The bench passes the minified build. */
@@ -94,7 +96,7 @@ export async function startLocalDesk(o: LocalDeskOptions): Promise<LocalDesk> {
     attach(link) {
       const bot = new SlackRequester(link.endpoint, link.signingSecret);
       server.attach({
-        actions: createLocalDeskActions({ ws, slack, bot, commands: o.commands }),
+        actions: createLocalDeskActions({ ws, slack, bot, commands: o.commands, escaped: o.escaped ?? [] }),
         sandbox: link.sandbox,
       });
     },

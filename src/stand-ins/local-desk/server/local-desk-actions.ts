@@ -13,6 +13,7 @@ import type { Ack, Answers, Requests } from '../protocol.js';
 import { findControl } from './block-controls.js';
 import { foldCommandAnswer, foldSubmissionAnswer, foldTyped } from './fold-answers.js';
 import type { Workspace } from './workspace.js';
+import { escapeMentions } from './escape-mentions.js';
 
 /** A request the page may not make (unknown person, a modal not open, a control not there): HTTP 400/409. */
 export class LocalDeskRequestError extends Error {
@@ -33,9 +34,11 @@ export interface LocalDeskActionsDeps {
   bot: SlackRequester;
   /** The slash commands the bot has (others are refused as Slack refuses them). */
   commands: readonly string[];
+  /** The commands with `should_escape` on: people named in them are sent as `<@U…|name>`, as Slack does. */
+  escaped?: readonly string[];
 }
 
-export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskActionsDeps) {
+export function createLocalDeskActions({ ws, slack, bot, commands, escaped = [] }: LocalDeskActionsDeps) {
   const person = (id: string): string => {
     if (!ws.isPerson(id)) throw new LocalDeskRequestError(400, `no one on this desk is ${id}`);
     return id;
@@ -64,11 +67,12 @@ export function createLocalDeskActions({ ws, slack, bot, commands }: LocalDeskAc
       if (!line.startsWith('/')) return { ok: true };
       const origin = { person: as, channel: r.channel };
       const responseId = ws.mintResponse(origin);
+      const rest = line.slice(command.length).trim();
       const channelName = ws.channelsOf(as).find((c) => c.id === r.channel)?.name ?? 'desk';
       const res = await bot.post(
         commandBody({
           command,
-          text: line.slice(command.length).trim(),
+          text: escaped.includes(command) ? escapeMentions(rest, ws.cast.people) : rest,
           userId: as,
           channelId: r.channel,
           channelName,
