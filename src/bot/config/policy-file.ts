@@ -43,6 +43,9 @@ const fileSchema = z.strictObject({
           .optional(),
         require: requireList,
         expires_after: duration.optional(),
+        // Issue 23: when approvers who have not acted are first reminded, and how often after (at most three).
+        remind_after: duration.optional(),
+        remind_every: duration.optional(),
         // Issue 24: approving a request under this rule asks each approver for a one-time code.
         step_up: z.boolean().optional(),
       }),
@@ -89,6 +92,8 @@ export function parsePolicyText(text: string, path: string): PolicyFileResult {
       },
       require: r.require,
       ...(r.expires_after !== undefined ? { expiresAfterMs: r.expires_after } : {}),
+      ...(r.remind_after !== undefined ? { remindAfterMs: r.remind_after } : {}),
+      ...(r.remind_every !== undefined ? { remindEveryMs: r.remind_every } : {}),
       ...(r.step_up ? { stepUp: true } : {}),
     })),
     source: { from: 'file', path, hash },
