@@ -63,6 +63,10 @@ const fileSchema = z.strictObject({
     )
     .optional(),
   destinations: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
+  // Issue 23: members of these groups may not name a delegate (`/desk delegate` refused, none counts for them).
+  delegation: z
+    .strictObject({ forbidden_for: z.array(z.string().min(1)).min(1, 'name at least one group') })
+    .optional(),
 });
 
 const list = <T>(value: T | T[] | undefined): T[] | undefined =>
@@ -109,6 +113,7 @@ export function parsePolicyText(text: string, path: string): PolicyFileResult {
         }
       : {}),
     ...(f.destinations ? { destinations: f.destinations } : {}),
+    ...(f.delegation ? { delegationForbiddenFor: f.delegation.forbidden_for } : {}),
   };
   return { ok: true, input, hash };
 }

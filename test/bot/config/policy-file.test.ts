@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/bot/config/index.js';
 import { parsePolicyText, readPolicyFile } from '../../../src/bot/config/policy-file.js';
 import { policyOf } from '../../../src/bot/runtime/compose.js';
-import { requiredApprovalsFor } from '../../../src/bot/domain/policy.js';
+import { delegationRefusal, requiredApprovalsFor } from '../../../src/bot/domain/policy.js';
 import { describePolicy } from '../../../src/bot/domain/policy/describe.js';
 
 const EXAMPLE = readFileSync(new URL('../../../policy.example.yaml', import.meta.url), 'utf8');
@@ -186,6 +186,42 @@ ${rules}`;
       'p.yaml',
     );
     expect(bad.ok ? [] : bad.problems).toEqual([expect.stringContaining('rules.0.remind_after: expected a duration')]);
+  });
+});
+
+describe("the policy's delegation", () => {
+  const text = (forbidden: string) => `
+groups:
+  treasury: [U0AAAAAA1, U0AAAAAA2, U0AAAAAA3]
+  risk: [U0BBBBBB1, U0BBBBBB2]
+requesters: [U0CCCCCC1]
+rules:
+  - name: everything
+    require: [{ group: treasury, count: 2 }]
+delegation:
+  forbidden_for: ${forbidden}
+`;
+
+  it('reads forbidden_for as groups, and prints it', () => {
+    const read = readPolicyFile('p.yaml', () => text('[risk]'));
+    expect(read.ok ? [] : read.problems).toEqual([]);
+    expect([...read.policy!.delegationForbiddenFor]).toEqual(['risk']);
+    expect(describePolicy(read.policy!)).toContain(
+      'Delegation: forbidden for members of risk (nobody approves in their place)',
+    );
+    expect(delegationRefusal(read.policy!, 'U0BBBBBB2')).toBe(
+      'The approval policy forbids delegation for risk: you are in risk, so nobody may approve in your place.',
+    );
+    expect(delegationRefusal(read.policy!, 'U0AAAAAA1')).toBeUndefined();
+  });
+
+  it('refuses a group it does not know, and an empty list', () => {
+    expect(readPolicyFile('p.yaml', () => text('[risk, ops]'))).toEqual({
+      ok: false,
+      problems: ['p.yaml: delegation forbidden_for: no group called "ops"'],
+    });
+    const empty = parsePolicyText(text('[]'), 'p.yaml');
+    expect(empty.ok ? [] : empty.problems).toEqual(['p.yaml: delegation.forbidden_for: name at least one group']);
   });
 });
 

@@ -88,6 +88,8 @@ export interface PolicyInput {
   rules?: RuleInput[];
   limits?: LimitInput[];
   destinations?: Record<string, string[]>;
+  /** Groups whose members may not name a delegate. */
+  delegationForbiddenFor?: Iterable<string>;
   source?: PolicySource;
 }
 
@@ -113,6 +115,9 @@ export function createPolicy(input: PolicyInput): Policy {
   for (const [asset, allowed] of destinations)
     if (allowed.length === 0) problems.push(`destinations: ${asset} lists nothing (leave it out to allow any)`);
   for (const [kind, ms] of Object.entries(expiryMs)) checkDuration(`expiry for ${kind}`, ms, problems);
+  const delegationForbiddenFor = new Set(input.delegationForbiddenFor ?? []);
+  for (const group of delegationForbiddenFor)
+    if (!groups.has(group)) problems.push(`delegation forbidden_for: no group called "${group}"`);
   const approvers = new Set([...groups.values()].flatMap((members) => [...members]));
   const policy: Policy = {
     requesters,
@@ -123,6 +128,7 @@ export function createPolicy(input: PolicyInput): Policy {
     limits,
     destinations,
     expiryMs,
+    delegationForbiddenFor,
     source: input.source ?? { from: 'variables' },
   };
   if (problems.length === 0) {

@@ -38,6 +38,10 @@ export function describePolicy(policy: Policy): string[] {
     'Rules (the first that matches decides; the requester never counts, one person counts once):',
     ...policy.rules.map((r, i) => `  ${i + 1}. ${ruleLine(r)}`),
   ];
+  if (policy.delegationForbiddenFor.size > 0)
+    lines.push(
+      `Delegation: forbidden for members of ${[...policy.delegationForbiddenFor].join(', ')} (nobody approves in their place)`,
+    );
   if (policy.limits.length > 0) lines.push('Limits:', ...policy.limits.map((l) => `  ${limitLine(l)}`));
   if (policy.destinations.size > 0)
     lines.push(

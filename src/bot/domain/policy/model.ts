@@ -71,5 +71,7 @@ export interface Policy {
   /** Per asset, the saved addresses (labels or ids) withdrawals may go to; an asset not named is unrestricted. */
   readonly destinations: ReadonlyMap<string, readonly string[]>;
   readonly expiryMs: Readonly<Record<RequestKind, number>>;
+  /** Groups whose members may not name a delegate (delegation.forbidden_for): nobody approves in their place. */
+  readonly delegationForbiddenFor: ReadonlySet<string>;
   readonly source: PolicySource;
 }
