@@ -3,7 +3,7 @@
  * treasury approvals, a third treasury click is refused in the policy's words, a limit refuses a
  * request with the room left, and /desk policy shows the desk the rules and the room, nobody else.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ limits:
     match: { kind: crypto_withdrawal, asset: USDT }
     window: 24h
     max: '200'
+delegation:
+  forbidden_for: [risk]
 `;
 
 let d: TestBot;
@@ -46,6 +48,27 @@ afterEach(async () => {
 });
 
 describe('the policy file through Bolt', () => {
+  it('/desk delegate by a member of a group it forbids delegation for: refused where typed in its words, audited', async () => {
+    const until = new Date(d.sandbox.clock.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const res = await d.slack.command({
+      command: '/desk',
+      text: `delegate <@${USERS.approver1}|ana> until ${until}`,
+      userId: RISK,
+      responseUrl: d.fake.responseUrl('delegate'),
+    });
+    expect(res.status).toBe(200);
+    await d.settle();
+    const said = repliesTo(d, 'delegate').join('\n');
+    expect(said).toContain(
+      'The approval policy forbids delegation for risk: you are in risk, so nobody may approve in your place.',
+    );
+    const lines = readFileSync(d.audit.file, 'utf8').split('\n').filter(Boolean);
+    expect(lines.map((l) => JSON.parse(l) as { type: string; actor: string })).toContainEqual(
+      expect.objectContaining({ type: 'delegation.refused', actor: RISK }),
+    );
+    expect(lines.some((l) => l.includes('"delegation.set"'))).toBe(false);
+  });
+
   it('a large withdrawal waits for risk after two treasury approvals; then a limit refuses with the room left', async () => {
     const { requestId, values } = await requestCrypto(d, { amount: '150.12' });
     const msg = approvalMessage(d.fake, requestId);
@@ -101,6 +124,7 @@ describe('the policy file through Bolt', () => {
     expect(shown).toContain('ephemeral');
     expect(shown).toContain('large withdrawals');
     expect(shown).toContain('room left 200 USDT');
+    expect(shown).toContain('Delegation: forbidden for members of risk');
     const res = await d.slack.command({
       command: '/desk',
       text: 'policy',

@@ -81,7 +81,7 @@ export interface DatabaseConfig {
 
 /** What POLICY_FILE gives the policy (compliance and the kinds' default expiries come from the variables). */
 export type PolicyFileInput = Required<Pick<PolicyInput, 'requesters' | 'groups' | 'rules' | 'source'>> &
-  Pick<PolicyInput, 'limits' | 'destinations'>;
+  Pick<PolicyInput, 'limits' | 'destinations' | 'delegationForbiddenFor'>;
 
 export interface Config {
   slack: SlackConfig;

@@ -43,6 +43,9 @@ const fileSchema = z.strictObject({
           .optional(),
         require: requireList,
         expires_after: duration.optional(),
+        // Issue 23: when approvers who have not acted are first reminded, and how often after (at most three).
+        remind_after: duration.optional(),
+        remind_every: duration.optional(),
         // Issue 24: approving a request under this rule asks each approver for a one-time code.
         step_up: z.boolean().optional(),
       }),
@@ -60,6 +63,10 @@ const fileSchema = z.strictObject({
     )
     .optional(),
   destinations: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
+  // Issue 23: members of these groups may not name a delegate (`/desk delegate` refused, none counts for them).
+  delegation: z
+    .strictObject({ forbidden_for: z.array(z.string().min(1)).min(1, 'name at least one group') })
+    .optional(),
 });
 
 const list = <T>(value: T | T[] | undefined): T[] | undefined =>
@@ -89,6 +96,8 @@ export function parsePolicyText(text: string, path: string): PolicyFileResult {
       },
       require: r.require,
       ...(r.expires_after !== undefined ? { expiresAfterMs: r.expires_after } : {}),
+      ...(r.remind_after !== undefined ? { remindAfterMs: r.remind_after } : {}),
+      ...(r.remind_every !== undefined ? { remindEveryMs: r.remind_every } : {}),
       ...(r.step_up ? { stepUp: true } : {}),
     })),
     source: { from: 'file', path, hash },
@@ -104,6 +113,7 @@ export function parsePolicyText(text: string, path: string): PolicyFileResult {
         }
       : {}),
     ...(f.destinations ? { destinations: f.destinations } : {}),
+    ...(f.delegation ? { delegationForbiddenFor: f.delegation.forbidden_for } : {}),
   };
   return { ok: true, input, hash };
 }

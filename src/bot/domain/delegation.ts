@@ -19,7 +19,7 @@ export interface Delegation {
 /** The longest period one delegation may cover: a longer absence is a change of the approver list. */
 export const MAX_DELEGATION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Delegation is allowed unless a policy forbids it (per group, once groups exist). */
+/** Delegation is allowed unless the policy forbids it (delegation.forbidden_for, per group). */
 export const DELEGATION_ALLOWED = true;
 
 export function isActive(d: Delegation, now: number): boolean {
@@ -82,8 +82,8 @@ export interface DelegationAsk {
   now: number;
   isApprover: (userId: string) => boolean;
   isDeskMember: (userId: string) => boolean;
-  /** Whether the policy lets this approver name a delegate. */
-  mayDelegate?: (approver: string) => boolean;
+  /** Why the policy lets nobody approve in this approver's place, in its words; undefined: it allows a delegate. */
+  delegationRefusal?: (approver: string) => string | undefined;
 }
 
 export type DelegationJudgement = { ok: true; delegation: Delegation } | { ok: false; message: string };
@@ -92,8 +92,8 @@ export type DelegationJudgement = { ok: true; delegation: Delegation } | { ok: f
 export function judgeDelegation(a: DelegationAsk): DelegationJudgement {
   const no = (message: string): DelegationJudgement => ({ ok: false, message });
   if (!a.isApprover(a.approver)) return no('Only approvers can name a delegate.');
-  if (!(a.mayDelegate ?? (() => DELEGATION_ALLOWED))(a.approver))
-    return no('The approval policy does not let you name a delegate.');
+  const forbidden = a.delegationRefusal?.(a.approver);
+  if (forbidden !== undefined) return no(forbidden);
   if (a.delegate === a.approver) return no('You cannot name yourself as your delegate.');
   if (!a.isDeskMember(a.delegate))
     return no(

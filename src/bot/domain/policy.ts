@@ -47,6 +47,17 @@ export function isDeskMember(policy: Policy, userId: string): boolean {
   return mayRequest(policy, userId) || isApprover(policy, userId) || isCompliance(policy, userId);
 }
 
+/**
+ * Why the policy lets nobody approve in `userId`'s place, in its words; undefined when it allows a
+ * delegate. A member of any group in delegation.forbidden_for may not delegate, whatever their other groups.
+ */
+export function delegationRefusal(policy: Policy, userId: string): string | undefined {
+  const groups = [...policy.delegationForbiddenFor].filter((g) => policy.groups.get(g)?.has(userId));
+  if (groups.length === 0) return undefined;
+  const names = groups.length === 1 ? groups[0] : `${groups.slice(0, -1).join(', ')} and ${groups.at(-1)}`;
+  return `The approval policy forbids delegation for ${names}: you are in ${names}, so nobody may approve in your place.`;
+}
+
 /** The rule this snapshot is approved under: the one frozen in it, else the policy's first match. */
 export function frozenRuleFor(policy: Policy, snapshot: Snapshot): FrozenRule | undefined {
   if (snapshot.rule) return snapshot.rule;

@@ -56,6 +56,9 @@ export const frozenRuleSchema = z.strictObject({
   require: z.array(z.strictObject({ group: z.string(), count: int })),
   /** The rule's expires_after, kept so a re-approval round waits as long whatever the file says later. */
   expiresAfterMs: int.optional(),
+  /** The rule's remind_after and remind_every, kept so a pending request is nudged as when it was made. */
+  remindAfterMs: int.optional(),
+  remindEveryMs: int.optional(),
   /** The rule's step_up: each approval needs a one-time code (absent on rules without it, and before issue 24). */
   stepUp: z.literal(true).optional(),
 });

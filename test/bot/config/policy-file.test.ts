@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/bot/config/index.js';
 import { parsePolicyText, readPolicyFile } from '../../../src/bot/config/policy-file.js';
 import { policyOf } from '../../../src/bot/runtime/compose.js';
-import { requiredApprovalsFor } from '../../../src/bot/domain/policy.js';
+import { delegationRefusal, requiredApprovalsFor } from '../../../src/bot/domain/policy.js';
+import { describePolicy } from '../../../src/bot/domain/policy/describe.js';
 
 const EXAMPLE = readFileSync(new URL('../../../policy.example.yaml', import.meta.url), 'utf8');
 const env = {
@@ -130,6 +131,97 @@ rules:
     expect(read.ok ? [] : read.problems).toEqual([
       'p.yaml: requester U0BBBBBB1 could never get a request approved under rule "large withdrawals": it needs 2 of treasury and 1 of risk other than the requester, and U0BBBBBB1 never counts',
     ]);
+  });
+});
+
+describe("a rule's reminders", () => {
+  const withRules = (rules: string) => `
+groups:
+  treasury: [U0AAAAAA1, U0AAAAAA2, U0AAAAAA3]
+requesters: [U0CCCCCC1]
+rules:
+${rules}`;
+
+  it('reads remind_after and remind_every as durations, and prints them', () => {
+    const read = readPolicyFile('p.yaml', () =>
+      withRules(`  - name: withdrawals
+    match: { kind: crypto_withdrawal }
+    require: [{ group: treasury, count: 2 }]
+    remind_after: 10m
+    remind_every: 20m
+  - name: everything else
+    require: [{ group: treasury, count: 2 }]
+`),
+    );
+    expect(read.ok ? [] : read.problems).toEqual([]);
+    expect(read.policy!.rules[0]).toMatchObject({ remindAfterMs: 10 * 60_000, remindEveryMs: 20 * 60_000 });
+    expect(read.policy!.rules[1]).not.toHaveProperty('remindAfterMs');
+    expect(describePolicy(read.policy!)).toContain(
+      '  1. withdrawals: crypto_withdrawal → 2 of treasury, reminds after 10 min, then every 20 min',
+    );
+  });
+
+  it('refuses a reminder that could never come before the request expires, or that is not a duration', () => {
+    const text = withRules(`  - name: trades
+    match: { kind: trade }
+    require: [{ group: treasury, count: 2 }]
+    remind_after: 15m
+  - name: slow
+    match: { kind: crypto_withdrawal }
+    require: [{ group: treasury, count: 2 }]
+    expires_after: 1h
+    remind_every: 2h
+  - name: everything else
+    require: [{ group: treasury, count: 2 }]
+    remind_after: 30m
+`);
+    const read = readPolicyFile('p.yaml', () => text);
+    expect(read.ok ? [] : read.problems).toEqual([
+      'p.yaml: rule 1 ("trades") remind_after is 15 min, but a trade under it expires after 15 min: no reminder could ever go out',
+      'p.yaml: rule 2 ("slow") remind_every is 2 h, but a crypto_withdrawal under it expires after 1 h: no reminder could ever go out',
+      'p.yaml: rule 3 ("everything else") remind_after is 30 min, but a trade under it expires after 15 min: no reminder could ever go out',
+    ]);
+    const bad = parsePolicyText(
+      withRules('  - name: x\n    require: [{ group: treasury, count: 2 }]\n    remind_after: 0m\n'),
+      'p.yaml',
+    );
+    expect(bad.ok ? [] : bad.problems).toEqual([expect.stringContaining('rules.0.remind_after: expected a duration')]);
+  });
+});
+
+describe("the policy's delegation", () => {
+  const text = (forbidden: string) => `
+groups:
+  treasury: [U0AAAAAA1, U0AAAAAA2, U0AAAAAA3]
+  risk: [U0BBBBBB1, U0BBBBBB2]
+requesters: [U0CCCCCC1]
+rules:
+  - name: everything
+    require: [{ group: treasury, count: 2 }]
+delegation:
+  forbidden_for: ${forbidden}
+`;
+
+  it('reads forbidden_for as groups, and prints it', () => {
+    const read = readPolicyFile('p.yaml', () => text('[risk]'));
+    expect(read.ok ? [] : read.problems).toEqual([]);
+    expect([...read.policy!.delegationForbiddenFor]).toEqual(['risk']);
+    expect(describePolicy(read.policy!)).toContain(
+      'Delegation: forbidden for members of risk (nobody approves in their place)',
+    );
+    expect(delegationRefusal(read.policy!, 'U0BBBBBB2')).toBe(
+      'The approval policy forbids delegation for risk: you are in risk, so nobody may approve in your place.',
+    );
+    expect(delegationRefusal(read.policy!, 'U0AAAAAA1')).toBeUndefined();
+  });
+
+  it('refuses a group it does not know, and an empty list', () => {
+    expect(readPolicyFile('p.yaml', () => text('[risk, ops]'))).toEqual({
+      ok: false,
+      problems: ['p.yaml: delegation forbidden_for: no group called "ops"'],
+    });
+    const empty = parsePolicyText(text('[]'), 'p.yaml');
+    expect(empty.ok ? [] : empty.problems).toEqual(['p.yaml: delegation.forbidden_for: name at least one group']);
   });
 });
 

@@ -92,7 +92,11 @@ describe('setting a delegation', () => {
 
   it.each<[string, Partial<Parameters<typeof judgeDelegation>[0]>, RegExp]>([
     ['not an approver', { approver: 'REQ' }, /Only approvers/],
-    ['forbidden by the policy', { mayDelegate: () => false }, /policy does not let you/],
+    [
+      'forbidden by the policy',
+      { delegationRefusal: () => 'The approval policy forbids delegation for risk.' },
+      /^The approval policy forbids delegation for risk\.$/,
+    ],
     ['to oneself', { delegate: 'ANA' }, /yourself/],
     ['to someone off the desk', { delegate: 'STRANGER' }, /not on the desk/],
     ['without an end', { until: undefined }, /needs an end date/],

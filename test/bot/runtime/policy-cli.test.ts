@@ -31,6 +31,18 @@ describe('npm run policy', () => {
     expect(r.out).toContain('daily BTC outflow: crypto_withdrawal of BTC, at most 5 BTC per 24 h; over it: refused');
   });
 
+  it("check prints a rule's reminders and the groups delegation is forbidden for (the example's commented lines)", () => {
+    const uncommented = EXAMPLE.replace(/# (remind_\w+: \w+)/g, '$1')
+      .replace('# delegation:', 'delegation:')
+      .replace('#   forbidden_for', '  forbidden_for');
+    const r = run(['check', 'policy.yaml'], uncommented);
+    expect(r.err).toBe('');
+    expect(r.out).toContain(
+      '2. trades: trade → 2 of treasury, expires after 15 min, reminds after 5 min, then every 5 min',
+    );
+    expect(r.out).toContain('Delegation: forbidden for members of risk (nobody approves in their place)');
+  });
+
   it('check lists every problem of an invalid file, exit 1; FILE defaults to POLICY_FILE', () => {
     const r = run(['check'], 'groups: {}\nrequesters: []\nrules: []\nextra: 1\n', { POLICY_FILE: 'p.yaml' });
     expect(r.code).toBe(1);

@@ -4,6 +4,7 @@
 import { isDecimal, isZero } from '../money.js';
 import { REQUEST_KINDS, type RequestKind } from '../request.js';
 import { placesOf, tally } from './count.js';
+import { durationText } from './duration.js';
 import {
   ANY_APPROVER,
   type Limit,
@@ -65,6 +66,8 @@ export type RuleInput = {
   match?: RuleMatch;
   require: Requirement[];
   expiresAfterMs?: number;
+  remindAfterMs?: number;
+  remindEveryMs?: number;
   stepUp?: boolean;
 };
 export type LimitInput = Omit<Limit, 'hash'>;
@@ -85,6 +88,8 @@ export interface PolicyInput {
   rules?: RuleInput[];
   limits?: LimitInput[];
   destinations?: Record<string, string[]>;
+  /** Groups whose members may not name a delegate. */
+  delegationForbiddenFor?: Iterable<string>;
   source?: PolicySource;
 }
 
@@ -102,14 +107,17 @@ export function createPolicy(input: PolicyInput): Policy {
   const requesters = userSet('requesters', input.requesters, problems);
   const compliance = userSet('compliance', input.compliance ?? [], problems);
   const fromFile = input.groups !== undefined || input.rules !== undefined;
-  const { groups, rules } = fromFile ? fileRules(input, problems) : variableRules(input, problems);
+  const expiryMs = { ...DEFAULT_EXPIRY_MS, ...input.expiryMs };
+  const { groups, rules } = fromFile ? fileRules(input, expiryMs, problems) : variableRules(input, problems);
   const limits = (input.limits ?? []).map((l) => ({ ...l, hash: hashOf(l) }));
   checkLimits(limits, groups, problems);
   const destinations = new Map(Object.entries(input.destinations ?? {}));
   for (const [asset, allowed] of destinations)
     if (allowed.length === 0) problems.push(`destinations: ${asset} lists nothing (leave it out to allow any)`);
-  const expiryMs = { ...DEFAULT_EXPIRY_MS, ...input.expiryMs };
   for (const [kind, ms] of Object.entries(expiryMs)) checkDuration(`expiry for ${kind}`, ms, problems);
+  const delegationForbiddenFor = new Set(input.delegationForbiddenFor ?? []);
+  for (const group of delegationForbiddenFor)
+    if (!groups.has(group)) problems.push(`delegation forbidden_for: no group called "${group}"`);
   const approvers = new Set([...groups.values()].flatMap((members) => [...members]));
   const policy: Policy = {
     requesters,
@@ -120,6 +128,7 @@ export function createPolicy(input: PolicyInput): Policy {
     limits,
     destinations,
     expiryMs,
+    delegationForbiddenFor,
     source: input.source ?? { from: 'variables' },
   };
   if (problems.length === 0) {
@@ -173,7 +182,7 @@ function variableRules(input: PolicyInput, problems: string[]) {
   return { groups, rules };
 }
 
-function fileRules(input: PolicyInput, problems: string[]) {
+function fileRules(input: PolicyInput, expiryMs: Readonly<Record<RequestKind, number>>, problems: string[]) {
   for (const name of ['approvers', 'requiredApprovals', 'approvalsByKind', 'thresholds'] as const)
     if (input[name] !== undefined)
       problems.push(`${name} belongs to the variables' policy, not to a policy with groups`);
@@ -200,10 +209,34 @@ function fileRules(input: PolicyInput, problems: string[]) {
       );
     checkMatch(where, rule.match, problems);
     if (rule.expiresAfterMs !== undefined) checkDuration(`${where} expires_after`, rule.expiresAfterMs, problems);
+    checkReminders(where, rule, expiryMs, problems);
     const earlier = rules.slice(0, i).find((r) => matchesAll(r.match));
     if (earlier) problems.push(`${where} can never decide: rule "${earlier.name}" before it matches every request`);
   }
   return { groups, rules };
+}
+
+/** A reminder must be able to come: positive, and sooner than the shortest life of a request under the rule. */
+function checkReminders(
+  where: string,
+  rule: Rule,
+  expiryMs: Readonly<Record<RequestKind, number>>,
+  problems: string[],
+): void {
+  const [shortest] = (rule.match.kinds ?? REQUEST_KINDS)
+    .map((kind) => ({ kind, ms: rule.expiresAfterMs ?? expiryMs[kind] }))
+    .sort((a, b) => a.ms - b.ms);
+  for (const [key, ms] of [
+    ['remind_after', rule.remindAfterMs],
+    ['remind_every', rule.remindEveryMs],
+  ] as const) {
+    if (ms === undefined) continue;
+    checkDuration(`${where} ${key}`, ms, problems);
+    if (shortest && ms >= shortest.ms)
+      problems.push(
+        `${where} ${key} is ${durationText(ms)}, but a ${shortest.kind} under it expires after ${durationText(shortest.ms)}: no reminder could ever go out`,
+      );
+  }
 }
 
 function matchesAll(match: RuleMatch): boolean {
@@ -213,6 +246,8 @@ function matchesAll(match: RuleMatch): boolean {
 function withHash(rule: RuleInput): Rule {
   const out: Rule = { name: rule.name, match: rule.match ?? {}, require: rule.require, hash: hashOf(rule) };
   if (rule.expiresAfterMs !== undefined) out.expiresAfterMs = rule.expiresAfterMs;
+  if (rule.remindAfterMs !== undefined) out.remindAfterMs = rule.remindAfterMs;
+  if (rule.remindEveryMs !== undefined) out.remindEveryMs = rule.remindEveryMs;
   if (rule.stepUp) out.stepUp = true;
   return out;
 }

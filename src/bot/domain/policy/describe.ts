@@ -1,14 +1,7 @@
 // The policy in plain words, line by line: what `npm run policy -- check` prints and /desk policy shows.
 import { requireText } from './build.js';
+import { durationText } from './duration.js';
 import type { Limit, Policy, Rule } from './model.js';
-
-function durationText(ms: number): string {
-  const DAY = 86_400_000;
-  if (ms % DAY === 0 && ms > DAY) return `${ms / DAY} days`;
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${ms / 1000} s`;
-}
 
 /** "large withdrawals: crypto_withdrawal or fiat_withdrawal worth at least 100000 USD → 2 of treasury and 1 of risk". */
 export function ruleLine(rule: Rule): string {
@@ -21,7 +14,9 @@ export function ruleLine(rule: Rule): string {
     .filter(Boolean)
     .join(' ');
   const expires = rule.expiresAfterMs ? `, expires after ${durationText(rule.expiresAfterMs)}` : '';
-  return `${rule.name}: ${what} → ${requireText(rule.require)}${expires}`;
+  const remind = rule.remindAfterMs ? `, reminds after ${durationText(rule.remindAfterMs)}` : '';
+  const every = rule.remindEveryMs ? `, then every ${durationText(rule.remindEveryMs)}` : '';
+  return `${rule.name}: ${what} → ${requireText(rule.require)}${expires}${remind}${every}`;
 }
 
 export function limitLine(limit: Limit): string {
@@ -43,6 +38,10 @@ export function describePolicy(policy: Policy): string[] {
     'Rules (the first that matches decides; the requester never counts, one person counts once):',
     ...policy.rules.map((r, i) => `  ${i + 1}. ${ruleLine(r)}`),
   ];
+  if (policy.delegationForbiddenFor.size > 0)
+    lines.push(
+      `Delegation: forbidden for members of ${[...policy.delegationForbiddenFor].join(', ')} (nobody approves in their place)`,
+    );
   if (policy.limits.length > 0) lines.push('Limits:', ...policy.limits.map((l) => `  ${limitLine(l)}`));
   if (policy.destinations.size > 0)
     lines.push(

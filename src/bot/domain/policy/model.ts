@@ -33,6 +33,9 @@ export interface Rule {
   require: readonly Requirement[];
   /** How long a request under it waits for approvals; absent: the kind's default. */
   expiresAfterMs?: number;
+  /** remind_after / remind_every: when approvers are first nudged, and how often after; absent: the kind's default. */
+  remindAfterMs?: number;
+  remindEveryMs?: number;
   /** step_up: approvals under it count only with a one-time code (issue 24). */
   stepUp?: boolean;
   /** SHA-256 of the rule's canonical JSON: which version decided, in the snapshot and the audit. */
@@ -68,5 +71,7 @@ export interface Policy {
   /** Per asset, the saved addresses (labels or ids) withdrawals may go to; an asset not named is unrestricted. */
   readonly destinations: ReadonlyMap<string, readonly string[]>;
   readonly expiryMs: Readonly<Record<RequestKind, number>>;
+  /** Groups whose members may not name a delegate (delegation.forbidden_for): nobody approves in their place. */
+  readonly delegationForbiddenFor: ReadonlySet<string>;
   readonly source: PolicySource;
 }

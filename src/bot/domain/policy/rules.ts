@@ -61,6 +61,8 @@ export function currenciesToValue(policy: Pick<Policy, 'rules'>, snapshot: Snaps
 export function freeze(rule: Rule): FrozenRule {
   const frozen: FrozenRule = { name: rule.name, hash: rule.hash, require: rule.require.map((r) => ({ ...r })) };
   if (rule.expiresAfterMs !== undefined) frozen.expiresAfterMs = rule.expiresAfterMs;
+  if (rule.remindAfterMs !== undefined) frozen.remindAfterMs = rule.remindAfterMs;
+  if (rule.remindEveryMs !== undefined) frozen.remindEveryMs = rule.remindEveryMs;
   if (rule.stepUp) frozen.stepUp = true;
   return frozen;
 }

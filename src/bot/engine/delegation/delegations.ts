@@ -3,14 +3,8 @@
  * every replica reads the same: set (replacing the approver's earlier one), ended, read. Each
  * change is audited; an end removes only the delegation it read (`deleteIf`), never a newer one.
  */
-import {
-  DELEGATION_ALLOWED,
-  isActive,
-  judgeDelegation,
-  type Delegation,
-  type DelegationJudgement,
-} from '../../domain/delegation.js';
-import { isApprover, isDeskMember, type Policy } from '../../domain/policy.js';
+import { isActive, judgeDelegation, type Delegation, type DelegationJudgement } from '../../domain/delegation.js';
+import { delegationRefusal, isApprover, isDeskMember, type Policy } from '../../domain/policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { KeyValueStore } from '../../ports/store.js';
 import { audit, type EngineContext } from '../context.js';
@@ -32,9 +26,9 @@ export interface Delegations {
   active(): Promise<Delegation[]>;
 }
 
-/** Whether the policy lets `approver` name a delegate (the seam for a policy that forbids it per group). */
-export function mayDelegate(_ctx: EngineContext, _approver: string): boolean {
-  return DELEGATION_ALLOWED;
+/** Whether the policy lets `approver`'s delegate count for them (not in a group that forbids delegation). */
+export function mayDelegate(ctx: EngineContext, approver: string): boolean {
+  return delegationRefusal(ctx.policy, approver) === undefined;
 }
 
 export function createDelegations(ctx: EngineContext): Delegations {
@@ -51,7 +45,7 @@ export function createDelegations(ctx: EngineContext): Delegations {
         now: ctx.clock.now(),
         isApprover: (id) => isApprover(ctx.policy, id),
         isDeskMember: (id) => isDeskMember(ctx.policy, id),
-        mayDelegate: (id) => mayDelegate(ctx, id),
+        delegationRefusal: (id) => delegationRefusal(ctx.policy, id),
       });
       if (!judged.ok) {
         await audit(ctx, 'delegation.refused', approver, undefined, { delegate, until, message: judged.message });

@@ -15,9 +15,16 @@ export type Nudge = {
   reminders: Reminders;
 };
 
-/** The reminder rule of a request: its kind's default (the seam where a policy rule sets its own). */
-export function reminderRuleFor(_policy: Policy, request: Pick<RequestRecord, 'kind'>): ReminderRule {
-  return DEFAULT_REMINDERS[request.kind];
+/**
+ * The reminder rule of a request: its frozen rule's remind_after and remind_every (a pending request
+ * keeps those it was made under), else its kind's default; remind_every defaults to remind_after.
+ */
+export function reminderRuleFor(_policy: Policy, request: Pick<RequestRecord, 'kind' | 'snapshot'>): ReminderRule {
+  const byKind = DEFAULT_REMINDERS[request.kind];
+  const rule = request.snapshot.rule;
+  const delayMs = rule?.remindAfterMs ?? byKind.delayMs;
+  const intervalMs = rule?.remindEveryMs ?? rule?.remindAfterMs ?? byKind.intervalMs;
+  return { delayMs, intervalMs, max: byKind.max };
 }
 
 /**

@@ -117,3 +117,45 @@ describe('a delegate approves in the approver’s place', () => {
     expect(w.auditOf('delegation.refused')).toHaveLength(1);
   });
 });
+
+describe('a policy that forbids delegation for a group', () => {
+  const groupsPolicy = (forbidden: string[]) => ({
+    approvers: undefined,
+    requesters: [REQUESTER, DELEGATE],
+    groups: { treasury: ['U0TREAS01', 'U0TREAS02'], risk: ['U0RISK001', 'U0RISK002'] },
+    rules: [
+      {
+        name: 'with risk',
+        require: [
+          { group: 'treasury', count: 1 },
+          { group: 'risk', count: 1 },
+        ],
+      },
+    ],
+    delegationForbiddenFor: forbidden,
+  });
+
+  it('refuses a member of it in the policy’s words, audited; the other groups still delegate', async () => {
+    const w = new World({ policy: groupsPolicy(['risk']) });
+    const refused = await w.engine.delegations.set('U0RISK001', DELEGATE, w.clock.now() + DAY);
+    expect(refused).toEqual({
+      ok: false,
+      message: 'The approval policy forbids delegation for risk: you are in risk, so nobody may approve in your place.',
+    });
+    expect(await w.kv.get(delegationKey('U0RISK001'))).toBeUndefined();
+    expect(w.auditOf('delegation.refused')).toMatchObject([
+      { actor: 'U0RISK001', data: { delegate: DELEGATE, message: refused.ok ? '' : refused.message } },
+    ]);
+    expect((await w.engine.delegations.set('U0TREAS01', DELEGATE, w.clock.now() + DAY)).ok).toBe(true);
+  });
+
+  it('a delegation named before the policy forbade it no longer counts for the approver', async () => {
+    const w = new World({ policy: groupsPolicy([]) });
+    expect((await w.engine.delegations.set('U0RISK001', DELEGATE, w.clock.now() + DAY)).ok).toBe(true);
+    await w.restart(groupsPolicy(['risk']));
+    const r = await requested(w);
+    expect((await w.engine.approve(r.id, DELEGATE, r.snapshotHash)).ok).toBe(false);
+    expect((await w.record(r.id)).approvals).toEqual([]);
+    expect(w.auditOf('approval.counted', r.id)).toEqual([]);
+  });
+});

@@ -1,7 +1,12 @@
 // The nudge due at a time, from the round and what the record says went out (pure).
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REMINDERS } from '../../../../src/bot/domain/policy.js';
-import { nudgeDue, type RoundTimes, type Reminders } from '../../../../src/bot/engine/reminders/reminder-plan.js';
+import { createPolicy, DEFAULT_REMINDERS, type FrozenRule } from '../../../../src/bot/domain/policy.js';
+import {
+  nudgeDue,
+  reminderRuleFor,
+  type RoundTimes,
+  type Reminders,
+} from '../../../../src/bot/engine/reminders/reminder-plan.js';
 
 const MIN = 60_000;
 const T = Date.UTC(2026, 0, 5, 9);
@@ -52,5 +57,32 @@ describe('the nudge due', () => {
       expiryWarnedAt: T + 60 * MIN,
     };
     expect(nudgeDue(trade, { ...long, reminders: sent }, T + 23 * 60 * MIN)).toBeUndefined();
+  });
+});
+
+describe("a request's reminder rule", () => {
+  const policy = createPolicy({ requesters: ['U1'], approvers: ['U2', 'U3'] });
+  const removal = (rule?: Partial<FrozenRule>) => ({
+    kind: 'bank_account_removal' as const,
+    snapshot: {
+      kind: 'bank_account_removal' as const,
+      bankAccount: { id: 1, currency: null, display: 'x' },
+      note: null,
+      ...(rule ? { rule: { name: 'r', hash: 'h', require: [{ group: 'approvers', count: 2 }], ...rule } } : {}),
+    },
+  });
+
+  it.each<[string, Partial<FrozenRule> | undefined, { delayMs: number; intervalMs: number }]>([
+    ['no frozen rule: the kind’s default', undefined, { delayMs: 30 * MIN, intervalMs: 30 * MIN }],
+    ['a rule without reminders: the kind’s default', {}, { delayMs: 30 * MIN, intervalMs: 30 * MIN }],
+    ['remind_after alone: also the interval', { remindAfterMs: 10 * MIN }, { delayMs: 10 * MIN, intervalMs: 10 * MIN }],
+    [
+      'remind_after and remind_every',
+      { remindAfterMs: 10 * MIN, remindEveryMs: 20 * MIN },
+      { delayMs: 10 * MIN, intervalMs: 20 * MIN },
+    ],
+    ['remind_every alone: the kind’s delay', { remindEveryMs: 7 * MIN }, { delayMs: 30 * MIN, intervalMs: 7 * MIN }],
+  ])('%s', (_, rule, expected) => {
+    expect(reminderRuleFor(policy, removal(rule))).toEqual({ ...expected, max: 3 });
   });
 });

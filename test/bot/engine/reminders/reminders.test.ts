@@ -40,6 +40,41 @@ describe('approval reminders', () => {
     ]);
   });
 
+  it("a rule's remind_after and remind_every, frozen with it: a changed policy does not move a pending request's reminders", async () => {
+    const treasury = ['U0TREAS01', 'U0TREAS02'];
+    const ruleWith = (reminders: { remindAfterMs?: number; remindEveryMs?: number }) => ({
+      approvers: undefined,
+      requesters: [REQUESTER],
+      groups: { treasury },
+      rules: [
+        {
+          name: 'fiat',
+          match: { kinds: ['fiat_withdrawal' as const] },
+          require: [{ group: 'treasury', count: 2 }],
+          ...reminders,
+        },
+        { name: 'everything else', require: [{ group: 'treasury', count: 2 }] },
+      ],
+    });
+    const world = new World({ policy: ruleWith({ remindAfterMs: 10 * MIN, remindEveryMs: 20 * MIN }) });
+    const r = await requested(world);
+    expect(r.snapshot.rule).toMatchObject({ remindAfterMs: 10 * MIN, remindEveryMs: 20 * MIN });
+    await world.restart(ruleWith({}));
+    await world.advanceAndTick(10 * MIN - 1);
+    expect(reminders(world, r.id)).toEqual([]);
+    await world.advanceAndTick(1);
+    expect(reminders(world, r.id)).toEqual([1]);
+    await world.advanceAndTick(20 * MIN - 1);
+    expect(reminders(world, r.id)).toEqual([1]);
+    await world.advanceAndTick(1);
+    expect(reminders(world, r.id)).toEqual([1, 2]);
+    const later = await requested(world);
+    await world.advanceAndTick(10 * MIN);
+    expect(reminders(world, later.id)).toEqual([]);
+    await world.advanceAndTick(20 * MIN);
+    expect(reminders(world, later.id)).toEqual([1]);
+  });
+
   it('a trade: first after 5 minutes', async () => {
     const world = new World();
     const r = await requested(world, tradeInput());
