@@ -34,7 +34,13 @@ export async function fileRecordsInScope<R extends { id: string }>(
   const records = new Map(live);
   if (existsSync(files.history))
     await scanLines(files.history, (line) => {
-      const checked = parse(JSON.parse(line.text));
+      let value: unknown;
+      try {
+        value = JSON.parse(line.text);
+      } catch (err) {
+        throw new StoreCorruptError(files.history, `not valid JSON (${(err as Error).message})`, line.lineNo);
+      }
+      const checked = parse(value);
       if (!checked.ok)
         throw new StoreCorruptError(files.history, `record does not match the schema: ${checked.problem}`, line.lineNo);
       // As at open: the history copy wins over live, and an id's last line over its earlier ones.

@@ -2,17 +2,12 @@
 // transaction (no migration, no write), the password never printed; a database never opened says so.
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
-import {
-  REQUEST_RECORD_SCHEMA,
-  REQUEST_RECORD_VERSION,
-  REQUEST_STORE_NAME,
-} from '../../../src/bot/domain/record-schema.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { runPolicyCli } from '../../../src/bot/runtime/policy-cli.js';
 import { openDatabase } from '../../../src/bot/store/postgres/database.js';
 import { openPgRepository } from '../../../src/bot/store/postgres/repository.js';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
-import { NOW, storeExecutedRequests } from './support/executed-requests.js';
+import { NOW, REQUESTS, storeExecutedRequests } from './support/executed-requests.js';
 
 const EXAMPLE = readFileSync(new URL('../../../policy.example.yaml', import.meta.url), 'utf8');
 
@@ -36,12 +31,7 @@ describePostgres('npm run policy -- explain with DATABASE_URL', () => {
   it('reads the room left in a read-only transaction, while the bot holds the database, and changes nothing', async () => {
     const url = await pg.cluster.createDatabase();
     const db = await openDatabase({ url, warn: () => {}, maxConnections: 2 });
-    const requests = await openPgRepository<RequestRecord>(db, {
-      name: REQUEST_STORE_NAME,
-      schema: REQUEST_RECORD_SCHEMA,
-      isFinished: isFinishedRequest,
-      version: REQUEST_RECORD_VERSION,
-    });
+    const requests = await openPgRepository<RequestRecord>(db, REQUESTS);
     try {
       await storeExecutedRequests(requests);
       const rows = async () =>

@@ -5,15 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
-import {
-  REQUEST_RECORD_SCHEMA,
-  REQUEST_RECORD_VERSION,
-  REQUEST_STORE_NAME,
-} from '../../../src/bot/domain/record-schema.js';
+import type { RequestRecord } from '../../../src/bot/domain/record.js';
 import { runPolicyCli } from '../../../src/bot/runtime/policy-cli.js';
 import { openRepository } from '../../../src/bot/store/repository.js';
-import { NOW, storeExecutedRequests } from './support/executed-requests.js';
+import { NOW, REQUESTS, storeExecutedRequests } from './support/executed-requests.js';
 
 const EXAMPLE = readFileSync(new URL('../../../policy.example.yaml', import.meta.url), 'utf8');
 /** A data folder with no store in it: the tool must not fall back on ./data of the working folder. */
@@ -96,13 +91,7 @@ describe('npm run policy', () => {
 
   it('explain reads the room left from the file store while its bot holds it, and changes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'policy-cli-store-'));
-    const requests = await openRepository<RequestRecord>({
-      dir,
-      name: REQUEST_STORE_NAME,
-      schema: REQUEST_RECORD_SCHEMA,
-      isFinished: isFinishedRequest,
-      version: REQUEST_RECORD_VERSION,
-    });
+    const requests = await openRepository<RequestRecord>({ dir, ...REQUESTS });
     try {
       await storeExecutedRequests(requests);
       const before = contents(dir);

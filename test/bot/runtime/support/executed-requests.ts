@@ -3,10 +3,29 @@
  * inside the 24 h window (completed, executing), one failed inside it, one completed before it.
  */
 import { createPolicy } from '../../../../src/bot/domain/policy.js';
-import { advance, newExecution, newRequest, type RequestRecord } from '../../../../src/bot/domain/record.js';
+import {
+  advance,
+  isFinishedRequest,
+  newExecution,
+  newRequest,
+  type RequestRecord,
+} from '../../../../src/bot/domain/record.js';
+import {
+  REQUEST_RECORD_SCHEMA,
+  REQUEST_RECORD_VERSION,
+  REQUEST_STORE_NAME,
+} from '../../../../src/bot/domain/record-schema.js';
 import type { Command } from '../../../../src/bot/domain/state-machine.js';
 import type { Snapshot } from '../../../../src/bot/domain/request.js';
 import type { Repository } from '../../../../src/bot/ports/store.js';
+
+/** The requests' repository as the bot opens it, on files or PostgreSQL. */
+export const REQUESTS = {
+  name: REQUEST_STORE_NAME,
+  schema: REQUEST_RECORD_SCHEMA,
+  isFinished: isFinishedRequest,
+  version: REQUEST_RECORD_VERSION,
+};
 
 const HOUR = 3_600_000;
 export const NOW = Date.UTC(2026, 10, 25, 12);
