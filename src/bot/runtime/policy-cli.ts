@@ -150,7 +150,7 @@ async function limitLines(
       : limit.over === 'refuse'
         ? 'it does not fit: refused now'
         : `it does not fit: it would also need ${requireText(limit.over.require)}`;
-    return `${line}; counted now ${check.used}, room left ${check.room} ${limit.match.asset}: ${verdict}`;
+    return `${line}; counted now ${check.used} ${limit.match.asset}, room left ${check.room} ${limit.match.asset}: ${verdict}`;
   });
   if (!('records' in read)) return [...lines, `Room left: not read (${read.problem}); /desk policy shows it.`];
   const refusing = checks.filter((c) => c.over && c.limit.over === 'refuse').map((c) => c.limit.name);

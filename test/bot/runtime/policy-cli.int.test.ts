@@ -39,7 +39,7 @@ describePostgres('npm run policy -- explain with DATABASE_URL', () => {
       const before = await rows();
       const fits = await explain(url, '2');
       expect(fits.code).toBe(0);
-      expect(fits.out).toContain('this request counts 2 BTC; counted now 2.5, room left 2.5 BTC: it fits');
+      expect(fits.out).toContain('this request counts 2 BTC; counted now 2.5 BTC, room left 2.5 BTC: it fits');
       const over = await explain(url, '3');
       expect(over.out).toContain('Refused now by a limit: daily BTC outflow');
       expect(over.out).not.toContain(new URL(url).password);

@@ -97,7 +97,7 @@ describe('npm run policy', () => {
       const before = contents(dir);
       const fits = await explain('U0CCCCCC1', '120000 USD', { DATA_DIR: dir });
       expect(fits.code).toBe(0);
-      expect(fits.out).toContain('this request counts 2 BTC; counted now 2.5, room left 2.5 BTC: it fits');
+      expect(fits.out).toContain('this request counts 2 BTC; counted now 2.5 BTC, room left 2.5 BTC: it fits');
       expect(fits.out).toContain(`No limit refuses it now (read from ${dir})`);
       const over = await explain('U0CCCCCC1', '200000 USD', { DATA_DIR: dir }, '2.50000001');
       expect(over.out).toContain('room left 2.5 BTC: it does not fit: refused now');
