@@ -1,7 +1,8 @@
 // Operator tool: `npm run policy -- check [FILE]` validates a policy file (POLICY_FILE by default) and
 // prints the effective policy; `npm run policy -- explain --kind K --asset A --amount N --requester U [--value V] [FILE]`
-// says which rule would decide such a request and what it needs. Reads the file only: no store, no
-// exchange, nothing changed. Exit 0 valid, 1 the policy is refused, 2 usage error.
+// says which rule would decide such a request, what it needs and each limit's room left now, read from
+// the desk's store without its lease (records-read-only.ts). No exchange, nothing changed.
+// Exit 0 valid, 1 the policy is refused, 2 usage error.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -10,22 +11,30 @@ import { describePolicy, limitLine, ruleLine } from '../domain/policy/describe.j
 import { REQUEST_KINDS, type RequestKind, type Snapshot } from '../domain/request.js';
 import { isDecimal } from '../domain/money.js';
 import { valuationAt, withValuations } from '../domain/valuation.js';
-import { limitAmount } from '../domain/policy/limits.js';
+import { checkLimits, limitAmount, longestWindow } from '../domain/policy/limits.js';
+import type { RequestRecord } from '../domain/record.js';
+import { REQUEST_RECORD_SCHEMA, REQUEST_RECORD_VERSION, REQUEST_STORE_NAME } from '../domain/record-schema.js';
 import { readPolicyFile } from '../config/policy-file.js';
 import type { CliIo } from '../store/audit-cli.js';
+import { toolDataDirOf } from '../store/data-layout.js';
+import { databaseTarget } from '../store/database-target.js';
+import { describeDatabase } from '../store/postgres/database.js';
+import { fileRecordsInScope, pgRecordsInScope } from '../store/records-read-only.js';
 
 const USAGE = `usage: npm run policy -- check [FILE]
        npm run policy -- explain --kind KIND --asset ASSET --amount AMOUNT --requester U… [--value "AMOUNT CURRENCY"] [FILE]
 FILE defaults to POLICY_FILE. KIND is one of ${REQUEST_KINDS.join(', ')}. --value is the request's value
 (the bot prices it with the exchange's spot price at request time); without it, every rule a value could pick is shown.
+explain reads the limits' room left from DATABASE_URL (or DATABASE_URL_FILE), else from DATA_DIR's files, changing nothing.
 `;
 
-export function runPolicyCli(
+export async function runPolicyCli(
   argv: string[],
   io: CliIo,
   env: NodeJS.ProcessEnv = process.env,
   readFile = (p: string) => readFileSync(p, 'utf8'),
-): number {
+  now: () => number = Date.now,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -64,14 +73,16 @@ export function runPolicyCli(
     io.out(`${path} is valid.\n${describePolicy(policy).join('\n')}\n`);
     return 0;
   }
-  return explain(policy, parsed.values, io);
+  return explain(policy, parsed.values, io, env, now);
 }
 
-function explain(
+async function explain(
   policy: Policy,
   v: { kind?: string; asset?: string; amount?: string; requester?: string; value?: string },
   io: CliIo,
-): number {
+  env: NodeJS.ProcessEnv,
+  now: () => number,
+): Promise<number> {
   const kind = v.kind as RequestKind | undefined;
   if (
     !kind ||
@@ -111,17 +122,63 @@ function explain(
       'Without --value, it was taken as large (the bot never takes an unpriced request as small); priced at request time it may fall under a later rule:',
       ...policy.rules.map((r) => `  ${ruleLine(r)}`),
     );
-  for (const limit of policy.limits) {
-    const amount = limitAmount(limit, snapshot);
-    if (amount !== undefined)
-      lines.push(
-        `Limit: ${limitLine(limit)}; this request counts ${amount} ${limit.match.asset} (room left: see /desk policy; this tool opens no store)`,
-      );
-  }
+  lines.push(...(await limitLines(policy, snapshot, env, now)));
   const allowed = policy.destinations.get(v.asset.toUpperCase());
   if (allowed && kind === 'crypto_withdrawal') lines.push(`Destinations: only to ${allowed.join(', ')}`);
   io.out(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/** Each limit the request counts under, with its room left now when the store can be read. */
+async function limitLines(
+  policy: Policy,
+  snapshot: Snapshot,
+  env: NodeJS.ProcessEnv,
+  now: () => number,
+): Promise<string[]> {
+  const counted = policy.limits.filter((l) => limitAmount(l, snapshot) !== undefined);
+  if (counted.length === 0) return [];
+  const at = now();
+  const read = await recordsNow(env, { since: at - longestWindow(policy) });
+  const checks = 'records' in read ? checkLimits(policy, snapshot, read.records, at) : [];
+  const lines = counted.map((limit) => {
+    const line = `Limit: ${limitLine(limit)}; this request counts ${limitAmount(limit, snapshot)} ${limit.match.asset}`;
+    const check = checks.find((c) => c.limit === limit);
+    if (!check) return line;
+    const verdict = !check.over
+      ? 'it fits'
+      : limit.over === 'refuse'
+        ? 'it does not fit: refused now'
+        : `it does not fit: it would also need ${requireText(limit.over.require)}`;
+    return `${line}; counted now ${check.used} ${limit.match.asset}, room left ${check.room} ${limit.match.asset}: ${verdict}`;
+  });
+  if (!('records' in read)) return [...lines, `Room left: not read (${read.problem}); /desk policy shows it.`];
+  const refusing = checks.filter((c) => c.over && c.limit.over === 'refuse').map((c) => c.limit.name);
+  lines.push(
+    refusing.length > 0
+      ? `Refused now by a limit: ${refusing.join(', ')} (read from ${read.where})`
+      : `No limit refuses it now (read from ${read.where})`,
+  );
+  return lines;
+}
+
+/** The requests the limits count, read where the bot keeps them; a problem in words when they cannot be. */
+async function recordsNow(
+  env: NodeJS.ProcessEnv,
+  scope: { since: number },
+): Promise<{ records: RequestRecord[]; where: string } | { problem: string }> {
+  const source = { name: REQUEST_STORE_NAME, schema: REQUEST_RECORD_SCHEMA, version: REQUEST_RECORD_VERSION };
+  const target = databaseTarget({ name: 'DATABASE_URL', value: undefined }, env);
+  if (target !== undefined && 'problem' in target) return { problem: target.problem.trim() };
+  const where = target ? describeDatabase(target.url) : toolDataDirOf(env);
+  try {
+    const records = target
+      ? await pgRecordsInScope(target.url, source, scope, () => {})
+      : await fileRecordsInScope(where, source, scope);
+    return records ? { records, where } : { problem: `no requests stored in ${where}` };
+  } catch (err) {
+    return { problem: `cannot read ${where}: ${(err as Error).message}` };
+  }
 }
 
 /** A request of this kind, asset and amount, as far as the rules and limits read it. */
@@ -170,7 +227,7 @@ function sample(kind: RequestKind, asset: string, amount: string): Snapshot {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = runPolicyCli(process.argv.slice(2), {
+  process.exitCode = await runPolicyCli(process.argv.slice(2), {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
   });

@@ -443,7 +443,8 @@ function validateOutbox(file: string, raw: unknown): { entries: OutboxEntry[]; s
   return { entries, seq };
 }
 
-function validateLive<R extends { id: string }>(
+/** The live file's records, each checked; StoreCorruptError naming the file otherwise. */
+export function validateLive<R extends { id: string }>(
   file: string,
   raw: unknown,
   version: number,

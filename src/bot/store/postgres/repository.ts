@@ -132,11 +132,7 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
       this.#queues.run(id, () =>
         transaction(this.#pool, async (client) => {
           await client.query('SELECT pg_advisory_xact_lock($1, $2)', [DESK_LOCKS, SCOPE_LOCK]);
-          const { rows } = await client.query<{ id: string; body: unknown }>(
-            `SELECT id, body FROM records WHERE store = $1 AND id <> $2
-               AND (finished_seq IS NULL OR COALESCE((body->>'updatedAt')::bigint >= $3, true)) ORDER BY position`,
-            [this.#options.name, id, Math.floor(scope.since)],
-          );
+          const rows = await rowsInScope(client, this.#options.name, scope, id);
           const others = rows.map((row) => this.#parse(row.id, row.body));
           return this.#mutate(client, id, (current) => fn(current, others));
         }),
@@ -198,4 +194,19 @@ class PostgresRepository<R extends { id: string }> implements PgRepository<R> {
       );
     return checked.value;
   }
+}
+
+/** The rows of `store` in `scope` (live, or finished since), but `exceptId`: what mutateInScope and read-only tools see. */
+export async function rowsInScope(
+  client: PoolClient,
+  store: string,
+  scope: { since: number },
+  exceptId = '',
+): Promise<Array<{ id: string; body: unknown }>> {
+  const { rows } = await client.query<{ id: string; body: unknown }>(
+    `SELECT id, body FROM records WHERE store = $1 AND id <> $2
+       AND (finished_seq IS NULL OR COALESCE((body->>'updatedAt')::bigint >= $3, true)) ORDER BY position`,
+    [store, exceptId, Math.floor(scope.since)],
+  );
+  return rows;
 }
