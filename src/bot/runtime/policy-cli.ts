@@ -4,8 +4,8 @@
 // the desk's store without its lease (records-read-only.ts). No exchange, nothing changed.
 // Exit 0 valid, 1 the policy is refused, 2 usage error.
 import { readFileSync } from 'node:fs';
+import { parseCommandLine } from '../store/cli-args.js';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { mayRequest, requireText, ruleFor, type Policy } from '../domain/policy.js';
 import { describePolicy, limitLine, ruleLine } from '../domain/policy/describe.js';
 import { REQUEST_KINDS, type RequestKind, type Snapshot } from '../domain/request.js';
@@ -35,28 +35,19 @@ export async function runPolicyCli(
   readFile = (p: string) => readFileSync(p, 'utf8'),
   now: () => number = Date.now,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        kind: { type: 'string' },
-        asset: { type: 'string' },
-        amount: { type: 'string' },
-        requester: { type: 'string' },
-        value: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    io.err(`${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandLine(
+    argv,
+    {
+      kind: { type: 'string' },
+      asset: { type: 'string' },
+      amount: { type: 'string' },
+      requester: { type: 'string' },
+      value: { type: 'string' },
+    },
+    USAGE,
+    io,
+  );
+  if ('exit' in parsed) return parsed.exit;
   const [command, file, ...extra] = parsed.positionals;
   const path = file ?? env.POLICY_FILE;
   if ((command !== 'check' && command !== 'explain') || extra.length > 0 || !path) {

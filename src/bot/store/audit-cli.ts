@@ -2,9 +2,9 @@
 // Reads the file or database the bot would (data-layout.ts, database-target.ts), read-only, URL never printed.
 // Exit 0 fine, 1 the chain does not verify (export still writes, with a warning), 2 usage or I/O error.
 import { existsSync, writeFileSync } from 'node:fs';
+import { parseCommandLine } from './cli-args.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { fileAuditLines, type AuditLines } from './audit-lines.js';
 import { DATABASE_TARGET_HELP, databaseTarget } from './database-target.js';
 import { AUDIT_FILE_NAME } from './audit-log.js';
@@ -33,28 +33,19 @@ export function defaultAuditFile(env: NodeJS.ProcessEnv = process.env, exists?: 
 
 /** Runs the tool on `argv` (without node and script) and returns the exit code. */
 export async function runAuditCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        file: { type: 'string' },
-        'database-url': { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    io.err(`${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandLine(
+    argv,
+    {
+      file: { type: 'string' },
+      'database-url': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      out: { type: 'string' },
+    },
+    USAGE,
+    io,
+  );
+  if ('exit' in parsed) return parsed.exit;
   const [command, ...extra] = parsed.positionals;
   if (
     extra.length > 0 ||

@@ -2,7 +2,7 @@
 // file store into an empty database and verifies the chain read back. URL never printed. Exit 0 copied
 // and verified, 1 chain mismatch (do not start on it), 2 usage error or nothing copied.
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './cli-args.js';
 import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
 import type { CliIo } from './audit-cli.js';
@@ -16,21 +16,8 @@ const USAGE =
 
 /** Runs the tool on `argv` (without node and script) and returns the exit code. */
 export async function runStoreCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (err) {
-    io.err(`${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandLine(argv, { to: { type: 'string' }, from: { type: 'string' } }, USAGE, io);
+  if ('exit' in parsed) return parsed.exit;
   const [command, ...extra] = parsed.positionals;
   if (command !== 'copy' || extra.length > 0) {
     io.err(USAGE);
