@@ -4,7 +4,7 @@
 // the desk's store without its lease (records-read-only.ts). No exchange, nothing changed.
 // Exit 0 valid, 1 the policy is refused, 2 usage error.
 import { readFileSync } from 'node:fs';
-import { parseCommandLine } from '../store/cli-args.js';
+import { parseCommandLine, type CliIo } from '../store/cli-args.js';
 import { pathToFileURL } from 'node:url';
 import { mayRequest, requireText, ruleFor, type Policy } from '../domain/policy.js';
 import { describePolicy, limitLine, ruleLine } from '../domain/policy/describe.js';
@@ -15,7 +15,6 @@ import { checkLimits, limitAmount, longestWindow } from '../domain/policy/limits
 import type { RequestRecord } from '../domain/record.js';
 import { REQUEST_RECORD_SCHEMA, REQUEST_RECORD_VERSION, REQUEST_STORE_NAME } from '../domain/record-schema.js';
 import { readPolicyFile } from '../config/policy-file.js';
-import type { CliIo } from '../store/audit-cli.js';
 import { toolDataDirOf } from '../store/data-layout.js';
 import { databaseTarget } from '../store/database-target.js';
 import { describeDatabase } from '../store/postgres/database.js';

@@ -2,7 +2,7 @@
 // Reads the file or database the bot would (data-layout.ts, database-target.ts), read-only, URL never printed.
 // Exit 0 fine, 1 the chain does not verify (export still writes, with a warning), 2 usage or I/O error.
 import { existsSync, writeFileSync } from 'node:fs';
-import { parseCommandLine } from './cli-args.js';
+import { parseCommandLine, type CliIo } from './cli-args.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileAuditLines, type AuditLines } from './audit-lines.js';
@@ -14,11 +14,6 @@ import { verifyAudit, type AuditVerifyResult } from './audit-verify.js';
 import { pgAuditLines } from './postgres/audit-lines.js';
 import { describeDatabase } from './postgres/database.js';
 import { createPool } from './postgres/pool.js';
-
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
 
 const USAGE =
   'usage: npm run audit -- verify [--file path | --database-url postgres://user@host:5432/database]\n' +

@@ -1,7 +1,12 @@
 // The operator tools' command lines: node's parseArgs with positionals and `--help`; a usage error
 // or help is said on the tool's io and ends in the exit code every tool uses (2, 0).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { CliIo } from './audit-cli.js';
+
+/** Where a tool says what it has to say (the tests capture it). */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
 
 export function parseCommandLine<const O extends NonNullable<ParseArgsConfig['options']>>(
   argv: string[],

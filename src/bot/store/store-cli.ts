@@ -2,10 +2,9 @@
 // file store into an empty database and verifies the chain read back. URL never printed. Exit 0 copied
 // and verified, 1 chain mismatch (do not start on it), 2 usage error or nothing copied.
 import { pathToFileURL } from 'node:url';
-import { parseCommandLine } from './cli-args.js';
+import { parseCommandLine, type CliIo } from './cli-args.js';
 import { REQUEST_RECORD_SCHEMA, REQUEST_STORE_NAME, REQUEST_RECORD_VERSION } from '../domain/record-schema.js';
 import { isFinishedRequest } from '../domain/record.js';
-import type { CliIo } from './audit-cli.js';
 import { toolDataDirOf } from './data-layout.js';
 import { copyFileStoreToPostgres, CopyVerificationError, type CopyCounts } from './postgres/copy-from-files.js';
 import { describeDatabase } from './postgres/database.js';
