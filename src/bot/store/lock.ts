@@ -3,7 +3,6 @@
 // before each write stops a paused holder. The argument: docs/store.md "The file lease".
 import { randomBytes } from 'node:crypto';
 import {
-  existsSync,
   mkdirSync,
   readFileSync,
   readlinkSync,
@@ -416,8 +415,10 @@ function describeHolder(path: string, owner: LeaseOwner | undefined): string {
 
 /** A lock file of the version before leases (a file holding a pid): its owner cannot be judged any more. */
 function refuseOldFormat(path: string): void {
-  if (!existsSync(path) || statSync(path).isDirectory()) return;
-  const text = readFileSync(path, 'utf8').trim().slice(0, 200);
+  // Looked at once: another start may take the lease over (remove it) between two looks.
+  const there = statIfThere(path);
+  if (there === undefined || there.isDirectory()) return;
+  const text = (readIfThere(path) ?? '').trim().slice(0, 200);
   throw new StoreLockedError(
     path,
     `${path} is a lock file of an older version of the bot (${text}). Stop every bot on this data folder; if none runs, delete ${path} and start again.`,
