@@ -134,6 +134,12 @@ const inThread = (ts: string, includes: string) => (c: FakeSlackCall) =>
   c.method === 'chat.postMessage' && c.args.thread_ts === ts && String(c.args.text).includes(includes);
 const updated = (ts: string) => (c: FakeSlackCall) => c.method === 'chat.update' && c.args.ts === ts;
 
+/** A block action's container: the open modal as Slack sends it, with what the person has typed in it. */
+function modalContainer(form: ReturnType<typeof viewOf>, values: unknown) {
+  const { id, hash, private_metadata, callback_id } = form;
+  return { type: 'view' as const, viewId: id, view: { hash, private_metadata, callback_id, state: { values } } };
+}
+
 function viewOf(call: FakeSlackCall | undefined): {
   id: string;
   hash: string;
@@ -221,16 +227,7 @@ async function askWithdrawal(scene: Scene, amount: string): Promise<Approvable> 
         actionId: INPUT.withdrawEntry,
         blockId: INPUT.withdrawEntry,
         selectedValue: entry.value,
-        container: {
-          type: 'view',
-          viewId: form.id,
-          view: {
-            hash: form.hash,
-            private_metadata: form.private_metadata,
-            callback_id: form.callback_id,
-            state: { values: cryptoWithdrawalValues({ entry }) },
-          },
-        },
+        container: modalContainer(form, cryptoWithdrawalValues({ entry })),
       }),
   );
   form = viewOf(choseEntry.sign);
@@ -249,16 +246,7 @@ async function askWithdrawal(scene: Scene, amount: string): Promise<Approvable> 
         userId: tara.id,
         actionId: INPUT.withdrawAmount,
         blockId: INPUT.withdrawAmount,
-        container: {
-          type: 'view',
-          viewId: form.id,
-          view: {
-            hash: form.hash,
-            private_metadata: form.private_metadata,
-            callback_id: form.callback_id,
-            state: { values: cryptoWithdrawalValues(typed) },
-          },
-        },
+        container: modalContainer(form, cryptoWithdrawalValues(typed)),
       }),
   );
   form = viewOf(summed.sign);
@@ -432,16 +420,7 @@ async function trade(scene: Scene, stage: Stage, ctx: RenderContext, afterExpiry
           value: TRADE.quantity,
           action_ts: String(Date.now() / 1000),
         },
-        container: {
-          type: 'view',
-          viewId: form.id,
-          view: {
-            hash: form.hash,
-            private_metadata: form.private_metadata,
-            callback_id: form.callback_id,
-            state: { values },
-          },
-        },
+        container: modalContainer(form, values),
       }),
   );
   form = viewOf(quoted.sign);
