@@ -425,6 +425,9 @@ function refuseOldFormat(path: string): void {
   );
 }
 
+/** The exit status of a process that lost its store lease (EX_TEMPFAIL: a supervisor starts it again). */
+export const LEASE_LOST_EXIT = 75;
+
 function compromised(path: string, err: Error, options: LockOptions): void {
   if (options.onCompromised) {
     options.onCompromised(err);
@@ -432,5 +435,5 @@ function compromised(path: string, err: Error, options: LockOptions): void {
   }
   // Another process may hold the store now: a single write more could fork the records.
   process.stderr.write(`FATAL ${path}: the store's lease was lost (${err.message}); stopping before another write.\n`);
-  process.exit(75);
+  process.exit(LEASE_LOST_EXIT);
 }
