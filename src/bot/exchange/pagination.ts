@@ -4,7 +4,8 @@ import type { ListOptions } from '../ports/list-options.js';
 import { MAX_PAGE_SIZE } from './assumptions.js';
 import { ExchangeError } from '../ports/exchange-error.js';
 import { HEADER } from './protocol.js';
-import type { TransportResponse } from './transport.js';
+import type { z } from 'zod';
+import type { Call, TransportResponse } from './transport.js';
 
 /** Defaults when the caller gives no bound: generous for a desk, finite for a bug. */
 export const DEFAULT_MAX_ITEMS = 1_000;
@@ -118,4 +119,26 @@ export function withPage(
   page: PageQuery,
 ): Array<[string, string | number | boolean | undefined]> {
   return [...Object.entries(query), ...page];
+}
+
+/** A paged GET list: the operation's own filters on every page, walked by cursor or by page number. */
+export interface PagedList<T> {
+  operation: string;
+  path: string;
+  /** The schema of one page's body. */
+  response: z.ZodType<T[]>;
+  paging: 'cursor' | 'numbered';
+  filters?: Record<string, string | number | undefined>;
+}
+
+/** The items of a paged list, bounded by `opts` (cursor lists may also be walked by page number). */
+export function pagedList<T>(
+  call: Call,
+  list: PagedList<T>,
+  opts?: CursorListOptions,
+): AsyncGenerator<T, void, undefined> {
+  const { operation, path, response } = list;
+  const fetchPage: PageFetcher<T> = (page) =>
+    call({ operation, method: 'GET', path, query: withPage(list.filters ?? {}, page), response });
+  return list.paging === 'cursor' ? cursorItems(operation, fetchPage, opts) : numberedItems(operation, fetchPage, opts);
 }

@@ -1,6 +1,6 @@
 /** Balances and bank accounts (reference endpoints 2, 3, 4). */
 import { z } from 'zod';
-import { cursorItems, withPage, type CursorListOptions } from '../pagination.js';
+import { pagedList, type CursorListOptions } from '../pagination.js';
 import { balance, bankAccount, type Balance, type BankAccount } from '../schemas.js';
 import type { Call } from '../transport.js';
 
@@ -27,17 +27,15 @@ export function accountsOperations(call: Call) {
       query?: { currency?: string },
       opts?: CursorListOptions,
     ): AsyncGenerator<BankAccount, void, undefined> {
-      const operation = 'listBankAccounts';
-      return cursorItems(
-        operation,
-        (page) =>
-          call({
-            operation,
-            method: 'GET',
-            path: '/bank_accounts',
-            query: withPage({ currency: query?.currency }, page),
-            response: bankAccounts,
-          }),
+      return pagedList(
+        call,
+        {
+          operation: 'listBankAccounts',
+          path: '/bank_accounts',
+          response: bankAccounts,
+          paging: 'cursor',
+          filters: { currency: query?.currency },
+        },
         opts,
       );
     },

@@ -1,6 +1,6 @@
 /** Crypto deposits and withdrawals (reference endpoints 5, 6, 7, 8). */
 import { z } from 'zod';
-import { cursorItems, withPage, type CursorListOptions } from '../pagination.js';
+import { pagedList, type CursorListOptions } from '../pagination.js';
 import {
   createCryptoWithdrawalBody,
   cryptoDeposit,
@@ -24,18 +24,10 @@ export function cryptoOperations(call: Call) {
       query?: { created_at_after?: number; created_at_before?: number },
       opts?: CursorListOptions,
     ): AsyncGenerator<CryptoDeposit, void, undefined> {
-      const operation = 'listCryptoDeposits';
       const filters = { created_at_after: query?.created_at_after, created_at_before: query?.created_at_before };
-      return cursorItems(
-        operation,
-        (page) =>
-          call({
-            operation,
-            method: 'GET',
-            path: '/crypto/deposits',
-            query: withPage(filters, page),
-            response: deposits,
-          }),
+      return pagedList(
+        call,
+        { operation: 'listCryptoDeposits', path: '/crypto/deposits', response: deposits, paging: 'cursor', filters },
         opts,
       );
     },
@@ -57,18 +49,16 @@ export function cryptoOperations(call: Call) {
       query?: { from_time?: number; to_time?: number },
       opts?: CursorListOptions,
     ): AsyncGenerator<CryptoWithdrawalListItem, void, undefined> {
-      const operation = 'listCryptoWithdrawals';
       const filters = { from_time: query?.from_time, to_time: query?.to_time };
-      return cursorItems(
-        operation,
-        (page) =>
-          call({
-            operation,
-            method: 'GET',
-            path: '/crypto/withdrawals',
-            query: withPage(filters, page),
-            response: withdrawals,
-          }),
+      return pagedList(
+        call,
+        {
+          operation: 'listCryptoWithdrawals',
+          path: '/crypto/withdrawals',
+          response: withdrawals,
+          paging: 'cursor',
+          filters,
+        },
         opts,
       );
     },

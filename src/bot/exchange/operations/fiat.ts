@@ -1,6 +1,6 @@
 /** Fiat deposits, withdrawals, fees and limits (reference endpoints 10 to 14). */
 import { z } from 'zod';
-import { numberedItems, type PageQuery } from '../pagination.js';
+import { pagedList } from '../pagination.js';
 import {
   createFiatWithdrawalBody,
   fiatDeposit,
@@ -40,11 +40,9 @@ export function fiatOperations(call: Call) {
   return {
     /** GET /fiat/deposits, page-number paged. */
     listFiatDeposits(opts?: ListOptions): AsyncGenerator<FiatDeposit, void, undefined> {
-      const operation = 'listFiatDeposits';
-      return numberedItems(
-        operation,
-        (page: PageQuery) =>
-          call({ operation, method: 'GET', path: '/fiat/deposits', query: page, response: deposits }),
+      return pagedList(
+        call,
+        { operation: 'listFiatDeposits', path: '/fiat/deposits', response: deposits, paging: 'numbered' },
         opts,
       );
     },
@@ -75,11 +73,9 @@ export function fiatOperations(call: Call) {
 
     /** GET /fiat/withdrawals, page-number paged. */
     listFiatWithdrawals(opts?: ListOptions): AsyncGenerator<FiatWithdrawalListItem, void, undefined> {
-      const operation = 'listFiatWithdrawals';
-      return numberedItems(
-        operation,
-        (page: PageQuery) =>
-          call({ operation, method: 'GET', path: '/fiat/withdrawals', query: page, response: withdrawals }),
+      return pagedList(
+        call,
+        { operation: 'listFiatWithdrawals', path: '/fiat/withdrawals', response: withdrawals, paging: 'numbered' },
         opts,
       );
     },

@@ -1,6 +1,6 @@
 /** Lookups named by the workflow guides, plus the unauthenticated spot price. */
 import { z } from 'zod';
-import { cursorItems, withPage, type CursorListOptions } from '../pagination.js';
+import { pagedList, type CursorListOptions } from '../pagination.js';
 import {
   addressBookAddress,
   cryptoCurrencyEntry,
@@ -41,17 +41,9 @@ export function lookupOperations(call: Call) {
 
     /** GET /address_book/addresses, cursor-paged through X-Next-Page. */
     listAddressBook(opts?: CursorListOptions): AsyncGenerator<AddressBookAddress, void, undefined> {
-      const operation = 'listAddressBook';
-      return cursorItems(
-        operation,
-        (page) =>
-          call({
-            operation,
-            method: 'GET',
-            path: '/address_book/addresses',
-            query: withPage({}, page),
-            response: addresses,
-          }),
+      return pagedList(
+        call,
+        { operation: 'listAddressBook', path: '/address_book/addresses', response: addresses, paging: 'cursor' },
         opts,
       );
     },

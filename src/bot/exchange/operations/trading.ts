@@ -1,7 +1,7 @@
 /** RFQ trading: quotes and orders (workflow guide). */
 import { z } from 'zod';
 import type { ListOptions } from '../../ports/list-options.js';
-import { numberedItems, withPage } from '../pagination.js';
+import { pagedList } from '../pagination.js';
 import {
   createOrderBody,
   createQuoteBody,
@@ -59,11 +59,10 @@ export function tradingOperations(call: Call) {
       query?: { from_time?: number; to_time?: number },
       opts?: ListOptions,
     ): AsyncGenerator<Order, void, undefined> {
-      const operation = 'listOrders';
       const filters = { from_time: query?.from_time, to_time: query?.to_time };
-      return numberedItems(
-        operation,
-        (page) => call({ operation, method: 'GET', path: '/orders', query: withPage(filters, page), response: orders }),
+      return pagedList(
+        call,
+        { operation: 'listOrders', path: '/orders', response: orders, paging: 'numbered', filters },
         opts,
       );
     },
