@@ -61,6 +61,7 @@ function summary(from: string, c: CopyCounts): string {
     `  finished requests  ${c.history} (${c.historyLines} history lines)\n` +
     `  outbox entries     ${c.outbox}\n` +
     `  key-value entries  ${c.kv}\n` +
+    `  step-up states     ${c.stepUp} (${c.enrolled} enrolled), verified in the database\n` +
     `  audit entries      ${c.audit}, chain verified in the database, last hash ${c.lastHash}\n`
   );
 }
