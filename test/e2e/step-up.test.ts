@@ -1,7 +1,8 @@
 /**
  * Step-up approvals end to end (issue 24): enrollment through Bolt with the secret shown in the
  * modal only, the code asked on an approval that needs it (refused without one, with a wrong or
- * replayed one, counted with a valid one), the lockout on the injected clock, and an admin's reset.
+ * replayed one, counted with a valid one), the lockout on the injected clock, and an admin's reset
+ * (its DM to the person through the durable outbox, delivered after Slack refused it).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { LOCKOUT_MS, MAX_WRONG_CODES } from '../../src/bot/domain/step-up/attemp
 import { stateOf } from '../bot/slack/support/signed-requests.js';
 import { approvalMessage, buttonValue, dmsTo, startTestBot, USERS, type TestBot } from './support/test-bot.js';
 import { click, requestCrypto, submitView } from './support/flows.js';
+import { LeadershipState } from '../../src/bot/ports/leadership.js';
 
 const KEY = randomBytes(32).toString('hex');
 const ADMIN = 'U0ADM0001';
@@ -341,5 +343,72 @@ describe('/desk 2fa reset', () => {
     const audit = readFileSync((d.audit as unknown as { file: string }).file, 'utf8');
     expect(audit).toContain('step_up.reset_refused');
     expect(audit).toMatch(/step_up\.reset"/);
+  });
+});
+
+describe('/desk 2fa reset: the DM to the person goes through the outbox', () => {
+  const resetBy = (userId: string) =>
+    d.slack.command({
+      command: '/desk',
+      text: `2fa reset <@${USERS.approver1}>`,
+      userId,
+      responseUrl: d.fake.responseUrl('reset'),
+    });
+  /** Reset notices Slack took (a refused call is in the fake's log too). */
+  const noticesTaken = () =>
+    d.fake
+      .callsTo('chat.postMessage')
+      .filter((c) => c.args.channel === USERS.approver1 && c.response.ok)
+      .map((c) => String(c.args.text))
+      .filter((t) => t.includes('removed your authenticator enrollment'));
+  const waiting = async () => (await d.requests.outbox.pending()).filter((e) => e.event.type === 'step_up.reset');
+
+  it('refused by Slack at first, it stays in the stored outbox and is delivered once by the next leader; a repeated command sends nothing', async () => {
+    await enroll(USERS.approver1);
+    // One delivery's quick tries (the test bot makes three) all refused.
+    for (let i = 0; i < 3; i++) d.fake.failNext('chat.postMessage', 'service_unavailable');
+    await resetBy(ADMIN);
+    await d.settle();
+    expect(await d.bot.slack.context.deps.stepUps.enrolled(USERS.approver1)).toBe(false);
+    expect(noticesTaken()).toEqual([]);
+    const stored = await waiting();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.event).toMatchObject({ user: USERS.approver1, by: ADMIN });
+    expect(stored[0]!.attempts).toBe(1);
+    expect(d.logs.some((l) => l.level === 'warn' && l.message.includes('did not reach Slack'))).toBe(true);
+    const answers = d.fake
+      .callsTo('response_url')
+      .map((c) => String(c.args.text))
+      .join('\n');
+    expect(answers).toContain('they are told by DM');
+
+    // This process stops delivering; another over the same stores takes over, as after a restart.
+    (d.leadership as LeadershipState).set('follower');
+    await d.replica(new LeadershipState('leader'));
+    await d.runFor(4_000, 1_000);
+    expect(noticesTaken()).toHaveLength(1);
+    expect(noticesTaken()[0]).toContain(`<@${ADMIN}>`);
+    expect(await waiting()).toEqual([]);
+
+    // Slack delivers the command again: nothing is removed, nothing is sent.
+    await resetBy(ADMIN);
+    await d.settle();
+    await d.runFor(4_000, 1_000);
+    expect(noticesTaken()).toHaveLength(1);
+    expect(await waiting()).toEqual([]);
+    const audit = readFileSync((d.audit as unknown as { file: string }).file, 'utf8');
+    const resets = audit.split('\n').filter((l) => l.includes('"step_up.reset"'));
+    expect(resets).toHaveLength(2);
+    expect(resets[0]).toContain('"noticeQueued":true');
+    expect(resets[1]).toContain('"hadEnrollment":false');
+  });
+
+  it('a person Slack will never let the bot DM: the notice is given up, logged as an error, and holds nothing up', async () => {
+    await enroll(USERS.approver1);
+    d.fake.refuseDmTo(USERS.approver1, 'user_disabled');
+    await resetBy(ADMIN);
+    await d.settle();
+    expect(await waiting()).toEqual([]);
+    expect(d.logs.some((l) => l.level === 'error' && l.message.includes('cannot receive DMs'))).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { mustAdvance, type RequestRecord, type RecordChanges } from '../domain/r
 import type { Command, RequestState } from '../domain/state-machine.js';
 import { Background } from './background.js';
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from './engine-config.js';
-import type { ComplianceEvent, RequestEvent, EventInput, OutboxEvent } from '../ports/events.js';
+import type { NoticeEvent, RequestEvent, EventInput, OutboxEvent } from '../ports/events.js';
 import { createReplicaId } from './ids.js';
 import { KeyedLock } from '../domain/keyed-lock.js';
 import type { AuditLog, KeyValueStore, Outbox, Repository } from '../ports/store.js';
@@ -71,8 +71,8 @@ export interface EngineContext {
 /** Events on their way to the outbox (notices/notice-queue.ts NoticeQueue, made by engine.ts). */
 export interface Notices {
   push(event: RequestEvent): void;
-  /** Compliance's notices: in the durable outbox once this resolves. */
-  append(events: ComplianceEvent[]): Promise<void>;
+  /** Notices about no request (compliance's, step-up resets): in the durable outbox once this resolves. */
+  append(events: NoticeEvent[]): Promise<void>;
   kick(): void;
   drained(): Promise<void>;
   readonly delivery: { resume(): Promise<void> };

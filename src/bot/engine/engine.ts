@@ -29,7 +29,7 @@ import type { Settlement, SettlementResult } from './execution/settlement.js';
 import { settleByPerson } from './execution/person.js';
 import { NoticeQueue } from './notices/notice-queue.js';
 import { createDelegations, type Delegations } from './delegation/delegations.js';
-import type { ComplianceNotices } from '../ports/notifier.js';
+import type { OutboxNotices } from '../ports/notifier.js';
 
 export type { DeliveryProblem, Settlement, SettlementResult };
 export type {
@@ -70,8 +70,8 @@ export interface Engine extends RequestReads {
   start(): Promise<RecoverySummary>;
   /** An indicative quote for a form (it supersedes older quotes on the same terms, like any quote). */
   indicativeQuote(terms: QuoteTerms): Promise<IndicativeQuote>;
-  /** Compliance's notices, into the requests' outbox and delivered the same way (notice-queue.ts). */
-  readonly notices: ComplianceNotices;
+  /** Notices about no request (compliance's, step-up resets), into the requests' outbox and delivered the same way (notice-queue.ts). */
+  readonly notices: OutboxNotices;
   /** Approvers' delegates for a period (`/desk delegate`), in the shared store (delegation/). */
   readonly delegations: Delegations;
   /** Resolves when started executions and queued notices are done (tests, shutdown). */

@@ -151,8 +151,31 @@ export function depositKey(transactionId: string): string {
   return `deposit:${transactionId.toLowerCase()}`;
 }
 
+/**
+ * An admin removed `user`'s step-up enrollment (`/desk 2fa reset`): the person is told by DM, a
+ * security notice that must reach them. `requestId` is the outbox's ordering key, stepUpKey(user).
+ */
+export interface StepUpResetEvent {
+  type: 'step_up.reset';
+  requestId: string;
+  /** Engine clock when it was written, epoch ms. */
+  at: number;
+  /** Whose enrollment was removed. */
+  user: string;
+  /** The admin who removed it. */
+  by: string;
+}
+
+/** The outbox key of a person's step-up notices. */
+export function stepUpKey(userId: string): string {
+  return `step-up:${userId}`;
+}
+
+/** Notices about no request, appended to the outbox on their own (engine.notices). */
+export type NoticeEvent = ComplianceEvent | StepUpResetEvent;
+
 /** Everything the outbox carries to the one Notifier. */
-export type OutboxEvent = RequestEvent | ComplianceEvent;
+export type OutboxEvent = RequestEvent | NoticeEvent;
 
 export function isRequestEvent(event: OutboxEvent): event is RequestEvent {
   return 'request' in event;
@@ -163,4 +186,8 @@ export type ReminderEvent = Extract<RequestEvent, { type: 'approval.reminder' | 
 
 export function isReminderEvent(event: OutboxEvent): event is ReminderEvent {
   return event.type === 'approval.reminder' || event.type === 'request.expiring';
+}
+
+export function isStepUpEvent(event: OutboxEvent): event is StepUpResetEvent {
+  return event.type === 'step_up.reset';
 }

@@ -1,4 +1,4 @@
-import type { ComplianceEvent, RequestEvent } from './events.js';
+import type { ComplianceEvent, NoticeEvent, RequestEvent } from './events.js';
 
 /**
  * Where the engine reports what happened (the Slack layer implements it). Events reach it from the
@@ -15,10 +15,13 @@ export interface Notifier<E extends { type: string } = RequestEvent> {
 /** The deposit watch's and the declarations' notices, delivered like the requests' (compliance/). */
 export type ComplianceNotifier = Notifier<ComplianceEvent>;
 
-/** Where compliance hands its notices: in the durable outbox once `append` resolves (notice-queue.ts). */
-export interface ComplianceNotices {
-  append(events: ComplianceEvent[]): Promise<void>;
+/** Where notices about no request are handed: in the durable outbox once `append` resolves (notice-queue.ts). */
+export interface OutboxNotices<E extends NoticeEvent = NoticeEvent> {
+  append(events: E[]): Promise<void>;
 }
+
+/** Where compliance hands its notices. */
+export type ComplianceNotices = OutboxNotices<ComplianceEvent>;
 
 export interface DeliveryProgress {
   /** Steps of this event already delivered (e.g. "message", "thread", "dm"). */

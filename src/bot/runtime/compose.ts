@@ -3,7 +3,7 @@
  * it, with nothing optional and nothing wired later.
  *
  *   policy -> reads (the stores seen through the policy) -> the notifiers' Slack client
- *   -> App Home (reads only) -> the one notifier (requests' messages, refreshing homes; deposits')
+ *   -> App Home (reads only) -> the one notifier (requests' messages, refreshing homes; deposits'; step-up resets' DMs)
  *   -> the engine (its outbox carries both) -> compliance (declarations, deposit watch)
  *   -> the Slack app, its listeners given all of the above.
  * The operations side (src/bot/ops/) watches it all: the audit log it is given counts what it records,
@@ -22,12 +22,13 @@ import { createRandomIds, createReplicaId } from '../engine/ids.js';
 import type { AuditLog, KeyValueStore, Repository } from '../ports/store.js';
 import type { StepUpStore } from '../ports/step-up.js';
 import { createStepUps } from '../slack/step-up/step-ups.js';
+import { createStepUpNotifier } from '../slack/step-up/reset-notifier.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
 import { type Leadership, LeadershipState } from '../ports/leadership.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxEvent } from '../ports/events.js';
-import { isReminderEvent, isRequestEvent } from '../ports/events.js';
+import { isReminderEvent, isRequestEvent, isStepUpEvent } from '../ports/events.js';
 import type { Config } from '../config/config.js';
 import { createPolicy, type Policy } from '../domain/policy.js';
 import type { RequestRecord } from '../domain/record.js';
@@ -140,13 +141,21 @@ export function composeBot(p: BotParts): ComposedBot {
         ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
       })
     : NO_DEPOSIT_CHANNEL;
+  const stepUpNotifier = createStepUpNotifier({
+    client,
+    sandbox,
+    logger: p.logger('slack'),
+    ...(p.notifierRetry ? { retry: p.notifierRetry } : {}),
+  });
   const notifier: Notifier<OutboxEvent> = {
     notify: (event, progress) =>
       isReminderEvent(event)
         ? reminderNotifier.notify(event, progress)
         : isRequestEvent(event)
           ? requestNotifier.notify(event, progress)
-          : complianceNotifier.notify(event, progress),
+          : isStepUpEvent(event)
+            ? stepUpNotifier.notify(event, progress)
+            : complianceNotifier.notify(event, progress),
   };
   const engine = createEngine({
     exchange,
@@ -195,7 +204,14 @@ export function composeBot(p: BotParts): ComposedBot {
       tradePairs: p.tradePairs ?? [],
       audit,
       kv,
-      stepUps: createStepUps({ store: p.stepUp, key: config.stepUp.key?.reveal(), clock, audit }),
+      stepUps: createStepUps({
+        store: p.stepUp,
+        key: config.stepUp.key?.reveal(),
+        clock,
+        audit,
+        notices: engine.notices,
+        logger: p.logger('slack'),
+      }),
     },
     ...(p.receiverOptions ? { receiverOptions: p.receiverOptions } : {}),
     observeAck: watched.observeAck,

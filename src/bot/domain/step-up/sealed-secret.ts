@@ -10,7 +10,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 export const STEP_UP_KEY_BYTES = 32;
 
-/** Why a sealed secret did not open: another key (rotated without re-enrolling), or a damaged value. */
+/** Why a sealed secret did not open: another key (changed without `npm run store -- rotate-step-up-key`), or a damaged value. */
 export class SealedSecretError extends Error {
   override name = 'SealedSecretError';
 }

@@ -4,7 +4,7 @@
  * just after their write, appended in order. Either way the engine never waits for Slack: a slow
  * chat API must never delay an order.
  */
-import type { ComplianceEvent, OutboxEvent, RequestEvent } from '../../ports/events.js';
+import type { NoticeEvent, OutboxEvent, RequestEvent } from '../../ports/events.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Leadership } from '../../ports/leadership.js';
@@ -41,10 +41,11 @@ export class NoticeQueue {
   }
 
   /**
-   * Compliance's notices (deposit watch, declarations): in the outbox once this resolves (a failed
-   * write rejects, so the caller keeps them), then delivered like the requests' events.
+   * Notices about no request (compliance's deposit watch and declarations, a step-up reset): in the
+   * outbox once this resolves (a failed write rejects, so the caller keeps them), then delivered
+   * like the requests' events.
    */
-  async append(events: ComplianceEvent[]): Promise<void> {
+  async append(events: NoticeEvent[]): Promise<void> {
     const appended = this.#appended.then(() => this.outbox.append(events));
     this.#appended = appended.then(
       () => void this.delivery.kick(),

@@ -36,8 +36,11 @@ export interface StepUps {
   confirm(userId: string, first: string, current: string | undefined): Promise<ConfirmOutcome>;
   /** Judges `code` for an approval of `requestId`; the verdict, or not enrolled. */
   check(userId: string, code: string, requestId: string): Promise<CodeVerdict | { kind: 'not_enrolled' }>;
-  /** Removes `userId`'s enrollment (and pending one); true when there was one. */
-  reset(adminId: string, userId: string): Promise<boolean>;
+  /**
+   * Removes `userId`'s enrollment (and pending one), audited. `removed` when there was one: then the
+   * person's DM is queued in the durable outbox (`noticeQueued` false: that write failed, logged).
+   */
+  reset(adminId: string, userId: string): Promise<{ removed: boolean; noticeQueued: boolean }>;
 }
 
 /**

@@ -1,6 +1,6 @@
 // `/desk 2fa`: an approver enrolls an authenticator app in a modal opened at once and filled after
 // (the secret is shown there only). `/desk 2fa reset <user>`: an admin removes someone's enrollment,
-// audited, and the person is told by direct message.
+// audited, and the person is told by direct message through the durable outbox (reset-notifier.ts).
 import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
 import type { SlackClient, SlackContext } from '../kit/slack-context.js';
 import { mention } from '../kit/mrkdwn.js';
@@ -56,7 +56,7 @@ export async function deskTwoFactor(ctx: SlackContext, args: DeskTwoFactorArgs):
   }
 }
 
-async function reset(ctx: SlackContext, { command, ack, client, respond, words }: DeskTwoFactorArgs): Promise<void> {
+async function reset(ctx: SlackContext, { command, ack, respond, words }: DeskTwoFactorArgs): Promise<void> {
   const adminId = command.user_id;
   const target = userIdIn(words[1] ?? '');
   if (!ctx.config.admins.includes(adminId)) {
@@ -69,20 +69,15 @@ async function reset(ctx: SlackContext, { command, ack, client, respond, words }
       text: 'Say whose enrollment: `/desk 2fa reset @name` (pick the person as you type), or their member ID `U0123ABCD`.',
     });
   await ack();
-  const had = await ctx.deps.stepUps.reset(adminId, target);
-  const said = had
-    ? `${mention(target)}'s authenticator enrollment is removed; they enroll again with \`/desk 2fa\`. Audited.`
-    : `${mention(target)} had no authenticator enrolled; nothing changed. Audited.`;
+  const { removed, noticeQueued } = await ctx.deps.stepUps.reset(adminId, target);
+  const said = !removed
+    ? `${mention(target)} had no authenticator enrolled; nothing changed. Audited.`
+    : noticeQueued
+      ? `${mention(target)}'s authenticator enrollment is removed; they are told by DM and enroll again with \`/desk 2fa\`. Audited.`
+      : `${mention(target)}'s authenticator enrollment is removed (audited), but the DM telling them could not be queued: tell them yourself.`;
   await respond({ response_type: 'ephemeral', text: said }).catch((err: unknown) =>
     ctx.logger.warn(`2fa reset: answer not delivered: ${errorText(err)}`),
   );
-  if (had)
-    await client.chat
-      .postMessage({
-        channel: target,
-        text: `${mention(adminId)} removed your authenticator enrollment for Desk Bot approvals. If you did not ask for this, tell your security officer. Enroll again with \`/desk 2fa\`.`,
-      })
-      .catch((err: unknown) => ctx.logger.warn(`2fa reset: ${target} not told by DM: ${errorText(err)}`));
 }
 
 /** "U0123ABCD", "<@U0123ABCD>" or "<@U0123ABCD|ana>": the id; anything else (a bare @name) undefined. */

@@ -16,6 +16,10 @@ import { matchedStep, newTotpSecret, otpauthUri } from '../../domain/step-up/tot
 import type { StepUpStore } from '../../ports/step-up.js';
 import type { AuditLog } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
+import { stepUpKey, type StepUpResetEvent } from '../../ports/events.js';
+import type { OutboxNotices } from '../../ports/notifier.js';
+import { errorText } from '../../domain/error-text.js';
+import type { Logger } from '../../ports/logger.js';
 
 /** The issuer authenticator apps show: the Slack app's name (manifests/manifest.json, kept equal by a test). */
 export const STEP_UP_ISSUER = 'Desk Bot';
@@ -26,9 +30,12 @@ export interface StepUpsDeps {
   key: Uint8Array | undefined;
   clock: Pick<Clock, 'now'>;
   audit: AuditLog;
+  /** The durable outbox (engine.notices): a reset's DM to the person goes there, delivered until Slack takes it. */
+  notices: OutboxNotices<StepUpResetEvent>;
+  logger: Pick<Logger, 'error'>;
 }
 
-export function createStepUps({ store, key, clock, audit }: StepUpsDeps): StepUps {
+export function createStepUps({ store, key, clock, audit, notices, logger }: StepUpsDeps): StepUps {
   const sealingKey = (): Uint8Array => {
     if (!key) throw new Error('step-up is not configured: STEP_UP_ENCRYPTION_KEY is unset');
     return key;
@@ -80,14 +87,38 @@ export function createStepUps({ store, key, clock, audit }: StepUpsDeps): StepUp
       return verdict;
     },
     async reset(adminId, userId) {
-      const had = await store.change(userId, (state) => ({
+      const removed = await store.change(userId, (state) => ({
         next: state === undefined ? undefined : null,
         result: state?.enrollment !== undefined,
       }));
-      await audit.append({ type: 'step_up.reset', actor: adminId, data: { user: userId, hadEnrollment: had } });
-      return had;
+      // Only a reset that removed an enrollment tells the person: a redelivered command removes
+      // nothing the second time, so it sends nothing. (Two stores, two writes: a crash between them
+      // loses the DM, as it loses the audit line; the person then finds no enrollment on their next code.)
+      const noticeQueued = removed && (await queueNotice(adminId, userId));
+      await audit.append({
+        type: 'step_up.reset',
+        actor: adminId,
+        data: { user: userId, hadEnrollment: removed, ...(removed ? { noticeQueued } : {}) },
+      });
+      return { removed, noticeQueued };
     },
   };
+
+  /** The reset's DM into the durable outbox; false (logged) when the outbox could not be written. */
+  async function queueNotice(adminId: string, userId: string): Promise<boolean> {
+    try {
+      await notices.append([
+        { type: 'step_up.reset', requestId: stepUpKey(userId), at: clock.now(), user: userId, by: adminId },
+      ]);
+      return true;
+    } catch (err) {
+      logger.error('step-up reset: the notice to the person could not be written to the outbox', {
+        user: userId,
+        error: errorText(err),
+      });
+      return false;
+    }
+  }
 }
 
 /** While locked the secret is not even opened: the verdict is the lockout's. */

@@ -1,11 +1,14 @@
 // Moves a file store into an empty PostgreSQL database in one transaction with the tables locked (a
 // failure leaves it empty). Files are opened as the bot opens them (locks taken), never changed, and
-// the chain read back is verified against the file's.
+// the chain read back is verified against the file's, as are the step-up states (step-up.json): an
+// operator moving to PostgreSQL must not lose everyone's enrollment.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PoolClient } from 'pg';
 import type { z } from 'zod';
 import type { OutboxEntry } from '../../ports/store.js';
+import type { StepUpState } from '../../domain/step-up/attempts.js';
+import { canonicalJson } from '../../domain/canonical.js';
 import { AuditLineSchema } from '../audit-entry.js';
 import { fileAuditLines } from '../audit-lines.js';
 import { AUDIT_FILE_NAME, openAuditLog } from '../audit-log.js';
@@ -15,6 +18,7 @@ import { lineChunks, scanLines, type Line } from '../json-lines.js';
 import { DEFAULT_KV_NAME, openKeyValueStore } from '../kv.js';
 import { openRepository, repositoryFiles } from '../repository.js';
 import { check, type Checked } from '../schema-check.js';
+import { STEP_UP_KV_NAME, STEP_UP_STATE_SCHEMA } from '../step-up.js';
 import { pgAuditLines } from './audit-lines.js';
 import { insertAuditLines } from './audit-log.js';
 import { openDatabase } from './database.js';
@@ -34,6 +38,9 @@ export interface CopyCounts {
   historyLines: number;
   outbox: number;
   kv: number;
+  /** Approvers' step-up states (step-up.json), and how many of them hold a confirmed enrollment. */
+  stepUp: number;
+  enrolled: number;
   audit: number;
   /** Hash of the last audit entry, the same in the file and the database. */
   lastHash: string;
@@ -74,6 +81,7 @@ export async function copyFileStoreToPostgres<R extends { id: string }>(
   const auditFile = join(dataDir, AUDIT_FILE_NAME);
   const closeFiles: Array<() => Promise<void>> = [() => repo.close(), () => kv.close()];
   try {
+    const stepUp = await readStepUp(dataDir, warn, closeFiles);
     // Opened for its lock and its tail repair only: the copy reads the lines themselves.
     const auditLog = await openAuditLog({ file: auditFile, clock: { now: Date.now }, warn });
     closeFiles.push(() => auditLog.close());
@@ -87,7 +95,7 @@ export async function copyFileStoreToPostgres<R extends { id: string }>(
     const db = await openDatabase({ url, warn });
     try {
       const counts = await transaction(db.pool, async (client) => {
-        await client.query('LOCK TABLE store_formats, records, outbox, kv, audit_log IN EXCLUSIVE MODE');
+        await client.query('LOCK TABLE store_formats, records, outbox, kv, step_up, audit_log IN EXCLUSIVE MODE');
         await refuseNonEmpty(client);
         await client.query('INSERT INTO store_formats (store, version) VALUES ($1, $2)', [
           repository.name,
@@ -115,11 +123,17 @@ export async function copyFileStoreToPostgres<R extends { id: string }>(
             key,
             JSON.stringify(await kv.get(key)),
           ]);
+        await copyStepUp(client, stepUp);
         const audit = await copyAudit(client, auditFile);
-        return { live: live.length, ...history, outbox, kv: keys.length, audit };
+        const enrolled = [...stepUp.values()].filter((s) => s.enrollment !== undefined).length;
+        return { live: live.length, ...history, outbox, kv: keys.length, stepUp: stepUp.size, enrolled, audit };
       });
       const copied = await verifyAudit(pgAuditLines(db.pool, db.where));
       checkSameChain(fileChain, copied);
+      checkSameStepUp(
+        stepUp,
+        await db.pool.query<{ user_id: string; state: unknown }>('SELECT user_id, state FROM step_up'),
+      );
       return { ...counts, lastHash: copied.lastHash, where: db.where };
     } finally {
       await db.close();
@@ -132,7 +146,8 @@ export async function copyFileStoreToPostgres<R extends { id: string }>(
 async function refuseNonEmpty(client: PoolClient): Promise<void> {
   const { rows } = await client.query<{ name: string; n: string }>(
     `SELECT 'records' AS name, count(*) AS n FROM records UNION ALL SELECT 'outbox', count(*) FROM outbox
-     UNION ALL SELECT 'kv', count(*) FROM kv UNION ALL SELECT 'audit_log', count(*) FROM audit_log UNION ALL SELECT 'store_formats', count(*) FROM store_formats`,
+     UNION ALL SELECT 'kv', count(*) FROM kv UNION ALL SELECT 'step_up', count(*) FROM step_up
+     UNION ALL SELECT 'audit_log', count(*) FROM audit_log UNION ALL SELECT 'store_formats', count(*) FROM store_formats`,
   );
   const held = rows.filter((r) => Number(r.n) > 0);
   if (held.length > 0) {
@@ -239,6 +254,58 @@ async function copyAudit(client: PoolClient, file: string): Promise<number> {
     }
   }
   return count;
+}
+
+/**
+ * step-up.json's states by user, each checked against the schema; none when the file is absent (a
+ * store from before step-up), which is then left absent. Opened as the bot opens it, for its lock.
+ */
+async function readStepUp(
+  dataDir: string,
+  warn: (message: string) => void,
+  closeFiles: Array<() => Promise<void>>,
+): Promise<Map<string, StepUpState>> {
+  const states = new Map<string, StepUpState>();
+  if (!existsSync(join(dataDir, `${STEP_UP_KV_NAME}.json`))) return states;
+  const store = await openKeyValueStore({ dir: dataDir, name: STEP_UP_KV_NAME, warn });
+  closeFiles.push(() => store.close());
+  for (const userId of await store.keys('')) {
+    const checked = check(STEP_UP_STATE_SCHEMA, await store.get(userId));
+    if (!checked.ok)
+      throw new StoreCorruptError(
+        store.file,
+        `the step-up state of ${userId} does not match the schema (${checked.problem}); nothing was copied`,
+      );
+    states.set(userId, checked.value);
+  }
+  return states;
+}
+
+/** One row per user, as the bot's PostgreSQL step-up store keeps them (postgres/step-up.ts). */
+async function copyStepUp(client: PoolClient, states: ReadonlyMap<string, StepUpState>): Promise<void> {
+  const all = [...states];
+  for (let i = 0; i < all.length; i += BATCH) {
+    const batch = all.slice(i, i + BATCH);
+    await client.query(
+      'INSERT INTO step_up (user_id, state) SELECT u, s::jsonb FROM unnest($1::text[], $2::text[]) AS t(u, s)',
+      [batch.map(([user]) => user), batch.map(([, state]) => JSON.stringify(state))],
+    );
+  }
+}
+
+/** Every user's state read back from the database equals the file's (jsonb reorders keys: compared canonically). */
+function checkSameStepUp(
+  file: ReadonlyMap<string, StepUpState>,
+  copied: { rows: { user_id: string; state: unknown }[] },
+) {
+  const differ = copied.rows.filter((r) => {
+    const held = file.get(r.user_id);
+    return held === undefined || canonicalJson(held) !== canonicalJson(r.state);
+  });
+  if (copied.rows.length !== file.size || differ.length > 0)
+    throw new CopyVerificationError(
+      `the step-up states read back from the database do not match step-up.json (file: ${file.size} users; database: ${copied.rows.length} rows, ${differ.length} different)`,
+    );
 }
 
 function checkSameChain(file: AuditVerifyResult, copied: AuditVerifyResult): void {

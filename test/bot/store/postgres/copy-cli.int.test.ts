@@ -1,10 +1,12 @@
 /**
  * `npm run store -- copy` on a file store the real bot made (the engine, the Slack listeners and
  * the outbox over the file stores, against the sandbox): a completed withdrawal in history, an
- * open one whose approval message Slack refused (so its outbox entry waits), key-value references
- * and the audit chain. Everything reads back the same from PostgreSQL, the chain verifies there
- * with the file's last hash, and the bot's stores carry on from it.
+ * open one whose approval message Slack refused (so its outbox entry waits), key-value references,
+ * the approvers' step-up states (one enrolled, one with a pending secret and a wrong code) and the
+ * audit chain. Everything reads back the same from PostgreSQL, the chain verifies there with the
+ * file's last hash, and the bot's stores carry on from it: the enrolled approver's next code counts.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +23,13 @@ import { approvalMessage, buttonValue, startTestBot, USERS } from '../../../e2e/
 import { click, requestCrypto } from '../../../e2e/support/flows.js';
 import { describePostgres, usePostgres } from '../../../support/postgres.js';
 import { tempDir } from '../support/temp.js';
+import { totpCode } from '../../../../src/bot/domain/step-up/totp.js';
+import type { Clock } from '../../../../src/bot/ports/clock.js';
+import { createStepUps } from '../../../../src/bot/slack/step-up/step-ups.js';
+import { memoryAuditLog } from '../../../../src/bot/store/memory.js';
+import { STEP_UP_KV_NAME } from '../../../../src/bot/store/step-up.js';
+
+const STEP_UP_KEY = randomBytes(32);
 
 const quiet = () => createLogger({ level: 'error', secrets: [], write: () => {} });
 const clock = { now: () => Date.parse('2025-06-01T00:00:00Z'), sleep: async () => {} };
@@ -52,6 +61,22 @@ async function contents(location: StoreLocation) {
   }
 }
 
+/** step-up.json's states by user, as the file holds them. */
+const fileStepUp = (dir: string): Record<string, unknown> =>
+  (JSON.parse(readFileSync(join(dir, `${STEP_UP_KV_NAME}.json`), 'utf8')) as { values: Record<string, unknown> })
+    .values;
+
+async function pgStepUp(url: string): Promise<Record<string, unknown>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ user_id: string; state: unknown }>('SELECT user_id, state FROM step_up');
+    return Object.fromEntries(rows.map((r) => [r.user_id, r.state]));
+  } finally {
+    await client.end();
+  }
+}
+
 async function rows(url: string, table: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -65,6 +90,8 @@ async function rows(url: string, table: string): Promise<number> {
 describePostgres('npm run store -- copy', () => {
   const pgc = usePostgres();
   let dataDir: string;
+  /** approver1's authenticator secret, and when it enrolled (engine clock). */
+  let enrolled: { secret: string; at: number };
   let open: Stores | undefined;
   afterEach(async () => {
     await open?.close();
@@ -74,7 +101,10 @@ describePostgres('npm run store -- copy', () => {
   /** A data folder the real bot wrote: one completed withdrawal, one open with its message refused by Slack. */
   async function botMadeStore(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'copy-cli-'));
-    const d = await startTestBot({ stores: (c) => openStores(dir, c, [], quiet()) });
+    const d = await startTestBot({
+      stores: (c: Clock) => openStores(dir, c, [], quiet()),
+      env: { STEP_UP_ENCRYPTION_KEY: STEP_UP_KEY.toString('hex') },
+    });
     try {
       const done = await requestCrypto(d);
       const msg = approvalMessage(d.fake, done.requestId);
@@ -85,6 +115,14 @@ describePostgres('npm run store -- copy', () => {
       d.fake.failNext('chat.postMessage', 'channel_not_found');
       await requestCrypto(d, { amount: '99.5' }).catch(() => undefined);
       await d.settle();
+      // One approver enrolled; another halfway, with a wrong first code counted.
+      const stepUps = d.bot.slack.context.deps.stepUps;
+      const at = d.sandbox.clock.now();
+      const { secret } = await stepUps.begin(USERS.approver1, 'ana');
+      expect(await stepUps.confirm(USERS.approver1, totpCode(secret, at), undefined)).toEqual({ ok: true });
+      enrolled = { secret, at };
+      await stepUps.begin(USERS.approver2, 'ben');
+      expect(await stepUps.confirm(USERS.approver2, '000000', undefined)).toMatchObject({ ok: false });
     } finally {
       await d.stop();
     }
@@ -103,6 +141,8 @@ describePostgres('npm run store -- copy', () => {
     expect(before.history.map((r) => r.state)).toEqual(['completed']);
     expect(before.outbox.length).toBeGreaterThan(0);
     expect(Object.keys(before.kv).length).toBeGreaterThan(0);
+    const stepUpBefore = fileStepUp(dataDir);
+    expect(Object.keys(stepUpBefore).sort()).toEqual([USERS.approver1, USERS.approver2]);
     const fileChain = await verifyAuditLog(join(dataDir, AUDIT_FILE_NAME));
     expect(fileChain.ok).toBe(true);
 
@@ -117,11 +157,13 @@ describePostgres('npm run store -- copy', () => {
         `  finished requests  1 (1 history lines)\n` +
         `  outbox entries     ${before.outbox.length}\n` +
         `  key-value entries  ${Object.keys(before.kv).length}\n` +
+        `  step-up states     2 (1 enrolled), verified in the database\n` +
         `  audit entries      ${fileChain.entries}, chain verified in the database, last hash ${fileChain.lastHash}\n`,
     );
     expect(t.text()).not.toContain(pgc.cluster.password);
 
     expect(await contents({ databaseUrl: url })).toEqual(before);
+    expect(await pgStepUp(url)).toEqual(stepUpBefore);
     // The URL on the command line without its password; the password from the environment.
     const withoutPassword = url.replace(`:${pgc.cluster.password}@`, '@');
     const verify = io();
@@ -142,6 +184,43 @@ describePostgres('npm run store -- copy', () => {
     const again = io();
     expect(await runAuditCli(['verify'], again.io, { DATABASE_URL: url })).toBe(0);
     expect(again.out.join('')).toContain(`ok, ${fileChain.entries + 1} entries`);
+
+    // The enrolled approver needs no new enrollment: their next code counts, the used one does not.
+    const stepUps = createStepUps({
+      store: open.stepUp,
+      key: STEP_UP_KEY,
+      clock: { now: () => enrolled.at + 5 * 60_000 },
+      audit: memoryAuditLog(),
+      notices: { append: async () => {} },
+      logger: { error: () => {} },
+    });
+    expect(await stepUps.check(USERS.approver1, totpCode(enrolled.secret, enrolled.at), 'R1')).toMatchObject({
+      kind: 'wrong',
+    });
+    expect(
+      await stepUps.check(USERS.approver1, totpCode(enrolled.secret, enrolled.at + 5 * 60_000), 'R1'),
+    ).toMatchObject({ kind: 'accepted' });
+    expect(await stepUps.enrolled(USERS.approver2)).toBe(false);
+  });
+
+  it('refuses a step-up state that does not match its schema, copying nothing', async () => {
+    const url = await pgc.cluster.createDatabase();
+    const bad = tempDir();
+    for (const name of ['requests.json', 'requests.history.jsonl', 'kv.json', AUDIT_FILE_NAME])
+      writeFileSync(join(bad, name), readFileSync(join(dataDir, name)));
+    const file = JSON.parse(readFileSync(join(dataDir, `${STEP_UP_KV_NAME}.json`), 'utf8')) as {
+      values: Record<string, Record<string, unknown>>;
+    };
+    file.values[USERS.approver2]!.lockedUntil = 'soon';
+    writeFileSync(join(bad, `${STEP_UP_KV_NAME}.json`), JSON.stringify(file));
+    const t = io();
+    expect(await runStoreCli(['copy', '--from', bad], t.io, { DATABASE_URL: url })).toBe(2);
+    expect(t.err.join('')).toMatch(
+      new RegExp(
+        `the step-up state of ${USERS.approver2} does not match the schema \\(lockedUntil: .*\\); nothing was copied`,
+      ),
+    );
+    expect(await rows(url, "pg_tables WHERE schemaname = 'public'")).toBe(0);
   });
 
   it('refuses a target that holds data, copying nothing', async () => {
@@ -151,7 +230,7 @@ describePostgres('npm run store -- copy', () => {
     const t = io();
     expect(await runStoreCli(['copy', '--from', dataDir], t.io, { DATABASE_URL: url })).toBe(2);
     expect(t.err.join('')).toMatch(
-      /the database already holds data \(records: 2 rows, outbox: \d+ rows, kv: \d+ rows, audit_log: \d+ rows, store_formats: 1 rows\); copy only into an empty database, nothing was copied/,
+      /the database already holds data \(records: 2 rows, outbox: \d+ rows, kv: \d+ rows, step_up: 2 rows, audit_log: \d+ rows, store_formats: 1 rows\); copy only into an empty database, nothing was copied/,
     );
     expect(await rows(url, 'audit_log')).toBe(entries);
     expect(t.text()).not.toContain(pgc.cluster.password);

@@ -30,7 +30,15 @@ describePostgres('step-up on two replicas of one PostgreSQL database', () => {
     const one = async () => {
       const db = await openDatabase({ url, warn: () => {}, maxConnections: 4 });
       open.push(db);
-      const deps: StepUpsDeps = { store: openPgStepUpStore(db), key: KEY, clock, audit: memoryAuditLog() };
+      const deps: StepUpsDeps = {
+        store: openPgStepUpStore(db),
+        key: KEY,
+        clock,
+        audit: memoryAuditLog(),
+        // No reset here: nothing is queued.
+        notices: { append: async () => {} },
+        logger: { error: () => {} },
+      };
       return createStepUps(deps);
     };
     return Promise.all([one(), one()]);
