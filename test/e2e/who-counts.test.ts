@@ -3,13 +3,14 @@
  * without an approval (a restart under a policy file with other groups, a delegation set, ended or
  * run out) the message is brought up to date through the outbox, only where its words change, once.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { delegationKey } from '../../src/bot/engine/delegation/delegations.js';
 import { LeadershipState } from '../../src/bot/ports/leadership.js';
 import { ACTION, BLOCK } from '../../src/bot/slack/kit/slack-ids.js';
+import { appHomeOpened } from '../bot/slack/support/signed-requests.js';
 import { click, repliesTo, requestCrypto } from './support/flows.js';
 import { approvalMessage, buttonValue, startTestBot, USERS, type TestBot } from './support/test-bot.js';
 
@@ -117,6 +118,10 @@ describe('who counts, kept true on the approval message', () => {
     const msg = approvalMessage(bot.fake, approved.requestId);
     await click(bot, ANA, ACTION.approve, buttonValue(msg.blocks, ACTION.approve)!, msg.ts);
     const before = { waiting: updatesOf(bot, waiting.requestId), approved: updatesOf(bot, approved.requestId) };
+    await bot.slack.event(appHomeOpened(USERS.approver2));
+    await bot.settle();
+    const home = () => JSON.stringify(bot.fake.homeOf(USERS.approver2)?.blocks ?? []);
+    expect(home()).not.toContain('may also approve');
 
     const until = new Date(bot.sandbox.clock.now() + 7 * DAY).toISOString().slice(0, 10);
     expect(await desk(bot, `delegate <@${BEN}|ben> until ${until}`)).toContain('approves in your place');
@@ -125,10 +130,20 @@ describe('who counts, kept true on the approval message', () => {
     // Ana approved this one already: her delegate changes nothing on it.
     expect(progress(bot, approved.requestId)).toBe(`1 of 2 approvals: <@${ANA}>`);
     expect(updatesOf(bot, approved.requestId)).toBe(before.approved);
+    // App Home follows, and the audit says what changed.
+    expect(home()).toContain(`<@${BEN}> for <@${ANA}> may also approve`);
+    const recounted = readFileSync(bot.audit.file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"approval.recounted"'))
+      .map((l) => JSON.parse(l) as { requestId?: string; data?: Record<string, unknown> });
+    expect(recounted).toMatchObject([
+      { requestId: waiting.requestId, data: { standIns: [{ userId: ANA, delegate: BEN }] } },
+    ]);
 
     expect(await desk(bot, 'delegate end')).toContain('no longer approves in your place');
     expect(progress(bot, waiting.requestId)).toBe('0 of 2 approvals so far');
     expect(updatesOf(bot, waiting.requestId)).toBe(before.waiting + 2);
+    expect(home()).not.toContain('may also approve');
     expect(updatesOf(bot, approved.requestId)).toBe(before.approved);
   });
 

@@ -1,16 +1,16 @@
 /**
  * What a waiting request's message says about who counts (`tally`, `standIns`) is worked out again
  * when that changes without an approval: on start under other groups (`talliedWith`), when a
- * delegation starts or ends, at a delegation's end. Only a request whose words change gets a
- * `message.refresh` in the outbox, in the same write: one Slack call per request that changed,
- * none twice (a second pass finds the record already says it).
+ * delegation is set or ended, when one runs out. Only a request whose words change gets an
+ * `approval.recounted` in the outbox, in the same write: its message is updated (spaced like the
+ * refresh) and App Home follows; none twice (a second pass finds the record already says it).
  */
 import { standInsFor, type Delegation } from '../../domain/delegation.js';
 import { errorText } from '../../domain/error-text.js';
 import { countingHash, isApprover, tallyOf, type Policy } from '../../domain/policy.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
-import { stamp, type EngineContext } from '../context.js';
+import { audit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
 import { awaitedOf } from '../reminders/awaited.js';
 
@@ -67,16 +67,26 @@ export async function recount(ctx: EngineContext, which: (r: RequestRecord) => b
     if (!stale(candidate, now(candidate))) continue;
     try {
       const changed = await ctx.requests.mutate(candidate.id, (current) => {
-        if (!current || !awaitsVerdict(current.state)) return { result: false };
+        if (!current || !awaitsVerdict(current.state)) return { result: undefined };
         const counted = now(current);
-        if (!stale(current, counted)) return { result: false };
+        if (!stale(current, counted)) return { result: undefined };
         const shown = shownDiffers(current, counted);
         // Not a transition: updatedAt stays, so the message does not count it as a newer record.
         const { standIns: _dropped, ...rest } = current;
         const next: RequestRecord = { ...rest, ...counted };
-        return { next, result: shown, outbox: shown ? [stamp(ctx, next, { type: 'message.refresh' })] : [] };
+        return {
+          next,
+          result: shown ? next : undefined,
+          outbox: shown ? [stamp(ctx, next, { type: 'approval.recounted' })] : [],
+        };
       });
-      if (changed) refreshed++;
+      if (changed === undefined) continue;
+      refreshed++;
+      await audit(ctx, 'approval.recounted', SYSTEM, changed.id, {
+        tally: changed.tally ?? null,
+        standIns: changed.standIns ?? [],
+        talliedWith: changed.talliedWith ?? null,
+      });
     } catch (err) {
       ctx.logger.warn('who counts not worked out again for a request; the next pass tries again', {
         requestId: candidate.id,
