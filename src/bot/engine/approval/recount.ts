@@ -58,17 +58,17 @@ export async function recount(ctx: EngineContext, which: (r: RequestRecord) => b
   if (candidates.length === 0) return 0;
   const delegations = await activeDelegations(ctx);
   let refreshed = 0;
-  const now = (r: RequestRecord) =>
+  const countedOf = (r: RequestRecord) =>
     countedNow(ctx.policy, r, delegations, ctx.clock.now(), (id) => mayDelegate(ctx, id));
   const stale = (r: RequestRecord, counted: Counted) =>
     shownDiffers(r, counted) || r.talliedWith !== counted.talliedWith;
   for (const candidate of candidates) {
     // Read first, written only when it differs: a pass over a quiet desk queues no write.
-    if (!stale(candidate, now(candidate))) continue;
+    if (!stale(candidate, countedOf(candidate))) continue;
     try {
       const changed = await ctx.requests.mutate(candidate.id, (current) => {
         if (!current || !awaitsVerdict(current.state)) return { result: undefined };
-        const counted = now(current);
+        const counted = countedOf(current);
         if (!stale(current, counted)) return { result: undefined };
         const shown = shownDiffers(current, counted);
         // Not a transition: updatedAt stays, so the message does not count it as a newer record.
