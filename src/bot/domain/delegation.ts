@@ -73,6 +73,29 @@ export function countsFor(c: ClickContext): CountsFor {
   return { ok: true, userId: open, delegate: c.clicker };
 }
 
+/** A delegate who may approve now in an awaited approver's place ("@Ben for @Ana"), until their delegation ends. */
+export interface StandIn {
+  userId: string;
+  delegate: string;
+  until: number;
+}
+
+/**
+ * Who may approve now in place of the `awaited` approvers: each delegate whose click would count
+ * for one of them (countsFor decides, so the list says what a click would do), once.
+ */
+export function standInsFor(c: Omit<ClickContext, 'clicker'> & { awaited: readonly string[] }): StandIn[] {
+  const out = new Map<string, StandIn>();
+  for (const d of c.delegations) {
+    if (!c.awaited.includes(d.approver) || !isActive(d, c.now) || out.has(d.delegate)) continue;
+    const counted = countsFor({ ...c, clicker: d.delegate });
+    if (!counted.ok || counted.delegate === undefined || !c.awaited.includes(counted.userId)) continue;
+    const until = c.delegations.find((x) => x.approver === counted.userId && x.delegate === d.delegate)?.until;
+    out.set(d.delegate, { userId: counted.userId, delegate: d.delegate, until: until ?? d.until });
+  }
+  return [...out.values()].sort((a, b) => a.userId.localeCompare(b.userId) || a.delegate.localeCompare(b.delegate));
+}
+
 /** A delegation asked for, before it is stored. */
 export interface DelegationAsk {
   approver: string;

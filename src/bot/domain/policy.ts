@@ -7,7 +7,7 @@ import { awaitsVerdict, type RequestState } from './state-machine.js';
 import { groupsIn, placesOf, tally, type GroupsOf, type Tally } from './policy/count.js';
 import { ANY_APPROVER, type FrozenRule, type Policy, type Requirement } from './policy/model.js';
 import { requireText, MIN_APPROVALS } from './policy/build.js';
-import { freeze, ruleFor } from './policy/rules.js';
+import { freeze, hashOf, ruleFor } from './policy/rules.js';
 
 export {
   APPROVERS_GROUP,
@@ -172,6 +172,39 @@ export function tallyOf(
     )
     .map((a) => a.userId);
   return tally(requirementOf(request), people, groupsOf);
+}
+
+/**
+ * Which version of "who counts" a rendered tally was worked out with: the groups and the groups
+ * that may not delegate (a pending request keeps its rule, so nothing else changes who counts).
+ */
+export function countingHash(policy: Pick<Policy, 'groups' | 'delegationForbiddenFor'>): string {
+  const groups = [...policy.groups].map(([name, members]) => [name, [...members].sort()]).sort();
+  return hashOf({ groups, delegationForbiddenFor: [...policy.delegationForbiddenFor].sort() });
+}
+
+/** The approvers whose approval would count now: in a group the request still needs, not the requester, not counted yet. */
+export function stillNeeded(
+  policy: Policy,
+  request: Pick<
+    ApprovalView,
+    'requester' | 'snapshot' | 'snapshotHash' | 'approvals' | 'requiredApprovals' | 'limitRequire'
+  >,
+): string[] {
+  const groupsOf = groupsIn(policy);
+  const before = tallyOf(policy, request, groupsOf);
+  const acted = new Set(
+    request.approvals
+      .filter((a) => a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash)
+      .map((a) => a.userId),
+  );
+  const require = requirementOf(request);
+  return [...policy.approvers].filter(
+    (id) =>
+      id !== request.requester &&
+      !acted.has(id) &&
+      tally(require, [...before.counted, id], groupsOf).counted.length > before.counted.length,
+  );
 }
 
 /** "You are not in risk or treasury." / "Treasury has its 2; this still needs 1 of risk, and you are not in risk." */

@@ -1,7 +1,7 @@
 // The stored request record and the one way to change its state, `advance`: a command through the
 // state machine, anything illegal refused. Records are plain JSON, never mutated in place.
 import type { Policy } from './policy.js';
-import { expiryFor, requiredApprovalsFor, requirementOf } from './policy.js';
+import { countingHash, expiryFor, requiredApprovalsFor, requirementOf } from './policy.js';
 import type { z } from 'zod';
 import type {
   approvalSchema,
@@ -75,6 +75,7 @@ export function newRequest(init: {
       ...r,
       by: [],
     })),
+    talliedWith: countingHash(policy),
     pastRounds: [],
     decision: null,
     execution: null,

@@ -29,6 +29,7 @@ import type { Settlement, SettlementResult } from './execution/settlement.js';
 import { settleByPerson } from './execution/person.js';
 import { NoticeQueue } from './notices/notice-queue.js';
 import { createDelegations, type Delegations } from './delegation/delegations.js';
+import { recountFor } from './approval/recount.js';
 import type { OutboxNotices } from '../ports/notifier.js';
 
 export type { DeliveryProblem, Settlement, SettlementResult };
@@ -113,7 +114,7 @@ export function createEngine(deps: EngineDeps): Engine {
     start,
     indicativeQuote: (terms) => takeQuote(ctx, terms),
     notices: { append: (events) => ctx.notices.append(events) },
-    delegations: createDelegations(ctx),
+    delegations: createDelegations(ctx, (approver) => recountFor(ctx, approver)),
     ...createRequestReads({ requests: ctx.requests, policy: ctx.policy, clock: ctx.clock }),
     idle: async () => {
       await ctx.background.idle();

@@ -89,6 +89,11 @@ export type RequestEvent =
   | (Base<'polling.stopped'> & { status: string | null } & (
         { reason?: 'max_age' } | { reason: 'not_found'; exchangeMessage: string }
       ))
+  /**
+   * Who counts changed without an approval (a start under other groups, a delegation set, ended or
+   * run out; engine/approval/recount.ts): the record's `tally` and `standIns` say it now.
+   */
+  | Base<'approval.recounted'>
   /** No change: the request's message is posted if missing and brought up to date (on start, periodically). */
   | Base<'message.refresh'>;
 

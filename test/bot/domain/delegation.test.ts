@@ -4,6 +4,7 @@ import {
   countsFor,
   judgeDelegation,
   MAX_DELEGATION_MS,
+  standInsFor,
   type ClickContext,
   type Delegation,
 } from '../../../src/bot/domain/delegation.js';
@@ -107,5 +108,31 @@ describe('setting a delegation', () => {
     const judged = ask(over);
     expect(judged.ok).toBe(false);
     if (!judged.ok) expect(judged.message).toMatch(message);
+  });
+});
+
+describe("who may approve in an awaited approver's place (the message and the expiry warning name them)", () => {
+  const base = {
+    now: NOW,
+    requester: 'REQ',
+    approvals: [] as { userId: string; delegate?: string }[],
+    isApprover: (id: string) => APPROVERS.has(id),
+  };
+  it.each<[string, Partial<Parameters<typeof standInsFor>[0]>, ReturnType<typeof standInsFor>]>([
+    ['a delegate in force for an awaited approver', {}, [{ userId: 'ANA', delegate: 'BEN', until: NOW + DAY }]],
+    ['not for an approver no longer awaited', { awaited: ['CAL'] }, []],
+    ['not once the delegation ended', { delegations: [during('ANA', 'BEN', { until: NOW })] }, []],
+    ['not a delegate who clicked this round already', { approvals: [{ userId: 'CAL', delegate: 'BEN' }] }, []],
+    ['not the requester standing in', { requester: 'BEN' }, []],
+    ['not where the policy forbids it', { mayDelegate: () => false }, []],
+    [
+      'a delegate for two, once, for whom a click would count',
+      { delegations: [during('DEE', 'BEN'), during('ANA', 'BEN')], awaited: ['ANA', 'DEE'] },
+      [{ userId: 'ANA', delegate: 'BEN', until: NOW + DAY }],
+    ],
+  ])('%s', (_name, over, expected) => {
+    expect(standInsFor({ ...base, delegations: [during('ANA', 'BEN')], awaited: ['ANA', 'CAL'], ...over })).toEqual(
+      expected,
+    );
   });
 });

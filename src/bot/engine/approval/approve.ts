@@ -2,7 +2,7 @@
 // one write. The leader executes at once; a follower leaves it for the leader's next tick, so two
 // replicas never drive one request.
 import { countsFor, type Delegation } from '../../domain/delegation.js';
-import { judgeApproval, isApprover, isExpired } from '../../domain/policy.js';
+import { countingHash, judgeApproval, isApprover, isExpired } from '../../domain/policy.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
 import { mustAdvance, newExecution, type RequestRecord } from '../../domain/record.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
@@ -10,6 +10,7 @@ import { stepUpRequired, type StepUpProof } from '../../domain/step-up/required.
 import { audit, emit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
 import { execute } from '../execution/runner.js';
+import { awaitedOf } from '../reminders/awaited.js';
 import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js';
 import type { Mutation } from '../../ports/store.js';
 
@@ -136,10 +137,17 @@ export function countApproval(
   const approval = { userId: approver, at: now, snapshotHash: current.snapshotHash };
   const approvals = [...current.approvals, whom.delegate ? { ...approval, delegate: whom.delegate } : approval];
   const tally = decision.tally.groups;
-  const counted = { approvals, tally, requiredApprovals: decision.required, ...limitGroups(current) };
-  const next = decision.last
+  const counted = {
+    approvals,
+    tally,
+    talliedWith: countingHash(ctx.policy),
+    requiredApprovals: decision.required,
+    ...limitGroups(current),
+  };
+  const advanced = decision.last
     ? mustAdvance(current, 'approve_last', now, { ...counted, execution: newExecution(now, current.execution) })
     : mustAdvance(current, 'approve', now, counted);
+  const next = withoutActedStandIns(ctx, advanced);
   // Written with the approval, so its messages come before the execution's in the outbox.
   const events = [
     stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required }),
@@ -150,6 +158,16 @@ export function countApproval(
     result: { ok: true, request: next, count: decision.count, required: decision.required, last: decision.last },
     outbox: events,
   };
+}
+
+/** An approval only takes people off the awaited list: a delegate for someone no longer awaited, or who clicked, is no longer shown. */
+function withoutActedStandIns(ctx: EngineContext, record: RequestRecord): RequestRecord {
+  const { standIns, ...rest } = record;
+  if (standIns === undefined) return record;
+  const awaited = awaitsVerdict(record.state) ? awaitedOf(ctx.policy, record).approvers : [];
+  const clicked = new Set(record.approvals.map((a) => a.delegate ?? a.userId));
+  const still = standIns.filter((s) => awaited.includes(s.userId) && !clicked.has(s.delegate));
+  return still.length > 0 ? { ...rest, standIns: still } : rest;
 }
 
 function limitGroups(record: RequestRecord): Pick<RequestRecord, 'limitRequire'> {

@@ -6,6 +6,8 @@ import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js
 import type { Mutation } from '../../ports/store.js';
 import { freeze } from '../../domain/policy/rules.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
+import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
+import { countedNow } from './recount.js';
 import { withValuations } from '../../domain/valuation.js';
 import { stepUpCurrencies } from '../../domain/step-up/required.js';
 import { refuse, type Refusal } from '../../domain/refusals.js';
@@ -92,6 +94,8 @@ async function refused(ctx: EngineContext, userId: string, input: RequestInput, 
 
 /** Written with the limits' check when a limit covers it, against the requests counted at that moment. */
 async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): Promise<RequestResult> {
+  // Who may approve in an approver's place is shown from the first message on.
+  const delegations = await activeDelegations(ctx);
   for (let i = 0; i < ID_ATTEMPTS; i++) {
     const id = ctx.ids.requestId();
     const now = ctx.clock.now();
@@ -110,7 +114,8 @@ async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): P
       if (current !== undefined) return { result: undefined };
       const limits = judgeLimits(ctx.policy, record.snapshot, others, now);
       if (!limits.ok) return { result: limits };
-      const made = limits.added.length > 0 ? withLimitGroups(record, limits.added) : record;
+      const limited = limits.added.length > 0 ? withLimitGroups(record, limits.added) : record;
+      const made = { ...limited, ...countedNow(ctx.policy, limited, delegations, now, (a) => mayDelegate(ctx, a)) };
       // The approval message's event is written with the request: a crash cannot leave it unposted.
       return {
         next: made,

@@ -3,6 +3,7 @@
  * every replica reads the same: set (replacing the approver's earlier one), ended, read. Each
  * change is audited; an end removes only the delegation it read (`deleteIf`), never a newer one.
  */
+import { errorText } from '../../domain/error-text.js';
 import { isActive, judgeDelegation, type Delegation, type DelegationJudgement } from '../../domain/delegation.js';
 import { delegationRefusal, isApprover, isDeskMember, type Policy } from '../../domain/policy.js';
 import type { Clock } from '../../ports/clock.js';
@@ -31,7 +32,23 @@ export function mayDelegate(ctx: EngineContext, approver: string): boolean {
   return delegationRefusal(ctx.policy, approver) === undefined;
 }
 
-export function createDelegations(ctx: EngineContext): Delegations {
+/**
+ * `onChange`: after `approver`'s delegation started or ended (the messages that say who may
+ * approve are worked out again); its failure is logged, the delegation stands.
+ */
+export function createDelegations(
+  ctx: EngineContext,
+  onChange: (approver: string) => Promise<unknown> = async () => undefined,
+): Delegations {
+  const changed = (approver: string) =>
+    onChange(approver).then(
+      () => undefined,
+      (err: unknown) =>
+        ctx.logger.warn('messages not updated after a delegation change; the ten-minute pass does it', {
+          approver,
+          error: errorText(err),
+        }),
+    );
   const read = async (approver: string) => {
     const stored = await ctx.kv.get<Delegation>(delegationKey(approver));
     return stored !== undefined && isActive(stored, ctx.clock.now()) ? stored : undefined;
@@ -55,6 +72,7 @@ export function createDelegations(ctx: EngineContext): Delegations {
       await ctx.kv.set(delegationKey(approver), judged.delegation);
       if (before) await audit(ctx, 'delegation.ended', approver, undefined, { ...before, reason: 'replaced' });
       await audit(ctx, 'delegation.set', approver, undefined, { ...judged.delegation });
+      await changed(approver);
       return judged;
     },
     async end(approver) {
@@ -62,6 +80,7 @@ export function createDelegations(ctx: EngineContext): Delegations {
       if (current === undefined) return undefined;
       if (!(await ctx.kv.deleteIf(delegationKey(approver), current))) return undefined;
       await audit(ctx, 'delegation.ended', approver, undefined, { ...current, reason: 'ended', at: ctx.clock.now() });
+      await changed(approver);
       return current;
     },
     of: read,

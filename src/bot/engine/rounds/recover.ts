@@ -6,6 +6,7 @@
  * still holds a live execution lease on is left to it: the ticks take it over once the lease expires.
  */
 import { audit, SYSTEM, type EngineContext } from '../context.js';
+import { recountChangedPolicy } from '../approval/recount.js';
 import { refreshMessages } from '../notices/refresh-messages.js';
 import { execute } from '../execution/runner.js';
 import { schedulesOf } from '../polling/poll-schedules.js';
@@ -32,6 +33,8 @@ export async function recover(ctx: EngineContext): Promise<RecoverySummary> {
   for (const request of of('approved'))
     await ctx.background.start(`recovery of ${request.id}`, execute(ctx, request.id));
   for (const request of of('submitted')) schedulesOf(ctx).poll.delete(request.id);
+  // Messages worked out under other groups say who counts as the policy says now (in the outbox, with the record).
+  await recountChangedPolicy(ctx);
   // What the last run left in the outbox goes out now, and every open request's message is checked.
   const delivered = new Set((await ctx.requests.outbox.pending()).map((e) => e.requestId));
   await ctx.notices.delivery.resume();

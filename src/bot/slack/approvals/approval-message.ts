@@ -30,7 +30,7 @@ import {
   type StatusLine,
   type ValuationView,
 } from './request-view.js';
-import { approverText } from '../delegation/approver-text.js';
+import { approverText, stillApproveText } from '../delegation/approver-text.js';
 
 /** One group of the rule: how many it needs, and who counted for it. */
 export interface GroupTallyView {
@@ -57,6 +57,8 @@ export interface ApprovalMessageInput {
   rule?: string;
   /** Who counted for which group of the rule at the last approval (record `tally`). */
   tally?: readonly GroupTallyView[];
+  /** Delegates who may approve now in an awaited approver's place (record `standIns`), while it waits. */
+  standIns?: readonly { userId: string; delegate: string }[];
   verdict?: Verdict;
   status?: StatusLine;
   /** A warning above the buttons, e.g. a trade sent back for approval after a re-quote. */
@@ -159,14 +161,28 @@ export function parseApprovalButtonValue(
  * 2 of treasury (1 so far: <@U1>) and 1 of risk"; after approval "Approved by <@U1> and <@U2>".
  */
 export function progressLine(
-  input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict' | 'rule' | 'tally'>,
+  input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict' | 'rule' | 'tally' | 'standIns'>,
 ): string {
   const who = input.approvals.map(approverText);
   if (input.verdict?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
   const needs = groupNeeds(input.tally, input.approvals);
-  if (needs !== undefined) return input.rule ? `Rule *${esc(input.rule)}* · ${needs}` : needs;
-  const count = `${input.approvals.length} of ${input.requiredApprovals} approvals`;
+  const line =
+    needs !== undefined
+      ? input.rule
+        ? `Rule *${esc(input.rule)}* · ${needs}`
+        : needs
+      : plainCount(input.approvals.length, input.requiredApprovals, who);
+  return input.verdict ? line : `${line}${standInsText(input.standIns)}`;
+}
+
+function plainCount(approved: number, required: number, who: readonly string[]): string {
+  const count = `${approved} of ${required} approvals`;
   return who.length === 0 ? `${count} so far` : `${count}: ${who.join(', ')}`;
+}
+
+/** " · <@Ben> for <@Ana> may also approve": a delegate in force for someone still awaited. */
+export function standInsText(standIns: readonly { userId: string; delegate: string }[] | undefined): string {
+  return standIns && standIns.length > 0 ? ` · ${stillApproveText([], standIns)} may also approve` : '';
 }
 
 /** "Needs 2 of treasury (1 so far: <@U1>) and 1 of risk"; undefined for the plain "N approvals" of the variables' policy. */

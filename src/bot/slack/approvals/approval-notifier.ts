@@ -62,6 +62,9 @@ export interface SlackNotifierOptions {
   afterEvent?: (event: RequestEvent) => Promise<void> | void;
 }
 
+/** Events that may come for every open request at once: spaced like the refresh, so Slack is not flooded. */
+const PACED = new Set<RequestEvent['type']>(['message.refresh', 'approval.recounted']);
+
 /** Events that change nothing on the message (a refused click leaves the record as it was). */
 const NO_UPDATE = new Set<RequestEvent['type']>(['approval.refused']);
 
@@ -154,7 +157,7 @@ export function createSlackNotifier(o: SlackNotifierOptions): Notifier {
     async notify(event, progress) {
       const called = await requests.run(event.requestId, () => deliver(event, progress));
       // Outside the request's turn: its own next event need not wait for the pause.
-      if (called && event.type === 'message.refresh') await retry.sleep(o.refreshGapMs ?? 1_000);
+      if (called && PACED.has(event.type)) await retry.sleep(o.refreshGapMs ?? 1_000);
     },
   };
 

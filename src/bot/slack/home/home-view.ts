@@ -15,6 +15,7 @@ import {
   headline,
   progressLine,
   groupNeeds,
+  standInsText,
   requestBlocks,
   type ApprovalMessageInput,
 } from '../approvals/approval-message.js';
@@ -41,6 +42,7 @@ export type HomeRequest = Pick<
   | 'approvals'
   | 'rule'
   | 'tally'
+  | 'standIns'
   | 'verdict'
   | 'status'
   | 'question'
@@ -199,7 +201,7 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
 export function requestLine(r: HomeRequest): string {
   const state = r.verdict
     ? decisionWord(r.verdict)
-    : (groupNeeds(r.tally, r.approvals) ?? `${r.approvals.length} of ${r.requiredApprovals} approvals`);
+    : `${groupNeeds(r.tally, r.approvals) ?? `${r.approvals.length} of ${r.requiredApprovals} approvals`}${standInsText(r.standIns)}`;
   const status = r.status ? ` · ${escapeMrkdwn(r.status.text, 200)}` : '';
   return `${KIND_LABEL[r.request.kind]} ${code(r.requestId, 40)} ${escapeMrkdwn(headline(r.request), 200)} · ${state}${status} · ${slackDate(r.createdAt, '{date_short} {time}')}`;
 }

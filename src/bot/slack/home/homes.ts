@@ -39,6 +39,7 @@ export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'>
 const HOME_EVENTS = new Set<RequestEvent['type']>([
   'request.created',
   'approval.counted',
+  'approval.recounted',
   'request.approved',
   'request.rejected',
   'request.cancelled',

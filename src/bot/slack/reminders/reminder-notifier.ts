@@ -2,8 +2,8 @@
 // approves in their place now (each DM a step of its own, never sent twice), the expiry warning
 // in the request's thread. The record is read again at delivery: a request decided, expired or
 // in a new round since the nudge gets nothing.
-import { countsFor } from '../../domain/delegation.js';
-import { isApprover, isExpired, type Policy } from '../../domain/policy.js';
+import { standInsFor, type StandIn } from '../../domain/delegation.js';
+import { delegationRefusal, isApprover, isExpired, type Policy } from '../../domain/policy.js';
 import { activeDelegations } from '../../engine/delegation/delegations.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
@@ -92,9 +92,9 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
       if (!stillWaits(request, event.round, o.clock.now())) return;
       const awaited = awaitedOf(o.policy, request);
       const step = stepper(progress);
+      const standIns = await standingIn(o, request, awaited.approvers);
       if (event.type === 'approval.reminder') {
-        const delegates = await standingIn(o, request, awaited.approvers);
-        for (const userId of new Set([...awaited.approvers, ...delegates]))
+        for (const userId of new Set([...awaited.approvers, ...standIns.map((s) => s.delegate)]))
           await step(`dm:${userId}`, () => remind(event, request, userId));
         return;
       }
@@ -105,7 +105,7 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
           event,
           ref.channel,
           { channel: ref.channel, thread_ts: ref.ts },
-          expiringPost(request, awaited, o.clock.now()),
+          expiringPost(request, awaited, standIns, o.clock.now()),
         );
       });
     },
@@ -117,22 +117,16 @@ async function standingIn(
   o: ReminderNotifierOptions,
   request: RequestRecord,
   awaited: readonly string[],
-): Promise<string[]> {
-  const delegations = (await activeDelegations(o)).filter((d) => awaited.includes(d.approver));
-  const now = o.clock.now();
-  return delegations
-    .map((d) => d.delegate)
-    .filter((delegate) => {
-      const counted = countsFor({
-        clicker: delegate,
-        now,
-        requester: request.requester,
-        approvals: request.approvals,
-        delegations,
-        isApprover: (id) => isApprover(o.policy, id),
-      });
-      return counted.ok && counted.delegate !== undefined;
-    });
+): Promise<StandIn[]> {
+  return standInsFor({
+    now: o.clock.now(),
+    requester: request.requester,
+    approvals: request.approvals.filter((a) => a.snapshotHash === request.snapshotHash),
+    delegations: await activeDelegations(o),
+    isApprover: (id) => isApprover(o.policy, id),
+    mayDelegate: (id) => delegationRefusal(o.policy, id) === undefined,
+    awaited,
+  });
 }
 
 function stillWaits(request: RequestRecord | undefined, round: number, now: number): request is RequestRecord {

@@ -1,6 +1,8 @@
 // What a nudge says: the reminder DM (the approval message itself, its buttons included, under a
 // line saying why it came) and the thread's warning before expiry, naming who is still awaited.
+import type { StandIn } from '../../domain/delegation.js';
 import type { RequestRecord } from '../../domain/record.js';
+import { stillApproveText } from '../delegation/approver-text.js';
 import type { Awaited } from '../../engine/reminders/awaited.js';
 import { approvalMessageFor } from '../approvals/from-record.js';
 import { context, section, type KnownBlock, type MessagePayload } from '../kit/blocks.js';
@@ -26,9 +28,17 @@ export function reminderDm(request: RequestRecord, reminder: { n: number; max: n
   };
 }
 
-/** The thread's warning at 80% of the round's life: when it expires and who is still awaited. */
-export function expiringPost(request: RequestRecord, awaited: Awaited, now: number): MessagePayload {
-  const who = awaited.approvers.map(mention).join(', ');
+/**
+ * The thread's warning at 80% of the round's life: when it expires and who can still approve, with
+ * the delegates in force named as the progress line names them ("@Ben for @Ana").
+ */
+export function expiringPost(
+  request: RequestRecord,
+  awaited: Awaited,
+  standIns: readonly StandIn[],
+  now: number,
+): MessagePayload {
+  const who = stillApproveText(awaited.approvers, standIns);
   const needed = `${awaited.missing} more approval${awaited.missing === 1 ? '' : 's'} needed`;
   const text = `:hourglass_flowing_sand: This request expires ${slackDate(request.expiresAt)} (${timeLeftText(request.expiresAt, now)}) unless approved: ${needed}${who ? `, from ${who}` : ''}.`;
   return {

@@ -19,4 +19,18 @@ describe('progressLine', () => {
       'Rule *large withdrawals* · Needs 2 of treasury (1 so far: <@U0BEN> for <@U0ANA>) and 1 of risk',
     );
   });
+
+  it('a delegate who may approve for someone still awaited, while it waits; not once decided', () => {
+    const standIns = [{ userId: 'U0ANA', delegate: 'U0BEN' }];
+    expect(progressLine({ approvals: [], requiredApprovals: 2, standIns })).toBe(
+      '0 of 2 approvals so far · <@U0BEN> for <@U0ANA> may also approve',
+    );
+    const approvals = [
+      { userId: 'U0CAL', at },
+      { userId: 'U0DEE', at },
+    ];
+    expect(progressLine({ approvals, requiredApprovals: 2, standIns, verdict: { outcome: 'approved', at } })).toBe(
+      ':white_check_mark: Approved by <@U0CAL> and <@U0DEE>',
+    );
+  });
 });

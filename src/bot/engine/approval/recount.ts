@@ -1,0 +1,121 @@
+/**
+ * What a waiting request's message says about who counts (`tally`, `standIns`) is worked out again
+ * when that changes without an approval: on start under other groups (`talliedWith`), when a
+ * delegation is set or ended, when one runs out. Only a request whose words change gets an
+ * `approval.recounted` in the outbox, in the same write: its message is updated (spaced like the
+ * refresh) and App Home follows; none twice (a second pass finds the record already says it).
+ */
+import { standInsFor, type Delegation } from '../../domain/delegation.js';
+import { errorText } from '../../domain/error-text.js';
+import { countingHash, isApprover, tallyOf, type Policy } from '../../domain/policy.js';
+import type { RequestRecord } from '../../domain/record.js';
+import { awaitsVerdict } from '../../domain/state-machine.js';
+import { audit, stamp, SYSTEM, type EngineContext } from '../context.js';
+import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
+import { awaitedOf } from '../reminders/awaited.js';
+
+export type Counted = Pick<RequestRecord, 'tally' | 'standIns' | 'talliedWith'>;
+
+/** Who counts for a waiting request now, and who may approve in an awaited approver's place. */
+export function countedNow(
+  policy: Policy,
+  request: RequestRecord,
+  delegations: readonly Delegation[],
+  now: number,
+  mayDelegateFor: (approver: string) => boolean,
+): Counted {
+  const standIns = standInsFor({
+    now,
+    requester: request.requester,
+    approvals: request.approvals.filter((a) => a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash),
+    delegations,
+    isApprover: (id) => isApprover(policy, id),
+    mayDelegate: mayDelegateFor,
+    awaited: awaitedOf(policy, request).approvers,
+  });
+  return {
+    tally: tallyOf(policy, request).groups,
+    ...(standIns.length > 0 ? { standIns } : {}),
+    talliedWith: countingHash(policy),
+  };
+}
+
+/** Whether the message's words differ (the hash alone changes no word). */
+function shownDiffers(request: RequestRecord, next: Counted): boolean {
+  return (
+    JSON.stringify(request.tally ?? null) !== JSON.stringify(next.tally ?? null) ||
+    JSON.stringify((request.standIns ?? []).map(({ userId, delegate }) => [userId, delegate])) !==
+      JSON.stringify((next.standIns ?? []).map(({ userId, delegate }) => [userId, delegate]))
+  );
+}
+
+/**
+ * Works out again the waiting requests `which` picks; returns how many messages it asked to
+ * refresh. A store that does not answer is logged: the next trigger (or the ten-minute pass) tries again.
+ */
+export async function recount(ctx: EngineContext, which: (r: RequestRecord) => boolean = () => true): Promise<number> {
+  const candidates = (await ctx.requests.listLive()).filter((r) => awaitsVerdict(r.state) && which(r));
+  if (candidates.length === 0) return 0;
+  const delegations = await activeDelegations(ctx);
+  let refreshed = 0;
+  const countedOf = (r: RequestRecord) =>
+    countedNow(ctx.policy, r, delegations, ctx.clock.now(), (id) => mayDelegate(ctx, id));
+  const stale = (r: RequestRecord, counted: Counted) =>
+    shownDiffers(r, counted) || r.talliedWith !== counted.talliedWith;
+  for (const candidate of candidates) {
+    // Read first, written only when it differs: a pass over a quiet desk queues no write.
+    if (!stale(candidate, countedOf(candidate))) continue;
+    try {
+      const changed = await ctx.requests.mutate(candidate.id, (current) => {
+        if (!current || !awaitsVerdict(current.state)) return { result: undefined };
+        const counted = countedOf(current);
+        if (!stale(current, counted)) return { result: undefined };
+        const shown = shownDiffers(current, counted);
+        // Not a transition: updatedAt stays, so the message does not count it as a newer record.
+        const { standIns: _dropped, ...rest } = current;
+        const next: RequestRecord = { ...rest, ...counted };
+        return {
+          next,
+          result: shown ? next : undefined,
+          outbox: shown ? [stamp(ctx, next, { type: 'approval.recounted' })] : [],
+        };
+      });
+      if (changed === undefined) continue;
+      refreshed++;
+      await audit(ctx, 'approval.recounted', SYSTEM, changed.id, {
+        tally: changed.tally ?? null,
+        standIns: changed.standIns ?? [],
+        talliedWith: changed.talliedWith ?? null,
+      });
+    } catch (err) {
+      ctx.logger.warn('who counts not worked out again for a request; the next pass tries again', {
+        requestId: candidate.id,
+        error: errorText(err),
+      });
+    }
+  }
+  if (refreshed > 0) ctx.notices.kick();
+  return refreshed;
+}
+
+/** On start: the requests last worked out under other groups than the policy's now. */
+export function recountChangedPolicy(ctx: EngineContext): Promise<number> {
+  const hash = countingHash(ctx.policy);
+  return recount(ctx, (r) => r.talliedWith !== hash);
+}
+
+/** On a tick: the requests among `live` naming a delegate whose delegation has ended (no store read when none does). */
+export async function recountEndedStandIns(ctx: EngineContext, live: readonly RequestRecord[]): Promise<number> {
+  const now = ctx.clock.now();
+  const ended = (r: RequestRecord) => (r.standIns ?? []).some((s) => s.until <= now);
+  return live.some(ended) ? recount(ctx, ended) : 0;
+}
+
+/** After `approver`'s delegation started or ended: the requests that wait for them or named their delegate. */
+export function recountFor(ctx: EngineContext, approver: string): Promise<number> {
+  return recount(
+    ctx,
+    (r) =>
+      awaitedOf(ctx.policy, r).approvers.includes(approver) || (r.standIns ?? []).some((s) => s.userId === approver),
+  );
+}
