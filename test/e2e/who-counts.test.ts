@@ -137,7 +137,7 @@ describe('who counts, kept true on the approval message', () => {
       .filter((l) => l.includes('"approval.recounted"'))
       .map((l) => JSON.parse(l) as { requestId?: string; data?: Record<string, unknown> });
     expect(recounted).toMatchObject([
-      { requestId: waiting.requestId, data: { standIns: [{ userId: ANA, delegate: BEN }] } },
+      { requestId: waiting.requestId, data: { actingDelegates: [{ userId: ANA, delegate: BEN }] } },
     ]);
 
     expect(await desk(bot, 'delegate end')).toContain('no longer approves in your place');

@@ -1,7 +1,7 @@
 /**
  * Delegation (pure): an approver away names a delegate for a period; the delegate's click counts
  * in the approver's place. One person counts once per request round, however many people they
- * stand in for; an approver and their delegate together count once; nobody approves a request
+ * act for; an approver and their delegate together count once; nobody approves a request
  * they made, for themselves or for someone else, and nobody approves for the requester.
  */
 import { refuse, type Refusal } from './refusals.js';
@@ -39,7 +39,7 @@ export interface ClickContext {
   mayDelegate?: (approver: string) => boolean;
 }
 
-/** Whom a click counts for: the clicker themselves, or the approver they stand in for. */
+/** Whom a click counts for: the clicker themselves, or the approver they act for. */
 export type CountsFor = { ok: true; userId: string; delegate?: string } | Refusal;
 
 /**
@@ -74,7 +74,7 @@ export function countsFor(c: ClickContext): CountsFor {
 }
 
 /** A delegate who may approve now in an awaited approver's place ("@Ben for @Ana"), until their delegation ends. */
-export interface StandIn {
+export interface ActingDelegate {
   userId: string;
   delegate: string;
   until: number;
@@ -84,8 +84,10 @@ export interface StandIn {
  * Who may approve now in place of the `awaited` approvers: each delegate whose click would count
  * for one of them (countsFor decides, so the list says what a click would do), once.
  */
-export function standInsFor(c: Omit<ClickContext, 'clicker'> & { awaited: readonly string[] }): StandIn[] {
-  const out = new Map<string, StandIn>();
+export function actingDelegatesFor(
+  c: Omit<ClickContext, 'clicker'> & { awaited: readonly string[] },
+): ActingDelegate[] {
+  const out = new Map<string, ActingDelegate>();
   for (const d of c.delegations) {
     if (!c.awaited.includes(d.approver) || !isActive(d, c.now) || out.has(d.delegate)) continue;
     const counted = countsFor({ ...c, clicker: d.delegate });

@@ -371,8 +371,8 @@ export const requestRecordSchema = z.strictObject({
    * Delegates who may approve now in place of an approver still awaited ("@Ben for @Ana"), until
    * their delegation ends, for the message (engine/approval/recount.ts).
    */
-  standIns: z.array(z.strictObject({ userId: z.string(), delegate: z.string(), until: int })).optional(),
-  /** `countingHash` of the policy `tally` and `standIns` were worked out with: a start under other groups works them out again. */
+  actingDelegates: z.array(z.strictObject({ userId: z.string(), delegate: z.string(), until: int })).optional(),
+  /** `countingHash` of the policy `tally` and `actingDelegates` were worked out with: a start under other groups works them out again. */
   talliedWith: z.string().optional(),
   /** Groups a limit of the policy added (`over: require`) because the request goes over it; with the rule's, the most of each group counts. */
   limitRequire: z

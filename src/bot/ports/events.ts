@@ -91,7 +91,7 @@ export type RequestEvent =
       ))
   /**
    * Who counts changed without an approval (a start under other groups, a delegation set, ended or
-   * run out; engine/approval/recount.ts): the record's `tally` and `standIns` say it now.
+   * run out; engine/approval/recount.ts): the record's `tally` and `actingDelegates` say it now.
    */
   | Base<'approval.recounted'>
   /** No change: the request's message is posted if missing and brought up to date (on start, periodically). */

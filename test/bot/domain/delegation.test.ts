@@ -4,7 +4,7 @@ import {
   countsFor,
   judgeDelegation,
   MAX_DELEGATION_MS,
-  standInsFor,
+  actingDelegatesFor,
   type ClickContext,
   type Delegation,
 } from '../../../src/bot/domain/delegation.js';
@@ -118,7 +118,7 @@ describe("who may approve in an awaited approver's place (the message and the ex
     approvals: [] as { userId: string; delegate?: string }[],
     isApprover: (id: string) => APPROVERS.has(id),
   };
-  it.each<[string, Partial<Parameters<typeof standInsFor>[0]>, ReturnType<typeof standInsFor>]>([
+  it.each<[string, Partial<Parameters<typeof actingDelegatesFor>[0]>, ReturnType<typeof actingDelegatesFor>]>([
     ['a delegate in force for an awaited approver', {}, [{ userId: 'ANA', delegate: 'BEN', until: NOW + DAY }]],
     ['not for an approver no longer awaited', { awaited: ['CAL'] }, []],
     ['not once the delegation ended', { delegations: [during('ANA', 'BEN', { until: NOW })] }, []],
@@ -131,8 +131,8 @@ describe("who may approve in an awaited approver's place (the message and the ex
       [{ userId: 'ANA', delegate: 'BEN', until: NOW + DAY }],
     ],
   ])('%s', (_name, over, expected) => {
-    expect(standInsFor({ ...base, delegations: [during('ANA', 'BEN')], awaited: ['ANA', 'CAL'], ...over })).toEqual(
-      expected,
-    );
+    expect(
+      actingDelegatesFor({ ...base, delegations: [during('ANA', 'BEN')], awaited: ['ANA', 'CAL'], ...over }),
+    ).toEqual(expected);
   });
 });

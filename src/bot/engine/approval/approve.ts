@@ -103,7 +103,7 @@ export function countApproval(
       },
     };
   }
-  // A delegate's click counts for the approver they stand in for (domain/delegation.ts).
+  // A delegate's click counts for the approver they act for (domain/delegation.ts).
   const whom = awaitsVerdict(current.state)
     ? countsFor({
         clicker: userId,
@@ -147,7 +147,7 @@ export function countApproval(
   const advanced = decision.last
     ? mustAdvance(current, 'approve_last', now, { ...counted, execution: newExecution(now, current.execution) })
     : mustAdvance(current, 'approve', now, counted);
-  const next = withoutActedStandIns(ctx, advanced);
+  const next = withoutActedDelegates(ctx, advanced);
   // Written with the approval, so its messages come before the execution's in the outbox.
   const events = [
     stamp(ctx, next, { type: 'approval.counted', by: userId, count: decision.count, required: decision.required }),
@@ -161,13 +161,13 @@ export function countApproval(
 }
 
 /** An approval only takes people off the awaited list: a delegate for someone no longer awaited, or who clicked, is no longer shown. */
-function withoutActedStandIns(ctx: EngineContext, record: RequestRecord): RequestRecord {
-  const { standIns, ...rest } = record;
-  if (standIns === undefined) return record;
+function withoutActedDelegates(ctx: EngineContext, record: RequestRecord): RequestRecord {
+  const { actingDelegates, ...rest } = record;
+  if (actingDelegates === undefined) return record;
   const awaited = awaitsVerdict(record.state) ? awaitedOf(ctx.policy, record).approvers : [];
   const clicked = new Set(record.approvals.map((a) => a.delegate ?? a.userId));
-  const still = standIns.filter((s) => awaited.includes(s.userId) && !clicked.has(s.delegate));
-  return still.length > 0 ? { ...rest, standIns: still } : rest;
+  const still = actingDelegates.filter((s) => awaited.includes(s.userId) && !clicked.has(s.delegate));
+  return still.length > 0 ? { ...rest, actingDelegates: still } : rest;
 }
 
 function limitGroups(record: RequestRecord): Pick<RequestRecord, 'limitRequire'> {

@@ -1,11 +1,11 @@
 /**
- * What a waiting request's message says about who counts (`tally`, `standIns`) is worked out again
+ * What a waiting request's message says about who counts (`tally`, `actingDelegates`) is worked out again
  * when that changes without an approval: on start under other groups (`talliedWith`), when a
  * delegation is set or ended, when one runs out. Only a request whose words change gets an
  * `approval.recounted` in the outbox, in the same write: its message is updated (spaced like the
  * refresh) and App Home follows; none twice (a second pass finds the record already says it).
  */
-import { standInsFor, type Delegation } from '../../domain/delegation.js';
+import { actingDelegatesFor, type Delegation } from '../../domain/delegation.js';
 import { errorText } from '../../domain/error-text.js';
 import { countingHash, isApprover, tallyOf, type Policy } from '../../domain/policy.js';
 import type { RequestRecord } from '../../domain/record.js';
@@ -14,7 +14,7 @@ import { audit, stamp, SYSTEM, type EngineContext } from '../context.js';
 import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
 import { awaitedOf } from '../reminders/awaited.js';
 
-export type Counted = Pick<RequestRecord, 'tally' | 'standIns' | 'talliedWith'>;
+export type Counted = Pick<RequestRecord, 'tally' | 'actingDelegates' | 'talliedWith'>;
 
 /** Who counts for a waiting request now, and who may approve in an awaited approver's place. */
 export function countedNow(
@@ -24,7 +24,7 @@ export function countedNow(
   now: number,
   mayDelegateFor: (approver: string) => boolean,
 ): Counted {
-  const standIns = standInsFor({
+  const actingDelegates = actingDelegatesFor({
     now,
     requester: request.requester,
     approvals: request.approvals.filter((a) => a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash),
@@ -35,7 +35,7 @@ export function countedNow(
   });
   return {
     tally: tallyOf(policy, request).groups,
-    ...(standIns.length > 0 ? { standIns } : {}),
+    ...(actingDelegates.length > 0 ? { actingDelegates } : {}),
     talliedWith: countingHash(policy),
   };
 }
@@ -44,8 +44,8 @@ export function countedNow(
 function shownDiffers(request: RequestRecord, next: Counted): boolean {
   return (
     JSON.stringify(request.tally ?? null) !== JSON.stringify(next.tally ?? null) ||
-    JSON.stringify((request.standIns ?? []).map(({ userId, delegate }) => [userId, delegate])) !==
-      JSON.stringify((next.standIns ?? []).map(({ userId, delegate }) => [userId, delegate]))
+    JSON.stringify((request.actingDelegates ?? []).map(({ userId, delegate }) => [userId, delegate])) !==
+      JSON.stringify((next.actingDelegates ?? []).map(({ userId, delegate }) => [userId, delegate]))
   );
 }
 
@@ -72,7 +72,7 @@ export async function recount(ctx: EngineContext, which: (r: RequestRecord) => b
         if (!stale(current, counted)) return { result: undefined };
         const shown = shownDiffers(current, counted);
         // Not a transition: updatedAt stays, so the message does not count it as a newer record.
-        const { standIns: _dropped, ...rest } = current;
+        const { actingDelegates: _dropped, ...rest } = current;
         const next: RequestRecord = { ...rest, ...counted };
         return {
           next,
@@ -84,7 +84,7 @@ export async function recount(ctx: EngineContext, which: (r: RequestRecord) => b
       refreshed++;
       await audit(ctx, 'approval.recounted', SYSTEM, changed.id, {
         tally: changed.tally ?? null,
-        standIns: changed.standIns ?? [],
+        actingDelegates: changed.actingDelegates ?? [],
         talliedWith: changed.talliedWith ?? null,
       });
     } catch (err) {
@@ -105,9 +105,9 @@ export function recountChangedPolicy(ctx: EngineContext): Promise<number> {
 }
 
 /** On a tick: the requests among `live` naming a delegate whose delegation has ended (no store read when none does). */
-export async function recountEndedStandIns(ctx: EngineContext, live: readonly RequestRecord[]): Promise<number> {
+export async function recountEndedActingDelegates(ctx: EngineContext, live: readonly RequestRecord[]): Promise<number> {
   const now = ctx.clock.now();
-  const ended = (r: RequestRecord) => (r.standIns ?? []).some((s) => s.until <= now);
+  const ended = (r: RequestRecord) => (r.actingDelegates ?? []).some((s) => s.until <= now);
   return live.some(ended) ? recount(ctx, ended) : 0;
 }
 
@@ -116,6 +116,7 @@ export function recountFor(ctx: EngineContext, approver: string): Promise<number
   return recount(
     ctx,
     (r) =>
-      awaitedOf(ctx.policy, r).approvers.includes(approver) || (r.standIns ?? []).some((s) => s.userId === approver),
+      awaitedOf(ctx.policy, r).approvers.includes(approver) ||
+      (r.actingDelegates ?? []).some((s) => s.userId === approver),
   );
 }

@@ -8,7 +8,7 @@ import type { RequestRecord } from '../../domain/record.js';
 import type { EngineContext } from '../context.js';
 import { execute } from '../execution/runner.js';
 import { expireDue } from '../approval/expire.js';
-import { recount, recountEndedStandIns } from '../approval/recount.js';
+import { recount, recountEndedActingDelegates } from '../approval/recount.js';
 import { pollDue, type PollSummary } from '../polling/poll.js';
 import { remindDue } from '../reminders/remind.js';
 
@@ -34,7 +34,7 @@ export async function tick(ctx: EngineContext): Promise<TickSummary> {
   // After the money's steps: a slow store read for a nudge never delays an execution.
   await remindDue(ctx, current);
   // A delegation that ended takes its delegate off the messages that named them.
-  await recountEndedStandIns(ctx, current);
+  await recountEndedActingDelegates(ctx, current);
   // Messages Slack refused earlier, whose next try has come; and now and then every open message,
   // after working out again who counts (a new round, a delegation changed on a replica that stopped).
   if (ctx.clock.now() - ctx.lastRefreshAt >= REFRESH_EVERY_MS) {

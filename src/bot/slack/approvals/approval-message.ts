@@ -57,8 +57,8 @@ export interface ApprovalMessageInput {
   rule?: string;
   /** Who counted for which group of the rule at the last approval (record `tally`). */
   tally?: readonly GroupTallyView[];
-  /** Delegates who may approve now in an awaited approver's place (record `standIns`), while it waits. */
-  standIns?: readonly { userId: string; delegate: string }[];
+  /** Delegates who may approve now in an awaited approver's place (record `actingDelegates`), while it waits. */
+  actingDelegates?: readonly { userId: string; delegate: string }[];
   verdict?: Verdict;
   status?: StatusLine;
   /** A warning above the buttons, e.g. a trade sent back for approval after a re-quote. */
@@ -161,7 +161,10 @@ export function parseApprovalButtonValue(
  * 2 of treasury (1 so far: <@U1>) and 1 of risk"; after approval "Approved by <@U1> and <@U2>".
  */
 export function progressLine(
-  input: Pick<ApprovalMessageInput, 'approvals' | 'requiredApprovals' | 'verdict' | 'rule' | 'tally' | 'standIns'>,
+  input: Pick<
+    ApprovalMessageInput,
+    'approvals' | 'requiredApprovals' | 'verdict' | 'rule' | 'tally' | 'actingDelegates'
+  >,
 ): string {
   const who = input.approvals.map(approverText);
   if (input.verdict?.outcome === 'approved') return `:white_check_mark: Approved by ${joinWords(who)}`;
@@ -172,7 +175,7 @@ export function progressLine(
         ? `Rule *${esc(input.rule)}* · ${needs}`
         : needs
       : plainCount(input.approvals.length, input.requiredApprovals, who);
-  return input.verdict ? line : `${line}${standInsText(input.standIns)}`;
+  return input.verdict ? line : `${line}${actingDelegatesText(input.actingDelegates)}`;
 }
 
 function plainCount(approved: number, required: number, who: readonly string[]): string {
@@ -181,8 +184,12 @@ function plainCount(approved: number, required: number, who: readonly string[]):
 }
 
 /** " · <@Ben> for <@Ana> may also approve": a delegate in force for someone still awaited. */
-export function standInsText(standIns: readonly { userId: string; delegate: string }[] | undefined): string {
-  return standIns && standIns.length > 0 ? ` · ${stillApproveText([], standIns)} may also approve` : '';
+export function actingDelegatesText(
+  actingDelegates: readonly { userId: string; delegate: string }[] | undefined,
+): string {
+  return actingDelegates && actingDelegates.length > 0
+    ? ` · ${stillApproveText([], actingDelegates)} may also approve`
+    : '';
 }
 
 /** "Needs 2 of treasury (1 so far: <@U1>) and 1 of risk"; undefined for the plain "N approvals" of the variables' policy. */

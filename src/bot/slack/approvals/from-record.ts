@@ -125,7 +125,7 @@ export function approvalInput(r: RequestRecord, sandbox: boolean): ApprovalMessa
     approvals: r.approvals,
     ...(r.snapshot.rule ? { rule: r.snapshot.rule.name } : {}),
     ...(r.tally ? { tally: r.tally } : {}),
-    ...(decision ? { verdict: decision } : r.standIns ? { standIns: r.standIns } : {}),
+    ...(decision ? { verdict: decision } : r.actingDelegates ? { actingDelegates: r.actingDelegates } : {}),
     ...(status ? { status } : {}),
     ...(notice ? { notice } : {}),
     ...(question ? { question } : {}),

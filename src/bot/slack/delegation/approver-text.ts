@@ -9,8 +9,8 @@ export function approverText(a: { userId: string; delegate?: string }): string {
 /** The awaited approvers and the delegates who may approve in their place: "<@Rita>, <@Ana> or <@Ben> for <@Ana>". */
 export function stillApproveText(
   approvers: readonly string[],
-  standIns: readonly { userId: string; delegate: string }[] = [],
+  actingDelegates: readonly { userId: string; delegate: string }[] = [],
 ): string {
-  const names = [...approvers.map((userId) => approverText({ userId })), ...standIns.map(approverText)];
+  const names = [...approvers.map((userId) => approverText({ userId })), ...actingDelegates.map(approverText)];
   return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}`;
 }

@@ -5,7 +5,7 @@ import { errorText } from '../../domain/error-text.js';
 import { mention } from '../kit/mrkdwn.js';
 import { INTERNAL_ERROR_TEXT } from '../kit/reply.js';
 import type { SlackContext } from '../kit/slack-context.js';
-import { delegateLine, standInLine } from './delegation-lines.js';
+import { delegateLine, actingDelegateLine } from './delegation-lines.js';
 import { readDelegateInput } from './delegate-input.js';
 
 type Ack = (answer?: { response_type: 'ephemeral'; text: string }) => Promise<void>;
@@ -57,7 +57,7 @@ async function shown(ctx: SlackContext, userId: string): Promise<string> {
       : ctx.roles.isApprover(userId)
         ? 'You have no delegate. `/desk delegate @name until 2026-12-24` names one, for at most 30 days.'
         : 'Only approvers name delegates.',
-    ...forOthers.map((d) => `${standInLine(d, now)}.`),
+    ...forOthers.map((d) => `${actingDelegateLine(d, now)}.`),
   ];
   return lines.join('\n');
 }

@@ -10,6 +10,6 @@ export function delegateLine(d: Delegation, now: number): string {
 }
 
 /** "You approve in place of <@Ana> until <date> (6 d left)". */
-export function standInLine(d: Delegation, now: number): string {
+export function actingDelegateLine(d: Delegation, now: number): string {
   return `You approve in place of ${mention(d.approver)} until ${slackDate(d.until)} (${timeLeftText(d.until, now)})`;
 }

@@ -15,7 +15,7 @@ import {
   headline,
   progressLine,
   groupNeeds,
-  standInsText,
+  actingDelegatesText,
   requestBlocks,
   type ApprovalMessageInput,
 } from '../approvals/approval-message.js';
@@ -42,7 +42,7 @@ export type HomeRequest = Pick<
   | 'approvals'
   | 'rule'
   | 'tally'
-  | 'standIns'
+  | 'actingDelegates'
   | 'verdict'
   | 'status'
   | 'question'
@@ -70,7 +70,7 @@ export interface HomeViewInput {
   /** The user's delegation lines: who approves in their place, whom they approve for (`/desk delegate`). */
   delegationLines?: readonly string[];
   /** True when the user approves in an approver's place now. */
-  standsIn?: boolean;
+  actsAsDelegate?: boolean;
   /** Messages Slack keeps refusing (approvers only): a person must fix the channel, membership or token. */
   deliveryProblems?: readonly DeliveryProblem[];
   at: number;
@@ -201,7 +201,7 @@ function deliveryProblemBlocks(problems: readonly DeliveryProblem[]): KnownBlock
 export function requestLine(r: HomeRequest): string {
   const state = r.verdict
     ? decisionWord(r.verdict)
-    : `${groupNeeds(r.tally, r.approvals) ?? `${r.approvals.length} of ${r.requiredApprovals} approvals`}${standInsText(r.standIns)}`;
+    : `${groupNeeds(r.tally, r.approvals) ?? `${r.approvals.length} of ${r.requiredApprovals} approvals`}${actingDelegatesText(r.actingDelegates)}`;
   const status = r.status ? ` · ${escapeMrkdwn(r.status.text, 200)}` : '';
   return `${KIND_LABEL[r.request.kind]} ${code(r.requestId, 40)} ${escapeMrkdwn(headline(r.request), 200)} · ${state}${status} · ${slackDate(r.createdAt, '{date_short} {time}')}`;
 }

@@ -11,7 +11,7 @@ import { countsFor, type Delegation } from '../../domain/delegation.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { activeDelegations } from '../../engine/delegation/delegations.js';
-import { delegateLine, standInLine } from '../delegation/delegation-lines.js';
+import { delegateLine, actingDelegateLine } from '../delegation/delegation-lines.js';
 import { homeRequestOf, homeView, RECENT_SHOWN, type HomeViewInput } from './home-view.js';
 
 export const HOME_VIEWER_KEY_PREFIX = 'slack:home-viewer:';
@@ -33,7 +33,7 @@ export type PublishClient = {
 
 /** The parts of App Home that come from the desk's records. */
 export type HomeData = Pick<HomeViewInput, 'waitingForMe' | 'myOpen' | 'recent'> &
-  Partial<Pick<HomeViewInput, 'deliveryProblems' | 'delegationLines' | 'standsIn'>>;
+  Partial<Pick<HomeViewInput, 'deliveryProblems' | 'delegationLines' | 'actsAsDelegate'>>;
 
 /** Events after which the App Home of the people concerned is published again. */
 const HOME_EVENTS = new Set<RequestEvent['type']>([
@@ -102,8 +102,8 @@ export function createHomes(o: {
       myOpen: live.filter((r) => r.requester === userId).map(homeRequestOf),
       recent: recent.map(homeRequestOf),
       deliveryProblems: problems,
-      delegationLines: [...(mine ? [delegateLine(mine, now)] : []), ...standing.map((d) => standInLine(d, now))],
-      standsIn: standing.length > 0,
+      delegationLines: [...(mine ? [delegateLine(mine, now)] : []), ...standing.map((d) => actingDelegateLine(d, now))],
+      actsAsDelegate: standing.length > 0,
     };
   }
 
@@ -112,7 +112,7 @@ export function createHomes(o: {
     const view = homeView({
       userId,
       ...data,
-      isApprover: isApprover(o.policy, userId) || data.standsIn === true,
+      isApprover: isApprover(o.policy, userId) || data.actsAsDelegate === true,
       isRequester: mayRequest(o.policy, userId),
       isDeskMember: isDeskMember(o.policy, userId),
       at: o.clock.now(),

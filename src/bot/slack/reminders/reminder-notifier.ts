@@ -2,7 +2,7 @@
 // approves in their place now (each DM a step of its own, never sent twice), the expiry warning
 // in the request's thread. The record is read again at delivery: a request decided, expired or
 // in a new round since the nudge gets nothing.
-import { standInsFor, type StandIn } from '../../domain/delegation.js';
+import { actingDelegatesFor, type ActingDelegate } from '../../domain/delegation.js';
 import { delegationRefusal, isApprover, isExpired, type Policy } from '../../domain/policy.js';
 import { activeDelegations } from '../../engine/delegation/delegations.js';
 import type { RequestRecord } from '../../domain/record.js';
@@ -92,9 +92,9 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
       if (!stillWaits(request, event.round, o.clock.now())) return;
       const awaited = awaitedOf(o.policy, request);
       const step = stepper(progress);
-      const standIns = await standingIn(o, request, awaited.approvers);
+      const actingDelegates = await standingIn(o, request, awaited.approvers);
       if (event.type === 'approval.reminder') {
-        for (const userId of new Set([...awaited.approvers, ...standIns.map((s) => s.delegate)]))
+        for (const userId of new Set([...awaited.approvers, ...actingDelegates.map((s) => s.delegate)]))
           await step(`dm:${userId}`, () => remind(event, request, userId));
         return;
       }
@@ -105,7 +105,7 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
           event,
           ref.channel,
           { channel: ref.channel, thread_ts: ref.ts },
-          expiringPost(request, awaited, standIns, o.clock.now()),
+          expiringPost(request, awaited, actingDelegates, o.clock.now()),
         );
       });
     },
@@ -117,8 +117,8 @@ async function standingIn(
   o: ReminderNotifierOptions,
   request: RequestRecord,
   awaited: readonly string[],
-): Promise<StandIn[]> {
-  return standInsFor({
+): Promise<ActingDelegate[]> {
+  return actingDelegatesFor({
     now: o.clock.now(),
     requester: request.requester,
     approvals: request.approvals.filter((a) => a.snapshotHash === request.snapshotHash),

@@ -1,6 +1,6 @@
 // What a nudge says: the reminder DM (the approval message itself, its buttons included, under a
 // line saying why it came) and the thread's warning before expiry, naming who is still awaited.
-import type { StandIn } from '../../domain/delegation.js';
+import type { ActingDelegate } from '../../domain/delegation.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { stillApproveText } from '../delegation/approver-text.js';
 import type { Awaited } from '../../engine/reminders/awaited.js';
@@ -35,10 +35,10 @@ export function reminderDm(request: RequestRecord, reminder: { n: number; max: n
 export function expiringPost(
   request: RequestRecord,
   awaited: Awaited,
-  standIns: readonly StandIn[],
+  actingDelegates: readonly ActingDelegate[],
   now: number,
 ): MessagePayload {
-  const who = stillApproveText(awaited.approvers, standIns);
+  const who = stillApproveText(awaited.approvers, actingDelegates);
   const needed = `${awaited.missing} more approval${awaited.missing === 1 ? '' : 's'} needed`;
   const text = `:hourglass_flowing_sand: This request expires ${slackDate(request.expiresAt)} (${timeLeftText(request.expiresAt, now)}) unless approved: ${needed}${who ? `, from ${who}` : ''}.`;
   return {

@@ -21,16 +21,16 @@ describe('progressLine', () => {
   });
 
   it('a delegate who may approve for someone still awaited, while it waits; not once decided', () => {
-    const standIns = [{ userId: 'U0ANA', delegate: 'U0BEN' }];
-    expect(progressLine({ approvals: [], requiredApprovals: 2, standIns })).toBe(
+    const actingDelegates = [{ userId: 'U0ANA', delegate: 'U0BEN' }];
+    expect(progressLine({ approvals: [], requiredApprovals: 2, actingDelegates })).toBe(
       '0 of 2 approvals so far · <@U0BEN> for <@U0ANA> may also approve',
     );
     const approvals = [
       { userId: 'U0CAL', at },
       { userId: 'U0DEE', at },
     ];
-    expect(progressLine({ approvals, requiredApprovals: 2, standIns, verdict: { outcome: 'approved', at } })).toBe(
-      ':white_check_mark: Approved by <@U0CAL> and <@U0DEE>',
-    );
+    expect(
+      progressLine({ approvals, requiredApprovals: 2, actingDelegates, verdict: { outcome: 'approved', at } }),
+    ).toBe(':white_check_mark: Approved by <@U0CAL> and <@U0DEE>');
   });
 });
