@@ -281,3 +281,96 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     expect(sends(exchange)).toBe(2);
   });
 });
+
+describe('people settling at the worst moment', () => {
+  it('two approvers send again at the same instant: one withdrawal more, never two; the other is refused', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const results = await Promise.all([
+      world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history.' }),
+      world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'Not there either.' }),
+    ]);
+    await world.engine.idle();
+    expect(results.filter((x) => x.ok)).toHaveLength(1);
+    expect(results.filter((x) => !x.ok)).toEqual([expect.objectContaining({ reason: 'not_waiting_for_person' })]);
+    expect(sends(exchange)).toBe(3);
+    expect((await world.record(r.id)).execution!.decisions).toHaveLength(1);
+  });
+
+  it('the same click delivered twice (Slack redelivers): sent again once', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const click = () => world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history.' });
+    const results = await Promise.all([click(), click()]);
+    await world.engine.idle();
+    expect(results.filter((x) => x.ok)).toHaveLength(1);
+    expect(sends(exchange)).toBe(3);
+  });
+
+  it('send again and mark as not sent at once: only the first counts; the request is not both sent and failed', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const [sent, marked] = await Promise.all([
+      world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history.' }),
+      world.engine.settle(r.id, 'U_A2', { action: 'mark_not_sent', checked: 'Support says nothing was made.' }),
+    ]);
+    await world.engine.idle();
+    expect(sent).toMatchObject({ ok: true });
+    expect(marked).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    const done = await world.record(r.id);
+    expect(done.state).toBe('submitted');
+    expect(done.failure ?? null).toBeNull();
+    expect(sends(exchange)).toBe(3);
+  });
+
+  it('look again, then send again while that look is on the exchange: the send acts on what the look found', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    // The slow exchange commits our send at last (its note), just as a requester asks to look again.
+    const late = oursLate(exchange, r, world.clock.now() - 60_000);
+    const [looked, sent] = await Promise.all([
+      world.engine.settle(r.id, 'U_REQ', { action: 'look_again' }),
+      world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history when I looked.' }),
+    ]);
+    await world.engine.idle();
+    expect(looked).toMatchObject({ ok: true });
+    expect(sent).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    expect(await world.record(r.id)).toMatchObject({ state: 'submitted', execution: { exchangeId: late } });
+    expect(sends(exchange)).toBe(2);
+  });
+
+  it('a decision made on a question that has since changed (a look-alike appeared) is refused, nothing failed or sent', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const seen = r.execution!.inDoubt!.question!.askedAt;
+    // A withdrawal of its terms appears after the window (no note): the next look asks whether it is ours.
+    const appeared = strangerLike(exchange, r, world.clock.now());
+    await world.advanceAndTick(120_000);
+    const now = await world.record(r.id);
+    expect(now.execution!.inDoubt!.question).toMatchObject({
+      kind: 'ambiguous',
+      candidates: [expect.objectContaining({ exchangeId: appeared })],
+    });
+    // The approver answers the "not found" they were shown: the engine (under the request's lock) refuses it.
+    for (const settlement of [
+      { action: 'mark_not_sent', checked: 'Nothing in the history.', askedAt: seen },
+      { action: 'choose', exchangeId: null, checked: 'None of them.', askedAt: seen },
+    ] as const)
+      expect(await world.engine.settle(r.id, 'U_A2', settlement)).toMatchObject({
+        ok: false,
+        reason: 'question_changed',
+      });
+    await world.engine.idle();
+    expect((await world.record(r.id)).state).toBe('unknown');
+    expect(sends(exchange)).toBe(2);
+    // On the question now open, it counts.
+    expect(
+      await world.engine.settle(r.id, 'U_A2', {
+        action: 'choose',
+        exchangeId: appeared,
+        checked: 'That one is ours.',
+        askedAt: now.execution!.inDoubt!.question!.askedAt,
+      }),
+    ).toMatchObject({ ok: true, request: { state: 'submitted' } });
+  });
+});

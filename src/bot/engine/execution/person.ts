@@ -90,6 +90,8 @@ export function maySettle(
   if (checked === '') return refuse('checked_required');
   const question = inDoubt.question;
   if (question === null) return refuse('not_waiting_for_person');
+  // Decided on a view older than the open question: the person has not seen what it shows now.
+  if (d.askedAt !== undefined && d.askedAt !== question.askedAt) return refuse('question_changed');
   // A trade is never sent again (a new order is a new trade at a new price) and has no candidates to choose from.
   const byKey = current.kind === 'trade' || current.kind === 'bank_account_removal';
   if (d.action === 'send_again' && (question.kind !== 'not_found' || byKey)) return refuse('not_waiting_for_person');
