@@ -374,3 +374,49 @@ describe('people settling at the worst moment', () => {
     ).toMatchObject({ ok: true, request: { state: 'submitted' } });
   });
 });
+
+describe('a crash after each write of a person’s decision', () => {
+  const CASES = [
+    { action: 'send_again', committed: false },
+    { action: 'send_again', committed: true },
+    { action: 'mark_not_sent', committed: false },
+    { action: 'mark_not_sent', committed: true },
+  ] as const;
+  for (const c of CASES)
+    it(`${c.action}, ${c.committed ? 'ours committed late meanwhile' : 'nothing on the exchange'}: never two withdrawals, never failed over one that exists`, async () => {
+      for (let k = 1; ; k++) {
+        const { world, exchange } = worldOnSandbox();
+        const r = await waitingForPerson(world, exchange);
+        const late = c.committed ? oursLate(exchange, r, world.clock.now() - 60_000) : undefined;
+        world.crashAfterWrites(k);
+        await world.engine
+          .settle(r.id, 'U_A2', { action: c.action, checked: 'Not in the history.' })
+          .then(() => world.engine.idle())
+          .catch(() => undefined);
+        const crashed = world.crashed;
+        if (crashed) await world.restart();
+        else world.crashAfterWrites(Number.POSITIVE_INFINITY);
+        for (let i = 0; i < 6; i++) await world.advanceAndTick(60_000);
+        const after = await world.record(r.id);
+        const ofTerms = exchange.sandbox.control.withdrawals().filter((w) => w.amount === '100');
+        const at = `crash after write ${k}`;
+        expect(ofTerms.length, at).toBeLessThanOrEqual(1);
+        if (late !== undefined) {
+          expect(after.execution?.exchangeId, at).toBe(late);
+          expect(['submitted', 'completed'], at).toContain(after.state);
+        } else if (c.action === 'mark_not_sent') {
+          expect(ofTerms, at).toHaveLength(0);
+          expect(['failed', 'unknown'], at).toContain(after.state);
+        } else if (ofTerms.length === 1) {
+          expect(['submitted', 'completed'], at).toContain(after.state);
+        } else {
+          expect(after.state, at).toBe('unknown');
+        }
+        if (!crashed) {
+          // The decision's writes were each a crash point (its record, the look, the send or the end).
+          expect(k).toBeGreaterThan(2);
+          break;
+        }
+      }
+    });
+});
