@@ -420,3 +420,56 @@ describe('a crash after each write of a person’s decision', () => {
       }
     });
 });
+
+describe('another replica asks a new question between the check of a decision and its write', () => {
+  it('the decision, checked against the old question, is not carried out: refused question_changed, nothing failed', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const seen = r.execution!.inDoubt!.question!.askedAt;
+    const appeared = strangerLike(exchange, r, world.clock.now());
+    // The first read of the decision (its check) sees the old question; just after it, another
+    // replica's look stores the new one, showing the withdrawal that appeared.
+    const get = world.requests.get.bind(world.requests);
+    let reads = 0;
+    world.requests.get = async (id) => {
+      const record = await get(id);
+      if (id === r.id && ++reads === 1 && record?.execution?.inDoubt) {
+        const inDoubt = record.execution.inDoubt;
+        const candidate = {
+          exchangeId: appeared,
+          createdAt: world.clock.now(),
+          amount: '100',
+          status: 'pending',
+          requestId: null,
+          destination: null,
+        };
+        await world.requests.mutate(id, (current) => ({
+          next: {
+            ...current!,
+            updatedAt: world.clock.now() + 1,
+            execution: {
+              ...current!.execution!,
+              inDoubt: {
+                ...inDoubt,
+                question: { askedAt: world.clock.now() + 1, kind: 'ambiguous', candidates: [candidate] },
+              },
+            },
+          },
+          result: undefined,
+        }));
+      }
+      return record;
+    };
+    const decided = await world.engine.settle(r.id, 'U_A2', {
+      action: 'mark_not_sent',
+      checked: 'Nothing in the history.',
+      askedAt: seen,
+    });
+    await world.engine.idle();
+    expect(decided).toMatchObject({ ok: false, reason: 'question_changed' });
+    const after = await world.record(r.id);
+    expect(after.state).toBe('unknown');
+    expect(after.execution!.decisions).toEqual([]);
+    expect(sends(exchange)).toBe(2);
+  });
+});

@@ -64,8 +64,11 @@ export type Observation =
   | { kind: 'looked'; look: Look; at: number }
   /** A removal's account is gone: the request that holds the claim to having removed it. */
   | { kind: 'claimed'; by: string }
-  /** A person's settlement on an unknown outcome, already checked for who may make it (person.ts). */
-  | { kind: 'person'; decision: SettlementRecord };
+  /**
+   * A person's settlement on an unknown outcome, already checked for who may make it (person.ts);
+   * `answered`: the askedAt of the question it was judged against (none for a look again).
+   */
+  | { kind: 'person'; decision: SettlementRecord; answered?: number };
 
 export type Effect =
   | { kind: 'none' }
@@ -696,7 +699,11 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
   const execution = record.execution;
   const inDoubt = currentDoubt(record, now, facts.config);
   if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'found removed after an unknown outcome');
-  if (obs.kind === 'person') return decidedByPerson(record, now, obs.decision, facts);
+  if (obs.kind === 'person') {
+    // Another replica's look may have asked a new question since person.ts read the record: decide nothing.
+    if (obs.answered !== undefined && inDoubt.question?.askedAt !== obs.answered) return STOP;
+    return decidedByPerson(record, now, obs.decision, facts);
+  }
   // A decision waiting for its look (its replica stopped before the look came back) is looked for at once.
   if (obs.kind !== 'looked')
     return inDoubt.nextLookAt > now && inDoubt.pendingDecision === null ? STOP : { ...STOP, effect: { kind: 'look' } };
