@@ -473,3 +473,29 @@ describe('another replica asks a new question between the check of a decision an
     expect(sends(exchange)).toBe(2);
   });
 });
+
+describe('choosing a candidate acts on a fresh look too', () => {
+  it('our withdrawal (its desk reference) appeared after the question: the stranger chosen on the old view is not taken, ours is', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const stranger = strangerLike(exchange, r, world.clock.now());
+    await world.advanceAndTick(120_000);
+    const asked = (await world.record(r.id)).execution!.inDoubt!.question!;
+    expect(asked).toMatchObject({ kind: 'ambiguous', candidates: [expect.objectContaining({ exchangeId: stranger })] });
+    // Ours is committed at last, before the bot's next look; an approver takes the stranger for ours.
+    const ours = oursLate(exchange, r, world.clock.now());
+    const decided = await world.engine.settle(r.id, 'U_A2', {
+      action: 'choose',
+      exchangeId: stranger,
+      checked: 'That looks like ours.',
+      askedAt: asked.askedAt,
+    });
+    await world.engine.idle();
+    expect(decided).toMatchObject({ ok: true, outcome: 'withheld' });
+    expect(await world.record(r.id)).toMatchObject({ state: 'submitted', execution: { exchangeId: ours } });
+    expect(world.auditOf('execution.person_decision_withheld', r.id)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ action: 'choose', reason: 'found' }) }),
+    ]);
+    expect(sends(exchange)).toBe(2);
+  });
+});

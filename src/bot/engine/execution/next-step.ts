@@ -792,8 +792,8 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
 
 /**
  * What a person decided (who may decide was checked before, person.ts): audited with who and what
- * they checked. Looking again and choosing are carried out at once. Sending again and marking as
- * not sent act on what the exchange shows now: the decision waits in the record (`pendingDecision`)
+ * they checked. Looking again and "none of these" are carried out at once. Sending again, marking as
+ * not sent and taking a candidate as ours act on what the exchange shows now: the decision waits in the record (`pendingDecision`)
  * for a look under this replica's lease, and the step that reads that look carries it out or not
  * (carryOut).
  */
@@ -805,7 +805,8 @@ function decidedByPerson(record: ExecutedRequest, now: number, d: SettlementReco
     actor: d.by,
     data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked },
   };
-  if (d.action === 'send_again' || d.action === 'mark_not_sent') {
+  // Taking a candidate as ours waits for a look too: ours (its key or desk reference) may have appeared since.
+  if (d.action === 'send_again' || d.action === 'mark_not_sent' || (d.action === 'choose' && d.exchangeId !== null)) {
     return {
       write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, pendingDecision: d } } } },
       audit: [{ ...decided, data: { ...decided.data, carriedOut: 'after a fresh look' } }],
@@ -939,6 +940,10 @@ function carryOut(
   });
   if (d.action === 'send_again')
     return announce(startAttempt({ ...record, execution: decided }, now, { key: facts.newKey(), quote: null }, true));
+  if (d.action === 'choose' && d.exchangeId !== null)
+    return announce(
+      submitted({ ...record, execution: decided }, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }),
+    );
   const what = record.kind === 'trade' ? 'placed' : 'sent';
   return announce(
     fail({ ...record, execution: { ...decided, inDoubt: null } }, now, {
