@@ -180,3 +180,27 @@ describe('a dead quote after a crash before the order left', () => {
     expect(orders(exchange)[0]!.client_order_id).toBe(firstKey);
   });
 });
+
+describe('a resend answered "this client order id is taken" (the reference shows no status for it)', () => {
+  for (const status of [409, 422])
+    it(`${status}: never "failed", never a second order; looked for, then a person asked once the window closed`, async () => {
+      const { world, exchange } = worldOnSandbox({ config: { clockSkewMs: SKEW_MS } });
+      const stuck = await diedBeforeTheOrderLeft(world, exchange);
+      exchange.fail('createOrder', {
+        kind: 'error',
+        status,
+        message: 'client_order_id has already been taken',
+      });
+      world.clock.advance(1_000);
+      await world.restart();
+      await world.engine.idle();
+      for (let i = 0; i < 3; i++) await world.advanceAndTick(10_000);
+      const looking = await world.record(stuck.id);
+      expect(looking).toMatchObject({ state: 'unknown', execution: { inDoubt: { question: null } } });
+      for (let i = 0; i < 24; i++) await world.advanceAndTick(30_000);
+      const asked = await world.record(stuck.id);
+      expect(asked).toMatchObject({ state: 'unknown', execution: { inDoubt: { question: { kind: 'not_found' } } } });
+      expect(orderCalls(exchange)).toBe(1);
+      expect(orders(exchange)).toHaveLength(0);
+    });
+});

@@ -281,3 +281,221 @@ describe('look-alike withdrawals are never taken by guesswork', () => {
     expect(sends(exchange)).toBe(2);
   });
 });
+
+describe('people settling at the worst moment', () => {
+  it('two approvers send again at the same instant: one withdrawal more, never two; the other is refused', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const results = await Promise.all([
+      world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history.' }),
+      world.engine.settle(r.id, 'U_A2', { action: 'send_again', checked: 'Not there either.' }),
+    ]);
+    await world.engine.idle();
+    expect(results.filter((x) => x.ok)).toHaveLength(1);
+    expect(results.filter((x) => !x.ok)).toEqual([expect.objectContaining({ reason: 'not_waiting_for_person' })]);
+    expect(sends(exchange)).toBe(3);
+    expect((await world.record(r.id)).execution!.decisions).toHaveLength(1);
+  });
+
+  it('the same click delivered twice (Slack redelivers): sent again once', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const click = () => world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history.' });
+    const results = await Promise.all([click(), click()]);
+    await world.engine.idle();
+    expect(results.filter((x) => x.ok)).toHaveLength(1);
+    expect(sends(exchange)).toBe(3);
+  });
+
+  it('send again and mark as not sent at once: only the first counts; the request is not both sent and failed', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const [sent, marked] = await Promise.all([
+      world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history.' }),
+      world.engine.settle(r.id, 'U_A2', { action: 'mark_not_sent', checked: 'Support says nothing was made.' }),
+    ]);
+    await world.engine.idle();
+    expect(sent).toMatchObject({ ok: true });
+    expect(marked).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    const done = await world.record(r.id);
+    expect(done.state).toBe('submitted');
+    expect(done.failure ?? null).toBeNull();
+    expect(sends(exchange)).toBe(3);
+  });
+
+  it('look again, then send again while that look is on the exchange: the send acts on what the look found', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    // The slow exchange commits our send at last (its note), just as a requester asks to look again.
+    const late = oursLate(exchange, r, world.clock.now() - 60_000);
+    const [looked, sent] = await Promise.all([
+      world.engine.settle(r.id, 'U_REQ', { action: 'look_again' }),
+      world.engine.settle(r.id, 'U_A1', { action: 'send_again', checked: 'Not in the history when I looked.' }),
+    ]);
+    await world.engine.idle();
+    expect(looked).toMatchObject({ ok: true });
+    expect(sent).toMatchObject({ ok: false, reason: 'not_waiting_for_person' });
+    expect(await world.record(r.id)).toMatchObject({ state: 'submitted', execution: { exchangeId: late } });
+    expect(sends(exchange)).toBe(2);
+  });
+
+  it('a decision made on a question that has since changed (a look-alike appeared) is refused, nothing failed or sent', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const seen = r.execution!.inDoubt!.question!.askedAt;
+    // A withdrawal of its terms appears after the window (no note): the next look asks whether it is ours.
+    const appeared = strangerLike(exchange, r, world.clock.now());
+    await world.advanceAndTick(120_000);
+    const now = await world.record(r.id);
+    expect(now.execution!.inDoubt!.question).toMatchObject({
+      kind: 'ambiguous',
+      candidates: [expect.objectContaining({ exchangeId: appeared })],
+    });
+    // The approver answers the "not found" they were shown: the engine (under the request's lock) refuses it.
+    for (const settlement of [
+      { action: 'mark_not_sent', checked: 'Nothing in the history.', askedAt: seen },
+      { action: 'choose', exchangeId: null, checked: 'None of them.', askedAt: seen },
+    ] as const)
+      expect(await world.engine.settle(r.id, 'U_A2', settlement)).toMatchObject({
+        ok: false,
+        reason: 'question_changed',
+      });
+    await world.engine.idle();
+    expect((await world.record(r.id)).state).toBe('unknown');
+    expect(sends(exchange)).toBe(2);
+    // On the question now open, it counts.
+    expect(
+      await world.engine.settle(r.id, 'U_A2', {
+        action: 'choose',
+        exchangeId: appeared,
+        checked: 'That one is ours.',
+        askedAt: now.execution!.inDoubt!.question!.askedAt,
+      }),
+    ).toMatchObject({ ok: true, request: { state: 'submitted' } });
+  });
+});
+
+describe('a crash after each write of a person’s decision', () => {
+  const CASES = [
+    { action: 'send_again', committed: false },
+    { action: 'send_again', committed: true },
+    { action: 'mark_not_sent', committed: false },
+    { action: 'mark_not_sent', committed: true },
+  ] as const;
+  for (const c of CASES)
+    it(`${c.action}, ${c.committed ? 'ours committed late meanwhile' : 'nothing on the exchange'}: never two withdrawals, never failed over one that exists`, async () => {
+      for (let k = 1; ; k++) {
+        const { world, exchange } = worldOnSandbox();
+        const r = await waitingForPerson(world, exchange);
+        const late = c.committed ? oursLate(exchange, r, world.clock.now() - 60_000) : undefined;
+        world.crashAfterWrites(k);
+        await world.engine
+          .settle(r.id, 'U_A2', { action: c.action, checked: 'Not in the history.' })
+          .then(() => world.engine.idle())
+          .catch(() => undefined);
+        const crashed = world.crashed;
+        if (crashed) await world.restart();
+        else world.crashAfterWrites(Number.POSITIVE_INFINITY);
+        for (let i = 0; i < 6; i++) await world.advanceAndTick(60_000);
+        const after = await world.record(r.id);
+        const ofTerms = exchange.sandbox.control.withdrawals().filter((w) => w.amount === '100');
+        const at = `crash after write ${k}`;
+        expect(ofTerms.length, at).toBeLessThanOrEqual(1);
+        if (late !== undefined) {
+          expect(after.execution?.exchangeId, at).toBe(late);
+          expect(['submitted', 'completed'], at).toContain(after.state);
+        } else if (c.action === 'mark_not_sent') {
+          expect(ofTerms, at).toHaveLength(0);
+          expect(['failed', 'unknown'], at).toContain(after.state);
+        } else if (ofTerms.length === 1) {
+          expect(['submitted', 'completed'], at).toContain(after.state);
+        } else {
+          expect(after.state, at).toBe('unknown');
+        }
+        if (!crashed) {
+          // The decision's writes were each a crash point (its record, the look, the send or the end).
+          expect(k).toBeGreaterThan(2);
+          break;
+        }
+      }
+    });
+});
+
+describe('another replica asks a new question between the check of a decision and its write', () => {
+  it('the decision, checked against the old question, is not carried out: refused question_changed, nothing failed', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const seen = r.execution!.inDoubt!.question!.askedAt;
+    const appeared = strangerLike(exchange, r, world.clock.now());
+    // The first read of the decision (its check) sees the old question; just after it, another
+    // replica's look stores the new one, showing the withdrawal that appeared.
+    const get = world.requests.get.bind(world.requests);
+    let reads = 0;
+    world.requests.get = async (id) => {
+      const record = await get(id);
+      if (id === r.id && ++reads === 1 && record?.execution?.inDoubt) {
+        const inDoubt = record.execution.inDoubt;
+        const candidate = {
+          exchangeId: appeared,
+          createdAt: world.clock.now(),
+          amount: '100',
+          status: 'pending',
+          requestId: null,
+          destination: null,
+        };
+        await world.requests.mutate(id, (current) => ({
+          next: {
+            ...current!,
+            updatedAt: world.clock.now() + 1,
+            execution: {
+              ...current!.execution!,
+              inDoubt: {
+                ...inDoubt,
+                question: { askedAt: world.clock.now() + 1, kind: 'ambiguous', candidates: [candidate] },
+              },
+            },
+          },
+          result: undefined,
+        }));
+      }
+      return record;
+    };
+    const decided = await world.engine.settle(r.id, 'U_A2', {
+      action: 'mark_not_sent',
+      checked: 'Nothing in the history.',
+      askedAt: seen,
+    });
+    await world.engine.idle();
+    expect(decided).toMatchObject({ ok: false, reason: 'question_changed' });
+    const after = await world.record(r.id);
+    expect(after.state).toBe('unknown');
+    expect(after.execution!.decisions).toEqual([]);
+    expect(sends(exchange)).toBe(2);
+  });
+});
+
+describe('choosing a candidate acts on a fresh look too', () => {
+  it('our withdrawal (its desk reference) appeared after the question: the stranger chosen on the old view is not taken, ours is', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    const stranger = strangerLike(exchange, r, world.clock.now());
+    await world.advanceAndTick(120_000);
+    const asked = (await world.record(r.id)).execution!.inDoubt!.question!;
+    expect(asked).toMatchObject({ kind: 'ambiguous', candidates: [expect.objectContaining({ exchangeId: stranger })] });
+    // Ours is committed at last, before the bot's next look; an approver takes the stranger for ours.
+    const ours = oursLate(exchange, r, world.clock.now());
+    const decided = await world.engine.settle(r.id, 'U_A2', {
+      action: 'choose',
+      exchangeId: stranger,
+      checked: 'That looks like ours.',
+      askedAt: asked.askedAt,
+    });
+    await world.engine.idle();
+    expect(decided).toMatchObject({ ok: true, outcome: 'withheld' });
+    expect(await world.record(r.id)).toMatchObject({ state: 'submitted', execution: { exchangeId: ours } });
+    expect(world.auditOf('execution.person_decision_withheld', r.id)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ action: 'choose', reason: 'found' }) }),
+    ]);
+    expect(sends(exchange)).toBe(2);
+  });
+});

@@ -244,3 +244,34 @@ async function requestApprovals(world: World, id: string, hash: string): Promise
   await world.engine.approve(id, 'U_A3', hash);
   await world.engine.idle();
 }
+
+describe('a re-quote at the edge of the approved limit (decimal strings, no rounding either way)', () => {
+  // The sandbox quotes a buy at mid + 10 bps and a sell at mid - 10 bps: mid 61000 locks 61061 / 60939.
+  const EDGES = [
+    { side: 'buy', atMid: '60000', limit: '61061', ordered: true },
+    { side: 'buy', atMid: '60000', limit: '61060.99999999', ordered: false },
+    { side: 'sell', atMid: '62000', limit: '60939', ordered: true },
+    { side: 'sell', atMid: '62000', limit: '60939.00000001', ordered: false },
+  ] as const;
+  for (const e of EDGES)
+    it(`${e.side}, re-quoted at 61061/60939 against a limit of ${e.limit}: ${e.ordered ? 'ordered' : 'nothing ordered, approved again'}`, async () => {
+      const { world, exchange } = worldOnSandbox();
+      setMid(exchange, e.atMid);
+      const res = await world.engine.request(REQUESTER, tradeInput({ side: e.side, limit: { price: e.limit } }));
+      if (!res.ok) throw new Error(`fixture: ${res.message}`);
+      await world.engine.approve(res.request.id, 'U_A2', res.request.snapshotHash);
+      world.clock.advance(60_000);
+      setMid(exchange, '61000');
+      await world.engine.approve(res.request.id, 'U_A3', res.request.snapshotHash);
+      await world.engine.idle();
+      const r = await world.record(res.request.id);
+      expect(quoted(exchange).at(-1)).toBe(e.side === 'buy' ? '61061' : '60939');
+      if (e.ordered) {
+        expect(r.state).toBe('submitted');
+        expect(orders(exchange)).toHaveLength(1);
+      } else {
+        expect(r).toMatchObject({ state: 'awaiting_reapproval', round: 2 });
+        expect(orders(exchange)).toHaveLength(0);
+      }
+    });
+});

@@ -253,6 +253,35 @@ describe('the execution lease across replicas', () => {
     expect(w.withdrawalCalls().posts).toBe(1);
   });
 
+  it('two approvers send again at the same moment on two replicas: one more withdrawal, never two', async () => {
+    await world('lease-person-twice', { unknownSettleWindowMs: 20_000 });
+    const a = w.replica('replica-a');
+    const b = w.replica('replica-b', { role: 'follower' });
+    w.sandbox.control.setFaults([{ kind: 'error', status: 503, method: 'POST', path: '/crypto/withdrawals' }]);
+    const { id } = await w.approve(a, '0.01230005');
+    await a.engine.idle();
+    w.sandbox.control.clearFaults();
+    for (let i = 0; i < 3; i++) {
+      await w.advance(15_000);
+      await a.engine.tick();
+      await a.engine.idle();
+    }
+    expect((await record(id)).execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+    const results = await Promise.all([
+      a.engine.settle(id, 'U_A1', { action: 'send_again', checked: 'Not in the exchange history.' }),
+      b.engine.settle(id, 'U_A2', { action: 'send_again', checked: 'Not there either.' }),
+    ]);
+    await a.engine.idle();
+    await b.engine.idle();
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.find((r) => !r.ok)).toMatchObject({
+      reason: expect.stringMatching(/^(execution_busy|not_waiting_for_person)$/),
+    });
+    expect(w.withdrawalCalls().posts).toBe(2);
+    expect(withdrawalsOf('0.01230005')).toHaveLength(1);
+    expect((await record(id)).execution!.decisions).toHaveLength(1);
+  });
+
   describe('a write whose answer the store lost is read back', () => {
     /** The requests store, with the answer to the write that moves a request to executing lost once (the write itself landed, or not). */
     const losingClaimAnswer =

@@ -519,11 +519,11 @@ const rows: Row[] = [
     { command: null, effect: 'look' },
   ],
   [
-    'a person says which record is ours: submitted',
+    'a person says which record is ours: recorded, taken on the fresh look made for it',
     asked(inDoubt(withdrawal)),
     { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'choose', exchangeId: 'w2', checked: 'checked' } },
     T0 + 700_000,
-    { command: 'submitted', effect: 'none' },
+    { command: null, effect: 'look' },
   ],
   [
     'a person asks to look again: look now',
@@ -1134,6 +1134,17 @@ describe('decide: a withdrawal known by its desk reference, a look-alike never t
       },
       facts(),
     );
-    expect(step.write?.command).toBe('submitted');
+    // Recorded, and taken on the look made for it when that look shows nothing new.
+    expect(step.write?.command).toBeUndefined();
+    expect(step.effect).toEqual({ kind: 'look' });
+    const recorded = { ...withQuestion, execution: { ...withQuestion.execution!, ...step.write!.changes.execution! } };
+    const looked = nextStep(
+      recorded,
+      T0 + 21_000,
+      { kind: 'looked', look: { kind: 'candidates', candidates: [handMade] }, at: T0 + 20_000 },
+      facts(),
+    );
+    expect(looked.write?.command).toBe('submitted');
+    expect(looked.write?.changes.execution?.exchangeId).toBe('w-hand');
   });
 });

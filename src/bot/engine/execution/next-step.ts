@@ -64,8 +64,11 @@ export type Observation =
   | { kind: 'looked'; look: Look; at: number }
   /** A removal's account is gone: the request that holds the claim to having removed it. */
   | { kind: 'claimed'; by: string }
-  /** A person's settlement on an unknown outcome, already checked for who may make it (person.ts). */
-  | { kind: 'person'; decision: SettlementRecord };
+  /**
+   * A person's settlement on an unknown outcome, already checked for who may make it (person.ts);
+   * `answered`: the askedAt of the question it was judged against (none for a look again).
+   */
+  | { kind: 'person'; decision: SettlementRecord; answered?: number };
 
 export type Effect =
   | { kind: 'none' }
@@ -696,7 +699,11 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
   const execution = record.execution;
   const inDoubt = currentDoubt(record, now, facts.config);
   if (obs.kind === 'claimed') return claimed(record, now, obs.by, 'found removed after an unknown outcome');
-  if (obs.kind === 'person') return decidedByPerson(record, now, obs.decision, facts);
+  if (obs.kind === 'person') {
+    // Another replica's look may have asked a new question since person.ts read the record: decide nothing.
+    if (obs.answered !== undefined && inDoubt.question?.askedAt !== obs.answered) return STOP;
+    return decidedByPerson(record, now, obs.decision, facts);
+  }
   // A decision waiting for its look (its replica stopped before the look came back) is looked for at once.
   if (obs.kind !== 'looked')
     return inDoubt.nextLookAt > now && inDoubt.pendingDecision === null ? STOP : { ...STOP, effect: { kind: 'look' } };
@@ -785,8 +792,8 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
 
 /**
  * What a person decided (who may decide was checked before, person.ts): audited with who and what
- * they checked. Looking again and choosing are carried out at once. Sending again and marking as
- * not sent act on what the exchange shows now: the decision waits in the record (`pendingDecision`)
+ * they checked. Looking again and "none of these" are carried out at once. Sending again, marking as
+ * not sent and taking a candidate as ours act on what the exchange shows now: the decision waits in the record (`pendingDecision`)
  * for a look under this replica's lease, and the step that reads that look carries it out or not
  * (carryOut).
  */
@@ -798,7 +805,8 @@ function decidedByPerson(record: ExecutedRequest, now: number, d: SettlementReco
     actor: d.by,
     data: { action: d.action, exchangeId: d.exchangeId, checked: d.checked },
   };
-  if (d.action === 'send_again' || d.action === 'mark_not_sent') {
+  // Taking a candidate as ours waits for a look too: ours (its key or desk reference) may have appeared since.
+  if (d.action === 'send_again' || d.action === 'mark_not_sent' || (d.action === 'choose' && d.exchangeId !== null)) {
     return {
       write: { changes: { execution: { ...execution, inDoubt: { ...inDoubt, pendingDecision: d } } } },
       audit: [{ ...decided, data: { ...decided.data, carriedOut: 'after a fresh look' } }],
@@ -932,6 +940,10 @@ function carryOut(
   });
   if (d.action === 'send_again')
     return announce(startAttempt({ ...record, execution: decided }, now, { key: facts.newKey(), quote: null }, true));
+  if (d.action === 'choose' && d.exchangeId !== null)
+    return announce(
+      submitted({ ...record, execution: decided }, now, d.exchangeId, 'reconciled', { matchedBy: 'person', by: d.by }),
+    );
   const what = record.kind === 'trade' ? 'placed' : 'sent';
   return announce(
     fail({ ...record, execution: { ...decided, inDoubt: null } }, now, {

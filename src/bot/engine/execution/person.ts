@@ -39,7 +39,12 @@ export async function settleByPerson(
       return checked;
     }
     const d = checked.decision;
-    rest = executionSteps(ctx, requestId, { kind: 'person', decision: d });
+    const answered = d.action === 'look_again' ? undefined : current!.execution!.inDoubt!.question!.askedAt;
+    rest = executionSteps(ctx, requestId, {
+      kind: 'person',
+      decision: d,
+      ...(answered !== undefined ? { answered } : {}),
+    });
     let first: RequestRecord | undefined;
     for (let step = await rest.next(); !step.done; step = await rest.next()) {
       if (step.value.execution?.inDoubt?.pendingDecision?.at !== d.at)
@@ -51,8 +56,11 @@ export async function settleByPerson(
       return { ok: true, request: (await ctx.requests.get(requestId)) ?? first, outcome: 'pending' };
     // Nothing was decided: another replica is on the exchange for it (its lease), or it moved on.
     const now = await ctx.requests.get(requestId);
-    return now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held'
-      ? refuse('execution_busy')
+    if (now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held')
+      return refuse('execution_busy');
+    const asked = now?.state === 'unknown' ? now.execution?.inDoubt?.question?.askedAt : undefined;
+    return answered !== undefined && asked !== undefined && asked !== answered
+      ? refuse('question_changed')
       : refuse('not_waiting_for_person');
   } finally {
     // What the decision started (a send, a look) goes on under the lock; idle() waits for it.
@@ -90,6 +98,8 @@ export function maySettle(
   if (checked === '') return refuse('checked_required');
   const question = inDoubt.question;
   if (question === null) return refuse('not_waiting_for_person');
+  // Decided on a view older than the open question: the person has not seen what it shows now.
+  if (d.askedAt !== undefined && d.askedAt !== question.askedAt) return refuse('question_changed');
   // A trade is never sent again (a new order is a new trade at a new price) and has no candidates to choose from.
   const byKey = current.kind === 'trade' || current.kind === 'bank_account_removal';
   if (d.action === 'send_again' && (question.kind !== 'not_found' || byKey)) return refuse('not_waiting_for_person');

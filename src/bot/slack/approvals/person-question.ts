@@ -146,7 +146,12 @@ export function withheldLine(
   what: string,
   currency: string,
 ): string {
-  const act = d.action === 'send_again' ? 'send it again' : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
+  const act =
+    d.action === 'send_again'
+      ? 'send it again'
+      : d.action === 'choose'
+        ? `take ${code(d.exchangeId ?? '?', 80)} as ours`
+        : `mark it as not ${what === 'order' ? 'placed' : 'sent'}`;
   const lead = `:no_entry: ${mention(d.by)} decided to ${act}; the bot looked on the exchange first, and did not do it:`;
   switch (reason) {
     case 'found':

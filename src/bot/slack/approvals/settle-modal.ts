@@ -39,7 +39,8 @@ const TEXT: Record<
     title: 'This one is ours',
     submit: 'It is ours',
     what: (id, candidate) =>
-      `The exchange's withdrawal ${code(candidate ?? '?', 80)} will be taken as request ${code(id, 40)}'s own and followed until it is final. Nothing is sent.`,
+      `The exchange's withdrawal ${code(candidate ?? '?', 80)} will be taken as request ${code(id, 40)}'s own and followed until it is final. Nothing is sent. ` +
+      "The bot looks on the exchange once more first: if this request's own withdrawal or another that may be it appeared, it is not taken and you are asked again.",
   },
   none_of_these: {
     title: 'None of these',

@@ -70,12 +70,14 @@ export function settleSubmit(ctx: SlackContext): Middleware<SlackViewMiddlewareA
       response_action: 'update',
       view: noticeView(TITLE, `Recording your decision on request ${meta.r}…`, 'info'),
     });
+    // The question's time goes too: the engine checks it again under the request's lock (a look may be under way).
+    const answer = { checked, askedAt: meta.q };
     const decision: Settlement =
       meta.a === 'none_of_these'
-        ? { action: 'choose', exchangeId: null, checked }
+        ? { action: 'choose', exchangeId: null, ...answer }
         : meta.a === 'choose'
-          ? { action: 'choose', exchangeId: meta.x ?? '', checked }
-          : { action: meta.a === 'mark_not_placed' ? 'mark_not_sent' : meta.a, checked };
+          ? { action: 'choose', exchangeId: meta.x ?? '', ...answer }
+          : { action: meta.a === 'mark_not_placed' ? 'mark_not_sent' : meta.a, ...answer };
     let text: string;
     try {
       const result = await engine.settle(meta.r, body.user.id, decision);
