@@ -19,6 +19,8 @@ export const REFUSAL_MESSAGES = {
   not_priced: "The policy needs this request's value, and it could not be priced; it was not made.",
   not_waiting_for_person: 'This request is not waiting for a decision any more.',
   own_request_decision: 'You requested this, so you cannot decide how its execution is settled; another approver must.',
+  decision_pending:
+    "Another person's decision on this request waits for the bot's look on the exchange; the thread will say whether it was carried out. Decide again after that if needed.",
   question_changed:
     'The question changed since you saw it (something may have appeared on the exchange); nothing was done. Look at the request message again.',
   checked_required: 'Say what you checked on the exchange before deciding.',

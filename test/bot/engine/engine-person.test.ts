@@ -499,3 +499,44 @@ describe('choosing a candidate acts on a fresh look too', () => {
     expect(sends(exchange)).toBe(2);
   });
 });
+
+describe("a second person's decision while the first waits for its look", () => {
+  it('refused decision_pending, audited; the first is carried out by the next look, never replaced unsaid', async () => {
+    const { world, exchange } = worldOnSandbox();
+    const r = await waitingForPerson(world, exchange);
+    // A replica stored U_A1's send again and stopped before its look came back.
+    const first = {
+      by: 'U_A1',
+      at: world.clock.now(),
+      action: 'send_again',
+      exchangeId: null,
+      checked: 'Not there.',
+    } as const;
+    await world.requests.mutate(r.id, (current) => ({
+      next: {
+        ...current!,
+        updatedAt: world.clock.now(),
+        execution: {
+          ...current!.execution!,
+          inDoubt: { ...current!.execution!.inDoubt!, pendingDecision: first },
+        },
+      },
+      result: undefined,
+    }));
+    const second = await world.engine.settle(r.id, 'U_A2', {
+      action: 'mark_not_sent',
+      checked: 'Support says nothing was made.',
+      askedAt: r.execution!.inDoubt!.question!.askedAt,
+    });
+    expect(second).toMatchObject({ ok: false, reason: 'decision_pending' });
+    expect(world.auditOf('execution.decision_refused', r.id).at(-1)?.data).toMatchObject({
+      reason: 'decision_pending',
+    });
+    await world.advanceAndTick(1_000);
+    await world.engine.idle();
+    const after = await world.record(r.id);
+    expect(after.execution!.decisions).toEqual([expect.objectContaining({ by: 'U_A1', action: 'send_again' })]);
+    expect(after.failure ?? null).toBeNull();
+    expect(sends(exchange)).toBe(3);
+  });
+});

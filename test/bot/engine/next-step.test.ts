@@ -519,6 +519,13 @@ const rows: Row[] = [
     { command: null, effect: 'look' },
   ],
   [
+    "a second person's decision while one waits for its look: nothing written, the first is carried out or withheld first",
+    pending(SEND_AGAIN),
+    { kind: 'person', decision: { ...MARK_NOT_SENT, by: 'U_A2' } },
+    T0 + 700_000,
+    { command: null, effect: 'none' },
+  ],
+  [
     'a person says which record is ours: recorded, taken on the fresh look made for it',
     asked(inDoubt(withdrawal)),
     { kind: 'person', decision: { by: 'U_A1', at: T0, action: 'choose', exchangeId: 'w2', checked: 'checked' } },

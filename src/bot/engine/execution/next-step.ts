@@ -702,6 +702,8 @@ function decideInDoubt(record: ExecutedRequest, now: number, obs: Observation, f
   if (obs.kind === 'person') {
     // Another replica's look may have asked a new question since person.ts read the record: decide nothing.
     if (obs.answered !== undefined && inDoubt.question?.askedAt !== obs.answered) return STOP;
+    // Another person's decision waits for its look: it is carried out or withheld first, never replaced unsaid.
+    if (obs.decision.action !== 'look_again' && inDoubt.pendingDecision !== null) return STOP;
     return decidedByPerson(record, now, obs.decision, facts);
   }
   // A decision waiting for its look (its replica stopped before the look came back) is looked for at once.

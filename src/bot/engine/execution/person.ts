@@ -59,6 +59,8 @@ export async function settleByPerson(
     if (now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held')
       return refuse('execution_busy');
     const asked = now?.state === 'unknown' ? now.execution?.inDoubt?.question?.askedAt : undefined;
+    if (d.action !== 'look_again' && now?.state === 'unknown' && now.execution?.inDoubt?.pendingDecision)
+      return refuse('decision_pending');
     return answered !== undefined && asked !== undefined && asked !== answered
       ? refuse('question_changed')
       : refuse('not_waiting_for_person');
@@ -98,6 +100,8 @@ export function maySettle(
   if (checked === '') return refuse('checked_required');
   const question = inDoubt.question;
   if (question === null) return refuse('not_waiting_for_person');
+  // Another person's decision waits for its look (its replica stopped mid-look): that look carries it out or not first.
+  if (inDoubt.pendingDecision !== null) return refuse('decision_pending');
   // Decided on a view older than the open question: the person has not seen what it shows now.
   if (d.askedAt !== undefined && d.askedAt !== question.askedAt) return refuse('question_changed');
   // A trade is never sent again (a new order is a new trade at a new price) and has no candidates to choose from.
