@@ -101,11 +101,19 @@ describePostgres('PostgreSQL restarted under two replicas', () => {
     ids.push(...made);
 
     // Both replicas reconnect: ready, one of them leading.
+    // The last answers go into the timeout's message: which replica, and which check failed.
+    let lastReady: unknown[] = [];
     await poll(
       'both replicas ready',
-      async () => ((await Promise.all([a.readyz(), b.readyz()])).every((r) => r?.ready) ? true : undefined),
+      async () => {
+        const answers = await Promise.all([a.readyz(), b.readyz()]);
+        lastReady = answers.map((r) => r ?? 'no answer');
+        return answers.every((r) => r?.ready) ? true : undefined;
+      },
       20_000,
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; last /readyz answers (A, B): ${JSON.stringify(lastReady)}`);
+    });
     await leaderOf([a, b]);
     const backMs = Date.now() - restartedAt;
     await poll(
