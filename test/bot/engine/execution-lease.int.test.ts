@@ -13,7 +13,7 @@ import type { ExchangePort } from '../../../src/bot/ports/exchange-port.js';
 import { isFinishedRequest, type RequestRecord } from '../../../src/bot/domain/record.js';
 import { memoryAuditLog, memoryKv, memoryRepository, type MemoryAuditLog } from '../../../src/bot/store/memory.js';
 import { T0 } from '../../stand-ins/sandbox/support/sandbox.js';
-import { holdSends, startLeaseWorld, type LeaseWorld } from './support/lease-replicas.js';
+import { holdSends, startLeaseWorld, type LeaseReplica, type LeaseWorld } from './support/lease-replicas.js';
 
 const TTL = DEFAULT_ENGINE_CONFIG.leaseTtlMs;
 const RENEW = DEFAULT_ENGINE_CONFIG.leaseRenewMs;
@@ -36,6 +36,21 @@ const record = async (id: string): Promise<RequestRecord> => (await requests.get
 const audited = (type: string, requestId: string) =>
   audit.entries.filter((e) => e.type === type && e.requestId === requestId).map((e) => ({ actor: e.actor, ...e.data }));
 const withdrawalsOf = (amount: string) => w.sandbox.control.withdrawals().filter((x) => x.amount === amount);
+
+/** A withdrawal whose send failed with a 503 before anything was stored: unknown, never found, a person is asked. */
+async function askedNotFound(a: LeaseReplica, amount: string): Promise<string> {
+  w.sandbox.control.setFaults([{ kind: 'error', status: 503, method: 'POST', path: '/crypto/withdrawals' }]);
+  const { id } = await w.approve(a, amount);
+  await a.engine.idle();
+  w.sandbox.control.clearFaults();
+  for (let i = 0; i < 3; i++) {
+    await w.advance(15_000);
+    await a.engine.tick();
+    await a.engine.idle();
+  }
+  expect((await record(id)).execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+  return id;
+}
 
 describe('the execution lease across replicas', () => {
   it('a holder that dies right after the exchange committed its send keeps the request until its lease runs out; then another replica looks first, finds the withdrawal, and nothing is sent twice', async () => {
@@ -218,17 +233,7 @@ describe('the execution lease across replicas', () => {
     });
     const a = w.replica('replica-a', { exchange: holdLooks });
     const b = w.replica('replica-b', { role: 'follower' });
-    // The send fails with a 503 before anything is stored: unknown, never found, a person is asked.
-    w.sandbox.control.setFaults([{ kind: 'error', status: 503, method: 'POST', path: '/crypto/withdrawals' }]);
-    const { id } = await w.approve(a, '0.01230004');
-    await a.engine.idle();
-    w.sandbox.control.clearFaults();
-    for (let i = 0; i < 3; i++) {
-      await w.advance(15_000);
-      await a.engine.tick();
-      await a.engine.idle();
-    }
-    expect((await record(id)).execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+    const id = await askedNotFound(a, '0.01230004');
 
     let release!: () => void;
     gate = new Promise<void>((resolve) => (release = resolve));
@@ -257,16 +262,7 @@ describe('the execution lease across replicas', () => {
     await world('lease-person-twice', { unknownSettleWindowMs: 20_000 });
     const a = w.replica('replica-a');
     const b = w.replica('replica-b', { role: 'follower' });
-    w.sandbox.control.setFaults([{ kind: 'error', status: 503, method: 'POST', path: '/crypto/withdrawals' }]);
-    const { id } = await w.approve(a, '0.01230005');
-    await a.engine.idle();
-    w.sandbox.control.clearFaults();
-    for (let i = 0; i < 3; i++) {
-      await w.advance(15_000);
-      await a.engine.tick();
-      await a.engine.idle();
-    }
-    expect((await record(id)).execution!.inDoubt!.question).toMatchObject({ kind: 'not_found' });
+    const id = await askedNotFound(a, '0.01230005');
     const results = await Promise.all([
       a.engine.settle(id, 'U_A1', { action: 'send_again', checked: 'Not in the exchange history.' }),
       b.engine.settle(id, 'U_A2', { action: 'send_again', checked: 'Not there either.' }),

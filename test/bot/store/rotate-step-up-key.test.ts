@@ -17,22 +17,14 @@ import { memoryAuditLog } from '../../../src/bot/store/memory.js';
 import { keyValueStepUpStore, STEP_UP_KV_NAME } from '../../../src/bot/store/step-up.js';
 import { runStoreCli } from '../../../src/bot/store/store-cli.js';
 import { tempDir } from './support/temp.js';
+import { captureCliOutput } from './support/cli-output.js';
 
 const ENROLLED = 'U0APP0001';
 const PENDING = 'U0APP0002';
 const LOCKED_ONLY = 'U0APP0003';
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) },
-    text: () => out.join('') + err.join(''),
-  };
-}
+const io = captureCliOutput;
 
 const stepUpsOver = (dir: string, key: Uint8Array, now: number) =>
   openKeyValueStore({ dir, name: STEP_UP_KV_NAME }).then((kv) => ({

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runStoreCli } from '../../../src/bot/store/store-cli.js';
 import { tempDir } from './support/temp.js';
+import { captureCliOutput } from './support/cli-output.js';
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) } };
-}
+const io = captureCliOutput;
 
 describe('store CLI, without a database', () => {
   it('--help prints the usage: the target from DATABASE_URL or its file, never a password on the command line', async () => {

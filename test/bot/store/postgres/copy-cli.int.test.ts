@@ -28,22 +28,14 @@ import type { Clock } from '../../../../src/bot/ports/clock.js';
 import { createStepUps } from '../../../../src/bot/slack/step-up/step-ups.js';
 import { memoryAuditLog } from '../../../../src/bot/store/memory.js';
 import { STEP_UP_KV_NAME } from '../../../../src/bot/store/step-up.js';
+import { captureCliOutput } from '../support/cli-output.js';
 
 const STEP_UP_KEY = randomBytes(32);
 
 const quiet = () => createLogger({ level: 'error', secrets: [], write: () => {} });
 const clock = { now: () => Date.parse('2025-06-01T00:00:00Z'), sleep: async () => {} };
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) },
-    text: () => out.join('') + err.join(''),
-  };
-}
+const io = captureCliOutput;
 
 /** Everything a store holds, read through the ports. */
 async function contents(location: StoreLocation) {

@@ -14,21 +14,13 @@ import { DESK_LOCKS, LEADER_LOCK } from '../../../../src/bot/store/postgres/lock
 import { openPgStepUpStore } from '../../../../src/bot/store/postgres/step-up.js';
 import { runStoreCli } from '../../../../src/bot/store/store-cli.js';
 import { describePostgres, usePostgres } from '../../../support/postgres.js';
+import { captureCliOutput } from '../support/cli-output.js';
 
 const ENROLLED = 'U0APP0001';
 const PENDING = 'U0APP0002';
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) },
-    text: () => out.join('') + err.join(''),
-  };
-}
+const io = captureCliOutput;
 
 describePostgres('npm run store -- rotate-step-up-key, on PostgreSQL', () => {
   const pgc = usePostgres();
