@@ -8,6 +8,7 @@
  * form) is in the store and completed, the exchange's ledger shows each executed once, and every
  * counted approval has its audit line in a chain that verifies.
  */
+import { QUERY_TIMEOUT_MS } from '../../../src/bot/store/postgres/pool.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describePostgres, usePostgres } from '../../support/postgres.js';
 import { checkExactlyOnce } from './support/exactly-once.js';
@@ -24,6 +25,8 @@ import { approvalMessage, approveUntilCounted, requestWithdrawal } from './suppo
 import { leaderOf, poll } from './support/watch.js';
 
 const BEFORE = 8;
+/** Both replicas ready again within the pool's bound on a query left unanswered, and some room for a loaded machine. */
+const READY_AFTER_RESTART_MS = QUERY_TIMEOUT_MS + 15_000;
 const DURING = 4;
 
 describePostgres('PostgreSQL restarted under two replicas', () => {
@@ -101,16 +104,17 @@ describePostgres('PostgreSQL restarted under two replicas', () => {
     ids.push(...made);
 
     // Both replicas reconnect: ready, one of them leading.
-    // The last answers go into the timeout's message: which replica, and which check failed.
+    // The last answers go into the timeout's message: which replica, and which check failed. A query
+    // on a connection the restart left without an answer is given up at the pool's query_timeout.
     let lastReady: unknown[] = [];
     await poll(
       'both replicas ready',
       async () => {
         const answers = await Promise.all([a.readyz(), b.readyz()]);
-        lastReady = answers.map((r) => r ?? 'no answer');
+        lastReady = answers.map((r, i) => r ?? `no answer (process ${[a, b][i]!.child ? 'running' : 'exited'})`);
         return answers.every((r) => r?.ready) ? true : undefined;
       },
-      20_000,
+      READY_AFTER_RESTART_MS,
     ).catch((err: Error) => {
       throw new Error(`${err.message}; last /readyz answers (A, B): ${JSON.stringify(lastReady)}`);
     });

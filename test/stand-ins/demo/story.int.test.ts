@@ -25,10 +25,11 @@ function blocksUnder(lines: readonly string[], heading: string): string[][] {
 describe('npm run demo', () => {
   it(
     'plays the request, the refused clicks, two approvals, the status updates, the re-quote and the deposit',
-    { timeout: 30_000 },
+    { timeout: 60_000 },
     async () => {
       const transcript = createTranscript();
-      await playStory(transcript, { quoteLifetimeMs: 400, afterQuoteExpiryMs: 100 });
+      // Each step may wait 20 s: on a loaded machine the order's fill reached the thread after the demo's own 10 s.
+      await playStory(transcript, { quoteLifetimeMs: 400, afterQuoteExpiryMs: 100, stepTimeoutMs: 20_000 });
       const lines = transcript.lines;
       const all = lines.join('\n');
 

@@ -13,6 +13,9 @@ export interface PoolOptions {
   max?: number;
 }
 
+/** The longest a query waits for the server's answer (pg's query_timeout): then the connection is given up. */
+export const QUERY_TIMEOUT_MS = 30_000;
+
 /** A pool with the bot's session settings; its 'error' event is handled (logged, the connection dropped). */
 export function createPool(options: PoolOptions): Pool {
   const pool = new pg.Pool({
@@ -21,7 +24,7 @@ export function createPool(options: PoolOptions): Pool {
     application_name: 'desk-bot',
     // A database that does not answer must fail fast, not hang a Slack acknowledgement or a transition.
     connectionTimeoutMillis: 5_000,
-    query_timeout: 30_000,
+    query_timeout: QUERY_TIMEOUT_MS,
     // A replica cut off mid-transaction must not hold a request's row lock for hours: the server ends
     // the session after 15 s idle in a transaction (ours last milliseconds), and keepalives find dead peers.
     options: '-c idle_in_transaction_session_timeout=15000',
