@@ -6,7 +6,7 @@ import { isLimited, judgeLimits, limitScope, withLimitGroups } from './limits.js
 import type { Mutation } from '../../ports/store.js';
 import { freeze } from '../../domain/policy/rules.js';
 import { newRequest, type RequestRecord } from '../../domain/record.js';
-import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
+import { activeDelegations } from '../delegation/delegations.js';
 import { countedNow } from './recount.js';
 import { withValuations } from '../../domain/valuation.js';
 import { stepUpCurrencies } from '../../domain/step-up/required.js';
@@ -115,7 +115,7 @@ async function insert(ctx: EngineContext, userId: string, snapshot: Snapshot): P
       const limits = judgeLimits(ctx.policy, record.snapshot, others, now);
       if (!limits.ok) return { result: limits };
       const limited = limits.added.length > 0 ? withLimitGroups(record, limits.added) : record;
-      const made = { ...limited, ...countedNow(ctx.policy, limited, delegations, now, (a) => mayDelegate(ctx, a)) };
+      const made = { ...limited, ...countedNow(ctx.policy, limited, delegations, now) };
       // The approval message's event is written with the request: a crash cannot leave it unposted.
       return {
         next: made,

@@ -5,16 +5,35 @@
  * `approval.recounted` in the outbox, in the same write: its message is updated (spaced like the
  * refresh) and App Home follows; none twice (a second pass finds the record already says it).
  */
-import { actingDelegatesFor, type Delegation } from '../../domain/delegation.js';
+import { actingDelegatesFor, type ActingDelegate, type Delegation } from '../../domain/delegation.js';
 import { errorText } from '../../domain/error-text.js';
-import { countingHash, isApprover, tallyOf, type Policy } from '../../domain/policy.js';
+import { countingHash, delegationRefusal, isApprover, tallyOf, type Policy } from '../../domain/policy.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
 import { audit, stamp, SYSTEM, type EngineContext } from '../context.js';
-import { activeDelegations, mayDelegate } from '../delegation/delegations.js';
+import { activeDelegations } from '../delegation/delegations.js';
 import { awaitedOf } from '../reminders/awaited.js';
 
 export type Counted = Pick<RequestRecord, 'tally' | 'actingDelegates' | 'talliedWith'>;
+
+/** Who may approve now in place of the approvers `request` still awaits (`awaited`, by default worked out here). */
+export function actingDelegatesOf(
+  policy: Policy,
+  request: RequestRecord,
+  delegations: readonly Delegation[],
+  now: number,
+  awaited: readonly string[] = awaitedOf(policy, request).approvers,
+): ActingDelegate[] {
+  return actingDelegatesFor({
+    now,
+    requester: request.requester,
+    approvals: request.approvals.filter((a) => a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash),
+    delegations,
+    isApprover: (id) => isApprover(policy, id),
+    mayDelegate: (id) => delegationRefusal(policy, id) === undefined,
+    awaited,
+  });
+}
 
 /** Who counts for a waiting request now, and who may approve in an awaited approver's place. */
 export function countedNow(
@@ -22,17 +41,8 @@ export function countedNow(
   request: RequestRecord,
   delegations: readonly Delegation[],
   now: number,
-  mayDelegateFor: (approver: string) => boolean,
 ): Counted {
-  const actingDelegates = actingDelegatesFor({
-    now,
-    requester: request.requester,
-    approvals: request.approvals.filter((a) => a.snapshotHash === undefined || a.snapshotHash === request.snapshotHash),
-    delegations,
-    isApprover: (id) => isApprover(policy, id),
-    mayDelegate: mayDelegateFor,
-    awaited: awaitedOf(policy, request).approvers,
-  });
+  const actingDelegates = actingDelegatesOf(policy, request, delegations, now);
   return {
     tally: tallyOf(policy, request).groups,
     ...(actingDelegates.length > 0 ? { actingDelegates } : {}),
@@ -58,8 +68,7 @@ export async function recount(ctx: EngineContext, which: (r: RequestRecord) => b
   if (candidates.length === 0) return 0;
   const delegations = await activeDelegations(ctx);
   let refreshed = 0;
-  const countedOf = (r: RequestRecord) =>
-    countedNow(ctx.policy, r, delegations, ctx.clock.now(), (id) => mayDelegate(ctx, id));
+  const countedOf = (r: RequestRecord) => countedNow(ctx.policy, r, delegations, ctx.clock.now());
   const stale = (r: RequestRecord, counted: Counted) =>
     shownDiffers(r, counted) || r.talliedWith !== counted.talliedWith;
   for (const candidate of candidates) {

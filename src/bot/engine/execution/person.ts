@@ -58,12 +58,10 @@ export async function settleByPerson(
     const now = await ctx.requests.get(requestId);
     if (now !== undefined && leaseStanding(now, ctx.replica, ctx.clock.now()).kind === 'held')
       return refuse('execution_busy');
-    const asked = now?.state === 'unknown' ? now.execution?.inDoubt?.question?.askedAt : undefined;
-    if (d.action !== 'look_again' && now?.state === 'unknown' && now.execution?.inDoubt?.pendingDecision)
-      return refuse('decision_pending');
-    return answered !== undefined && asked !== undefined && asked !== answered
-      ? refuse('question_changed')
-      : refuse('not_waiting_for_person');
+    // Why, in the words of the check it passed a moment ago, judged against the question it answered.
+    const judged = settlement.action === 'look_again' ? settlement : { ...settlement, askedAt: answered };
+    const again = now === undefined ? undefined : maySettle(ctx, now, userId, judged, ctx.clock.now());
+    return again === undefined || again.ok ? refuse('not_waiting_for_person') : again;
   } finally {
     // What the decision started (a send, a look) goes on under the lock; idle() waits for it.
     if (rest === undefined) release();

@@ -2,9 +2,9 @@
 // approves in their place now (each DM a step of its own, never sent twice), the expiry warning
 // in the request's thread. The record is read again at delivery: a request decided, expired or
 // in a new round since the nudge gets nothing.
-import { actingDelegatesFor, type ActingDelegate } from '../../domain/delegation.js';
-import { delegationRefusal, isApprover, isExpired, type Policy } from '../../domain/policy.js';
+import { isExpired, type Policy } from '../../domain/policy.js';
 import { activeDelegations } from '../../engine/delegation/delegations.js';
+import { actingDelegatesOf } from '../../engine/approval/recount.js';
 import type { RequestRecord } from '../../domain/record.js';
 import { awaitsVerdict } from '../../domain/state-machine.js';
 import { awaitedOf } from '../../engine/reminders/awaited.js';
@@ -92,7 +92,13 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
       if (!stillWaits(request, event.round, o.clock.now())) return;
       const awaited = awaitedOf(o.policy, request);
       const step = stepper(progress);
-      const actingDelegates = await standingIn(o, request, awaited.approvers);
+      const actingDelegates = actingDelegatesOf(
+        o.policy,
+        request,
+        await activeDelegations(o),
+        o.clock.now(),
+        awaited.approvers,
+      );
       if (event.type === 'approval.reminder') {
         for (const userId of new Set([...awaited.approvers, ...actingDelegates.map((s) => s.delegate)]))
           await step(`dm:${userId}`, () => remind(event, request, userId));
@@ -113,21 +119,6 @@ export function createReminderNotifier(o: ReminderNotifierOptions): Notifier<Rem
 }
 
 /** Delegates whose click would count for one of `awaited` now (domain/delegation.ts decides). */
-async function standingIn(
-  o: ReminderNotifierOptions,
-  request: RequestRecord,
-  awaited: readonly string[],
-): Promise<ActingDelegate[]> {
-  return actingDelegatesFor({
-    now: o.clock.now(),
-    requester: request.requester,
-    approvals: request.approvals.filter((a) => a.snapshotHash === request.snapshotHash),
-    delegations: await activeDelegations(o),
-    isApprover: (id) => isApprover(o.policy, id),
-    mayDelegate: (id) => delegationRefusal(o.policy, id) === undefined,
-    awaited,
-  });
-}
 
 function stillWaits(request: RequestRecord | undefined, round: number, now: number): request is RequestRecord {
   return request !== undefined && awaitsVerdict(request.state) && request.round === round && !isExpired(request, now);
