@@ -25,11 +25,12 @@ function blocksUnder(lines: readonly string[], heading: string): string[][] {
 describe('npm run demo', () => {
   it(
     'plays the request, the refused clicks, two approvals, the status updates, the re-quote and the deposit',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const transcript = createTranscript();
-      // Each step may wait 20 s: on a loaded machine the order's fill reached the thread after the demo's own 10 s.
-      await playStory(transcript, { quoteLifetimeMs: 400, afterQuoteExpiryMs: 100, stepTimeoutMs: 20_000 });
+      // Each step may wait 60 s: polling backs off (x1.5 from 200 ms) while the order is pending, so on a
+      // loaded machine, where the steps before took longer, its fill reached the thread after 10 s, and once after 20 s.
+      await playStory(transcript, { quoteLifetimeMs: 400, afterQuoteExpiryMs: 100, stepTimeoutMs: 60_000 });
       const lines = transcript.lines;
       const all = lines.join('\n');
 
